@@ -1,0 +1,56 @@
+/* main.c - scalecheck: dispatches to a subcommand. MPI is initialised first so that exactly one
+ * rank speaks and every rank leaves with the same exit code. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/sc_cmd.h"
+
+typedef struct {
+    const char *name;
+    int (*run)(const sc_rte_t *rte, int argc, char **argv);
+    const char *help;
+} sc__command_t;
+
+static const sc__command_t sc__commands[] = {
+    {"coll", sc_cmd_coll, "measure collectives (nccl-tests-style sweeps)"},
+    {"version", sc_cmd_version, "print versions of scalecheck and its libraries"},
+};
+
+static void sc__usage(FILE *out)
+{
+    fprintf(out, "usage: mpirun [mpirun options] scalecheck COMMAND [options]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof(sc__commands) / sizeof(sc__commands[0]); i++)
+        fprintf(out, "  %-10s %s\n", sc__commands[i].name, sc__commands[i].help);
+    fprintf(out, "\n'scalecheck COMMAND --help' lists a command's options.\n"
+                 "exit codes: 0 good, 1 a check failed, 2 bad usage or input, 3 runtime fault\n");
+}
+
+int main(int argc, char **argv)
+{
+    sc_rte_t rte;
+    sc_err_t err;
+    sc_err_clear(&err);
+    if (sc_rte_init(&argc, &argv, &rte, &err) != SC_OK) {
+        fprintf(stderr, "scalecheck: %s\n", err.msg);
+        return sc_status_exit_code(err.status);
+    }
+    int code = 2;
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        if (rte.rank == 0)
+            sc__usage(argc < 2 ? stderr : stdout);
+        code = argc < 2 ? 2 : 0;
+    } else {
+        const sc__command_t *cmd = NULL;
+        for (size_t i = 0; i < sizeof(sc__commands) / sizeof(sc__commands[0]); i++)
+            if (strcmp(argv[1], sc__commands[i].name) == 0)
+                cmd = &sc__commands[i];
+        if (cmd != NULL)
+            code = cmd->run(&rte, argc, argv);
+        else if (rte.rank == 0)
+            fprintf(stderr, "scalecheck: unknown command '%s' (try scalecheck --help)\n",
+                    argv[1]);
+    }
+    sc_rte_fini(&rte);
+    return code;
+}

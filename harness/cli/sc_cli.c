@@ -1,0 +1,114 @@
+#include "sc_cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const sc_cli_opt_t *sc__find_long(const sc_cli_opt_t *table, const char *name, size_t len)
+{
+    for (const sc_cli_opt_t *o = table; o->handler != NULL; o++)
+        if (o->long_name && strlen(o->long_name) == len && strncmp(o->long_name, name, len) == 0)
+            return o;
+    return NULL;
+}
+
+static const sc_cli_opt_t *sc__find_short(const sc_cli_opt_t *table, char name)
+{
+    for (const sc_cli_opt_t *o = table; o->handler != NULL; o++)
+        if (o->short_name == name)
+            return o;
+    return NULL;
+}
+
+/* Finds the option argv[*i] names and its value (inline or the next argument). */
+static sc_status_t sc__parse_one(const sc_cli_opt_t *table, int argc, char **argv, int *i,
+                                 void *target, sc_err_t *err)
+{
+    const char *arg = argv[*i];
+    const sc_cli_opt_t *opt = NULL;
+    const char *inline_value = NULL;
+    char flag[64];
+    if (strncmp(arg, "--", 2) == 0) {
+        const char *eq = strchr(arg + 2, '=');
+        size_t len = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+        opt = sc__find_long(table, arg + 2, len);
+        inline_value = eq ? eq + 1 : NULL;
+        snprintf(flag, sizeof(flag), "--%.*s", (int)len, arg + 2);
+    } else if (arg[0] == '-' && arg[1] != '\0') {
+        opt = sc__find_short(table, arg[1]);
+        inline_value = arg[2] ? arg + 2 : NULL;
+        snprintf(flag, sizeof(flag), "-%c", arg[1]);
+    } else {
+        return sc_err_set(err, SC_ERR_USAGE, "unexpected argument '%s' (options start with -)",
+                          arg);
+    }
+    if (opt == NULL)
+        return sc_err_set(err, SC_ERR_USAGE, "%s: unknown option (see --help)", flag);
+    if (opt->metavar == NULL) {
+        if (inline_value != NULL)
+            return sc_err_set(err, SC_ERR_USAGE, "%s: takes no value", flag);
+        return opt->handler(target, flag, NULL, err);
+    }
+    if (inline_value == NULL) {
+        if (*i + 1 >= argc)
+            return sc_err_set(err, SC_ERR_USAGE, "%s: missing value (%s)", flag, opt->metavar);
+        inline_value = argv[++*i];
+    }
+    return opt->handler(target, flag, inline_value, err);
+}
+
+sc_status_t sc_cli_parse(const sc_cli_opt_t *table, int argc, char **argv, int first,
+                         void *target, sc_err_t *err)
+{
+    for (int i = first; i < argc; i++) {
+        sc_status_t status = sc__parse_one(table, argc, argv, &i, target, err);
+        if (status != SC_OK)
+            return status;
+    }
+    return SC_OK;
+}
+
+void sc_cli_print_help(const sc_cli_opt_t *table, FILE *out)
+{
+    for (const sc_cli_opt_t *o = table; o->handler != NULL; o++) {
+        char names[64];
+        if (o->short_name)
+            snprintf(names, sizeof(names), "-%c, --%s%s%s", o->short_name, o->long_name,
+                     o->metavar ? " " : "", o->metavar ? o->metavar : "");
+        else
+            snprintf(names, sizeof(names), "    --%s%s%s", o->long_name, o->metavar ? " " : "",
+                     o->metavar ? o->metavar : "");
+        fprintf(out, "  %-30s %s\n", names, o->help);
+    }
+}
+
+sc_status_t sc_cli_int(const char *flag, const char *value, long min, long max, long *out,
+                       sc_err_t *err)
+{
+    errno = 0;
+    char *end = NULL;
+    long v = strtol(value, &end, 10);
+    if (*value == '\0' || *end != '\0' || errno == ERANGE)
+        return sc_err_set(err, SC_ERR_USAGE, "%s: '%s' is not an integer", flag, value);
+    if (v < min || v > max)
+        return sc_err_set(err, SC_ERR_USAGE, "%s: %ld is out of range [%ld, %ld]", flag, v, min,
+                          max);
+    *out = v;
+    return SC_OK;
+}
+
+sc_status_t sc_cli_double(const char *flag, const char *value, double min, double max,
+                          double *out, sc_err_t *err)
+{
+    errno = 0;
+    char *end = NULL;
+    double v = strtod(value, &end);
+    if (*value == '\0' || *end != '\0' || errno == ERANGE || !isfinite(v))
+        return sc_err_set(err, SC_ERR_USAGE, "%s: '%s' is not a number", flag, value);
+    if (v < min || v > max)
+        return sc_err_set(err, SC_ERR_USAGE, "%s: %g is out of range [%g, %g]", flag, v, min,
+                          max);
+    *out = v;
+    return SC_OK;
+}

@@ -1,0 +1,11 @@
+/* sc_cmd.h - the subcommands of the scalecheck program. Each returns the process exit code
+ * (0 good, 1 check failed, 2 usage/input, 3 runtime fault) and calls no exit() itself. */
+#ifndef SC_CMD_H
+#define SC_CMD_H
+
+#include "rte/sc_rte.h"
+
+int sc_cmd_coll(const sc_rte_t *rte, int argc, char **argv);
+int sc_cmd_version(const sc_rte_t *rte, int argc, char **argv);
+
+#endif

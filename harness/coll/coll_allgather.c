@@ -1,0 +1,26 @@
+/* allgather: every rank ends with every rank's block, in rank order. */
+#include "sc_coll.h"
+
+static int allgather__source(const sc_coll_shape_t *s, size_t j, size_t *src_index)
+{
+    *src_index = j % s->count;
+    return (int)(j / s->count);
+}
+
+static sc_coll_fn_t allgather__fn(const sc_backend_ops_t *ops)
+{
+    return ops->allgather;
+}
+
+const sc_coll_t sc_coll_allgather = {
+    .name = "allgather",
+    .size_is_total = true,
+    .busbw_factor = sc_coll_factor_n1_n,
+    .send_count = sc_coll_count_1,
+    .recv_count = sc_coll_count_n,
+    .inplace_input_offset = sc_coll_offset_rank,
+    .result_count = sc_coll_count_n,
+    .result_offset = sc_coll_result_at_0,
+    .source = allgather__source,
+    .backend_fn = allgather__fn,
+};

@@ -1,0 +1,26 @@
+/* alltoall: block p of rank r's result is block r of rank p's buffer. */
+#include "sc_coll.h"
+
+static int alltoall__source(const sc_coll_shape_t *s, size_t j, size_t *src_index)
+{
+    *src_index = (size_t)s->rank * s->count + j % s->count;
+    return (int)(j / s->count);
+}
+
+static sc_coll_fn_t alltoall__fn(const sc_backend_ops_t *ops)
+{
+    return ops->alltoall;
+}
+
+const sc_coll_t sc_coll_alltoall = {
+    .name = "alltoall",
+    .size_is_total = true,
+    .busbw_factor = sc_coll_factor_n1_n,
+    .send_count = sc_coll_count_n,
+    .recv_count = sc_coll_count_n,
+    .inplace_input_offset = sc_coll_offset_0,
+    .result_count = sc_coll_count_n,
+    .result_offset = sc_coll_result_at_0,
+    .source = alltoall__source,
+    .backend_fn = alltoall__fn,
+};

@@ -1,0 +1,26 @@
+/* broadcast: every rank ends with the root's buffer. */
+#include "sc_coll.h"
+
+static int broadcast__source(const sc_coll_shape_t *s, size_t j, size_t *src_index)
+{
+    *src_index = j;
+    return s->root;
+}
+
+static sc_coll_fn_t broadcast__fn(const sc_backend_ops_t *ops)
+{
+    return ops->broadcast;
+}
+
+const sc_coll_t sc_coll_broadcast = {
+    .name = "broadcast",
+    .has_root = true,
+    .busbw_factor = sc_coll_factor_one,
+    .send_count = sc_coll_count_1,
+    .recv_count = sc_coll_count_1,
+    .inplace_input_offset = sc_coll_offset_0,
+    .result_count = sc_coll_count_1,
+    .result_offset = sc_coll_result_at_0,
+    .source = broadcast__source,
+    .backend_fn = broadcast__fn,
+};

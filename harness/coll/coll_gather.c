@@ -1,0 +1,42 @@
+/* gather: the root ends with every rank's block, in rank order. */
+#include "sc_coll.h"
+
+static size_t gather__recv_count(const sc_coll_shape_t *s)
+{
+    return s->rank == s->root ? s->count * (size_t)s->nranks : 0;
+}
+
+static size_t gather__inplace_input_offset(const sc_coll_shape_t *s)
+{
+    return s->rank == s->root ? (size_t)s->root * s->count : 0;
+}
+
+static size_t gather__result_count(const sc_coll_shape_t *s)
+{
+    return gather__recv_count(s);
+}
+
+static int gather__source(const sc_coll_shape_t *s, size_t j, size_t *src_index)
+{
+    *src_index = j % s->count;
+    return (int)(j / s->count);
+}
+
+static sc_coll_fn_t gather__fn(const sc_backend_ops_t *ops)
+{
+    return ops->gather;
+}
+
+const sc_coll_t sc_coll_gather = {
+    .name = "gather",
+    .has_root = true,
+    .size_is_total = true,
+    .busbw_factor = sc_coll_factor_n1_n,
+    .send_count = sc_coll_count_1,
+    .recv_count = gather__recv_count,
+    .inplace_input_offset = gather__inplace_input_offset,
+    .result_count = gather__result_count,
+    .result_offset = sc_coll_result_at_0,
+    .source = gather__source,
+    .backend_fn = gather__fn,
+};

@@ -1,0 +1,32 @@
+/* reducescatter: rank r ends with block r of the reduction of every rank's whole buffer. */
+#include "sc_coll.h"
+
+static size_t reducescatter__result_offset(const sc_coll_shape_t *s, bool in_place)
+{
+    return in_place ? (size_t)s->rank * s->count : 0;
+}
+
+static int reducescatter__source(const sc_coll_shape_t *s, size_t j, size_t *src_index)
+{
+    *src_index = (size_t)s->rank * s->count + j;
+    return SC_COLL_SRC_ALL;
+}
+
+static sc_coll_fn_t reducescatter__fn(const sc_backend_ops_t *ops)
+{
+    return ops->reducescatter;
+}
+
+const sc_coll_t sc_coll_reducescatter = {
+    .name = "reducescatter",
+    .has_op = true,
+    .size_is_total = true,
+    .busbw_factor = sc_coll_factor_n1_n,
+    .send_count = sc_coll_count_n,
+    .recv_count = sc_coll_count_1,
+    .inplace_input_offset = sc_coll_offset_0,
+    .result_count = sc_coll_count_1,
+    .result_offset = reducescatter__result_offset,
+    .source = reducescatter__source,
+    .backend_fn = reducescatter__fn,
+};

@@ -1,0 +1,25 @@
+/* sendrecv: a ring shift - every rank sends to rank+1 and receives from rank-1 at once. */
+#include "sc_coll.h"
+
+static int sendrecv__source(const sc_coll_shape_t *s, size_t j, size_t *src_index)
+{
+    *src_index = j;
+    return (s->rank + s->nranks - 1) % s->nranks;
+}
+
+static sc_coll_fn_t sendrecv__fn(const sc_backend_ops_t *ops)
+{
+    return ops->sendrecv;
+}
+
+const sc_coll_t sc_coll_sendrecv = {
+    .name = "sendrecv",
+    .busbw_factor = sc_coll_factor_one,
+    .send_count = sc_coll_count_1,
+    .recv_count = sc_coll_count_1,
+    .inplace_input_offset = sc_coll_offset_0,
+    .result_count = sc_coll_count_1,
+    .result_offset = sc_coll_result_at_0,
+    .source = sendrecv__source,
+    .backend_fn = sendrecv__fn,
+};

@@ -1,0 +1,71 @@
+#include "sc_coll.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const sc_coll_t *const sc__colls[] = {
+#define SC__COLL_PTR(name) &sc_coll_##name,
+    SC_COLL_MAP(SC__COLL_PTR)
+#undef SC__COLL_PTR
+        NULL,
+};
+
+const sc_coll_t *const *sc_coll_list(void)
+{
+    return sc__colls;
+}
+
+sc_status_t sc_coll_find(const char *name, const char *flag, const sc_coll_t **coll,
+                         sc_err_t *err)
+{
+    char names[256] = "";
+    size_t used = 0;
+    for (const sc_coll_t *const *c = sc__colls; *c != NULL; c++) {
+        if (strcmp((*c)->name, name) == 0) {
+            *coll = *c;
+            return SC_OK;
+        }
+        used += (size_t)snprintf(names + used, sizeof(names) - used, "%s, ", (*c)->name);
+    }
+    return sc_err_set(err, SC_ERR_USAGE, "%s: unknown collective '%s' (valid: %sall)", flag, name,
+                      names);
+}
+
+size_t sc_coll_count_1(const sc_coll_shape_t *s)
+{
+    return s->count;
+}
+
+size_t sc_coll_count_n(const sc_coll_shape_t *s)
+{
+    return s->count * (size_t)s->nranks;
+}
+
+size_t sc_coll_offset_0(const sc_coll_shape_t *s)
+{
+    (void)s;
+    return 0;
+}
+
+size_t sc_coll_offset_rank(const sc_coll_shape_t *s)
+{
+    return (size_t)s->rank * s->count;
+}
+
+size_t sc_coll_result_at_0(const sc_coll_shape_t *s, bool in_place)
+{
+    (void)s;
+    (void)in_place;
+    return 0;
+}
+
+double sc_coll_factor_one(int nranks)
+{
+    (void)nranks;
+    return 1.0;
+}
+
+double sc_coll_factor_n1_n(int nranks)
+{
+    return nranks > 1 ? (double)(nranks - 1) / (double)nranks : 0.0;
+}

@@ -1,0 +1,69 @@
+/* sc_coll.h - a collective as the engine sees it: how the user's size becomes buffers, the
+ * bus-bandwidth factor, which backend entry runs it, and - for the exact data check - where
+ * each result element comes from. One small file per collective fills one of these. */
+#ifndef SC_COLL_H
+#define SC_COLL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "comm/sc_backend.h"
+
+/* Everything the per-collective functions need to know about one call. */
+typedef struct {
+    int rank;
+    int nranks;
+    int root;
+    size_t count; /* per-rank count, as in sc_coll_args_t */
+} sc_coll_shape_t;
+
+/* source() returns this instead of a rank when element j is the reduction over all ranks. */
+#define SC_COLL_SRC_ALL (-1)
+
+typedef struct {
+    const char *name;
+    bool has_op;        /* takes a reduction operation */
+    bool has_root;      /* takes a root */
+    bool size_is_total; /* user's size is the whole gathered/scattered buffer, not per rank */
+    /* busbw = algbw * factor (REFERENCE §1); 0 where n == 1 makes it meaningless. */
+    double (*busbw_factor)(int nranks);
+    /* Elements of the send buffer and of the receive buffer this rank needs. */
+    size_t (*send_count)(const sc_coll_shape_t *s);
+    size_t (*recv_count)(const sc_coll_shape_t *s);
+    /* In place: element offset in recvbuf where this rank's input sits. */
+    size_t (*inplace_input_offset)(const sc_coll_shape_t *s);
+    /* Result elements this rank must check, and where in recvbuf they start. */
+    size_t (*result_count)(const sc_coll_shape_t *s);
+    size_t (*result_offset)(const sc_coll_shape_t *s, bool in_place);
+    /* Result element j is send element *src_index of the returned rank, or the reduction of
+     * element *src_index over all ranks (SC_COLL_SRC_ALL). */
+    int (*source)(const sc_coll_shape_t *s, size_t j, size_t *src_index);
+    /* The backend entry: comm->ops->allreduce etc. */
+    sc_coll_fn_t (*backend_fn)(const sc_backend_ops_t *ops);
+} sc_coll_t;
+
+/* name */
+#define SC_COLL_MAP(X)                                                                             \
+    X(allreduce) X(allgather) X(reducescatter) X(broadcast) X(reduce) X(alltoall) X(sendrecv)     \
+        X(gather) X(scatter)
+
+#define SC__COLL_DECL(name) extern const sc_coll_t sc_coll_##name;
+SC_COLL_MAP(SC__COLL_DECL)
+#undef SC__COLL_DECL
+
+/* Every collective, in the order above, NULL-terminated. */
+const sc_coll_t *const *sc_coll_list(void);
+/* Looks a collective up by name; SC_ERR_USAGE naming `flag` and the valid names when unknown. */
+sc_status_t sc_coll_find(const char *name, const char *flag, const sc_coll_t **coll,
+                         sc_err_t *err);
+
+/* Helpers the collective files share. */
+size_t sc_coll_count_1(const sc_coll_shape_t *s);       /* count */
+size_t sc_coll_count_n(const sc_coll_shape_t *s);       /* count * nranks */
+size_t sc_coll_offset_0(const sc_coll_shape_t *s);      /* 0 */
+size_t sc_coll_offset_rank(const sc_coll_shape_t *s);   /* rank * count */
+size_t sc_coll_result_at_0(const sc_coll_shape_t *s, bool in_place);
+double sc_coll_factor_one(int nranks);                  /* 1 */
+double sc_coll_factor_n1_n(int nranks);                 /* (n-1)/n */
+
+#endif

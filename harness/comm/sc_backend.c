@@ -1,0 +1,65 @@
+#include "sc_backend.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const sc_backend_ops_t *const sc__backends[] = {
+    &sc_backend_mpi_ops,
+    NULL,
+};
+
+const sc_backend_ops_t *const *sc_backend_list(void)
+{
+    return sc__backends;
+}
+
+sc_status_t sc_backend_unsupported(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err)
+{
+    (void)args;
+    return sc_err_set(err, SC_ERR_UNSUPPORTED, "rank %d (host %s): backend %s: operation not supported",
+                      comm->rte->rank, comm->rte->host, comm->ops->name);
+}
+
+sc_status_t sc_backend_open(const char *name, const sc_rte_t *rte, sc_comm_t **world,
+                            sc_err_t *err)
+{
+    /* auto: the first compiled-in backend that opens; GPU backends come first in the list. */
+    bool pick_first = strcmp(name, "auto") == 0;
+    char names[128] = "";
+    size_t used = 0;
+    for (const sc_backend_ops_t *const *b = sc__backends; *b != NULL; b++) {
+        used += (size_t)snprintf(names + used, sizeof(names) - used, "%s, ", (*b)->name);
+        if (!pick_first && strcmp((*b)->name, name) != 0)
+            continue;
+        sc_status_t status = (*b)->open(rte, world, err);
+        if (status == SC_OK || !pick_first || status != SC_ERR_UNSUPPORTED)
+            return status;
+    }
+    if (pick_first)
+        return sc_err_set(err, SC_ERR_UNSUPPORTED, "--backend auto: no backend could open here");
+    return sc_err_set(err, SC_ERR_USAGE, "--backend: unknown backend '%s' (built in: %sauto)",
+                      name, names);
+}
+
+sc_status_t sc_comm_init_base(sc_comm_t *comm, const sc_backend_ops_t *ops, const sc_rte_t *rte,
+                              int rank, int size, sc_err_t *err)
+{
+    comm->ops = ops;
+    comm->rte = rte;
+    comm->rank = rank;
+    comm->size = size;
+    comm->world_rank = malloc((size_t)size * sizeof(int));
+    if (comm->world_rank == NULL)
+        return sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): no memory for a communicator",
+                          rte->rank, rte->host);
+    for (int i = 0; i < size; i++)
+        comm->world_rank[i] = i;
+    return SC_OK;
+}
+
+void sc_comm_fini_base(sc_comm_t *comm)
+{
+    free(comm->world_rank);
+    comm->world_rank = NULL;
+}

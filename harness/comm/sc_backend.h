@@ -1,0 +1,91 @@
+/* sc_backend.h - the one ops table every communication backend (mpi now; nccl and ucx later)
+ * fills, and the communicator handle patterns and collectives run on.
+ *
+ * Buffer conventions (the same for every backend, NCCL's): `count` is the per-rank element
+ * count the library takes (allgather/gather: elements each rank contributes; reducescatter and
+ * scatter: elements each rank receives; alltoall: elements sent to each peer). In place means
+ * one buffer, recvbuf, with this rank's input where NCCL puts it: allgather/gather at
+ * rank*count, reducescatter input is the whole buffer and the result lands at rank*count,
+ * scatter's root keeps its own block at root*count. A backend whose library lays things out
+ * otherwise translates inside its own file. */
+#ifndef SC_BACKEND_H
+#define SC_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "comm/sc_dtype.h"
+#include "rte/sc_rte.h"
+
+typedef struct {
+    const void *sendbuf;
+    void *recvbuf;
+    size_t count;
+    sc_dtype_t dtype;
+    sc_redop_t op;
+    int root;      /* broadcast, reduce, gather, scatter */
+    int send_peer; /* sendrecv: rank this rank sends to */
+    int recv_peer; /* sendrecv: rank this rank receives from */
+    bool in_place;
+} sc_coll_args_t;
+
+typedef struct sc_comm sc_comm_t;
+typedef sc_status_t (*sc_coll_fn_t)(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err);
+
+/* name, backend entry that implements it */
+#define SC_COLL_OPS_MAP(X)                                                                         \
+    X(allreduce) X(allgather) X(reducescatter) X(broadcast) X(reduce) X(alltoall) X(sendrecv)     \
+        X(gather) X(scatter)
+
+typedef struct {
+    const char *name;
+    /* Opens the backend's world communicator. A backend that cannot run here (no GPU, library
+     * missing) returns SC_ERR_UNSUPPORTED with a one-line reason; it never crashes. */
+    sc_status_t (*open)(const sc_rte_t *rte, sc_comm_t **world, sc_err_t *err);
+    void (*close)(sc_comm_t *comm);
+    /* Library version for the header and the results ("Open MPI v4.1.4"). */
+    const char *(*version)(sc_comm_t *comm);
+    /* Buffers the collectives use (device memory for GPU backends). NULL on failure. */
+    void *(*alloc)(sc_comm_t *comm, size_t bytes);
+    void (*free)(sc_comm_t *comm, void *ptr);
+    /* Host <-> buffer copies used by the data check's host reference. */
+    sc_status_t (*to_host)(sc_comm_t *comm, void *host, const void *buf, size_t bytes,
+                           sc_err_t *err);
+    sc_status_t (*from_host)(sc_comm_t *comm, void *buf, const void *host, size_t bytes,
+                             sc_err_t *err);
+    /* Waits until every operation issued on comm has completed (GPU: stream sync). */
+    sc_status_t (*sync)(sc_comm_t *comm, sc_err_t *err);
+    sc_status_t (*barrier)(sc_comm_t *comm, sc_err_t *err);
+#define SC__COLL_OP_FIELD(name) sc_coll_fn_t name;
+    SC_COLL_OPS_MAP(SC__COLL_OP_FIELD)
+#undef SC__COLL_OP_FIELD
+} sc_backend_ops_t;
+
+/* What every backend's communicator starts with; backends embed it first in their own struct. */
+struct sc_comm {
+    const sc_backend_ops_t *ops;
+    const sc_rte_t *rte;
+    int rank;        /* rank in this communicator */
+    int size;        /* ranks in this communicator */
+    int *world_rank; /* world_rank[i]: world rank of this communicator's rank i */
+};
+
+/* Shared stub for an operation a backend does not implement: SC_ERR_UNSUPPORTED naming it. */
+sc_status_t sc_backend_unsupported(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err);
+
+/* Backends compiled into this build, NULL-terminated. */
+const sc_backend_ops_t *const *sc_backend_list(void);
+
+/* Opens the backend called name ("mpi", "auto", ...). Unknown names: SC_ERR_USAGE naming the
+ * flag --backend and the compiled-in backends. *chosen is the backend actually opened. */
+sc_status_t sc_backend_open(const char *name, const sc_rte_t *rte, sc_comm_t **world,
+                            sc_err_t *err);
+
+/* Fills comm->world_rank for a communicator whose ranks map to world ranks identically. */
+sc_status_t sc_comm_init_base(sc_comm_t *comm, const sc_backend_ops_t *ops, const sc_rte_t *rte,
+                              int rank, int size, sc_err_t *err);
+void sc_comm_fini_base(sc_comm_t *comm);
+
+extern const sc_backend_ops_t sc_backend_mpi_ops;
+
+#endif

@@ -1,0 +1,142 @@
+#include "sc_dtype.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+    const char *name;
+    size_t size;
+    bool is_float;
+    bool is_signed;
+    double max;
+} sc__dtype_info_t;
+
+static const sc__dtype_info_t sc__dtypes[] = {
+#define SC__DTYPE_INFO(n, ctype, fl, sg, mx) {#n, sizeof(ctype), fl, sg, mx},
+    SC_DTYPE_MAP(SC__DTYPE_INFO)
+#undef SC__DTYPE_INFO
+};
+
+static const char *const sc__redop_names[] = {
+#define SC__REDOP_NAME(n) #n,
+    SC_REDOP_MAP(SC__REDOP_NAME)
+#undef SC__REDOP_NAME
+};
+
+/* Names users of nccl-tests type for the same types. */
+static const struct {
+    const char *alias;
+    sc_dtype_t dtype;
+} sc__dtype_aliases[] = {
+    {"char", SC_DTYPE_int8},    {"int", SC_DTYPE_int32},      {"uint", SC_DTYPE_uint32},
+    {"float32", SC_DTYPE_float}, {"float64", SC_DTYPE_double}, {"fp32", SC_DTYPE_float},
+    {"fp64", SC_DTYPE_double},
+};
+
+const char *sc_dtype_name(sc_dtype_t dtype)
+{
+    return sc__dtypes[dtype].name;
+}
+
+size_t sc_dtype_size(sc_dtype_t dtype)
+{
+    return sc__dtypes[dtype].size;
+}
+
+bool sc_dtype_is_float(sc_dtype_t dtype)
+{
+    return sc__dtypes[dtype].is_float;
+}
+
+bool sc_dtype_is_signed(sc_dtype_t dtype)
+{
+    return sc__dtypes[dtype].is_signed;
+}
+
+double sc_dtype_max(sc_dtype_t dtype)
+{
+    return sc__dtypes[dtype].max;
+}
+
+static void sc__join_names(char *buf, size_t len, const char *const *names, size_t count)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < count && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", names[i]);
+}
+
+sc_status_t sc_dtype_parse(const char *name, const char *flag, sc_dtype_t *dtype, sc_err_t *err)
+{
+    const char *names[SC_DTYPE_COUNT];
+    for (int i = 0; i < SC_DTYPE_COUNT; i++) {
+        names[i] = sc__dtypes[i].name;
+        if (strcmp(name, names[i]) == 0) {
+            *dtype = (sc_dtype_t)i;
+            return SC_OK;
+        }
+    }
+    for (size_t i = 0; i < sizeof(sc__dtype_aliases) / sizeof(sc__dtype_aliases[0]); i++) {
+        if (strcmp(name, sc__dtype_aliases[i].alias) == 0) {
+            *dtype = sc__dtype_aliases[i].dtype;
+            return SC_OK;
+        }
+    }
+    char list[256];
+    sc__join_names(list, sizeof(list), names, SC_DTYPE_COUNT);
+    return sc_err_set(err, SC_ERR_USAGE, "%s: unknown data type '%s' (valid: %s, all)", flag,
+                      name, list);
+}
+
+const char *sc_redop_name(sc_redop_t op)
+{
+    return sc__redop_names[op];
+}
+
+sc_status_t sc_redop_parse(const char *name, const char *flag, sc_redop_t *op, sc_err_t *err)
+{
+    for (int i = 0; i < SC_REDOP_COUNT; i++) {
+        if (strcmp(name, sc__redop_names[i]) == 0) {
+            *op = (sc_redop_t)i;
+            return SC_OK;
+        }
+    }
+    char list[128];
+    sc__join_names(list, sizeof(list), sc__redop_names, SC_REDOP_COUNT);
+    return sc_err_set(err, SC_ERR_USAGE, "%s: unknown reduction '%s' (valid: %s, all)", flag, name,
+                      list);
+}
+
+double sc_dtype_load(sc_dtype_t dtype, const void *buf, size_t i)
+{
+    switch (dtype) {
+#define SC__DTYPE_LOAD(n, ctype, fl, sg, mx)                                                       \
+    case SC_DTYPE_##n:                                                                             \
+        return (double)((const ctype *)buf)[i];
+        SC_DTYPE_MAP(SC__DTYPE_LOAD)
+#undef SC__DTYPE_LOAD
+    default:
+        return 0.0;
+    }
+}
+
+void sc_dtype_store(sc_dtype_t dtype, void *buf, size_t i, double value)
+{
+    switch (dtype) {
+#define SC__DTYPE_STORE(n, ctype, fl, sg, mx)                                                      \
+    case SC_DTYPE_##n:                                                                             \
+        ((ctype *)buf)[i] = (ctype)value;                                                          \
+        break;
+        SC_DTYPE_MAP(SC__DTYPE_STORE)
+#undef SC__DTYPE_STORE
+    default:
+        break;
+    }
+}
+
+double sc_dtype_round(sc_dtype_t dtype, double value)
+{
+    unsigned char tmp[16];
+    sc_dtype_store(dtype, tmp, 0, value);
+    return sc_dtype_load(dtype, tmp, 0);
+}

@@ -1,0 +1,77 @@
+/* sc_engine.h - times one collective case (collective, type, op, root, size, in/out of place)
+ * on a communicator, iteration by iteration, and checks its data. The sweep over sizes, types
+ * and collectives lives in the command that uses it; patterns of later issues reuse the same
+ * timing and combination rules. */
+#ifndef SC_ENGINE_H
+#define SC_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "coll/sc_coll.h"
+#include "engine/sc_watchdog.h"
+#include "util/sc_stats.h"
+
+/* How per-rank iteration times combine into the iteration's time (-a). */
+#define SC_COMBINE_MAP(X) X(rank0) X(avg) X(min) X(max)
+typedef enum {
+#define SC__COMBINE_ENUM(name) SC_COMBINE_##name,
+    SC_COMBINE_MAP(SC__COMBINE_ENUM)
+#undef SC__COMBINE_ENUM
+        SC_COMBINE_COUNT
+} sc_combine_t;
+
+const char *sc_combine_name(sc_combine_t combine);
+/* Accepts the names above or nccl-tests' numbers (0 rank0, 1 avg, 2 min, 3 max). */
+sc_status_t sc_combine_parse(const char *text, const char *flag, sc_combine_t *out,
+                             sc_err_t *err);
+
+typedef struct {
+    int iters;            /* timed iterations per case; 0 = auto (-n auto) */
+    int warmup;           /* untimed iterations first */
+    int check_iters;      /* data-check iterations after timing (0 = no check) */
+    double target_ci;     /* auto: stop when the median's 95 % CI half-width <= this fraction */
+    double size_budget_s; /* auto: stop after this long on one case regardless */
+    int min_iters;        /* auto: never fewer */
+    int max_iters;        /* auto: never more */
+    sc_combine_t combine;
+    uint64_t seed;
+} sc_engine_opts_t;
+
+void sc_engine_opts_default(sc_engine_opts_t *opts);
+
+typedef struct {
+    const sc_coll_t *coll;
+    sc_dtype_t dtype;
+    sc_redop_t op;
+    int root;
+    bool in_place;
+    size_t count;        /* per-rank count (sc_coll_args_t convention) */
+    uint64_t size_bytes; /* the size the bandwidths are computed from */
+} sc_case_t;
+
+typedef struct {
+    sc_stats_t time_us; /* per-iteration times, combined across ranks, in microseconds */
+    size_t iterations;
+    bool checked;
+    uint64_t wrong; /* mismatching elements summed over ranks and check iterations */
+    double algbw_GBps;
+    double busbw_GBps;
+} sc_case_result_t;
+
+typedef struct sc_engine sc_engine_t;
+
+/* The engine times operations on comm; control is the MPI communicator (same ranks) it uses
+ * for its own bookkeeping (combining times, summing #wrong). wd may be NULL. */
+sc_status_t sc_engine_create(sc_comm_t *comm, MPI_Comm control, const sc_engine_opts_t *opts,
+                             sc_watchdog_t *wd, sc_engine_t **out, sc_err_t *err);
+void sc_engine_destroy(sc_engine_t *eng);
+
+/* Fills c->count and c->size_bytes from a requested size in bytes. Returns false when the size
+ * is too small for one element per rank. */
+bool sc_engine_shape_case(const sc_engine_t *eng, sc_case_t *c, uint64_t requested_bytes);
+
+sc_status_t sc_engine_run_case(sc_engine_t *eng, const sc_case_t *c, sc_case_result_t *out,
+                               sc_err_t *err);
+
+#endif

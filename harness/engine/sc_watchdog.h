@@ -1,0 +1,41 @@
+/* sc_watchdog.h - bounds every wait on other ranks. A background thread watches a progress
+ * counter the main thread bumps after each operation; when the counter has not moved for the
+ * timeout while armed, it prints which operation, which size and which peers/hosts this rank
+ * was waiting on, runs the owner's hook (keep finished results), and ends the job with exit
+ * code 3. Blocking MPI calls cannot be interrupted, hence a thread (REFERENCE §5). */
+#ifndef SC_WATCHDOG_H
+#define SC_WATCHDOG_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "rte/sc_rte.h"
+
+typedef struct sc_watchdog sc_watchdog_t;
+
+/* Called on the watchdog thread just before the process ends (e.g. to flush a log). */
+typedef void (*sc_watchdog_hook_t)(void *arg);
+
+/* Starts the watchdog thread. timeout_s <= 0 disables it (every call below is then a no-op). */
+sc_status_t sc_watchdog_start(const sc_rte_t *rte, double timeout_s, sc_watchdog_hook_t hook,
+                              void *hook_arg, sc_watchdog_t **out, sc_err_t *err);
+void sc_watchdog_stop(sc_watchdog_t *wd);
+
+/* Arms the watchdog for a phase of waiting: `what` describes the operation ("allreduce 1M
+ * float sum in-place"), peers the ranks (world numbering) it waits on. Copies both. */
+void sc_watchdog_arm(sc_watchdog_t *wd, const char *what, const int *peers, int npeers);
+/* Stops watching (local work: data check, writing results). */
+void sc_watchdog_disarm(sc_watchdog_t *wd);
+
+/* Progress counter the hot loop bumps after every completed operation (one relaxed store). */
+atomic_uint_fast64_t *sc_watchdog_progress(sc_watchdog_t *wd);
+
+static inline void sc_watchdog_tick(atomic_uint_fast64_t *progress)
+{
+    if (progress != NULL)
+        atomic_store_explicit(progress,
+                              atomic_load_explicit(progress, memory_order_relaxed) + 1,
+                              memory_order_relaxed);
+}
+
+#endif

@@ -1,0 +1,122 @@
+#include "sc_results.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static sc_status_t sc__mkdir_p(const char *path, sc_err_t *err)
+{
+    char tmp[PATH_MAX];
+    snprintf(tmp, sizeof(tmp), "%s", path);
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+            return sc_err_set(err, SC_ERR_IO, "--results-dir: cannot create %s: %s", tmp,
+                              strerror(errno));
+        *p = '/';
+    }
+    if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+        return sc_err_set(err, SC_ERR_IO, "--results-dir: cannot create %s: %s", tmp,
+                          strerror(errno));
+    return SC_OK;
+}
+
+sc_status_t sc_results_open(sc_results_t *res, const char *base, const char *name,
+                            sc_err_t *err)
+{
+    memset(res, 0, sizeof(*res));
+    sc_status_t status = sc__mkdir_p(base, err);
+    if (status != SC_OK)
+        return status;
+    char stamp[32];
+    time_t now = time(NULL);
+    struct tm utc;
+    gmtime_r(&now, &utc);
+    strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &utc);
+    for (int attempt = 1; attempt < 1000; attempt++) {
+        if (attempt == 1)
+            snprintf(res->dir, sizeof(res->dir), "%s/%s-%s", base, stamp, name);
+        else
+            snprintf(res->dir, sizeof(res->dir), "%s/%s-%s-%d", base, stamp, name, attempt);
+        if (mkdir(res->dir, 0755) == 0)
+            break;
+        if (errno != EEXIST)
+            return sc_err_set(err, SC_ERR_IO, "cannot create results directory %s: %s",
+                              res->dir, strerror(errno));
+    }
+    char path[PATH_MAX];
+    res->log = fopen(sc_results_path(res, "log", path, sizeof(path)), "w");
+    if (res->log == NULL)
+        return sc_err_set(err, SC_ERR_IO, "cannot create %s: %s", path, strerror(errno));
+    return SC_OK;
+}
+
+void sc_results_close(sc_results_t *res)
+{
+    if (res->log != NULL)
+        fclose(res->log);
+    res->log = NULL;
+}
+
+void sc_results_printf(sc_results_t *res, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (res != NULL && res->log != NULL) {
+        va_list copy;
+        va_copy(copy, ap);
+        vfprintf(res->log, fmt, copy);
+        va_end(copy);
+    }
+    vfprintf(stdout, fmt, ap);
+    va_end(ap);
+}
+
+void sc_results_flush(void *arg)
+{
+    sc_results_t *res = arg;
+    fflush(stdout);
+    if (res != NULL && res->log != NULL)
+        fflush(res->log);
+}
+
+const char *sc_results_path(const sc_results_t *res, const char *file, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/%s", res->dir, file);
+    return buf;
+}
+
+sc_status_t sc_results_write_text(const char *path, sc_results_writer_t writer, void *arg,
+                                  sc_err_t *err)
+{
+    char tmp[PATH_MAX + 16];
+    snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
+    FILE *out = fopen(tmp, "w");
+    if (out == NULL)
+        return sc_err_set(err, SC_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    int failed = writer(out, arg) != 0;
+    failed |= fclose(out) != 0;
+    if (failed || rename(tmp, path) != 0) {
+        int saved = errno;
+        unlink(tmp);
+        return sc_err_set(err, SC_ERR_IO, "cannot write %s: %s", path, strerror(saved));
+    }
+    return SC_OK;
+}
+
+static int sc__json_writer(FILE *out, void *arg)
+{
+    int rc = json_dumpf((json_t *)arg, out, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+    fputc('\n', out);
+    return rc;
+}
+
+sc_status_t sc_results_write_json(const char *path, json_t *root, sc_err_t *err)
+{
+    return sc_results_write_text(path, sc__json_writer, root, err);
+}

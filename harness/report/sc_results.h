@@ -1,0 +1,39 @@
+/* sc_results.h - a run's own results directory (results/<UTC time>-<name>/, never reused), the
+ * log that copies what rank 0 prints, and files written whole or not at all. */
+#ifndef SC_RESULTS_H
+#define SC_RESULTS_H
+
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+
+#include "util/sc_status.h"
+
+typedef struct {
+    char dir[PATH_MAX]; /* empty when no directory was made (ranks other than 0) */
+    FILE *log;
+} sc_results_t;
+
+/* Creates base (and parents) if needed, then a new directory base/<UTC>-<name>[-k] and its
+ * log. Fails with SC_ERR_IO naming the path. */
+sc_status_t sc_results_open(sc_results_t *res, const char *base, const char *name,
+                            sc_err_t *err);
+void sc_results_close(sc_results_t *res);
+
+/* printf to stdout and to the log (when open). */
+void sc_results_printf(sc_results_t *res, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Flushes stdout and the log (safe to call from the watchdog before the process ends). */
+void sc_results_flush(void *res);
+
+/* Writes root as JSON to path via a temporary file and rename, so a reader never sees half. */
+sc_status_t sc_results_write_json(const char *path, json_t *root, sc_err_t *err);
+/* Same for text produced by a callback. */
+typedef int (*sc_results_writer_t)(FILE *out, void *arg);
+sc_status_t sc_results_write_text(const char *path, sc_results_writer_t writer, void *arg,
+                                  sc_err_t *err);
+
+/* dir + "/" + file into buf. */
+const char *sc_results_path(const sc_results_t *res, const char *file, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,122 @@
+#include "sc_rte.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static sc_status_t sc__gather_hosts(sc_rte_t *rte, sc_err_t *err)
+{
+    rte->hosts = calloc((size_t)rte->size, SC_HOST_MAX);
+    rte->host_index = calloc((size_t)rte->size, sizeof(int));
+    if (rte->hosts == NULL || rte->host_index == NULL)
+        return sc_err_set(err, SC_ERR_NOMEM, "rank %d: no memory for the host table", rte->rank);
+    int rc = MPI_Allgather(rte->host, SC_HOST_MAX, MPI_CHAR, rte->hosts, SC_HOST_MAX, MPI_CHAR,
+                           rte->world);
+    if (rc != MPI_SUCCESS)
+        return sc_rte_mpi_error(rte, rc, "MPI_Allgather(host names)", err);
+    rte->nhosts = 0;
+    for (int r = 0; r < rte->size; r++) {
+        int found = -1;
+        for (int q = 0; q < r && found < 0; q++)
+            if (strcmp(rte->hosts[q], rte->hosts[r]) == 0)
+                found = rte->host_index[q];
+        rte->host_index[r] = found >= 0 ? found : rte->nhosts++;
+    }
+    return SC_OK;
+}
+
+sc_status_t sc_rte_init(int *argc, char ***argv, sc_rte_t *rte, sc_err_t *err)
+{
+    memset(rte, 0, sizeof(*rte));
+    int provided = 0;
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+        return sc_err_set(err, SC_ERR_RUNTIME, "MPI_Init_thread failed");
+    MPI_Comm_dup(MPI_COMM_WORLD, &rte->world);
+    MPI_Comm_set_errhandler(rte->world, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(rte->world, &rte->rank);
+    MPI_Comm_size(rte->world, &rte->size);
+    if (gethostname(rte->host, sizeof(rte->host) - 1) != 0)
+        snprintf(rte->host, sizeof(rte->host), "unknown");
+
+    int len = 0;
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    MPI_Get_library_version(version, &len);
+    version[strcspn(version, "\n,")] = '\0';
+    snprintf(rte->mpi_version, sizeof(rte->mpi_version), "%s", version);
+
+    MPI_Comm local;
+    int rc = MPI_Comm_split_type(rte->world, MPI_COMM_TYPE_SHARED, rte->rank, MPI_INFO_NULL,
+                                 &local);
+    if (rc != MPI_SUCCESS)
+        return sc_rte_mpi_error(rte, rc, "MPI_Comm_split_type(shared)", err);
+    MPI_Comm_rank(local, &rte->local_rank);
+    MPI_Comm_size(local, &rte->local_size);
+    MPI_Comm_free(&local);
+    return sc__gather_hosts(rte, err);
+}
+
+void sc_rte_fini(sc_rte_t *rte)
+{
+    free(rte->hosts);
+    free(rte->host_index);
+    rte->hosts = NULL;
+    rte->host_index = NULL;
+    if (rte->world != MPI_COMM_NULL && rte->world != 0)
+        MPI_Comm_free(&rte->world);
+    MPI_Finalize();
+}
+
+const char *sc_rte_where(const sc_rte_t *rte, int rank, char *buf, size_t len)
+{
+    const char *host = (rte->hosts && rank >= 0 && rank < rte->size) ? rte->hosts[rank] : "?";
+    snprintf(buf, len, "rank %d (host %s)", rank, host);
+    return buf;
+}
+
+static size_t sc__append(char *buf, size_t len, size_t used, const char *fmt, int a, int b)
+{
+    if (used >= len)
+        return used;
+    int n = (a == b) ? snprintf(buf + used, len - used, fmt, a)
+                     : snprintf(buf + used, len - used, "%d-%d", a, b);
+    return n > 0 ? used + (size_t)n : used;
+}
+
+void sc_rte_describe_ranks(const sc_rte_t *rte, const int *ranks, int nranks, char *buf,
+                           size_t len)
+{
+    size_t used = (size_t)snprintf(buf, len, "rank%s ", nranks == 1 ? "" : "s");
+    for (int i = 0; i < nranks;) {
+        int j = i;
+        while (j + 1 < nranks && ranks[j + 1] == ranks[j] + 1)
+            j++;
+        if (i > 0 && used < len)
+            used += (size_t)snprintf(buf + used, len - used, ",");
+        used = sc__append(buf, len, used, "%d", ranks[i], ranks[j]);
+        i = j + 1;
+    }
+    if (used < len)
+        used += (size_t)snprintf(buf + used, len - used, " on host%s", rte->nhosts > 1 ? "s" : "");
+    int listed = 0;
+    for (int h = 0; h < rte->nhosts && used < len; h++) {
+        for (int i = 0; i < nranks; i++) {
+            int r = ranks[i];
+            if (rte->host_index[r] != h)
+                continue;
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", listed++ ? ", " : " ",
+                                     rte->hosts[r]);
+            break;
+        }
+    }
+}
+
+sc_status_t sc_rte_mpi_error(const sc_rte_t *rte, int mpi_rc, const char *what, sc_err_t *err)
+{
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    if (MPI_Error_string(mpi_rc, text, &len) != MPI_SUCCESS)
+        snprintf(text, sizeof(text), "MPI error %d", mpi_rc);
+    return sc_err_set(err, SC_ERR_RUNTIME, "rank %d (host %s): %s failed: %s", rte->rank,
+                      rte->host, what, text);
+}

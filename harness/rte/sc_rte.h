@@ -1,0 +1,42 @@
+/* sc_rte.h - the run-time environment: MPI bootstrap, who this rank is, which host it is on,
+ * its index among the ranks of its host (what picks a GPU), and every rank's host name. */
+#ifndef SC_RTE_H
+#define SC_RTE_H
+
+#include <mpi.h>
+
+#include "util/sc_status.h"
+
+#define SC_HOST_MAX 64
+
+typedef struct {
+    MPI_Comm world;    /* duplicate of MPI_COMM_WORLD, errors returned, not fatal */
+    int rank;
+    int size;
+    int local_rank;    /* index among the ranks of this host */
+    int local_size;    /* ranks on this host */
+    int nhosts;        /* distinct hosts */
+    char host[SC_HOST_MAX];
+    char (*hosts)[SC_HOST_MAX]; /* hosts[r]: host name of rank r */
+    int *host_index;            /* host_index[r]: index of rank r's host, 0..nhosts-1 */
+    char mpi_version[256];      /* MPI_Get_library_version, first line */
+} sc_rte_t;
+
+/* Initialises MPI (thread level FUNNELED: only the main thread calls MPI) and fills rte. */
+sc_status_t sc_rte_init(int *argc, char ***argv, sc_rte_t *rte, sc_err_t *err);
+
+/* Frees rte and finalises MPI. */
+void sc_rte_fini(sc_rte_t *rte);
+
+/* "rank 3 (host node2)" for messages. */
+const char *sc_rte_where(const sc_rte_t *rte, int rank, char *buf, size_t len);
+
+/* Formats the ranks [first, first+count) (stride 1) or a list, with their distinct hosts, for a
+ * "waiting on ..." message: "ranks 0-3 on hosts a, b". */
+void sc_rte_describe_ranks(const sc_rte_t *rte, const int *ranks, int nranks, char *buf,
+                           size_t len);
+
+/* Turns an MPI error code into err with the operation's name and this rank's context. */
+sc_status_t sc_rte_mpi_error(const sc_rte_t *rte, int mpi_rc, const char *what, sc_err_t *err);
+
+#endif

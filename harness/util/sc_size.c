@@ -1,0 +1,72 @@
+#include "sc_size.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static int sc__suffix_shift(const char *suffix, unsigned *shift)
+{
+    static const struct {
+        char letter;
+        unsigned shift;
+    } table[] = {{'\0', 0}, {'K', 10}, {'M', 20}, {'G', 30}, {'T', 40}};
+    char letter = (char)toupper((unsigned char)suffix[0]);
+    const char *rest = suffix[0] ? suffix + 1 : suffix;
+    if (letter == 'B' && *rest == '\0') /* "8B" */
+        letter = '\0';
+    for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+        if (table[i].letter != letter)
+            continue;
+        if (letter != '\0' && *rest != '\0' && strcasecmp(rest, "B") != 0 &&
+            strcasecmp(rest, "iB") != 0)
+            return -1;
+        *shift = table[i].shift;
+        return 0;
+    }
+    return -1;
+}
+
+sc_status_t sc_size_parse(const char *text, const char *what, uint64_t *bytes, sc_err_t *err)
+{
+    if (text == NULL || *text == '\0')
+        return sc_err_set(err, SC_ERR_USAGE, "%s: empty size", what);
+    if (!isdigit((unsigned char)text[0]))
+        return sc_err_set(err, SC_ERR_USAGE,
+                          "%s: '%s' is not a size (expected a number with an optional K/M/G "
+                          "suffix, e.g. 64M)",
+                          what, text);
+    errno = 0;
+    char *end = NULL;
+    unsigned long long value = strtoull(text, &end, 10);
+    if (errno == ERANGE)
+        return sc_err_set(err, SC_ERR_USAGE, "%s: '%s' is too large", what, text);
+    unsigned shift = 0;
+    if (sc__suffix_shift(end, &shift) != 0)
+        return sc_err_set(err, SC_ERR_USAGE,
+                          "%s: '%s' has an unknown suffix '%s' (use K, M, G or T)", what, text,
+                          end);
+    if (shift > 0 && value > (UINT64_MAX >> shift))
+        return sc_err_set(err, SC_ERR_USAGE, "%s: '%s' is too large", what, text);
+    *bytes = (uint64_t)value << shift;
+    return SC_OK;
+}
+
+char *sc_size_format(uint64_t bytes, char *buf, size_t len)
+{
+    static const char suffixes[] = {'\0', 'K', 'M', 'G', 'T'};
+    unsigned idx = 0;
+    uint64_t whole = bytes;
+    while (idx + 1 < sizeof(suffixes) && whole >= 1024 && whole % 1024 == 0) {
+        whole /= 1024;
+        idx++;
+    }
+    if (idx == 0)
+        snprintf(buf, len, "%" PRIu64, bytes);
+    else
+        snprintf(buf, len, "%" PRIu64 "%c", whole, suffixes[idx]);
+    return buf;
+}

@@ -1,0 +1,62 @@
+#include "sc_stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int sc__cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void sc_stats_median_ci_index(size_t n, size_t *lo, size_t *hi)
+{
+    if (n == 0) {
+        *lo = *hi = 0;
+        return;
+    }
+    double half = 1.96 * sqrt((double)n) / 2.0;
+    double lo_rank = floor((double)n / 2.0 - half); /* 1-based ranks */
+    double hi_rank = ceil((double)n / 2.0 + half) + 1.0;
+    if (lo_rank < 1.0)
+        lo_rank = 1.0;
+    if (hi_rank > (double)n)
+        hi_rank = (double)n;
+    *lo = (size_t)lo_rank - 1;
+    *hi = (size_t)hi_rank - 1;
+}
+
+static double sc__median_sorted(const double *s, size_t n)
+{
+    return (n % 2) ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
+}
+
+void sc_stats_compute(double *samples, size_t n, sc_stats_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (n == 0)
+        return;
+    qsort(samples, n, sizeof(double), sc__cmp_double);
+    double sum = 0.0;
+    for (size_t i = 0; i < n; i++)
+        sum += samples[i];
+    double mean = sum / (double)n;
+    double sq = 0.0;
+    for (size_t i = 0; i < n; i++)
+        sq += (samples[i] - mean) * (samples[i] - mean);
+
+    out->n = n;
+    out->min = samples[0];
+    out->max = samples[n - 1];
+    out->mean = mean;
+    out->median = sc__median_sorted(samples, n);
+    size_t p99_rank = (size_t)ceil(0.99 * (double)n); /* nearest rank, 1-based */
+    out->p99 = samples[(p99_rank ? p99_rank : 1) - 1];
+    out->cv = (n > 1 && mean > 0.0) ? sqrt(sq / (double)(n - 1)) / mean : 0.0;
+    size_t lo, hi;
+    sc_stats_median_ci_index(n, &lo, &hi);
+    out->ci_lo = samples[lo];
+    out->ci_hi = samples[hi];
+    out->ci_rel = out->median > 0.0 ? (out->ci_hi - out->ci_lo) / 2.0 / out->median : 0.0;
+}

@@ -1,0 +1,27 @@
+/* sc_stats.h - summary statistics of per-iteration times. */
+#ifndef SC_STATS_H
+#define SC_STATS_H
+
+#include <stddef.h>
+
+typedef struct {
+    size_t n;      /* samples summarised */
+    double median; /* same unit as the samples */
+    double min;
+    double max;
+    double mean;
+    double p99;    /* nearest-rank 99th percentile */
+    double cv;     /* coefficient of variation: stddev / mean (0 when n < 2 or mean == 0) */
+    double ci_lo;  /* 95 % confidence interval of the median (order-statistic method) */
+    double ci_hi;
+    double ci_rel; /* (ci_hi - ci_lo) / 2 / median: relative half-width; 0 when median == 0 */
+} sc_stats_t;
+
+/* Summarises samples[0..n). The array is sorted in place. n == 0 gives all zeros. */
+void sc_stats_compute(double *samples, size_t n, sc_stats_t *out);
+
+/* Indices (0-based, into a sorted array of n samples) bounding the 95 % confidence interval of
+ * the median: the binomial order statistics n/2 -+ 1.96 sqrt(n)/2, clamped to [0, n-1]. */
+void sc_stats_median_ci_index(size_t n, size_t *lo, size_t *hi);
+
+#endif
