@@ -538,7 +538,9 @@ int sc_cmd_coll(const sc_rte_t *rte, int argc, char **argv)
             status = coll__save_csv(&run, &err);
     }
     if (status != SC_OK) {
-        fprintf(stderr, "scalecheck coll: %s\n", err.msg);
+        /* Usage and input errors are the same on every rank: one of them says it. */
+        if (rte->rank == 0 || sc_status_exit_code(status) != 2)
+            fprintf(stderr, "scalecheck coll: %s\n", err.msg);
         if (rte->rank == 0 && run.doc != NULL) {
             sc_err_t ignored;
             coll__save(&run, "failed", &ignored);

@@ -51,7 +51,8 @@ static sc_status_t sc__parse_one(const sc_cli_opt_t *table, int argc, char **arg
         return opt->handler(target, flag, NULL, err);
     }
     if (inline_value == NULL) {
-        if (*i + 1 >= argc)
+        /* "--json --csv x" means the value was forgotten, not a file called "--csv". */
+        if (*i + 1 >= argc || strncmp(argv[*i + 1], "--", 2) == 0)
             return sc_err_set(err, SC_ERR_USAGE, "%s: missing value (%s)", flag, opt->metavar);
         inline_value = argv[++*i];
     }

@@ -26,7 +26,16 @@ struct sc_engine {
     double *samples; /* combined per-iteration times of the current case */
     size_t samples_cap;
     double *batch; /* this rank's times of the current batch, plus the elapsed time */
+    /* Test-only fault switch, read once from SCALECHECK_TEST_FAULT (README "Testing"):
+     * "hang:RANK:SIZE" - world rank RANK stops answering, unwatched, at the first case of at
+     * least SIZE bytes (a peer lost without dying); "corrupt:RANK" - rank RANK flips one
+     * element of every result it checks (the data check must count it). */
+    int fault_hang_rank;
+    uint64_t fault_hang_size;
+    int fault_corrupt_rank;
 };
+
+static void sc__read_faults(sc_engine_t *eng);
 
 static const char *const sc__combine_names[] = {
 #define SC__COMBINE_NAME(name) #name,
@@ -104,6 +113,7 @@ sc_status_t sc_engine_create(sc_comm_t *comm, MPI_Comm control, const sc_engine_
         return status;
     }
     memcpy(eng->all_ranks, comm->world_rank, (size_t)comm->size * sizeof(int));
+    sc__read_faults(eng);
     *out = eng;
     return SC_OK;
 }
@@ -171,17 +181,22 @@ static void sc__arm(sc_engine_t *eng, const sc_case_t *c, const char *phase)
     sc_watchdog_arm(eng->wd, full, eng->all_ranks, eng->comm->size);
 }
 
-/* Test-only fault switch (documented in README): SCALECHECK_TEST_FAULT=hang:RANK:SIZE makes
- * world rank RANK stop answering, unwatched, at the first case of at least SIZE bytes - a
- * peer that is lost without dying. */
-static void sc__maybe_hang(const sc_engine_t *eng, const sc_case_t *c)
+static void sc__read_faults(sc_engine_t *eng)
 {
     const char *fault = getenv("SCALECHECK_TEST_FAULT");
-    int rank = -1;
-    unsigned long long min_size = 0;
-    if (fault == NULL || sscanf(fault, "hang:%d:%llu", &rank, &min_size) != 2)
+    unsigned long long size = 0;
+    eng->fault_hang_rank = eng->fault_corrupt_rank = -1;
+    if (fault == NULL)
         return;
-    if (rank != eng->comm->rte->rank || c->size_bytes < min_size)
+    if (sscanf(fault, "hang:%d:%llu", &eng->fault_hang_rank, &size) == 2)
+        eng->fault_hang_size = size;
+    else if (sscanf(fault, "corrupt:%d", &eng->fault_corrupt_rank) != 1)
+        eng->fault_hang_rank = eng->fault_corrupt_rank = -1;
+}
+
+static void sc__maybe_hang(const sc_engine_t *eng, const sc_case_t *c)
+{
+    if (eng->fault_hang_rank != eng->comm->rte->rank || c->size_bytes < eng->fault_hang_size)
         return;
     sc_watchdog_disarm(eng->wd);
     for (;;)
@@ -359,6 +374,8 @@ static sc_status_t sc__check_once(sc_engine_t *eng, const sc_case_t *c, uint64_t
     if (status == SC_OK)
         status = comm->ops->to_host(comm, eng->host, (char *)eng->recvbuf + offset,
                                     result_count * esize, err);
+    if (status == SC_OK && result_count > 0 && eng->fault_corrupt_rank == comm->rte->rank)
+        sc_dtype_store(c->dtype, eng->host, 0, sc_dtype_load(c->dtype, eng->host, 0) + 1);
     if (status == SC_OK)
         *wrong += sc_check_count_wrong(&spec, c->coll, &shape, eng->host);
     return status;

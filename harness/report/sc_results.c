@@ -111,7 +111,7 @@ sc_status_t sc_results_write_text(const char *path, sc_results_writer_t writer, 
 
 static int sc__json_writer(FILE *out, void *arg)
 {
-    int rc = json_dumpf((json_t *)arg, out, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+    int rc = json_dumpf((json_t *)arg, out, JSON_INDENT(1) | JSON_REAL_PRECISION(15));
     fputc('\n', out);
     return rc;
 }

@@ -1,0 +1,79 @@
+"""Helpers shared by the integration tests: run scalecheck under mpirun, read what it wrote,
+and fail with a message that says what was expected and what came out."""
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+SCALECHECK = os.environ.get("SCALECHECK", "scalecheck")
+TMP_ROOT = os.environ.get("SC_TEST_TMP", tempfile.gettempdir())
+
+# REFERENCE.md §1: busbw = algbw * factor(n).
+def busbw_factor(collective, n):
+    if collective == "allreduce":
+        return 2.0 * (n - 1) / n
+    if collective in ("allgather", "reducescatter", "alltoall", "gather", "scatter"):
+        return (n - 1) / n
+    return 1.0
+
+
+COLLECTIVES = ["allreduce", "allgather", "reducescatter", "broadcast", "reduce", "alltoall",
+               "sendrecv", "gather", "scatter"]
+REDUCTIONS = {"allreduce", "reducescatter", "reduce"}
+DTYPES = ["int8", "uint8", "int32", "uint32", "int64", "uint64", "float", "double"]
+OPS = ["sum", "prod", "min", "max", "avg"]
+
+
+class Failure(Exception):
+    pass
+
+
+def expect(cond, msg):
+    if not cond:
+        raise Failure(msg)
+
+
+def workdir(name):
+    os.makedirs(TMP_ROOT, exist_ok=True)
+    return tempfile.mkdtemp(prefix=name + "-", dir=TMP_ROOT)
+
+
+def mpirun(np, args, env=None, timeout=240):
+    """Runs scalecheck on np local ranks; returns (exit code, stdout, stderr, seconds)."""
+    full_env = dict(os.environ)
+    full_env.update({"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+                     "OMPI_MCA_rmaps_base_oversubscribe": "1"})
+    if env:
+        full_env.update(env)
+    cmd = ["mpirun", "-np", str(np), "--oversubscribe", "--bind-to", "none", SCALECHECK] + args
+    start = time.monotonic()
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=full_env, timeout=timeout)
+    return proc.returncode, proc.stdout, proc.stderr, time.monotonic() - start
+
+
+def run_dirs(base):
+    if not os.path.isdir(base):
+        return []
+    return sorted(os.path.join(base, d) for d in os.listdir(base))
+
+
+def load_json(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def load_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def main(test):
+    try:
+        test()
+    except Failure as e:
+        print("FAIL:", e)
+        sys.exit(1)
+    print("PASS")

@@ -1,0 +1,56 @@
+"""Bad flags: each gets a message naming the flag, exit code 2, and nothing half-run (no
+results directory is created)."""
+import concurrent.futures
+import os
+
+from sclib import *
+
+BASE = os.path.join(workdir("badflags"), "results")
+CASES = [
+    (["-b", "12X"], "-b: '12X' has an unknown suffix"),
+    (["-e", "abc"], "-e: 'abc' is not a size"),
+    (["-b", "1M", "-e", "1K"], "-b: minimum size 1048576 is larger than the maximum (-e) 1024"),
+    (["-f", "1"], "-f: 1 is out of range"),
+    (["-f", "2", "-i", "1K"], "-f and -i: give one way to step"),
+    (["-i", "0"], "-i: the step must be at least 1 byte"),
+    (["-n", "0"], "-n: '0' is not an iteration count"),
+    (["-n", "many"], "-n: 'many' is not an iteration count"),
+    (["-w", "-1"], "-w: -1 is out of range"),
+    (["-c", "x"], "-c: 'x' is not an integer"),
+    (["-o", "xor"], "-o: unknown reduction 'xor' (valid: sum, prod, min, max, avg, all)"),
+    (["-d", "float16x"], "-d: unknown data type 'float16x'"),
+    (["-r", "5"], "-r: root 5 does not exist with 2 ranks"),
+    (["-a", "7"], "-a: unknown way to combine rank times '7'"),
+    (["--collective", "allreduc"], "--collective: unknown collective 'allreduc'"),
+    (["--backend", "verbs"], "--backend: unknown backend 'verbs' (built in: mpi, auto)"),
+    (["--timeout", "-3"], "--timeout: -3 is out of range"),
+    (["--target-ci", "0"], "--target-ci: 0 is out of range"),
+    (["--json"], "--json: missing value (FILE)"),
+    (["--json", "--csv", "x.csv"], "--json: missing value (FILE)"),
+    (["--bogus"], "--bogus: unknown option"),
+    (["-x", "1"], "-x: unknown option"),
+    (["stray"], "unexpected argument 'stray'"),
+    (["--name", "a/b"], "--name: 'a/b' may not contain '/'"),
+]
+
+
+def run_case(case):
+    args, message = case
+    return args, message, mpirun(2, ["coll", "--results-dir", BASE] + args, timeout=60)
+
+
+def test():
+    # mpirun takes 1-2 s to wind a failed job down, so the cases run four at a time.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+        outcomes = list(pool.map(run_case, CASES))
+    base = BASE
+    for args, message, (rc, out, err, _) in outcomes:
+        expect(rc == 2, f"{args}: exit {rc}, expected 2\n{err[-1000:]}")
+        expect(message in err, f"{args}: expected '{message}' in stderr, got:\n{err[-1000:]}")
+        expect(err.count("scalecheck coll:") == 1, f"{args}: the message should appear once:\n{err}")
+        expect(not os.path.exists(base), f"{args}: a results directory was created")
+    rc, out, err, _ = mpirun(1, ["nosuchcommand"], timeout=60)
+    expect(rc == 2 and "unknown command 'nosuchcommand'" in err, f"unknown command: {rc} {err}")
+
+
+main(test)

@@ -1,0 +1,74 @@
+"""Every collective, type and reduction at N ranks: no wrong element, busbw = algbw x factor,
+statistics consistent, JSON and CSV complete and in agreement, results directory filled."""
+import math
+import os
+import sys
+
+from sclib import *
+
+NP = int(sys.argv[1])
+
+
+def check_row(row):
+    where = f"{row['collective']} {row['dtype']} {row['op']} {row['size_bytes']} B " \
+            f"in_place={row['in_place']}"
+    expect(row["checked"] and row["wrong"] == 0, f"{where}: #wrong {row['wrong']}")
+    expect(row["iterations"] == 3, f"{where}: {row['iterations']} iterations, asked 3")
+    t = row["time_us"]
+    expect(t > 0, f"{where}: time {t}")
+    expect(row["time_us_min"] <= t <= row["time_us_max"], f"{where}: median outside min..max")
+    expect(t <= row["time_us_p99"] <= row["time_us_max"], f"{where}: p99 outside median..max")
+    algbw = row["size_bytes"] / (t * 1e-6) / 1e9
+    expect(math.isclose(row["algbw_GBps"], algbw, rel_tol=1e-6), f"{where}: algbw {row['algbw_GBps']} != {algbw}")
+    factor = busbw_factor(row["collective"], NP)
+    expect(math.isclose(row["busbw_factor"], factor, rel_tol=1e-12, abs_tol=1e-12), f"{where}: factor")
+    expect(math.isclose(row["busbw_GBps"], row["algbw_GBps"] * factor, rel_tol=1e-9, abs_tol=1e-12),
+           f"{where}: busbw {row['busbw_GBps']} != algbw x {factor}")
+    if row["collective"] in ("allgather", "reducescatter", "alltoall", "gather", "scatter"):
+        expect(row["count_per_rank"] * NP * DSIZE[row["dtype"]] == row["size_bytes"], f"{where}: count")
+
+
+DSIZE = {"int8": 1, "uint8": 1, "int32": 4, "uint32": 4, "int64": 8, "uint64": 8, "float": 4, "double": 8}
+
+
+def test():
+    wd = workdir(f"matrix{NP}")
+    jpath, cpath = os.path.join(wd, "out.json"), os.path.join(wd, "out.csv")
+    rc, out, err, _ = mpirun(NP, ["coll", "--collective", "all", "-d", "all", "-o", "all",
+                                  "-b", "8", "-e", "64K", "-f", "32", "-n", "3", "-w", "1",
+                                  "-c", "1", "--json", jpath, "--csv", cpath,
+                                  "--results-dir", os.path.join(wd, "results")])
+    expect(rc == 0, f"exit {rc}\n{out[-2000:]}\n{err[-2000:]}")
+    doc = load_json(jpath)
+    expect(doc["ranks"] == NP and doc["backend"] == "mpi" and doc["state"] == "complete",
+           f"header fields: ranks={doc['ranks']} backend={doc['backend']} state={doc['state']}")
+    expect(len(doc["hosts"]) == 1 and len(doc["rank_hosts"]) == NP, "hosts")
+    rows = doc["results"]
+    combos = {(r["collective"], r["dtype"], r["op"], r["in_place"]) for r in rows}
+    for coll in COLLECTIVES:
+        for dt in DTYPES:
+            for op in (OPS if coll in REDUCTIONS else ["none"]):
+                for ip in (False, True):
+                    expect((coll, dt, op, ip) in combos, f"missing {coll} {dt} {op} in_place={ip}")
+    for row in rows:
+        check_row(row)
+    expect(doc["summary"]["wrong_total"] == 0, "summary wrong_total")
+    # CSV: the same rows, the same numbers.
+    crow = load_csv(cpath)
+    expect(len(crow) == len(rows), f"CSV has {len(crow)} rows, JSON {len(rows)}")
+    for c, j in zip(crow, rows):
+        expect(c["collective"] == j["collective"] and int(c["size_bytes"]) == j["size_bytes"], "CSV row order")
+        expect(math.isclose(float(c["busbw_GBps"]), j["busbw_GBps"], rel_tol=1e-5, abs_tol=1e-9), "CSV busbw")
+    # The run's own directory holds the same JSON, the CSV and the log.
+    dirs = run_dirs(os.path.join(wd, "results"))
+    expect(len(dirs) == 1, f"results dirs: {dirs}")
+    for f in ("result.json", "result.csv", "log"):
+        expect(os.path.isfile(os.path.join(dirs[0], f)), f"{f} missing in {dirs[0]}")
+    expect(load_json(os.path.join(dirs[0], "result.json"))["results"] == rows, "result.json differs")
+    with open(os.path.join(dirs[0], "log")) as f:
+        log = f.read()
+    expect("# Out of bounds values : 0 OK" in log and "out-of-place" in log, "log content")
+    expect("# Out of bounds values : 0 OK" in out, "table on stdout")
+
+
+main(test)

@@ -1,0 +1,34 @@
+"""A rank that stops answering: the others say which operation, size and peers they waited on,
+the finished results stay written, and the job ends with exit 3 within timeout + 10 s.
+Uses the test-only fault switch SCALECHECK_TEST_FAULT=hang:RANK:SIZE."""
+import os
+
+from sclib import *
+
+TIMEOUT = 2
+
+
+def test():
+    wd = workdir("timeout")
+    base = os.path.join(wd, "results")
+    rc, out, err, secs = mpirun(3, ["coll", "-b", "8", "-e", "1M", "-f", "8", "-n", "5",
+                                    "--timeout", str(TIMEOUT), "--results-dir", base],
+                                env={"SCALECHECK_TEST_FAULT": "hang:1:4096"}, timeout=60)
+    expect(rc == 3, f"exit {rc}, expected 3\n{err[-2000:]}")
+    expect(secs <= TIMEOUT + 10, f"took {secs:.1f} s, bound is {TIMEOUT + 10} s")
+    lines = [l for l in err.splitlines() if "timeout:" in l]
+    expect(lines, f"no timeout message in stderr:\n{err[-2000:]}")
+    msg = lines[0]
+    for fragment in ("allreduce", "4K B", "waiting on ranks 0-2", "host", "exit 3"):
+        expect(fragment in msg, f"'{fragment}' missing from: {msg}")
+    expect(any("rank 0" in l for l in lines) and any("rank 2" in l for l in lines),
+           f"ranks 0 and 2 should both report: {lines}")
+    dirs = run_dirs(base)
+    expect(len(dirs) == 1, f"results dirs {dirs}")
+    doc = load_json(os.path.join(dirs[0], "result.json"))
+    sizes = [r["size_bytes"] for r in doc["results"]]
+    expect(doc["state"] == "running", f"state {doc['state']}")
+    expect(sizes == [8, 8, 64, 64, 512, 512], f"finished sizes kept: {sizes}")
+
+
+main(test)

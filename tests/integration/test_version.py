@@ -1,0 +1,17 @@
+"""`scalecheck version` names the build, its libraries and backends; --help lists commands."""
+from sclib import *
+
+
+def test():
+    rc, out, err, _ = mpirun(1, ["version"])
+    expect(rc == 0, f"exit {rc}: {err}")
+    for fragment in ("scalecheck 0.", "mpi: Open MPI", "libyaml: 0.", "jansson: 2.", "backends: mpi",
+                     "gpu path:"):
+        expect(fragment in out, f"'{fragment}' missing:\n{out}")
+    rc, out, err, _ = mpirun(1, ["--help"])
+    expect(rc == 0 and "coll" in out and "exit codes" in out, f"--help: {rc} {out}")
+    rc, out, err, _ = mpirun(1, ["coll", "--help"])
+    expect(rc == 0 and "--collective" in out and "-b, --minbytes" in out, f"coll --help: {out}")
+
+
+main(test)
