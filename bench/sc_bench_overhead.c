@@ -19,8 +19,8 @@ static double bench__median_of(double *v, size_t n)
 }
 
 /* The bare loop: MPI_Allreduce on floats, each iteration timed, slowest rank per iteration. */
-static double bench__bare(MPI_Comm comm, void *send, void *recv, int count, int warmup,
-                          int iters, double *times)
+static double bench__bare(MPI_Comm comm, void *send, void *recv, int count, int warmup, int iters,
+                          double *times)
 {
     for (int i = 0; i < warmup; i++)
         MPI_Allreduce(send, recv, count, MPI_FLOAT, MPI_SUM, comm);
@@ -86,8 +86,8 @@ int main(int argc, char **argv)
                 fprintf(stderr, "%s\n", err.msg);
                 MPI_Abort(rte.world, 3);
             }
-            double bare = bench__bare(rte.world, send, recv, (int)c.count, opts.warmup, iters,
-                                      times);
+            double bare =
+                bench__bare(rte.world, send, recv, (int)c.count, opts.warmup, iters, times);
             ratios[r] = res.time_us.median / bare;
             diffs[r] = res.time_us.median - bare;
             eng_sum += res.time_us.median;

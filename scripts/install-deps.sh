@@ -9,6 +9,7 @@ packages=(
   libyaml-dev                     # YAML workload/topology loaders
   libjansson-dev                  # JSON results
   python3                         # test helpers that parse JSON/CSV
+  clang-format cppcheck           # style gates (scripts/lint.sh)
 )
 
 missing=()

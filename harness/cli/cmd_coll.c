@@ -204,13 +204,16 @@ static const sc_cli_opt_t coll__options[] = {
     {'w', "warmup_iters", "N", "untimed iterations first (default 5)", coll__warmup},
     {'c', "check", "N", "data-check iterations per size, 0 = none (default 1)", coll__check},
     {'o', "op", "OP", "sum, prod, min, max, avg or all (default sum)", coll__op},
-    {'d', "datatype", "TYPE", "int8 uint8 int32 uint32 int64 uint64 float double, or all "
-                              "(default float)", coll__dtype},
+    {'d', "datatype", "TYPE",
+     "int8 uint8 int32 uint32 int64 uint64 float double, or all "
+     "(default float)",
+     coll__dtype},
     {'r', "root", "RANK", "root of broadcast/reduce/gather/scatter (default 0)", coll__root},
     {'a', "average", "HOW", "iteration time across ranks: 0|rank0 1|avg 2|min 3|max (default max)",
      coll__combine},
-    {0, "collective", "NAME", "allreduce allgather reducescatter broadcast reduce alltoall "
-                              "sendrecv gather scatter, or all (default allreduce)",
+    {0, "collective", "NAME",
+     "allreduce allgather reducescatter broadcast reduce alltoall "
+     "sendrecv gather scatter, or all (default allreduce)",
      coll__collective},
     {0, "backend", "NAME", "mpi or auto (default auto)", coll__backend},
     {0, "json", "FILE", "also write the JSON results to FILE", coll__json},
@@ -248,12 +251,12 @@ static sc_status_t coll__validate(const coll__opts_t *o, int nranks, sc_err_t *e
     if (o->factor_set && o->step_set)
         return sc_err_set(err, SC_ERR_USAGE, "-f and -i: give one way to step, not both");
     if (o->min_bytes > o->max_bytes)
-        return sc_err_set(err, SC_ERR_USAGE, "-b: minimum size %" PRIu64
-                                             " is larger than the maximum (-e) %" PRIu64,
+        return sc_err_set(err, SC_ERR_USAGE,
+                          "-b: minimum size %" PRIu64 " is larger than the maximum (-e) %" PRIu64,
                           o->min_bytes, o->max_bytes);
     if (o->root >= nranks)
-        return sc_err_set(err, SC_ERR_USAGE, "-r: root %d does not exist with %d rank%s",
-                          o->root, nranks, nranks == 1 ? "" : "s");
+        return sc_err_set(err, SC_ERR_USAGE, "-r: root %d does not exist with %d rank%s", o->root,
+                          nranks, nranks == 1 ? "" : "s");
     return SC_OK;
 }
 
@@ -298,14 +301,13 @@ static json_t *coll__hosts(const sc_rte_t *rte, bool per_rank)
 
 static json_t *coll__options_json(const coll__opts_t *o)
 {
-    return json_pack("{s:I, s:I, s:f, s:I, s:i, s:i, s:i, s:s, s:f, s:f, s:f, s:I}", "minbytes",
-                     (json_int_t)o->min_bytes, "maxbytes", (json_int_t)o->max_bytes,
-                     "stepfactor", o->step_set ? 0.0 : o->factor, "stepbytes",
-                     (json_int_t)(o->step_set ? o->step_bytes : 0), "iters", o->eng.iters,
-                     "warmup_iters", o->eng.warmup, "check_iters", o->eng.check_iters, "average",
-                     sc_combine_name(o->eng.combine), "timeout_s", o->timeout_s, "target_ci",
-                     o->eng.target_ci, "size_budget_s", o->eng.size_budget_s, "seed",
-                     (json_int_t)o->eng.seed);
+    return json_pack(
+        "{s:I, s:I, s:f, s:I, s:i, s:i, s:i, s:s, s:f, s:f, s:f, s:I}", "minbytes",
+        (json_int_t)o->min_bytes, "maxbytes", (json_int_t)o->max_bytes, "stepfactor",
+        o->step_set ? 0.0 : o->factor, "stepbytes", (json_int_t)(o->step_set ? o->step_bytes : 0),
+        "iters", o->eng.iters, "warmup_iters", o->eng.warmup, "check_iters", o->eng.check_iters,
+        "average", sc_combine_name(o->eng.combine), "timeout_s", o->timeout_s, "target_ci",
+        o->eng.target_ci, "size_budget_s", o->eng.size_budget_s, "seed", (json_int_t)o->eng.seed);
 }
 
 static json_t *coll__document(const coll__run_t *run, int argc, char **argv)
@@ -334,9 +336,8 @@ static sc_status_t coll__save(coll__run_t *run, const char *state, sc_err_t *err
         return SC_OK;
     json_object_set_new(run->doc, "state", json_string(state));
     char path[PATH_MAX];
-    sc_status_t status =
-        sc_results_write_json(sc_results_path(&run->res, "result.json", path, sizeof(path)),
-                              run->doc, err);
+    sc_status_t status = sc_results_write_json(
+        sc_results_path(&run->res, "result.json", path, sizeof(path)), run->doc, err);
     if (status == SC_OK && run->opts.json_path != NULL)
         status = sc_results_write_json(run->opts.json_path, run->doc, err);
     return status;
@@ -369,10 +370,10 @@ static void coll__print_header(coll__run_t *run)
     else
         snprintf(iters, sizeof(iters), "auto (CI %.1f %%, budget %g s)", o->eng.target_ci * 100,
                  o->eng.size_budget_s);
-    sc_results_printf(&run->res, "# scalecheck %s coll | backend %s (%s) | %d rank%s on %d host%s\n",
-                      SC_VERSION, run->comm->ops->name, run->comm->ops->version(run->comm),
-                      rte->size, rte->size == 1 ? "" : "s", rte->nhosts,
-                      rte->nhosts == 1 ? "" : "s");
+    sc_results_printf(
+        &run->res, "# scalecheck %s coll | backend %s (%s) | %d rank%s on %d host%s\n", SC_VERSION,
+        run->comm->ops->name, run->comm->ops->version(run->comm), rte->size,
+        rte->size == 1 ? "" : "s", rte->nhosts, rte->nhosts == 1 ? "" : "s");
     sc_results_printf(&run->res,
                       "# sizes %s..%s B (%s)  iters %s  warm-up %d  check %d  rank times: %s  "
                       "timeout %g s\n",
@@ -471,8 +472,7 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
         return status;
     if (rte->rank == 0) {
         char name[128];
-        snprintf(name, sizeof(name), "coll-%s",
-                 run->opts.all_colls ? "all" : run->opts.coll->name);
+        snprintf(name, sizeof(name), "coll-%s", run->opts.all_colls ? "all" : run->opts.coll->name);
         status = sc_results_open(&run->res, run->opts.results_base,
                                  run->opts.name ? run->opts.name : name, err);
     }
@@ -481,10 +481,11 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, rte->world);
     if (!all_ok)
         return status != SC_OK ? status
-                               : sc_err_set(err, SC_ERR_IO, "rank 0 could not create the "
-                                                            "results directory");
-    status = sc_watchdog_start(rte, run->opts.timeout_s, sc_results_flush, &run->res, &run->wd,
-                               err);
+                               : sc_err_set(err, SC_ERR_IO,
+                                            "rank 0 could not create the "
+                                            "results directory");
+    status =
+        sc_watchdog_start(rte, run->opts.timeout_s, sc_results_flush, &run->res, &run->wd, err);
     if (status == SC_OK)
         status = sc_engine_create(run->comm, rte->world, &run->opts.eng, run->wd, &run->eng, err);
     if (status == SC_OK && rte->rank == 0) {

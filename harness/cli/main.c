@@ -48,8 +48,7 @@ int main(int argc, char **argv)
         if (cmd != NULL)
             code = cmd->run(&rte, argc, argv);
         else if (rte.rank == 0)
-            fprintf(stderr, "scalecheck: unknown command '%s' (try scalecheck --help)\n",
-                    argv[1]);
+            fprintf(stderr, "scalecheck: unknown command '%s' (try scalecheck --help)\n", argv[1]);
     }
     sc_rte_fini(&rte);
     return code;

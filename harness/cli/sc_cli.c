@@ -59,8 +59,8 @@ static sc_status_t sc__parse_one(const sc_cli_opt_t *table, int argc, char **arg
     return opt->handler(target, flag, inline_value, err);
 }
 
-sc_status_t sc_cli_parse(const sc_cli_opt_t *table, int argc, char **argv, int first,
-                         void *target, sc_err_t *err)
+sc_status_t sc_cli_parse(const sc_cli_opt_t *table, int argc, char **argv, int first, void *target,
+                         sc_err_t *err)
 {
     for (int i = first; i < argc; i++) {
         sc_status_t status = sc__parse_one(table, argc, argv, &i, target, err);
@@ -99,8 +99,8 @@ sc_status_t sc_cli_int(const char *flag, const char *value, long min, long max, 
     return SC_OK;
 }
 
-sc_status_t sc_cli_double(const char *flag, const char *value, double min, double max,
-                          double *out, sc_err_t *err)
+sc_status_t sc_cli_double(const char *flag, const char *value, double min, double max, double *out,
+                          sc_err_t *err)
 {
     errno = 0;
     char *end = NULL;
@@ -108,8 +108,7 @@ sc_status_t sc_cli_double(const char *flag, const char *value, double min, doubl
     if (*value == '\0' || *end != '\0' || errno == ERANGE || !isfinite(v))
         return sc_err_set(err, SC_ERR_USAGE, "%s: '%s' is not a number", flag, value);
     if (v < min || v > max)
-        return sc_err_set(err, SC_ERR_USAGE, "%s: %g is out of range [%g, %g]", flag, v, min,
-                          max);
+        return sc_err_set(err, SC_ERR_USAGE, "%s: %g is out of range [%g, %g]", flag, v, min, max);
     *out = v;
     return SC_OK;
 }

@@ -14,7 +14,7 @@ typedef sc_status_t (*sc_cli_handler_t)(void *target, const char *flag, const ch
                                         sc_err_t *err);
 
 typedef struct {
-    char short_name;     /* 0: none */
+    char short_name; /* 0: none */
     const char *long_name;
     const char *metavar; /* NULL: the option takes no value */
     const char *help;    /* "(default ...)" belongs in here */
@@ -23,8 +23,8 @@ typedef struct {
 
 /* Parses argv[first..argc) against table (terminated by an entry with handler NULL). Stops at
  * the first error: SC_ERR_USAGE naming the flag. Non-option arguments are refused. */
-sc_status_t sc_cli_parse(const sc_cli_opt_t *table, int argc, char **argv, int first,
-                         void *target, sc_err_t *err);
+sc_status_t sc_cli_parse(const sc_cli_opt_t *table, int argc, char **argv, int first, void *target,
+                         sc_err_t *err);
 
 /* Prints the option table as help text. */
 void sc_cli_print_help(const sc_cli_opt_t *table, FILE *out);
@@ -32,7 +32,7 @@ void sc_cli_print_help(const sc_cli_opt_t *table, FILE *out);
 /* Helpers for handlers: strict number parsing with the flag in the message. */
 sc_status_t sc_cli_int(const char *flag, const char *value, long min, long max, long *out,
                        sc_err_t *err);
-sc_status_t sc_cli_double(const char *flag, const char *value, double min, double max,
-                          double *out, sc_err_t *err);
+sc_status_t sc_cli_double(const char *flag, const char *value, double min, double max, double *out,
+                          sc_err_t *err);
 
 #endif

@@ -7,9 +7,9 @@ static int allgather__source(const sc_coll_shape_t *s, size_t j, size_t *src_ind
     return (int)(j / s->count);
 }
 
-static sc_coll_fn_t allgather__fn(const sc_backend_ops_t *ops)
+static sc_status_t allgather__run(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err)
 {
-    return ops->allgather;
+    return comm->ops->allgather(comm, args, err);
 }
 
 const sc_coll_t sc_coll_allgather = {
@@ -22,5 +22,5 @@ const sc_coll_t sc_coll_allgather = {
     .result_count = sc_coll_count_n,
     .result_offset = sc_coll_result_at_0,
     .source = allgather__source,
-    .backend_fn = allgather__fn,
+    .run = allgather__run,
 };

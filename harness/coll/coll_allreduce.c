@@ -13,9 +13,9 @@ static int allreduce__source(const sc_coll_shape_t *s, size_t j, size_t *src_ind
     return SC_COLL_SRC_ALL;
 }
 
-static sc_coll_fn_t allreduce__fn(const sc_backend_ops_t *ops)
+static sc_status_t allreduce__run(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err)
 {
-    return ops->allreduce;
+    return comm->ops->allreduce(comm, args, err);
 }
 
 const sc_coll_t sc_coll_allreduce = {
@@ -28,5 +28,5 @@ const sc_coll_t sc_coll_allreduce = {
     .result_count = sc_coll_count_1,
     .result_offset = sc_coll_result_at_0,
     .source = allreduce__source,
-    .backend_fn = allreduce__fn,
+    .run = allreduce__run,
 };

@@ -7,9 +7,9 @@ static int alltoall__source(const sc_coll_shape_t *s, size_t j, size_t *src_inde
     return (int)(j / s->count);
 }
 
-static sc_coll_fn_t alltoall__fn(const sc_backend_ops_t *ops)
+static sc_status_t alltoall__run(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err)
 {
-    return ops->alltoall;
+    return comm->ops->alltoall(comm, args, err);
 }
 
 const sc_coll_t sc_coll_alltoall = {
@@ -22,5 +22,5 @@ const sc_coll_t sc_coll_alltoall = {
     .result_count = sc_coll_count_n,
     .result_offset = sc_coll_result_at_0,
     .source = alltoall__source,
-    .backend_fn = alltoall__fn,
+    .run = alltoall__run,
 };

@@ -7,9 +7,9 @@ static int broadcast__source(const sc_coll_shape_t *s, size_t j, size_t *src_ind
     return s->root;
 }
 
-static sc_coll_fn_t broadcast__fn(const sc_backend_ops_t *ops)
+static sc_status_t broadcast__run(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err)
 {
-    return ops->broadcast;
+    return comm->ops->broadcast(comm, args, err);
 }
 
 const sc_coll_t sc_coll_broadcast = {
@@ -22,5 +22,5 @@ const sc_coll_t sc_coll_broadcast = {
     .result_count = sc_coll_count_1,
     .result_offset = sc_coll_result_at_0,
     .source = broadcast__source,
-    .backend_fn = broadcast__fn,
+    .run = broadcast__run,
 };

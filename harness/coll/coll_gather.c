@@ -22,9 +22,9 @@ static int gather__source(const sc_coll_shape_t *s, size_t j, size_t *src_index)
     return (int)(j / s->count);
 }
 
-static sc_coll_fn_t gather__fn(const sc_backend_ops_t *ops)
+static sc_status_t gather__run(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err)
 {
-    return ops->gather;
+    return comm->ops->gather(comm, args, err);
 }
 
 const sc_coll_t sc_coll_gather = {
@@ -38,5 +38,5 @@ const sc_coll_t sc_coll_gather = {
     .result_count = gather__result_count,
     .result_offset = sc_coll_result_at_0,
     .source = gather__source,
-    .backend_fn = gather__fn,
+    .run = gather__run,
 };

@@ -13,9 +13,9 @@ static int reduce__source(const sc_coll_shape_t *s, size_t j, size_t *src_index)
     return SC_COLL_SRC_ALL;
 }
 
-static sc_coll_fn_t reduce__fn(const sc_backend_ops_t *ops)
+static sc_status_t reduce__run(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err)
 {
-    return ops->reduce;
+    return comm->ops->reduce(comm, args, err);
 }
 
 const sc_coll_t sc_coll_reduce = {
@@ -29,5 +29,5 @@ const sc_coll_t sc_coll_reduce = {
     .result_count = reduce__result_count,
     .result_offset = sc_coll_result_at_0,
     .source = reduce__source,
-    .backend_fn = reduce__fn,
+    .run = reduce__run,
 };

@@ -12,9 +12,9 @@ static int reducescatter__source(const sc_coll_shape_t *s, size_t j, size_t *src
     return SC_COLL_SRC_ALL;
 }
 
-static sc_coll_fn_t reducescatter__fn(const sc_backend_ops_t *ops)
+static sc_status_t reducescatter__run(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err)
 {
-    return ops->reducescatter;
+    return comm->ops->reducescatter(comm, args, err);
 }
 
 const sc_coll_t sc_coll_reducescatter = {
@@ -28,5 +28,5 @@ const sc_coll_t sc_coll_reducescatter = {
     .result_count = sc_coll_count_1,
     .result_offset = reducescatter__result_offset,
     .source = reducescatter__source,
-    .backend_fn = reducescatter__fn,
+    .run = reducescatter__run,
 };

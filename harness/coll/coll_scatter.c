@@ -17,9 +17,9 @@ static int scatter__source(const sc_coll_shape_t *s, size_t j, size_t *src_index
     return s->root;
 }
 
-static sc_coll_fn_t scatter__fn(const sc_backend_ops_t *ops)
+static sc_status_t scatter__run(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err)
 {
-    return ops->scatter;
+    return comm->ops->scatter(comm, args, err);
 }
 
 const sc_coll_t sc_coll_scatter = {
@@ -33,5 +33,5 @@ const sc_coll_t sc_coll_scatter = {
     .result_count = sc_coll_count_1,
     .result_offset = scatter__result_offset,
     .source = scatter__source,
-    .backend_fn = scatter__fn,
+    .run = scatter__run,
 };

@@ -7,9 +7,9 @@ static int sendrecv__source(const sc_coll_shape_t *s, size_t j, size_t *src_inde
     return (s->rank + s->nranks - 1) % s->nranks;
 }
 
-static sc_coll_fn_t sendrecv__fn(const sc_backend_ops_t *ops)
+static sc_status_t sendrecv__run(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err)
 {
-    return ops->sendrecv;
+    return comm->ops->sendrecv(comm, args, err);
 }
 
 const sc_coll_t sc_coll_sendrecv = {
@@ -21,5 +21,5 @@ const sc_coll_t sc_coll_sendrecv = {
     .result_count = sc_coll_count_1,
     .result_offset = sc_coll_result_at_0,
     .source = sendrecv__source,
-    .backend_fn = sendrecv__fn,
+    .run = sendrecv__run,
 };

@@ -26,8 +26,7 @@ double sc_check_value(const sc_check_spec_t *spec, int rank, uint64_t index)
     uint64_t h = sc__hash(spec->seed, rank, index);
     int n = spec->nranks > 0 ? spec->nranks : 1;
     if (spec->op == SC_REDOP_prod) {
-        bool may_double = (uint64_t)((int64_t)rank + (int64_t)(index % (uint64_t)n)) %
-                              (uint64_t)n <
+        bool may_double = (uint64_t)((int64_t)rank + (int64_t)(index % (uint64_t)n)) % (uint64_t)n <
                           SC__PROD_TWOS;
         return (may_double && (h & 1)) ? 2.0 : 1.0;
     }
@@ -42,8 +41,7 @@ double sc_check_value(const sc_check_spec_t *spec, int rank, uint64_t index)
     return negative ? -magnitude : magnitude;
 }
 
-void sc_check_fill(const sc_check_spec_t *spec, int rank, uint64_t first, void *buf,
-                   size_t count)
+void sc_check_fill(const sc_check_spec_t *spec, int rank, uint64_t first, void *buf, size_t count)
 {
     for (size_t i = 0; i < count; i++)
         sc_dtype_store(spec->dtype, buf, i, sc_check_value(spec, rank, first + i));
@@ -74,8 +72,8 @@ double sc_check_reduced(const sc_check_spec_t *spec, uint64_t index)
     if (spec->op == SC_REDOP_avg) {
         /* Divide as the element type does: integer division truncates, floats round. */
         double n = (double)spec->nranks;
-        acc = sc_dtype_is_float(spec->dtype) ? sc_dtype_round(spec->dtype, acc / n)
-                                             : trunc(acc / n);
+        acc =
+            sc_dtype_is_float(spec->dtype) ? sc_dtype_round(spec->dtype, acc / n) : trunc(acc / n);
     }
     return sc_dtype_round(spec->dtype, acc);
 }

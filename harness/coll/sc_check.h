@@ -20,8 +20,7 @@ typedef struct {
 double sc_check_value(const sc_check_spec_t *spec, int rank, uint64_t index);
 
 /* Writes count input elements of `rank`, starting at element `first`, into host buffer buf. */
-void sc_check_fill(const sc_check_spec_t *spec, int rank, uint64_t first, void *buf,
-                   size_t count);
+void sc_check_fill(const sc_check_spec_t *spec, int rank, uint64_t first, void *buf, size_t count);
 
 /* The reduction of element `index` over all ranks, as the result type holds it. */
 double sc_check_reduced(const sc_check_spec_t *spec, uint64_t index);

@@ -15,8 +15,7 @@ const sc_coll_t *const *sc_coll_list(void)
     return sc__colls;
 }
 
-sc_status_t sc_coll_find(const char *name, const char *flag, const sc_coll_t **coll,
-                         sc_err_t *err)
+sc_status_t sc_coll_find(const char *name, const char *flag, const sc_coll_t **coll, sc_err_t *err)
 {
     char names[256] = "";
     size_t used = 0;

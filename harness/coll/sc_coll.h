@@ -38,14 +38,15 @@ typedef struct {
     /* Result element j is send element *src_index of the returned rank, or the reduction of
      * element *src_index over all ranks (SC_COLL_SRC_ALL). */
     int (*source)(const sc_coll_shape_t *s, size_t j, size_t *src_index);
-    /* The backend entry: comm->ops->allreduce etc. */
-    sc_coll_fn_t (*backend_fn)(const sc_backend_ops_t *ops);
+    /* Runs it through the backend entry (comm->ops->allreduce etc.). */
+    sc_coll_fn_t run;
 } sc_coll_t;
 
 /* name */
 #define SC_COLL_MAP(X)                                                                             \
-    X(allreduce) X(allgather) X(reducescatter) X(broadcast) X(reduce) X(alltoall) X(sendrecv)     \
-        X(gather) X(scatter)
+    X(allreduce)                                                                                   \
+    X(allgather)                                                                                   \
+    X(reducescatter) X(broadcast) X(reduce) X(alltoall) X(sendrecv) X(gather) X(scatter)
 
 #define SC__COLL_DECL(name) extern const sc_coll_t sc_coll_##name;
 SC_COLL_MAP(SC__COLL_DECL)
@@ -54,16 +55,15 @@ SC_COLL_MAP(SC__COLL_DECL)
 /* Every collective, in the order above, NULL-terminated. */
 const sc_coll_t *const *sc_coll_list(void);
 /* Looks a collective up by name; SC_ERR_USAGE naming `flag` and the valid names when unknown. */
-sc_status_t sc_coll_find(const char *name, const char *flag, const sc_coll_t **coll,
-                         sc_err_t *err);
+sc_status_t sc_coll_find(const char *name, const char *flag, const sc_coll_t **coll, sc_err_t *err);
 
 /* Helpers the collective files share. */
-size_t sc_coll_count_1(const sc_coll_shape_t *s);       /* count */
-size_t sc_coll_count_n(const sc_coll_shape_t *s);       /* count * nranks */
-size_t sc_coll_offset_0(const sc_coll_shape_t *s);      /* 0 */
-size_t sc_coll_offset_rank(const sc_coll_shape_t *s);   /* rank * count */
+size_t sc_coll_count_1(const sc_coll_shape_t *s);     /* count */
+size_t sc_coll_count_n(const sc_coll_shape_t *s);     /* count * nranks */
+size_t sc_coll_offset_0(const sc_coll_shape_t *s);    /* 0 */
+size_t sc_coll_offset_rank(const sc_coll_shape_t *s); /* rank * count */
 size_t sc_coll_result_at_0(const sc_coll_shape_t *s, bool in_place);
-double sc_coll_factor_one(int nranks);                  /* 1 */
-double sc_coll_factor_n1_n(int nranks);                 /* (n-1)/n */
+double sc_coll_factor_one(int nranks);  /* 1 */
+double sc_coll_factor_n1_n(int nranks); /* (n-1)/n */
 
 #endif

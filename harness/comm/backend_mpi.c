@@ -129,8 +129,8 @@ static sc_status_t mpi__broadcast(sc_comm_t *comm, const sc_coll_args_t *a, sc_e
     /* MPI broadcasts in place; out of place the root's own copy is a local memcpy. */
     if (!a->in_place && comm->rank == a->root)
         memcpy(a->recvbuf, a->sendbuf, a->count * sc_dtype_size(a->dtype));
-    int rc = MPI_Bcast(a->recvbuf, mpi__count(a->count), mpi__dtype(a->dtype), a->root,
-                       mpi__c(comm));
+    int rc =
+        MPI_Bcast(a->recvbuf, mpi__count(a->count), mpi__dtype(a->dtype), a->root, mpi__c(comm));
     return mpi__check(comm, rc, "MPI_Bcast", err);
 }
 
@@ -160,8 +160,8 @@ static sc_status_t mpi__sendrecv(sc_comm_t *comm, const sc_coll_args_t *a, sc_er
     int n = mpi__count(a->count);
     int rc;
     if (a->in_place)
-        rc = MPI_Sendrecv_replace(a->recvbuf, n, dt, a->send_peer, 0, a->recv_peer, 0,
-                                  mpi__c(comm), MPI_STATUS_IGNORE);
+        rc = MPI_Sendrecv_replace(a->recvbuf, n, dt, a->send_peer, 0, a->recv_peer, 0, mpi__c(comm),
+                                  MPI_STATUS_IGNORE);
     else
         rc = MPI_Sendrecv(a->sendbuf, n, dt, a->send_peer, 0, a->recvbuf, n, dt, a->recv_peer, 0,
                           mpi__c(comm), MPI_STATUS_IGNORE);
@@ -195,8 +195,8 @@ static sc_status_t mpi__open(const sc_rte_t *rte, sc_comm_t **world, sc_err_t *e
     if (c == NULL)
         return sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): no memory for the MPI backend",
                           rte->rank, rte->host);
-    sc_status_t status = sc_comm_init_base(&c->base, &sc_backend_mpi_ops, rte, rte->rank,
-                                           rte->size, err);
+    sc_status_t status =
+        sc_comm_init_base(&c->base, &sc_backend_mpi_ops, rte, rte->rank, rte->size, err);
     if (status != SC_OK) {
         free(c);
         return status;

@@ -17,12 +17,12 @@ const sc_backend_ops_t *const *sc_backend_list(void)
 sc_status_t sc_backend_unsupported(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err)
 {
     (void)args;
-    return sc_err_set(err, SC_ERR_UNSUPPORTED, "rank %d (host %s): backend %s: operation not supported",
-                      comm->rte->rank, comm->rte->host, comm->ops->name);
+    return sc_err_set(err, SC_ERR_UNSUPPORTED,
+                      "rank %d (host %s): backend %s: operation not supported", comm->rte->rank,
+                      comm->rte->host, comm->ops->name);
 }
 
-sc_status_t sc_backend_open(const char *name, const sc_rte_t *rte, sc_comm_t **world,
-                            sc_err_t *err)
+sc_status_t sc_backend_open(const char *name, const sc_rte_t *rte, sc_comm_t **world, sc_err_t *err)
 {
     /* auto: the first compiled-in backend that opens; GPU backends come first in the list. */
     bool pick_first = strcmp(name, "auto") == 0;
@@ -38,8 +38,8 @@ sc_status_t sc_backend_open(const char *name, const sc_rte_t *rte, sc_comm_t **w
     }
     if (pick_first)
         return sc_err_set(err, SC_ERR_UNSUPPORTED, "--backend auto: no backend could open here");
-    return sc_err_set(err, SC_ERR_USAGE, "--backend: unknown backend '%s' (built in: %sauto)",
-                      name, names);
+    return sc_err_set(err, SC_ERR_USAGE, "--backend: unknown backend '%s' (built in: %sauto)", name,
+                      names);
 }
 
 sc_status_t sc_comm_init_base(sc_comm_t *comm, const sc_backend_ops_t *ops, const sc_rte_t *rte,

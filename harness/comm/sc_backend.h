@@ -34,8 +34,9 @@ typedef sc_status_t (*sc_coll_fn_t)(sc_comm_t *comm, const sc_coll_args_t *args,
 
 /* name, backend entry that implements it */
 #define SC_COLL_OPS_MAP(X)                                                                         \
-    X(allreduce) X(allgather) X(reducescatter) X(broadcast) X(reduce) X(alltoall) X(sendrecv)     \
-        X(gather) X(scatter)
+    X(allreduce)                                                                                   \
+    X(allgather)                                                                                   \
+    X(reducescatter) X(broadcast) X(reduce) X(alltoall) X(sendrecv) X(gather) X(scatter)
 
 typedef struct {
     const char *name;

@@ -28,7 +28,7 @@ static const struct {
     const char *alias;
     sc_dtype_t dtype;
 } sc__dtype_aliases[] = {
-    {"char", SC_DTYPE_int8},    {"int", SC_DTYPE_int32},      {"uint", SC_DTYPE_uint32},
+    {"char", SC_DTYPE_int8},     {"int", SC_DTYPE_int32},      {"uint", SC_DTYPE_uint32},
     {"float32", SC_DTYPE_float}, {"float64", SC_DTYPE_double}, {"fp32", SC_DTYPE_float},
     {"fp64", SC_DTYPE_double},
 };
@@ -84,8 +84,8 @@ sc_status_t sc_dtype_parse(const char *name, const char *flag, sc_dtype_t *dtype
     }
     char list[256];
     sc__join_names(list, sizeof(list), names, SC_DTYPE_COUNT);
-    return sc_err_set(err, SC_ERR_USAGE, "%s: unknown data type '%s' (valid: %s, all)", flag,
-                      name, list);
+    return sc_err_set(err, SC_ERR_USAGE, "%s: unknown data type '%s' (valid: %s, all)", flag, name,
+                      list);
 }
 
 const char *sc_redop_name(sc_redop_t op)

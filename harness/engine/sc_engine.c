@@ -22,8 +22,7 @@ struct sc_engine {
     void *sendbuf, *recvbuf;
     size_t buf_bytes; /* capacity of each of sendbuf and recvbuf */
     void *host;       /* host staging for the data check */
-    size_t host_bytes;
-    double *samples; /* combined per-iteration times of the current case */
+    double *samples;  /* combined per-iteration times of the current case */
     size_t samples_cap;
     double *batch; /* this rank's times of the current batch, plus the elapsed time */
     /* Test-only fault switch, read once from SCALECHECK_TEST_FAULT (README "Testing"):
@@ -48,8 +47,7 @@ const char *sc_combine_name(sc_combine_t combine)
     return sc__combine_names[combine];
 }
 
-sc_status_t sc_combine_parse(const char *text, const char *flag, sc_combine_t *out,
-                             sc_err_t *err)
+sc_status_t sc_combine_parse(const char *text, const char *flag, sc_combine_t *out, sc_err_t *err)
 {
     for (int i = 0; i < SC_COMBINE_COUNT; i++) {
         char digit[2] = {(char)('0' + i), '\0'};
@@ -79,8 +77,7 @@ void sc_engine_opts_default(sc_engine_opts_t *opts)
     };
 }
 
-static sc_status_t sc__nomem(const sc_engine_t *eng, const char *what, size_t bytes,
-                             sc_err_t *err)
+static sc_status_t sc__nomem(const sc_engine_t *eng, const char *what, size_t bytes, sc_err_t *err)
 {
     char size[32];
     return sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): cannot allocate %s bytes for %s",
@@ -93,8 +90,7 @@ sc_status_t sc_engine_create(sc_comm_t *comm, MPI_Comm control, const sc_engine_
 {
     sc_engine_t *eng = calloc(1, sizeof(*eng));
     if (eng == NULL)
-        return sc_err_set(err, SC_ERR_NOMEM, "rank %d: no memory for the engine",
-                          comm->rte->rank);
+        return sc_err_set(err, SC_ERR_NOMEM, "rank %d: no memory for the engine", comm->rte->rank);
     eng->comm = comm;
     eng->control = control;
     eng->opts = *opts;
@@ -224,8 +220,8 @@ static sc_coll_args_t sc__args(const sc_engine_t *eng, const sc_case_t *c)
 }
 
 /* Runs n iterations; when times != NULL stores each one's duration in microseconds. */
-static sc_status_t sc__iterate(sc_engine_t *eng, sc_coll_fn_t fn, const sc_coll_args_t *a,
-                               int n, double *times, sc_err_t *err)
+static sc_status_t sc__iterate(sc_engine_t *eng, sc_coll_fn_t fn, const sc_coll_args_t *a, int n,
+                               double *times, sc_err_t *err)
 {
     sc_comm_t *comm = eng->comm;
     uint64_t prev = sc_clock_ns();
@@ -254,8 +250,7 @@ static sc_status_t sc__combine(sc_engine_t *eng, int n, sc_err_t *err)
     case SC_COMBINE_rank0:
         rc = MPI_Bcast(eng->batch, n, MPI_DOUBLE, 0, eng->control);
         if (rc == MPI_SUCCESS)
-            rc = MPI_Allreduce(MPI_IN_PLACE, eng->batch + n, 1, MPI_DOUBLE, MPI_MAX,
-                               eng->control);
+            rc = MPI_Allreduce(MPI_IN_PLACE, eng->batch + n, 1, MPI_DOUBLE, MPI_MAX, eng->control);
         return rc == MPI_SUCCESS ? SC_OK
                                  : sc_rte_mpi_error(eng->comm->rte, rc, "combining times", err);
     case SC_COMBINE_min:
@@ -313,7 +308,7 @@ static sc_status_t sc__time_case(sc_engine_t *eng, const sc_case_t *c, sc_case_r
                                  sc_err_t *err)
 {
     sc_coll_args_t a = sc__args(eng, c);
-    sc_coll_fn_t fn = c->coll->backend_fn(eng->comm->ops);
+    sc_coll_fn_t fn = c->coll->run;
     sc__arm(eng, c, "warm-up");
     sc_status_t status = sc__iterate(eng, fn, &a, eng->opts.warmup, NULL, err);
     sc__arm(eng, c, "timed iterations");
@@ -361,11 +356,10 @@ static sc_status_t sc__check_once(sc_engine_t *eng, const sc_case_t *c, uint64_t
     sc_status_t status = comm->ops->from_host(comm, eng->recvbuf, eng->host, recv_bytes, err);
     sc_check_fill(&spec, comm->rank, 0, eng->host, send_count);
     if (status == SC_OK)
-        status = comm->ops->from_host(comm, (void *)a.sendbuf, eng->host, send_count * esize,
-                                      err);
+        status = comm->ops->from_host(comm, (void *)a.sendbuf, eng->host, send_count * esize, err);
     sc__arm(eng, c, "data check");
     if (status == SC_OK)
-        status = c->coll->backend_fn(comm->ops)(comm, &a, err);
+        status = c->coll->run(comm, &a, err);
     if (status == SC_OK)
         status = comm->ops->sync(comm, err);
     sc_watchdog_disarm(eng->wd);

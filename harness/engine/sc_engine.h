@@ -23,8 +23,7 @@ typedef enum {
 
 const char *sc_combine_name(sc_combine_t combine);
 /* Accepts the names above or nccl-tests' numbers (0 rank0, 1 avg, 2 min, 3 max). */
-sc_status_t sc_combine_parse(const char *text, const char *flag, sc_combine_t *out,
-                             sc_err_t *err);
+sc_status_t sc_combine_parse(const char *text, const char *flag, sc_combine_t *out, sc_err_t *err);
 
 typedef struct {
     int iters;            /* timed iterations per case; 0 = auto (-n auto) */

@@ -33,8 +33,7 @@ atomic_uint_fast64_t *sc_watchdog_progress(sc_watchdog_t *wd);
 static inline void sc_watchdog_tick(atomic_uint_fast64_t *progress)
 {
     if (progress != NULL)
-        atomic_store_explicit(progress,
-                              atomic_load_explicit(progress, memory_order_relaxed) + 1,
+        atomic_store_explicit(progress, atomic_load_explicit(progress, memory_order_relaxed) + 1,
                               memory_order_relaxed);
 }
 

@@ -5,22 +5,22 @@
 
 /* The CSV columns, in order; each is a key of the case's JSON object. */
 static const char *const sc__csv_fields[] = {
-    "collective", "size_bytes", "count",      "count_per_rank", "dtype",      "op",
-    "root",       "in_place",   "time_us",    "time_us_min",    "time_us_max", "time_us_p99",
-    "time_us_mean", "cv",       "ci95_rel",   "algbw_GBps",     "busbw_GBps", "busbw_factor",
-    "checked",    "wrong",      "iterations", NULL,
+    "collective",   "size_bytes",   "count",       "count_per_rank",
+    "dtype",        "op",           "root",        "in_place",
+    "time_us",      "time_us_min",  "time_us_max", "time_us_p99",
+    "time_us_mean", "cv",           "ci95_rel",    "algbw_GBps",
+    "busbw_GBps",   "busbw_factor", "checked",     "wrong",
+    "iterations",   NULL,
 };
 
 void sc_coll_report_table_header(sc_results_t *res, bool with_iters)
 {
     const char *it1 = with_iters ? "  iters" : "", *it2 = with_iters ? "       " : "";
     sc_results_printf(res, "#\n#%58s%-38s%s\n", "", "out-of-place", "in-place");
-    sc_results_printf(res,
-                      "# %12s %13s %9s %7s %6s %8s %7s %7s %6s%s %8s %7s %7s %6s%s\n",
-                      "size", "count", "type", "redop", "root", "time", "algbw", "busbw",
-                      "#wrong", it1, "time", "algbw", "busbw", "#wrong", it1);
-    sc_results_printf(res,
-                      "# %12s %13s %9s %7s %6s %8s %7s %7s %6s%s %8s %7s %7s %6s%s\n", "(B)",
+    sc_results_printf(res, "# %12s %13s %9s %7s %6s %8s %7s %7s %6s%s %8s %7s %7s %6s%s\n", "size",
+                      "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", it1,
+                      "time", "algbw", "busbw", "#wrong", it1);
+    sc_results_printf(res, "# %12s %13s %9s %7s %6s %8s %7s %7s %6s%s %8s %7s %7s %6s%s\n", "(B)",
                       "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", it2, "(us)",
                       "(GB/s)", "(GB/s)", "", it2);
 }
@@ -63,11 +63,11 @@ json_t *sc_coll_report_case_json(const sc_case_t *c, const sc_case_result_t *r, 
         (json_int_t)(c->size_bytes / sc_dtype_size(c->dtype)), "count_per_rank",
         (json_int_t)c->count, "dtype", sc_dtype_name(c->dtype), "op",
         c->coll->has_op ? sc_redop_name(c->op) : "none", "root", c->coll->has_root ? c->root : -1,
-        "in_place", c->in_place, "time_us", t->median, "time_us_min", t->min, "time_us_max",
-        t->max, "time_us_p99", t->p99, "time_us_mean", t->mean, "cv", t->cv, "ci95_lo_us",
-        t->ci_lo, "ci95_hi_us", t->ci_hi, "ci95_rel", t->ci_rel, "algbw_GBps", r->algbw_GBps,
-        "busbw_GBps", r->busbw_GBps, "busbw_factor", c->coll->busbw_factor(nranks), "checked",
-        r->checked, "wrong", (json_int_t)r->wrong, "iterations", (json_int_t)r->iterations);
+        "in_place", c->in_place, "time_us", t->median, "time_us_min", t->min, "time_us_max", t->max,
+        "time_us_p99", t->p99, "time_us_mean", t->mean, "cv", t->cv, "ci95_lo_us", t->ci_lo,
+        "ci95_hi_us", t->ci_hi, "ci95_rel", t->ci_rel, "algbw_GBps", r->algbw_GBps, "busbw_GBps",
+        r->busbw_GBps, "busbw_factor", c->coll->busbw_factor(nranks), "checked", r->checked,
+        "wrong", (json_int_t)r->wrong, "iterations", (json_int_t)r->iterations);
 }
 
 static void sc__csv_value(FILE *out, json_t *v)

@@ -26,8 +26,7 @@ static sc_status_t sc__mkdir_p(const char *path, sc_err_t *err)
     return SC_OK;
 }
 
-sc_status_t sc_results_open(sc_results_t *res, const char *base, const char *name,
-                            sc_err_t *err)
+sc_status_t sc_results_open(sc_results_t *res, const char *base, const char *name, sc_err_t *err)
 {
     memset(res, 0, sizeof(*res));
     sc_status_t status = sc__mkdir_p(base, err);
@@ -46,8 +45,8 @@ sc_status_t sc_results_open(sc_results_t *res, const char *base, const char *nam
         if (mkdir(res->dir, 0755) == 0)
             break;
         if (errno != EEXIST)
-            return sc_err_set(err, SC_ERR_IO, "cannot create results directory %s: %s",
-                              res->dir, strerror(errno));
+            return sc_err_set(err, SC_ERR_IO, "cannot create results directory %s: %s", res->dir,
+                              strerror(errno));
     }
     char path[PATH_MAX];
     res->log = fopen(sc_results_path(res, "log", path, sizeof(path)), "w");

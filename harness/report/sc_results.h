@@ -16,8 +16,7 @@ typedef struct {
 
 /* Creates base (and parents) if needed, then a new directory base/<UTC>-<name>[-k] and its
  * log. Fails with SC_ERR_IO naming the path. */
-sc_status_t sc_results_open(sc_results_t *res, const char *base, const char *name,
-                            sc_err_t *err);
+sc_status_t sc_results_open(sc_results_t *res, const char *base, const char *name, sc_err_t *err);
 void sc_results_close(sc_results_t *res);
 
 /* printf to stdout and to the log (when open). */

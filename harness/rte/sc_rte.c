@@ -46,8 +46,8 @@ sc_status_t sc_rte_init(int *argc, char ***argv, sc_rte_t *rte, sc_err_t *err)
     snprintf(rte->mpi_version, sizeof(rte->mpi_version), "%s", version);
 
     MPI_Comm local;
-    int rc = MPI_Comm_split_type(rte->world, MPI_COMM_TYPE_SHARED, rte->rank, MPI_INFO_NULL,
-                                 &local);
+    int rc =
+        MPI_Comm_split_type(rte->world, MPI_COMM_TYPE_SHARED, rte->rank, MPI_INFO_NULL, &local);
     if (rc != MPI_SUCCESS)
         return sc_rte_mpi_error(rte, rc, "MPI_Comm_split_type(shared)", err);
     MPI_Comm_rank(local, &rte->local_rank);
@@ -83,8 +83,7 @@ static size_t sc__append(char *buf, size_t len, size_t used, const char *fmt, in
     return n > 0 ? used + (size_t)n : used;
 }
 
-void sc_rte_describe_ranks(const sc_rte_t *rte, const int *ranks, int nranks, char *buf,
-                           size_t len)
+void sc_rte_describe_ranks(const sc_rte_t *rte, const int *ranks, int nranks, char *buf, size_t len)
 {
     size_t used = (size_t)snprintf(buf, len, "rank%s ", nranks == 1 ? "" : "s");
     for (int i = 0; i < nranks;) {
@@ -117,6 +116,6 @@ sc_status_t sc_rte_mpi_error(const sc_rte_t *rte, int mpi_rc, const char *what, 
     int len = 0;
     if (MPI_Error_string(mpi_rc, text, &len) != MPI_SUCCESS)
         snprintf(text, sizeof(text), "MPI error %d", mpi_rc);
-    return sc_err_set(err, SC_ERR_RUNTIME, "rank %d (host %s): %s failed: %s", rte->rank,
-                      rte->host, what, text);
+    return sc_err_set(err, SC_ERR_RUNTIME, "rank %d (host %s): %s failed: %s", rte->rank, rte->host,
+                      what, text);
 }

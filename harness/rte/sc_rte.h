@@ -10,12 +10,12 @@
 #define SC_HOST_MAX 64
 
 typedef struct {
-    MPI_Comm world;    /* duplicate of MPI_COMM_WORLD, errors returned, not fatal */
+    MPI_Comm world; /* duplicate of MPI_COMM_WORLD, errors returned, not fatal */
     int rank;
     int size;
-    int local_rank;    /* index among the ranks of this host */
-    int local_size;    /* ranks on this host */
-    int nhosts;        /* distinct hosts */
+    int local_rank; /* index among the ranks of this host */
+    int local_size; /* ranks on this host */
+    int nhosts;     /* distinct hosts */
     char host[SC_HOST_MAX];
     char (*hosts)[SC_HOST_MAX]; /* hosts[r]: host name of rank r */
     int *host_index;            /* host_index[r]: index of rank r's host, 0..nhosts-1 */

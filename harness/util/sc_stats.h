@@ -10,9 +10,9 @@ typedef struct {
     double min;
     double max;
     double mean;
-    double p99;    /* nearest-rank 99th percentile */
-    double cv;     /* coefficient of variation: stddev / mean (0 when n < 2 or mean == 0) */
-    double ci_lo;  /* 95 % confidence interval of the median (order-statistic method) */
+    double p99;   /* nearest-rank 99th percentile */
+    double cv;    /* coefficient of variation: stddev / mean (0 when n < 2 or mean == 0) */
+    double ci_lo; /* 95 % confidence interval of the median (order-statistic method) */
     double ci_hi;
     double ci_rel; /* (ci_hi - ci_lo) / 2 / median: relative half-width; 0 when median == 0 */
 } sc_stats_t;

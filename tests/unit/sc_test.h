@@ -14,13 +14,13 @@ static int sc_test_checks;
         sc_test_checks++;                                                                          \
         if (!(cond)) {                                                                             \
             sc_test_failures++;                                                                    \
-            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);                   \
+            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);                    \
         }                                                                                          \
     } while (0)
 
 #define SC_EXPECT_EQ_U64(a, b)                                                                     \
     do {                                                                                           \
-        unsigned long long sc__a = (unsigned long long)(a), sc__b = (unsigned long long)(b);     \
+        unsigned long long sc__a = (unsigned long long)(a), sc__b = (unsigned long long)(b);       \
         sc_test_checks++;                                                                          \
         if (sc__a != sc__b) {                                                                      \
             sc_test_failures++;                                                                    \

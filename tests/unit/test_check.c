@@ -22,10 +22,18 @@ static void simulate(const sc_check_spec_t *spec, const sc_coll_t *coll, const s
             for (int r = 1; r < s->nranks; r++) {
                 double x = sc_check_value(spec, r, src_index);
                 switch (spec->op) {
-                case SC_REDOP_prod: v *= x; break;
-                case SC_REDOP_min: v = x < v ? x : v; break;
-                case SC_REDOP_max: v = x > v ? x : v; break;
-                default: v += x; break;
+                case SC_REDOP_prod:
+                    v *= x;
+                    break;
+                case SC_REDOP_min:
+                    v = x < v ? x : v;
+                    break;
+                case SC_REDOP_max:
+                    v = x > v ? x : v;
+                    break;
+                default:
+                    v += x;
+                    break;
                 }
             }
             if (spec->op == SC_REDOP_avg) /* the type's own division, as a library does it */
