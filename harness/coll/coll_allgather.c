@@ -1,10 +1,9 @@
 /* allgather: every rank ends with every rank's block, in rank order. */
 #include "sc_coll.h"
 
-static int allgather__source(const sc_coll_shape_t *s, size_t j, size_t *src_index)
+static sc_src_t allgather__source(const sc_coll_shape_t *s)
 {
-    *src_index = j % s->count;
-    return (int)(j / s->count);
+    return (sc_src_t){.kind = SC_SRC_BLOCKS, .block = s->count};
 }
 
 static sc_status_t allgather__run(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err)

@@ -6,11 +6,10 @@ static double allreduce__factor(int nranks)
     return nranks > 1 ? 2.0 * (double)(nranks - 1) / (double)nranks : 0.0;
 }
 
-static int allreduce__source(const sc_coll_shape_t *s, size_t j, size_t *src_index)
+static sc_src_t allreduce__source(const sc_coll_shape_t *s)
 {
     (void)s;
-    *src_index = j;
-    return SC_COLL_SRC_ALL;
+    return (sc_src_t){.kind = SC_SRC_REDUCED};
 }
 
 static sc_status_t allreduce__run(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err)

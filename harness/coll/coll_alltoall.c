@@ -1,10 +1,10 @@
 /* alltoall: block p of rank r's result is block r of rank p's buffer. */
 #include "sc_coll.h"
 
-static int alltoall__source(const sc_coll_shape_t *s, size_t j, size_t *src_index)
+static sc_src_t alltoall__source(const sc_coll_shape_t *s)
 {
-    *src_index = (size_t)s->rank * s->count + j % s->count;
-    return (int)(j / s->count);
+    return (sc_src_t){
+        .kind = SC_SRC_BLOCKS, .offset = (uint64_t)s->rank * s->count, .block = s->count};
 }
 
 static sc_status_t alltoall__run(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err)

@@ -1,10 +1,9 @@
 /* broadcast: every rank ends with the root's buffer. */
 #include "sc_coll.h"
 
-static int broadcast__source(const sc_coll_shape_t *s, size_t j, size_t *src_index)
+static sc_src_t broadcast__source(const sc_coll_shape_t *s)
 {
-    *src_index = j;
-    return s->root;
+    return (sc_src_t){.kind = SC_SRC_RANK, .rank = s->root};
 }
 
 static sc_status_t broadcast__run(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err)

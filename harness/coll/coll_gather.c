@@ -16,10 +16,9 @@ static size_t gather__result_count(const sc_coll_shape_t *s)
     return gather__recv_count(s);
 }
 
-static int gather__source(const sc_coll_shape_t *s, size_t j, size_t *src_index)
+static sc_src_t gather__source(const sc_coll_shape_t *s)
 {
-    *src_index = j % s->count;
-    return (int)(j / s->count);
+    return (sc_src_t){.kind = SC_SRC_BLOCKS, .block = s->count};
 }
 
 static sc_status_t gather__run(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err)

@@ -6,11 +6,10 @@ static size_t reduce__result_count(const sc_coll_shape_t *s)
     return s->rank == s->root ? s->count : 0;
 }
 
-static int reduce__source(const sc_coll_shape_t *s, size_t j, size_t *src_index)
+static sc_src_t reduce__source(const sc_coll_shape_t *s)
 {
     (void)s;
-    *src_index = j;
-    return SC_COLL_SRC_ALL;
+    return (sc_src_t){.kind = SC_SRC_REDUCED};
 }
 
 static sc_status_t reduce__run(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err)

@@ -6,10 +6,9 @@ static size_t reducescatter__result_offset(const sc_coll_shape_t *s, bool in_pla
     return in_place ? (size_t)s->rank * s->count : 0;
 }
 
-static int reducescatter__source(const sc_coll_shape_t *s, size_t j, size_t *src_index)
+static sc_src_t reducescatter__source(const sc_coll_shape_t *s)
 {
-    *src_index = (size_t)s->rank * s->count + j;
-    return SC_COLL_SRC_ALL;
+    return (sc_src_t){.kind = SC_SRC_REDUCED, .offset = (uint64_t)s->rank * s->count};
 }
 
 static sc_status_t reducescatter__run(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err)

@@ -11,10 +11,9 @@ static size_t scatter__result_offset(const sc_coll_shape_t *s, bool in_place)
     return (in_place && s->rank == s->root) ? (size_t)s->root * s->count : 0;
 }
 
-static int scatter__source(const sc_coll_shape_t *s, size_t j, size_t *src_index)
+static sc_src_t scatter__source(const sc_coll_shape_t *s)
 {
-    *src_index = (size_t)s->rank * s->count + j;
-    return s->root;
+    return (sc_src_t){.kind = SC_SRC_RANK, .rank = s->root, .offset = (uint64_t)s->rank * s->count};
 }
 
 static sc_status_t scatter__run(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err)

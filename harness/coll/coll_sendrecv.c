@@ -1,10 +1,9 @@
 /* sendrecv: a ring shift - every rank sends to rank+1 and receives from rank-1 at once. */
 #include "sc_coll.h"
 
-static int sendrecv__source(const sc_coll_shape_t *s, size_t j, size_t *src_index)
+static sc_src_t sendrecv__source(const sc_coll_shape_t *s)
 {
-    *src_index = j;
-    return (s->rank + s->nranks - 1) % s->nranks;
+    return (sc_src_t){.kind = SC_SRC_RANK, .rank = (s->rank + s->nranks - 1) % s->nranks};
 }
 
 static sc_status_t sendrecv__run(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err)

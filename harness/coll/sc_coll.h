@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "coll/sc_check_core.h"
 #include "comm/sc_backend.h"
 
 /* Everything the per-collective functions need to know about one call. */
@@ -16,9 +17,6 @@ typedef struct {
     int root;
     size_t count; /* per-rank count, as in sc_coll_args_t */
 } sc_coll_shape_t;
-
-/* source() returns this instead of a rank when element j is the reduction over all ranks. */
-#define SC_COLL_SRC_ALL (-1)
 
 typedef struct {
     const char *name;
@@ -35,9 +33,8 @@ typedef struct {
     /* Result elements this rank must check, and where in recvbuf they start. */
     size_t (*result_count)(const sc_coll_shape_t *s);
     size_t (*result_offset)(const sc_coll_shape_t *s, bool in_place);
-    /* Result element j is send element *src_index of the returned rank, or the reduction of
-     * element *src_index over all ranks (SC_COLL_SRC_ALL). */
-    int (*source)(const sc_coll_shape_t *s, size_t j, size_t *src_index);
+    /* Where this rank's result elements come from, for the data check. */
+    sc_src_t (*source)(const sc_coll_shape_t *s);
     /* Runs it through the backend entry (comm->ops->allreduce etc.). */
     sc_coll_fn_t run;
 } sc_coll_t;

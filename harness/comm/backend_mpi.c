@@ -57,11 +57,12 @@ static MPI_Op mpi__op(sc_redop_t op)
     }
 }
 
-/* Divides count elements of buf by the communicator size, in the element type (avg). */
+/* Divides count elements of buf by the communicator size, in the element type (avg). Only
+ * the native types reach it: this backend refuses fp16/bf16 (mpi__supports). */
 static void mpi__divide(sc_comm_t *comm, sc_dtype_t dtype, void *buf, size_t count)
 {
     switch (dtype) {
-#define MPI__DIVIDE(n, ctype, fl, sg, mx)                                                          \
+#define MPI__DIVIDE(n, ctype, fl, sg, mx, conv)                                                    \
     case SC_DTYPE_##n:                                                                             \
         for (size_t i = 0; i < count; i++)                                                         \
             ((ctype *)buf)[i] = (ctype)(((ctype *)buf)[i] / (ctype)comm->size);                    \
@@ -189,27 +190,81 @@ static sc_status_t mpi__scatter(sc_comm_t *comm, const sc_coll_args_t *a, sc_err
     return mpi__check(comm, rc, "MPI_Scatter", err);
 }
 
-static sc_status_t mpi__open(const sc_rte_t *rte, sc_comm_t **world, sc_err_t *err)
+/* Wraps an MPI communicator (owned from now on) whose ranks are world_ranks. */
+static sc_status_t mpi__wrap(const sc_rte_t *rte, MPI_Comm mc, const int *world_ranks,
+                             sc_comm_t **out, sc_err_t *err)
 {
+    int rank = 0, size = 0;
+    MPI_Comm_rank(mc, &rank);
+    MPI_Comm_size(mc, &size);
     mpi__comm_t *c = calloc(1, sizeof(*c));
-    if (c == NULL)
-        return sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): no memory for the MPI backend",
-                          rte->rank, rte->host);
-    sc_status_t status =
-        sc_comm_init_base(&c->base, &sc_backend_mpi_ops, rte, rte->rank, rte->size, err);
+    sc_status_t status = c == NULL ? sc_err_set(err, SC_ERR_NOMEM,
+                                                "rank %d (host %s): no memory for the MPI "
+                                                "backend",
+                                                rte->rank, rte->host)
+                                   : sc_comm_init_base(&c->base, &sc_backend_mpi_ops, rte, rank,
+                                                       size, world_ranks, err);
     if (status != SC_OK) {
         free(c);
+        MPI_Comm_free(&mc);
         return status;
     }
-    int rc = MPI_Comm_dup(rte->world, &c->comm);
-    if (rc != MPI_SUCCESS) {
-        sc_comm_fini_base(&c->base);
-        free(c);
-        return sc_rte_mpi_error(rte, rc, "MPI_Comm_dup", err);
-    }
-    MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(mc, MPI_ERRORS_RETURN);
+    c->comm = mc;
     snprintf(c->version, sizeof(c->version), "%s", rte->mpi_version);
-    *world = &c->base;
+    *out = &c->base;
+    return SC_OK;
+}
+
+static sc_status_t mpi__open(const sc_rte_t *rte, sc_comm_t **world, sc_err_t *err)
+{
+    MPI_Comm mc;
+    int rc = MPI_Comm_dup(rte->world, &mc);
+    if (rc != MPI_SUCCESS)
+        return sc_rte_mpi_error(rte, rc, "MPI_Comm_dup", err);
+    return mpi__wrap(rte, mc, NULL, world, err);
+}
+
+static sc_status_t mpi__split(sc_comm_t *comm, int color, int key, sc_comm_t **out, sc_err_t *err)
+{
+    *out = NULL;
+    MPI_Comm mc;
+    int rc = MPI_Comm_split(mpi__c(comm), color < 0 ? MPI_UNDEFINED : color, key, &mc);
+    if (rc != MPI_SUCCESS)
+        return sc_rte_mpi_error(comm->rte, rc, "MPI_Comm_split", err);
+    if (mc == MPI_COMM_NULL)
+        return SC_OK;
+    int size = 0, me = comm->world_rank[comm->rank];
+    MPI_Comm_size(mc, &size);
+    int *world_ranks = malloc((size_t)size * sizeof(int));
+    if (world_ranks == NULL) {
+        MPI_Comm_free(&mc);
+        return sc_err_set(err, SC_ERR_NOMEM, "rank %d: no memory for a split", comm->rte->rank);
+    }
+    rc = MPI_Allgather(&me, 1, MPI_INT, world_ranks, 1, MPI_INT, mc);
+    sc_status_t status = rc == MPI_SUCCESS
+                             ? mpi__wrap(comm->rte, mc, world_ranks, out, err)
+                             : sc_rte_mpi_error(comm->rte, rc, "MPI_Allgather(split ranks)", err);
+    if (rc != MPI_SUCCESS)
+        MPI_Comm_free(&mc);
+    free(world_ranks);
+    return status;
+}
+
+static bool mpi__supports(const sc_comm_t *comm, const char *coll, sc_dtype_t dtype, bool in_place)
+{
+    (void)comm;
+    (void)coll;
+    (void)in_place;
+    return mpi__dtype(dtype) != MPI_DATATYPE_NULL; /* MPI has no fp16/bf16 */
+}
+
+static sc_status_t mpi__fill_bytes(sc_comm_t *comm, void *buf, int byte, size_t bytes,
+                                   sc_err_t *err)
+{
+    (void)comm;
+    (void)err;
+    memset(buf, byte, bytes);
     return SC_OK;
 }
 
@@ -272,6 +327,11 @@ const sc_backend_ops_t sc_backend_mpi_ops = {
     .free = mpi__free,
     .to_host = mpi__copy,
     .from_host = mpi__copy,
+    .fill_bytes = mpi__fill_bytes,
+    .check_fill = sc_backend_host_check_fill,
+    .check_count = sc_backend_host_check_count,
+    .supports = mpi__supports,
+    .split = mpi__split,
     .sync = mpi__sync,
     .barrier = mpi__barrier,
     .allreduce = mpi__allreduce,

@@ -1,10 +1,16 @@
 #include "sc_backend.h"
 
+#include "coll/sc_check.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* In the order --backend auto tries them: GPU first. */
 static const sc_backend_ops_t *const sc__backends[] = {
+#if SC_HAVE_NCCL
+    &sc_backend_nccl_ops,
+#endif
     &sc_backend_mpi_ops,
     NULL,
 };
@@ -22,19 +28,28 @@ sc_status_t sc_backend_unsupported(sc_comm_t *comm, const sc_coll_args_t *args, 
                       comm->rte->host, comm->ops->name);
 }
 
-sc_status_t sc_backend_open(const char *name, const sc_rte_t *rte, sc_comm_t **world, sc_err_t *err)
+sc_status_t sc_backend_open(const char *name, const sc_rte_t *rte, sc_comm_t **world, char *note,
+                            size_t note_len, sc_err_t *err)
 {
     /* auto: the first compiled-in backend that opens; GPU backends come first in the list. */
     bool pick_first = strcmp(name, "auto") == 0;
     char names[128] = "";
-    size_t used = 0;
+    size_t used = 0, noted = 0;
+    if (note_len > 0)
+        note[0] = '\0';
     for (const sc_backend_ops_t *const *b = sc__backends; *b != NULL; b++) {
         used += (size_t)snprintf(names + used, sizeof(names) - used, "%s, ", (*b)->name);
         if (!pick_first && strcmp((*b)->name, name) != 0)
             continue;
         sc_status_t status = (*b)->open(rte, world, err);
-        if (status == SC_OK || !pick_first || status != SC_ERR_UNSUPPORTED)
+        if (status == SC_OK || !pick_first || status != SC_ERR_UNSUPPORTED) {
+            if (status == SC_OK && pick_first && noted < note_len)
+                snprintf(note + noted, note_len - noted, "backend auto: using %s", (*b)->name);
             return status;
+        }
+        if (noted < note_len)
+            noted += (size_t)snprintf(note + noted, note_len - noted, "%s not available (%s); ",
+                                      (*b)->name, err ? err->msg : "");
     }
     if (pick_first)
         return sc_err_set(err, SC_ERR_UNSUPPORTED, "--backend auto: no backend could open here");
@@ -43,7 +58,7 @@ sc_status_t sc_backend_open(const char *name, const sc_rte_t *rte, sc_comm_t **w
 }
 
 sc_status_t sc_comm_init_base(sc_comm_t *comm, const sc_backend_ops_t *ops, const sc_rte_t *rte,
-                              int rank, int size, sc_err_t *err)
+                              int rank, int size, const int *world_ranks, sc_err_t *err)
 {
     comm->ops = ops;
     comm->rte = rte;
@@ -54,7 +69,7 @@ sc_status_t sc_comm_init_base(sc_comm_t *comm, const sc_backend_ops_t *ops, cons
         return sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): no memory for a communicator",
                           rte->rank, rte->host);
     for (int i = 0; i < size; i++)
-        comm->world_rank[i] = i;
+        comm->world_rank[i] = world_ranks ? world_ranks[i] : i;
     return SC_OK;
 }
 
@@ -62,4 +77,22 @@ void sc_comm_fini_base(sc_comm_t *comm)
 {
     free(comm->world_rank);
     comm->world_rank = NULL;
+}
+
+sc_status_t sc_backend_host_check_fill(sc_comm_t *comm, void *buf, const sc_check_spec_t *spec,
+                                       size_t count, sc_err_t *err)
+{
+    (void)err;
+    sc_check_fill(spec, comm->rank, 0, buf, count);
+    return SC_OK;
+}
+
+sc_status_t sc_backend_host_check_count(sc_comm_t *comm, const void *buf,
+                                        const sc_check_spec_t *spec, const sc_src_t *src,
+                                        size_t count, uint64_t *wrong, sc_err_t *err)
+{
+    (void)comm;
+    (void)err;
+    *wrong = sc_check_count_wrong(spec, src, buf, count);
+    return SC_OK;
 }

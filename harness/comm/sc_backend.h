@@ -14,8 +14,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "coll/sc_check_core.h"
 #include "comm/sc_dtype.h"
 #include "rte/sc_rte.h"
+#include "sc_config.h"
 
 typedef struct {
     const void *sendbuf;
@@ -49,11 +51,36 @@ typedef struct {
     /* Buffers the collectives use (device memory for GPU backends). NULL on failure. */
     void *(*alloc)(sc_comm_t *comm, size_t bytes);
     void (*free)(sc_comm_t *comm, void *ptr);
-    /* Host <-> buffer copies used by the data check's host reference. */
+    /* Host <-> buffer copies (small: the data check works on the buffers themselves). */
     sc_status_t (*to_host)(sc_comm_t *comm, void *host, const void *buf, size_t bytes,
                            sc_err_t *err);
     sc_status_t (*from_host)(sc_comm_t *comm, void *buf, const void *host, size_t bytes,
                              sc_err_t *err);
+    /* Sets bytes of buf to byte (zeroing, poisoning before a check). */
+    sc_status_t (*fill_bytes)(sc_comm_t *comm, void *buf, int byte, size_t bytes, sc_err_t *err);
+    /* The data check where the data lives (GPU: kernels; host: sc_check.c): writes count input
+     * elements of this rank into buf; counts result elements of buf that differ from
+     * expected. Both use the arithmetic of sc_check_core.h. */
+    sc_status_t (*check_fill)(sc_comm_t *comm, void *buf, const sc_check_spec_t *spec, size_t count,
+                              sc_err_t *err);
+    sc_status_t (*check_count)(sc_comm_t *comm, const void *buf, const sc_check_spec_t *spec,
+                               const sc_src_t *src, size_t count, uint64_t *wrong, sc_err_t *err);
+    /* Whether this backend runs collective `coll` on dtype, in place or not. */
+    bool (*supports)(const sc_comm_t *comm, const char *coll, sc_dtype_t dtype, bool in_place);
+    /* Optional device timing (NULL on the host path): events around one operation. */
+    sc_status_t (*timer_start)(sc_comm_t *comm, sc_err_t *err);
+    sc_status_t (*timer_stop)(sc_comm_t *comm, sc_err_t *err);
+    /* After sync: microseconds between the last start and stop. */
+    sc_status_t (*timer_read)(sc_comm_t *comm, double *us, sc_err_t *err);
+    /* Optional CUDA-graph capture (NULL on the host path): operations issued between begin and
+     * end are recorded, not run; launch runs the recording once. */
+    sc_status_t (*graph_begin)(sc_comm_t *comm, sc_err_t *err);
+    sc_status_t (*graph_end)(sc_comm_t *comm, void **graph, sc_err_t *err);
+    sc_status_t (*graph_launch)(sc_comm_t *comm, void *graph, sc_err_t *err);
+    void (*graph_destroy)(sc_comm_t *comm, void *graph);
+    /* A sub-communicator of the ranks that pass the same color, ordered by key (MPI_Comm_split,
+     * ncclCommSplit). color < 0: this rank joins none and gets NULL. Collective over comm. */
+    sc_status_t (*split)(sc_comm_t *comm, int color, int key, sc_comm_t **out, sc_err_t *err);
     /* Waits until every operation issued on comm has completed (GPU: stream sync). */
     sc_status_t (*sync)(sc_comm_t *comm, sc_err_t *err);
     sc_status_t (*barrier)(sc_comm_t *comm, sc_err_t *err);
@@ -77,16 +104,29 @@ sc_status_t sc_backend_unsupported(sc_comm_t *comm, const sc_coll_args_t *args, 
 /* Backends compiled into this build, NULL-terminated. */
 const sc_backend_ops_t *const *sc_backend_list(void);
 
-/* Opens the backend called name ("mpi", "auto", ...). Unknown names: SC_ERR_USAGE naming the
- * flag --backend and the compiled-in backends. *chosen is the backend actually opened. */
-sc_status_t sc_backend_open(const char *name, const sc_rte_t *rte, sc_comm_t **world,
-                            sc_err_t *err);
+/* Opens the backend called name ("mpi", "nccl", "auto"). Unknown names: SC_ERR_USAGE naming
+ * the flag --backend and the compiled-in backends. With auto, note receives what was tried and
+ * what was chosen ("nccl not available (no CUDA device on host x: ...); backend auto: using
+ * mpi"). Collective over rte->world: every rank reaches the same choice. */
+sc_status_t sc_backend_open(const char *name, const sc_rte_t *rte, sc_comm_t **world, char *note,
+                            size_t note_len, sc_err_t *err);
 
-/* Fills comm->world_rank for a communicator whose ranks map to world ranks identically. */
+/* Fills the common part of a communicator. world_ranks (size entries) maps its ranks to world
+ * ranks; NULL means the identity (the world communicator). */
 sc_status_t sc_comm_init_base(sc_comm_t *comm, const sc_backend_ops_t *ops, const sc_rte_t *rte,
-                              int rank, int size, sc_err_t *err);
+                              int rank, int size, const int *world_ranks, sc_err_t *err);
+
+/* Host implementations of the data-check ops, for backends whose buffers are host memory. */
+sc_status_t sc_backend_host_check_fill(sc_comm_t *comm, void *buf, const sc_check_spec_t *spec,
+                                       size_t count, sc_err_t *err);
+sc_status_t sc_backend_host_check_count(sc_comm_t *comm, const void *buf,
+                                        const sc_check_spec_t *spec, const sc_src_t *src,
+                                        size_t count, uint64_t *wrong, sc_err_t *err);
 void sc_comm_fini_base(sc_comm_t *comm);
 
 extern const sc_backend_ops_t sc_backend_mpi_ops;
+#if SC_HAVE_NCCL
+extern const sc_backend_ops_t sc_backend_nccl_ops;
+#endif
 
 #endif

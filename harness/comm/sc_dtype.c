@@ -12,7 +12,7 @@ typedef struct {
 } sc__dtype_info_t;
 
 static const sc__dtype_info_t sc__dtypes[] = {
-#define SC__DTYPE_INFO(n, ctype, fl, sg, mx) {#n, sizeof(ctype), fl, sg, mx},
+#define SC__DTYPE_INFO(n, ctype, fl, sg, mx, conv) {#n, sizeof(ctype), fl, sg, mx},
     SC_DTYPE_MAP(SC__DTYPE_INFO)
 #undef SC__DTYPE_INFO
 };
@@ -30,7 +30,8 @@ static const struct {
 } sc__dtype_aliases[] = {
     {"char", SC_DTYPE_int8},     {"int", SC_DTYPE_int32},      {"uint", SC_DTYPE_uint32},
     {"float32", SC_DTYPE_float}, {"float64", SC_DTYPE_double}, {"fp32", SC_DTYPE_float},
-    {"fp64", SC_DTYPE_double},
+    {"fp64", SC_DTYPE_double},   {"half", SC_DTYPE_fp16},      {"float16", SC_DTYPE_fp16},
+    {"bfloat16", SC_DTYPE_bf16},
 };
 
 const char *sc_dtype_name(sc_dtype_t dtype)
@@ -105,38 +106,4 @@ sc_status_t sc_redop_parse(const char *name, const char *flag, sc_redop_t *op, s
     sc__join_names(list, sizeof(list), sc__redop_names, SC_REDOP_COUNT);
     return sc_err_set(err, SC_ERR_USAGE, "%s: unknown reduction '%s' (valid: %s, all)", flag, name,
                       list);
-}
-
-double sc_dtype_load(sc_dtype_t dtype, const void *buf, size_t i)
-{
-    switch (dtype) {
-#define SC__DTYPE_LOAD(n, ctype, fl, sg, mx)                                                       \
-    case SC_DTYPE_##n:                                                                             \
-        return (double)((const ctype *)buf)[i];
-        SC_DTYPE_MAP(SC__DTYPE_LOAD)
-#undef SC__DTYPE_LOAD
-    default:
-        return 0.0;
-    }
-}
-
-void sc_dtype_store(sc_dtype_t dtype, void *buf, size_t i, double value)
-{
-    switch (dtype) {
-#define SC__DTYPE_STORE(n, ctype, fl, sg, mx)                                                      \
-    case SC_DTYPE_##n:                                                                             \
-        ((ctype *)buf)[i] = (ctype)value;                                                          \
-        break;
-        SC_DTYPE_MAP(SC__DTYPE_STORE)
-#undef SC__DTYPE_STORE
-    default:
-        break;
-    }
-}
-
-double sc_dtype_round(sc_dtype_t dtype, double value)
-{
-    unsigned char tmp[16];
-    sc_dtype_store(dtype, tmp, 0, value);
-    return sc_dtype_load(dtype, tmp, 0);
 }

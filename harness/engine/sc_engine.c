@@ -20,11 +20,13 @@ struct sc_engine {
     atomic_uint_fast64_t *progress;
     int *all_ranks; /* world ranks of comm, for "waiting on" messages */
     void *sendbuf, *recvbuf;
-    size_t buf_bytes; /* capacity of each of sendbuf and recvbuf */
-    void *host;       /* host staging for the data check */
-    double *samples;  /* combined per-iteration times of the current case */
+    size_t buf_bytes;  /* capacity of each of sendbuf and recvbuf */
+    bool device_timer; /* the backend times operations on the device too */
+    double *samples;   /* combined per-iteration host times of the current case */
+    double *dev_samples;
     size_t samples_cap;
-    double *batch; /* this rank's times of the current batch, plus the elapsed time */
+    double *batch;     /* this rank's host times of the current batch, then the elapsed time */
+    double *dev_batch; /* this rank's device times of the current batch */
     /* Test-only fault switch, read once from SCALECHECK_TEST_FAULT (README "Testing"):
      * "hang:RANK:SIZE" - world rank RANK stops answering, unwatched, at the first case of at
      * least SIZE bytes (a peer lost without dying); "corrupt:RANK" - rank RANK flips one
@@ -103,7 +105,9 @@ sc_status_t sc_engine_create(sc_comm_t *comm, MPI_Comm control, const sc_engine_
     if ((size_t)opts->min_iters > batch_max)
         batch_max = (size_t)opts->min_iters;
     eng->batch = malloc((batch_max + 1) * sizeof(double));
-    if (eng->all_ranks == NULL || eng->batch == NULL) {
+    eng->dev_batch = malloc((batch_max + 1) * sizeof(double));
+    eng->device_timer = comm->ops->timer_start != NULL;
+    if (eng->all_ranks == NULL || eng->batch == NULL || eng->dev_batch == NULL) {
         sc_status_t status = sc__nomem(eng, "engine tables", batch_max * sizeof(double), err);
         sc_engine_destroy(eng);
         return status;
@@ -122,11 +126,17 @@ void sc_engine_destroy(sc_engine_t *eng)
         eng->comm->ops->free(eng->comm, eng->sendbuf);
     if (eng->recvbuf)
         eng->comm->ops->free(eng->comm, eng->recvbuf);
-    free(eng->host);
     free(eng->samples);
+    free(eng->dev_samples);
     free(eng->batch);
+    free(eng->dev_batch);
     free(eng->all_ranks);
     free(eng);
+}
+
+bool sc_engine_supports(const sc_engine_t *eng, const sc_case_t *c)
+{
+    return eng->comm->ops->supports(eng->comm, c->coll->name, c->dtype, c->in_place);
 }
 
 bool sc_engine_shape_case(const sc_engine_t *eng, sc_case_t *c, uint64_t requested_bytes)
@@ -148,11 +158,9 @@ static sc_status_t sc__reserve(sc_engine_t *eng, size_t bytes, sc_err_t *err)
         comm->ops->free(comm, eng->sendbuf);
     if (eng->recvbuf)
         comm->ops->free(comm, eng->recvbuf);
-    free(eng->host);
     eng->sendbuf = comm->ops->alloc(comm, bytes);
     eng->recvbuf = comm->ops->alloc(comm, bytes);
-    eng->host = malloc(bytes);
-    eng->buf_bytes = (eng->sendbuf && eng->recvbuf && eng->host) ? bytes : 0;
+    eng->buf_bytes = (eng->sendbuf && eng->recvbuf) ? bytes : 0;
     if (eng->buf_bytes == 0)
         return sc__nomem(eng, "collective buffers", bytes, err);
     return SC_OK;
@@ -219,58 +227,81 @@ static sc_coll_args_t sc__args(const sc_engine_t *eng, const sc_case_t *c)
     return a;
 }
 
-/* Runs n iterations; when times != NULL stores each one's duration in microseconds. */
-static sc_status_t sc__iterate(sc_engine_t *eng, sc_coll_fn_t fn, const sc_coll_args_t *a, int n,
-                               double *times, sc_err_t *err)
+/* What one timed step issues: one operation, or a CUDA graph of several (-G). */
+typedef struct {
+    sc_coll_fn_t fn;
+    const sc_coll_args_t *args;
+    void *graph;
+    int ops_per_step;
+} sc__step_t;
+
+static inline sc_status_t sc__issue(sc_comm_t *comm, const sc__step_t *step, sc_err_t *err)
+{
+    return step->graph ? comm->ops->graph_launch(comm, step->graph, err)
+                       : step->fn(comm, step->args, err);
+}
+
+/* Runs n steps; when times != NULL stores each one's host time per operation in microseconds
+ * (and, where the backend has a device timer, the device time in dev_times). */
+static sc_status_t sc__iterate(sc_engine_t *eng, const sc__step_t *step, int n, double *times,
+                               double *dev_times, sc_err_t *err)
 {
     sc_comm_t *comm = eng->comm;
+    bool timer = times != NULL && eng->device_timer;
+    double per_op = 1e-3 / step->ops_per_step;
     uint64_t prev = sc_clock_ns();
     for (int i = 0; i < n; i++) {
-        sc_status_t status = fn(comm, a, err);
+        sc_status_t status = timer ? comm->ops->timer_start(comm, err) : SC_OK;
+        if (status == SC_OK)
+            status = sc__issue(comm, step, err);
+        if (status == SC_OK && timer)
+            status = comm->ops->timer_stop(comm, err);
         if (status == SC_OK)
             status = comm->ops->sync(comm, err);
         if (status != SC_OK)
             return status;
         uint64_t now = sc_clock_ns();
         if (times != NULL)
-            times[i] = (double)(now - prev) * 1e-3;
+            times[i] = (double)(now - prev) * per_op;
         prev = now;
+        if (timer) {
+            status = comm->ops->timer_read(comm, &dev_times[i], err);
+            if (status != SC_OK)
+                return status;
+            dev_times[i] /= step->ops_per_step;
+            prev = sc_clock_ns(); /* reading the timer is not part of the next step */
+        }
         sc_watchdog_tick(eng->progress);
     }
     return SC_OK;
 }
 
-/* Combines this rank's batch times (and, in the last slot, elapsed seconds, always by max)
- * across ranks as -a says. Every rank ends with the same numbers. */
-static sc_status_t sc__combine(sc_engine_t *eng, int n, sc_err_t *err)
+/* Combines n per-rank times in batch across ranks as -a says; every rank ends with the same
+ * numbers. */
+static sc_status_t sc__combine(sc_engine_t *eng, double *batch, int n, sc_err_t *err)
 {
-    MPI_Op op = MPI_MAX;
     int rc;
-    switch (eng->opts.combine) {
-    case SC_COMBINE_rank0:
-        rc = MPI_Bcast(eng->batch, n, MPI_DOUBLE, 0, eng->control);
-        if (rc == MPI_SUCCESS)
-            rc = MPI_Allreduce(MPI_IN_PLACE, eng->batch + n, 1, MPI_DOUBLE, MPI_MAX, eng->control);
-        return rc == MPI_SUCCESS ? SC_OK
-                                 : sc_rte_mpi_error(eng->comm->rte, rc, "combining times", err);
-    case SC_COMBINE_min:
-        op = MPI_MIN;
-        break;
-    case SC_COMBINE_avg:
-        op = MPI_SUM;
-        break;
-    default:
-        break;
-    }
-    rc = MPI_Allreduce(MPI_IN_PLACE, eng->batch, n, MPI_DOUBLE, op, eng->control);
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Allreduce(MPI_IN_PLACE, eng->batch + n, 1, MPI_DOUBLE, MPI_MAX, eng->control);
+    MPI_Op op = eng->opts.combine == SC_COMBINE_min   ? MPI_MIN
+                : eng->opts.combine == SC_COMBINE_avg ? MPI_SUM
+                                                      : MPI_MAX;
+    if (eng->opts.combine == SC_COMBINE_rank0)
+        rc = MPI_Bcast(batch, n, MPI_DOUBLE, 0, eng->control);
+    else
+        rc = MPI_Allreduce(MPI_IN_PLACE, batch, n, MPI_DOUBLE, op, eng->control);
     if (rc != MPI_SUCCESS)
         return sc_rte_mpi_error(eng->comm->rte, rc, "combining times", err);
     if (eng->opts.combine == SC_COMBINE_avg)
         for (int i = 0; i < n; i++)
-            eng->batch[i] /= eng->comm->size;
+            batch[i] /= eng->comm->size;
     return SC_OK;
+}
+
+/* The slowest rank's elapsed seconds, so that -n auto stops on every rank at once. */
+static sc_status_t sc__elapsed(sc_engine_t *eng, uint64_t start, double *elapsed_s, sc_err_t *err)
+{
+    *elapsed_s = (double)(sc_clock_ns() - start) * 1e-9;
+    int rc = MPI_Allreduce(MPI_IN_PLACE, elapsed_s, 1, MPI_DOUBLE, MPI_MAX, eng->control);
+    return rc == MPI_SUCCESS ? SC_OK : sc_rte_mpi_error(eng->comm->rte, rc, "combining times", err);
 }
 
 static sc_status_t sc__append_samples(sc_engine_t *eng, size_t have, int n, sc_err_t *err)
@@ -278,12 +309,17 @@ static sc_status_t sc__append_samples(sc_engine_t *eng, size_t have, int n, sc_e
     if (have + (size_t)n > eng->samples_cap) {
         size_t cap = (have + (size_t)n) * 2;
         double *grown = realloc(eng->samples, cap * sizeof(double));
-        if (grown == NULL)
+        if (grown != NULL)
+            eng->samples = grown;
+        double *dev_grown = grown ? realloc(eng->dev_samples, cap * sizeof(double)) : NULL;
+        if (dev_grown != NULL)
+            eng->dev_samples = dev_grown;
+        if (grown == NULL || dev_grown == NULL)
             return sc__nomem(eng, "timing samples", cap * sizeof(double), err);
-        eng->samples = grown;
         eng->samples_cap = cap;
     }
     memcpy(eng->samples + have, eng->batch, (size_t)n * sizeof(double));
+    memcpy(eng->dev_samples + have, eng->dev_batch, (size_t)n * sizeof(double));
     return SC_OK;
 }
 
@@ -304,74 +340,123 @@ static bool sc__auto_done(const sc_engine_t *eng, size_t have, double elapsed_s)
     return st.ci_rel <= eng->opts.target_ci;
 }
 
-static sc_status_t sc__time_case(sc_engine_t *eng, const sc_case_t *c, sc_case_result_t *out,
+/* Sets step up: with -G, captures graph_ops operations into a CUDA graph. */
+static sc_status_t sc__prepare_step(sc_engine_t *eng, const sc_case_t *c, const sc_coll_args_t *a,
+                                    sc__step_t *step, sc_err_t *err)
+{
+    *step = (sc__step_t){.fn = c->coll->run, .args = a, .ops_per_step = 1};
+    if (eng->opts.graph_ops <= 0)
+        return SC_OK;
+    sc_comm_t *comm = eng->comm;
+    if (comm->ops->graph_begin == NULL)
+        return sc_err_set(err, SC_ERR_USAGE, "-G: CUDA graphs need a GPU backend (backend %s)",
+                          comm->ops->name);
+    sc_status_t status = comm->ops->graph_begin(comm, err);
+    for (int i = 0; i < eng->opts.graph_ops && status == SC_OK; i++)
+        status = step->fn(comm, a, err);
+    if (status == SC_OK)
+        status = comm->ops->graph_end(comm, &step->graph, err);
+    step->ops_per_step = eng->opts.graph_ops;
+    return status;
+}
+
+static sc_status_t sc__time_loop(sc_engine_t *eng, const sc__step_t *step, sc_case_result_t *out,
                                  sc_err_t *err)
 {
-    sc_coll_args_t a = sc__args(eng, c);
-    sc_coll_fn_t fn = c->coll->run;
-    sc__arm(eng, c, "warm-up");
-    sc_status_t status = sc__iterate(eng, fn, &a, eng->opts.warmup, NULL, err);
-    sc__arm(eng, c, "timed iterations");
     bool fixed = eng->opts.iters > 0;
     size_t have = 0;
     int batch = fixed ? eng->opts.iters : eng->opts.min_iters;
     uint64_t start = sc_clock_ns();
-    while (status == SC_OK) {
-        status = sc__iterate(eng, fn, &a, batch, eng->batch, err);
-        if (status != SC_OK)
-            break;
-        eng->batch[batch] = (double)(sc_clock_ns() - start) * 1e-9;
-        status = sc__combine(eng, batch, err);
+    for (;;) {
+        double elapsed = 0;
+        sc_status_t status = sc__iterate(eng, step, batch, eng->batch, eng->dev_batch, err);
+        if (status == SC_OK)
+            status = sc__combine(eng, eng->batch, batch, err);
+        if (status == SC_OK && eng->device_timer)
+            status = sc__combine(eng, eng->dev_batch, batch, err);
         if (status == SC_OK)
             status = sc__append_samples(eng, have, batch, err);
+        if (status == SC_OK && !fixed)
+            status = sc__elapsed(eng, start, &elapsed, err);
         if (status != SC_OK)
-            break;
+            return status;
         have += (size_t)batch;
-        if (fixed || sc__auto_done(eng, have, eng->batch[batch]))
+        if (fixed || sc__auto_done(eng, have, elapsed))
             break;
         batch = batch * 2 > SC__AUTO_BATCH_MAX ? SC__AUTO_BATCH_MAX : batch * 2;
         if (have + (size_t)batch > (size_t)eng->opts.max_iters)
             batch = (int)((size_t)eng->opts.max_iters - have);
     }
-    if (status != SC_OK)
-        return status;
     out->iterations = have;
-    sc_stats_compute(eng->samples, have, &out->time_us);
+    sc_stats_compute(eng->samples, have, &out->host_time_us);
+    out->device_timed = eng->device_timer;
+    if (eng->device_timer)
+        sc_stats_compute(eng->dev_samples, have, &out->time_us);
+    else
+        out->time_us = out->host_time_us;
     return SC_OK;
 }
 
-/* One data-check iteration: fresh input, a poisoned output, one call, count mismatches. */
+static sc_status_t sc__time_case(sc_engine_t *eng, const sc_case_t *c, sc_case_result_t *out,
+                                 sc_err_t *err)
+{
+    sc_coll_args_t a = sc__args(eng, c);
+    sc__step_t step;
+    sc__arm(eng, c, "graph capture");
+    sc_status_t status = sc__prepare_step(eng, c, &a, &step, err);
+    sc__arm(eng, c, "warm-up");
+    if (status == SC_OK)
+        status = sc__iterate(eng, &step, eng->opts.warmup, NULL, NULL, err);
+    sc__arm(eng, c, "timed iterations");
+    if (status == SC_OK)
+        status = sc__time_loop(eng, &step, out, err);
+    if (step.graph != NULL)
+        eng->comm->ops->graph_destroy(eng->comm, step.graph);
+    return status;
+}
+
+/* The test-only "corrupt" fault: adds one to the first result element. */
+static sc_status_t sc__corrupt(sc_engine_t *eng, const sc_case_t *c, void *result, sc_err_t *err)
+{
+    sc_comm_t *comm = eng->comm;
+    uint64_t elem[2] = {0, 0};
+    size_t esize = sc_dtype_size(c->dtype);
+    sc_status_t status = comm->ops->to_host(comm, elem, result, esize, err);
+    sc_dtype_store(c->dtype, elem, 0, sc_dtype_load(c->dtype, elem, 0) + 1);
+    return status == SC_OK ? comm->ops->from_host(comm, result, elem, esize, err) : status;
+}
+
+/* One data-check iteration: fresh input, a poisoned output, one call, count mismatches - all
+ * where the data lives (the backend's check ops). */
 static sc_status_t sc__check_once(sc_engine_t *eng, const sc_case_t *c, uint64_t seed,
                                   uint64_t *wrong, sc_err_t *err)
 {
     sc_comm_t *comm = eng->comm;
+    const sc_backend_ops_t *ops = comm->ops;
     sc_coll_shape_t shape = {comm->rank, comm->size, c->root, c->count};
-    sc_check_spec_t spec = {c->dtype, c->op, seed, comm->size};
-    size_t esize = sc_dtype_size(c->dtype);
+    sc_check_spec_t spec;
+    sc_check_spec_init(&spec, c->dtype, c->op, seed, comm->size);
     sc_coll_args_t a = sc__args(eng, c);
-    size_t send_count = c->coll->send_count(&shape);
-    size_t recv_bytes = eng->buf_bytes;
-
-    memset(eng->host, 0xA5, recv_bytes); /* poison: stale results must not pass */
-    sc_status_t status = comm->ops->from_host(comm, eng->recvbuf, eng->host, recv_bytes, err);
-    sc_check_fill(&spec, comm->rank, 0, eng->host, send_count);
+    /* Poison first (stale results must not pass), then this rank's input. */
+    sc_status_t status = ops->fill_bytes(comm, eng->recvbuf, 0xA5, eng->buf_bytes, err);
     if (status == SC_OK)
-        status = comm->ops->from_host(comm, (void *)a.sendbuf, eng->host, send_count * esize, err);
+        status = ops->check_fill(comm, (void *)a.sendbuf, &spec, c->coll->send_count(&shape), err);
     sc__arm(eng, c, "data check");
     if (status == SC_OK)
         status = c->coll->run(comm, &a, err);
     if (status == SC_OK)
-        status = comm->ops->sync(comm, err);
+        status = ops->sync(comm, err);
     sc_watchdog_disarm(eng->wd);
-    size_t result_count = c->coll->result_count(&shape);
-    size_t offset = c->coll->result_offset(&shape, c->in_place) * esize;
+    size_t count = c->coll->result_count(&shape);
+    char *result = (char *)eng->recvbuf +
+                   c->coll->result_offset(&shape, c->in_place) * sc_dtype_size(c->dtype);
+    if (status == SC_OK && count > 0 && eng->fault_corrupt_rank == comm->rte->rank)
+        status = sc__corrupt(eng, c, result, err);
+    sc_src_t src = c->coll->source(&shape);
+    uint64_t found = 0;
     if (status == SC_OK)
-        status = comm->ops->to_host(comm, eng->host, (char *)eng->recvbuf + offset,
-                                    result_count * esize, err);
-    if (status == SC_OK && result_count > 0 && eng->fault_corrupt_rank == comm->rte->rank)
-        sc_dtype_store(c->dtype, eng->host, 0, sc_dtype_load(c->dtype, eng->host, 0) + 1);
-    if (status == SC_OK)
-        *wrong += sc_check_count_wrong(&spec, c->coll, &shape, eng->host);
+        status = ops->check_count(comm, result, &spec, &src, count, &found, err);
+    *wrong += found;
     return status;
 }
 
@@ -401,6 +486,10 @@ sc_status_t sc_engine_run_case(sc_engine_t *eng, const sc_case_t *c, sc_case_res
     sc_coll_shape_t shape = {comm->rank, comm->size, c->root, c->count};
     size_t send = c->coll->send_count(&shape), recv = c->coll->recv_count(&shape);
     size_t elems = send > recv ? send : recv;
+    if (!comm->ops->supports(comm, c->coll->name, c->dtype, c->in_place))
+        return sc_err_set(err, SC_ERR_UNSUPPORTED, "backend %s does not run %s on %s%s",
+                          comm->ops->name, c->coll->name, sc_dtype_name(c->dtype),
+                          c->in_place ? " in place" : "");
     if (c->count > INT_MAX)
         return sc_err_set(err, SC_ERR_USAGE,
                           "-e: %zu elements per rank exceed what MPI takes in one call", c->count);
@@ -409,10 +498,9 @@ sc_status_t sc_engine_run_case(sc_engine_t *eng, const sc_case_t *c, sc_case_res
         return status;
     sc__maybe_hang(eng, c);
     /* Timed buffers hold zeros: values that stay finite and normal under every operation. */
-    memset(eng->host, 0, eng->buf_bytes);
-    status = comm->ops->from_host(comm, eng->sendbuf, eng->host, eng->buf_bytes, err);
+    status = comm->ops->fill_bytes(comm, eng->sendbuf, 0, eng->buf_bytes, err);
     if (status == SC_OK)
-        status = comm->ops->from_host(comm, eng->recvbuf, eng->host, eng->buf_bytes, err);
+        status = comm->ops->fill_bytes(comm, eng->recvbuf, 0, eng->buf_bytes, err);
     sc__arm(eng, c, "barrier before timing");
     if (status == SC_OK)
         status = comm->ops->barrier(comm, err);

@@ -35,6 +35,7 @@ typedef struct {
     int max_iters;        /* auto: never more */
     sc_combine_t combine;
     uint64_t seed;
+    int graph_ops; /* -G: operations captured into one CUDA graph per timed step (0 = none) */
 } sc_engine_opts_t;
 
 void sc_engine_opts_default(sc_engine_opts_t *opts);
@@ -50,7 +51,11 @@ typedef struct {
 } sc_case_t;
 
 typedef struct {
-    sc_stats_t time_us; /* per-iteration times, combined across ranks, in microseconds */
+    /* Per-iteration times combined across ranks, in microseconds: time_us from device events
+     * where the backend has them (GPU), else the host clock; host_time_us always the host. */
+    sc_stats_t time_us;
+    sc_stats_t host_time_us;
+    bool device_timed;
     size_t iterations;
     bool checked;
     uint64_t wrong; /* mismatching elements summed over ranks and check iterations */
@@ -69,6 +74,9 @@ void sc_engine_destroy(sc_engine_t *eng);
 /* Fills c->count and c->size_bytes from a requested size in bytes. Returns false when the size
  * is too small for one element per rank. */
 bool sc_engine_shape_case(const sc_engine_t *eng, sc_case_t *c, uint64_t requested_bytes);
+
+/* Whether the backend runs this case (type, in place) at all. */
+bool sc_engine_supports(const sc_engine_t *eng, const sc_case_t *c);
 
 sc_status_t sc_engine_run_case(sc_engine_t *eng, const sc_case_t *c, sc_case_result_t *out,
                                sc_err_t *err);

@@ -44,12 +44,18 @@ int main(void)
     SC_EXPECT_EQ_U64(sc_coll_scatter.send_count(&s), 40);
     SC_EXPECT_EQ_U64(sc_coll_scatter.result_offset(&s, true), 20);
 
-    /* Where results come from. */
-    size_t idx = 0;
-    SC_EXPECT(sc_coll_alltoall.source(&s, 13, &idx) == 1 && idx == 23);
-    SC_EXPECT(sc_coll_allgather.source(&s, 35, &idx) == 3 && idx == 5);
-    SC_EXPECT(sc_coll_sendrecv.source(&s, 7, &idx) == 1 && idx == 7);
-    SC_EXPECT(sc_coll_scatter.source(&s, 4, &idx) == 2 && idx == 24);
-    SC_EXPECT(sc_coll_reducescatter.source(&s, 4, &idx) == SC_COLL_SRC_ALL && idx == 24);
+    /* Where results come from (rank 2 of 4, root 2, 10 per rank). */
+    sc_src_t src = sc_coll_alltoall.source(&s);
+    SC_EXPECT(src.kind == SC_SRC_BLOCKS && src.offset == 20 && src.block == 10);
+    src = sc_coll_allgather.source(&s);
+    SC_EXPECT(src.kind == SC_SRC_BLOCKS && src.offset == 0 && src.block == 10);
+    src = sc_coll_sendrecv.source(&s);
+    SC_EXPECT(src.kind == SC_SRC_RANK && src.rank == 1 && src.offset == 0);
+    src = sc_coll_scatter.source(&s);
+    SC_EXPECT(src.kind == SC_SRC_RANK && src.rank == 2 && src.offset == 20);
+    src = sc_coll_reducescatter.source(&s);
+    SC_EXPECT(src.kind == SC_SRC_REDUCED && src.offset == 20);
+    src = sc_coll_broadcast.source(&s);
+    SC_EXPECT(src.kind == SC_SRC_RANK && src.rank == 2);
     return sc_test_done("test_busbw");
 }
