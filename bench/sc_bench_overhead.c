@@ -57,7 +57,8 @@ int main(int argc, char **argv)
     sc_engine_opts_default(&opts);
     opts.iters = iters;
     opts.check_iters = 0;
-    if (sc_backend_open("mpi", &rte, &comm, NULL, 0, &err) != SC_OK ||
+    if (sc_backend_open("mpi", &rte, &(sc_backend_opts_t){.device = -1}, &comm, NULL, 0, &err) !=
+            SC_OK ||
         sc_engine_create(comm, rte.world, &opts, NULL, &eng, &err) != SC_OK) {
         fprintf(stderr, "%s\n", err.msg);
         return 3;

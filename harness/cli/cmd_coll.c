@@ -8,270 +8,15 @@
 #include <time.h>
 #include <yaml.h>
 
-#include "cli/sc_cli.h"
+#include "cli/cmd_coll_opts.h"
 #include "cli/sc_cmd.h"
 #include "engine/sc_engine.h"
 #include "report/sc_coll_report.h"
+#include "telemetry/sc_telemetry.h"
 #include "sc_config.h"
 #include "util/sc_size.h"
 
-typedef struct {
-    uint64_t min_bytes, max_bytes;
-    double factor;
-    uint64_t step_bytes;
-    bool factor_set, step_set;
-    sc_engine_opts_t eng;
-    int root;
-    bool all_ops, all_types, all_colls;
-    sc_redop_t op;
-    sc_dtype_t dtype;
-    const sc_coll_t *coll;
-    const char *backend;
-    const char *json_path, *csv_path, *results_base, *name;
-    double timeout_s;
-    bool help;
-} coll__opts_t;
-
-static sc_status_t coll__min_bytes(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    return sc_size_parse(v, flag, &((coll__opts_t *)t)->min_bytes, err);
-}
-
-static sc_status_t coll__max_bytes(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    return sc_size_parse(v, flag, &((coll__opts_t *)t)->max_bytes, err);
-}
-
-static sc_status_t coll__factor(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    coll__opts_t *o = t;
-    o->factor_set = true;
-    return sc_cli_double(flag, v, 1.0001, 1024.0, &o->factor, err);
-}
-
-static sc_status_t coll__step(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    coll__opts_t *o = t;
-    o->step_set = true;
-    sc_status_t status = sc_size_parse(v, flag, &o->step_bytes, err);
-    if (status == SC_OK && o->step_bytes == 0)
-        return sc_err_set(err, SC_ERR_USAGE, "%s: the step must be at least 1 byte", flag);
-    return status;
-}
-
-static sc_status_t coll__iters(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    coll__opts_t *o = t;
-    if (strcmp(v, "auto") == 0) {
-        o->eng.iters = 0;
-        return SC_OK;
-    }
-    long n = 0;
-    sc_status_t status = sc_cli_int(flag, v, 1, 10000000, &n, err);
-    o->eng.iters = (int)n;
-    if (status == SC_ERR_USAGE && err != NULL)
-        sc_err_set(err, SC_ERR_USAGE, "%s: '%s' is not an iteration count (1..10000000 or auto)",
-                   flag, v);
-    return status;
-}
-
-static sc_status_t coll__warmup(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    long n = 0;
-    sc_status_t status = sc_cli_int(flag, v, 0, 1000000, &n, err);
-    ((coll__opts_t *)t)->eng.warmup = (int)n;
-    return status;
-}
-
-static sc_status_t coll__check(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    long n = 0;
-    sc_status_t status = sc_cli_int(flag, v, 0, 1000, &n, err);
-    ((coll__opts_t *)t)->eng.check_iters = (int)n;
-    return status;
-}
-
-static sc_status_t coll__op(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    coll__opts_t *o = t;
-    o->all_ops = strcmp(v, "all") == 0;
-    return o->all_ops ? SC_OK : sc_redop_parse(v, flag, &o->op, err);
-}
-
-static sc_status_t coll__dtype(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    coll__opts_t *o = t;
-    o->all_types = strcmp(v, "all") == 0;
-    return o->all_types ? SC_OK : sc_dtype_parse(v, flag, &o->dtype, err);
-}
-
-static sc_status_t coll__root(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    long n = 0;
-    sc_status_t status = sc_cli_int(flag, v, 0, 1 << 24, &n, err);
-    ((coll__opts_t *)t)->root = (int)n;
-    return status;
-}
-
-static sc_status_t coll__combine(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    return sc_combine_parse(v, flag, &((coll__opts_t *)t)->eng.combine, err);
-}
-
-static sc_status_t coll__collective(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    coll__opts_t *o = t;
-    o->all_colls = strcmp(v, "all") == 0;
-    return o->all_colls ? SC_OK : sc_coll_find(v, flag, &o->coll, err);
-}
-
-static sc_status_t coll__string(const char **dst, const char *flag, const char *v, sc_err_t *err)
-{
-    if (*v == '\0')
-        return sc_err_set(err, SC_ERR_USAGE, "%s: empty value", flag);
-    *dst = v;
-    return SC_OK;
-}
-
-static sc_status_t coll__backend(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    return coll__string(&((coll__opts_t *)t)->backend, flag, v, err);
-}
-
-static sc_status_t coll__json(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    return coll__string(&((coll__opts_t *)t)->json_path, flag, v, err);
-}
-
-static sc_status_t coll__csv(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    return coll__string(&((coll__opts_t *)t)->csv_path, flag, v, err);
-}
-
-static sc_status_t coll__results_dir(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    return coll__string(&((coll__opts_t *)t)->results_base, flag, v, err);
-}
-
-static sc_status_t coll__name(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    if (strpbrk(v, "/ \t") != NULL)
-        return sc_err_set(err, SC_ERR_USAGE, "%s: '%s' may not contain '/' or blanks", flag, v);
-    return coll__string(&((coll__opts_t *)t)->name, flag, v, err);
-}
-
-static sc_status_t coll__timeout(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    return sc_cli_double(flag, v, 0.0, 86400.0, &((coll__opts_t *)t)->timeout_s, err);
-}
-
-static sc_status_t coll__target_ci(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    double pct = 0;
-    sc_status_t status = sc_cli_double(flag, v, 0.01, 100.0, &pct, err);
-    ((coll__opts_t *)t)->eng.target_ci = pct / 100.0;
-    return status;
-}
-
-static sc_status_t coll__budget(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    return sc_cli_double(flag, v, 0.001, 3600.0, &((coll__opts_t *)t)->eng.size_budget_s, err);
-}
-
-static sc_status_t coll__seed(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    long n = 0;
-    sc_status_t status = sc_cli_int(flag, v, 0, 2147483647L, &n, err);
-    ((coll__opts_t *)t)->eng.seed = (uint64_t)n;
-    return status;
-}
-
-static sc_status_t coll__graph(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    long n = 0;
-    sc_status_t status = sc_cli_int(flag, v, 0, 100000, &n, err);
-    ((coll__opts_t *)t)->eng.graph_ops = (int)n;
-    return status;
-}
-
-static sc_status_t coll__help(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    (void)flag;
-    (void)v;
-    (void)err;
-    ((coll__opts_t *)t)->help = true;
-    return SC_OK;
-}
-
-static const sc_cli_opt_t coll__options[] = {
-    {'b', "minbytes", "SIZE", "smallest size, K/M/G suffixes (default 8)", coll__min_bytes},
-    {'e', "maxbytes", "SIZE", "largest size (default 64M)", coll__max_bytes},
-    {'f', "stepfactor", "F", "multiply the size by F each step (default 2)", coll__factor},
-    {'i', "stepbytes", "SIZE", "add SIZE each step instead of -f", coll__step},
-    {'n', "iters", "N|auto", "timed iterations per size, or auto (default 20)", coll__iters},
-    {'w', "warmup_iters", "N", "untimed iterations first (default 5)", coll__warmup},
-    {'c', "check", "N", "data-check iterations per size, 0 = none (default 1)", coll__check},
-    {'o', "op", "OP", "sum, prod, min, max, avg or all (default sum)", coll__op},
-    {'d', "datatype", "TYPE",
-     "int8 uint8 int32 uint32 int64 uint64 float double fp16 bf16, or all (default float)",
-     coll__dtype},
-    {'r', "root", "RANK", "root of broadcast/reduce/gather/scatter (default 0)", coll__root},
-    {'a', "average", "HOW", "iteration time across ranks: 0|rank0 1|avg 2|min 3|max (default max)",
-     coll__combine},
-    {'G', "cudagraph", "N",
-     "capture N operations into one CUDA graph per timed step, GPU backends (default 0: none)",
-     coll__graph},
-    {0, "collective", "NAME",
-     "allreduce allgather reducescatter broadcast reduce alltoall "
-     "sendrecv gather scatter, or all (default allreduce)",
-     coll__collective},
-    {0, "backend", "NAME", "nccl, mpi or auto: NCCL where every rank has a GPU (default auto)",
-     coll__backend},
-    {0, "json", "FILE", "also write the JSON results to FILE", coll__json},
-    {0, "csv", "FILE", "also write the CSV results to FILE", coll__csv},
-    {0, "results-dir", "DIR", "where run directories go (default results)", coll__results_dir},
-    {0, "name", "NAME", "run name in the directory name (default coll-<collective>)", coll__name},
-    {0, "timeout", "SECONDS", "bound on every wait on other ranks, 0 = none (default 120)",
-     coll__timeout},
-    {0, "target-ci", "PCT", "-n auto: stop at this 95 % CI half-width of the median (default 2)",
-     coll__target_ci},
-    {0, "size-budget", "SECONDS", "-n auto: time budget per size (default 2)", coll__budget},
-    {0, "seed", "N", "seed of the data-check values", coll__seed},
-    {'h', "help", NULL, "this help", coll__help},
-    {0, NULL, NULL, NULL, NULL},
-};
-
-static void coll__defaults(coll__opts_t *o)
-{
-    memset(o, 0, sizeof(*o));
-    o->min_bytes = 8;
-    o->max_bytes = 64ull << 20;
-    o->factor = 2.0;
-    sc_engine_opts_default(&o->eng);
-    o->op = SC_REDOP_sum;
-    o->dtype = SC_DTYPE_float;
-    o->coll = &sc_coll_allreduce;
-    o->backend = "auto";
-    o->results_base = "results";
-    o->timeout_s = 120.0;
-}
-
-/* Checks that need the whole command line (and the rank count). */
-static sc_status_t coll__validate(const coll__opts_t *o, int nranks, sc_err_t *err)
-{
-    if (o->factor_set && o->step_set)
-        return sc_err_set(err, SC_ERR_USAGE, "-f and -i: give one way to step, not both");
-    if (o->min_bytes > o->max_bytes)
-        return sc_err_set(err, SC_ERR_USAGE,
-                          "-b: minimum size %" PRIu64 " is larger than the maximum (-e) %" PRIu64,
-                          o->min_bytes, o->max_bytes);
-    if (o->root >= nranks)
-        return sc_err_set(err, SC_ERR_USAGE, "-r: root %d does not exist with %d rank%s", o->root,
-                          nranks, nranks == 1 ? "" : "s");
-    return SC_OK;
-}
-
-static uint64_t coll__next_size(const coll__opts_t *o, uint64_t size)
+static uint64_t coll__next_size(const sc_coll_opts_t *o, uint64_t size)
 {
     if (o->step_set)
         return size + o->step_bytes;
@@ -282,10 +27,11 @@ static uint64_t coll__next_size(const coll__opts_t *o, uint64_t size)
 /* Everything one run carries from start to end. */
 typedef struct {
     const sc_rte_t *rte;
-    coll__opts_t opts;
+    sc_coll_opts_t opts;
     sc_comm_t *comm;
     sc_engine_t *eng;
     sc_watchdog_t *wd;
+    sc_telemetry_t *telemetry; /* local rank 0 of each host samples its GPUs */
     sc_results_t res;
     json_t *doc;
     json_t *results;
@@ -311,7 +57,7 @@ static json_t *coll__hosts(const sc_rte_t *rte, bool per_rank)
     return list;
 }
 
-static json_t *coll__options_json(const coll__opts_t *o)
+static json_t *coll__options_json(const sc_coll_opts_t *o)
 {
     return json_pack(
         "{s:I, s:I, s:f, s:I, s:i, s:i, s:i, s:s, s:f, s:f, s:f, s:I}", "minbytes",
@@ -370,7 +116,7 @@ static sc_status_t coll__save_csv(coll__run_t *run, sc_err_t *err)
 static void coll__print_header(coll__run_t *run)
 {
     const sc_rte_t *rte = run->rte;
-    const coll__opts_t *o = &run->opts;
+    const sc_coll_opts_t *o = &run->opts;
     char lo[32], hi[32], step[48];
     if (o->step_set)
         snprintf(step, sizeof(step), "+%s", sc_size_format(o->step_bytes, lo, sizeof(lo)));
@@ -431,7 +177,7 @@ static sc_status_t coll__run_size(coll__run_t *run, sc_case_t *c, sc_err_t *err)
 static sc_status_t coll__sweep_one(coll__run_t *run, const sc_coll_t *coll, sc_dtype_t dtype,
                                    sc_redop_t op, sc_err_t *err)
 {
-    const coll__opts_t *o = &run->opts;
+    const sc_coll_opts_t *o = &run->opts;
     for (uint64_t size = o->min_bytes; size <= o->max_bytes; size = coll__next_size(o, size)) {
         sc_case_t c = {.coll = coll, .dtype = dtype, .op = op, .root = o->root};
         if (!sc_engine_shape_case(run->eng, &c, size))
@@ -445,7 +191,7 @@ static sc_status_t coll__sweep_one(coll__run_t *run, const sc_coll_t *coll, sc_d
 
 static sc_status_t coll__sweep(coll__run_t *run, sc_err_t *err)
 {
-    const coll__opts_t *o = &run->opts;
+    const sc_coll_opts_t *o = &run->opts;
     for (const sc_coll_t *const *cp = sc_coll_list(); *cp != NULL; cp++) {
         const sc_coll_t *coll = *cp;
         if (!o->all_colls && coll != o->coll)
@@ -488,8 +234,9 @@ static void coll__print_summary(coll__run_t *run)
 static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t *err)
 {
     const sc_rte_t *rte = run->rte;
-    sc_status_t status = sc_backend_open(run->opts.backend, rte, &run->comm, run->backend_note,
-                                         sizeof(run->backend_note), err);
+    sc_backend_opts_t bopts = {.device = run->opts.device, .timeout_s = run->opts.timeout_s};
+    sc_status_t status = sc_backend_open(run->opts.backend, rte, &bopts, &run->comm,
+                                         run->backend_note, sizeof(run->backend_note), err);
     if (status != SC_OK)
         return status;
     if (!run->opts.all_types &&
@@ -517,16 +264,41 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
         sc_watchdog_start(rte, run->opts.timeout_s, sc_results_flush, &run->res, &run->wd, err);
     if (status == SC_OK)
         status = sc_engine_create(run->comm, rte->world, &run->opts.eng, run->wd, &run->eng, err);
+    if (status == SC_OK && rte->local_rank == 0 && run->opts.telemetry_s > 0)
+        run->telemetry = sc_telemetry_start(run->opts.telemetry_s, rte->host);
+    json_t *rank_info = sc_results_gather(rte, run->comm->ops->describe(run->comm));
     if (status == SC_OK && rte->rank == 0) {
         run->doc = coll__document(run, argc, argv);
+        json_object_set_new(run->doc, "rank_info", rank_info);
+        json_object_set_new(run->doc, "backend_note", json_string(run->backend_note));
         run->results = json_object_get(run->doc, "results");
         coll__print_header(run);
     }
     return status;
 }
 
+/* Stops the GPU sampling and puts every host's summary into the document. Collective. */
+static void coll__collect_telemetry(coll__run_t *run)
+{
+    json_t *mine = run->telemetry ? sc_telemetry_finish(run->telemetry) : NULL;
+    run->telemetry = NULL;
+    if (run->opts.telemetry_s <= 0)
+        return;
+    json_t *all = sc_results_gather(run->rte, mine);
+    if (all == NULL)
+        return;
+    json_t *hosts = json_array();
+    size_t i;
+    json_t *v;
+    json_array_foreach(all, i, v) if (!json_is_null(v)) json_array_append(hosts, v);
+    json_decref(all);
+    json_object_set_new(run->doc, "telemetry", hosts);
+}
+
 static void coll__teardown(coll__run_t *run)
 {
+    if (run->telemetry != NULL)
+        json_decref(sc_telemetry_finish(run->telemetry));
     sc_engine_destroy(run->eng);
     sc_watchdog_stop(run->wd);
     if (run->comm != NULL)
@@ -547,20 +319,20 @@ int sc_cmd_coll(const sc_rte_t *rte, int argc, char **argv)
     coll__run_t run = {.rte = rte};
     sc_err_t err;
     sc_err_clear(&err);
-    coll__defaults(&run.opts);
-    if (sc_cli_parse(coll__options, argc, argv, 2, &run.opts, &err) != SC_OK ||
-        coll__validate(&run.opts, rte->size, &err) != SC_OK)
+    if (sc_coll_opts_parse(&run.opts, argc, argv, 2, rte->size, &err) != SC_OK)
         return coll__usage_error(rte, &err);
     if (run.opts.help) {
         if (rte->rank == 0) {
             printf("usage: mpirun -np N scalecheck coll [options]\n\n");
-            sc_cli_print_help(coll__options, stdout);
+            sc_coll_opts_help(stdout);
         }
         return 0;
     }
     sc_status_t status = coll__setup(&run, argc, argv, &err);
     if (status == SC_OK)
         status = coll__sweep(&run, &err);
+    if (status == SC_OK)
+        coll__collect_telemetry(&run);
     if (status == SC_OK && rte->rank == 0) {
         coll__print_summary(&run);
         status = coll__save(&run, "complete", &err);

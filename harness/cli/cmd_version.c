@@ -20,6 +20,11 @@ int sc_cmd_version(const sc_rte_t *rte, int argc, char **argv)
     printf("backends:");
     for (const sc_backend_ops_t *const *b = sc_backend_list(); *b != NULL; b++)
         printf(" %s", (*b)->name);
-    printf("\ngpu path: %s\n", SC_HAVE_NCCL ? "built (CUDA + NCCL)" : "not built");
+    printf("\ngpu path: %s\n", SC_HAVE_NCCL ? "built (CUDA + NCCL + cuBLAS)" : "not built");
+#if SC_HAVE_NCCL
+    char gpu[256];
+    sc_backend_nccl_versions(gpu, sizeof(gpu));
+    printf("%s\n", gpu);
+#endif
     return 0;
 }

@@ -216,8 +216,10 @@ static sc_status_t mpi__wrap(const sc_rte_t *rte, MPI_Comm mc, const int *world_
     return SC_OK;
 }
 
-static sc_status_t mpi__open(const sc_rte_t *rte, sc_comm_t **world, sc_err_t *err)
+static sc_status_t mpi__open(const sc_rte_t *rte, const sc_backend_opts_t *opts, sc_comm_t **world,
+                             sc_err_t *err)
 {
+    (void)opts;
     MPI_Comm mc;
     int rc = MPI_Comm_dup(rte->world, &mc);
     if (rc != MPI_SUCCESS)
@@ -259,6 +261,13 @@ static bool mpi__supports(const sc_comm_t *comm, const char *coll, sc_dtype_t dt
     return mpi__dtype(dtype) != MPI_DATATYPE_NULL; /* MPI has no fp16/bf16 */
 }
 
+static sc_status_t mpi__compute_spin(sc_comm_t *comm, double us, double *measured_us, sc_err_t *err)
+{
+    (void)err;
+    *measured_us = sc_compute_host_spin(mpi__c(comm), us);
+    return SC_OK;
+}
+
 static sc_status_t mpi__fill_bytes(sc_comm_t *comm, void *buf, int byte, size_t bytes,
                                    sc_err_t *err)
 {
@@ -279,6 +288,11 @@ static void mpi__close(sc_comm_t *comm)
 static const char *mpi__version(sc_comm_t *comm)
 {
     return ((mpi__comm_t *)comm)->version;
+}
+
+static json_t *mpi__describe(sc_comm_t *comm)
+{
+    return json_pack("{s:s}", "mpi_library", ((mpi__comm_t *)comm)->version);
 }
 
 static void *mpi__alloc(sc_comm_t *comm, size_t bytes)
@@ -323,6 +337,7 @@ const sc_backend_ops_t sc_backend_mpi_ops = {
     .open = mpi__open,
     .close = mpi__close,
     .version = mpi__version,
+    .describe = mpi__describe,
     .alloc = mpi__alloc,
     .free = mpi__free,
     .to_host = mpi__copy,
@@ -332,6 +347,7 @@ const sc_backend_ops_t sc_backend_mpi_ops = {
     .check_count = sc_backend_host_check_count,
     .supports = mpi__supports,
     .split = mpi__split,
+    .compute_spin = mpi__compute_spin,
     .sync = mpi__sync,
     .barrier = mpi__barrier,
     .allreduce = mpi__allreduce,

@@ -28,8 +28,8 @@ sc_status_t sc_backend_unsupported(sc_comm_t *comm, const sc_coll_args_t *args, 
                       comm->rte->host, comm->ops->name);
 }
 
-sc_status_t sc_backend_open(const char *name, const sc_rte_t *rte, sc_comm_t **world, char *note,
-                            size_t note_len, sc_err_t *err)
+sc_status_t sc_backend_open(const char *name, const sc_rte_t *rte, const sc_backend_opts_t *opts,
+                            sc_comm_t **world, char *note, size_t note_len, sc_err_t *err)
 {
     /* auto: the first compiled-in backend that opens; GPU backends come first in the list. */
     bool pick_first = strcmp(name, "auto") == 0;
@@ -41,7 +41,7 @@ sc_status_t sc_backend_open(const char *name, const sc_rte_t *rte, sc_comm_t **w
         used += (size_t)snprintf(names + used, sizeof(names) - used, "%s, ", (*b)->name);
         if (!pick_first && strcmp((*b)->name, name) != 0)
             continue;
-        sc_status_t status = (*b)->open(rte, world, err);
+        sc_status_t status = (*b)->open(rte, opts, world, err);
         if (status == SC_OK || !pick_first || status != SC_ERR_UNSUPPORTED) {
             if (status == SC_OK && pick_first && noted < note_len)
                 snprintf(note + noted, note_len - noted, "backend auto: using %s", (*b)->name);

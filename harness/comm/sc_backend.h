@@ -12,10 +12,12 @@
 #define SC_BACKEND_H
 
 #include <stdbool.h>
+#include <jansson.h>
 #include <stddef.h>
 
 #include "coll/sc_check_core.h"
 #include "comm/sc_dtype.h"
+#include "compute/sc_compute.h"
 #include "rte/sc_rte.h"
 #include "sc_config.h"
 
@@ -32,6 +34,12 @@ typedef struct {
 } sc_coll_args_t;
 
 typedef struct sc_comm sc_comm_t;
+
+/* What a backend is opened with. */
+typedef struct {
+    int device;       /* GPU backends: device index, -1 = the rank's index on its host */
+    double timeout_s; /* bound on every wait inside the backend (<= 0: none) */
+} sc_backend_opts_t;
 typedef sc_status_t (*sc_coll_fn_t)(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err);
 
 /* name, backend entry that implements it */
@@ -44,10 +52,14 @@ typedef struct {
     const char *name;
     /* Opens the backend's world communicator. A backend that cannot run here (no GPU, library
      * missing) returns SC_ERR_UNSUPPORTED with a one-line reason; it never crashes. */
-    sc_status_t (*open)(const sc_rte_t *rte, sc_comm_t **world, sc_err_t *err);
+    sc_status_t (*open)(const sc_rte_t *rte, const sc_backend_opts_t *opts, sc_comm_t **world,
+                        sc_err_t *err);
     void (*close)(sc_comm_t *comm);
     /* Library version for the header and the results ("Open MPI v4.1.4"). */
     const char *(*version)(sc_comm_t *comm);
+    /* What a user needs to reproduce this rank's run (library versions, device, environment),
+     * as a new JSON object. */
+    json_t *(*describe)(sc_comm_t *comm);
     /* Buffers the collectives use (device memory for GPU backends). NULL on failure. */
     void *(*alloc)(sc_comm_t *comm, size_t bytes);
     void (*free)(sc_comm_t *comm, void *ptr);
@@ -78,6 +90,11 @@ typedef struct {
     sc_status_t (*graph_end)(sc_comm_t *comm, void **graph, sc_err_t *err);
     sc_status_t (*graph_launch)(sc_comm_t *comm, void *graph, sc_err_t *err);
     void (*graph_destroy)(sc_comm_t *comm, void *graph);
+    /* The compute phase (compute/sc_compute.h): a spin of `us` microseconds (*measured_us: what
+     * it took), and a timed matrix multiply (NULL where there is no GPU). */
+    sc_status_t (*compute_spin)(sc_comm_t *comm, double us, double *measured_us, sc_err_t *err);
+    sc_status_t (*compute_gemm)(sc_comm_t *comm, const sc_gemm_spec_t *spec,
+                                sc_gemm_result_t *result, sc_err_t *err);
     /* A sub-communicator of the ranks that pass the same color, ordered by key (MPI_Comm_split,
      * ncclCommSplit). color < 0: this rank joins none and gets NULL. Collective over comm. */
     sc_status_t (*split)(sc_comm_t *comm, int color, int key, sc_comm_t **out, sc_err_t *err);
@@ -108,8 +125,8 @@ const sc_backend_ops_t *const *sc_backend_list(void);
  * the flag --backend and the compiled-in backends. With auto, note receives what was tried and
  * what was chosen ("nccl not available (no CUDA device on host x: ...); backend auto: using
  * mpi"). Collective over rte->world: every rank reaches the same choice. */
-sc_status_t sc_backend_open(const char *name, const sc_rte_t *rte, sc_comm_t **world, char *note,
-                            size_t note_len, sc_err_t *err);
+sc_status_t sc_backend_open(const char *name, const sc_rte_t *rte, const sc_backend_opts_t *opts,
+                            sc_comm_t **world, char *note, size_t note_len, sc_err_t *err);
 
 /* Fills the common part of a communicator. world_ranks (size entries) maps its ranks to world
  * ranks; NULL means the identity (the world communicator). */
@@ -127,6 +144,8 @@ void sc_comm_fini_base(sc_comm_t *comm);
 extern const sc_backend_ops_t sc_backend_mpi_ops;
 #if SC_HAVE_NCCL
 extern const sc_backend_ops_t sc_backend_nccl_ops;
+/* "nccl: 2.28.9 (header 22809)  cuda runtime: 13000  driver: 0 (no driver)" - needs no GPU. */
+void sc_backend_nccl_versions(char *buf, size_t len);
 #endif
 
 #endif

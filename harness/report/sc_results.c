@@ -119,3 +119,33 @@ sc_status_t sc_results_write_json(const char *path, json_t *root, sc_err_t *err)
 {
     return sc_results_write_text(path, sc__json_writer, root, err);
 }
+
+json_t *sc_results_gather(const sc_rte_t *rte, json_t *mine)
+{
+    char *text = mine ? json_dumps(mine, JSON_COMPACT) : NULL;
+    json_decref(mine);
+    int len = text ? (int)strlen(text) + 1 : 0;
+    int *lens = rte->rank == 0 ? calloc((size_t)rte->size, sizeof(int)) : NULL;
+    int *offsets = rte->rank == 0 ? calloc((size_t)rte->size, sizeof(int)) : NULL;
+    MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, rte->world);
+    size_t total = 0;
+    for (int r = 0; rte->rank == 0 && r < rte->size; r++) {
+        offsets[r] = (int)total;
+        total += (size_t)lens[r];
+    }
+    char *all = rte->rank == 0 ? malloc(total + 1) : NULL;
+    MPI_Gatherv(text, len, MPI_CHAR, all, lens, offsets, MPI_CHAR, 0, rte->world);
+    json_t *out = NULL;
+    if (rte->rank == 0) {
+        out = json_array();
+        for (int r = 0; r < rte->size; r++) {
+            json_t *v = lens[r] > 0 && all ? json_loads(all + offsets[r], 0, NULL) : NULL;
+            json_array_append_new(out, v ? v : json_null());
+        }
+    }
+    free(text);
+    free(all);
+    free(lens);
+    free(offsets);
+    return out;
+}

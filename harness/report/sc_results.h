@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdio.h>
 
+#include "rte/sc_rte.h"
 #include "util/sc_status.h"
 
 typedef struct {
@@ -31,6 +32,10 @@ sc_status_t sc_results_write_json(const char *path, json_t *root, sc_err_t *err)
 typedef int (*sc_results_writer_t)(FILE *out, void *arg);
 sc_status_t sc_results_write_text(const char *path, sc_results_writer_t writer, void *arg,
                                   sc_err_t *err);
+
+/* Gathers every rank's JSON value (mine, reference stolen; NULL counts as null) to rank 0:
+ * returns a new array in rank order there, NULL on other ranks. Collective over rte->world. */
+json_t *sc_results_gather(const sc_rte_t *rte, json_t *mine);
 
 /* dir + "/" + file into buf. */
 const char *sc_results_path(const sc_results_t *res, const char *file, char *buf, size_t len);

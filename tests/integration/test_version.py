@@ -5,7 +5,7 @@ from sclib import *
 def test():
     rc, out, err, _ = mpirun(1, ["version"])
     expect(rc == 0, f"exit {rc}: {err}")
-    for fragment in ("scalecheck 0.", "mpi: Open MPI", "libyaml: 0.", "jansson: 2.", "backends: mpi",
+    for fragment in ("scalecheck 0.", "mpi: Open MPI", "libyaml: 0.", "jansson: 2.", "backends: ", " mpi\n",
                      "gpu path:"):
         expect(fragment in out, f"'{fragment}' missing:\n{out}")
     rc, out, err, _ = mpirun(1, ["--help"])

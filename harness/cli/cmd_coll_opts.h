@@ -1,0 +1,37 @@
+/* cmd_coll_opts.h - the options of `scalecheck coll`, declared once in a table
+ * (cmd_coll_opts.c) that drives parsing and --help. */
+#ifndef SC_CMD_COLL_OPTS_H
+#define SC_CMD_COLL_OPTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cli/sc_cli.h"
+#include "engine/sc_engine.h"
+
+typedef struct {
+    uint64_t min_bytes, max_bytes;
+    double factor;
+    uint64_t step_bytes;
+    bool factor_set, step_set;
+    sc_engine_opts_t eng;
+    int root;
+    bool all_ops, all_types, all_colls;
+    sc_redop_t op;
+    sc_dtype_t dtype;
+    const sc_coll_t *coll;
+    const char *backend;
+    const char *json_path, *csv_path, *results_base, *name;
+    double timeout_s;
+    double telemetry_s;
+    int device;
+    bool help;
+} sc_coll_opts_t;
+
+/* The defaults, then argv[first..) parsed and checked against nranks. SC_ERR_USAGE naming the
+ * flag on the first problem. */
+sc_status_t sc_coll_opts_parse(sc_coll_opts_t *o, int argc, char **argv, int first, int nranks,
+                               sc_err_t *err);
+void sc_coll_opts_help(FILE *out);
+
+#endif

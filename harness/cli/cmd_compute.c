@@ -1,0 +1,194 @@
+/* cmd_compute.c - `scalecheck compute`: the compute phase alone, to see that it is what it says.
+ * --mode spin asks for a time and reports what it took (GPU: calibrated kernel; host: a sleep
+ * that keeps MPI progressing); --mode gemm runs cuBLAS matrix multiplies and reports TFLOP/s
+ * (GPU backends only). Every rank runs; rank 0 prints one line per rank and the JSON. */
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/sc_cli.h"
+#include "cli/sc_cmd.h"
+#include "comm/sc_backend.h"
+#include "report/sc_results.h"
+
+typedef struct {
+    bool gemm;
+    double time_us;
+    int repeats;
+    sc_gemm_spec_t spec;
+    const char *backend, *json_path;
+    bool help;
+} compute__opts_t;
+
+static sc_status_t compute__mode(void *t, const char *flag, const char *v, sc_err_t *err)
+{
+    compute__opts_t *o = t;
+    if (strcmp(v, "spin") != 0 && strcmp(v, "gemm") != 0)
+        return sc_err_set(err, SC_ERR_USAGE, "%s: unknown mode '%s' (valid: spin, gemm)", flag, v);
+    o->gemm = strcmp(v, "gemm") == 0;
+    return SC_OK;
+}
+
+static sc_status_t compute__time(void *t, const char *flag, const char *v, sc_err_t *err)
+{
+    return sc_cli_double(flag, v, 1.0, 60e6, &((compute__opts_t *)t)->time_us, err);
+}
+
+static sc_status_t compute__repeats(void *t, const char *flag, const char *v, sc_err_t *err)
+{
+    long n = 0;
+    sc_status_t status = sc_cli_int(flag, v, 1, 100000, &n, err);
+    ((compute__opts_t *)t)->repeats = (int)n;
+    ((compute__opts_t *)t)->spec.iters = (int)n;
+    return status;
+}
+
+static sc_status_t compute__dtype(void *t, const char *flag, const char *v, sc_err_t *err)
+{
+    return sc_gemm_type_parse(v, flag, &((compute__opts_t *)t)->spec.type, err);
+}
+
+static sc_status_t compute__size(void *t, const char *flag, const char *v, sc_err_t *err)
+{
+    long n = 0;
+    compute__opts_t *o = t;
+    sc_status_t status = sc_cli_int(flag, v, 16, 65536, &n, err);
+    o->spec.m = o->spec.n = o->spec.k = (int)n;
+    return status;
+}
+
+static sc_status_t compute__backend(void *t, const char *flag, const char *v, sc_err_t *err)
+{
+    (void)flag;
+    (void)err;
+    ((compute__opts_t *)t)->backend = v;
+    return SC_OK;
+}
+
+static sc_status_t compute__json(void *t, const char *flag, const char *v, sc_err_t *err)
+{
+    (void)flag;
+    (void)err;
+    ((compute__opts_t *)t)->json_path = v;
+    return SC_OK;
+}
+
+static sc_status_t compute__help(void *t, const char *flag, const char *v, sc_err_t *err)
+{
+    (void)flag;
+    (void)v;
+    (void)err;
+    ((compute__opts_t *)t)->help = true;
+    return SC_OK;
+}
+
+static const sc_cli_opt_t compute__options[] = {
+    {0, "mode", "spin|gemm", "spin for --time-us, or matrix multiplies (default spin)",
+     compute__mode},
+    {0, "time-us", "US", "spin: requested length in microseconds (default 1000)", compute__time},
+    {'n', "repeats", "N", "spins to time, or matrix multiplies to run (default 10)",
+     compute__repeats},
+    {'d', "dtype", "TYPE", "gemm: fp32, tf32, fp16 or bf16 (default bf16)", compute__dtype},
+    {0, "size", "N", "gemm: N x N x N matrices (default 8192)", compute__size},
+    {0, "backend", "NAME", "nccl, mpi or auto (default auto)", compute__backend},
+    {0, "json", "FILE", "write the results as JSON to FILE", compute__json},
+    {'h', "help", NULL, "this help", compute__help},
+    {0, NULL, NULL, NULL, NULL},
+};
+
+/* Runs the phase on this rank; returns its JSON record. */
+static sc_status_t compute__run(sc_comm_t *comm, const compute__opts_t *o, json_t **out,
+                                sc_err_t *err)
+{
+    if (o->gemm) {
+        sc_gemm_result_t r;
+        sc_status_t status = comm->ops->compute_gemm(comm, &o->spec, &r, err);
+        if (status == SC_OK)
+            *out = json_pack("{s:s, s:i, s:i, s:f, s:f}", "dtype", sc_gemm_type_name(o->spec.type),
+                             "size", o->spec.m, "iters", o->spec.iters, "seconds", r.seconds,
+                             "tflops", r.tflops);
+        return status;
+    }
+    double sum = 0, worst = 0;
+    for (int i = 0; i < o->repeats; i++) {
+        double us = 0;
+        sc_status_t status = comm->ops->compute_spin(comm, o->time_us, &us, err);
+        if (status != SC_OK)
+            return status;
+        sum += us;
+        double off = us > o->time_us ? us - o->time_us : o->time_us - us;
+        worst = off > worst ? off : worst;
+    }
+    *out = json_pack("{s:f, s:f, s:f, s:i}", "requested_us", o->time_us, "mean_us",
+                     sum / o->repeats, "worst_error_us", worst, "repeats", o->repeats);
+    return SC_OK;
+}
+
+static void compute__print(const sc_rte_t *rte, const compute__opts_t *o, json_t *all)
+{
+    size_t r;
+    json_t *v;
+    json_array_foreach(all, r, v)
+    {
+        if (o->gemm)
+            printf("rank %zu (%s): gemm %s %d^3 x %d: %.2f TFLOP/s\n", r, rte->hosts[r],
+                   sc_gemm_type_name(o->spec.type), o->spec.m, o->spec.iters,
+                   json_real_value(json_object_get(v, "tflops")));
+        else
+            printf("rank %zu (%s): spin asked %.1f us, took %.1f us on average (worst error "
+                   "%.1f us)\n",
+                   r, rte->hosts[r], o->time_us, json_real_value(json_object_get(v, "mean_us")),
+                   json_real_value(json_object_get(v, "worst_error_us")));
+    }
+}
+
+int sc_cmd_compute(const sc_rte_t *rte, int argc, char **argv)
+{
+    compute__opts_t o = {.time_us = 1000, .repeats = 10, .backend = "auto"};
+    o.spec = (sc_gemm_spec_t){.type = SC_GEMM_bf16, .m = 8192, .n = 8192, .k = 8192, .iters = 10};
+    sc_err_t err;
+    sc_err_clear(&err);
+    sc_comm_t *comm = NULL;
+    char note[512];
+    sc_backend_opts_t bopts = {.device = -1, .timeout_s = 600};
+    sc_status_t status = sc_cli_parse(compute__options, argc, argv, 2, &o, &err);
+    if (status == SC_OK && o.help) {
+        if (rte->rank == 0)
+            sc_cli_print_help(compute__options, stdout);
+        return 0;
+    }
+    if (status == SC_OK)
+        status = sc_backend_open(o.backend, rte, &bopts, &comm, note, sizeof(note), &err);
+    if (status == SC_OK && o.gemm && comm->ops->compute_gemm == NULL)
+        status = sc_err_set(&err, SC_ERR_USAGE,
+                            "--mode gemm: matrix multiplies need a GPU backend (backend %s)",
+                            comm->ops->name);
+    json_t *mine = NULL;
+    if (status == SC_OK)
+        status = compute__run(comm, &o, &mine, &err);
+    if (status != SC_OK) {
+        if (rte->rank == 0 || sc_status_exit_code(status) != 2)
+            fprintf(stderr, "scalecheck compute: %s\n", err.msg);
+        if (comm != NULL)
+            comm->ops->close(comm);
+        if (sc_status_exit_code(status) == 3)
+            MPI_Abort(rte->world, 3);
+        return sc_status_exit_code(status);
+    }
+    json_t *all = sc_results_gather(rte, mine);
+    if (rte->rank == 0) {
+        if (note[0])
+            printf("# %s\n", note);
+        compute__print(rte, &o, all);
+        json_t *doc = json_pack("{s:s, s:s, s:O}", "mode", o.gemm ? "gemm" : "spin", "backend",
+                                comm->ops->name, "ranks", all);
+        if (o.json_path != NULL && sc_results_write_json(o.json_path, doc, &err) != SC_OK) {
+            fprintf(stderr, "scalecheck compute: %s\n", err.msg);
+            status = err.status;
+        }
+        json_decref(doc);
+    }
+    json_decref(all);
+    comm->ops->close(comm);
+    return sc_status_exit_code(status);
+}

@@ -1,0 +1,79 @@
+/* cmd_telemetry.c - `scalecheck telemetry`: samples this host's GPUs through NVML for a while
+ * and prints the summary JSON (what `coll` and `run` record during a run). One rank per host
+ * samples; rank 0 prints every host's summary. Without NVML it says why and exits 0. */
+#include <jansson.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "cli/sc_cli.h"
+#include "cli/sc_cmd.h"
+#include "report/sc_results.h"
+#include "telemetry/sc_telemetry.h"
+
+typedef struct {
+    double interval_s, duration_s;
+    bool help;
+} telemetry__opts_t;
+
+static sc_status_t telemetry__interval(void *t, const char *flag, const char *v, sc_err_t *err)
+{
+    return sc_cli_double(flag, v, 0.01, 3600, &((telemetry__opts_t *)t)->interval_s, err);
+}
+
+static sc_status_t telemetry__duration(void *t, const char *flag, const char *v, sc_err_t *err)
+{
+    return sc_cli_double(flag, v, 0, 86400, &((telemetry__opts_t *)t)->duration_s, err);
+}
+
+static sc_status_t telemetry__help(void *t, const char *flag, const char *v, sc_err_t *err)
+{
+    (void)flag;
+    (void)v;
+    (void)err;
+    ((telemetry__opts_t *)t)->help = true;
+    return SC_OK;
+}
+
+static const sc_cli_opt_t telemetry__options[] = {
+    {0, "interval", "SECONDS", "time between samples (default 0.5)", telemetry__interval},
+    {0, "duration", "SECONDS", "how long to sample; 0 = one sample (default 0)",
+     telemetry__duration},
+    {'h', "help", NULL, "this help", telemetry__help},
+    {0, NULL, NULL, NULL, NULL},
+};
+
+int sc_cmd_telemetry(const sc_rte_t *rte, int argc, char **argv)
+{
+    telemetry__opts_t o = {.interval_s = 0.5};
+    sc_err_t err;
+    if (sc_cli_parse(telemetry__options, argc, argv, 2, &o, &err) != SC_OK) {
+        if (rte->rank == 0)
+            fprintf(stderr, "scalecheck telemetry: %s\n", err.msg);
+        return 2;
+    }
+    if (o.help) {
+        if (rte->rank == 0)
+            sc_cli_print_help(telemetry__options, stdout);
+        return 0;
+    }
+    json_t *mine = NULL;
+    if (rte->local_rank == 0) {
+        sc_telemetry_t *t = sc_telemetry_start(o.interval_s, rte->host);
+        struct timespec nap = {(time_t)o.duration_s,
+                               (long)((o.duration_s - (double)(time_t)o.duration_s) * 1e9)};
+        nanosleep(&nap, NULL);
+        mine = sc_telemetry_finish(t);
+    }
+    json_t *all = sc_results_gather(rte, mine);
+    if (rte->rank == 0) {
+        json_t *hosts = json_array();
+        size_t i;
+        json_t *v;
+        json_array_foreach(all, i, v) if (!json_is_null(v)) json_array_append(hosts, v);
+        json_dumpf(hosts, stdout, JSON_INDENT(1));
+        printf("\n");
+        json_decref(hosts);
+    }
+    json_decref(all);
+    return 0;
+}

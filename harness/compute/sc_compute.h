@@ -1,0 +1,41 @@
+/* sc_compute.h - the compute phase of a training step, with a known length: a spin for a
+ * requested time (GPU: a kernel calibrated against the clock; host: a sleep that keeps MPI
+ * progressing) and a real matrix multiply (cuBLAS) that reports TFLOP/s. Backends expose these
+ * through their ops table, so patterns are written once. */
+#ifndef SC_COMPUTE_H
+#define SC_COMPUTE_H
+
+#include <mpi.h>
+
+#include "util/sc_status.h"
+
+/* name: element and compute type of the matrix multiply (TF32: FP32 data, TF32 tensor cores) */
+#define SC_GEMM_TYPE_MAP(X) X(fp32) X(tf32) X(fp16) X(bf16)
+
+typedef enum {
+#define SC__GEMM_ENUM(name) SC_GEMM_##name,
+    SC_GEMM_TYPE_MAP(SC__GEMM_ENUM)
+#undef SC__GEMM_ENUM
+        SC_GEMM_TYPE_COUNT
+} sc_gemm_type_t;
+
+typedef struct {
+    sc_gemm_type_t type;
+    int m, n, k;
+    int iters;
+} sc_gemm_spec_t;
+
+typedef struct {
+    double seconds; /* device time of the timed iterations */
+    double tflops;  /* 2 m n k iters / seconds / 1e12 */
+} sc_gemm_result_t;
+
+const char *sc_gemm_type_name(sc_gemm_type_t type);
+sc_status_t sc_gemm_type_parse(const char *name, const char *flag, sc_gemm_type_t *type,
+                               sc_err_t *err);
+
+/* Host compute phase: waits `us` microseconds while driving MPI's progress engine (so that a
+ * non-blocking collective started before it advances). Returns the microseconds it took. */
+double sc_compute_host_spin(MPI_Comm comm, double us);
+
+#endif

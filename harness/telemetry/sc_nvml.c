@@ -1,0 +1,198 @@
+#include "sc_nvml.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The few NVML types and functions used, declared here (stable ABI since NVML 8). */
+typedef int nvml__return_t;
+typedef struct nvml__device_st *nvml__device_t;
+/* The library's layout (nvmlPciInfo_t); only bus_id is read. */
+typedef struct {
+    // cppcheck-suppress unusedStructMember
+    char bus_id_legacy[16];
+    // cppcheck-suppress unusedStructMember
+    unsigned domain, bus, device, pci_device_id, pci_subsystem_id;
+    char bus_id[32];
+} nvml__pci_info_t;
+
+enum { NVML__SUCCESS = 0, NVML__TEMPERATURE_GPU = 0, NVML__CLOCK_SM = 1, NVML__CLOCK_MEM = 2 };
+
+/* name in the library, member, return type, parameters */
+#define NVML__FUNCTIONS(X)                                                                         \
+    X("nvmlInit_v2", init, nvml__return_t, (void))                                                 \
+    X("nvmlShutdown", shutdown, nvml__return_t, (void))                                            \
+    X("nvmlErrorString", error_string, const char *, (nvml__return_t))                             \
+    X("nvmlDeviceGetCount_v2", get_count, nvml__return_t, (unsigned *))                            \
+    X("nvmlDeviceGetHandleByIndex_v2", get_handle, nvml__return_t, (unsigned, nvml__device_t *))   \
+    X("nvmlDeviceGetName", get_name, nvml__return_t, (nvml__device_t, char *, unsigned))           \
+    X("nvmlDeviceGetPciInfo_v3", get_pci, nvml__return_t, (nvml__device_t, nvml__pci_info_t *))    \
+    X("nvmlDeviceGetTemperature", get_temp, nvml__return_t, (nvml__device_t, int, unsigned *))     \
+    X("nvmlDeviceGetPowerUsage", get_power, nvml__return_t, (nvml__device_t, unsigned *))          \
+    X("nvmlDeviceGetClockInfo", get_clock, nvml__return_t, (nvml__device_t, int, unsigned *))      \
+    X("nvmlDeviceGetCurrentClocksThrottleReasons", get_throttle, nvml__return_t,                   \
+      (nvml__device_t, unsigned long long *))                                                      \
+    X("nvmlDeviceGetTotalEccErrors", get_ecc, nvml__return_t,                                      \
+      (nvml__device_t, int, int, unsigned long long *))                                            \
+    X("nvmlDeviceGetNvLinkState", get_link_state, nvml__return_t,                                  \
+      (nvml__device_t, unsigned, int *))                                                           \
+    X("nvmlDeviceGetNvLinkVersion", get_link_version, nvml__return_t,                              \
+      (nvml__device_t, unsigned, unsigned *))
+
+struct sc_nvml {
+    void *lib;
+#define NVML__MEMBER(sym, member, ret, params) ret(*member) params;
+    NVML__FUNCTIONS(NVML__MEMBER)
+#undef NVML__MEMBER
+};
+
+/* Resolves every function in one loop; only init, count and handle are required. */
+static int nvml__resolve(sc_nvml_t *n, char *why, size_t len)
+{
+    static const struct {
+        const char *sym;
+        size_t offset;
+        int required;
+    } table[] = {
+#define NVML__ENTRY(sym, member, ret, params)                                                      \
+    {sym, offsetof(sc_nvml_t, member),                                                             \
+     !strcmp(#member, "init") || !strcmp(#member, "get_count") || !strcmp(#member, "get_handle")},
+        NVML__FUNCTIONS(NVML__ENTRY)
+#undef NVML__ENTRY
+    };
+    for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+        void *fn = dlsym(n->lib, table[i].sym);
+        memcpy((char *)n + table[i].offset, &fn, sizeof(fn));
+        if (fn == NULL && table[i].required) {
+            snprintf(why, len, "NVML has no %s", table[i].sym);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+sc_nvml_t *sc_nvml_open(char *why, size_t len)
+{
+    const char *path = getenv("SCALECHECK_NVML_LIBRARY");
+    if (path == NULL || *path == '\0')
+        path = "libnvidia-ml.so.1";
+    sc_nvml_t *n = calloc(1, sizeof(*n));
+    if (n == NULL) {
+        snprintf(why, len, "no memory");
+        return NULL;
+    }
+    n->lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (n->lib == NULL) {
+        snprintf(why, len, "NVML not available: %s", dlerror());
+        free(n);
+        return NULL;
+    }
+    nvml__return_t rc = NVML__SUCCESS;
+    if (nvml__resolve(n, why, len) != 0 || (rc = n->init()) != NVML__SUCCESS) {
+        if (rc != NVML__SUCCESS)
+            snprintf(why, len, "nvmlInit failed: %s",
+                     n->error_string ? n->error_string(rc) : "unknown error");
+        dlclose(n->lib);
+        free(n);
+        return NULL;
+    }
+    return n;
+}
+
+void sc_nvml_close(sc_nvml_t *n)
+{
+    if (n == NULL)
+        return;
+    if (n->shutdown)
+        n->shutdown();
+    dlclose(n->lib);
+    free(n);
+}
+
+unsigned sc_nvml_count(const sc_nvml_t *n)
+{
+    unsigned count = 0;
+    return n->get_count(&count) == NVML__SUCCESS ? count : 0;
+}
+
+static void nvml__links(sc_nvml_t *n, nvml__device_t dev, sc_gpu_sample_t *out)
+{
+    for (unsigned link = 0; link < SC_NVML_MAX_LINKS; link++) {
+        int active = 0;
+        unsigned version = 0;
+        out->nvlink_active[link] = -1;
+        if (n->get_link_state == NULL || n->get_link_state(dev, link, &active) != NVML__SUCCESS)
+            continue;
+        out->nvlink_active[link] = active != 0;
+        out->nvlinks_reported++;
+        out->nvlinks_up += active != 0;
+        if (n->get_link_version && n->get_link_version(dev, link, &version) == NVML__SUCCESS)
+            out->nvlink_version[link] = (int)version;
+    }
+}
+
+void sc_nvml_sample(sc_nvml_t *n, unsigned index, sc_gpu_sample_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->index = index;
+    out->temp_c = out->sm_mhz = out->mem_mhz = -1;
+    out->power_w = -1;
+    out->throttle_reasons = out->ecc_corrected = out->ecc_uncorrected = -1;
+    nvml__device_t dev = NULL;
+    if (n->get_handle(index, &dev) != NVML__SUCCESS)
+        return;
+    nvml__pci_info_t pci;
+    unsigned u = 0;
+    unsigned long long ull = 0;
+    if (n->get_name && n->get_name(dev, out->name, sizeof(out->name)) != NVML__SUCCESS)
+        out->name[0] = '\0';
+    if (n->get_pci && n->get_pci(dev, &pci) == NVML__SUCCESS)
+        snprintf(out->bus_id, sizeof(out->bus_id), "%s", pci.bus_id);
+    if (n->get_temp && n->get_temp(dev, NVML__TEMPERATURE_GPU, &u) == NVML__SUCCESS)
+        out->temp_c = (int)u;
+    if (n->get_power && n->get_power(dev, &u) == NVML__SUCCESS)
+        out->power_w = u / 1000.0;
+    if (n->get_clock && n->get_clock(dev, NVML__CLOCK_SM, &u) == NVML__SUCCESS)
+        out->sm_mhz = (int)u;
+    if (n->get_clock && n->get_clock(dev, NVML__CLOCK_MEM, &u) == NVML__SUCCESS)
+        out->mem_mhz = (int)u;
+    if (n->get_throttle && n->get_throttle(dev, &ull) == NVML__SUCCESS)
+        out->throttle_reasons = (long long)ull;
+    /* error type 0 corrected, 1 uncorrected; counter type 0 volatile */
+    if (n->get_ecc && n->get_ecc(dev, 0, 0, &ull) == NVML__SUCCESS)
+        out->ecc_corrected = (long long)ull;
+    if (n->get_ecc && n->get_ecc(dev, 1, 0, &ull) == NVML__SUCCESS)
+        out->ecc_uncorrected = (long long)ull;
+    nvml__links(n, dev, out);
+}
+
+static void nvml__set_int(json_t *obj, const char *key, long long v)
+{
+    if (v >= 0)
+        json_object_set_new(obj, key, json_integer(v));
+}
+
+json_t *sc_nvml_sample_json(const sc_gpu_sample_t *s, double t_s)
+{
+    json_t *obj = json_pack("{s:f, s:i}", "t_s", t_s, "index", (int)s->index);
+    nvml__set_int(obj, "temp_c", s->temp_c);
+    if (s->power_w >= 0)
+        json_object_set_new(obj, "power_w", json_real(s->power_w));
+    nvml__set_int(obj, "sm_mhz", s->sm_mhz);
+    nvml__set_int(obj, "mem_mhz", s->mem_mhz);
+    nvml__set_int(obj, "throttle_reasons", s->throttle_reasons);
+    nvml__set_int(obj, "ecc_corrected", s->ecc_corrected);
+    nvml__set_int(obj, "ecc_uncorrected", s->ecc_uncorrected);
+    if (s->nvlinks_reported > 0) {
+        json_t *links = json_array();
+        for (int l = 0; l < SC_NVML_MAX_LINKS; l++)
+            if (s->nvlink_active[l] >= 0)
+                json_array_append_new(links, json_pack("{s:i, s:b, s:i}", "link", l, "up",
+                                                       s->nvlink_active[l], "version",
+                                                       s->nvlink_version[l]));
+        json_object_set_new(obj, "nvlinks_up", json_integer(s->nvlinks_up));
+        json_object_set_new(obj, "nvlinks", links);
+    }
+    return obj;
+}

@@ -1,0 +1,109 @@
+/* fake_nvml.c - a test double of libnvidia-ml.so.1 (loaded through SCALECHECK_NVML_LIBRARY) so
+ * that the telemetry path is tested on machines without a GPU. Two GPUs: GPU 0 healthy, GPU 1
+ * running hot (temperature climbing past 85 C), gaining an uncorrected ECC error per sample,
+ * with NVLink 3 down and throttling. Only the functions scalecheck resolves exist; the
+ * NVLink version call is left out on purpose (optional functions must be optional). */
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+    char bus_id_legacy[16];
+    unsigned domain, bus, device, pci_device_id, pci_subsystem_id;
+    char bus_id[32];
+} fake_pci_t;
+
+static unsigned fake_temp_calls[2];
+static unsigned long long fake_ecc_calls[2];
+
+int nvmlInit_v2(void)
+{
+    return 0;
+}
+
+int nvmlShutdown(void)
+{
+    return 0;
+}
+
+const char *nvmlErrorString(int rc)
+{
+    return rc ? "fake error" : "success";
+}
+
+int nvmlDeviceGetCount_v2(unsigned *count)
+{
+    *count = 2;
+    return 0;
+}
+
+int nvmlDeviceGetHandleByIndex_v2(unsigned index, void **dev)
+{
+    if (index > 1)
+        return 2;
+    *dev = (void *)(unsigned long)(index + 1); /* handles 1 and 2 */
+    return 0;
+}
+
+static unsigned fake_index(void *dev)
+{
+    return (unsigned)(unsigned long)dev - 1;
+}
+
+int nvmlDeviceGetName(void *dev, char *name, unsigned len)
+{
+    snprintf(name, len, "Fake H200 #%u", fake_index(dev));
+    return 0;
+}
+
+int nvmlDeviceGetPciInfo_v3(void *dev, fake_pci_t *pci)
+{
+    memset(pci, 0, sizeof(*pci));
+    snprintf(pci->bus_id, sizeof(pci->bus_id), "00000000:%02X:00.0", 0x1b + fake_index(dev));
+    return 0;
+}
+
+int nvmlDeviceGetTemperature(void *dev, int sensor, unsigned *temp)
+{
+    unsigned g = fake_index(dev);
+    (void)sensor;
+    unsigned step = fake_temp_calls[g]++;
+    *temp = g == 0 ? 40 : 84 + (step > 6 ? 6 : step); /* GPU 1: 84, 85, ... 90 */
+    return 0;
+}
+
+int nvmlDeviceGetPowerUsage(void *dev, unsigned *mw)
+{
+    *mw = fake_index(dev) == 0 ? 300000 : 650000;
+    return 0;
+}
+
+int nvmlDeviceGetClockInfo(void *dev, int type, unsigned *mhz)
+{
+    (void)dev;
+    *mhz = type == 2 ? 2619 : 1980;
+    return 0;
+}
+
+int nvmlDeviceGetCurrentClocksThrottleReasons(void *dev, unsigned long long *reasons)
+{
+    *reasons = fake_index(dev) == 0 ? 0x1ull : 0x20ull; /* GPU 1: software thermal slowdown */
+    return 0;
+}
+
+int nvmlDeviceGetTotalEccErrors(void *dev, int type, int counter, unsigned long long *count)
+{
+    unsigned g = fake_index(dev);
+    (void)counter;
+    if (type == 0) {
+        *count = 5;
+        return 0;
+    }
+    *count = g == 0 ? 0 : fake_ecc_calls[g]++;
+    return 0;
+}
+
+int nvmlDeviceGetNvLinkState(void *dev, unsigned link, int *active)
+{
+    *active = !(fake_index(dev) == 1 && link == 3);
+    return 0;
+}
