@@ -144,14 +144,36 @@ static sc_status_t nccl__reduce(sc_comm_t *comm, const sc_coll_args_t *a, sc_err
                         "ncclReduce", err);
 }
 
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0) && !defined(SC_NCCL_P2P_FALLBACK)
 static sc_status_t nccl__alltoall(sc_comm_t *comm, const sc_coll_args_t *a, sc_err_t *err)
 {
     nccl__comm_t *c = nccl__of(comm);
-    return nccl__settle(
-        c,
-        ncclAlltoAll(a->sendbuf, a->recvbuf, a->count, nccl__dtype(a->dtype), c->nccl, c->stream),
-        "ncclAlltoAll", err);
+    return nccl__settle(c,
+                        ncclAlltoAll(a->sendbuf, a->recvbuf, a->count, nccl__dtype(a->dtype),
+                                     c->nccl, c->stream),
+                        "ncclAlltoAll", err);
 }
+#else
+/* NCCL before 2.28 has no all-to-all, gather or scatter: grouped send/recv, as nccl-tests
+ * does. (SC_NCCL_P2P_FALLBACK forces this path, to compile-check it against a newer NCCL.) */
+static sc_status_t nccl__alltoall(sc_comm_t *comm, const sc_coll_args_t *a, sc_err_t *err)
+{
+    nccl__comm_t *c = nccl__of(comm);
+    size_t bytes = a->count * sc_dtype_size(a->dtype);
+    ncclDataType_t dt = nccl__dtype(a->dtype);
+    ncclResult_t rc = ncclGroupStart();
+    for (int p = 0; p < comm->size && (rc == ncclSuccess || rc == ncclInProgress); p++) {
+        rc = ncclSend((const char *)a->sendbuf + (size_t)p * bytes, a->count, dt, p, c->nccl,
+                      c->stream);
+        if (rc == ncclSuccess || rc == ncclInProgress)
+            rc = ncclRecv((char *)a->recvbuf + (size_t)p * bytes, a->count, dt, p, c->nccl,
+                          c->stream);
+    }
+    ncclResult_t end = ncclGroupEnd();
+    return nccl__settle(c, rc == ncclSuccess || rc == ncclInProgress ? end : rc,
+                        "alltoall (ncclSend/ncclRecv)", err);
+}
+#endif
 
 static sc_status_t nccl__sendrecv(sc_comm_t *comm, const sc_coll_args_t *a, sc_err_t *err)
 {
@@ -167,12 +189,13 @@ static sc_status_t nccl__sendrecv(sc_comm_t *comm, const sc_coll_args_t *a, sc_e
                         "ncclSend/ncclRecv", err);
 }
 
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0) && !defined(SC_NCCL_P2P_FALLBACK)
 static sc_status_t nccl__gather(sc_comm_t *comm, const sc_coll_args_t *a, sc_err_t *err)
 {
     nccl__comm_t *c = nccl__of(comm);
     return nccl__settle(c,
-                        ncclGather(a->sendbuf, a->recvbuf, a->count, nccl__dtype(a->dtype), a->root,
-                                   c->nccl, c->stream),
+                        ncclGather(a->sendbuf, a->recvbuf, a->count, nccl__dtype(a->dtype),
+                                   a->root, c->nccl, c->stream),
                         "ncclGather", err);
 }
 
@@ -184,11 +207,50 @@ static sc_status_t nccl__scatter(sc_comm_t *comm, const sc_coll_args_t *a, sc_er
     void *recv = (a->in_place && comm->rank == a->root)
                      ? (char *)a->recvbuf + (size_t)a->root * a->count * esize
                      : a->recvbuf;
-    return nccl__settle(
-        c,
-        ncclScatter(a->sendbuf, recv, a->count, nccl__dtype(a->dtype), a->root, c->nccl, c->stream),
-        "ncclScatter", err);
+    return nccl__settle(c,
+                        ncclScatter(a->sendbuf, recv, a->count, nccl__dtype(a->dtype), a->root,
+                                    c->nccl, c->stream),
+                        "ncclScatter", err);
 }
+#else
+/* Older NCCL: the root receives (gather) or sends (scatter) one block per rank. */
+static sc_status_t nccl__rooted(sc_comm_t *comm, const sc_coll_args_t *a, bool gather,
+                                const char *what, sc_err_t *err)
+{
+    nccl__comm_t *c = nccl__of(comm);
+    size_t bytes = a->count * sc_dtype_size(a->dtype);
+    ncclDataType_t dt = nccl__dtype(a->dtype);
+    ncclResult_t rc = ncclGroupStart();
+    if (comm->rank == a->root) {
+        for (int p = 0; p < comm->size && (rc == ncclSuccess || rc == ncclInProgress); p++) {
+            char *block = (char *)(gather ? a->recvbuf : (void *)a->sendbuf) + (size_t)p * bytes;
+            if (gather && !(a->in_place && p == a->root))
+                rc = ncclRecv(block, a->count, dt, p, c->nccl, c->stream);
+            else if (!gather && !(a->in_place && p == a->root))
+                rc = ncclSend(block, a->count, dt, p, c->nccl, c->stream);
+        }
+    }
+    bool root_copy = comm->rank == a->root && !a->in_place;
+    if (comm->rank != a->root || root_copy) {
+        if (gather)
+            rc = ncclSend(a->sendbuf, a->count, dt, a->root, c->nccl, c->stream);
+        else
+            rc = ncclRecv(a->recvbuf, a->count, dt, a->root, c->nccl, c->stream);
+    }
+    ncclResult_t end = ncclGroupEnd();
+    return nccl__settle(c, rc == ncclSuccess || rc == ncclInProgress ? end : rc, what, err);
+}
+
+static sc_status_t nccl__gather(sc_comm_t *comm, const sc_coll_args_t *a, sc_err_t *err)
+{
+    return nccl__rooted(comm, a, true, "gather (ncclSend/ncclRecv)", err);
+}
+
+static sc_status_t nccl__scatter(sc_comm_t *comm, const sc_coll_args_t *a, sc_err_t *err)
+{
+    return nccl__rooted(comm, a, false, "scatter (ncclSend/ncclRecv)", err);
+}
+#endif
 
 static bool nccl__supports(const sc_comm_t *comm, const char *coll, sc_dtype_t dtype, bool in_place)
 {
