@@ -148,10 +148,10 @@ static sc_status_t nccl__reduce(sc_comm_t *comm, const sc_coll_args_t *a, sc_err
 static sc_status_t nccl__alltoall(sc_comm_t *comm, const sc_coll_args_t *a, sc_err_t *err)
 {
     nccl__comm_t *c = nccl__of(comm);
-    return nccl__settle(c,
-                        ncclAlltoAll(a->sendbuf, a->recvbuf, a->count, nccl__dtype(a->dtype),
-                                     c->nccl, c->stream),
-                        "ncclAlltoAll", err);
+    return nccl__settle(
+        c,
+        ncclAlltoAll(a->sendbuf, a->recvbuf, a->count, nccl__dtype(a->dtype), c->nccl, c->stream),
+        "ncclAlltoAll", err);
 }
 #else
 /* NCCL before 2.28 has no all-to-all, gather or scatter: grouped send/recv, as nccl-tests
@@ -194,8 +194,8 @@ static sc_status_t nccl__gather(sc_comm_t *comm, const sc_coll_args_t *a, sc_err
 {
     nccl__comm_t *c = nccl__of(comm);
     return nccl__settle(c,
-                        ncclGather(a->sendbuf, a->recvbuf, a->count, nccl__dtype(a->dtype),
-                                   a->root, c->nccl, c->stream),
+                        ncclGather(a->sendbuf, a->recvbuf, a->count, nccl__dtype(a->dtype), a->root,
+                                   c->nccl, c->stream),
                         "ncclGather", err);
 }
 
@@ -207,10 +207,10 @@ static sc_status_t nccl__scatter(sc_comm_t *comm, const sc_coll_args_t *a, sc_er
     void *recv = (a->in_place && comm->rank == a->root)
                      ? (char *)a->recvbuf + (size_t)a->root * a->count * esize
                      : a->recvbuf;
-    return nccl__settle(c,
-                        ncclScatter(a->sendbuf, recv, a->count, nccl__dtype(a->dtype), a->root,
-                                    c->nccl, c->stream),
-                        "ncclScatter", err);
+    return nccl__settle(
+        c,
+        ncclScatter(a->sendbuf, recv, a->count, nccl__dtype(a->dtype), a->root, c->nccl, c->stream),
+        "ncclScatter", err);
 }
 #else
 /* Older NCCL: the root receives (gather) or sends (scatter) one block per rank. */

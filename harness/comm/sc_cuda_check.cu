@@ -2,7 +2,8 @@
  * buffer never travels to the host: only the count of wrong elements does. */
 #include "comm/sc_cuda_check.h"
 
-namespace {
+namespace
+{
 
 constexpr int kThreads = 256;
 

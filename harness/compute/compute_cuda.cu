@@ -6,7 +6,8 @@
 
 #include "compute/sc_compute_cuda.h"
 
-namespace {
+namespace
+{
 
 __global__ void spin_kernel(long long cycles)
 {
