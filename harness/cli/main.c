@@ -13,6 +13,8 @@ typedef struct {
 
 static const sc__command_t sc__commands[] = {
     {"coll", sc_cmd_coll, "measure collectives (nccl-tests-style sweeps)"},
+    {"run", sc_cmd_run, "run a workload's training step and measure its scaling curves"},
+    {"validate", sc_cmd_validate, "check workload files (file:line:column errors)"},
     {"compute", sc_cmd_compute, "run the compute phase alone (spin, or cuBLAS GEMM TFLOP/s)"},
     {"telemetry", sc_cmd_telemetry, "sample GPU health through NVML"},
     {"version", sc_cmd_version, "print versions of scalecheck and its libraries"},

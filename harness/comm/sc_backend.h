@@ -35,6 +35,9 @@ typedef struct {
 
 typedef struct sc_comm sc_comm_t;
 
+/* Collectives that can be started without waiting (istart). */
+typedef enum { SC_NB_ALLREDUCE, SC_NB_REDUCESCATTER, SC_NB_ALLGATHER, SC_NB_ALLTOALL } sc_nb_kind_t;
+
 /* What a backend is opened with. */
 typedef struct {
     int device;       /* GPU backends: device index, -1 = the rank's index on its host */
@@ -90,6 +93,17 @@ typedef struct {
     sc_status_t (*graph_end)(sc_comm_t *comm, void **graph, sc_err_t *err);
     sc_status_t (*graph_launch)(sc_comm_t *comm, void *graph, sc_err_t *err);
     void (*graph_destroy)(sc_comm_t *comm, void *graph);
+    /* Non-blocking operations, for overlap and pipelines. istart begins allreduce,
+     * reducescatter, allgather or alltoall (kind: the sc_coll_args_t convention) and returns at
+     * once; isend starts a send; recv receives (blocking). iwait completes everything started.
+     * The compute phase keeps started operations progressing. */
+    sc_status_t (*istart)(sc_comm_t *comm, sc_nb_kind_t kind, const sc_coll_args_t *args,
+                          sc_err_t *err);
+    sc_status_t (*isend)(sc_comm_t *comm, const void *buf, size_t count, sc_dtype_t dtype, int peer,
+                         sc_err_t *err);
+    sc_status_t (*recv)(sc_comm_t *comm, void *buf, size_t count, sc_dtype_t dtype, int peer,
+                        sc_err_t *err);
+    sc_status_t (*iwait)(sc_comm_t *comm, sc_err_t *err);
     /* The compute phase (compute/sc_compute.h): a spin of `us` microseconds (*measured_us: what
      * it took), and a timed matrix multiply (NULL where there is no GPU). */
     sc_status_t (*compute_spin)(sc_comm_t *comm, double us, double *measured_us, sc_err_t *err);

@@ -34,8 +34,9 @@ const char *sc_gemm_type_name(sc_gemm_type_t type);
 sc_status_t sc_gemm_type_parse(const char *name, const char *flag, sc_gemm_type_t *type,
                                sc_err_t *err);
 
-/* Host compute phase: waits `us` microseconds while driving MPI's progress engine (so that a
- * non-blocking collective started before it advances). Returns the microseconds it took. */
-double sc_compute_host_spin(MPI_Comm comm, double us);
+/* Host compute phase: waits `us` microseconds while driving MPI's progress engine and testing
+ * the started requests (so that non-blocking operations started before it advance). Returns the
+ * microseconds it took. */
+double sc_compute_host_spin(MPI_Comm comm, MPI_Request *pending, int npending, double us);
 
 #endif

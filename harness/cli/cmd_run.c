@@ -1,0 +1,472 @@
+/* cmd_run.c - `scalecheck run --workload W`: the training step of a workload on the first k
+ * ranks of each node (the 1-8 GPU curve) and on 1..N nodes (the multi-node curve), in one
+ * launch through sub-communicators. Per point: step time (median, p99), throughput, speedup
+ * against the smallest point, scaling efficiency, the exposed-communication share of the step,
+ * the slowest rank and its host, and the calls and bytes the step communicated. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cmd_run_opts.h"
+#include "cli/sc_cmd.h"
+#include "engine/sc_watchdog.h"
+#include "patterns/sc_pattern.h"
+#include "report/sc_results.h"
+#include "sc_config.h"
+#include "util/sc_clock.h"
+#include "util/sc_stats.h"
+
+typedef struct {
+    int gpus_per_node, nodes;
+} run__point_t;
+
+typedef struct {
+    const sc_rte_t *rte;
+    sc_run_opts_t opts;
+    sc_workload_t w;
+    run__point_t points[64];
+    int npoints;
+    sc_comm_t *world;
+    sc_watchdog_t *wd;
+    sc_results_t res;
+    json_t *doc, *points_json;
+    double base_throughput;
+    int base_gpus;
+} run__t;
+
+/* Host-major order: ranks of a point on one node are neighbours, so TP groups stay in a node. */
+static bool run__in_point(const sc_rte_t *rte, const run__point_t *pt, int *key)
+{
+    int r = rte->rank;
+    *key = rte->host_index[r] * 65536 + rte->local_rank;
+    return rte->host_index[r] < pt->nodes && rte->local_rank < pt->gpus_per_node;
+}
+
+/* The points to run, each checked against the ranks there are and the workload's layout -
+ * before anything runs. */
+static sc_status_t run__plan(run__t *run, sc_err_t *err)
+{
+    const sc_rte_t *rte = run->rte;
+    int min_local = rte->size;
+    for (int h = 0; h < rte->nhosts; h++) {
+        int n = 0;
+        for (int r = 0; r < rte->size; r++)
+            n += rte->host_index[r] == h;
+        min_local = n < min_local ? n : min_local;
+    }
+    const sc_run_opts_t *o = &run->opts;
+    int kmax = 0;
+    long long model = run->w.tp * run->w.pp;
+    for (int i = 0; i < o->nscales; i++) {
+        if (!o->scales_given && o->scales[i] % model != 0)
+            continue; /* default scales: only those the layout fits */
+        if (o->scales[i] > min_local)
+            return sc_err_set(err, SC_ERR_USAGE,
+                              "--scales: %d GPUs per node asked, but a node has only %d ranks",
+                              o->scales[i], min_local);
+        run->points[run->npoints++] = (run__point_t){o->scales[i], 1};
+        kmax = o->scales[i] > kmax ? o->scales[i] : kmax;
+    }
+    bool node_curve_only = kmax == 0; /* a model replica spans nodes: only whole nodes */
+    if (node_curve_only)
+        kmax = min_local;
+    for (int i = 0; i < o->nnodes; i++) {
+        int n = o->nodes[i];
+        if (n > rte->nhosts)
+            return sc_err_set(err, SC_ERR_USAGE, "--nodes: %d nodes asked, the job has %d", n,
+                              rte->nhosts);
+        bool fits = ((long long)kmax * n) % model == 0;
+        if ((n > 1 || node_curve_only) && (fits || o->nnodes_given) && run->npoints < 64)
+            run->points[run->npoints++] = (run__point_t){kmax, n};
+    }
+    if (run->npoints == 0)
+        return sc_err_set(err, SC_ERR_USAGE,
+                          "workload %s: tp %lld x pp %lld = %lld ranks per model replica, more "
+                          "than the %d ranks per node here (--tp/--pp override it)",
+                          run->w.name, run->w.tp, run->w.pp, model, min_local);
+    for (int i = 0; i < run->npoints; i++) {
+        sc_layout_t l;
+        int n = run->points[i].gpus_per_node * run->points[i].nodes;
+        sc_status_t status = sc_workload_layout(&run->w, n, &l, err);
+        if (status != SC_OK)
+            return status;
+    }
+    return SC_OK;
+}
+
+/* The grid as seen from every rank of the point, for the record (and the tests). */
+static json_t *run__grid_json(const sc_grid_t *g, sc_comm_t *pc, MPI_Comm control)
+{
+    const sc_layout_t *l = &g->layout;
+    int width = 4 + l->tp + l->pp + l->dp, n = pc->size;
+    int *mine = calloc((size_t)width, sizeof(int)), *all = NULL;
+    mine[0] = pc->world_rank[pc->rank];
+    mine[1] = g->d;
+    mine[2] = g->p;
+    mine[3] = g->t;
+    const sc_comm_t *groups[3] = {g->tp, g->pp, g->dp};
+    const int sizes[3] = {l->tp, l->pp, l->dp};
+    int at = 4;
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < sizes[k]; i++)
+            mine[at++] = groups[k] ? groups[k]->world_rank[i] : mine[0];
+    if (pc->rank == 0)
+        all = malloc((size_t)width * (size_t)n * sizeof(int));
+    MPI_Gather(mine, width, MPI_INT, all, width, MPI_INT, 0, control);
+    json_t *out = NULL;
+    if (pc->rank == 0) {
+        out = json_array();
+        for (int r = 0; r < n; r++) {
+            int *row = all + (size_t)r * (size_t)width;
+            json_t *lists[3];
+            for (int k = 0, pos = 4; k < 3; pos += sizes[k], k++) {
+                lists[k] = json_array();
+                for (int i = 0; i < sizes[k]; i++)
+                    json_array_append_new(lists[k], json_integer(row[pos + i]));
+            }
+            json_array_append_new(out,
+                                  json_pack("{s:i, s:i, s:i, s:i, s:o, s:o, s:o}", "rank", row[0],
+                                            "d", row[1], "p", row[2], "t", row[3], "tp_group",
+                                            lists[0], "pp_group", lists[1], "dp_group", lists[2]));
+        }
+    }
+    free(mine);
+    free(all);
+    return out;
+}
+
+/* Runs warm-up and timed steps on this rank; step_ms[i] gets this rank's step times. */
+static sc_status_t run__steps(run__t *run, sc_step_t *step, sc_comm_t *pc, double *step_ms,
+                              sc_err_t *err)
+{
+    const sc_run_opts_t *o = &run->opts;
+    sc_status_t status = SC_OK;
+    for (int i = 0; i < o->warmup + o->steps && status == SC_OK; i++) {
+        if (i == o->warmup) { /* what was counted in warm-up does not count */
+            memset(&step->counts, 0, sizeof(step->counts));
+            step->comm_us = step->compute_us = 0;
+            status = pc->ops->barrier(pc, err);
+        }
+        uint64_t t0 = sc_clock_ns();
+        if (status == SC_OK)
+            status = sc_step_run(step, err);
+        if (i >= o->warmup)
+            step_ms[i - o->warmup] = (double)(sc_clock_ns() - t0) * 1e-6;
+        sc_watchdog_tick(sc_watchdog_progress(run->wd));
+    }
+    return status;
+}
+
+static json_t *run__counts_json(const sc_pattern_counts_t *c, int steps)
+{
+    json_t *obj = json_object();
+    for (int op = 0; op < SC_PATOP_COUNT; op++)
+        if (c->calls[op] > 0)
+            json_object_set_new(obj, sc_patop_name((sc_patop_t)op),
+                                json_pack("{s:f, s:f}", "calls", (double)c->calls[op] / steps,
+                                          "bytes", (double)c->bytes[op] / steps));
+    return obj;
+}
+
+/* Combines the point's per-rank measurements on the control communicator; rank 0 (always in
+ * the point) returns the point's JSON. */
+static json_t *run__combine(run__t *run, const run__point_t *pt, const sc_layout_t *l,
+                            sc_step_t *step, double *step_ms, MPI_Comm control, json_t *grid)
+{
+    int steps = run->opts.steps, n = 0;
+    MPI_Comm_size(control, &n);
+    double mean = 0;
+    for (int i = 0; i < steps; i++)
+        mean += step_ms[i] / steps;
+    struct {
+        double v;
+        int rank;
+    } slow = {mean, run->rte->rank};
+    MPI_Allreduce(MPI_IN_PLACE, &slow, 1, MPI_DOUBLE_INT, MPI_MAXLOC, control);
+    MPI_Allreduce(MPI_IN_PLACE, step_ms, steps, MPI_DOUBLE, MPI_MAX, control);
+    double frac = step->comm_us / (mean * steps * 1e3 > 0 ? mean * steps * 1e3 : 1.0);
+    MPI_Allreduce(MPI_IN_PLACE, &frac, 1, MPI_DOUBLE, MPI_SUM, control);
+    MPI_Allreduce(MPI_IN_PLACE, step->counts.calls, SC_PATOP_COUNT, MPI_UINT64_T, MPI_SUM, control);
+    MPI_Allreduce(MPI_IN_PLACE, step->counts.bytes, SC_PATOP_COUNT, MPI_UINT64_T, MPI_SUM, control);
+    if (run->rte->rank != 0)
+        return NULL;
+    sc_stats_t st;
+    sc_stats_compute(step_ms, (size_t)steps, &st);
+    int gpus = pt->gpus_per_node * pt->nodes;
+    double throughput = sc_workload_samples_per_step(&run->w, l) / (st.median * 1e-3);
+    if (run->base_gpus == 0) {
+        run->base_gpus = gpus;
+        run->base_throughput = throughput;
+    }
+    double speedup = throughput / run->base_throughput;
+    json_t *p = json_pack(
+        "{s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:i, s:s, s:f, s:o}",
+        "gpus", gpus, "nodes", pt->nodes, "dp", l->dp, "tp", l->tp, "pp", l->pp, "micro_batches",
+        l->micro_batches, "step_time_ms", st.median, "step_time_p99_ms", st.p99, "step_time_cv",
+        st.cv, "throughput", throughput, "speedup", speedup, "efficiency",
+        speedup / ((double)gpus / run->base_gpus), "comm_fraction", frac / n, "slowest_rank",
+        slow.rank, "slowest_host", run->rte->hosts[slow.rank], "slowest_rank_mean_ms", slow.v,
+        "comm", run__counts_json(&step->counts, steps));
+    json_object_set_new(p, "steps", json_integer(steps));
+    if (grid != NULL)
+        json_object_set_new(p, "grid", grid);
+    return p;
+}
+
+/* One point, on the ranks in it. */
+static sc_status_t run__point(run__t *run, const run__point_t *pt, sc_comm_t *pc, MPI_Comm control,
+                              json_t **out, sc_err_t *err)
+{
+    sc_layout_t l;
+    sc_grid_t grid;
+    sc_status_t status = sc_workload_layout(&run->w, pc->size, &l, err);
+    if (status == SC_OK)
+        status = sc_grid_create(pc, &l, &grid, err);
+    if (status != SC_OK)
+        return status;
+    sc_step_t step = {.w = &run->w,
+                      .grid = &grid,
+                      .world = pc,
+                      .bytes_scale = run->opts.bytes_scale,
+                      .compute_scale = run->opts.compute_scale};
+    step.buf_bytes = sc_step_buffer_bytes(&run->w, &grid, run->opts.bytes_scale);
+    step.buf = pc->ops->alloc(pc, step.buf_bytes);
+    double *step_ms = calloc((size_t)run->opts.steps, sizeof(double));
+    if (step.buf == NULL || step_ms == NULL)
+        status = sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): cannot allocate %zu bytes",
+                            run->rte->rank, run->rte->host, step.buf_bytes);
+    if (status == SC_OK)
+        status = pc->ops->fill_bytes(pc, step.buf, 0, step.buf_bytes, err);
+    if (status == SC_OK)
+        status = run__steps(run, &step, pc, step_ms, err);
+    if (status == SC_OK) {
+        json_t *g = pc->size <= 64 ? run__grid_json(&grid, pc, control) : NULL;
+        *out = run__combine(run, pt, &l, &step, step_ms, control, g);
+    }
+    if (step.buf != NULL)
+        pc->ops->free(pc, step.buf);
+    free(step_ms);
+    sc_grid_destroy(&grid);
+    return status;
+}
+
+static void run__print_row(run__t *run, const json_t *p)
+{
+    json_t *c = json_object_get(p, "comm");
+    (void)c;
+    sc_results_printf(
+        &run->res,
+        "  %5lld %5lld %4lld %3lld %3lld %11.3f %11.3f %12.1f %8.3f %6.3f %6.1f  %s (rank %lld)\n",
+        json_integer_value(json_object_get(p, "gpus")),
+        json_integer_value(json_object_get(p, "nodes")),
+        json_integer_value(json_object_get(p, "dp")), json_integer_value(json_object_get(p, "tp")),
+        json_integer_value(json_object_get(p, "pp")),
+        json_real_value(json_object_get(p, "step_time_ms")),
+        json_real_value(json_object_get(p, "step_time_p99_ms")),
+        json_real_value(json_object_get(p, "throughput")),
+        json_real_value(json_object_get(p, "speedup")),
+        json_real_value(json_object_get(p, "efficiency")),
+        100 * json_real_value(json_object_get(p, "comm_fraction")),
+        json_string_value(json_object_get(p, "slowest_host")),
+        json_integer_value(json_object_get(p, "slowest_rank")));
+    fflush(stdout);
+}
+
+static sc_status_t run__all_points(run__t *run, sc_err_t *err)
+{
+    const sc_rte_t *rte = run->rte;
+    if (rte->rank == 0)
+        sc_results_printf(&run->res, "#\n# %5s %5s %4s %3s %3s %11s %11s %12s %8s %6s %6s  %s\n",
+                          "gpus", "nodes", "dp", "tp", "pp", "step_ms", "p99_ms", "samples/s",
+                          "speedup", "eff", "comm%", "slowest");
+    for (int i = 0; i < run->npoints; i++) {
+        const run__point_t *pt = &run->points[i];
+        int key = 0;
+        bool in = run__in_point(rte, pt, &key);
+        if (rte->rank == 0)
+            fprintf(stderr, "[%d/%d] %d GPU%s x %d node%s ...\r", i + 1, run->npoints,
+                    pt->gpus_per_node, pt->gpus_per_node == 1 ? "" : "s", pt->nodes,
+                    pt->nodes == 1 ? "" : "s");
+        char what[96];
+        snprintf(what, sizeof(what), "run point %d/%d (splitting)", i + 1, run->npoints);
+        sc_watchdog_arm(run->wd, what, run->world->world_rank, run->world->size);
+        sc_comm_t *pc = NULL;
+        MPI_Comm control = MPI_COMM_NULL;
+        sc_status_t status = run->world->ops->split(run->world, in ? 0 : -1, key, &pc, err);
+        MPI_Comm_split(rte->world, in ? 0 : MPI_UNDEFINED, key, &control);
+        json_t *p = NULL;
+        snprintf(what, sizeof(what), "run point %d/%d (training steps)", i + 1, run->npoints);
+        sc_watchdog_arm(run->wd, what, run->world->world_rank, run->world->size);
+        if (status == SC_OK && in)
+            status = run__point(run, pt, pc, control, &p, err);
+        if (pc != NULL)
+            pc->ops->close(pc);
+        if (control != MPI_COMM_NULL)
+            MPI_Comm_free(&control);
+        if (status != SC_OK)
+            return status;
+        MPI_Barrier(rte->world); /* ranks outside the point wait here, watched */
+        if (rte->rank == 0) {
+            run__print_row(run, p);
+            json_array_append_new(run->points_json, p);
+            sc_err_t ignored;
+            char path[PATH_MAX];
+            sc_results_write_json(sc_results_path(&run->res, "result.json", path, sizeof(path)),
+                                  run->doc, &ignored);
+        }
+    }
+    sc_watchdog_disarm(run->wd);
+    return SC_OK;
+}
+
+static int run__csv_writer(FILE *out, void *arg)
+{
+    static const char *const fields[] = {"gpus",
+                                         "nodes",
+                                         "dp",
+                                         "tp",
+                                         "pp",
+                                         "step_time_ms",
+                                         "step_time_p99_ms",
+                                         "throughput",
+                                         "speedup",
+                                         "efficiency",
+                                         "comm_fraction",
+                                         "slowest_rank",
+                                         "slowest_host",
+                                         NULL};
+    for (size_t f = 0; fields[f]; f++)
+        fprintf(out, "%s%s", f ? "," : "", fields[f]);
+    fputc('\n', out);
+    size_t i;
+    json_t *p;
+    json_array_foreach((json_t *)arg, i, p)
+    {
+        for (size_t f = 0; fields[f]; f++) {
+            json_t *v = json_object_get(p, fields[f]);
+            if (f)
+                fputc(',', out);
+            if (json_is_integer(v))
+                fprintf(out, "%lld", (long long)json_integer_value(v));
+            else if (json_is_real(v))
+                fprintf(out, "%.6g", json_real_value(v));
+            else if (json_is_string(v))
+                fputs(json_string_value(v), out);
+        }
+        fputc('\n', out);
+    }
+    return ferror(out);
+}
+
+static sc_status_t run__save(run__t *run, const char *state, sc_err_t *err)
+{
+    if (run->rte->rank != 0 || run->doc == NULL)
+        return SC_OK;
+    json_object_set_new(run->doc, "state", json_string(state));
+    char path[PATH_MAX];
+    sc_status_t status = sc_results_write_json(
+        sc_results_path(&run->res, "result.json", path, sizeof(path)), run->doc, err);
+    if (status == SC_OK)
+        status = sc_results_write_text(sc_results_path(&run->res, "points.csv", path, sizeof(path)),
+                                       run__csv_writer, run->points_json, err);
+    if (status == SC_OK && run->opts.json_path)
+        status = sc_results_write_json(run->opts.json_path, run->doc, err);
+    if (status == SC_OK && run->opts.csv_path)
+        status = sc_results_write_text(run->opts.csv_path, run__csv_writer, run->points_json, err);
+    return status;
+}
+
+static sc_status_t run__setup(run__t *run, sc_err_t *err)
+{
+    const sc_rte_t *rte = run->rte;
+    char note[512];
+    sc_backend_opts_t bopts = {.device = -1, .timeout_s = run->opts.timeout_s};
+    sc_status_t status =
+        sc_backend_open(run->opts.backend, rte, &bopts, &run->world, note, sizeof(note), err);
+    if (status == SC_OK && rte->rank == 0) {
+        char name[128];
+        snprintf(name, sizeof(name), "run-%s", run->w.name);
+        status = sc_results_open(&run->res, run->opts.results_base,
+                                 run->opts.name ? run->opts.name : name, err);
+    }
+    int ok = status == SC_OK, all_ok = 0;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, rte->world);
+    if (!all_ok)
+        return status != SC_OK ? status
+                               : sc_err_set(err, SC_ERR_IO, "rank 0 could not create its results");
+    status =
+        sc_watchdog_start(rte, run->opts.timeout_s, sc_results_flush, &run->res, &run->wd, err);
+    if (status == SC_OK && rte->rank == 0) {
+        run->points_json = json_array();
+        run->doc = json_pack(
+            "{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:s, s:s, s:f, s:f, s:i, s:i, s:O}", "tool",
+            "scalecheck", "version", SC_VERSION, "command", "run", "workload", run->w.name,
+            "workload_file", run->opts.workload, "ranks", rte->size, "nhosts", rte->nhosts,
+            "backend", run->world->ops->name, "backend_note", note, "bytes_scale",
+            run->opts.bytes_scale, "compute_scale", run->opts.compute_scale, "steps",
+            run->opts.steps, "warmup", run->opts.warmup, "points", run->points_json);
+        json_object_set_new(run->doc, "results_dir", json_string(run->res.dir));
+        sc_results_printf(&run->res,
+                          "# scalecheck %s run | workload %s | backend %s (%s) | %d ranks on %d "
+                          "host%s\n# %s\n# bytes x%g, compute x%g, %d steps after %d warm-up; "
+                          "results %s\n",
+                          SC_VERSION, run->w.name, run->world->ops->name,
+                          run->world->ops->version(run->world), rte->size, rte->nhosts,
+                          rte->nhosts == 1 ? "" : "s", note[0] ? note : "backend chosen",
+                          run->opts.bytes_scale, run->opts.compute_scale, run->opts.steps,
+                          run->opts.warmup, run->res.dir);
+    }
+    return status;
+}
+
+static void run__teardown(run__t *run)
+{
+    sc_watchdog_stop(run->wd);
+    if (run->world)
+        run->world->ops->close(run->world);
+    sc_results_close(&run->res);
+    json_decref(run->points_json);
+    json_decref(run->doc);
+}
+
+int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
+{
+    run__t run = {.rte = rte};
+    sc_err_t err;
+    sc_err_clear(&err);
+    int local_max = rte->local_size;
+    MPI_Allreduce(MPI_IN_PLACE, &local_max, 1, MPI_INT, MPI_MIN, rte->world);
+    sc_status_t status = sc_run_opts_parse(&run.opts, argc, argv, 2, local_max, rte->nhosts, &err);
+    if (status == SC_OK && run.opts.help) {
+        if (rte->rank == 0) {
+            printf("usage: mpirun -np N scalecheck run --workload FILE [options]\n\n");
+            sc_run_opts_help(stdout);
+        }
+        return 0;
+    }
+    if (status == SC_OK)
+        status = sc_workload_load(run.opts.workload, &run.w, &err);
+    if (status == SC_OK && run.opts.tp > 0)
+        run.w.tp = run.opts.tp;
+    if (status == SC_OK && run.opts.pp > 0)
+        run.w.pp = run.opts.pp;
+    if (status == SC_OK)
+        status = run__plan(&run, &err);
+    if (status == SC_OK)
+        status = run__setup(&run, &err);
+    if (status == SC_OK)
+        status = run__all_points(&run, &err);
+    if (status == SC_OK)
+        status = run__save(&run, "complete", &err);
+    if (status != SC_OK) {
+        if (rte->rank == 0 || sc_status_exit_code(status) != 2)
+            fprintf(stderr, "scalecheck run: %s\n", err.msg);
+        sc_err_t ignored;
+        run__save(&run, "failed", &ignored);
+        if (sc_status_exit_code(status) == 3)
+            MPI_Abort(rte->world, 3);
+    }
+    run__teardown(&run);
+    return sc_status_exit_code(status);
+}

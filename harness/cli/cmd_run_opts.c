@@ -1,0 +1,153 @@
+/* cmd_run_opts.c - option handlers and the option table of `scalecheck run`. */
+#include "cli/cmd_run_opts.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/sc_cli.h"
+
+static sc_status_t run__list(const char *flag, const char *v, int *out, int *n, sc_err_t *err)
+{
+    char copy[256];
+    snprintf(copy, sizeof(copy), "%s", v);
+    *n = 0;
+    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok != NULL;
+         tok = strtok_r(NULL, ",", &save)) {
+        long x = 0;
+        if (*n == SC_RUN_MAX_POINTS)
+            return sc_err_set(err, SC_ERR_USAGE, "%s: more than %d values", flag,
+                              SC_RUN_MAX_POINTS);
+        sc_status_t status = sc_cli_int(flag, tok, 1, 1 << 20, &x, err);
+        if (status != SC_OK)
+            return status;
+        if (*n > 0 && x <= out[*n - 1])
+            return sc_err_set(err, SC_ERR_USAGE, "%s: values must increase ('%s')", flag, v);
+        out[(*n)++] = (int)x;
+    }
+    return *n > 0 ? SC_OK : sc_err_set(err, SC_ERR_USAGE, "%s: empty list", flag);
+}
+
+#define RUN__INT(fn, field, lo, hi)                                                                \
+    static sc_status_t fn(void *t, const char *flag, const char *v, sc_err_t *err)                 \
+    {                                                                                              \
+        long x = 0;                                                                                \
+        sc_status_t status = sc_cli_int(flag, v, lo, hi, &x, err);                                 \
+        ((sc_run_opts_t *)t)->field = x;                                                           \
+        return status;                                                                             \
+    }
+#define RUN__NUM(fn, field, lo, hi)                                                                \
+    static sc_status_t fn(void *t, const char *flag, const char *v, sc_err_t *err)                 \
+    {                                                                                              \
+        return sc_cli_double(flag, v, lo, hi, &((sc_run_opts_t *)t)->field, err);                  \
+    }
+#define RUN__STR(fn, field)                                                                        \
+    static sc_status_t fn(void *t, const char *flag, const char *v, sc_err_t *err)                 \
+    {                                                                                              \
+        if (*v == '\0')                                                                            \
+            return sc_err_set(err, SC_ERR_USAGE, "%s: empty value", flag);                         \
+        ((sc_run_opts_t *)t)->field = v;                                                           \
+        return SC_OK;                                                                              \
+    }
+
+RUN__INT(run__steps, steps, 1, 1000000)
+RUN__INT(run__warmup, warmup, 0, 100000)
+RUN__INT(run__tp, tp, 1, 1024)
+RUN__INT(run__pp, pp, 1, 1024)
+RUN__NUM(run__bytes_scale, bytes_scale, 1e-12, 1.0)
+RUN__NUM(run__compute_scale, compute_scale, 0.0, 1000.0)
+RUN__NUM(run__timeout, timeout_s, 0.0, 86400.0)
+RUN__NUM(run__telemetry, telemetry_s, 0.0, 3600.0)
+RUN__STR(run__workload, workload)
+RUN__STR(run__backend, backend)
+RUN__STR(run__json, json_path)
+RUN__STR(run__csv, csv_path)
+RUN__STR(run__results_dir, results_base)
+RUN__STR(run__name, name)
+
+static sc_status_t run__scales(void *t, const char *flag, const char *v, sc_err_t *err)
+{
+    sc_run_opts_t *o = t;
+    o->scales_given = true;
+    return run__list(flag, v, o->scales, &o->nscales, err);
+}
+
+static sc_status_t run__nodes(void *t, const char *flag, const char *v, sc_err_t *err)
+{
+    sc_run_opts_t *o = t;
+    o->nnodes_given = true;
+    return run__list(flag, v, o->nodes, &o->nnodes, err);
+}
+
+static sc_status_t run__help(void *t, const char *flag, const char *v, sc_err_t *err)
+{
+    (void)flag;
+    (void)v;
+    (void)err;
+    ((sc_run_opts_t *)t)->help = true;
+    return SC_OK;
+}
+
+static const sc_cli_opt_t run__options[] = {
+    {'W', "workload", "FILE", "the training step to run (workloads/*.yaml); required",
+     run__workload},
+    {0, "scales", "K,K,...", "GPUs (ranks) per node of each point (default 1,2,4,... up to all)",
+     run__scales},
+    {0, "nodes", "N,N,...", "node counts of the multi-node curve (default 1,2,4,... up to all)",
+     run__nodes},
+    {'n', "steps", "N", "timed steps per point (default 10)", run__steps},
+    {'w', "warmup", "N", "untimed steps first (default 2)", run__warmup},
+    {0, "tp", "N", "override the workload's tensor-parallel size", run__tp},
+    {0, "pp", "N", "override the workload's pipeline stages", run__pp},
+    {0, "bytes-scale", "F", "messages are F times the workload's sizes (default 1)",
+     run__bytes_scale},
+    {0, "compute-scale", "F", "compute phases are F times the modelled time (default 1)",
+     run__compute_scale},
+    {0, "backend", "NAME", "nccl, mpi or auto (default auto)", run__backend},
+    {0, "json", "FILE", "also write the JSON results to FILE", run__json},
+    {0, "csv", "FILE", "also write the points as CSV to FILE", run__csv},
+    {0, "results-dir", "DIR", "where run directories go (default results)", run__results_dir},
+    {0, "name", "NAME", "run name in the directory name (default run-<workload>)", run__name},
+    {0, "timeout", "SECONDS", "bound on every wait on other ranks (default 300)", run__timeout},
+    {0, "telemetry", "SECONDS", "GPU health sampling interval, 0 = off (default 1)",
+     run__telemetry},
+    {'h', "help", NULL, "this help", run__help},
+    {0, NULL, NULL, NULL, NULL},
+};
+
+static int run__powers(int *out, int limit)
+{
+    int n = 0;
+    for (int k = 1; k <= limit && n < SC_RUN_MAX_POINTS; k *= 2)
+        out[n++] = k;
+    if (out[n - 1] != limit && n < SC_RUN_MAX_POINTS)
+        out[n++] = limit;
+    return n;
+}
+
+sc_status_t sc_run_opts_parse(sc_run_opts_t *o, int argc, char **argv, int first, int local_ranks,
+                              int nhosts, sc_err_t *err)
+{
+    memset(o, 0, sizeof(*o));
+    o->steps = 10;
+    o->warmup = 2;
+    o->bytes_scale = o->compute_scale = 1.0;
+    o->backend = "auto";
+    o->results_base = "results";
+    o->timeout_s = 300.0;
+    o->telemetry_s = 1.0;
+    sc_status_t status = sc_cli_parse(run__options, argc, argv, first, o, err);
+    if (status != SC_OK || o->help)
+        return status;
+    if (o->workload == NULL)
+        return sc_err_set(err, SC_ERR_USAGE, "--workload: required (a workloads/*.yaml file)");
+    if (o->nscales == 0)
+        o->nscales = run__powers(o->scales, local_ranks);
+    if (o->nnodes == 0)
+        o->nnodes = run__powers(o->nodes, nhosts);
+    return SC_OK;
+}
+
+void sc_run_opts_help(FILE *out)
+{
+    sc_cli_print_help(run__options, out);
+}

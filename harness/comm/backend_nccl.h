@@ -1,0 +1,66 @@
+/* backend_nccl.h - what the two files of the NCCL backend share: the communicator record and
+ * the error helpers. backend_nccl.c holds the operations and the ops table,
+ * backend_nccl_comm.c creating, splitting and closing communicators. Not a public header. */
+#ifndef SC_BACKEND_NCCL_H
+#define SC_BACKEND_NCCL_H
+
+#include <cuda_runtime.h>
+#include <nccl.h>
+#include <stdio.h>
+
+#include "comm/sc_backend.h"
+
+typedef struct {
+    sc_comm_t base; /* first, so that a sc_comm_t * is a nccl__comm_t * */
+    ncclComm_t nccl;
+    cudaStream_t stream;         /* communication */
+    cudaStream_t compute_stream; /* the compute phase, so that it overlaps communication */
+    cudaEvent_t ev_start, ev_stop, ev_compute_start, ev_compute_stop;
+    struct {
+        const void *buf;
+        size_t count;
+        sc_dtype_t dtype;
+        int peer;
+    } sends[64]; /* isend: deferred, issued in one group with the next recv or iwait */
+    int nsends;
+    unsigned long long *d_wrong;
+    int device;
+    double timeout_s;
+    double spin_cycles_per_us; /* 0 until the spin kernel is calibrated */
+    char gpu[320];             /* "GPU 0 NVIDIA H200 (0000:1b:00.0)" for messages */
+    char version[128];
+} nccl__comm_t;
+
+static inline nccl__comm_t *nccl__of(sc_comm_t *comm)
+{
+    return (nccl__comm_t *)comm;
+}
+
+static inline sc_status_t nccl__fail(const nccl__comm_t *c, sc_status_t status, const char *what,
+                                     const char *detail, sc_err_t *err)
+{
+    return sc_err_set(err, status, "rank %d (host %s, %s): %s: %s", c->base.rte->rank,
+                      c->base.rte->host, c->gpu, what, detail);
+}
+
+static inline sc_status_t nccl__cuda(const nccl__comm_t *c, cudaError_t rc, const char *what,
+                                     sc_err_t *err)
+{
+    return rc == cudaSuccess ? SC_OK
+                             : nccl__fail(c, SC_ERR_RUNTIME, what, cudaGetErrorString(rc), err);
+}
+
+/* Waits (bounded by the communicator's timeout) while rc is ncclInProgress; aborts the
+ * communicator on timeout or asynchronous error. */
+sc_status_t sc_nccl_settle(nccl__comm_t *c, ncclResult_t rc, const char *what, sc_err_t *err);
+/* Bounded wait for the communication stream. */
+sc_status_t sc_nccl_sync(sc_comm_t *comm, sc_err_t *err);
+/* Lifecycle (backend_nccl_comm.c). */
+sc_status_t sc_nccl_open(const sc_rte_t *rte, const sc_backend_opts_t *opts, sc_comm_t **world,
+                         sc_err_t *err);
+void sc_nccl_close(sc_comm_t *comm);
+sc_status_t sc_nccl_split(sc_comm_t *comm, int color, int key, sc_comm_t **out, sc_err_t *err);
+const char *sc_nccl_version(sc_comm_t *comm);
+json_t *sc_nccl_describe(sc_comm_t *comm);
+
+#endif

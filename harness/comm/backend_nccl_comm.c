@@ -1,0 +1,273 @@
+/* backend_nccl_comm.c - NCCL communicators: which GPU a rank takes, the non-blocking creation
+ * with the unique id sent over MPI, splits into groups (ncclCommSplit), closing, and what is
+ * recorded to reproduce a run. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "comm/backend_nccl.h"
+#include "comm/sc_gpu_select.h"
+
+/* One line describing this rank's GPU, for messages. */
+static void nccl__describe_gpu(nccl__comm_t *c)
+{
+    struct cudaDeviceProp prop;
+    char bus[32] = "?";
+    const char *name = cudaGetDeviceProperties(&prop, c->device) == cudaSuccess ? prop.name : "?";
+    cudaDeviceGetPCIBusId(bus, sizeof(bus), c->device);
+    snprintf(c->gpu, sizeof(c->gpu), "GPU %d %s (%s)", c->device, name, bus);
+}
+
+/* This rank's device, or why it has none (sc_gpu_select). */
+static sc_status_t nccl__pick_device(const sc_rte_t *rte, int requested, int *device, char *why,
+                                     size_t len)
+{
+    int n = 0;
+    cudaError_t rc = cudaGetDeviceCount(&n);
+    return sc_gpu_select(requested, rc == cudaSuccess ? n : 0, rte->local_rank, rte->local_size,
+                         rte->host, rc == cudaSuccess ? NULL : cudaGetErrorString(rc), device, why,
+                         len);
+}
+
+/* Every rank learns the outcome of the first rank that failed (so all leave the same way). */
+static sc_status_t nccl__agree(const sc_rte_t *rte, sc_status_t mine, char *why, size_t len,
+                               sc_err_t *err)
+{
+    int first_bad = mine == SC_OK ? rte->size : rte->rank;
+    MPI_Allreduce(MPI_IN_PLACE, &first_bad, 1, MPI_INT, MPI_MIN, rte->world);
+    if (first_bad == rte->size)
+        return SC_OK;
+    int status = (int)mine;
+    MPI_Bcast(&status, 1, MPI_INT, first_bad, rte->world);
+    MPI_Bcast(why, (int)len, MPI_CHAR, first_bad, rte->world);
+    return sc_err_set(err, (sc_status_t)status, "%s", why);
+}
+
+static sc_status_t nccl__resources(nccl__comm_t *c, sc_err_t *err)
+{
+    sc_status_t status = nccl__cuda(c, cudaSetDevice(c->device), "cudaSetDevice", err);
+    if (status == SC_OK)
+        status = nccl__cuda(c, cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking),
+                            "cudaStreamCreate", err);
+    if (status == SC_OK)
+        status = nccl__cuda(c, cudaEventCreate(&c->ev_start), "cudaEventCreate", err);
+    if (status == SC_OK)
+        status = nccl__cuda(c, cudaEventCreate(&c->ev_stop), "cudaEventCreate", err);
+    if (status == SC_OK)
+        status = nccl__cuda(c, cudaStreamCreateWithFlags(&c->compute_stream, cudaStreamNonBlocking),
+                            "cudaStreamCreate", err);
+    if (status == SC_OK)
+        status = nccl__cuda(c, cudaEventCreate(&c->ev_compute_start), "cudaEventCreate", err);
+    if (status == SC_OK)
+        status = nccl__cuda(c, cudaEventCreate(&c->ev_compute_stop), "cudaEventCreate", err);
+    if (status == SC_OK)
+        status = nccl__cuda(c, cudaMalloc((void **)&c->d_wrong, 64), "cudaMalloc", err);
+    return status;
+}
+
+static nccl__comm_t *nccl__new(const sc_rte_t *rte, int device, double timeout_s)
+{
+    nccl__comm_t *c = calloc(1, sizeof(*c));
+    if (c == NULL)
+        return NULL;
+    c->base.rte = rte;
+    c->device = device;
+    c->timeout_s = timeout_s > 0 ? timeout_s : 1e9;
+    int lib = 0;
+    ncclGetVersion(&lib);
+    snprintf(c->version, sizeof(c->version), "NCCL %d.%d.%d", lib / 10000, lib / 100 % 100,
+             lib % 100);
+    nccl__describe_gpu(c);
+    return c;
+}
+
+void sc_nccl_close(sc_comm_t *comm)
+{
+    nccl__comm_t *c = nccl__of(comm);
+    if (c->nccl != NULL) {
+        ncclResult_t rc = ncclCommFinalize(c->nccl);
+        sc_err_t ignored;
+        if (sc_nccl_settle(c, rc, "ncclCommFinalize", &ignored) == SC_OK)
+            ncclCommDestroy(c->nccl);
+        else if (c->nccl != NULL)
+            ncclCommAbort(c->nccl);
+    }
+    if (c->d_wrong)
+        cudaFree(c->d_wrong);
+    if (c->ev_start)
+        cudaEventDestroy(c->ev_start);
+    if (c->ev_stop)
+        cudaEventDestroy(c->ev_stop);
+    if (c->ev_compute_start)
+        cudaEventDestroy(c->ev_compute_start);
+    if (c->ev_compute_stop)
+        cudaEventDestroy(c->ev_compute_stop);
+    if (c->compute_stream)
+        cudaStreamDestroy(c->compute_stream);
+    if (c->stream)
+        cudaStreamDestroy(c->stream);
+    sc_comm_fini_base(comm);
+    free(c);
+}
+
+sc_status_t sc_nccl_open(const sc_rte_t *rte, const sc_backend_opts_t *opts, sc_comm_t **world,
+                         sc_err_t *err)
+{
+    char why[512] = "";
+    int device = -1;
+    sc_status_t status = nccl__pick_device(rte, opts->device, &device, why, sizeof(why));
+    status = nccl__agree(rte, status, why, sizeof(why), err);
+    if (status != SC_OK)
+        return status;
+    nccl__comm_t *c = nccl__new(rte, device, opts->timeout_s);
+    if (c == NULL)
+        return sc_err_set(err, SC_ERR_NOMEM, "rank %d: no memory for the NCCL backend", rte->rank);
+    status =
+        sc_comm_init_base(&c->base, &sc_backend_nccl_ops, rte, rte->rank, rte->size, NULL, err);
+    if (status == SC_OK)
+        status = nccl__resources(c, err);
+    ncclUniqueId id;
+    memset(&id, 0, sizeof(id));
+    if (rte->rank == 0 && ncclGetUniqueId(&id) != ncclSuccess)
+        memset(&id, 0, sizeof(id)); /* every rank then fails the init below, together */
+    MPI_Bcast(&id, (int)sizeof(id), MPI_BYTE, 0, rte->world);
+    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+    config.blocking = 0; /* so that a stuck init can be bounded and aborted */
+    if (status == SC_OK)
+        status =
+            sc_nccl_settle(c, ncclCommInitRankConfig(&c->nccl, rte->size, id, rte->rank, &config),
+                           "ncclCommInitRankConfig", err);
+    if (status != SC_OK) {
+        sc_nccl_close(&c->base);
+        return status;
+    }
+    *world = &c->base;
+    return SC_OK;
+}
+
+/* (color, key) of every parent rank, gathered with NCCL itself over the parent, so that the
+ * child knows its members' world ranks without a matching MPI communicator. */
+static sc_status_t nccl__gather_members(nccl__comm_t *c, int color, int key, int *all,
+                                        sc_err_t *err)
+{
+    int mine[3] = {color, key, c->base.world_rank[c->base.rank]};
+    int *d_all = NULL;
+    size_t bytes = 3 * sizeof(int) * (size_t)c->base.size;
+    sc_status_t status =
+        nccl__cuda(c, cudaMalloc((void **)&d_all, bytes + sizeof(mine)), "cudaMalloc", err);
+    int *d_mine = d_all ? d_all + 3 * c->base.size : NULL;
+    if (status == SC_OK)
+        status = nccl__cuda(c, cudaMemcpy(d_mine, mine, sizeof(mine), cudaMemcpyHostToDevice),
+                            "cudaMemcpy", err);
+    if (status == SC_OK)
+        status = sc_nccl_settle(c, ncclAllGather(d_mine, d_all, 3, ncclInt32, c->nccl, c->stream),
+                                "ncclAllGather(split members)", err);
+    if (status == SC_OK)
+        status = sc_nccl_sync(&c->base, err);
+    if (status == SC_OK)
+        status =
+            nccl__cuda(c, cudaMemcpy(all, d_all, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy", err);
+    cudaFree(d_all);
+    return status;
+}
+
+/* World ranks of the members of `color` in child rank order: by key, then parent rank (NCCL's
+ * and MPI's rule). all holds (color, key, world rank) per parent rank. */
+static void nccl__order_members(const int *all, int parent_size, int color, int *members)
+{
+    int n = 0;
+    for (int p = 0; p < parent_size; p++)
+        if (all[3 * p] == color)
+            members[n++] = p;
+    /* Insertion sort by key: stable, so equal keys keep parent order. */
+    for (int i = 1; i < n; i++) {
+        int p = members[i], j = i;
+        while (j > 0 && all[3 * members[j - 1] + 1] > all[3 * p + 1]) {
+            members[j] = members[j - 1];
+            j--;
+        }
+        members[j] = p;
+    }
+    for (int i = 0; i < n; i++)
+        members[i] = all[3 * members[i] + 2];
+}
+
+sc_status_t sc_nccl_split(sc_comm_t *comm, int color, int key, sc_comm_t **out, sc_err_t *err)
+{
+    nccl__comm_t *parent = nccl__of(comm);
+    *out = NULL;
+    int *all = malloc(3 * sizeof(int) * (size_t)comm->size);
+    int *members = malloc(sizeof(int) * (size_t)comm->size);
+    sc_status_t status = (all && members) ? nccl__gather_members(parent, color, key, all, err)
+                                          : sc_err_set(err, SC_ERR_NOMEM, "no memory for a split");
+    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+    config.blocking = 0;
+    ncclComm_t child = NULL;
+    if (status == SC_OK)
+        status = sc_nccl_settle(parent,
+                                ncclCommSplit(parent->nccl, color < 0 ? NCCL_SPLIT_NOCOLOR : color,
+                                              key, &child, &config),
+                                "ncclCommSplit", err);
+    nccl__comm_t *c = NULL;
+    if (status == SC_OK && child != NULL) {
+        int rank = 0, size = 0;
+        ncclCommUserRank(child, &rank);
+        ncclCommCount(child, &size);
+        nccl__order_members(all, comm->size, color, members);
+        c = nccl__new(comm->rte, parent->device, parent->timeout_s);
+        status = c ? sc_comm_init_base(&c->base, &sc_backend_nccl_ops, comm->rte, rank, size,
+                                       members, err)
+                   : sc_err_set(err, SC_ERR_NOMEM, "no memory for a split");
+        if (c != NULL) {
+            c->nccl = child;
+            if (status == SC_OK)
+                status = nccl__resources(c, err);
+            if (status != SC_OK)
+                sc_nccl_close(&c->base);
+            else
+                *out = &c->base;
+        }
+    }
+    free(all);
+    free(members);
+    return status;
+}
+
+const char *sc_nccl_version(sc_comm_t *comm)
+{
+    return nccl__of(comm)->version;
+}
+
+extern char **environ;
+
+json_t *sc_nccl_describe(sc_comm_t *comm)
+{
+    nccl__comm_t *c = nccl__of(comm);
+    int lib = 0, runtime = 0, driver = 0;
+    ncclGetVersion(&lib);
+    cudaRuntimeGetVersion(&runtime);
+    cudaDriverGetVersion(&driver);
+    json_t *env = json_object();
+    for (char **e = environ; e && *e; e++) {
+        const char *eq = strchr(*e, '=');
+        if (strncmp(*e, "NCCL_", 5) == 0 && eq != NULL) {
+            char name[128];
+            snprintf(name, sizeof(name), "%.*s", (int)(eq - *e), *e);
+            json_object_set_new(env, name, json_string(eq + 1));
+        }
+    }
+    return json_pack("{s:i, s:i, s:i, s:i, s:s, s:i, s:o}", "nccl_version_header",
+                     NCCL_VERSION_CODE, "nccl_version_library", lib, "cuda_runtime", runtime,
+                     "cuda_driver", driver, "gpu", c->gpu, "device", c->device, "nccl_env", env);
+}
+
+void sc_backend_nccl_versions(char *buf, size_t len)
+{
+    int lib = 0, runtime = 0, driver = 0;
+    ncclGetVersion(&lib);
+    cudaRuntimeGetVersion(&runtime);
+    cudaError_t rc = cudaDriverGetVersion(&driver);
+    snprintf(buf, len, "nccl: %d.%d.%d (header %d)\ncuda runtime: %d\ncuda driver: %d%s",
+             lib / 10000, lib / 100 % 100, lib % 100, NCCL_VERSION_CODE, runtime, driver,
+             rc != cudaSuccess || driver == 0 ? " (no driver)" : "");
+}

@@ -1,0 +1,178 @@
+#include "sc_workload.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "config/sc_yaml.h"
+
+#define W(field) offsetof(sc_workload_t, field)
+#define BIG      1e15
+
+/* The schema, once: parsing, defaults documentation and workloads/README.md follow it. */
+static const sc_field_t sc__workload_fields[] = {
+    {"name", SC_FIELD_STRING, W(name), 64, true, 0, 0, NULL, "short name"},
+    {"description", SC_FIELD_STRING, W(description), 256, false, 0, 0, NULL, "one line"},
+    {"model", SC_FIELD_SECTION, 0, 0, true, 0, 0, NULL, "the model"},
+    {"model.kind", SC_FIELD_ENUM, W(kind), 0, false, 0, 0, "transformer|cnn", "architecture"},
+    {"model.parameters", SC_FIELD_NUMBER, W(parameters), 0, true, 1, BIG, NULL,
+     "trainable parameters (13B, 340M)"},
+    {"model.layers", SC_FIELD_INT, W(layers), 0, true, 1, 4096, NULL, "layers"},
+    {"model.hidden", SC_FIELD_INT, W(hidden), 0, false, 1, 1e7, NULL, "hidden size"},
+    {"model.sequence", SC_FIELD_INT, W(sequence), 0, false, 1, 1e8, NULL, "sequence length"},
+    {"model.vocabulary", SC_FIELD_INT, W(vocabulary), 0, false, 1, 1e8, NULL, "vocabulary"},
+    {"model.experts", SC_FIELD_INT, W(experts), 0, false, 1, 1e5, NULL, "MoE experts"},
+    {"model.top_k", SC_FIELD_INT, W(top_k), 0, false, 1, 64, NULL, "MoE experts per token"},
+    {"model.moe_every", SC_FIELD_INT, W(moe_every), 0, false, 1, 1000, NULL,
+     "every n-th layer is MoE"},
+    {"model.capacity_factor", SC_FIELD_NUMBER, W(capacity_factor), 0, false, 0.1, 100, NULL,
+     "MoE capacity factor"},
+    {"batch", SC_FIELD_SECTION, 0, 0, true, 0, 0, NULL, "the batch"},
+    {"batch.micro_batch", SC_FIELD_INT, W(micro_batch), 0, false, 1, 1e7, NULL,
+     "samples per micro-batch"},
+    {"batch.global_batch", SC_FIELD_INT, W(global_batch), 0, false, 1, 1e9, NULL,
+     "samples per step, all GPUs (strong scaling)"},
+    {"batch.per_gpu_batch", SC_FIELD_INT, W(per_gpu_batch), 0, false, 1, 1e7, NULL,
+     "samples per step per data-parallel rank (weak scaling)"},
+    {"batch.scaling", SC_FIELD_ENUM, W(scaling), 0, false, 0, 0, "weak|strong",
+     "weak: per-GPU batch fixed; strong: global batch fixed"},
+    {"precision", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "number formats"},
+    {"precision.gradients", SC_FIELD_ENUM, W(gradients), 0, false, 0, 0, "fp32|fp16|bf16",
+     "gradient type"},
+    {"precision.activations", SC_FIELD_ENUM, W(activations), 0, false, 0, 0, "fp32|fp16|bf16",
+     "activation type"},
+    {"parallel", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "the parallel layout"},
+    {"parallel.dp", SC_FIELD_INT, W(dp), 0, false, 1, 1e6, NULL, "data-parallel ranks"},
+    {"parallel.tp", SC_FIELD_INT, W(tp), 0, false, 1, 1024, NULL, "tensor-parallel ranks"},
+    {"parallel.pp", SC_FIELD_INT, W(pp), 0, false, 1, 1024, NULL, "pipeline stages"},
+    {"parallel.zero", SC_FIELD_INT, W(zero), 0, false, 0, 3, NULL, "ZeRO stage 0-3"},
+    {"parallel.micro_batches", SC_FIELD_INT, W(micro_batches), 0, false, 1, 1e5, NULL,
+     "micro-batches per step (pipeline)"},
+    {"parallel.schedule", SC_FIELD_ENUM, W(schedule), 0, false, 0, 0, "1f1b|gpipe",
+     "pipeline schedule"},
+    {"parallel.sequence_parallel", SC_FIELD_BOOL, W(sequence_parallel), 0, false, 0, 0, NULL,
+     "TP with reduce-scatter/all-gather"},
+    {"data_parallel", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "gradient synchronisation"},
+    {"data_parallel.bucket_mb", SC_FIELD_NUMBER, W(bucket_mb), 0, false, 0.001, 1e5, NULL,
+     "DDP bucket size in MB"},
+    {"data_parallel.overlap", SC_FIELD_BOOL, W(overlap), 0, false, 0, 0, NULL,
+     "gradient all-reduce overlaps backward compute"},
+    {"compute", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "compute per step"},
+    {"compute.mode", SC_FIELD_ENUM, W(compute_mode), 0, false, 0, 0, "flops|time|none",
+     "from FLOPs, a fixed time, or none"},
+    {"compute.forward_gflops_per_sample", SC_FIELD_NUMBER, W(forward_gflops_per_sample), 0, false,
+     1e-6, 1e9, NULL, "forward GFLOPs per sample (CNNs)"},
+    {"compute.gpu_tflops", SC_FIELD_NUMBER, W(gpu_tflops), 0, false, 0.001, 1e6, NULL,
+     "GPU peak TFLOP/s in the gradient type"},
+    {"compute.efficiency", SC_FIELD_NUMBER, W(efficiency), 0, false, 0.001, 1, NULL,
+     "fraction of peak reached"},
+    {"compute.step_time_ms", SC_FIELD_NUMBER, W(step_time_ms), 0, false, 0, 1e7, NULL,
+     "compute per step (mode time)"},
+    {NULL, 0, 0, 0, false, 0, 0, NULL, NULL},
+};
+
+static void sc__defaults(sc_workload_t *w)
+{
+    memset(w, 0, sizeof(*w));
+    w->kind = SC_MODEL_TRANSFORMER;
+    w->micro_batch = 1;
+    w->tp = w->pp = 1;
+    w->capacity_factor = 1.0;
+    w->top_k = 1;
+    w->gradients = w->activations = SC_PRECISION_FP32;
+    w->bucket_mb = 25.0;
+    w->overlap = true;
+    w->gpu_tflops = 100.0;
+    w->efficiency = 0.5;
+}
+
+/* Rules between fields; the message names the file and the fields. */
+static sc_status_t sc__check(const char *path, const sc_workload_t *w, sc_err_t *err)
+{
+    const char *problem = NULL;
+    if (w->kind == SC_MODEL_TRANSFORMER && (w->hidden == 0 || w->sequence == 0))
+        problem = "a transformer needs model.hidden and model.sequence";
+    else if (w->kind == SC_MODEL_CNN && w->compute_mode == SC_COMPUTE_FLOPS &&
+             w->forward_gflops_per_sample == 0)
+        problem = "a cnn with compute.mode flops needs compute.forward_gflops_per_sample";
+    else if (w->compute_mode == SC_COMPUTE_TIME && w->step_time_ms == 0)
+        problem = "compute.mode time needs compute.step_time_ms";
+    else if ((w->global_batch == 0) == (w->per_gpu_batch == 0))
+        problem = "give exactly one of batch.global_batch and batch.per_gpu_batch";
+    else if (w->layers % w->pp != 0)
+        problem = "model.layers must be a multiple of parallel.pp";
+    else if (w->hidden > 0 && w->hidden % w->tp != 0)
+        problem = "model.hidden must be a multiple of parallel.tp";
+    else if (w->pp > 1 && w->micro_batches == 0)
+        problem = "a pipeline (parallel.pp > 1) needs parallel.micro_batches";
+    else if (w->experts > 0 && w->moe_every == 0)
+        problem = "model.experts needs model.moe_every";
+    else if (w->zero > 0 && (w->tp > 1 || w->pp > 1))
+        problem = "parallel.zero is supported with data parallelism alone (tp = pp = 1)";
+    if (problem == NULL)
+        return SC_OK;
+    return sc_err_set(err, SC_ERR_INPUT, "%s: %s", path, problem);
+}
+
+sc_status_t sc_workload_load(const char *path, sc_workload_t *w, sc_err_t *err)
+{
+    sc__defaults(w);
+    sc_yaml_doc_t doc;
+    sc_status_t status = sc_yaml_load(path, &doc, err);
+    if (status != SC_OK)
+        return status;
+    status = sc_yaml_apply(&doc, sc__workload_fields, w, NULL, err);
+    sc_yaml_free(&doc);
+    if (status == SC_OK && w->micro_batches == 0)
+        w->micro_batches = 1;
+    return status == SC_OK ? sc__check(path, w, err) : status;
+}
+
+sc_status_t sc_workload_layout(const sc_workload_t *w, int nranks, sc_layout_t *l, sc_err_t *err)
+{
+    long long model = w->tp * w->pp;
+    if (nranks % model != 0)
+        return sc_err_set(err, SC_ERR_USAGE,
+                          "workload %s: tp %lld x pp %lld = %lld does not divide %d rank%s",
+                          w->name, w->tp, w->pp, model, nranks, nranks == 1 ? "" : "s");
+    long long dp = nranks / model;
+    if (w->dp > 0 && w->dp != dp)
+        return sc_err_set(err, SC_ERR_USAGE,
+                          "workload %s: dp %lld x tp %lld x pp %lld needs %lld ranks, not %d",
+                          w->name, w->dp, w->tp, w->pp, w->dp * model, nranks);
+    if (w->global_batch > 0 && w->global_batch % (dp * w->micro_batch) != 0)
+        return sc_err_set(err, SC_ERR_USAGE,
+                          "workload %s: global batch %lld does not split over dp %lld x "
+                          "micro-batch %lld",
+                          w->name, w->global_batch, dp, w->micro_batch);
+    l->dp = (int)dp;
+    l->tp = (int)w->tp;
+    l->pp = (int)w->pp;
+    l->micro_batch = w->micro_batch;
+    /* micro-batches per step: the pipeline's, or what the per-rank batch needs */
+    long long per_rank = w->global_batch > 0 ? w->global_batch / dp : w->per_gpu_batch;
+    long long needed = (per_rank + w->micro_batch - 1) / w->micro_batch;
+    l->micro_batches = (int)(w->pp > 1 ? w->micro_batches : needed);
+    return SC_OK;
+}
+
+sc_dtype_t sc_precision_dtype(int precision)
+{
+    return precision == SC_PRECISION_FP16   ? SC_DTYPE_fp16
+           : precision == SC_PRECISION_BF16 ? SC_DTYPE_bf16
+                                            : SC_DTYPE_float;
+}
+
+double sc_workload_samples_per_step(const sc_workload_t *w, const sc_layout_t *l)
+{
+    return (double)l->dp * (double)l->micro_batches * (double)w->micro_batch;
+}
+
+double sc_workload_layer_forward_flops(const sc_workload_t *w)
+{
+    if (w->forward_gflops_per_sample > 0)
+        return w->forward_gflops_per_sample * 1e9 / (double)w->layers;
+    /* Transformer layer, per sample (Megatron-LM's count): 24 s h^2 + 4 s^2 h. */
+    double s = (double)w->sequence, h = (double)w->hidden;
+    return 24.0 * s * h * h + 4.0 * s * s * h;
+}

@@ -1,0 +1,66 @@
+/* sc_workload.h - what one training step communicates and computes, as a practitioner writes
+ * it (workloads/README.md): the model, the batch, precision, the parallel layout (dp, tp, pp,
+ * ZeRO stage, micro-batches, schedule), DDP buckets and overlap, and how long compute takes.
+ * Loaded from YAML through the schema engine; every error names file:line:column. */
+#ifndef SC_WORKLOAD_H
+#define SC_WORKLOAD_H
+
+#include <stdbool.h>
+
+#include "comm/sc_dtype.h"
+#include "util/sc_status.h"
+
+typedef enum { SC_MODEL_TRANSFORMER, SC_MODEL_CNN } sc_model_kind_t;
+typedef enum { SC_SCHEDULE_1F1B, SC_SCHEDULE_GPIPE } sc_schedule_t;
+typedef enum { SC_SCALING_WEAK, SC_SCALING_STRONG } sc_scaling_t;
+typedef enum { SC_COMPUTE_FLOPS, SC_COMPUTE_TIME, SC_COMPUTE_NONE } sc_compute_mode_t;
+typedef enum { SC_PRECISION_FP32, SC_PRECISION_FP16, SC_PRECISION_BF16 } sc_precision_t;
+
+typedef struct {
+    char name[64];
+    char description[256];
+    /* model */
+    int kind; /* sc_model_kind_t */
+    double parameters;
+    long long layers, hidden, sequence, vocabulary;
+    long long experts, top_k, moe_every; /* mixture of experts: every moe_every-th layer */
+    double capacity_factor;
+    /* batch */
+    long long micro_batch, global_batch, per_gpu_batch;
+    int scaling; /* sc_scaling_t */
+    /* precision */
+    int gradients, activations; /* sc_precision_t */
+    /* parallel */
+    long long dp, tp, pp, zero, micro_batches; /* dp 0 = whatever the rank count leaves */
+    int schedule;                              /* sc_schedule_t */
+    bool sequence_parallel;
+    /* data_parallel */
+    double bucket_mb;
+    bool overlap;
+    /* compute */
+    int compute_mode;                 /* sc_compute_mode_t */
+    double forward_gflops_per_sample; /* 0: derived from the transformer's shape */
+    double gpu_tflops, efficiency;
+    double step_time_ms; /* SC_COMPUTE_TIME: compute per step */
+} sc_workload_t;
+
+/* Loads and checks path (schema and cross-field rules). */
+sc_status_t sc_workload_load(const char *path, sc_workload_t *w, sc_err_t *err);
+
+/* The layout on n ranks: dp = n / (tp pp) when not given. SC_ERR_USAGE with a clear message
+ * when it does not fit ("tp 8 x pp 4 = 32 does not divide 8 ranks"). */
+typedef struct {
+    int dp, tp, pp;
+    int micro_batches; /* per step, per pipeline */
+    long long micro_batch;
+} sc_layout_t;
+sc_status_t sc_workload_layout(const sc_workload_t *w, int nranks, sc_layout_t *layout,
+                               sc_err_t *err);
+
+sc_dtype_t sc_precision_dtype(int precision);
+/* Samples one step processes on the whole layout (global batch). */
+double sc_workload_samples_per_step(const sc_workload_t *w, const sc_layout_t *l);
+/* Forward FLOPs of one sample through one layer. */
+double sc_workload_layer_forward_flops(const sc_workload_t *w);
+
+#endif

@@ -1,0 +1,209 @@
+/* sc_yaml_schema.c - applies a field table (sc_yaml.h) to a parsed document. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "config/sc_yaml.h"
+
+static size_t sc__edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63)
+        return 99;
+    size_t d[64][64];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            size_t sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            size_t del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+            d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+    return d[la][lb];
+}
+
+/* The key (last path component) under `section` ("" for the top) closest to `key`. */
+static const char *sc__suggest(const sc_field_t *fields, const char *section, const char *key)
+{
+    const char *best = NULL;
+    size_t best_d = 4; /* only close matches are suggestions */
+    size_t slen = strlen(section);
+    for (const sc_field_t *f = fields; f->path != NULL; f++) {
+        const char *name = f->path;
+        if (slen > 0) {
+            if (strncmp(name, section, slen) != 0 || name[slen] != '.')
+                continue;
+            name += slen + 1;
+        } else if (strchr(name, '.') != NULL) {
+            continue;
+        }
+        size_t d = sc__edit_distance(key, name);
+        if (d < best_d) {
+            best_d = d;
+            best = name;
+        }
+    }
+    return best;
+}
+
+static const sc_field_t *sc__find(const sc_field_t *fields, const char *section, const char *key)
+{
+    char path[256];
+    snprintf(path, sizeof(path), "%s%s%s", section, *section ? "." : "", key);
+    for (const sc_field_t *f = fields; f->path != NULL; f++)
+        if (strcmp(f->path, path) == 0)
+            return f;
+    return NULL;
+}
+
+static sc_status_t sc__bad(const sc_yaml_doc_t *doc, const sc_yaml_node_t *n, const char *path,
+                           sc_err_t *err, const char *fmt, const char *arg)
+{
+    char what[256];
+    snprintf(what, sizeof(what), fmt, arg);
+    return sc_err_set(err, SC_ERR_INPUT, "%s:%d:%d: %s: %s", doc->path, n->line, n->column, path,
+                      what);
+}
+
+static int sc__enum_index(const char *choices, const char *value)
+{
+    int index = 0;
+    size_t vlen = strlen(value);
+    for (const char *p = choices; *p; index++) {
+        const char *bar = strchr(p, '|');
+        size_t len = bar ? (size_t)(bar - p) : strlen(p);
+        if (len == vlen && strncasecmp(p, value, len) == 0)
+            return index;
+        p += len + (bar ? 1 : 0);
+    }
+    return -1;
+}
+
+static sc_status_t sc__number(const sc_yaml_doc_t *doc, const sc_field_t *f,
+                              const sc_yaml_node_t *n, double *v, sc_err_t *err)
+{
+    if (n->quoted || !sc_yaml_parse_number(n->value, v))
+        return sc__bad(doc, n, f->path, err, "expected a number, got '%s'", n->value);
+    if (f->type == SC_FIELD_INT && *v != floor(*v))
+        return sc__bad(doc, n, f->path, err, "expected a whole number, got '%s'", n->value);
+    if (*v < f->min || *v > f->max) {
+        char range[160];
+        snprintf(range, sizeof(range), "%s is out of range [%g, %g]", n->value, f->min, f->max);
+        return sc__bad(doc, n, f->path, err, "%s", range);
+    }
+    return SC_OK;
+}
+
+/* Stores scalar node n into target per field f. */
+static sc_status_t sc__store(const sc_yaml_doc_t *doc, const sc_field_t *f, const sc_yaml_node_t *n,
+                             void *target, sc_err_t *err)
+{
+    char *slot = (char *)target + f->offset;
+    if (n->kind != SC_YAML_SCALAR)
+        return sc__bad(doc, n, f->path, err, "expected a single value, got a %s",
+                       n->kind == SC_YAML_MAP ? "map" : "list");
+    double v = 0;
+    int index;
+    sc_status_t status;
+    switch (f->type) {
+    case SC_FIELD_INT:
+    case SC_FIELD_NUMBER:
+        status = sc__number(doc, f, n, &v, err);
+        if (status == SC_OK && f->type == SC_FIELD_INT) {
+            long long i = (long long)v;
+            memcpy(slot, &i, sizeof(i));
+        } else if (status == SC_OK) {
+            memcpy(slot, &v, sizeof(v));
+        }
+        return status;
+    case SC_FIELD_BOOL:
+        index = n->quoted ? -1 : sc__enum_index("false|true|no|yes|off|on", n->value);
+        if (index < 0)
+            return sc__bad(doc, n, f->path, err, "expected true or false, got '%s'", n->value);
+        *(bool *)slot = index % 2 == 1;
+        return SC_OK;
+    case SC_FIELD_ENUM:
+        index = sc__enum_index(f->choices, n->value);
+        if (index < 0) {
+            char msg[256];
+            snprintf(msg, sizeof(msg), "'%s' is not one of %s", n->value, f->choices);
+            return sc__bad(doc, n, f->path, err, "%s", msg);
+        }
+        *(int *)slot = index;
+        return SC_OK;
+    case SC_FIELD_STRING:
+        if (strlen(n->value) >= f->size)
+            return sc__bad(doc, n, f->path, err, "longer than %s characters",
+                           f->size > 64 ? "255" : "63");
+        snprintf(slot, f->size, "%s", n->value);
+        return SC_OK;
+    default:
+        return sc__bad(doc, n, f->path, err, "%s", "internal: bad field type");
+    }
+}
+
+static sc_status_t sc__unknown(const sc_yaml_doc_t *doc, const sc_field_t *fields,
+                               const char *section, const sc_yaml_node_t *member, sc_err_t *err)
+{
+    const char *hint = sc__suggest(fields, section, member->key);
+    char msg[300];
+    snprintf(msg, sizeof(msg), "unknown key '%s%s%s'%s%s%s", section, *section ? "." : "",
+             member->key, hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
+    return sc_err_set(err, SC_ERR_INPUT, "%s:%d:%d: %s", doc->path, member->line, member->column,
+                      msg);
+}
+
+static sc_status_t sc__apply_map(const sc_yaml_doc_t *doc, const sc_yaml_node_t *map,
+                                 const char *section, const sc_field_t *fields, void *target,
+                                 bool *present, sc_err_t *err)
+{
+    for (size_t i = 0; i < map->count; i++) {
+        const sc_yaml_node_t *m = map->items[i];
+        const sc_field_t *f = sc__find(fields, section, m->key);
+        if (f == NULL)
+            return sc__unknown(doc, fields, section, m, err);
+        if (present)
+            present[f - fields] = true;
+        sc_status_t status;
+        if (f->type == SC_FIELD_SECTION) {
+            if (m->kind != SC_YAML_MAP)
+                return sc__bad(doc, m, f->path, err, "%s", "expected a map of settings");
+            status = sc__apply_map(doc, m, f->path, fields, target, present, err);
+        } else {
+            status = sc__store(doc, f, m, target, err);
+        }
+        if (status != SC_OK)
+            return status;
+    }
+    return SC_OK;
+}
+
+sc_status_t sc_yaml_apply(const sc_yaml_doc_t *doc, const sc_field_t *fields, void *target,
+                          bool *present, sc_err_t *err)
+{
+    if (doc->root == NULL)
+        return sc_err_set(err, SC_ERR_INPUT, "%s:1:1: empty file", doc->path);
+    if (doc->root->kind != SC_YAML_MAP)
+        return sc__bad(doc, doc->root, "document", err, "%s", "expected a map of settings");
+    size_t nfields = 0;
+    while (fields[nfields].path != NULL)
+        nfields++;
+    bool *seen = calloc(nfields ? nfields : 1, sizeof(bool));
+    if (seen == NULL)
+        return sc_err_set(err, SC_ERR_NOMEM, "out of memory");
+    sc_status_t status = sc__apply_map(doc, doc->root, "", fields, target, seen, err);
+    for (size_t i = 0; i < nfields && status == SC_OK; i++) {
+        if (!fields[i].required || seen[i])
+            continue;
+        status = sc_err_set(err, SC_ERR_INPUT, "%s:%d:%d: missing required field '%s'", doc->path,
+                            doc->root->line, doc->root->column, fields[i].path);
+    }
+    if (present != NULL)
+        memcpy(present, seen, nfields * sizeof(bool));
+    free(seen);
+    return status;
+}
