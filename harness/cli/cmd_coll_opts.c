@@ -6,16 +6,6 @@
 
 #include "util/sc_size.h"
 
-static sc_status_t coll__min_bytes(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    return sc_size_parse(v, flag, &((sc_coll_opts_t *)t)->min_bytes, err);
-}
-
-static sc_status_t coll__max_bytes(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    return sc_size_parse(v, flag, &((sc_coll_opts_t *)t)->max_bytes, err);
-}
-
 static sc_status_t coll__factor(void *t, const char *flag, const char *v, sc_err_t *err)
 {
     sc_coll_opts_t *o = t;
@@ -36,33 +26,16 @@ static sc_status_t coll__step(void *t, const char *flag, const char *v, sc_err_t
 static sc_status_t coll__iters(void *t, const char *flag, const char *v, sc_err_t *err)
 {
     sc_coll_opts_t *o = t;
+    long n = 0;
     if (strcmp(v, "auto") == 0) {
         o->eng.iters = 0;
         return SC_OK;
     }
-    long n = 0;
-    sc_status_t status = sc_cli_int(flag, v, 1, 10000000, &n, err);
+    if (sc_cli_int(flag, v, 1, 10000000, &n, err) != SC_OK)
+        return sc_err_set(err, SC_ERR_USAGE,
+                          "%s: '%s' is not an iteration count (1..10000000 or auto)", flag, v);
     o->eng.iters = (int)n;
-    if (status == SC_ERR_USAGE && err != NULL)
-        sc_err_set(err, SC_ERR_USAGE, "%s: '%s' is not an iteration count (1..10000000 or auto)",
-                   flag, v);
-    return status;
-}
-
-static sc_status_t coll__warmup(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    long n = 0;
-    sc_status_t status = sc_cli_int(flag, v, 0, 1000000, &n, err);
-    ((sc_coll_opts_t *)t)->eng.warmup = (int)n;
-    return status;
-}
-
-static sc_status_t coll__check(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    long n = 0;
-    sc_status_t status = sc_cli_int(flag, v, 0, 1000, &n, err);
-    ((sc_coll_opts_t *)t)->eng.check_iters = (int)n;
-    return status;
+    return SC_OK;
 }
 
 static sc_status_t coll__op(void *t, const char *flag, const char *v, sc_err_t *err)
@@ -79,14 +52,6 @@ static sc_status_t coll__dtype(void *t, const char *flag, const char *v, sc_err_
     return o->all_types ? SC_OK : sc_dtype_parse(v, flag, &o->dtype, err);
 }
 
-static sc_status_t coll__root(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    long n = 0;
-    sc_status_t status = sc_cli_int(flag, v, 0, 1 << 24, &n, err);
-    ((sc_coll_opts_t *)t)->root = (int)n;
-    return status;
-}
-
 static sc_status_t coll__combine(void *t, const char *flag, const char *v, sc_err_t *err)
 {
     return sc_combine_parse(v, flag, &((sc_coll_opts_t *)t)->eng.combine, err);
@@ -99,44 +64,13 @@ static sc_status_t coll__collective(void *t, const char *flag, const char *v, sc
     return o->all_colls ? SC_OK : sc_coll_find(v, flag, &o->coll, err);
 }
 
-static sc_status_t coll__string(const char **dst, const char *flag, const char *v, sc_err_t *err)
-{
-    if (*v == '\0')
-        return sc_err_set(err, SC_ERR_USAGE, "%s: empty value", flag);
-    *dst = v;
-    return SC_OK;
-}
-
-static sc_status_t coll__backend(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    return coll__string(&((sc_coll_opts_t *)t)->backend, flag, v, err);
-}
-
-static sc_status_t coll__json(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    return coll__string(&((sc_coll_opts_t *)t)->json_path, flag, v, err);
-}
-
-static sc_status_t coll__csv(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    return coll__string(&((sc_coll_opts_t *)t)->csv_path, flag, v, err);
-}
-
-static sc_status_t coll__results_dir(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    return coll__string(&((sc_coll_opts_t *)t)->results_base, flag, v, err);
-}
-
 static sc_status_t coll__name(void *t, const char *flag, const char *v, sc_err_t *err)
 {
-    if (strpbrk(v, "/ \t") != NULL)
-        return sc_err_set(err, SC_ERR_USAGE, "%s: '%s' may not contain '/' or blanks", flag, v);
-    return coll__string(&((sc_coll_opts_t *)t)->name, flag, v, err);
-}
-
-static sc_status_t coll__timeout(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    return sc_cli_double(flag, v, 0.0, 86400.0, &((sc_coll_opts_t *)t)->timeout_s, err);
+    if (*v == '\0' || strpbrk(v, "/ \t") != NULL)
+        return sc_err_set(err, SC_ERR_USAGE, "%s: '%s' may not be empty or contain '/' or blanks",
+                          flag, v);
+    ((sc_coll_opts_t *)t)->name = v;
+    return SC_OK;
 }
 
 static sc_status_t coll__target_ci(void *t, const char *flag, const char *v, sc_err_t *err)
@@ -147,11 +81,6 @@ static sc_status_t coll__target_ci(void *t, const char *flag, const char *v, sc_
     return status;
 }
 
-static sc_status_t coll__budget(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    return sc_cli_double(flag, v, 0.001, 3600.0, &((sc_coll_opts_t *)t)->eng.size_budget_s, err);
-}
-
 static sc_status_t coll__seed(void *t, const char *flag, const char *v, sc_err_t *err)
 {
     long n = 0;
@@ -160,77 +89,63 @@ static sc_status_t coll__seed(void *t, const char *flag, const char *v, sc_err_t
     return status;
 }
 
-static sc_status_t coll__graph(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    long n = 0;
-    sc_status_t status = sc_cli_int(flag, v, 0, 100000, &n, err);
-    ((sc_coll_opts_t *)t)->eng.graph_ops = (int)n;
-    return status;
-}
-
-static sc_status_t coll__device(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    long n = 0;
-    sc_status_t status = sc_cli_int(flag, v, 0, 1023, &n, err);
-    ((sc_coll_opts_t *)t)->device = (int)n;
-    return status;
-}
-
-static sc_status_t coll__telemetry(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    return sc_cli_double(flag, v, 0.0, 3600.0, &((sc_coll_opts_t *)t)->telemetry_s, err);
-}
-
-static sc_status_t coll__help(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    (void)flag;
-    (void)v;
-    (void)err;
-    ((sc_coll_opts_t *)t)->help = true;
-    return SC_OK;
-}
-
+#define O(s, l, meta, help, type, field, lo, hi)                                                   \
+    SC_OPT_ROW(s, l, meta, help, type, sc_coll_opts_t, field, lo, hi)
 static const sc_cli_opt_t coll__options[] = {
-    {'b', "minbytes", "SIZE", "smallest size, K/M/G suffixes (default 8)", coll__min_bytes},
-    {'e', "maxbytes", "SIZE", "largest size (default 64M)", coll__max_bytes},
-    {'f', "stepfactor", "F", "multiply the size by F each step (default 2)", coll__factor},
-    {'i', "stepbytes", "SIZE", "add SIZE each step instead of -f", coll__step},
-    {'n', "iters", "N|auto", "timed iterations per size, or auto (default 20)", coll__iters},
-    {'w', "warmup_iters", "N", "untimed iterations first (default 5)", coll__warmup},
-    {'c', "check", "N", "data-check iterations per size, 0 = none (default 1)", coll__check},
-    {'o', "op", "OP", "sum, prod, min, max, avg or all (default sum)", coll__op},
-    {'d', "datatype", "TYPE",
-     "int8 uint8 int32 uint32 int64 uint64 float double fp16 bf16, or all (default float)",
-     coll__dtype},
-    {'r', "root", "RANK", "root of broadcast/reduce/gather/scatter (default 0)", coll__root},
-    {'a', "average", "HOW", "iteration time across ranks: 0|rank0 1|avg 2|min 3|max (default max)",
-     coll__combine},
-    {'G', "cudagraph", "N",
-     "capture N operations into one CUDA graph per timed step, GPU backends (default 0: none)",
-     coll__graph},
-    {0, "collective", "NAME",
-     "allreduce allgather reducescatter broadcast reduce alltoall "
-     "sendrecv gather scatter, or all (default allreduce)",
-     coll__collective},
-    {0, "backend", "NAME", "nccl, mpi or auto: NCCL where every rank has a GPU (default auto)",
-     coll__backend},
-    {0, "device", "N", "GPU backends: use device N (default: the rank's index on its host)",
-     coll__device},
-    {0, "json", "FILE", "also write the JSON results to FILE", coll__json},
-    {0, "csv", "FILE", "also write the CSV results to FILE", coll__csv},
-    {0, "results-dir", "DIR", "where run directories go (default results)", coll__results_dir},
-    {0, "name", "NAME", "run name in the directory name (default coll-<collective>)", coll__name},
-    {0, "timeout", "SECONDS", "bound on every wait on other ranks, 0 = none (default 120)",
-     coll__timeout},
-    {0, "telemetry", "SECONDS",
-     "sample GPU health (NVML) this often during the run, 0 = off (default 1)", coll__telemetry},
-    {0, "target-ci", "PCT", "-n auto: stop at this 95 % CI half-width of the median (default 2)",
-     coll__target_ci},
-    {0, "size-budget", "SECONDS", "-n auto: time budget per size (default 2)", coll__budget},
-    {0, "seed", "N", "seed of the data-check values", coll__seed},
-    {'h', "help", NULL, "this help", coll__help},
-    {0, NULL, NULL, NULL, NULL},
+    O('b', "minbytes", "SIZE", "smallest size, K/M/G suffixes (default 8)", SC_OPT_SIZE, min_bytes,
+      0, 0),
+    O('e', "maxbytes", "SIZE", "largest size (default 64M)", SC_OPT_SIZE, max_bytes, 0, 0),
+    SC_OPT_CUSTOM_ROW('f', "stepfactor", "F", "multiply the size by F each step (default 2)",
+                      coll__factor),
+    SC_OPT_CUSTOM_ROW('i', "stepbytes", "SIZE", "add SIZE each step instead of -f", coll__step),
+    SC_OPT_CUSTOM_ROW('n', "iters", "N|auto", "timed iterations per size, or auto (default 20)",
+                      coll__iters),
+    O('w', "warmup_iters", "N", "untimed iterations first (default 5)", SC_OPT_INT, eng.warmup, 0,
+      1000000),
+    O('c', "check", "N", "data-check iterations per size, 0 = none (default 1)", SC_OPT_INT,
+      eng.check_iters, 0, 1000),
+    SC_OPT_CUSTOM_ROW('o', "op", "OP", "sum, prod, min, max, avg or all (default sum)", coll__op),
+    SC_OPT_CUSTOM_ROW('d', "datatype", "TYPE",
+                      "int8 uint8 int32 uint32 int64 uint64 float double fp16 bf16, or all "
+                      "(default float)",
+                      coll__dtype),
+    O('r', "root", "RANK", "root of broadcast/reduce/gather/scatter (default 0)", SC_OPT_INT, root,
+      0, 1 << 24),
+    SC_OPT_CUSTOM_ROW('a', "average", "HOW",
+                      "iteration time across ranks: 0|rank0 1|avg 2|min 3|max (default max)",
+                      coll__combine),
+    O('G', "cudagraph", "N",
+      "capture N operations into one CUDA graph per timed step, GPU backends (default 0: none)",
+      SC_OPT_INT, eng.graph_ops, 0, 100000),
+    SC_OPT_CUSTOM_ROW(0, "collective", "NAME",
+                      "allreduce allgather reducescatter broadcast reduce alltoall sendrecv "
+                      "gather scatter, or all (default allreduce)",
+                      coll__collective),
+    O(0, "backend", "NAME", "nccl, mpi or auto: NCCL where every rank has a GPU (default auto)",
+      SC_OPT_STRING, backend, 0, 0),
+    O(0, "device", "N", "GPU backends: use device N (default: the rank's index on its host)",
+      SC_OPT_INT, device, 0, 1023),
+    O(0, "json", "FILE", "also write the JSON results to FILE", SC_OPT_STRING, json_path, 0, 0),
+    O(0, "csv", "FILE", "also write the CSV results to FILE", SC_OPT_STRING, csv_path, 0, 0),
+    O(0, "results-dir", "DIR", "where run directories go (default results)", SC_OPT_STRING,
+      results_base, 0, 0),
+    SC_OPT_CUSTOM_ROW(0, "name", "NAME",
+                      "run name in the directory name (default coll-<collective>)", coll__name),
+    O(0, "timeout", "SECONDS", "bound on every wait on other ranks, 0 = none (default 120)",
+      SC_OPT_DOUBLE, timeout_s, 0.0, 86400.0),
+    O(0, "telemetry", "SECONDS",
+      "sample GPU health (NVML) this often during the run, 0 = off (default 1)", SC_OPT_DOUBLE,
+      telemetry_s, 0.0, 3600.0),
+    SC_OPT_CUSTOM_ROW(0, "target-ci", "PCT",
+                      "-n auto: stop at this 95 % CI half-width of the median (default 2)",
+                      coll__target_ci),
+    O(0, "size-budget", "SECONDS", "-n auto: time budget per size (default 2)", SC_OPT_DOUBLE,
+      eng.size_budget_s, 0.001, 3600.0),
+    SC_OPT_CUSTOM_ROW(0, "seed", "N", "seed of the data-check values", coll__seed),
+    O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
+    SC_OPT_END,
 };
+#undef O
 
 static void coll__defaults(sc_coll_opts_t *o)
 {

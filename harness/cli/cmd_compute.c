@@ -29,11 +29,6 @@ static sc_status_t compute__mode(void *t, const char *flag, const char *v, sc_er
     return SC_OK;
 }
 
-static sc_status_t compute__time(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    return sc_cli_double(flag, v, 1.0, 60e6, &((compute__opts_t *)t)->time_us, err);
-}
-
 static sc_status_t compute__repeats(void *t, const char *flag, const char *v, sc_err_t *err)
 {
     long n = 0;
@@ -57,44 +52,24 @@ static sc_status_t compute__size(void *t, const char *flag, const char *v, sc_er
     return status;
 }
 
-static sc_status_t compute__backend(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    (void)flag;
-    (void)err;
-    ((compute__opts_t *)t)->backend = v;
-    return SC_OK;
-}
-
-static sc_status_t compute__json(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    (void)flag;
-    (void)err;
-    ((compute__opts_t *)t)->json_path = v;
-    return SC_OK;
-}
-
-static sc_status_t compute__help(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    (void)flag;
-    (void)v;
-    (void)err;
-    ((compute__opts_t *)t)->help = true;
-    return SC_OK;
-}
-
+#define O(s, l, meta, help, type, field, lo, hi)                                                   \
+    SC_OPT_ROW(s, l, meta, help, type, compute__opts_t, field, lo, hi)
 static const sc_cli_opt_t compute__options[] = {
-    {0, "mode", "spin|gemm", "spin for --time-us, or matrix multiplies (default spin)",
-     compute__mode},
-    {0, "time-us", "US", "spin: requested length in microseconds (default 1000)", compute__time},
-    {'n', "repeats", "N", "spins to time, or matrix multiplies to run (default 10)",
-     compute__repeats},
-    {'d', "dtype", "TYPE", "gemm: fp32, tf32, fp16 or bf16 (default bf16)", compute__dtype},
-    {0, "size", "N", "gemm: N x N x N matrices (default 8192)", compute__size},
-    {0, "backend", "NAME", "nccl, mpi or auto (default auto)", compute__backend},
-    {0, "json", "FILE", "write the results as JSON to FILE", compute__json},
-    {'h', "help", NULL, "this help", compute__help},
-    {0, NULL, NULL, NULL, NULL},
+    SC_OPT_CUSTOM_ROW(0, "mode", "spin|gemm",
+                      "spin for --time-us, or matrix multiplies (default spin)", compute__mode),
+    O(0, "time-us", "US", "spin: requested length in microseconds (default 1000)", SC_OPT_DOUBLE,
+      time_us, 1.0, 60e6),
+    SC_OPT_CUSTOM_ROW('n', "repeats", "N",
+                      "spins to time, or matrix multiplies to run (default 10)", compute__repeats),
+    SC_OPT_CUSTOM_ROW('d', "dtype", "TYPE", "gemm: fp32, tf32, fp16 or bf16 (default bf16)",
+                      compute__dtype),
+    SC_OPT_CUSTOM_ROW(0, "size", "N", "gemm: N x N x N matrices (default 8192)", compute__size),
+    O(0, "backend", "NAME", "nccl, mpi or auto (default auto)", SC_OPT_STRING, backend, 0, 0),
+    O(0, "json", "FILE", "write the results as JSON to FILE", SC_OPT_STRING, json_path, 0, 0),
+    O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
+    SC_OPT_END,
 };
+#undef O
 
 /* Runs the phase on this rank; returns its JSON record. */
 static sc_status_t compute__run(sc_comm_t *comm, const compute__opts_t *o, json_t **out,

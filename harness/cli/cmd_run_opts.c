@@ -27,43 +27,6 @@ static sc_status_t run__list(const char *flag, const char *v, int *out, int *n, 
     return *n > 0 ? SC_OK : sc_err_set(err, SC_ERR_USAGE, "%s: empty list", flag);
 }
 
-#define RUN__INT(fn, field, lo, hi)                                                                \
-    static sc_status_t fn(void *t, const char *flag, const char *v, sc_err_t *err)                 \
-    {                                                                                              \
-        long x = 0;                                                                                \
-        sc_status_t status = sc_cli_int(flag, v, lo, hi, &x, err);                                 \
-        ((sc_run_opts_t *)t)->field = x;                                                           \
-        return status;                                                                             \
-    }
-#define RUN__NUM(fn, field, lo, hi)                                                                \
-    static sc_status_t fn(void *t, const char *flag, const char *v, sc_err_t *err)                 \
-    {                                                                                              \
-        return sc_cli_double(flag, v, lo, hi, &((sc_run_opts_t *)t)->field, err);                  \
-    }
-#define RUN__STR(fn, field)                                                                        \
-    static sc_status_t fn(void *t, const char *flag, const char *v, sc_err_t *err)                 \
-    {                                                                                              \
-        if (*v == '\0')                                                                            \
-            return sc_err_set(err, SC_ERR_USAGE, "%s: empty value", flag);                         \
-        ((sc_run_opts_t *)t)->field = v;                                                           \
-        return SC_OK;                                                                              \
-    }
-
-RUN__INT(run__steps, steps, 1, 1000000)
-RUN__INT(run__warmup, warmup, 0, 100000)
-RUN__INT(run__tp, tp, 1, 1024)
-RUN__INT(run__pp, pp, 1, 1024)
-RUN__NUM(run__bytes_scale, bytes_scale, 1e-12, 1.0)
-RUN__NUM(run__compute_scale, compute_scale, 0.0, 1000.0)
-RUN__NUM(run__timeout, timeout_s, 0.0, 86400.0)
-RUN__NUM(run__telemetry, telemetry_s, 0.0, 3600.0)
-RUN__STR(run__workload, workload)
-RUN__STR(run__backend, backend)
-RUN__STR(run__json, json_path)
-RUN__STR(run__csv, csv_path)
-RUN__STR(run__results_dir, results_base)
-RUN__STR(run__name, name)
-
 static sc_status_t run__scales(void *t, const char *flag, const char *v, sc_err_t *err)
 {
     sc_run_opts_t *o = t;
@@ -78,41 +41,40 @@ static sc_status_t run__nodes(void *t, const char *flag, const char *v, sc_err_t
     return run__list(flag, v, o->nodes, &o->nnodes, err);
 }
 
-static sc_status_t run__help(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    (void)flag;
-    (void)v;
-    (void)err;
-    ((sc_run_opts_t *)t)->help = true;
-    return SC_OK;
-}
-
+#define O(s, l, meta, help, type, field, lo, hi)                                                   \
+    SC_OPT_ROW(s, l, meta, help, type, sc_run_opts_t, field, lo, hi)
 static const sc_cli_opt_t run__options[] = {
-    {'W', "workload", "FILE", "the training step to run (workloads/*.yaml); required",
-     run__workload},
-    {0, "scales", "K,K,...", "GPUs (ranks) per node of each point (default 1,2,4,... up to all)",
-     run__scales},
-    {0, "nodes", "N,N,...", "node counts of the multi-node curve (default 1,2,4,... up to all)",
-     run__nodes},
-    {'n', "steps", "N", "timed steps per point (default 10)", run__steps},
-    {'w', "warmup", "N", "untimed steps first (default 2)", run__warmup},
-    {0, "tp", "N", "override the workload's tensor-parallel size", run__tp},
-    {0, "pp", "N", "override the workload's pipeline stages", run__pp},
-    {0, "bytes-scale", "F", "messages are F times the workload's sizes (default 1)",
-     run__bytes_scale},
-    {0, "compute-scale", "F", "compute phases are F times the modelled time (default 1)",
-     run__compute_scale},
-    {0, "backend", "NAME", "nccl, mpi or auto (default auto)", run__backend},
-    {0, "json", "FILE", "also write the JSON results to FILE", run__json},
-    {0, "csv", "FILE", "also write the points as CSV to FILE", run__csv},
-    {0, "results-dir", "DIR", "where run directories go (default results)", run__results_dir},
-    {0, "name", "NAME", "run name in the directory name (default run-<workload>)", run__name},
-    {0, "timeout", "SECONDS", "bound on every wait on other ranks (default 300)", run__timeout},
-    {0, "telemetry", "SECONDS", "GPU health sampling interval, 0 = off (default 1)",
-     run__telemetry},
-    {'h', "help", NULL, "this help", run__help},
-    {0, NULL, NULL, NULL, NULL},
+    O('W', "workload", "FILE", "the training step to run (workloads/*.yaml); required",
+      SC_OPT_STRING, workload, 0, 0),
+    SC_OPT_CUSTOM_ROW(0, "scales", "K,K,...",
+                      "GPUs (ranks) per node of each point (default 1,2,4,... up to all)",
+                      run__scales),
+    SC_OPT_CUSTOM_ROW(0, "nodes", "N,N,...",
+                      "node counts of the multi-node curve (default 1,2,4,... up to all)",
+                      run__nodes),
+    O('n', "steps", "N", "timed steps per point (default 10)", SC_OPT_INT, steps, 1, 1000000),
+    O('w', "warmup", "N", "untimed steps first (default 2)", SC_OPT_INT, warmup, 0, 100000),
+    O(0, "tp", "N", "override the workload's tensor-parallel size", SC_OPT_INT, tp, 1, 1024),
+    O(0, "pp", "N", "override the workload's pipeline stages", SC_OPT_INT, pp, 1, 1024),
+    O(0, "bytes-scale", "F", "messages are F times the workload's sizes (default 1)", SC_OPT_DOUBLE,
+      bytes_scale, 1e-12, 1.0),
+    O(0, "compute-scale", "F", "compute phases are F times the modelled time (default 1)",
+      SC_OPT_DOUBLE, compute_scale, 0.0, 1000.0),
+    O(0, "backend", "NAME", "nccl, mpi or auto (default auto)", SC_OPT_STRING, backend, 0, 0),
+    O(0, "json", "FILE", "also write the JSON results to FILE", SC_OPT_STRING, json_path, 0, 0),
+    O(0, "csv", "FILE", "also write the points as CSV to FILE", SC_OPT_STRING, csv_path, 0, 0),
+    O(0, "results-dir", "DIR", "where run directories go (default results)", SC_OPT_STRING,
+      results_base, 0, 0),
+    O(0, "name", "NAME", "run name in the directory name (default run-<workload>)", SC_OPT_STRING,
+      name, 0, 0),
+    O(0, "timeout", "SECONDS", "bound on every wait on other ranks (default 300)", SC_OPT_DOUBLE,
+      timeout_s, 0.0, 86400.0),
+    O(0, "telemetry", "SECONDS", "GPU health sampling interval, 0 = off (default 1)", SC_OPT_DOUBLE,
+      telemetry_s, 0.0, 3600.0),
+    O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
+    SC_OPT_END,
 };
+#undef O
 
 static int run__powers(int *out, int limit)
 {

@@ -17,7 +17,7 @@ typedef struct {
     bool nnodes_given;
     int steps, warmup;
     double bytes_scale, compute_scale;
-    long long tp, pp; /* 0: the workload's */
+    int tp, pp; /* 0: the workload's */
     const char *backend, *json_path, *csv_path, *results_base, *name;
     double timeout_s, telemetry_s;
     bool help;

@@ -15,32 +15,17 @@ typedef struct {
     bool help;
 } telemetry__opts_t;
 
-static sc_status_t telemetry__interval(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    return sc_cli_double(flag, v, 0.01, 3600, &((telemetry__opts_t *)t)->interval_s, err);
-}
-
-static sc_status_t telemetry__duration(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    return sc_cli_double(flag, v, 0, 86400, &((telemetry__opts_t *)t)->duration_s, err);
-}
-
-static sc_status_t telemetry__help(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    (void)flag;
-    (void)v;
-    (void)err;
-    ((telemetry__opts_t *)t)->help = true;
-    return SC_OK;
-}
-
+#define O(s, l, meta, help, type, field, lo, hi)                                                   \
+    SC_OPT_ROW(s, l, meta, help, type, telemetry__opts_t, field, lo, hi)
 static const sc_cli_opt_t telemetry__options[] = {
-    {0, "interval", "SECONDS", "time between samples (default 0.5)", telemetry__interval},
-    {0, "duration", "SECONDS", "how long to sample; 0 = one sample (default 0)",
-     telemetry__duration},
-    {'h', "help", NULL, "this help", telemetry__help},
-    {0, NULL, NULL, NULL, NULL},
+    O(0, "interval", "SECONDS", "time between samples (default 0.5)", SC_OPT_DOUBLE, interval_s,
+      0.01, 3600),
+    O(0, "duration", "SECONDS", "how long to sample; 0 = one sample (default 0)", SC_OPT_DOUBLE,
+      duration_s, 0, 86400),
+    O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
+    SC_OPT_END,
 };
+#undef O
 
 int sc_cmd_telemetry(const sc_rte_t *rte, int argc, char **argv)
 {

@@ -1,5 +1,7 @@
 #include "sc_cli.h"
 
+#include "util/sc_size.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -7,7 +9,7 @@
 
 static const sc_cli_opt_t *sc__find_long(const sc_cli_opt_t *table, const char *name, size_t len)
 {
-    for (const sc_cli_opt_t *o = table; o->handler != NULL; o++)
+    for (const sc_cli_opt_t *o = table; o->long_name != NULL; o++)
         if (o->long_name && strlen(o->long_name) == len && strncmp(o->long_name, name, len) == 0)
             return o;
     return NULL;
@@ -15,10 +17,52 @@ static const sc_cli_opt_t *sc__find_long(const sc_cli_opt_t *table, const char *
 
 static const sc_cli_opt_t *sc__find_short(const sc_cli_opt_t *table, char name)
 {
-    for (const sc_cli_opt_t *o = table; o->handler != NULL; o++)
+    for (const sc_cli_opt_t *o = table; o->long_name != NULL; o++)
         if (o->short_name == name)
             return o;
     return NULL;
+}
+
+/* Stores value into the option's field (or hands it to its handler). */
+static sc_status_t sc__store(const sc_cli_opt_t *opt, void *target, const char *flag,
+                             const char *value, sc_err_t *err)
+{
+    char *slot = (char *)target + opt->offset;
+    long n = 0;
+    double d = 0;
+    sc_status_t status = SC_OK;
+    if (opt->type == SC_OPT_FLAG) {
+        *(bool *)slot = true;
+        return SC_OK;
+    }
+    if (value == NULL) /* only flags come without a value */
+        return sc_err_set(err, SC_ERR_USAGE, "%s: missing value", flag);
+    switch (opt->type) {
+    case SC_OPT_INT:
+        status = sc_cli_int(flag, value, (long)opt->min, (long)opt->max, &n, err);
+        if (status == SC_OK)
+            *(int *)slot = (int)n;
+        return status;
+    case SC_OPT_DOUBLE:
+        status = sc_cli_double(flag, value, opt->min, opt->max, &d, err);
+        if (status == SC_OK)
+            memcpy(slot, &d, sizeof(d));
+        return status;
+    case SC_OPT_STRING:
+        if (*value == '\0')
+            return sc_err_set(err, SC_ERR_USAGE, "%s: empty value", flag);
+        memcpy(slot, &value, sizeof(value));
+        return SC_OK;
+    case SC_OPT_SIZE: {
+        uint64_t bytes = 0;
+        status = sc_size_parse(value, flag, &bytes, err);
+        if (status == SC_OK)
+            memcpy(slot, &bytes, sizeof(bytes));
+        return status;
+    }
+    default:
+        return opt->handler(target, flag, value, err);
+    }
 }
 
 /* Finds the option argv[*i] names and its value (inline or the next argument). */
@@ -48,7 +92,7 @@ static sc_status_t sc__parse_one(const sc_cli_opt_t *table, int argc, char **arg
     if (opt->metavar == NULL) {
         if (inline_value != NULL)
             return sc_err_set(err, SC_ERR_USAGE, "%s: takes no value", flag);
-        return opt->handler(target, flag, NULL, err);
+        return sc__store(opt, target, flag, NULL, err);
     }
     if (inline_value == NULL) {
         /* "--json --csv x" means the value was forgotten, not a file called "--csv". */
@@ -56,7 +100,7 @@ static sc_status_t sc__parse_one(const sc_cli_opt_t *table, int argc, char **arg
             return sc_err_set(err, SC_ERR_USAGE, "%s: missing value (%s)", flag, opt->metavar);
         inline_value = argv[++*i];
     }
-    return opt->handler(target, flag, inline_value, err);
+    return sc__store(opt, target, flag, inline_value, err);
 }
 
 sc_status_t sc_cli_parse(const sc_cli_opt_t *table, int argc, char **argv, int first, void *target,
@@ -72,7 +116,7 @@ sc_status_t sc_cli_parse(const sc_cli_opt_t *table, int argc, char **argv, int f
 
 void sc_cli_print_help(const sc_cli_opt_t *table, FILE *out)
 {
-    for (const sc_cli_opt_t *o = table; o->handler != NULL; o++) {
+    for (const sc_cli_opt_t *o = table; o->long_name != NULL; o++) {
         char names[64];
         if (o->short_name)
             snprintf(names, sizeof(names), "-%c, --%s%s%s", o->short_name, o->long_name,

@@ -4,6 +4,7 @@
 #define SC_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "util/sc_status.h"
@@ -13,16 +14,43 @@
 typedef sc_status_t (*sc_cli_handler_t)(void *target, const char *flag, const char *value,
                                         sc_err_t *err);
 
+/* How an option's value is stored at `offset` in the target struct. */
+typedef enum {
+    SC_OPT_FLAG,   /* bool, set to true; takes no value */
+    SC_OPT_INT,    /* int within [min, max] */
+    SC_OPT_DOUBLE, /* double within [min, max] */
+    SC_OPT_STRING, /* const char *, not empty (points into argv) */
+    SC_OPT_SIZE,   /* uint64_t bytes, K/M/G suffixes (sc_size_parse) */
+    SC_OPT_CUSTOM  /* the handler does it */
+} sc_opt_type_t;
+
 typedef struct {
     char short_name; /* 0: none */
     const char *long_name;
     const char *metavar; /* NULL: the option takes no value */
     const char *help;    /* "(default ...)" belongs in here */
-    sc_cli_handler_t handler;
+    sc_opt_type_t type;
+    size_t offset;
+    double min, max;
+    sc_cli_handler_t handler; /* SC_OPT_CUSTOM */
 } sc_cli_opt_t;
 
-/* Parses argv[first..argc) against table (terminated by an entry with handler NULL). Stops at
- * the first error: SC_ERR_USAGE naming the flag. Non-option arguments are refused. */
+/* Table rows, so that each option is one line. */
+#define SC_OPT_ROW(s, l, meta, help, type, st, field, lo, hi)                                      \
+    {                                                                                              \
+        s, l, meta, help, type, offsetof(st, field), lo, hi, NULL                                  \
+    }
+#define SC_OPT_CUSTOM_ROW(s, l, meta, help, fn)                                                    \
+    {                                                                                              \
+        s, l, meta, help, SC_OPT_CUSTOM, 0, 0, 0, fn                                               \
+    }
+#define SC_OPT_END                                                                                 \
+    {                                                                                              \
+        0, NULL, NULL, NULL, SC_OPT_FLAG, 0, 0, 0, NULL                                            \
+    }
+
+/* Parses argv[first..argc) against table (terminated by SC_OPT_END). Stops at the first error:
+ * SC_ERR_USAGE naming the flag. Non-option arguments are refused. */
 sc_status_t sc_cli_parse(const sc_cli_opt_t *table, int argc, char **argv, int first, void *target,
                          sc_err_t *err);
 
