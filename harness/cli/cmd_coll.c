@@ -10,9 +10,9 @@
 
 #include "cli/cmd_coll_opts.h"
 #include "cli/sc_cmd.h"
+#include "cli/sc_session.h"
 #include "engine/sc_engine.h"
 #include "report/sc_coll_report.h"
-#include "telemetry/sc_telemetry.h"
 #include "sc_config.h"
 #include "util/sc_size.h"
 
@@ -28,14 +28,10 @@ static uint64_t coll__next_size(const sc_coll_opts_t *o, uint64_t size)
 typedef struct {
     const sc_rte_t *rte;
     sc_coll_opts_t opts;
-    sc_comm_t *comm;
+    sc_session_t ses;
     sc_engine_t *eng;
-    sc_watchdog_t *wd;
-    sc_telemetry_t *telemetry; /* local rank 0 of each host samples its GPUs */
-    sc_results_t res;
     json_t *doc;
     json_t *results;
-    char backend_note[512];
     uint64_t wrong_total;
     double busbw_sum;
     size_t busbw_rows;
@@ -44,8 +40,8 @@ typedef struct {
 static json_t *coll__libraries(const coll__run_t *run)
 {
     return json_pack("{s:s, s:s, s:s, s:s}", "mpi", run->rte->mpi_version, "backend",
-                     run->comm->ops->version(run->comm), "libyaml", yaml_get_version_string(),
-                     "jansson", jansson_version_str());
+                     run->ses.world->ops->version(run->ses.world), "libyaml",
+                     yaml_get_version_string(), "jansson", jansson_version_str());
 }
 
 static json_t *coll__hosts(const sc_rte_t *rte, bool per_rank)
@@ -80,11 +76,11 @@ static json_t *coll__document(const coll__run_t *run, int argc, char **argv)
         json_array_append_new(args, json_string(argv[i]));
     return json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:i, s:i, s:o, s:o, s:s, s:o, s:o, s:[]}",
                      "tool", "scalecheck", "version", SC_VERSION, "command", "coll", "argv", args,
-                     "start_utc", stamp, "results_dir", run->res.dir, "ranks", run->rte->size,
+                     "start_utc", stamp, "results_dir", run->ses.res.dir, "ranks", run->rte->size,
                      "nhosts", run->rte->nhosts, "hosts", coll__hosts(run->rte, false),
-                     "rank_hosts", coll__hosts(run->rte, true), "backend", run->comm->ops->name,
-                     "libraries", coll__libraries(run), "options", coll__options_json(&run->opts),
-                     "results");
+                     "rank_hosts", coll__hosts(run->rte, true), "backend",
+                     run->ses.world->ops->name, "libraries", coll__libraries(run), "options",
+                     coll__options_json(&run->opts), "results");
 }
 
 /* Rewrites result.json (and --json) so that finished rows survive a later fault. */
@@ -95,7 +91,7 @@ static sc_status_t coll__save(coll__run_t *run, const char *state, sc_err_t *err
     json_object_set_new(run->doc, "state", json_string(state));
     char path[PATH_MAX];
     sc_status_t status = sc_results_write_json(
-        sc_results_path(&run->res, "result.json", path, sizeof(path)), run->doc, err);
+        sc_results_path(&run->ses.res, "result.json", path, sizeof(path)), run->doc, err);
     if (status == SC_OK && run->opts.json_path != NULL)
         status = sc_results_write_json(run->opts.json_path, run->doc, err);
     return status;
@@ -107,7 +103,7 @@ static sc_status_t coll__save_csv(coll__run_t *run, sc_err_t *err)
         return SC_OK;
     char path[PATH_MAX];
     sc_status_t status = sc_coll_report_write_csv(
-        sc_results_path(&run->res, "result.csv", path, sizeof(path)), run->results, err);
+        sc_results_path(&run->ses.res, "result.csv", path, sizeof(path)), run->results, err);
     if (status == SC_OK && run->opts.csv_path != NULL)
         status = sc_coll_report_write_csv(run->opts.csv_path, run->results, err);
     return status;
@@ -129,21 +125,21 @@ static void coll__print_header(coll__run_t *run)
         snprintf(iters, sizeof(iters), "auto (CI %.1f %%, budget %g s)", o->eng.target_ci * 100,
                  o->eng.size_budget_s);
     sc_results_printf(
-        &run->res, "# scalecheck %s coll | backend %s (%s) | %d rank%s on %d host%s\n", SC_VERSION,
-        run->comm->ops->name, run->comm->ops->version(run->comm), rte->size,
-        rte->size == 1 ? "" : "s", rte->nhosts, rte->nhosts == 1 ? "" : "s");
-    sc_results_printf(&run->res,
+        &run->ses.res, "# scalecheck %s coll | backend %s (%s) | %d rank%s on %d host%s\n",
+        SC_VERSION, run->ses.world->ops->name, run->ses.world->ops->version(run->ses.world),
+        rte->size, rte->size == 1 ? "" : "s", rte->nhosts, rte->nhosts == 1 ? "" : "s");
+    sc_results_printf(&run->ses.res,
                       "# sizes %s..%s B (%s)  iters %s  warm-up %d  check %d  rank times: %s  "
                       "timeout %g s\n",
                       sc_size_format(o->min_bytes, lo, sizeof(lo)),
                       sc_size_format(o->max_bytes, hi, sizeof(hi)), step, iters, o->eng.warmup,
                       o->eng.check_iters, sc_combine_name(o->eng.combine), o->timeout_s);
-    sc_results_printf(&run->res, "# libyaml %s  jansson %s  results %s\n",
-                      yaml_get_version_string(), jansson_version_str(), run->res.dir);
-    if (run->backend_note[0] != '\0')
-        sc_results_printf(&run->res, "# %s\n", run->backend_note);
+    sc_results_printf(&run->ses.res, "# libyaml %s  jansson %s  results %s\n",
+                      yaml_get_version_string(), jansson_version_str(), run->ses.res.dir);
+    if (run->ses.note[0] != '\0')
+        sc_results_printf(&run->ses.res, "# %s\n", run->ses.note);
     for (int r = 0; r < rte->size && r < 64; r++)
-        sc_results_printf(&run->res, "#  rank %3d on host %s\n", r, rte->hosts[r]);
+        sc_results_printf(&run->ses.res, "#  rank %3d on host %s\n", r, rte->hosts[r]);
 }
 
 /* Runs one size out of place and in place; rank 0 prints and records the row. */
@@ -164,10 +160,10 @@ static sc_status_t coll__run_size(coll__run_t *run, sc_case_t *c, sc_err_t *err)
         run->busbw_rows++;
         if (run->rte->rank == 0)
             json_array_append_new(run->results,
-                                  sc_coll_report_case_json(c, &results[ip], run->comm->size));
+                                  sc_coll_report_case_json(c, &results[ip], run->ses.world->size));
     }
     if (run->rte->rank == 0) {
-        sc_coll_report_table_row(&run->res, c, ran[0] ? &results[0] : NULL,
+        sc_coll_report_table_row(&run->ses.res, c, ran[0] ? &results[0] : NULL,
                                  ran[1] ? &results[1] : NULL, run->opts.eng.iters == 0);
         fflush(stdout);
     }
@@ -197,13 +193,13 @@ static sc_status_t coll__sweep(coll__run_t *run, sc_err_t *err)
         if (!o->all_colls && coll != o->coll)
             continue;
         if (run->rte->rank == 0) {
-            sc_results_printf(&run->res, "#\n# collective %s\n", coll->name);
-            sc_coll_report_table_header(&run->res, o->eng.iters == 0);
+            sc_results_printf(&run->ses.res, "#\n# collective %s\n", coll->name);
+            sc_coll_report_table_header(&run->ses.res, o->eng.iters == 0);
         }
         for (int d = 0; d < SC_DTYPE_COUNT; d++) {
             if (!o->all_types && d != (int)o->dtype)
                 continue;
-            if (!run->comm->ops->supports(run->comm, coll->name, (sc_dtype_t)d, false))
+            if (!run->ses.world->ops->supports(run->ses.world, coll->name, (sc_dtype_t)d, false))
                 continue; /* -d all: only the types this backend has (checked for -d X) */
             for (int op = 0; op < SC_REDOP_COUNT; op++) {
                 bool wanted = coll->has_op ? (o->all_ops || op == (int)o->op) : op == 0;
@@ -221,9 +217,9 @@ static sc_status_t coll__sweep(coll__run_t *run, sc_err_t *err)
 static void coll__print_summary(coll__run_t *run)
 {
     double avg = run->busbw_rows ? run->busbw_sum / (double)run->busbw_rows : 0.0;
-    sc_results_printf(&run->res, "# Out of bounds values : %" PRIu64 " %s\n", run->wrong_total,
+    sc_results_printf(&run->ses.res, "# Out of bounds values : %" PRIu64 " %s\n", run->wrong_total,
                       run->wrong_total ? "FAILED" : "OK");
-    sc_results_printf(&run->res, "# Avg bus bandwidth    : %g\n#\n", avg);
+    sc_results_printf(&run->ses.res, "# Avg bus bandwidth    : %g\n#\n", avg);
     json_object_set_new(run->doc, "summary",
                         json_pack("{s:I, s:f, s:I}", "wrong_total", (json_int_t)run->wrong_total,
                                   "avg_busbw_GBps", avg, "cases",
@@ -231,79 +227,45 @@ static void coll__print_summary(coll__run_t *run)
 }
 
 /* Opens what the run needs: backend, results directory, watchdog, engine. */
+/* Opens what the run needs: the session (backend, results directory, watchdog, telemetry)
+ * and the engine. */
 static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t *err)
 {
     const sc_rte_t *rte = run->rte;
-    sc_backend_opts_t bopts = {.device = run->opts.device, .timeout_s = run->opts.timeout_s};
-    sc_status_t status = sc_backend_open(run->opts.backend, rte, &bopts, &run->comm,
-                                         run->backend_note, sizeof(run->backend_note), err);
+    char name[128];
+    snprintf(name, sizeof(name), "coll-%s", run->opts.all_colls ? "all" : run->opts.coll->name);
+    sc_session_opts_t so = {.backend = run->opts.backend,
+                            .device = run->opts.device,
+                            .timeout_s = run->opts.timeout_s,
+                            .telemetry_s = run->opts.telemetry_s,
+                            .results_base = run->opts.results_base,
+                            .name = run->opts.name ? run->opts.name : name};
+    sc_status_t status = sc_session_open(&run->ses, rte, &so, err);
     if (status != SC_OK)
         return status;
-    if (!run->opts.all_types &&
-        !run->comm->ops->supports(run->comm, "allreduce", run->opts.dtype, false))
+    sc_comm_t *world = run->ses.world;
+    if (!run->opts.all_types && !world->ops->supports(world, "allreduce", run->opts.dtype, false))
         return sc_err_set(err, SC_ERR_USAGE, "-d: type %s is not supported by backend %s",
-                          sc_dtype_name(run->opts.dtype), run->comm->ops->name);
-    if (run->opts.eng.graph_ops > 0 && run->comm->ops->graph_begin == NULL)
+                          sc_dtype_name(run->opts.dtype), world->ops->name);
+    if (run->opts.eng.graph_ops > 0 && world->ops->graph_begin == NULL)
         return sc_err_set(err, SC_ERR_USAGE, "-G: CUDA graphs need a GPU backend (backend %s)",
-                          run->comm->ops->name);
-    if (rte->rank == 0) {
-        char name[128];
-        snprintf(name, sizeof(name), "coll-%s", run->opts.all_colls ? "all" : run->opts.coll->name);
-        status = sc_results_open(&run->res, run->opts.results_base,
-                                 run->opts.name ? run->opts.name : name, err);
-    }
-    /* Every rank learns whether rank 0 could make its directory: nobody half-runs. */
-    int ok = status == SC_OK, all_ok = 0;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, rte->world);
-    if (!all_ok)
-        return status != SC_OK ? status
-                               : sc_err_set(err, SC_ERR_IO,
-                                            "rank 0 could not create the "
-                                            "results directory");
-    status =
-        sc_watchdog_start(rte, run->opts.timeout_s, sc_results_flush, &run->res, &run->wd, err);
-    if (status == SC_OK)
-        status = sc_engine_create(run->comm, rte->world, &run->opts.eng, run->wd, &run->eng, err);
-    if (status == SC_OK && rte->local_rank == 0 && run->opts.telemetry_s > 0)
-        run->telemetry = sc_telemetry_start(run->opts.telemetry_s, rte->host);
-    json_t *rank_info = sc_results_gather(rte, run->comm->ops->describe(run->comm));
+                          world->ops->name);
+    status = sc_engine_create(world, rte->world, &run->opts.eng, run->ses.wd, &run->eng, err);
+    json_t *rank_info = sc_session_rank_info(&run->ses);
     if (status == SC_OK && rte->rank == 0) {
         run->doc = coll__document(run, argc, argv);
         json_object_set_new(run->doc, "rank_info", rank_info);
-        json_object_set_new(run->doc, "backend_note", json_string(run->backend_note));
+        json_object_set_new(run->doc, "backend_note", json_string(run->ses.note));
         run->results = json_object_get(run->doc, "results");
         coll__print_header(run);
     }
     return status;
 }
 
-/* Stops the GPU sampling and puts every host's summary into the document. Collective. */
-static void coll__collect_telemetry(coll__run_t *run)
-{
-    json_t *mine = run->telemetry ? sc_telemetry_finish(run->telemetry) : NULL;
-    run->telemetry = NULL;
-    if (run->opts.telemetry_s <= 0)
-        return;
-    json_t *all = sc_results_gather(run->rte, mine);
-    if (all == NULL)
-        return;
-    json_t *hosts = json_array();
-    size_t i;
-    json_t *v;
-    json_array_foreach(all, i, v) if (!json_is_null(v)) json_array_append(hosts, v);
-    json_decref(all);
-    json_object_set_new(run->doc, "telemetry", hosts);
-}
-
 static void coll__teardown(coll__run_t *run)
 {
-    if (run->telemetry != NULL)
-        json_decref(sc_telemetry_finish(run->telemetry));
     sc_engine_destroy(run->eng);
-    sc_watchdog_stop(run->wd);
-    if (run->comm != NULL)
-        run->comm->ops->close(run->comm);
-    sc_results_close(&run->res);
+    sc_session_close(&run->ses);
     json_decref(run->doc);
 }
 
@@ -331,8 +293,9 @@ int sc_cmd_coll(const sc_rte_t *rte, int argc, char **argv)
     sc_status_t status = coll__setup(&run, argc, argv, &err);
     if (status == SC_OK)
         status = coll__sweep(&run, &err);
-    if (status == SC_OK)
-        coll__collect_telemetry(&run);
+    json_t *telemetry = status == SC_OK ? sc_session_telemetry(&run.ses) : NULL;
+    if (telemetry != NULL)
+        json_object_set_new(run.doc, "telemetry", telemetry);
     if (status == SC_OK && rte->rank == 0) {
         coll__print_summary(&run);
         status = coll__save(&run, "complete", &err);

@@ -10,9 +10,8 @@
 
 #include "cli/cmd_run_opts.h"
 #include "cli/sc_cmd.h"
-#include "engine/sc_watchdog.h"
+#include "cli/sc_session.h"
 #include "patterns/sc_pattern.h"
-#include "report/sc_results.h"
 #include "sc_config.h"
 #include "util/sc_clock.h"
 #include "util/sc_stats.h"
@@ -27,9 +26,7 @@ typedef struct {
     sc_workload_t w;
     run__point_t points[64];
     int npoints;
-    sc_comm_t *world;
-    sc_watchdog_t *wd;
-    sc_results_t res;
+    sc_session_t ses;
     json_t *doc, *points_json;
     double base_throughput;
     int base_gpus;
@@ -153,7 +150,7 @@ static sc_status_t run__steps(run__t *run, sc_step_t *step, sc_comm_t *pc, doubl
             status = sc_step_run(step, err);
         if (i >= o->warmup)
             step_ms[i - o->warmup] = (double)(sc_clock_ns() - t0) * 1e-6;
-        sc_watchdog_tick(sc_watchdog_progress(run->wd));
+        sc_watchdog_tick(sc_watchdog_progress(run->ses.wd));
     }
     return status;
 }
@@ -256,7 +253,7 @@ static void run__print_row(run__t *run, const json_t *p)
     json_t *c = json_object_get(p, "comm");
     (void)c;
     sc_results_printf(
-        &run->res,
+        &run->ses.res,
         "  %5lld %5lld %4lld %3lld %3lld %11.3f %11.3f %12.1f %8.3f %6.3f %6.1f  %s (rank %lld)\n",
         json_integer_value(json_object_get(p, "gpus")),
         json_integer_value(json_object_get(p, "nodes")),
@@ -277,9 +274,10 @@ static sc_status_t run__all_points(run__t *run, sc_err_t *err)
 {
     const sc_rte_t *rte = run->rte;
     if (rte->rank == 0)
-        sc_results_printf(&run->res, "#\n# %5s %5s %4s %3s %3s %11s %11s %12s %8s %6s %6s  %s\n",
-                          "gpus", "nodes", "dp", "tp", "pp", "step_ms", "p99_ms", "samples/s",
-                          "speedup", "eff", "comm%", "slowest");
+        sc_results_printf(&run->ses.res,
+                          "#\n# %5s %5s %4s %3s %3s %11s %11s %12s %8s %6s %6s  %s\n", "gpus",
+                          "nodes", "dp", "tp", "pp", "step_ms", "p99_ms", "samples/s", "speedup",
+                          "eff", "comm%", "slowest");
     for (int i = 0; i < run->npoints; i++) {
         const run__point_t *pt = &run->points[i];
         int key = 0;
@@ -290,14 +288,14 @@ static sc_status_t run__all_points(run__t *run, sc_err_t *err)
                     pt->nodes == 1 ? "" : "s");
         char what[96];
         snprintf(what, sizeof(what), "run point %d/%d (splitting)", i + 1, run->npoints);
-        sc_watchdog_arm(run->wd, what, run->world->world_rank, run->world->size);
+        sc_watchdog_arm(run->ses.wd, what, run->ses.world->world_rank, run->ses.world->size);
         sc_comm_t *pc = NULL;
         MPI_Comm control = MPI_COMM_NULL;
-        sc_status_t status = run->world->ops->split(run->world, in ? 0 : -1, key, &pc, err);
+        sc_status_t status = run->ses.world->ops->split(run->ses.world, in ? 0 : -1, key, &pc, err);
         MPI_Comm_split(rte->world, in ? 0 : MPI_UNDEFINED, key, &control);
         json_t *p = NULL;
         snprintf(what, sizeof(what), "run point %d/%d (training steps)", i + 1, run->npoints);
-        sc_watchdog_arm(run->wd, what, run->world->world_rank, run->world->size);
+        sc_watchdog_arm(run->ses.wd, what, run->ses.world->world_rank, run->ses.world->size);
         if (status == SC_OK && in)
             status = run__point(run, pt, pc, control, &p, err);
         if (pc != NULL)
@@ -312,11 +310,11 @@ static sc_status_t run__all_points(run__t *run, sc_err_t *err)
             json_array_append_new(run->points_json, p);
             sc_err_t ignored;
             char path[PATH_MAX];
-            sc_results_write_json(sc_results_path(&run->res, "result.json", path, sizeof(path)),
+            sc_results_write_json(sc_results_path(&run->ses.res, "result.json", path, sizeof(path)),
                                   run->doc, &ignored);
         }
     }
-    sc_watchdog_disarm(run->wd);
+    sc_watchdog_disarm(run->ses.wd);
     return SC_OK;
 }
 
@@ -366,10 +364,11 @@ static sc_status_t run__save(run__t *run, const char *state, sc_err_t *err)
     json_object_set_new(run->doc, "state", json_string(state));
     char path[PATH_MAX];
     sc_status_t status = sc_results_write_json(
-        sc_results_path(&run->res, "result.json", path, sizeof(path)), run->doc, err);
+        sc_results_path(&run->ses.res, "result.json", path, sizeof(path)), run->doc, err);
     if (status == SC_OK)
-        status = sc_results_write_text(sc_results_path(&run->res, "points.csv", path, sizeof(path)),
-                                       run__csv_writer, run->points_json, err);
+        status =
+            sc_results_write_text(sc_results_path(&run->ses.res, "points.csv", path, sizeof(path)),
+                                  run__csv_writer, run->points_json, err);
     if (status == SC_OK && run->opts.json_path)
         status = sc_results_write_json(run->opts.json_path, run->doc, err);
     if (status == SC_OK && run->opts.csv_path)
@@ -380,52 +379,46 @@ static sc_status_t run__save(run__t *run, const char *state, sc_err_t *err)
 static sc_status_t run__setup(run__t *run, sc_err_t *err)
 {
     const sc_rte_t *rte = run->rte;
-    char note[512];
-    sc_backend_opts_t bopts = {.device = -1, .timeout_s = run->opts.timeout_s};
-    sc_status_t status =
-        sc_backend_open(run->opts.backend, rte, &bopts, &run->world, note, sizeof(note), err);
-    if (status == SC_OK && rte->rank == 0) {
-        char name[128];
-        snprintf(name, sizeof(name), "run-%s", run->w.name);
-        status = sc_results_open(&run->res, run->opts.results_base,
-                                 run->opts.name ? run->opts.name : name, err);
-    }
-    int ok = status == SC_OK, all_ok = 0;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, rte->world);
-    if (!all_ok)
-        return status != SC_OK ? status
-                               : sc_err_set(err, SC_ERR_IO, "rank 0 could not create its results");
-    status =
-        sc_watchdog_start(rte, run->opts.timeout_s, sc_results_flush, &run->res, &run->wd, err);
-    if (status == SC_OK && rte->rank == 0) {
-        run->points_json = json_array();
-        run->doc = json_pack(
-            "{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:s, s:s, s:f, s:f, s:i, s:i, s:O}", "tool",
-            "scalecheck", "version", SC_VERSION, "command", "run", "workload", run->w.name,
-            "workload_file", run->opts.workload, "ranks", rte->size, "nhosts", rte->nhosts,
-            "backend", run->world->ops->name, "backend_note", note, "bytes_scale",
-            run->opts.bytes_scale, "compute_scale", run->opts.compute_scale, "steps",
-            run->opts.steps, "warmup", run->opts.warmup, "points", run->points_json);
-        json_object_set_new(run->doc, "results_dir", json_string(run->res.dir));
-        sc_results_printf(&run->res,
-                          "# scalecheck %s run | workload %s | backend %s (%s) | %d ranks on %d "
-                          "host%s\n# %s\n# bytes x%g, compute x%g, %d steps after %d warm-up; "
-                          "results %s\n",
-                          SC_VERSION, run->w.name, run->world->ops->name,
-                          run->world->ops->version(run->world), rte->size, rte->nhosts,
-                          rte->nhosts == 1 ? "" : "s", note[0] ? note : "backend chosen",
-                          run->opts.bytes_scale, run->opts.compute_scale, run->opts.steps,
-                          run->opts.warmup, run->res.dir);
-    }
-    return status;
+    char name[128];
+    snprintf(name, sizeof(name), "run-%s", run->w.name);
+    sc_session_opts_t so = {.backend = run->opts.backend,
+                            .device = -1,
+                            .timeout_s = run->opts.timeout_s,
+                            .telemetry_s = run->opts.telemetry_s,
+                            .results_base = run->opts.results_base,
+                            .name = run->opts.name ? run->opts.name : name};
+    sc_status_t status = sc_session_open(&run->ses, rte, &so, err);
+    if (status != SC_OK)
+        return status;
+    json_t *rank_info = sc_session_rank_info(&run->ses);
+    if (rte->rank != 0)
+        return SC_OK;
+    const sc_comm_t *world = run->ses.world;
+    run->points_json = json_array();
+    run->doc =
+        json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:s, s:s, s:f, s:f, s:i, s:i, s:O, "
+                  "s:s, s:o}",
+                  "tool", "scalecheck", "version", SC_VERSION, "command", "run", "workload",
+                  run->w.name, "workload_file", run->opts.workload, "ranks", rte->size, "nhosts",
+                  rte->nhosts, "backend", world->ops->name, "backend_note", run->ses.note,
+                  "bytes_scale", run->opts.bytes_scale, "compute_scale", run->opts.compute_scale,
+                  "steps", run->opts.steps, "warmup", run->opts.warmup, "points", run->points_json,
+                  "results_dir", run->ses.res.dir, "rank_info", rank_info);
+    sc_results_printf(&run->ses.res,
+                      "# scalecheck %s run | workload %s | backend %s (%s) | %d ranks on %d "
+                      "host%s\n# %s\n# bytes x%g, compute x%g, %d steps after %d warm-up; "
+                      "results %s\n",
+                      SC_VERSION, run->w.name, world->ops->name,
+                      world->ops->version(run->ses.world), rte->size, rte->nhosts,
+                      rte->nhosts == 1 ? "" : "s",
+                      run->ses.note[0] ? run->ses.note : "backend chosen", run->opts.bytes_scale,
+                      run->opts.compute_scale, run->opts.steps, run->opts.warmup, run->ses.res.dir);
+    return SC_OK;
 }
 
 static void run__teardown(run__t *run)
 {
-    sc_watchdog_stop(run->wd);
-    if (run->world)
-        run->world->ops->close(run->world);
-    sc_results_close(&run->res);
+    sc_session_close(&run->ses);
     json_decref(run->points_json);
     json_decref(run->doc);
 }
@@ -457,6 +450,9 @@ int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
         status = run__setup(&run, &err);
     if (status == SC_OK)
         status = run__all_points(&run, &err);
+    json_t *telemetry = status == SC_OK ? sc_session_telemetry(&run.ses) : NULL;
+    if (telemetry != NULL)
+        json_object_set_new(run.doc, "telemetry", telemetry);
     if (status == SC_OK)
         status = run__save(&run, "complete", &err);
     if (status != SC_OK) {

@@ -32,31 +32,23 @@ static sc_status_t sc__layer(sc_step_t *s, sc_comm_t *cc, long long layer, bool 
     return status;
 }
 
-/* Receives the input of an action from the neighbouring stage, timed as communication. */
-static sc_status_t sc__recv(sc_step_t *s, int peer, sc_err_t *err)
+/* Passes an activation (or its gradient) to or from the neighbouring stage. The send is
+ * started and left to complete; the receive blocks, and that wait counts as communication. */
+static sc_status_t sc__p2p(sc_step_t *s, int peer, bool send, sc_err_t *err)
 {
     sc_comm_t *pp = s->grid->pp;
     double bytes = sc_pattern_activation_bytes(s->w);
-    size_t count = (size_t)(bytes * s->bytes_scale);
-    count = count > s->buf_bytes / 2 ? s->buf_bytes / 2 : (count ? count : 1);
-    s->counts.calls[SC_PATOP_recv]++;
-    s->counts.bytes[SC_PATOP_recv] += (uint64_t)bytes;
+    size_t half = s->buf_bytes / 2, count = (size_t)(bytes * s->bytes_scale);
+    count = count > half ? half : (count ? count : 1);
+    sc_patop_t op = send ? SC_PATOP_send : SC_PATOP_recv;
+    s->counts.calls[op]++;
+    s->counts.bytes[op] += (uint64_t)bytes;
+    if (send)
+        return pp->ops->isend(pp, s->buf, count, SC_DTYPE_uint8, peer, err);
     uint64_t t0 = sc_clock_ns();
-    sc_status_t status =
-        pp->ops->recv(pp, (char *)s->buf + s->buf_bytes / 2, count, SC_DTYPE_uint8, peer, err);
+    sc_status_t status = pp->ops->recv(pp, (char *)s->buf + half, count, SC_DTYPE_uint8, peer, err);
     s->comm_us += (double)(sc_clock_ns() - t0) * 1e-3;
     return status;
-}
-
-static sc_status_t sc__send(sc_step_t *s, int peer, sc_err_t *err)
-{
-    sc_comm_t *pp = s->grid->pp;
-    double bytes = sc_pattern_activation_bytes(s->w);
-    size_t count = (size_t)(bytes * s->bytes_scale);
-    count = count > s->buf_bytes / 2 ? s->buf_bytes / 2 : (count ? count : 1);
-    s->counts.calls[SC_PATOP_send]++;
-    s->counts.bytes[SC_PATOP_send] += (uint64_t)bytes;
-    return pp->ops->isend(pp, s->buf, count, SC_DTYPE_uint8, peer, err);
 }
 
 static sc_status_t sc__action(sc_step_t *s, sc_comm_t *cc, int action, int m, sc_dp_state_t *dp,
@@ -68,13 +60,13 @@ static sc_status_t sc__action(sc_step_t *s, sc_comm_t *cc, int action, int m, sc
     int mb = backward ? -action - 1 : action;
     long long per_stage = s->w->layers / pp, first = (long long)p * per_stage;
     int from = backward ? p + 1 : p - 1, to = backward ? p - 1 : p + 1;
-    sc_status_t status = (from >= 0 && from < pp) ? sc__recv(s, from, err) : SC_OK;
+    sc_status_t status = (from >= 0 && from < pp) ? sc__p2p(s, from, false, err) : SC_OK;
     for (long long i = 0; i < per_stage && status == SC_OK; i++) {
         long long layer = backward ? first + per_stage - 1 - i : first + i;
         status = sc__layer(s, cc, layer, backward, mb == m - 1, dp, err);
     }
     if (status == SC_OK && to >= 0 && to < pp)
-        status = sc__send(s, to, err);
+        status = sc__p2p(s, to, true, err);
     return status;
 }
 

@@ -1,0 +1,68 @@
+#include "cli/sc_session.h"
+
+#include <string.h>
+
+sc_status_t sc_session_open(sc_session_t *s, const sc_rte_t *rte, const sc_session_opts_t *o,
+                            sc_err_t *err)
+{
+    memset(s, 0, sizeof(*s));
+    s->rte = rte;
+    sc_backend_opts_t bopts = {.device = o->device, .timeout_s = o->timeout_s};
+    sc_status_t status =
+        sc_backend_open(o->backend, rte, &bopts, &s->world, s->note, sizeof(s->note), err);
+    if (status != SC_OK)
+        return status;
+    if (rte->rank == 0)
+        status = sc_results_open(&s->res, o->results_base, o->name, err);
+    /* Every rank learns whether rank 0 could make its directory: nobody half-runs. */
+    int ok = status == SC_OK, all_ok = 0;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, rte->world);
+    if (all_ok)
+        status = sc_watchdog_start(rte, o->timeout_s, sc_results_flush, &s->res, &s->wd, err);
+    else if (status == SC_OK)
+        status = sc_err_set(err, SC_ERR_IO, "rank 0 could not create the results directory");
+    if (status != SC_OK) {
+        sc_session_close(s);
+        return status;
+    }
+    s->sampling = o->telemetry_s > 0;
+    if (s->sampling && rte->local_rank == 0) /* one sampler per host */
+        s->telemetry = sc_telemetry_start(o->telemetry_s, rte->host);
+    return SC_OK;
+}
+
+json_t *sc_session_rank_info(sc_session_t *s)
+{
+    return sc_results_gather(s->rte, s->world->ops->describe(s->world));
+}
+
+json_t *sc_session_telemetry(sc_session_t *s)
+{
+    json_t *mine = s->telemetry ? sc_telemetry_finish(s->telemetry) : NULL;
+    s->telemetry = NULL;
+    if (!s->sampling)
+        return NULL;
+    s->sampling = false;
+    json_t *all = sc_results_gather(s->rte, mine);
+    if (all == NULL)
+        return NULL;
+    json_t *hosts = json_array();
+    size_t i;
+    json_t *v;
+    json_array_foreach(all, i, v) if (!json_is_null(v)) json_array_append(hosts, v);
+    json_decref(all);
+    return hosts;
+}
+
+void sc_session_close(sc_session_t *s)
+{
+    if (s->telemetry != NULL)
+        json_decref(sc_telemetry_finish(s->telemetry));
+    s->telemetry = NULL;
+    sc_watchdog_stop(s->wd);
+    s->wd = NULL;
+    if (s->world != NULL)
+        s->world->ops->close(s->world);
+    s->world = NULL;
+    sc_results_close(&s->res);
+}

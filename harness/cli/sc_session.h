@@ -1,0 +1,46 @@
+/* sc_session.h - what every measuring command opens and closes the same way: the backend's
+ * world communicator (with the auto choice explained), rank 0's results directory (agreed by
+ * every rank before anything runs), the watchdog that bounds every wait, and the background GPU
+ * telemetry of each host. */
+#ifndef SC_SESSION_H
+#define SC_SESSION_H
+
+#include <jansson.h>
+
+#include "comm/sc_backend.h"
+#include "engine/sc_watchdog.h"
+#include "report/sc_results.h"
+#include "telemetry/sc_telemetry.h"
+
+typedef struct {
+    const char *backend;      /* "auto", "mpi", "nccl" */
+    int device;               /* -1: the rank's index on its host */
+    double timeout_s;         /* the watchdog's and the backend's bound */
+    double telemetry_s;       /* 0: no sampling */
+    const char *results_base; /* parent of the run directory */
+    const char *name;         /* run directory name after the time stamp */
+} sc_session_opts_t;
+
+typedef struct {
+    const sc_rte_t *rte;
+    sc_comm_t *world;
+    char note[512]; /* how --backend auto chose, or "" */
+    sc_results_t res;
+    sc_watchdog_t *wd;
+    sc_telemetry_t *telemetry;
+    bool sampling;
+} sc_session_t;
+
+/* Opens everything; collective. On error nothing is left open and every rank has the same
+ * status (a usage error is reported once, by rank 0, by the caller). */
+sc_status_t sc_session_open(sc_session_t *s, const sc_rte_t *rte, const sc_session_opts_t *o,
+                            sc_err_t *err);
+/* Every rank's backend description (versions, GPU, NCCL_* variables): an array on rank 0,
+ * NULL elsewhere. Collective. */
+json_t *sc_session_rank_info(sc_session_t *s);
+/* Stops the sampling: the hosts' telemetry summaries on rank 0 (NULL elsewhere, or when
+ * sampling was off). Collective. */
+json_t *sc_session_telemetry(sc_session_t *s);
+void sc_session_close(sc_session_t *s);
+
+#endif
