@@ -58,10 +58,19 @@ sc_status_t sc_pattern_coll(sc_step_t *s, sc_comm_t *comm, sc_patop_t op, double
                                          [SC_PATOP_alltoall] = SC_NB_ALLTOALL};
     s->counts.calls[op]++;
     s->counts.bytes[op] += (uint64_t)bytes;
+    if (s->trace != NULL)
+        s->trace(s->trace_arg, op, comm, dtype, a.count);
+    /* Blocking calls are the library's blocking collectives: its non-blocking ones are other
+     * algorithms (REFERENCE §5) and would not time what a non-overlapped step runs. */
+    const sc_coll_fn_t blocking[] = {[SC_PATOP_allreduce] = comm->ops->allreduce,
+                                     [SC_PATOP_reducescatter] = comm->ops->reducescatter,
+                                     [SC_PATOP_allgather] = comm->ops->allgather,
+                                     [SC_PATOP_alltoall] = comm->ops->alltoall};
     uint64_t t0 = sc_clock_ns();
-    sc_status_t status = comm->ops->istart(comm, kinds[op], &a, err);
+    sc_status_t status =
+        nonblocking ? comm->ops->istart(comm, kinds[op], &a, err) : blocking[op](comm, &a, err);
     if (status == SC_OK && !nonblocking)
-        status = comm->ops->iwait(comm, err);
+        status = comm->ops->sync(comm, err);
     s->comm_us += (double)(sc_clock_ns() - t0) * 1e-3;
     return status;
 }

@@ -51,6 +51,9 @@ typedef struct {
     double compute_scale; /* compute phases are this fraction of the modelled time */
     void *buf;            /* scratch, buf_bytes, on the backend's memory */
     size_t buf_bytes;
+    /* Optional: called for every collective issued (the benchmark replays them alone). */
+    void (*trace)(void *arg, sc_patop_t op, sc_comm_t *comm, sc_dtype_t dtype, size_t count);
+    void *trace_arg;
     sc_pattern_counts_t counts; /* accumulated over the steps run */
     double comm_us;             /* time blocked in communication (exposed), accumulated */
     double compute_us;          /* time in the compute phase, accumulated */
