@@ -38,6 +38,22 @@ static size_t sc__count(const sc_step_t *s, const sc_comm_t *comm, sc_patop_t op
     return count > 0 ? count : 1;
 }
 
+/* Blocking calls are the library's blocking collectives: its non-blocking ones are other
+ * algorithms (REFERENCE §5) and would not time what a non-overlapped step runs. */
+static sc_coll_fn_t sc__blocking(const sc_comm_t *comm, sc_patop_t op)
+{
+    switch (op) {
+    case SC_PATOP_reducescatter:
+        return comm->ops->reducescatter;
+    case SC_PATOP_allgather:
+        return comm->ops->allgather;
+    case SC_PATOP_alltoall:
+        return comm->ops->alltoall;
+    default:
+        return comm->ops->allreduce;
+    }
+}
+
 sc_status_t sc_pattern_coll(sc_step_t *s, sc_comm_t *comm, sc_patop_t op, double bytes,
                             bool nonblocking, sc_err_t *err)
 {
@@ -60,15 +76,9 @@ sc_status_t sc_pattern_coll(sc_step_t *s, sc_comm_t *comm, sc_patop_t op, double
     s->counts.bytes[op] += (uint64_t)bytes;
     if (s->trace != NULL)
         s->trace(s->trace_arg, op, comm, dtype, a.count);
-    /* Blocking calls are the library's blocking collectives: its non-blocking ones are other
-     * algorithms (REFERENCE §5) and would not time what a non-overlapped step runs. */
-    const sc_coll_fn_t blocking[] = {[SC_PATOP_allreduce] = comm->ops->allreduce,
-                                     [SC_PATOP_reducescatter] = comm->ops->reducescatter,
-                                     [SC_PATOP_allgather] = comm->ops->allgather,
-                                     [SC_PATOP_alltoall] = comm->ops->alltoall};
     uint64_t t0 = sc_clock_ns();
-    sc_status_t status =
-        nonblocking ? comm->ops->istart(comm, kinds[op], &a, err) : blocking[op](comm, &a, err);
+    sc_status_t status = nonblocking ? comm->ops->istart(comm, kinds[op], &a, err)
+                                     : sc__blocking(comm, op)(comm, &a, err);
     if (status == SC_OK && !nonblocking)
         status = comm->ops->sync(comm, err);
     s->comm_us += (double)(sc_clock_ns() - t0) * 1e-3;
