@@ -1,9 +1,42 @@
-/* cmd_validate.c - `scalecheck validate FILE...`: checks workload files (and, later, topology
- * files) without running anything. Errors carry file:line:column; exit 2 on the first bad one. */
+/* cmd_validate.c - `scalecheck validate FILE...`: checks workload and topology files without
+ * running anything (a file with a `model:` section is a workload, else a topology). Errors
+ * carry file:line:column; exit 2 on the first bad one. */
 #include <stdio.h>
 
 #include "cli/sc_cmd.h"
 #include "config/sc_workload.h"
+#include "config/sc_yaml.h"
+#include "topology/sc_topology.h"
+
+/* Checks one file; prints its summary on rank 0. */
+static sc_status_t validate__one(const char *path, char *summary, size_t len, sc_err_t *err)
+{
+    sc_yaml_doc_t doc;
+    sc_status_t status = sc_yaml_load(path, &doc, err);
+    if (status != SC_OK)
+        return status;
+    bool workload = sc_yaml_get(doc.root, "model") != NULL;
+    sc_yaml_free(&doc);
+    if (workload) {
+        sc_workload_t w;
+        status = sc_workload_load(path, &w, err);
+        if (status == SC_OK)
+            snprintf(summary, len,
+                     "workload %s: %.3g parameters, %lld layers, tp %lld, pp %lld, zero %lld",
+                     w.name, w.parameters, w.layers, w.tp, w.pp, w.zero);
+        return status;
+    }
+    sc_topology_t t;
+    status = sc_topology_load(path, &t, err);
+    if (status == SC_OK)
+        snprintf(summary, len,
+                 "topology %s: %lld x %s per node, %s, %.0f GB/s per GPU, %lld x %.0f Gb/s NICs, "
+                 "%lld node%s, %d claim%s",
+                 t.name, t.gpus_per_node, t.gpu, sc_fabric_name(t.fabric),
+                 sc_topology_intra_GBps(&t), t.nics, t.nic_gbps, t.nodes, t.nodes == 1 ? "" : "s",
+                 t.nclaims, t.nclaims == 1 ? "" : "s");
+    return status;
+}
 
 int sc_cmd_validate(const sc_rte_t *rte, int argc, char **argv)
 {
@@ -13,17 +46,15 @@ int sc_cmd_validate(const sc_rte_t *rte, int argc, char **argv)
         return 2;
     }
     for (int i = 2; i < argc; i++) {
-        sc_workload_t w;
+        char summary[512];
         sc_err_t err;
-        if (sc_workload_load(argv[i], &w, &err) != SC_OK) {
+        if (validate__one(argv[i], summary, sizeof(summary), &err) != SC_OK) {
             if (rte->rank == 0)
                 fprintf(stderr, "scalecheck validate: %s\n", err.msg);
             return sc_status_exit_code(err.status);
         }
         if (rte->rank == 0)
-            printf("%s: ok (workload %s: %.3g parameters, %lld layers, tp %lld, pp %lld, zero "
-                   "%lld)\n",
-                   argv[i], w.name, w.parameters, w.layers, w.tp, w.pp, w.zero);
+            printf("%s: ok (%s)\n", argv[i], summary);
     }
     return 0;
 }

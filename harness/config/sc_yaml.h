@@ -39,12 +39,13 @@ const sc_yaml_node_t *sc_yaml_get(const sc_yaml_node_t *map, const char *key);
 
 /* Field types the schema knows. */
 typedef enum {
-    SC_FIELD_INT,    /* integer, suffixes K M B T (thousands... 10^12) allowed: "13B" */
-    SC_FIELD_NUMBER, /* real, same suffixes, or 1e9 notation */
-    SC_FIELD_BOOL,   /* true/false/yes/no */
-    SC_FIELD_STRING, /* copied into a char array of `size` bytes */
-    SC_FIELD_ENUM,   /* one of `choices` ("a|b|c"); stored as the index (int) */
-    SC_FIELD_SECTION /* a map whose fields are the entries whose path starts with "name." */
+    SC_FIELD_INT,     /* integer, suffixes K M B T (thousands... 10^12) allowed: "13B" */
+    SC_FIELD_NUMBER,  /* real, same suffixes, or 1e9 notation */
+    SC_FIELD_BOOL,    /* true/false/yes/no */
+    SC_FIELD_STRING,  /* copied into a char array of `size` bytes */
+    SC_FIELD_ENUM,    /* one of `choices` ("a|b|c"); stored as the index (int) */
+    SC_FIELD_SECTION, /* a map whose fields are the entries whose path starts with "name." */
+    SC_FIELD_SKIP     /* a known key whose value the caller reads itself (lists, includes) */
 } sc_field_type_t;
 
 typedef struct {
@@ -63,6 +64,11 @@ typedef struct {
  * file:line:column, the field, and for unknown keys the closest known key. */
 sc_status_t sc_yaml_apply(const sc_yaml_doc_t *doc, const sc_field_t *fields, void *target,
                           bool *present, sc_err_t *err);
+
+/* The same for any map node of the document (an element of a list, say). */
+sc_status_t sc_yaml_apply_node(const sc_yaml_doc_t *doc, const sc_yaml_node_t *node,
+                               const sc_field_t *fields, void *target, bool *present,
+                               sc_err_t *err);
 
 /* Parses a count/number with an optional K/M/B/T suffix (10^3..10^12). */
 bool sc_yaml_parse_number(const char *text, double *out);

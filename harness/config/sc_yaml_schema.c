@@ -130,7 +130,10 @@ static sc_status_t sc__store(const sc_yaml_doc_t *doc, const sc_field_t *f, cons
         index = sc__enum_index(f->choices, n->value);
         if (index < 0) {
             char msg[256];
-            snprintf(msg, sizeof(msg), "'%s' is not one of %s", n->value, f->choices);
+            int len = (int)strlen(f->choices);
+            if (len > 0 && f->choices[len - 1] == '|') /* lists made from X-macros end in '|' */
+                len--;
+            snprintf(msg, sizeof(msg), "'%s' is not one of %.*s", n->value, len, f->choices);
             return sc__bad(doc, n, f->path, err, "%s", msg);
         }
         *(int *)slot = index;
@@ -169,7 +172,9 @@ static sc_status_t sc__apply_map(const sc_yaml_doc_t *doc, const sc_yaml_node_t 
         if (present)
             present[f - fields] = true;
         sc_status_t status;
-        if (f->type == SC_FIELD_SECTION) {
+        if (f->type == SC_FIELD_SKIP) {
+            status = SC_OK;
+        } else if (f->type == SC_FIELD_SECTION) {
             if (m->kind != SC_YAML_MAP)
                 return sc__bad(doc, m, f->path, err, "%s", "expected a map of settings");
             status = sc__apply_map(doc, m, f->path, fields, target, present, err);
@@ -187,20 +192,27 @@ sc_status_t sc_yaml_apply(const sc_yaml_doc_t *doc, const sc_field_t *fields, vo
 {
     if (doc->root == NULL)
         return sc_err_set(err, SC_ERR_INPUT, "%s:1:1: empty file", doc->path);
-    if (doc->root->kind != SC_YAML_MAP)
-        return sc__bad(doc, doc->root, "document", err, "%s", "expected a map of settings");
+    return sc_yaml_apply_node(doc, doc->root, fields, target, present, err);
+}
+
+sc_status_t sc_yaml_apply_node(const sc_yaml_doc_t *doc, const sc_yaml_node_t *node,
+                               const sc_field_t *fields, void *target, bool *present, sc_err_t *err)
+{
+    if (node->kind != SC_YAML_MAP)
+        return sc__bad(doc, node, node->key ? node->key : "document", err, "%s",
+                       "expected a map of settings");
     size_t nfields = 0;
     while (fields[nfields].path != NULL)
         nfields++;
     bool *seen = calloc(nfields ? nfields : 1, sizeof(bool));
     if (seen == NULL)
         return sc_err_set(err, SC_ERR_NOMEM, "out of memory");
-    sc_status_t status = sc__apply_map(doc, doc->root, "", fields, target, seen, err);
+    sc_status_t status = sc__apply_map(doc, node, "", fields, target, seen, err);
     for (size_t i = 0; i < nfields && status == SC_OK; i++) {
         if (!fields[i].required || seen[i])
             continue;
         status = sc_err_set(err, SC_ERR_INPUT, "%s:%d:%d: missing required field '%s'", doc->path,
-                            doc->root->line, doc->root->column, fields[i].path);
+                            node->line, node->column, fields[i].path);
     }
     if (present != NULL)
         memcpy(present, seen, nfields * sizeof(bool));

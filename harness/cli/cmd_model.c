@@ -1,0 +1,212 @@
+/* cmd_model.c - `scalecheck model --topology T`: what the hardware should deliver, predicted
+ * without launching anything - collective time/algbw/busbw per size, GPU count and node count,
+ * and for a workload the step time and the speedup/efficiency curves. Instant for thousands of
+ * nodes: this is how a user plans past the cluster they have. Runs on rank 0. */
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/sc_cli.h"
+#include "cli/sc_cmd.h"
+#include "model/sc_model.h"
+#include "report/sc_results.h"
+#include "util/sc_size.h"
+
+#define MODEL_MAX 64
+
+typedef struct {
+    const char *topology, *workload, *collective, *json_path;
+    uint64_t sizes[MODEL_MAX];
+    int nsizes, gpus[MODEL_MAX], ngpus, nodes[MODEL_MAX], nnodes;
+    bool help;
+} model__opts_t;
+
+static sc_status_t model__ints(const char *flag, const char *v, int *out, int *n, sc_err_t *err)
+{
+    char copy[512];
+    snprintf(copy, sizeof(copy), "%s", v);
+    *n = 0;
+    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok && *n < MODEL_MAX;
+         tok = strtok_r(NULL, ",", &save)) {
+        long x = 0;
+        sc_status_t status = sc_cli_int(flag, tok, 1, 10000000, &x, err);
+        if (status != SC_OK)
+            return status;
+        out[(*n)++] = (int)x;
+    }
+    return *n ? SC_OK : sc_err_set(err, SC_ERR_USAGE, "%s: empty list", flag);
+}
+
+static sc_status_t model__gpus(void *t, const char *flag, const char *v, sc_err_t *err)
+{
+    model__opts_t *o = t;
+    return model__ints(flag, v, o->gpus, &o->ngpus, err);
+}
+
+static sc_status_t model__nodes(void *t, const char *flag, const char *v, sc_err_t *err)
+{
+    model__opts_t *o = t;
+    return model__ints(flag, v, o->nodes, &o->nnodes, err);
+}
+
+static sc_status_t model__sizes(void *t, const char *flag, const char *v, sc_err_t *err)
+{
+    model__opts_t *o = t;
+    char copy[512];
+    snprintf(copy, sizeof(copy), "%s", v);
+    o->nsizes = 0;
+    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok && o->nsizes < MODEL_MAX;
+         tok = strtok_r(NULL, ",", &save)) {
+        sc_status_t status = sc_size_parse(tok, flag, &o->sizes[o->nsizes++], err);
+        if (status != SC_OK)
+            return status;
+    }
+    return SC_OK;
+}
+
+#define O(s, l, meta, help, type, field)                                                           \
+    SC_OPT_ROW(s, l, meta, help, type, model__opts_t, field, 0, 0)
+static const sc_cli_opt_t model__options[] = {
+    O('T', "topology", "FILE", "the hardware (topologies/*.yaml); required", SC_OPT_STRING,
+      topology),
+    O('W', "workload", "FILE", "also predict this workload's step and scaling curve", SC_OPT_STRING,
+      workload),
+    O(0, "collective", "NAME", "a collective, or all (default allreduce)", SC_OPT_STRING,
+      collective),
+    SC_OPT_CUSTOM_ROW(0, "size", "S,S,...", "sizes (default 8 B to 1 G by x8)", model__sizes),
+    SC_OPT_CUSTOM_ROW(0, "gpus", "K,K,...", "GPUs per node (default 1,2,4,... the node's)",
+                      model__gpus),
+    SC_OPT_CUSTOM_ROW(0, "nodes", "N,N,...", "node counts (default 1,2,4,... the topology's)",
+                      model__nodes),
+    O(0, "json", "FILE", "write the predictions as JSON to FILE", SC_OPT_STRING, json_path),
+    O('h', "help", NULL, "this help", SC_OPT_FLAG, help),
+    SC_OPT_END,
+};
+#undef O
+
+static int model__powers(int *out, long long limit)
+{
+    int n = 0;
+    for (long long k = 1; k <= limit && n < MODEL_MAX; k *= 2)
+        out[n++] = (int)k;
+    if (out[n - 1] != limit && n < MODEL_MAX)
+        out[n++] = (int)limit;
+    return n;
+}
+
+/* The collective table, rows and JSON. */
+static json_t *model__collectives(const sc_topology_t *t, const model__opts_t *o)
+{
+    json_t *list = json_array();
+    printf("# %-13s %12s %6s %6s %-13s %12s %10s %10s\n", "collective", "size(B)", "gpus", "nodes",
+           "algorithm", "time_us", "algbw", "busbw");
+    for (const sc_coll_t *const *c = sc_coll_list(); *c; c++) {
+        if (strcmp(o->collective, "all") != 0 && strcmp(o->collective, (*c)->name) != 0)
+            continue;
+        for (int in = 0; in < o->nnodes; in++)
+            for (int ig = 0; ig < o->ngpus; ig++)
+                for (int is = 0; is < o->nsizes; is++) {
+                    if (o->nodes[in] > 1 && o->gpus[ig] != t->gpus_per_node)
+                        continue; /* across nodes: whole nodes */
+                    sc_prediction_t p;
+                    sc_model_collective(t, *c, (double)o->sizes[is], o->gpus[ig], o->nodes[in], &p);
+                    printf("  %-13s %12llu %6d %6d %-13s %12.2f %10.2f %10.2f\n", (*c)->name,
+                           (unsigned long long)o->sizes[is], o->gpus[ig] * o->nodes[in],
+                           o->nodes[in], p.algorithm, p.time_us, p.algbw_GBps, p.busbw_GBps);
+                    json_array_append_new(
+                        list, json_pack("{s:s, s:I, s:i, s:i, s:s, s:f, s:f, s:f}", "collective",
+                                        (*c)->name, "size_bytes", (json_int_t)o->sizes[is], "gpus",
+                                        o->gpus[ig] * o->nodes[in], "nodes", o->nodes[in],
+                                        "algorithm", p.algorithm, "time_us", p.time_us,
+                                        "algbw_GBps", p.algbw_GBps, "busbw_GBps", p.busbw_GBps));
+                }
+    }
+    return list;
+}
+
+static sc_status_t model__curve(const sc_topology_t *t, const model__opts_t *o, json_t **out,
+                                sc_err_t *err)
+{
+    sc_workload_t w;
+    sc_status_t status = sc_workload_load(o->workload, &w, err);
+    if (status != SC_OK)
+        return status;
+    *out = json_array();
+    printf("#\n# workload %s\n# %6s %6s %4s %3s %3s %11s %10s %10s %12s %8s %6s\n", w.name, "gpus",
+           "nodes", "dp", "tp", "pp", "compute_ms", "comm_ms", "step_ms", "samples/s", "speedup",
+           "eff");
+    double base = 0;
+    int base_gpus = 0;
+    for (int in = 0; in < o->nnodes; in++)
+        for (int ig = 0; ig < o->ngpus; ig++) {
+            if (o->nodes[in] > 1 && o->gpus[ig] != t->gpus_per_node)
+                continue;
+            sc_step_prediction_t p;
+            sc_err_t skip;
+            if (sc_model_step(t, &w, o->gpus[ig], o->nodes[in], &p, &skip) != SC_OK)
+                continue; /* the layout does not fit this point */
+            if (base_gpus == 0) {
+                base = p.throughput;
+                base_gpus = p.gpus;
+            }
+            p.speedup = p.throughput / base;
+            p.efficiency = p.speedup / ((double)p.gpus / base_gpus);
+            printf("  %6d %6d %4d %3d %3d %11.3f %10.3f %10.3f %12.1f %8.3f %6.3f\n", p.gpus,
+                   p.nodes, p.dp, p.tp, p.pp, p.compute_ms, p.comm_ms, p.step_ms, p.throughput,
+                   p.speedup, p.efficiency);
+            json_array_append_new(
+                *out, json_pack("{s:i, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:f}", "gpus",
+                                p.gpus, "nodes", p.nodes, "dp", p.dp, "tp", p.tp, "pp", p.pp,
+                                "compute_ms", p.compute_ms, "comm_ms", p.comm_ms, "step_time_ms",
+                                p.step_ms, "throughput", p.throughput, "speedup", p.speedup,
+                                "efficiency", p.efficiency));
+        }
+    return SC_OK;
+}
+
+int sc_cmd_model(const sc_rte_t *rte, int argc, char **argv)
+{
+    model__opts_t o = {.collective = "allreduce"};
+    sc_err_t err;
+    sc_topology_t topo;
+    sc_status_t status = sc_cli_parse(model__options, argc, argv, 2, &o, &err);
+    if (status == SC_OK && !o.help && o.topology == NULL)
+        status = sc_err_set(&err, SC_ERR_USAGE, "--topology: required (a topologies/*.yaml file)");
+    if (status == SC_OK && !o.help)
+        status = sc_topology_load(o.topology, &topo, &err);
+    const sc_coll_t *coll = NULL;
+    if (status == SC_OK && !o.help && strcmp(o.collective, "all") != 0)
+        status = sc_coll_find(o.collective, "--collective", &coll, &err);
+    if (rte->rank != 0)
+        return sc_status_exit_code(status);
+    if (status != SC_OK) {
+        fprintf(stderr, "scalecheck model: %s\n", err.msg);
+        return sc_status_exit_code(status);
+    }
+    if (o.help) {
+        sc_cli_print_help(model__options, stdout);
+        return 0;
+    }
+    if (o.nsizes == 0)
+        for (uint64_t s = 8; s <= (1ull << 30) && o.nsizes < MODEL_MAX; s *= 8)
+            o.sizes[o.nsizes++] = s;
+    if (o.ngpus == 0)
+        o.ngpus = model__powers(o.gpus, topo.gpus_per_node);
+    if (o.nnodes == 0)
+        o.nnodes = model__powers(o.nodes, topo.nodes);
+    printf("# topology %s: %lld x %s per node, %s, %lld node%s\n", topo.name, topo.gpus_per_node,
+           topo.gpu, sc_fabric_name(topo.fabric), topo.nodes, topo.nodes == 1 ? "" : "s");
+    json_t *doc = json_pack("{s:s, s:s, s:o}", "tool", "scalecheck", "topology", topo.name,
+                            "predictions", model__collectives(&topo, &o));
+    json_t *curve = NULL;
+    if (o.workload != NULL)
+        status = model__curve(&topo, &o, &curve, &err);
+    if (curve != NULL)
+        json_object_set_new(doc, "curve", curve);
+    if (status == SC_OK && o.json_path != NULL)
+        status = sc_results_write_json(o.json_path, doc, &err);
+    json_decref(doc);
+    if (status != SC_OK)
+        fprintf(stderr, "scalecheck model: %s\n", err.msg);
+    return sc_status_exit_code(status);
+}

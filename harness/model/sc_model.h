@@ -1,0 +1,36 @@
+/* sc_model.h - what the hardware of a topology should deliver: for a collective, size, GPUs
+ * per node and node count, the time, algbw and busbw of the algorithm NCCL would pick (ring,
+ * tree, NVLink SHARP, hierarchical across nodes: REFERENCE §3); for a workload, the step time
+ * and the speedup/efficiency curves. Pure arithmetic: instant for any cluster size. */
+#ifndef SC_MODEL_H
+#define SC_MODEL_H
+
+#include "coll/sc_coll.h"
+#include "config/sc_workload.h"
+#include "topology/sc_topology.h"
+
+typedef struct {
+    const char *algorithm; /* "ring", "tree", "nvls", "hierarchical", "p2p", "local" */
+    double time_us;
+    double algbw_GBps;
+    double busbw_GBps;
+} sc_prediction_t;
+
+/* size_bytes as the user gives it (coll's convention: the whole buffer for allgather etc.). */
+void sc_model_collective(const sc_topology_t *t, const sc_coll_t *coll, double size_bytes,
+                         int gpus_per_node, int nodes, sc_prediction_t *out);
+
+typedef struct {
+    int gpus, nodes, dp, tp, pp;
+    double compute_ms, comm_ms, step_ms; /* comm_ms: exposed communication */
+    double throughput;                   /* samples/s */
+    double speedup, efficiency;          /* against the first point of the curve */
+} sc_step_prediction_t;
+
+/* The step of w on gpus_per_node x nodes GPUs (layout from the workload). SC_ERR_USAGE when
+ * the layout does not fit. The GPU's peak comes from the topology for the workload's precision
+ * when it has one. */
+sc_status_t sc_model_step(const sc_topology_t *t, const sc_workload_t *w, int gpus_per_node,
+                          int nodes, sc_step_prediction_t *out, sc_err_t *err);
+
+#endif

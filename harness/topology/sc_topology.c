@@ -1,0 +1,232 @@
+#include "sc_topology.h"
+
+#include <libgen.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/sc_workload.h"
+#include "config/sc_yaml.h"
+
+#define T(field)        offsetof(sc_topology_t, field)
+#define C(field)        offsetof(sc_claim_t, field)
+#define BIG             1e15
+#define SC__MAX_EXTENDS 8
+
+static const sc_field_t sc__topology_fields[] = {
+    {"name", SC_FIELD_STRING, T(name), 64, false, 0, 0, NULL, "short name"},
+    {"description", SC_FIELD_STRING, T(description), 256, false, 0, 0, NULL, "one line"},
+    {"extends", SC_FIELD_SKIP, 0, 0, false, 0, 0, NULL, "file this one builds on"},
+    {"library", SC_FIELD_ENUM, T(library), 0, false, 0, 0, SC_LIBRARY_NAMES,
+     "collective library of the vendor"},
+    {"node", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "one server"},
+    {"node.gpu", SC_FIELD_STRING, T(gpu), 64, false, 0, 0, NULL, "GPU model"},
+    {"node.gpus", SC_FIELD_INT, T(gpus_per_node), 0, false, 1, 1024, NULL, "GPUs per node"},
+    {"node.gpu_memory_gb", SC_FIELD_NUMBER, T(gpu_memory_gb), 0, false, 0, 1e5, NULL, ""},
+    {"node.gpu_memory_GBps", SC_FIELD_NUMBER, T(gpu_memory_GBps), 0, false, 0, 1e6, NULL, ""},
+    {"node.tflops_fp32", SC_FIELD_NUMBER, T(tflops_fp32), 0, false, 0, 1e6, NULL, ""},
+    {"node.tflops_tf32", SC_FIELD_NUMBER, T(tflops_tf32), 0, false, 0, 1e6, NULL, ""},
+    {"node.tflops_fp16", SC_FIELD_NUMBER, T(tflops_fp16), 0, false, 0, 1e6, NULL, ""},
+    {"node.tflops_bf16", SC_FIELD_NUMBER, T(tflops_bf16), 0, false, 0, 1e6, NULL, ""},
+    {"node.cpu", SC_FIELD_STRING, T(cpu), 64, false, 0, 0, NULL, "CPU model"},
+    {"node.sockets", SC_FIELD_INT, T(sockets), 0, false, 1, 64, NULL, ""},
+    {"node.cores", SC_FIELD_INT, T(cores), 0, false, 1, 1e5, NULL, "CPU cores per node"},
+    {"node.numa_nodes", SC_FIELD_INT, T(numa_nodes), 0, false, 1, 1024, NULL, ""},
+    {"intra", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "the fabric inside a node"},
+    {"intra.fabric", SC_FIELD_ENUM, T(fabric), 0, false, 0, 0, SC_FABRIC_NAMES, ""},
+    {"intra.link_GBps", SC_FIELD_NUMBER, T(link_GBps), 0, false, 0, 1e5, NULL,
+     "per link per direction"},
+    {"intra.links_per_gpu", SC_FIELD_INT, T(links_per_gpu), 0, false, 0, 1024, NULL, ""},
+    {"intra.gpu_bandwidth_GBps", SC_FIELD_NUMBER, T(gpu_bandwidth_GBps), 0, false, 0, 1e5, NULL,
+     "per GPU per direction"},
+    {"intra.efficiency", SC_FIELD_NUMBER, T(intra_efficiency), 0, false, 0.01, 1.5, NULL, ""},
+    {"intra.latency_us", SC_FIELD_NUMBER, T(intra_latency_us), 0, false, 0, 1e6, NULL, ""},
+    {"intra.pcie_gen", SC_FIELD_INT, T(pcie_gen), 0, false, 1, 7, NULL, ""},
+    {"intra.pcie_lanes", SC_FIELD_INT, T(pcie_lanes), 0, false, 1, 32, NULL, ""},
+    {"intra.p2p", SC_FIELD_BOOL, T(p2p), 0, false, 0, 0, NULL, "GPU peer-to-peer"},
+    {"intra.nvls", SC_FIELD_BOOL, T(nvls), 0, false, 0, 0, NULL, "NVLink SHARP"},
+    {"intra.nvls_busbw_GBps", SC_FIELD_NUMBER, T(nvls_busbw_GBps), 0, false, 0, 1e5, NULL, ""},
+    {"nics", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "network adapters per node"},
+    {"nics.count", SC_FIELD_INT, T(nics), 0, false, 0, 1024, NULL, ""},
+    {"nics.rate_gbps", SC_FIELD_NUMBER, T(nic_gbps), 0, false, 0, 1e5, NULL, "Gb/s each"},
+    {"nics.efficiency", SC_FIELD_NUMBER, T(nic_efficiency), 0, false, 0.01, 1, NULL, ""},
+    {"nics.latency_us", SC_FIELD_NUMBER, T(nic_latency_us), 0, false, 0, 1e6, NULL, ""},
+    {"inter", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "the fabric between nodes"},
+    {"inter.switch_tiers", SC_FIELD_INT, T(switch_tiers), 0, false, 0, 8, NULL, ""},
+    {"inter.oversubscription", SC_FIELD_NUMBER, T(oversubscription), 0, false, 1, 64, NULL, ""},
+    {"nodes", SC_FIELD_INT, T(nodes), 0, false, 1, 1e6, NULL, "nodes in the cluster"},
+    {"expect", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "what to hold measurements to"},
+    {"expect.tolerance", SC_FIELD_NUMBER, T(tolerance), 0, false, 0, 1, NULL,
+     "against the model: PASS >= 1-t, WARN >= 1-2t"},
+    {"expect.claims", SC_FIELD_SKIP, 0, 0, false, 0, 0, NULL, "explicit claims (a list)"},
+    {NULL, 0, 0, 0, false, 0, 0, NULL, NULL},
+};
+
+static const sc_field_t sc__claim_fields[] = {
+    {"metric", SC_FIELD_ENUM, C(metric), 0, true, 0, 0, SC_CLAIM_METRIC_NAMES, ""},
+    {"collective", SC_FIELD_STRING, C(collective), 24, false, 0, 0, NULL, ""},
+    {"size", SC_FIELD_NUMBER, C(size), 0, false, 1, BIG, NULL, "bytes (K/M/G = 10^3..)"},
+    {"gpus", SC_FIELD_INT, C(gpus), 0, false, 1, 1e6, NULL, "GPUs per node"},
+    {"nodes", SC_FIELD_INT, C(nodes), 0, false, 1, 1e6, NULL, ""},
+    {"min", SC_FIELD_NUMBER, C(min), 0, false, 0, BIG, NULL, "at least"},
+    {"max", SC_FIELD_NUMBER, C(max), 0, false, 0, BIG, NULL, "at most"},
+    {"tolerance", SC_FIELD_NUMBER, C(tolerance), 0, false, 0, 1, NULL, ""},
+    {NULL, 0, 0, 0, false, 0, 0, NULL, NULL},
+};
+
+static void sc__defaults(sc_topology_t *t)
+{
+    memset(t, 0, sizeof(*t));
+    t->gpus_per_node = 1;
+    t->intra_efficiency = 0.8;
+    t->intra_latency_us = 5.0;
+    t->nic_efficiency = 0.92;
+    t->nic_latency_us = 5.0;
+    t->oversubscription = 1.0;
+    t->nodes = 1;
+    t->tolerance = 0.1;
+    t->p2p = true;
+}
+
+static sc_status_t sc__claims(const sc_yaml_doc_t *doc, sc_topology_t *t, sc_err_t *err)
+{
+    const sc_yaml_node_t *claims = sc_yaml_get(sc_yaml_get(doc->root, "expect"), "claims");
+    if (claims == NULL)
+        return SC_OK;
+    if (claims->kind != SC_YAML_SEQ)
+        return sc_err_set(err, SC_ERR_INPUT, "%s:%d:%d: expect.claims: expected a list", doc->path,
+                          claims->line, claims->column);
+    for (size_t i = 0; i < claims->count; i++) {
+        if (t->nclaims == SC_TOPOLOGY_MAX_CLAIMS)
+            return sc_err_set(err, SC_ERR_INPUT, "%s:%d:%d: more than %d claims", doc->path,
+                              claims->items[i]->line, claims->items[i]->column,
+                              SC_TOPOLOGY_MAX_CLAIMS);
+        sc_claim_t *c = &t->claims[t->nclaims];
+        memset(c, 0, sizeof(*c));
+        c->gpus = c->nodes = 1;
+        c->tolerance = t->tolerance;
+        c->line = claims->items[i]->line;
+        sc_status_t status =
+            sc_yaml_apply_node(doc, claims->items[i], sc__claim_fields, c, NULL, err);
+        if (status != SC_OK)
+            return status;
+        if (c->min == 0 && c->max == 0)
+            return sc_err_set(err, SC_ERR_INPUT, "%s:%d:%d: a claim needs min or max", doc->path,
+                              c->line, claims->items[i]->column);
+        t->nclaims++;
+    }
+    return SC_OK;
+}
+
+/* Loads one file over t, after the file it extends. chain holds the files being loaded. */
+static sc_status_t sc__load(const char *path, sc_topology_t *t, char chain[][PATH_MAX], int depth,
+                            sc_err_t *err)
+{
+    char real[PATH_MAX];
+    if (realpath(path, real) == NULL)
+        return sc_err_set(err, SC_ERR_INPUT, "%s: cannot open", path);
+    for (int i = 0; i < depth; i++)
+        if (strcmp(chain[i], real) == 0)
+            return sc_err_set(err, SC_ERR_INPUT, "%s: extends itself through %s (a cycle)",
+                              chain[0], path);
+    if (depth == SC__MAX_EXTENDS)
+        return sc_err_set(err, SC_ERR_INPUT, "%s: extends more than %d files deep", chain[0],
+                          SC__MAX_EXTENDS);
+    snprintf(chain[depth], PATH_MAX, "%s", real);
+    sc_yaml_doc_t doc;
+    sc_status_t status = sc_yaml_load(path, &doc, err);
+    if (status != SC_OK)
+        return status;
+    if (doc.root == NULL) {
+        sc_yaml_free(&doc);
+        return sc_err_set(err, SC_ERR_INPUT, "%s:1:1: empty file", path);
+    }
+    const sc_yaml_node_t *base = sc_yaml_get(doc.root, "extends");
+    if (base != NULL && base->kind != SC_YAML_SCALAR)
+        status = sc_err_set(err, SC_ERR_INPUT, "%s:%d:%d: extends: expected a file name", path,
+                            base->line, base->column);
+    else if (base != NULL) {
+        char dir[PATH_MAX], next[PATH_MAX * 2];
+        snprintf(dir, sizeof(dir), "%s", path);
+        snprintf(next, sizeof(next), "%s/%s", dirname(dir), base->value);
+        status = sc__load(next, t, chain, depth + 1, err);
+    }
+    if (status == SC_OK)
+        status = sc_yaml_apply(&doc, sc__topology_fields, t, NULL, err);
+    if (status == SC_OK)
+        status = sc__claims(&doc, t, err);
+    sc_yaml_free(&doc);
+    return status;
+}
+
+static sc_status_t sc__check(const sc_topology_t *t, sc_err_t *err)
+{
+    const char *problem = NULL;
+    if (t->name[0] == '\0')
+        problem = "missing required field 'name'";
+    else if (sc_topology_intra_GBps(t) <= 0 && t->gpus_per_node > 1)
+        problem = "intra: give gpu_bandwidth_GBps, link_GBps with links_per_gpu, or pcie_gen";
+    else if (t->nodes > 1 && (t->nics == 0 || t->nic_gbps == 0))
+        problem = "a cluster of several nodes needs nics.count and nics.rate_gbps";
+    else if (t->nvls && t->nvls_busbw_GBps == 0)
+        problem = "intra.nvls needs intra.nvls_busbw_GBps";
+    return problem ? sc_err_set(err, SC_ERR_INPUT, "%s: %s", t->path, problem) : SC_OK;
+}
+
+sc_status_t sc_topology_load(const char *path, sc_topology_t *t, sc_err_t *err)
+{
+    sc__defaults(t);
+    snprintf(t->path, sizeof(t->path), "%s", path);
+    static char chain[SC__MAX_EXTENDS + 1][PATH_MAX];
+    sc_status_t status = sc__load(path, t, chain, 0, err);
+    return status == SC_OK ? sc__check(t, err) : status;
+}
+
+double sc_topology_intra_GBps(const sc_topology_t *t)
+{
+    /* PCIe x16 per direction by generation (REFERENCE §2), scaled by lanes. */
+    static const double pcie_x16[] = {0, 4.0, 8.0, 15.75, 31.5, 63.0, 121.0, 242.0};
+    double raw = t->gpu_bandwidth_GBps;
+    if (raw <= 0 && t->links_per_gpu > 0)
+        raw = (double)t->links_per_gpu * t->link_GBps;
+    if (raw <= 0 && t->pcie_gen > 0)
+        raw = pcie_x16[t->pcie_gen] * (double)(t->pcie_lanes ? t->pcie_lanes : 16) / 16.0;
+    /* Without peer-to-peer, traffic bounces through host memory: each byte crosses PCIe twice. */
+    if (t->fabric == SC_FABRIC_pcie && !t->p2p)
+        raw /= 2.0;
+    return raw * t->intra_efficiency;
+}
+
+double sc_topology_inter_GBps(const sc_topology_t *t, int gpus_per_node)
+{
+    double node = (double)t->nics * t->nic_gbps / 8.0 * t->nic_efficiency / t->oversubscription;
+    return gpus_per_node > 0 ? node / gpus_per_node : node;
+}
+
+double sc_topology_tflops(const sc_topology_t *t, int precision)
+{
+    switch (precision) {
+    case SC_PRECISION_FP16:
+        return t->tflops_fp16;
+    case SC_PRECISION_BF16:
+        return t->tflops_bf16 > 0 ? t->tflops_bf16 : t->tflops_fp16;
+    default:
+        return t->tflops_fp32;
+    }
+}
+
+const char *sc_fabric_name(int fabric)
+{
+#define SC__NAME(name) #name,
+    static const char *const names[] = {SC_FABRIC_MAP(SC__NAME)};
+    return fabric >= 0 && fabric < SC_FABRIC_COUNT ? names[fabric] : "?";
+}
+
+const char *sc_library_name(int library)
+{
+    static const char *const names[] = {SC_LIBRARY_MAP(SC__NAME)};
+#undef SC__NAME
+    return library >= 0 && library < SC_LIB_COUNT ? names[library] : "?";
+}

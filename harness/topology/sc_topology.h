@@ -1,0 +1,89 @@
+/* sc_topology.h - what the hardware is and what it should deliver, as an architect writes it
+ * from a spec sheet (topologies/README.md): the node (GPUs, their peak TFLOP/s, CPUs, NUMA), the
+ * intra-node fabric (NVSwitch, NVLink mesh or bridges, PCIe, NVLink SHARP), the NICs, the
+ * inter-node fabric, the node count, and the claims to hold measurements to. A file may extend
+ * another (a node type defined once); cycles are refused. */
+#ifndef SC_TOPOLOGY_H
+#define SC_TOPOLOGY_H
+
+#include <stdbool.h>
+
+#include "util/sc_status.h"
+
+/* Name lists kept once; the enums, the names and the schema's choices ("a|b|...") follow. shm:
+ * ranks on one host exchanging through shared memory (the host path). */
+#define SC_FABRIC_MAP(X)                                                                           \
+    X(nvswitch) X(nvlink_mesh) X(nvlink_bridge) X(pcie) X(infinity_fabric) X(hccs) X(shm)
+#define SC_LIBRARY_MAP(X)      X(nccl) X(rccl) X(hccl) X(mpi)
+#define SC__ENUM_FABRIC(name)  SC_FABRIC_##name,
+#define SC__ENUM_LIBRARY(name) SC_LIB_##name,
+#define SC__NAME_BAR(name)     #name "|"
+typedef enum { SC_FABRIC_MAP(SC__ENUM_FABRIC) SC_FABRIC_COUNT } sc_fabric_t;
+typedef enum { SC_LIBRARY_MAP(SC__ENUM_LIBRARY) SC_LIB_COUNT } sc_library_t;
+#define SC_FABRIC_NAMES  SC_FABRIC_MAP(SC__NAME_BAR)
+#define SC_LIBRARY_NAMES SC_LIBRARY_MAP(SC__NAME_BAR)
+
+#define SC_TOPOLOGY_MAX_CLAIMS 32
+
+/* An explicit expectation: "allreduce busbw at 8 GPUs, 1 GiB, >= 230 GB/s, 5 % tolerance". */
+typedef struct {
+    int metric; /* SC_CLAIM_METRIC_NAMES */
+    char collective[24];
+    double size; /* bytes */
+    long long gpus, nodes;
+    double min, max; /* 0: no bound */
+    double tolerance;
+    int line;
+} sc_claim_t;
+#define SC_CLAIM_METRIC_NAMES "busbw|algbw|latency|efficiency|speedup"
+enum { SC_CLAIM_BUSBW, SC_CLAIM_ALGBW, SC_CLAIM_LATENCY, SC_CLAIM_EFFICIENCY, SC_CLAIM_SPEEDUP };
+
+typedef struct {
+    char name[64];
+    char description[256];
+    char path[512];
+    int library; /* sc_library_t */
+    /* node */
+    char gpu[64];
+    long long gpus_per_node;
+    double gpu_memory_gb, gpu_memory_GBps;
+    double tflops_fp32, tflops_tf32, tflops_fp16, tflops_bf16;
+    char cpu[64];
+    long long sockets, cores, numa_nodes;
+    /* intra */
+    int fabric;       /* sc_fabric_t */
+    double link_GBps; /* per link, per direction */
+    long long links_per_gpu;
+    double gpu_bandwidth_GBps; /* per GPU per direction; 0: links x link rate, or PCIe */
+    double intra_efficiency;   /* reachable fraction for NCCL-class software */
+    double intra_latency_us;   /* per algorithm step */
+    long long pcie_gen, pcie_lanes;
+    bool p2p, nvls;
+    double nvls_busbw_GBps; /* all-reduce busbw through NVLink SHARP */
+    /* nics */
+    long long nics;
+    double nic_gbps, nic_efficiency, nic_latency_us;
+    /* inter */
+    long long switch_tiers;
+    double oversubscription;
+    /* cluster */
+    long long nodes;
+    /* expectations */
+    double tolerance; /* for the model's predictions: PASS >= 1 - t, WARN >= 1 - 2t */
+    sc_claim_t claims[SC_TOPOLOGY_MAX_CLAIMS];
+    int nclaims;
+} sc_topology_t;
+
+/* Loads path, following `extends` (relative to the file), and checks the result. */
+sc_status_t sc_topology_load(const char *path, sc_topology_t *t, sc_err_t *err);
+
+/* Per-GPU intra-node bandwidth (GB/s, per direction) as software reaches it. */
+double sc_topology_intra_GBps(const sc_topology_t *t);
+/* Per-GPU share of the node's NIC bandwidth (GB/s per direction) as software reaches it. */
+double sc_topology_inter_GBps(const sc_topology_t *t, int gpus_per_node);
+/* Peak TFLOP/s for a precision name ("fp32", "tf32", "fp16", "bf16"); 0 when not given. */
+double sc_topology_tflops(const sc_topology_t *t, int precision);
+const char *sc_fabric_name(int fabric);
+const char *sc_library_name(int library);
+
+#endif
