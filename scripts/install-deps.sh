@@ -10,6 +10,7 @@ packages=(
   libjansson-dev                  # JSON results
   python3 python3-yaml            # test helpers that parse JSON/CSV/YAML
   clang-format cppcheck           # style gates (scripts/lint.sh)
+  gnuplot-nox                     # plots in the reports
 )
 
 missing=()

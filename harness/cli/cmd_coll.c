@@ -11,6 +11,9 @@
 #include "cli/cmd_coll_opts.h"
 #include "cli/sc_cmd.h"
 #include "cli/sc_session.h"
+#include "model/sc_model.h"
+#include "report/sc_report.h"
+#include "report/sc_verdict.h"
 #include "engine/sc_engine.h"
 #include "report/sc_coll_report.h"
 #include "sc_config.h"
@@ -30,6 +33,8 @@ typedef struct {
     sc_coll_opts_t opts;
     sc_session_t ses;
     sc_engine_t *eng;
+    sc_topology_t topo;
+    json_t *checks; /* with a topology */
     json_t *doc;
     json_t *results;
     uint64_t wrong_total;
@@ -142,6 +147,25 @@ static void coll__print_header(coll__run_t *run)
         sc_results_printf(&run->ses.res, "#  rank %3d on host %s\n", r, rte->hosts[r]);
 }
 
+/* With a topology: the model's expectation for this case, and its check (by time, which for
+ * a fixed size is the same test as by bandwidth). */
+static void coll__expect(coll__run_t *run, const sc_case_t *c, json_t *row)
+{
+    const sc_rte_t *rte = run->rte;
+    sc_prediction_t e;
+    sc_model_collective(&run->topo, c->coll, (double)c->size_bytes, rte->size / rte->nhosts,
+                        rte->nhosts, &e);
+    json_object_set_new(row, "expected_time_us", json_real(e.time_us));
+    json_object_set_new(row, "expected_busbw_GBps", json_real(e.busbw_GBps));
+    json_object_set_new(row, "algorithm", json_string(e.algorithm));
+    char name[160], size[32];
+    snprintf(name, sizeof(name), "%s %s %s %s B %s", c->coll->name, sc_dtype_name(c->dtype),
+             c->coll->has_op ? sc_redop_name(c->op) : "", sc_size_format(c->size_bytes, size, 32),
+             c->in_place ? "in-place" : "out-of-place");
+    sc_verdict_add(run->checks, name, "time_us", json_real_value(json_object_get(row, "time_us")),
+                   e.time_us, run->topo.tolerance, false, "model");
+}
+
 /* Runs one size out of place and in place; rank 0 prints and records the row. */
 static sc_status_t coll__run_size(coll__run_t *run, sc_case_t *c, sc_err_t *err)
 {
@@ -158,9 +182,12 @@ static sc_status_t coll__run_size(coll__run_t *run, sc_case_t *c, sc_err_t *err)
         run->wrong_total += results[ip].wrong;
         run->busbw_sum += results[ip].busbw_GBps;
         run->busbw_rows++;
-        if (run->rte->rank == 0)
-            json_array_append_new(run->results,
-                                  sc_coll_report_case_json(c, &results[ip], run->ses.world->size));
+        if (run->rte->rank == 0) {
+            json_t *row = sc_coll_report_case_json(c, &results[ip], run->ses.world->size);
+            if (run->checks != NULL)
+                coll__expect(run, c, row);
+            json_array_append_new(run->results, row);
+        }
     }
     if (run->rte->rank == 0) {
         sc_coll_report_table_row(&run->ses.res, c, ran[0] ? &results[0] : NULL,
@@ -240,9 +267,14 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
                             .telemetry_s = run->opts.telemetry_s,
                             .results_base = run->opts.results_base,
                             .name = run->opts.name ? run->opts.name : name};
-    sc_status_t status = sc_session_open(&run->ses, rte, &so, err);
+    sc_status_t status =
+        run->opts.topology ? sc_topology_load(run->opts.topology, &run->topo, err) : SC_OK;
+    if (status == SC_OK)
+        status = sc_session_open(&run->ses, rte, &so, err);
     if (status != SC_OK)
         return status;
+    if (run->opts.topology && rte->rank == 0)
+        run->checks = json_array();
     sc_comm_t *world = run->ses.world;
     if (!run->opts.all_types && !world->ops->supports(world, "allreduce", run->opts.dtype, false))
         return sc_err_set(err, SC_ERR_USAGE, "-d: type %s is not supported by backend %s",
@@ -266,6 +298,7 @@ static void coll__teardown(coll__run_t *run)
 {
     sc_engine_destroy(run->eng);
     sc_session_close(&run->ses);
+    json_decref(run->checks);
     json_decref(run->doc);
 }
 
@@ -296,12 +329,25 @@ int sc_cmd_coll(const sc_rte_t *rte, int argc, char **argv)
     json_t *telemetry = status == SC_OK ? sc_session_telemetry(&run.ses) : NULL;
     if (telemetry != NULL)
         json_object_set_new(run.doc, "telemetry", telemetry);
+    if (status == SC_OK && rte->rank == 0 && run.checks != NULL) {
+        json_object_set_new(run.doc, "topology", json_string(run.topo.name));
+        json_object_set(run.doc, "checks", run.checks);
+        json_object_set_new(run.doc, "verdict", sc_verdict_summary(run.checks));
+        sc_verdict_print(stdout, run.ses.res.log, run.checks);
+    }
     if (status == SC_OK && rte->rank == 0) {
         coll__print_summary(&run);
         status = coll__save(&run, "complete", &err);
         if (status == SC_OK)
             status = coll__save_csv(&run, &err);
+        if (status == SC_OK)
+            status = sc_report_render(run.ses.res.dir, run.doc, &err);
     }
+    /* Every rank leaves with the same exit code: 1 when data were wrong or a check failed. */
+    int failed =
+        rte->rank == 0 && run.checks &&
+        json_integer_value(json_object_get(json_object_get(run.doc, "verdict"), "fail")) > 0;
+    MPI_Bcast(&failed, 1, MPI_INT, 0, rte->world);
     if (status != SC_OK) {
         /* Usage and input errors are the same on every rank: one of them says it. */
         if (rte->rank == 0 || sc_status_exit_code(status) != 2)
@@ -317,5 +363,5 @@ int sc_cmd_coll(const sc_rte_t *rte, int argc, char **argv)
         return sc_status_exit_code(status);
     }
     coll__teardown(&run);
-    return run.wrong_total > 0 ? 1 : 0;
+    return run.wrong_total > 0 || failed ? 1 : 0;
 }

@@ -121,6 +121,9 @@ static const sc_cli_opt_t coll__options[] = {
                       "allreduce allgather reducescatter broadcast reduce alltoall sendrecv "
                       "gather scatter, or all (default allreduce)",
                       coll__collective),
+    O('T', "topology", "FILE",
+      "hold every case to what this hardware should deliver (topologies/*.yaml); verdict",
+      SC_OPT_STRING, topology, 0, 0),
     O(0, "backend", "NAME", "nccl, mpi or auto: NCCL where every rank has a GPU (default auto)",
       SC_OPT_STRING, backend, 0, 0),
     O(0, "device", "N", "GPU backends: use device N (default: the rank's index on its host)",

@@ -21,6 +21,7 @@ typedef struct {
     sc_dtype_t dtype;
     const sc_coll_t *coll;
     const char *backend;
+    const char *topology; /* expectations per case and the verdict */
     const char *json_path, *csv_path, *results_base, *name;
     double timeout_s;
     double telemetry_s;

@@ -143,7 +143,7 @@ static sc_status_t model__curve(const sc_topology_t *t, const model__opts_t *o, 
                 continue;
             sc_step_prediction_t p;
             sc_err_t skip;
-            if (sc_model_step(t, &w, o->gpus[ig], o->nodes[in], &p, &skip) != SC_OK)
+            if (sc_model_step(t, &w, o->gpus[ig], o->nodes[in], 1.0, 1.0, &p, &skip) != SC_OK)
                 continue; /* the layout does not fit this point */
             if (base_gpus == 0) {
                 base = p.throughput;

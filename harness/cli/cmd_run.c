@@ -11,6 +11,9 @@
 #include "cli/cmd_run_opts.h"
 #include "cli/sc_cmd.h"
 #include "cli/sc_session.h"
+#include "cli/cmd_run_verdict.h"
+#include "report/sc_report.h"
+#include "report/sc_verdict.h"
 #include "patterns/sc_pattern.h"
 #include "sc_config.h"
 #include "util/sc_clock.h"
@@ -24,6 +27,7 @@ typedef struct {
     const sc_rte_t *rte;
     sc_run_opts_t opts;
     sc_workload_t w;
+    sc_topology_t topo;
     run__point_t points[64];
     int npoints;
     sc_session_t ses;
@@ -423,6 +427,37 @@ static void run__teardown(run__t *run)
     json_decref(run->doc);
 }
 
+/* The optional sweep, then (with a topology) expectations, checks and the verdict. */
+static sc_status_t run__sweep_and_verdict(run__t *run, sc_err_t *err)
+{
+    json_t *sweep = NULL;
+    sc_status_t status = SC_OK;
+    if (run->opts.sweep_max > 0) {
+        sc_watchdog_arm(run->ses.wd, "all-reduce sweep", run->ses.world->world_rank,
+                        run->ses.world->size);
+        status = sc_run_sweep(run->ses.world, run->rte->world, run->ses.wd, run->opts.sweep_max,
+                              &sweep, err);
+        sc_watchdog_disarm(run->ses.wd);
+    }
+    if (status != SC_OK || run->rte->rank != 0) {
+        json_decref(sweep);
+        return status;
+    }
+    if (sweep != NULL)
+        json_object_set_new(run->doc, "sweep", sweep);
+    if (run->opts.topology == NULL)
+        return SC_OK;
+    int per_node = run->rte->size / run->rte->nhosts;
+    json_t *checks =
+        sc_run_verdict(&run->topo, &run->w, run->opts.bytes_scale, run->opts.compute_scale,
+                       per_node, run->rte->nhosts, run->points_json, sweep);
+    json_object_set_new(run->doc, "topology", json_string(run->topo.name));
+    json_object_set_new(run->doc, "checks", checks);
+    json_object_set_new(run->doc, "verdict", sc_verdict_summary(checks));
+    sc_verdict_print(stdout, run->ses.res.log, checks);
+    return SC_OK;
+}
+
 int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
 {
     run__t run = {.rte = rte};
@@ -448,13 +483,27 @@ int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
         status = run__plan(&run, &err);
     if (status == SC_OK)
         status = run__setup(&run, &err);
+    if (status == SC_OK && run.opts.topology)
+        status = sc_topology_load(run.opts.topology, &run.topo, &err);
     if (status == SC_OK)
         status = run__all_points(&run, &err);
+    if (status == SC_OK)
+        status = run__sweep_and_verdict(&run, &err);
     json_t *telemetry = status == SC_OK ? sc_session_telemetry(&run.ses) : NULL;
     if (telemetry != NULL)
         json_object_set_new(run.doc, "telemetry", telemetry);
     if (status == SC_OK)
         status = run__save(&run, "complete", &err);
+    if (status == SC_OK && rte->rank == 0) {
+        status = sc_report_render(run.ses.res.dir, run.doc, &err);
+        if (status == SC_OK)
+            sc_results_printf(&run.ses.res, "# report: %s/report.html\n", run.ses.res.dir);
+    }
+    /* Every rank leaves with the verdict's exit code: 1 when a check failed. */
+    int failed =
+        rte->rank == 0 && run.doc &&
+        json_integer_value(json_object_get(json_object_get(run.doc, "verdict"), "fail")) > 0;
+    MPI_Bcast(&failed, 1, MPI_INT, 0, rte->world);
     if (status != SC_OK) {
         if (rte->rank == 0 || sc_status_exit_code(status) != 2)
             fprintf(stderr, "scalecheck run: %s\n", err.msg);
@@ -464,5 +513,5 @@ int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
             MPI_Abort(rte->world, 3);
     }
     run__teardown(&run);
-    return sc_status_exit_code(status);
+    return status == SC_OK && failed ? 1 : sc_status_exit_code(status);
 }

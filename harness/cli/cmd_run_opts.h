@@ -3,6 +3,7 @@
 #define SC_CMD_RUN_OPTS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "util/sc_status.h"
@@ -19,6 +20,8 @@ typedef struct {
     double bytes_scale, compute_scale;
     int tp, pp; /* 0: the workload's */
     const char *backend, *json_path, *csv_path, *results_base, *name;
+    const char *topology; /* expectations and verdict */
+    uint64_t sweep_max;   /* > 0: also an all-reduce sweep 8 B .. sweep_max on all ranks */
     double timeout_s, telemetry_s;
     bool help;
 } sc_run_opts_t;

@@ -54,7 +54,11 @@ int sc_cmd_telemetry(const sc_rte_t *rte, int argc, char **argv)
         json_t *hosts = json_array();
         size_t i;
         json_t *v;
-        json_array_foreach(all, i, v) if (!json_is_null(v)) json_array_append(hosts, v);
+        json_array_foreach(all, i, v)
+        {
+            if (!json_is_null(v)) /* ranks that sampled nothing */
+                json_array_append(hosts, v);
+        }
         json_dumpf(hosts, stdout, JSON_INDENT(1));
         printf("\n");
         json_decref(hosts);

@@ -15,6 +15,7 @@ static const sc__command_t sc__commands[] = {
     {"coll", sc_cmd_coll, "measure collectives (nccl-tests-style sweeps)"},
     {"run", sc_cmd_run, "run a workload's training step and measure its scaling curves"},
     {"model", sc_cmd_model, "predict what a topology should deliver, without running anything"},
+    {"report", sc_cmd_report, "re-render a run's report, or compare two runs (regressions)"},
     {"validate", sc_cmd_validate, "check workload files (file:line:column errors)"},
     {"compute", sc_cmd_compute, "run the compute phase alone (spin, or cuBLAS GEMM TFLOP/s)"},
     {"telemetry", sc_cmd_telemetry, "sample GPU health through NVML"},

@@ -49,7 +49,11 @@ json_t *sc_session_telemetry(sc_session_t *s)
     json_t *hosts = json_array();
     size_t i;
     json_t *v;
-    json_array_foreach(all, i, v) if (!json_is_null(v)) json_array_append(hosts, v);
+    json_array_foreach(all, i, v)
+    {
+        if (!json_is_null(v)) /* ranks that sampled nothing */
+            json_array_append(hosts, v);
+    }
     json_decref(all);
     return hosts;
 }

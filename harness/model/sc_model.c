@@ -125,7 +125,8 @@ static void sc__place(int size, int stride, int gpus_per_node, int *g, int *node
 }
 
 sc_status_t sc_model_step(const sc_topology_t *t, const sc_workload_t *w, int gpus_per_node,
-                          int nodes, sc_step_prediction_t *out, sc_err_t *err)
+                          int nodes, double bytes_scale, double compute_scale,
+                          sc_step_prediction_t *out, sc_err_t *err)
 {
     sc_layout_t l;
     sc_status_t status = sc_workload_layout(w, gpus_per_node * nodes, &l, err);
@@ -143,10 +144,12 @@ sc_status_t sc_model_step(const sc_topology_t *t, const sc_workload_t *w, int gp
                  (wt.gpu_tflops * 1e12 * wt.efficiency) * 1e3;
     else if (w->compute_mode == SC_COMPUTE_TIME)
         fwd_ms = w->step_time_ms / 3.0 / layers / m;
+    fwd_ms *= compute_scale;
     double compute = 3.0 * fwd_ms * layers * m;
     double gsize = (double)sc_dtype_size(sc_precision_dtype(w->gradients));
     double act = (double)w->micro_batch * (double)(w->sequence ? w->sequence : 1) *
-                 (double)w->hidden * (double)sc_dtype_size(sc_precision_dtype(w->activations));
+                 (double)w->hidden * (double)sc_dtype_size(sc_precision_dtype(w->activations)) *
+                 bytes_scale;
     int g, nn;
     double comm = 0;
     /* TP: 4 all-reduces per layer and micro-batch (not overlapped) */
@@ -160,7 +163,7 @@ sc_status_t sc_model_step(const sc_topology_t *t, const sc_workload_t *w, int gp
     }
     /* DP: the gradients; overlapped with the last micro-batch's backward when asked */
     sc__place(l.dp, l.tp * l.pp, gpus_per_node, &g, &nn);
-    double grads = w->parameters / l.tp / l.pp * gsize;
+    double grads = w->parameters / l.tp / l.pp * gsize * bytes_scale;
     double dp_ms = sc__coll_us(t, w->zero ? "reducescatter" : "allreduce", grads, g, nn) * 1e-3;
     if (w->zero == 3)
         dp_ms += 2.0 * w->layers * m *

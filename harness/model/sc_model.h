@@ -29,8 +29,9 @@ typedef struct {
 
 /* The step of w on gpus_per_node x nodes GPUs (layout from the workload). SC_ERR_USAGE when
  * the layout does not fit. The GPU's peak comes from the topology for the workload's precision
- * when it has one. */
+ * when it has one. bytes_scale and compute_scale shrink messages and compute as `run` does. */
 sc_status_t sc_model_step(const sc_topology_t *t, const sc_workload_t *w, int gpus_per_node,
-                          int nodes, sc_step_prediction_t *out, sc_err_t *err);
+                          int nodes, double bytes_scale, double compute_scale,
+                          sc_step_prediction_t *out, sc_err_t *err);
 
 #endif

@@ -1,0 +1,22 @@
+/* cmd_run_verdict.h - the expectations and checks of `scalecheck run` (cmd_run_verdict.c). */
+#ifndef SC_CMD_RUN_VERDICT_H
+#define SC_CMD_RUN_VERDICT_H
+
+#include <jansson.h>
+
+#include "comm/sc_backend.h"
+#include "config/sc_workload.h"
+#include "engine/sc_watchdog.h"
+#include "topology/sc_topology.h"
+
+/* All-reduce (float) from 8 B to max_bytes by x4 on world: rows on every rank. Collective. */
+sc_status_t sc_run_sweep(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd, uint64_t max_bytes,
+                         json_t **out, sc_err_t *err);
+
+/* Adds the model's expectations to points and sweep rows and returns the checks (new array):
+ * efficiency per point, all-reduce time per sweep size, and the topology's claims. */
+json_t *sc_run_verdict(const sc_topology_t *t, const sc_workload_t *w, double bytes_scale,
+                       double compute_scale, int gpus_per_node, int nodes, json_t *points,
+                       json_t *sweep);
+
+#endif

@@ -1,0 +1,33 @@
+/* sc_verdict.h - every measured point held to its expectation: measured / expected, and
+ * PASS (>= 1 - tolerance), WARN (>= 1 - 2 tolerance) or FAIL; the list becomes the verdict
+ * table on the terminal, summary.json and junit.xml (one test case per check). */
+#ifndef SC_VERDICT_H
+#define SC_VERDICT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "util/sc_status.h"
+
+typedef enum { SC_VERDICT_PASS, SC_VERDICT_WARN, SC_VERDICT_FAIL } sc_verdict_level_t;
+
+/* Adds one check to the array `checks`: higher_is_better for bandwidth, efficiency, speedup;
+ * false for times. Returns the level. */
+sc_verdict_level_t sc_verdict_add(json_t *checks, const char *name, const char *metric,
+                                  double measured, double expected, double tolerance,
+                                  bool higher_is_better, const char *source);
+
+const char *sc_verdict_name(sc_verdict_level_t level);
+
+/* {"pass": n, "warn": n, "fail": n, "verdict": "PASS"|"WARN"|"FAIL"} over checks. */
+json_t *sc_verdict_summary(const json_t *checks);
+
+/* The compact table (coloured when out is a terminal). */
+void sc_verdict_print(FILE *out, FILE *log, const json_t *checks);
+
+/* junit.xml: one <testcase> per check, failures for FAIL, WARN as system-out. */
+sc_status_t sc_verdict_write_junit(const char *path, const char *suite, const json_t *checks,
+                                   sc_err_t *err);
+
+#endif
