@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The main job: install what is missing, build, and run a collective sweep of every collective
-# on this machine's ranks. Extra arguments go to `scalecheck coll`.
+# The main job: install what is missing, build, and run the acceptance run on this machine:
+# detect what is here -> the default workload's 1..N-rank scaling curve and an all-reduce sweep
+# held to the localhost topology -> verdict (exit 1 on FAIL) -> report. Extra arguments go to
+# `scalecheck run` (e.g. --workload workloads/resnet50-dp.yaml).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -9,5 +11,11 @@ ranks=${SC_RANKS:-$(nproc)}
 [ "$ranks" -ge 2 ] || ranks=2
 # Open MPI refuses root without these; --oversubscribe allows more ranks than cores.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-exec mpirun -np "$ranks" --oversubscribe --bind-to none build/scalecheck coll \
-    --collective all -b 8 -e 16M -f 4 -n 20 -w 5 -c 1 "$@"
+mpi=(mpirun -np "$ranks" --oversubscribe --bind-to none)
+mkdir -p results
+"${mpi[@]}" build/scalecheck detect --output results/detected-topology.yaml \
+    --topology topologies/localhost.yaml
+# A real model's messages and compute shrunk 100x: a 2-core host runs BERT-large's step.
+exec "${mpi[@]}" build/scalecheck run --workload workloads/bert-large-dp.yaml \
+    --topology topologies/localhost.yaml --sweep-max 16M \
+    --bytes-scale 0.01 --compute-scale 0.01 -n 10 -w 2 "$@"

@@ -8,6 +8,7 @@ packages=(
   openmpi-bin libopenmpi-dev      # MPI host backend and launcher
   libyaml-dev                     # YAML workload/topology loaders
   libjansson-dev                  # JSON results
+  libhwloc-dev                    # topology detection (CPUs, NUMA)
   python3 python3-yaml            # test helpers that parse JSON/CSV/YAML
   clang-format cppcheck           # style gates (scripts/lint.sh)
   gnuplot-nox                     # plots in the reports

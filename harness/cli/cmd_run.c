@@ -12,6 +12,7 @@
 #include "cli/sc_cmd.h"
 #include "cli/sc_session.h"
 #include "cli/cmd_run_verdict.h"
+#include "topology/sc_detect.h"
 #include "report/sc_report.h"
 #include "report/sc_verdict.h"
 #include "patterns/sc_pattern.h"
@@ -439,8 +440,12 @@ static sc_status_t run__sweep_and_verdict(run__t *run, sc_err_t *err)
                               &sweep, err);
         sc_watchdog_disarm(run->ses.wd);
     }
+    sc_detected_t *hosts = NULL;
+    if (status == SC_OK && run->opts.topology)
+        status = sc_detect_all(run->rte, &hosts, err);
     if (status != SC_OK || run->rte->rank != 0) {
         json_decref(sweep);
+        free(hosts);
         return status;
     }
     if (sweep != NULL)
@@ -448,6 +453,13 @@ static sc_status_t run__sweep_and_verdict(run__t *run, sc_err_t *err)
     if (run->opts.topology == NULL)
         return SC_OK;
     int per_node = run->rte->size / run->rte->nhosts;
+    sc_topology_t actual;
+    json_t *findings = sc_detect_compare(&run->topo, hosts, run->rte->nhosts, per_node, &actual);
+    free(hosts);
+    sc_run_expect_detected(&actual, &run->w, run->opts.bytes_scale, run->opts.compute_scale,
+                           run->points_json);
+    sc_run_print_findings(&run->ses.res, findings);
+    json_object_set_new(run->doc, "findings", findings);
     json_t *checks =
         sc_run_verdict(&run->topo, &run->w, run->opts.bytes_scale, run->opts.compute_scale,
                        per_node, run->rte->nhosts, run->points_json, sweep);

@@ -146,3 +146,47 @@ json_t *sc_run_verdict(const sc_topology_t *t, const sc_workload_t *w, double by
     sc__claim_checks(t, points, sweep, checks);
     return checks;
 }
+
+void sc_run_expect_detected(const sc_topology_t *actual, const sc_workload_t *w, double bytes_scale,
+                            double compute_scale, json_t *points)
+{
+    double base = 0;
+    int base_gpus = 0;
+    size_t i;
+    json_t *p;
+    json_array_foreach(points, i, p)
+    {
+        int gpus = (int)json_integer_value(json_object_get(p, "gpus"));
+        int nodes = (int)json_integer_value(json_object_get(p, "nodes"));
+        sc_step_prediction_t e;
+        sc_err_t ignored;
+        if (sc_model_step(actual, w, gpus / nodes, nodes, bytes_scale, compute_scale, &e,
+                          &ignored) != SC_OK)
+            continue;
+        if (base_gpus == 0) {
+            base = e.throughput;
+            base_gpus = gpus;
+        }
+        double speedup = e.throughput / base;
+        json_object_set_new(p, "expected_speedup_detected", json_real(speedup));
+        json_object_set_new(p, "expected_efficiency_detected",
+                            json_real(speedup / ((double)gpus / base_gpus)));
+    }
+}
+
+void sc_run_print_findings(sc_results_t *res, const json_t *findings)
+{
+    sc_results_printf(res, "#\n# declared vs detected: %zu finding%s\n", json_array_size(findings),
+                      json_array_size(findings) == 1 ? "" : "s");
+    size_t i;
+    json_t *f;
+    json_array_foreach(findings, i, f)
+    {
+        sc_results_printf(res, "  %-8s %-42s declared %-8g detected %-8g on %s\n",
+                          json_string_value(json_object_get(f, "severity")),
+                          json_string_value(json_object_get(f, "what")),
+                          json_real_value(json_object_get(f, "declared")),
+                          json_real_value(json_object_get(f, "detected")),
+                          json_string_value(json_object_get(f, "host")));
+    }
+}

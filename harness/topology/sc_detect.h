@@ -1,0 +1,40 @@
+/* sc_detect.h - what this host really has: CPUs and NUMA (hwloc), GPUs and their NVLinks
+ * (NVML, loaded at run time), NICs (sysfs: InfiniBand rate/state/link layer, Ethernet speed),
+ * and MPI's view of the hosts; written as a topology file, and compared with a declared
+ * topology as findings with a severity. */
+#ifndef SC_DETECT_H
+#define SC_DETECT_H
+
+#include <jansson.h>
+
+#include "rte/sc_rte.h"
+#include "topology/sc_topology.h"
+
+typedef struct {
+    char host[SC_HOST_MAX];
+    int sockets, cores, numa_nodes;
+    int gpus;
+    char gpu[96];
+    int nvlinks_up;    /* per GPU, the least of them; -1: no NVML */
+    int nics;          /* InfiniBand ports up, else Ethernet links up (not lo/virtual) */
+    double nic_gbps;   /* the slowest of those counted */
+    char nic_kind[16]; /* "infiniband", "roce", "ethernet", "none" */
+    char gpu_note[160];
+} sc_detected_t;
+
+/* Detects this host. Never fails: what cannot be read stays 0 with a note. */
+void sc_detect_host(sc_detected_t *d, const char *host);
+
+/* Every host's detection on rank 0 (hosts[] in host order, n = rte->nhosts); collective. */
+sc_status_t sc_detect_all(const sc_rte_t *rte, sc_detected_t **hosts, sc_err_t *err);
+
+/* The detected hosts as a topology file (YAML text) at path. */
+sc_status_t sc_detect_write_yaml(const char *path, const sc_detected_t *hosts, int nhosts,
+                                 int ranks_per_host, sc_err_t *err);
+
+/* Declared vs detected: findings {"severity", "what", "declared", "detected", "host"}; and
+ * `actual` = the declared topology adjusted to what is there (GPU and NIC counts and rates). */
+json_t *sc_detect_compare(const sc_topology_t *declared, const sc_detected_t *hosts, int nhosts,
+                          int ranks_per_host, sc_topology_t *actual);
+
+#endif
