@@ -63,7 +63,7 @@ static const sc_cli_opt_t run__options[] = {
     O('T', "topology", "FILE",
       "hold the points to what this hardware should deliver (topologies/*.yaml); verdict",
       SC_OPT_STRING, topology, 0, 0),
-    O(0, "sweep-max", "SIZE", "also sweep all-reduce 8 B .. SIZE (x4) on all ranks (default: none)",
+    O(0, "sweep-max", "SIZE", "also sweep all-reduce 4 B .. SIZE (x4) on all ranks (default: none)",
       SC_OPT_SIZE, sweep_max, 0, 0),
     O(0, "backend", "NAME", "nccl, mpi or auto (default auto)", SC_OPT_STRING, backend, 0, 0),
     O(0, "json", "FILE", "also write the JSON results to FILE", SC_OPT_STRING, json_path, 0, 0),

@@ -21,7 +21,7 @@ sc_status_t sc_run_sweep(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd, 
     sc_engine_t *eng = NULL;
     sc_status_t status = sc_engine_create(world, control, &eo, wd, &eng, err);
     json_t *rows = json_array();
-    for (uint64_t size = 8; status == SC_OK && size <= max_bytes; size *= 4) {
+    for (uint64_t size = 4; status == SC_OK && size <= max_bytes; size *= 4) {
         sc_case_t c = {.coll = &sc_coll_allreduce, .dtype = SC_DTYPE_float, .op = SC_REDOP_sum};
         if (!sc_engine_shape_case(eng, &c, size))
             continue;
@@ -98,7 +98,7 @@ static void sc__sweep_checks(const sc_topology_t *t, int gpus_per_node, int node
 
 /* The topology's explicit claims that this run measured. */
 static void sc__claim_checks(const sc_topology_t *t, const json_t *points, const json_t *sweep,
-                             json_t *checks)
+                             int sweep_ranks, json_t *checks)
 {
     for (int k = 0; k < t->nclaims; k++) {
         const sc_claim_t *c = &t->claims[k];
@@ -114,7 +114,8 @@ static void sc__claim_checks(const sc_topology_t *t, const json_t *points, const
                     measured = json_real_value(json_object_get(
                         r, c->metric == SC_CLAIM_SPEEDUP ? "speedup" : "efficiency"));
             }
-        } else if (c->metric == SC_CLAIM_BUSBW && strcmp(c->collective, "allreduce") == 0) {
+        } else if (c->metric == SC_CLAIM_BUSBW && strcmp(c->collective, "allreduce") == 0 &&
+                   c->gpus * c->nodes == sweep_ranks) {
             /* the first sweep size at or above the claim's */
             for (i = 0; i < json_array_size(sweep) && measured < 0; i++) {
                 r = json_array_get(sweep, i);
@@ -143,7 +144,7 @@ json_t *sc_run_verdict(const sc_topology_t *t, const sc_workload_t *w, double by
     sc__curve_checks(t, w, bytes_scale, compute_scale, points, checks);
     if (sweep != NULL)
         sc__sweep_checks(t, gpus_per_node, nodes, sweep, checks);
-    sc__claim_checks(t, points, sweep, checks);
+    sc__claim_checks(t, points, sweep, gpus_per_node * nodes, checks);
     return checks;
 }
 

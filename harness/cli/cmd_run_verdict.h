@@ -10,7 +10,7 @@
 #include "report/sc_results.h"
 #include "topology/sc_topology.h"
 
-/* All-reduce (float) from 8 B to max_bytes by x4 on world: rows on every rank. Collective. */
+/* All-reduce (float) from 4 B to max_bytes by x4 on world: rows on every rank. Collective. */
 sc_status_t sc_run_sweep(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd, uint64_t max_bytes,
                          json_t **out, sc_err_t *err);
 

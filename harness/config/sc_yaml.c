@@ -59,6 +59,8 @@ static sc_status_t sc__append(sc__builder_t *b, sc_yaml_node_t *parent, sc_yaml_
             }
         }
         child->key = b->pending_key;
+        child->key_line = b->key_line;
+        child->key_column = b->key_column;
         b->pending_key = NULL;
     }
     sc_yaml_node_t **grown = realloc(parent->items, (parent->count + 1) * sizeof(*grown));

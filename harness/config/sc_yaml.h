@@ -15,11 +15,13 @@ typedef enum { SC_YAML_SCALAR, SC_YAML_MAP, SC_YAML_SEQ } sc_yaml_kind_t;
 typedef struct sc_yaml_node sc_yaml_node_t;
 struct sc_yaml_node {
     sc_yaml_kind_t kind;
-    char *value;            /* SC_YAML_SCALAR: the text */
-    char *key;              /* as a member of a map: its key */
-    bool quoted;            /* scalar was quoted: a string even if it looks like a number */
-    int line;               /* 1-based */
-    int column;             /* 1-based */
+    char *value;  /* SC_YAML_SCALAR: the text */
+    char *key;    /* as a member of a map: its key */
+    bool quoted;  /* scalar was quoted: a string even if it looks like a number */
+    int line;     /* 1-based, of the value */
+    int column;   /* 1-based */
+    int key_line; /* as a member of a map: where its key is */
+    int key_column;
     sc_yaml_node_t **items; /* MAP: members (each with key), SEQ: elements */
     size_t count;
 };

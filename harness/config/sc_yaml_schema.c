@@ -156,8 +156,8 @@ static sc_status_t sc__unknown(const sc_yaml_doc_t *doc, const sc_field_t *field
     char msg[300];
     snprintf(msg, sizeof(msg), "unknown key '%s%s%s'%s%s%s", section, *section ? "." : "",
              member->key, hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
-    return sc_err_set(err, SC_ERR_INPUT, "%s:%d:%d: %s", doc->path, member->line, member->column,
-                      msg);
+    return sc_err_set(err, SC_ERR_INPUT, "%s:%d:%d: %s", doc->path, member->key_line,
+                      member->key_column, msg);
 }
 
 static sc_status_t sc__apply_map(const sc_yaml_doc_t *doc, const sc_yaml_node_t *map,

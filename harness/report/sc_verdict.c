@@ -20,9 +20,12 @@ sc_verdict_level_t sc_verdict_add(json_t *checks, const char *name, const char *
     double ratio = 0;
     if (expected > 0 && measured > 0)
         ratio = higher_is_better ? measured / expected : expected / measured;
-    sc_verdict_level_t level = ratio >= 1.0 - tolerance       ? SC_VERDICT_PASS
-                               : ratio >= 1.0 - 2 * tolerance ? SC_VERDICT_WARN
-                                                              : SC_VERDICT_FAIL;
+    /* WARN down to (1 - t)^2: one tolerance further, multiplicatively, so that a wide
+     * tolerance never makes the FAIL band vanish. */
+    double pass = 1.0 - tolerance, warn = pass * pass;
+    sc_verdict_level_t level = ratio >= pass   ? SC_VERDICT_PASS
+                               : ratio >= warn ? SC_VERDICT_WARN
+                                               : SC_VERDICT_FAIL;
     json_array_append_new(checks, json_pack("{s:s, s:s, s:f, s:f, s:f, s:f, s:s, s:s, s:b}", "name",
                                             name, "metric", metric, "measured", measured,
                                             "expected", expected, "ratio", ratio, "tolerance",

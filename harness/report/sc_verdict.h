@@ -1,5 +1,5 @@
 /* sc_verdict.h - every measured point held to its expectation: measured / expected, and
- * PASS (>= 1 - tolerance), WARN (>= 1 - 2 tolerance) or FAIL; the list becomes the verdict
+ * PASS (>= 1 - tolerance), WARN (>= (1 - tolerance)^2) or FAIL; the list becomes the verdict
  * table on the terminal, summary.json and junit.xml (one test case per check). */
 #ifndef SC_VERDICT_H
 #define SC_VERDICT_H

@@ -59,7 +59,7 @@ static const sc_field_t sc__topology_fields[] = {
     {"nodes", SC_FIELD_INT, T(nodes), 0, false, 1, 1e6, NULL, "nodes in the cluster"},
     {"expect", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "what to hold measurements to"},
     {"expect.tolerance", SC_FIELD_NUMBER, T(tolerance), 0, false, 0, 1, NULL,
-     "against the model: PASS >= 1-t, WARN >= 1-2t"},
+     "against the model: PASS >= 1-t, WARN >= (1-t)^2"},
     {"expect.claims", SC_FIELD_SKIP, 0, 0, false, 0, 0, NULL, "explicit claims (a list)"},
     {NULL, 0, 0, 0, false, 0, 0, NULL, NULL},
 };
@@ -150,7 +150,10 @@ static sc_status_t sc__load(const char *path, sc_topology_t *t, char chain[][PAT
     else if (base != NULL) {
         char dir[PATH_MAX], next[PATH_MAX * 2];
         snprintf(dir, sizeof(dir), "%s", path);
-        snprintf(next, sizeof(next), "%s/%s", dirname(dir), base->value);
+        if (base->value[0] == '/') /* absolute, else relative to this file */
+            snprintf(next, sizeof(next), "%s", base->value);
+        else
+            snprintf(next, sizeof(next), "%s/%s", dirname(dir), base->value);
         status = sc__load(next, t, chain, depth + 1, err);
     }
     if (status == SC_OK)

@@ -69,7 +69,7 @@ typedef struct {
     /* cluster */
     long long nodes;
     /* expectations */
-    double tolerance; /* for the model's predictions: PASS >= 1 - t, WARN >= 1 - 2t */
+    double tolerance; /* for the model's predictions: PASS >= 1 - t, WARN >= (1 - t)^2 */
     sc_claim_t claims[SC_TOPOLOGY_MAX_CLAIMS];
     int nclaims;
 } sc_topology_t;

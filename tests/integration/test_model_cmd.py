@@ -1,0 +1,60 @@
+"""`scalecheck model`: predictions for every shipped topology without launching anything, with
+the JSON fields, calibrated against public figures (nccl-tests all_reduce busbw on DGX A100:
+~230 GB/s on 8 GPUs, ~185 GB/s across 2 nodes with 8x HDR), thousands of nodes at once, and
+the workload curve."""
+import glob
+import os
+
+from sclib import *
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+
+
+def model(args):
+    wd = workdir("model")
+    jpath = os.path.join(wd, "m.json")
+    rc, out, err, _ = scalecheck1(["model", "--json", jpath] + args, timeout=60)
+    expect(rc == 0, f"model {args}: exit {rc}\n{err[-800:]}")
+    return load_json(jpath), out
+
+
+def test():
+    topo = lambda n: os.path.join(ROOT, "topologies", n + ".yaml")
+    doc, _ = model(["--topology", topo("dgx-a100"), "--size", "8,1M,1G", "--gpus", "1,8",
+                    "--nodes", "1,2,4096", "--collective", "all"])
+    preds = doc["predictions"]
+    for p in preds:
+        for key in ("collective", "size_bytes", "gpus", "nodes", "algorithm", "time_us",
+                    "algbw_GBps", "busbw_GBps"):
+            expect(key in p, f"prediction lacks {key}: {p}")
+    def one(coll, size, gpus, nodes):
+        m = [p for p in preds if (p["collective"], p["size_bytes"], p["gpus"], p["nodes"]) == (coll, size, gpus, nodes)]
+        expect(len(m) == 1, f"no prediction for {coll} {size} {gpus} {nodes}")
+        return m[0]
+    ar8 = one("allreduce", 1 << 30, 8, 1)
+    expect(220 <= ar8["busbw_GBps"] <= 250, f"DGX A100 8-GPU busbw {ar8['busbw_GBps']}")
+    ar16 = one("allreduce", 1 << 30, 16, 2)
+    expect(170 <= ar16["busbw_GBps"] <= 200, f"DGX A100 2-node busbw {ar16['busbw_GBps']}")
+    big = one("allreduce", 1 << 30, 8 * 4096, 4096)
+    expect(big["busbw_GBps"] > 0 and big["time_us"] > ar16["time_us"], f"4096 nodes: {big}")
+    expect(one("allreduce", 1 << 20, 1, 1)["busbw_GBps"] == 0, "one GPU has no busbw")
+    expect(one("allreduce", 8, 8, 1)["time_us"] < one("allreduce", 1 << 30, 8, 1)["time_us"], "time grows")
+
+    # every shipped topology predicts something sensible
+    for path in sorted(glob.glob(os.path.join(ROOT, "topologies", "*.yaml"))):
+        d, _ = model(["--topology", path, "--size", "1G"])
+        expect(all(p["busbw_GBps"] >= 0 for p in d["predictions"]), path)
+
+    # the workload curve: speedup 1 at the base, efficiency <= ~1
+    d, out = model(["--topology", topo("dgx-a100"), "--workload",
+                    os.path.join(ROOT, "workloads", "bert-large-dp.yaml"), "--gpus", "1,2,4,8",
+                    "--nodes", "1,2,4"])
+    curve = d["curve"]
+    expect([p["gpus"] for p in curve] == [1, 2, 4, 8, 16, 32], f"curve points {[p['gpus'] for p in curve]}")
+    expect(curve[0]["speedup"] == 1.0, "base speedup")
+    expect(all(0 < p["efficiency"] <= 1.0001 for p in curve), "efficiency in (0, 1]")
+    rc, out, err, _ = scalecheck1(["model"], timeout=60)
+    expect(rc == 2 and "--topology: required" in err, f"no topology: {rc} {err}")
+
+
+main(test)

@@ -1,0 +1,86 @@
+"""Verdicts and reports: a run held to a topology gets expectations per point, checks with
+PASS/WARN/FAIL, summary.json, junit.xml (one test case per check), SVG plots and a
+self-contained report.html; a failed claim makes the exit code 1; `report DIR` re-renders a
+run and `report DIR1 DIR2` finds a regression; declared-vs-detected findings are recorded."""
+import os
+import shutil
+import xml.etree.ElementTree as ET
+
+from sclib import *
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+RUN = ["run", "--workload", os.path.join(ROOT, "workloads", "bert-large-dp.yaml"), "--scales",
+       "1,2", "--sweep-max", "1M", "--bytes-scale", "0.001", "--compute-scale", "0.001", "-n",
+       "3", "-w", "1", "--telemetry", "0"]
+
+
+def run_dir(base):
+    dirs = run_dirs(base)
+    expect(len(dirs) == 1, f"run dirs {dirs}")
+    return dirs[0]
+
+
+def test():
+    wd = workdir("verdict")
+    base = os.path.join(wd, "ok")
+    rc, out, err, _ = mpirun(2, RUN + ["--topology", os.path.join(ROOT, "topologies", "localhost.yaml"),
+                                       "--results-dir", base])
+    expect(rc in (0, 1), f"exit {rc}\n{err[-1000:]}")
+    d = run_dir(base)
+    doc = load_json(os.path.join(d, "result.json"))
+    summary = load_json(os.path.join(d, "summary.json"))
+    checks = doc["checks"]
+    expect(len(checks) == 1 + len(doc["sweep"]), f"checks: {len(checks)}")
+    expect(summary["checks"] == len(checks) and summary["pass"] + summary["warn"] + summary["fail"] == len(checks),
+           f"summary {summary}")
+    expect(rc == (1 if summary["fail"] else 0), f"exit {rc} vs {summary['fail']} failures")
+    for c in checks:
+        expect(c["verdict"] in ("PASS", "WARN", "FAIL") and c["expected"] > 0, f"check {c}")
+        r, t = c["ratio"], c["tolerance"]
+        want = "PASS" if r >= 1 - t else "WARN" if r >= (1 - t) ** 2 else "FAIL"
+        expect(c["verdict"] == want, f"{c['name']}: ratio {r} tol {t} gives {want}, said {c['verdict']}")
+    for p in doc["points"]:
+        expect("expected_speedup" in p and "expected_efficiency" in p and
+               "expected_efficiency_detected" in p, f"point {p}")
+    expect(any(f["what"].startswith("fewer ranks per host") for f in doc["findings"]), "findings")
+    cases = ET.parse(os.path.join(d, "junit.xml")).getroot().findall(".//testcase")
+    expect(len(cases) == len(checks), f"junit {len(cases)} cases for {len(checks)} checks")
+    html = open(os.path.join(d, "report.html")).read()
+    expect(html.count("<svg") == 2 and "Scaling curve" in html and "Checks" in html, "report.html")
+    for f in ("speedup.svg", "busbw.svg", "points.csv"):
+        expect(os.path.getsize(os.path.join(d, f)) > 100, f"{f} missing or empty")
+
+    # a claim the host cannot meet: FAIL, exit 1, a junit failure
+    topo = os.path.join(wd, "impossible.yaml")
+    with open(topo, "w") as f:
+        f.write(f"name: impossible\nextends: {os.path.join(ROOT, 'topologies', 'localhost.yaml')}\n"
+                "expect:\n  claims:\n    - metric: busbw\n      collective: allreduce\n"
+                "      size: 1M\n      gpus: 2\n      min: 100000\n")
+    bad = os.path.join(wd, "bad")
+    rc, out, err, _ = mpirun(2, RUN + ["--topology", topo, "--results-dir", bad])
+    expect(rc == 1, f"impossible claim: exit {rc}, expected 1\n{err[-800:]}")
+    bd = run_dir(bad)
+    failures = ET.parse(os.path.join(bd, "junit.xml")).getroot().findall(".//failure")
+    expect(any("claim" in ET.tostring(f, encoding="unicode") for f in failures) or len(failures) >= 1,
+           "junit failure for the claim")
+    expect("verdict: FAIL" in out, "terminal verdict line")
+
+    # report DIR re-renders; report DIR DIR compares (no regression); a slower copy regresses
+    os.remove(os.path.join(d, "report.html"))
+    rc, out, err, _ = scalecheck1(["report", d])
+    expect(rc == 0 and os.path.exists(os.path.join(d, "report.html")), f"re-render: {rc} {err}")
+    rc, out, err, _ = scalecheck1(["report", d, d])
+    expect(rc == 0 and "0 regressions" in out, f"self compare: {rc} {out}")
+    slow = os.path.join(wd, "slow")
+    shutil.copytree(d, slow)
+    doc["points"][1]["throughput"] *= 0.5
+    with open(os.path.join(slow, "result.json"), "w") as f:
+        json.dump(doc, f)
+    rc, out, err, _ = scalecheck1(["report", d, slow])
+    expect(rc == 1 and "REGRESSION" in out and "1 regression" in out, f"regression: {rc} {out}")
+    rc, out, err, _ = scalecheck1(["report", os.path.join(wd, "nope")])
+    expect(rc == 2 and "result.json" in err, f"missing dir: {rc} {err}")
+
+
+import json
+main(test)

@@ -1,0 +1,105 @@
+"""The YAML loaders are the attack surface: every malformed workload or topology file is refused
+by `scalecheck validate` with its exact error (file:line:column where there is a place) and
+exit 2 - bad syntax, wrong types, unknown keys with a suggestion, missing fields, negative or
+absurd values, cycles in `extends`, huge numbers, empty files, binary garbage."""
+import os
+
+from sclib import *
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+BERT = open(os.path.join(ROOT, "workloads", "bert-large-dp.yaml")).read()
+LOCAL = open(os.path.join(ROOT, "topologies", "localhost.yaml")).read()
+
+
+def line_of(text, needle):
+    return text.splitlines().index(needle) + 1
+
+
+# (file name, content (str or bytes), expected text in stderr; {f} is the file's path)
+CASES = [
+    ("empty", "", "{f}:1:1: empty file"),
+    ("comment-only", "# nothing here\n", "{f}:1:1: empty file"),
+    ("binary", b"\x00\x01\x02garbage\xff", "{f}:1:1: not a text file (contains NUL bytes)"),
+    ("list-root", "- a\n- b\n", "{f}:1:1: document: expected a map of settings"),
+    ("scalar-root", "just text\n", "{f}:1:1: document: expected a map of settings"),
+    ("bad-indent", "name: x\nmodel:\n  layers: 2\n layers: 3\n", "{f}:4:2:"),
+    ("unclosed-flow", "name: x\nmodel: {layers: 2\n", "{f}:3:1:"),
+    ("unclosed-quote", 'name: "x\nmodel: {}\n', "{f}:"),
+    ("tab-indent", "name: x\nmodel:\n\tlayers: 2\n", "{f}:3:1:"),
+    ("duplicate-key", BERT.replace("  layers: 24\n", "  layers: 24\n  layers: 25\n"),
+     "duplicate key 'layers'"),
+    ("alias", "name: &n x\nmodel: *n\n", "anchors (&name) are not supported"),
+    ("two-docs", "name: a\n---\nname: b\n", "more than one YAML document"),
+    ("unknown-top", BERT.replace("name: bert-large-dp", "nmae: bert-large-dp"),
+     "{f}:2:1: unknown key 'nmae' (did you mean 'name'?)"),
+    ("unknown-section-key", BERT.replace("  hidden: 1024", "  hiden: 1024"),
+     "unknown key 'model.hiden' (did you mean 'hidden'?)"),
+    ("unknown-far", BERT.replace("  hidden: 1024", "  zzzzzzzz: 1"), "unknown key 'model.zzzzzzzz'"),
+    ("missing-name", BERT.replace("name: bert-large-dp\n", ""), "missing required field 'name'"),
+    ("missing-layers", BERT.replace("  layers: 24\n", ""), "missing required field 'model.layers'"),
+    ("missing-batch", BERT[:BERT.index("batch:")] + BERT[BERT.index("precision:"):],
+     "missing required field 'batch'"),
+    ("layers-string", BERT.replace("layers: 24", "layers: many"), "model.layers: expected a number, got 'many'"),
+    ("layers-fraction", BERT.replace("layers: 24", "layers: 2.5"), "model.layers: expected a whole number, got '2.5'"),
+    ("layers-negative", BERT.replace("layers: 24", "layers: -4"), "model.layers: -4 is out of range [1, 4096]"),
+    ("layers-huge", BERT.replace("layers: 24", "layers: 1e300"), "model.layers: 1e300 is out of range"),
+    ("layers-overflow", BERT.replace("layers: 24", "layers: 1e999"), "model.layers: expected a number, got '1e999'"),
+    ("params-suffix", BERT.replace("parameters: 340M", "parameters: 340Q"), "model.parameters: expected a number, got '340Q'"),
+    ("params-zero", BERT.replace("parameters: 340M", "parameters: 0"), "model.parameters: 0 is out of range"),
+    ("quoted-number", BERT.replace("layers: 24", 'layers: "24"'), "model.layers: expected a number, got '24'"),
+    ("bool-wrong", BERT.replace("overlap: true", "overlap: maybe"), "data_parallel.overlap: expected true or false, got 'maybe'"),
+    ("enum-wrong", BERT.replace("gradients: fp16", "gradients: fp8"), "precision.gradients: 'fp8' is not one of fp32|fp16|bf16"),
+    ("section-scalar", BERT.replace("batch:\n", "batch: 3\n", 1).replace("  micro_batch: 32\n  per_gpu_batch: 32\n  scaling: weak\n", ""),
+     "batch: expected a map of settings"),
+    ("value-is-map", BERT.replace("layers: 24", "layers: {a: 1}"), "model.layers: expected a single value, got a map"),
+    ("value-is-list", BERT.replace("layers: 24", "layers: [1, 2]"), "model.layers: expected a single value, got a list"),
+    ("both-batches", BERT.replace("  per_gpu_batch: 32\n", "  per_gpu_batch: 32\n  global_batch: 64\n"),
+     "give exactly one of batch.global_batch and batch.per_gpu_batch"),
+    ("hidden-not-tp", BERT.replace("  tp: 1\n", "  tp: 3\n"), "model.hidden must be a multiple of parallel.tp"),
+    ("name-too-long", BERT.replace("name: bert-large-dp", "name: " + "x" * 80), "name: longer than 63 characters"),
+    ("topo-bad-fabric", LOCAL.replace("fabric: shm", "fabric: carrier-pigeon"),
+     "intra.fabric: 'carrier-pigeon' is not one of nvswitch|nvlink_mesh|nvlink_bridge|pcie|infinity_fabric|hccs|shm"),
+    ("topo-efficiency", LOCAL.replace("efficiency: 1.0", "efficiency: 7"), "intra.efficiency: 7 is out of range [0.01, 1.5]"),
+    ("topo-claims-map", LOCAL.replace("  tolerance: 0.5\n", "  tolerance: 0.5\n  claims: {metric: busbw}\n"),
+     "expect.claims: expected a list"),
+    ("topo-claim-nobound", LOCAL.replace("  tolerance: 0.5\n", "  tolerance: 0.5\n  claims:\n    - metric: busbw\n"),
+     "a claim needs min or max"),
+    ("topo-claim-metric", LOCAL.replace("  tolerance: 0.5\n", "  tolerance: 0.5\n  claims:\n    - metric: vibes\n      min: 1\n"),
+     "metric: 'vibes' is not one of busbw|algbw|latency|efficiency|speedup"),
+    ("topo-multinode-nonic", LOCAL.replace("nodes: 1", "nodes: 4"), "a cluster of several nodes needs nics.count and nics.rate_gbps"),
+]
+
+
+def test():
+    wd = workdir("malformed")
+    results = []
+    for name, content, message in CASES:
+        path = os.path.join(wd, name + (".yaml"))
+        # topology cases must stay topologies (no model: key); workload cases keep model:
+        with open(path, "wb") as f:
+            f.write(content.encode() if isinstance(content, str) else content)
+        rc, out, err, _ = scalecheck1(["validate", path], timeout=30)
+        want = message.format(f=path)
+        expect(rc == 2, f"{name}: exit {rc}, expected 2; stderr: {err.strip()[:300]}")
+        expect(want in err, f"{name}: expected '{want}' in: {err.strip()[:400]}")
+        results.append(name)
+    # cycles through extends, and a missing base
+    a, b = os.path.join(wd, "cycle-a.yaml"), os.path.join(wd, "cycle-b.yaml")
+    open(a, "w").write("name: a\nextends: cycle-b.yaml\n")
+    open(b, "w").write("name: b\nextends: cycle-a.yaml\n")
+    rc, out, err, _ = scalecheck1(["validate", a])
+    expect(rc == 2 and "extends itself through" in err and "(a cycle)" in err, f"cycle: {rc} {err}")
+    c = os.path.join(wd, "missing-base.yaml")
+    open(c, "w").write("name: c\nextends: nowhere.yaml\n")
+    rc, out, err, _ = scalecheck1(["validate", c])
+    expect(rc == 2 and "nowhere.yaml: cannot open" in err, f"missing base: {rc} {err}")
+    big = os.path.join(wd, "huge.yaml")
+    with open(big, "w") as f:
+        f.write("name: x\n" + "# padding\n" * 500000)
+    rc, out, err, _ = scalecheck1(["validate", big])
+    expect(rc == 2 and "larger than 4 MiB" in err, f"huge file: {rc} {err}")
+    expect(len(results) + 3 >= 30, f"only {len(results) + 3} malformed cases")
+    print(f"{len(results) + 3} malformed files refused with their messages")
+
+
+main(test)

@@ -1,0 +1,96 @@
+/* The model on synthetic topologies (no GPU, no MPI): ring formulas exact, NVLS chosen where
+ * it is faster, the NIC bound across nodes, one GPU has no bus bandwidth, and a workload's
+ * curve: compute-only scaling is linear, exposed communication lowers efficiency. */
+#include <string.h>
+
+#include "model/sc_model.h"
+#include "sc_test.h"
+
+static sc_topology_t synthetic(void)
+{
+    sc_topology_t t;
+    memset(&t, 0, sizeof(t));
+    strcpy(t.name, "synthetic");
+    t.gpus_per_node = 8;
+    t.fabric = SC_FABRIC_nvswitch;
+    t.gpu_bandwidth_GBps = 100; /* x efficiency 1 = 100 GB/s */
+    t.intra_efficiency = 1.0;
+    t.intra_latency_us = 1.0;
+    t.nics = 4;
+    t.nic_gbps = 200; /* 4 x 25 GB/s = 100 GB/s per node at efficiency 1 */
+    t.nic_efficiency = 1.0;
+    t.nic_latency_us = 2.0;
+    t.oversubscription = 1.0;
+    t.nodes = 4;
+    t.tflops_fp32 = 100;
+    return t;
+}
+
+int main(void)
+{
+    sc_topology_t t = synthetic();
+    sc_prediction_t p;
+    /* ring all-reduce, 8 GPUs, 1e9 B: 14 x 1 us + 2*7/8 * 1e9 / 100e9 s = 14 + 17500 us */
+    sc_model_collective(&t, &sc_coll_allreduce, 1e9, 8, 1, &p);
+    SC_EXPECT(strcmp(p.algorithm, "ring") == 0);
+    SC_EXPECT_NEAR(p.time_us, 17514.0, 1e-6);
+    SC_EXPECT_NEAR(p.busbw_GBps, 1e9 / 17514.0 / 1e3 * 1.75, 1e-9);
+    /* all-gather: 7 steps, 7/8 of the size */
+    sc_model_collective(&t, &sc_coll_allgather, 8e8, 8, 1, &p);
+    SC_EXPECT_NEAR(p.time_us, 7.0 + 0.875 * 8e8 / 1e5, 1e-6);
+    /* one GPU: no bus bandwidth */
+    sc_model_collective(&t, &sc_coll_allreduce, 1e6, 1, 1, &p);
+    SC_EXPECT(p.busbw_GBps == 0.0 && strcmp(p.algorithm, "local") == 0);
+    /* NVLS beats the ring at large sizes when it has more bandwidth */
+    t.nvls = true;
+    t.nvls_busbw_GBps = 200;
+    sc_model_collective(&t, &sc_coll_allreduce, 1e9, 8, 1, &p);
+    SC_EXPECT(strcmp(p.algorithm, "nvls") == 0);
+    SC_EXPECT(p.busbw_GBps > 150 && p.busbw_GBps <= 200);
+    t.nvls = false;
+    /* across nodes the node's NICs (100 GB/s) bound the ring: busbw <= 100 */
+    t.gpu_bandwidth_GBps = 300;
+    sc_model_collective(&t, &sc_coll_allreduce, 4e9, 8, 4, &p);
+    SC_EXPECT(p.busbw_GBps <= 100.0 + 1e-9 && p.busbw_GBps > 90.0);
+    /* small messages across many nodes: the tree's log latency wins */
+    sc_model_collective(&t, &sc_coll_allreduce, 8, 8, 64, &p);
+    SC_EXPECT(strcmp(p.algorithm, "tree") == 0);
+    /* busbw grows with size */
+    double last = 0;
+    for (double s = 1e3; s <= 1e9; s *= 10) {
+        sc_model_collective(&t, &sc_coll_allreduce, s, 8, 1, &p);
+        SC_EXPECT(p.busbw_GBps > last);
+        last = p.busbw_GBps;
+    }
+
+    /* A DP workload without communication cost (overlapped): linear; without overlap: less. */
+    sc_workload_t w;
+    memset(&w, 0, sizeof(w));
+    strcpy(w.name, "synthetic");
+    w.parameters = 1e8;
+    w.layers = 10;
+    w.hidden = 1024;
+    w.sequence = 128;
+    w.micro_batch = 8;
+    w.per_gpu_batch = 8;
+    w.tp = w.pp = 1;
+    w.top_k = 1;
+    w.capacity_factor = 1;
+    w.bucket_mb = 25;
+    w.compute_mode = SC_COMPUTE_FLOPS;
+    w.gpu_tflops = 100;
+    w.efficiency = 0.5;
+    sc_step_prediction_t a, b;
+    sc_err_t err;
+    w.overlap = true;
+    SC_EXPECT(sc_model_step(&t, &w, 1, 1, 1, 1, &a, &err) == SC_OK);
+    SC_EXPECT(sc_model_step(&t, &w, 8, 1, 1, 1, &b, &err) == SC_OK);
+    SC_EXPECT_NEAR(b.throughput / a.throughput, 8.0, 0.8); /* overlap hides most of it */
+    w.overlap = false;
+    SC_EXPECT(sc_model_step(&t, &w, 8, 1, 1, 1, &b, &err) == SC_OK);
+    SC_EXPECT(b.comm_ms > 0 && b.throughput / a.throughput < 8.0);
+    /* a layout that does not fit is refused */
+    w.tp = 3;
+    SC_EXPECT(sc_model_step(&t, &w, 8, 1, 1, 1, &b, &err) == SC_ERR_USAGE);
+    return sc_test_done("test_model");
+}
