@@ -12,6 +12,7 @@ packages=(
   python3 python3-yaml            # test helpers that parse JSON/CSV/YAML
   clang-format cppcheck           # style gates (scripts/lint.sh)
   gnuplot-nox                     # plots in the reports
+  iproute2 iputils-ping           # the virtual cluster (network namespaces, tc) and host probes
 )
 
 missing=()

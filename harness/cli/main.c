@@ -14,6 +14,7 @@ typedef struct {
 static const sc__command_t sc__commands[] = {
     {"coll", sc_cmd_coll, "measure collectives (nccl-tests-style sweeps)"},
     {"run", sc_cmd_run, "run a workload's training step and measure its scaling curves"},
+    {"pairs", sc_cmd_pairs, "point-to-point matrix between nodes, and where a problem is"},
     {"detect", sc_cmd_detect, "write what the hosts really have as a topology file"},
     {"model", sc_cmd_model, "predict what a topology should deliver, without running anything"},
     {"report", sc_cmd_report, "re-render a run's report, or compare two runs (regressions)"},

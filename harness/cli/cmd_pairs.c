@@ -1,0 +1,463 @@
+/* cmd_pairs.c - `scalecheck pairs`: the point-to-point matrix between nodes (one rank per node,
+ * or every rank with --per rank: the GPU-pair view inside a node). Latency (ping-pong), uni-
+ * and bi-directional bandwidth for every pair, scheduled as n-1 rounds of disjoint pairs run at
+ * the same time (or one pair at a time with --mode serial). Then the localisation: a node whose
+ * every pair is slow, or a single slow link; PASS/FAIL per pair; exit 1 when anything failed. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/sc_cli.h"
+#include "cli/sc_cmd.h"
+#include "cli/sc_session.h"
+#include "report/sc_localize.h"
+#include "report/sc_report.h"
+#include "report/sc_verdict.h"
+#include "topology/sc_topology.h"
+#include "util/sc_clock.h"
+
+typedef struct {
+    uint64_t size;
+    int iters, lat_iters;
+    bool serial, per_rank, help;
+    double tolerance, timeout_s;
+    const char *topology, *backend, *json_path, *results_base, *name, *mode, *per;
+} pairs__opts_t;
+
+#define O(s, l, meta, help, type, field, lo, hi)                                                   \
+    SC_OPT_ROW(s, l, meta, help, type, pairs__opts_t, field, lo, hi)
+static const sc_cli_opt_t pairs__options[] = {
+    O(0, "size", "SIZE", "message size for bandwidth (default 4M)", SC_OPT_SIZE, size, 0, 0),
+    O('n', "iters", "N", "messages per bandwidth measurement (default 8)", SC_OPT_INT, iters, 1,
+      100000),
+    O(0, "lat-iters", "N", "ping-pongs per latency measurement (default 50)", SC_OPT_INT, lat_iters,
+      1, 1000000),
+    O(0, "mode", "concurrent|serial", "disjoint pairs at once, or one pair at a time",
+      SC_OPT_STRING, mode, 0, 0),
+    O(0, "per", "node|rank", "one rank per node (default), or every rank", SC_OPT_STRING, per, 0,
+      0),
+    O('T', "topology", "FILE", "expected bandwidth from this topology (default: the median)",
+      SC_OPT_STRING, topology, 0, 0),
+    O(0, "tolerance", "F", "a pair is slow below (1 - F) x expected (default 0.5)", SC_OPT_DOUBLE,
+      tolerance, 0.01, 0.99),
+    O(0, "backend", "NAME", "nccl, mpi or auto (default auto)", SC_OPT_STRING, backend, 0, 0),
+    O(0, "json", "FILE", "also write the JSON results to FILE", SC_OPT_STRING, json_path, 0, 0),
+    O(0, "results-dir", "DIR", "where run directories go (default results)", SC_OPT_STRING,
+      results_base, 0, 0),
+    O(0, "name", "NAME", "run name (default pairs)", SC_OPT_STRING, name, 0, 0),
+    O(0, "timeout", "SECONDS", "bound on every wait (default 60)", SC_OPT_DOUBLE, timeout_s, 0,
+      86400),
+    O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
+    SC_OPT_END,
+};
+#undef O
+
+typedef struct {
+    sc_comm_t *pc; /* the participants */
+    void *buf;
+    const pairs__opts_t *o;
+    sc_watchdog_t *wd;
+    double *uni, *bidir, *lat; /* n x n, filled where this rank measured */
+} pairs__ctx_t;
+
+/* Partner of i in round r of a round-robin over m (even) slots; the circle method. */
+static int pairs__partner(int i, int r, int m)
+{
+    if (i == m - 1)
+        return r;
+    if (i == r)
+        return m - 1;
+    return ((2 * r - i) % (m - 1) + (m - 1)) % (m - 1);
+}
+
+static sc_status_t pairs__send_n(pairs__ctx_t *x, int peer, size_t bytes, int n, sc_err_t *err)
+{
+    sc_status_t status = SC_OK;
+    for (int k = 0; k < n && status == SC_OK; k++)
+        status = x->pc->ops->isend(x->pc, x->buf, bytes, SC_DTYPE_uint8, peer, err);
+    return status;
+}
+
+static sc_status_t pairs__recv_n(pairs__ctx_t *x, int peer, size_t bytes, int n, sc_err_t *err)
+{
+    char *rbuf = (char *)x->buf + x->o->size;
+    sc_status_t status = SC_OK;
+    for (int k = 0; k < n && status == SC_OK; k++)
+        status = x->pc->ops->recv(x->pc, rbuf, bytes, SC_DTYPE_uint8, peer, err);
+    return status;
+}
+
+#define PAIRS__TRIALS 3 /* best of: bandwidth is what a link can do; noise only takes away */
+
+/* One direction: `from` sends iters messages, `to` acknowledges with one byte. GB/s, measured
+ * by the sender (0 on the receiver). */
+static sc_status_t pairs__stream_once(pairs__ctx_t *x, int from, int to, double *gbps,
+                                      sc_err_t *err)
+{
+    sc_comm_t *pc = x->pc;
+    size_t size = x->o->size;
+    *gbps = 0;
+    if (pc->rank == from) {
+        uint64_t t0 = sc_clock_ns();
+        sc_status_t status = pairs__send_n(x, to, size, x->o->iters, err);
+        if (status == SC_OK)
+            status = pairs__recv_n(x, to, 1, 1, err);
+        if (status == SC_OK)
+            status = pc->ops->iwait(pc, err);
+        *gbps = (double)size * x->o->iters / ((double)(sc_clock_ns() - t0));
+        return status;
+    }
+    sc_status_t status = pairs__recv_n(x, from, size, x->o->iters, err);
+    if (status == SC_OK)
+        status = pairs__send_n(x, from, 1, 1, err);
+    return status == SC_OK ? pc->ops->iwait(pc, err) : status;
+}
+
+static sc_status_t pairs__stream(pairs__ctx_t *x, int from, int to, double *gbps, sc_err_t *err)
+{
+    sc_status_t status = SC_OK;
+    *gbps = 0;
+    for (int t = 0; t < PAIRS__TRIALS && status == SC_OK; t++) {
+        double g = 0;
+        status = pairs__stream_once(x, from, to, &g, err);
+        *gbps = g > *gbps ? g : *gbps;
+    }
+    return status;
+}
+
+/* Pair a < b; the caller is one of them. */
+static sc_status_t pairs__pair(pairs__ctx_t *x, int a, int b, sc_err_t *err)
+{
+    sc_comm_t *pc = x->pc;
+    int me = pc->rank, n = pc->size, peer = me == a ? b : a;
+    bool first = me == a;
+    /* Warm-up, untimed: transports connect lazily (TCP handshakes, registration) and the first
+     * bytes of a connection are slow; one stream each way gets past it. */
+    double ignored = 0;
+    sc_status_t status = pairs__stream_once(x, a, b, &ignored, err);
+    if (status == SC_OK)
+        status = pairs__stream_once(x, b, a, &ignored, err);
+    /* latency: ping-pong of 8 bytes */
+    uint64_t t0 = sc_clock_ns();
+    for (int k = 0; k < x->o->lat_iters && status == SC_OK; k++) {
+        if (first) {
+            status = pairs__send_n(x, peer, 8, 1, err);
+            if (status == SC_OK)
+                status = pairs__recv_n(x, peer, 8, 1, err);
+        } else {
+            status = pairs__recv_n(x, peer, 8, 1, err);
+            if (status == SC_OK)
+                status = pairs__send_n(x, peer, 8, 1, err);
+        }
+        if (status == SC_OK)
+            status = pc->ops->iwait(pc, err);
+    }
+    if (first)
+        x->lat[a * n + b] = x->lat[b * n + a] =
+            (double)(sc_clock_ns() - t0) * 1e-3 / x->o->lat_iters / 2;
+    double gbps = 0;
+    if (status == SC_OK)
+        status = pairs__stream(x, a, b, &gbps, err);
+    if (me == a)
+        x->uni[a * n + b] = gbps;
+    if (status == SC_OK)
+        status = pairs__stream(x, b, a, &gbps, err);
+    if (me == b)
+        x->uni[b * n + a] = gbps;
+    /* both directions at once */
+    t0 = sc_clock_ns();
+    if (status == SC_OK)
+        status = pairs__send_n(x, peer, x->o->size, x->o->iters, err);
+    if (status == SC_OK)
+        status = pairs__recv_n(x, peer, x->o->size, x->o->iters, err);
+    if (status == SC_OK)
+        status = pc->ops->iwait(pc, err);
+    if (first)
+        x->bidir[a * n + b] = x->bidir[b * n + a] =
+            2.0 * (double)x->o->size * x->o->iters / (double)(sc_clock_ns() - t0);
+    return status;
+}
+
+/* All rounds; in serial mode every pair of a round runs alone. */
+static sc_status_t pairs__rounds(pairs__ctx_t *x, sc_err_t *err)
+{
+    sc_comm_t *pc = x->pc;
+    int n = pc->size, m = n % 2 ? n + 1 : n;
+    sc_status_t status = SC_OK;
+    for (int r = 0; r < m - 1 && status == SC_OK; r++) {
+        int peer = pairs__partner(pc->rank, r, m);
+        int slots = x->o->serial ? m / 2 : 1;
+        for (int s = 0; s < slots && status == SC_OK; s++) {
+            int lo = pc->rank < peer ? pc->rank : peer;
+            /* serial: the s-th pair of the round (ordered by its lower member) runs now */
+            int order = 0;
+            for (int i = 0; i < lo; i++)
+                order += i < pairs__partner(i, r, m);
+            bool mine = peer < n && (!x->o->serial || order == s);
+            char what[96];
+            snprintf(what, sizeof(what), "pairs round %d, pair %d<->%d", r + 1, pc->rank, peer);
+            sc_watchdog_arm(x->wd, what, pc->world_rank, n);
+            status = pc->ops->barrier(pc, err);
+            if (status == SC_OK && mine)
+                status = pairs__pair(x, pc->rank < peer ? pc->rank : peer,
+                                     pc->rank < peer ? peer : pc->rank, err);
+        }
+    }
+    sc_watchdog_disarm(x->wd);
+    return status;
+}
+
+/* Second look: every pair below the slow line is measured again, alone, and keeps its better
+ * figure - a suspect is named only when it is slow twice (one-off noise is not a fault). */
+static sc_status_t pairs__confirm(pairs__ctx_t *x, MPI_Comm control, double expected, sc_err_t *err)
+{
+    sc_comm_t *pc = x->pc;
+    int n = pc->size;
+    double reference = expected > 0 ? expected : sc_localize_median(x->uni, n);
+    double limit = (1.0 - x->o->tolerance) * reference;
+    double *keep = malloc(3 * (size_t)n * n * sizeof(double));
+    if (keep == NULL)
+        return sc_err_set(err, SC_ERR_NOMEM, "no memory for the second look");
+    sc_status_t status = SC_OK;
+    for (int a = 0; a < n && status == SC_OK; a++)
+        for (int b = a + 1; b < n && status == SC_OK; b++) {
+            if (x->uni[a * n + b] >= limit && x->uni[b * n + a] >= limit)
+                continue;
+            memcpy(keep, x->uni, (size_t)n * n * sizeof(double));
+            memcpy(keep + n * n, x->bidir, (size_t)n * n * sizeof(double));
+            memcpy(keep + 2 * n * n, x->lat, (size_t)n * n * sizeof(double));
+            memset(x->uni, 0, (size_t)n * n * sizeof(double));
+            memset(x->bidir, 0, (size_t)n * n * sizeof(double));
+            status = pc->ops->barrier(pc, err);
+            if (status == SC_OK && (pc->rank == a || pc->rank == b))
+                status = pairs__pair(x, a, b, err);
+            double fresh[2] = {x->uni[a * n + b], x->uni[b * n + a]};
+            MPI_Allreduce(MPI_IN_PLACE, fresh, 2, MPI_DOUBLE, MPI_SUM, control);
+            memcpy(x->uni, keep, (size_t)n * n * sizeof(double));
+            memcpy(x->bidir, keep + n * n, (size_t)n * n * sizeof(double));
+            memcpy(x->lat, keep + 2 * n * n, (size_t)n * n * sizeof(double));
+            x->uni[a * n + b] = fresh[0] > x->uni[a * n + b] ? fresh[0] : x->uni[a * n + b];
+            x->uni[b * n + a] = fresh[1] > x->uni[b * n + a] ? fresh[1] : x->uni[b * n + a];
+        }
+    free(keep);
+    return status;
+}
+
+/* A terminal heatmap: each cell's bandwidth against the reference. */
+static void pairs__heatmap(sc_results_t *res, const double *m, int n, const char *const *names,
+                           double reference, const char *title)
+{
+    static const char *const shades[] = {"  ", "░░", "▒▒", "▓▓", "██"};
+    sc_results_printf(res, "#\n# %s (GB/s; shade = fraction of %.3g GB/s expected)\n# %12s", title,
+                      reference, "from \\ to");
+    for (int j = 0; j < n; j++)
+        sc_results_printf(res, " %10.10s", names[j]);
+    sc_results_printf(res, "\n");
+    for (int i = 0; i < n; i++) {
+        sc_results_printf(res, "  %12.12s", names[i]);
+        for (int j = 0; j < n; j++) {
+            if (i == j) {
+                sc_results_printf(res, " %10s", "-");
+                continue;
+            }
+            double f = reference > 0 ? m[i * n + j] / reference : 0;
+            int s = f >= 0.9 ? 4 : f >= 0.75 ? 3 : f >= 0.5 ? 2 : f >= 0.25 ? 1 : 0;
+            sc_results_printf(res, " %s%8.3f", shades[s], m[i * n + j]);
+        }
+        sc_results_printf(res, "\n");
+    }
+}
+
+static json_t *pairs__matrix_json(const double *m, int n)
+{
+    json_t *rows = json_array();
+    for (int i = 0; i < n; i++) {
+        json_t *row = json_array();
+        for (int j = 0; j < n; j++)
+            json_array_append_new(row, json_real(m[i * n + j]));
+        json_array_append_new(rows, row);
+    }
+    return rows;
+}
+
+/* Rank 0: analysis, checks, terminal output, files. Returns whether anything failed. */
+static bool pairs__analyse(sc_session_t *ses, const pairs__opts_t *o, const pairs__ctx_t *x,
+                           const char *const *names, int n, double expected, json_t *doc)
+{
+    json_t *loc = sc_localize(x->uni, n, names, expected, o->tolerance);
+    double reference = json_real_value(json_object_get(loc, "reference_GBps"));
+    pairs__heatmap(&ses->res, x->uni, n, names, reference, "uni-directional bandwidth");
+    pairs__heatmap(&ses->res, x->bidir, n, names, 2 * reference,
+                   "bi-directional bandwidth (both directions)");
+    json_t *checks = json_array(), *rows = json_array();
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            double b =
+                x->uni[i * n + j] < x->uni[j * n + i] ? x->uni[i * n + j] : x->uni[j * n + i];
+            char name[160];
+            snprintf(name, sizeof(name), "pair %s <-> %s bandwidth", names[i], names[j]);
+            sc_verdict_add(checks, name, "GBps", b, reference, o->tolerance, true,
+                           expected > 0 ? "topology" : "matrix median");
+            json_array_append_new(rows,
+                                  json_pack("{s:s, s:s, s:f, s:f, s:f, s:f}", "a", names[i], "b",
+                                            names[j], "uni_ab_GBps", x->uni[i * n + j],
+                                            "uni_ba_GBps", x->uni[j * n + i], "bidir_GBps",
+                                            x->bidir[i * n + j], "latency_us", x->lat[i * n + j]));
+        }
+    json_t *suspects = json_object_get(loc, "suspects");
+    sc_results_printf(&ses->res, "#\n# suspects: %zu\n", json_array_size(suspects));
+    size_t k;
+    json_t *s;
+    json_array_foreach(suspects, k, s)
+    {
+        sc_results_printf(&ses->res, "  SUSPECT %-4s %-24s %s\n",
+                          json_string_value(json_object_get(s, "kind")),
+                          json_string_value(json_object_get(s, "where")),
+                          json_string_value(json_object_get(s, "evidence")));
+    }
+    json_t *verdict = sc_verdict_summary(checks);
+    sc_results_printf(&ses->res, "# verdict: %s (%lld pairs pass, %lld warn, %lld fail)\n",
+                      json_string_value(json_object_get(verdict, "verdict")),
+                      json_integer_value(json_object_get(verdict, "pass")),
+                      json_integer_value(json_object_get(verdict, "warn")),
+                      json_integer_value(json_object_get(verdict, "fail")));
+    bool failed =
+        json_integer_value(json_object_get(verdict, "fail")) > 0 || json_array_size(suspects) > 0;
+    json_object_set_new(doc, "uni_GBps", pairs__matrix_json(x->uni, n));
+    json_object_set_new(doc, "bidir_GBps", pairs__matrix_json(x->bidir, n));
+    json_object_set_new(doc, "latency_us", pairs__matrix_json(x->lat, n));
+    json_object_set_new(doc, "pairs", rows);
+    json_object_set_new(doc, "localization", loc);
+    json_object_set_new(doc, "checks", checks);
+    json_object_set_new(doc, "verdict", verdict);
+    return failed;
+}
+
+static double pairs__expected(const pairs__opts_t *o, const sc_rte_t *rte, sc_err_t *err,
+                              sc_status_t *status)
+{
+    sc_topology_t t;
+    if (o->topology == NULL)
+        return 0;
+    *status = sc_topology_load(o->topology, &t, err);
+    if (*status != SC_OK)
+        return 0;
+    /* between nodes: the node's NICs; inside one: a GPU's intra bandwidth */
+    return rte->nhosts > 1 && !o->per_rank ? sc_topology_inter_GBps(&t, 1)
+                                           : sc_topology_intra_GBps(&t);
+}
+
+int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
+{
+    pairs__opts_t o = {.size = 4u << 20,
+                       .iters = 8,
+                       .lat_iters = 50,
+                       .tolerance = 0.5,
+                       .timeout_s = 60,
+                       .backend = "auto",
+                       .results_base = "results",
+                       .mode = "concurrent",
+                       .per = "node"};
+    sc_err_t err;
+    sc_err_clear(&err);
+    sc_status_t status = sc_cli_parse(pairs__options, argc, argv, 2, &o, &err);
+    if (status == SC_OK && strcmp(o.mode, "concurrent") && strcmp(o.mode, "serial"))
+        status = sc_err_set(&err, SC_ERR_USAGE, "--mode: '%s' is not concurrent or serial", o.mode);
+    if (status == SC_OK && strcmp(o.per, "node") && strcmp(o.per, "rank"))
+        status = sc_err_set(&err, SC_ERR_USAGE, "--per: '%s' is not node or rank", o.per);
+    o.serial = !strcmp(o.mode, "serial");
+    o.per_rank = !strcmp(o.per, "rank");
+    if (status == SC_OK && o.help) {
+        if (rte->rank == 0)
+            sc_cli_print_help(pairs__options, stdout);
+        return 0;
+    }
+    double expected = status == SC_OK ? pairs__expected(&o, rte, &err, &status) : 0;
+    sc_session_t ses = {0};
+    if (status == SC_OK) {
+        sc_session_opts_t so = {.backend = o.backend,
+                                .device = -1,
+                                .timeout_s = o.timeout_s,
+                                .results_base = o.results_base,
+                                .name = o.name ? o.name : "pairs"};
+        status = sc_session_open(&ses, rte, &so, &err);
+    }
+    bool in = o.per_rank || rte->local_rank == 0;
+    pairs__ctx_t x = {.o = &o, .wd = ses.wd};
+    MPI_Comm control = MPI_COMM_NULL;
+    if (status == SC_OK) {
+        status = ses.world->ops->split(ses.world, in ? 0 : -1, rte->rank, &x.pc, &err);
+        MPI_Comm_split(rte->world, in ? 0 : MPI_UNDEFINED, rte->rank, &control);
+    }
+    int n = x.pc ? x.pc->size : 0;
+    bool failed = false;
+    if (status == SC_OK && x.pc != NULL) {
+        x.buf = x.pc->ops->alloc(x.pc, 2 * o.size);
+        x.uni = calloc((size_t)n * n, sizeof(double));
+        x.bidir = calloc((size_t)n * n, sizeof(double));
+        x.lat = calloc((size_t)n * n, sizeof(double));
+        if (!x.buf || !x.uni || !x.bidir || !x.lat)
+            status = sc_err_set(&err, SC_ERR_NOMEM, "rank %d: no memory for pairs", rte->rank);
+        if (status == SC_OK)
+            status = pairs__rounds(&x, &err);
+        if (status == SC_OK) { /* each entry was written by one rank: a sum gathers them */
+            double *ms[3] = {x.uni, x.bidir, x.lat};
+            for (int k = 0; k < 3; k++)
+                MPI_Allreduce(MPI_IN_PLACE, ms[k], n * n, MPI_DOUBLE, MPI_SUM, control);
+            status = pairs__confirm(&x, control, expected, &err);
+        }
+    }
+    if (status == SC_OK && rte->rank == 0) {
+        const char **names = calloc((size_t)n, sizeof(char *));
+        char(*labels)[96] = calloc((size_t)n, sizeof(*labels));
+        for (int i = 0; i < n; i++) {
+            int w = x.pc->world_rank[i];
+            if (o.per_rank)
+                snprintf(labels[i], sizeof(labels[i]), "%s:%d", rte->hosts[w], w);
+            else
+                snprintf(labels[i], sizeof(labels[i]), "%s", rte->hosts[w]);
+            names[i] = labels[i];
+        }
+        json_t *doc =
+            json_pack("{s:s, s:s, s:i, s:i, s:s, s:s, s:I, s:i}", "tool", "scalecheck", "command",
+                      "pairs", "ranks", rte->size, "nhosts", rte->nhosts, "mode", o.mode, "per",
+                      o.per, "size_bytes", (json_int_t)o.size, "iters", o.iters);
+        json_t *jnames = json_array();
+        for (int i = 0; i < n; i++)
+            json_array_append_new(jnames, json_string(names[i]));
+        json_object_set_new(doc, "names", jnames);
+        json_object_set_new(doc, "backend", json_string(ses.world->ops->name));
+        json_object_set_new(doc, "results_dir", json_string(ses.res.dir));
+        failed = pairs__analyse(&ses, &o, &x, names, n, expected, doc);
+        char path[PATH_MAX];
+        snprintf(path, sizeof(path), "%s/result.json", ses.res.dir);
+        status = sc_results_write_json(path, doc, &err);
+        if (status == SC_OK && o.json_path)
+            status = sc_results_write_json(o.json_path, doc, &err);
+        if (status == SC_OK)
+            status = sc_report_render(ses.res.dir, doc, &err);
+        json_decref(doc);
+        free(names);
+        free(labels);
+    }
+    int fail_all = failed;
+    MPI_Bcast(&fail_all, 1, MPI_INT, 0, rte->world);
+    if (x.buf)
+        x.pc->ops->free(x.pc, x.buf);
+    free(x.uni);
+    free(x.bidir);
+    free(x.lat);
+    if (x.pc)
+        x.pc->ops->close(x.pc);
+    if (control != MPI_COMM_NULL)
+        MPI_Comm_free(&control);
+    if (status != SC_OK) {
+        if (rte->rank == 0 || sc_status_exit_code(status) != 2)
+            fprintf(stderr, "scalecheck pairs: %s\n", err.msg);
+        if (sc_status_exit_code(status) == 3)
+            MPI_Abort(rte->world, 3);
+    }
+    sc_session_close(&ses);
+    return status != SC_OK ? sc_status_exit_code(status) : fail_all ? 1 : 0;
+}

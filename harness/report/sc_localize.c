@@ -1,0 +1,91 @@
+#include "sc_localize.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int sc__cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double sc_localize_median(const double *bw, int n)
+{
+    if (n < 2)
+        return 0.0;
+    size_t m = 0;
+    double *v = malloc((size_t)n * (size_t)n * sizeof(double));
+    if (v == NULL)
+        return 0.0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            if (i != j)
+                v[m++] = bw[i * n + j];
+    qsort(v, m, sizeof(double), sc__cmp);
+    double med = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
+    free(v);
+    return med;
+}
+
+static double sc__pair_min(const double *bw, int n, int i, int j)
+{
+    double a = bw[i * n + j], b = bw[j * n + i];
+    return a < b ? a : b;
+}
+
+json_t *sc_localize(const double *bw, int n, const char *const *names, double reference,
+                    double tolerance)
+{
+    if (reference <= 0)
+        reference = sc_localize_median(bw, n);
+    double limit = (1.0 - tolerance) * reference;
+    int *slow_of = calloc((size_t)n, sizeof(int));
+    json_t *slow_pairs = json_array(), *suspects = json_array();
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            double b = sc__pair_min(bw, n, i, j);
+            if (b >= limit)
+                continue;
+            slow_of[i]++;
+            slow_of[j]++;
+            json_array_append_new(
+                slow_pairs, json_pack("{s:s, s:s, s:f}", "a", names[i], "b", names[j], "GBps", b));
+        }
+    /* Nodes: most of their pairs slow. With two nodes one cannot tell node from link. */
+    bool *node_suspect = calloc((size_t)n, sizeof(bool));
+    for (int i = 0; i < n && n >= 3; i++) {
+        if (slow_of[i] < 2 || 4 * slow_of[i] < 3 * (n - 1))
+            continue;
+        node_suspect[i] = true;
+        double sum = 0;
+        for (int j = 0; j < n; j++)
+            if (j != i)
+                sum += sc__pair_min(bw, n, i, j);
+        char evidence[256];
+        snprintf(evidence, sizeof(evidence),
+                 "%d of %d pairs slow; mean %.3g GB/s against %.3g GB/s expected (node or NIC)",
+                 slow_of[i], n - 1, sum / (n - 1), reference);
+        json_array_append_new(suspects, json_pack("{s:s, s:s, s:s}", "kind", "node", "where",
+                                                  names[i], "evidence", evidence));
+    }
+    /* Links: slow pairs between nodes that are otherwise fine. */
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            double b = sc__pair_min(bw, n, i, j);
+            if (b >= limit || node_suspect[i] || node_suspect[j])
+                continue;
+            char where[160], evidence[256];
+            snprintf(where, sizeof(where), "%s <-> %s", names[i], names[j]);
+            snprintf(evidence, sizeof(evidence),
+                     "%.3g GB/s against %.3g GB/s expected; both nodes fine with the others "
+                     "(link or route)",
+                     b, reference);
+            json_array_append_new(suspects, json_pack("{s:s, s:s, s:s}", "kind", "link", "where",
+                                                      where, "evidence", evidence));
+        }
+    free(slow_of);
+    free(node_suspect);
+    return json_pack("{s:f, s:f, s:o, s:o}", "reference_GBps", reference, "tolerance", tolerance,
+                     "slow_pairs", slow_pairs, "suspects", suspects);
+}

@@ -1,0 +1,21 @@
+/* sc_localize.h - where a fabric problem is, from a point-to-point bandwidth matrix: a node
+ * whose every pair is slow is a node/NIC problem; a single slow pair between healthy nodes is a
+ * link/route problem. Pure arithmetic on the matrix, tested on synthetic ones. */
+#ifndef SC_LOCALIZE_H
+#define SC_LOCALIZE_H
+
+#include <jansson.h>
+
+/* bw[i * n + j]: GB/s from i to j (diagonal ignored). reference: what a healthy pair should
+ * reach (the topology's expectation, or 0 to use the matrix's median). A pair is slow when
+ * either direction is below (1 - tolerance) x reference; a node is a suspect when at least 3/4
+ * of its pairs (and at least 2) are slow. names[i] labels node i. Returns a new object:
+ * {"reference_GBps", "tolerance", "slow_pairs": [...], "suspects": [{"kind": "node"|"link",
+ * "where", "evidence"}]}. */
+json_t *sc_localize(const double *bw, int n, const char *const *names, double reference,
+                    double tolerance);
+
+/* The median of the off-diagonal entries. */
+double sc_localize_median(const double *bw, int n);
+
+#endif

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Launches scalecheck with mpirun and the MCA settings that matter, and makes sure a fault ends
+# the job: when a rank's watchdog reports a timeout ("ending the job (exit 3)"), mpirun gets a
+# grace period to tear the job down; if it cannot (a daemon behind a cut link keeps it waiting
+# forever), the hosts are probed, the unreachable ones are named as lost, mpirun is stopped, and
+# the launcher exits 3.
+#
+# usage: launch/mpirun.sh [--hostfile FILE] [--ranks-per-node K | -np N] [--transport tcp|ucx]
+#                         [--grace SECONDS] [--probe CMD] [--mca KEY VALUE ...] -- COMMAND...
+#   --transport tcp   Open MPI ob1 with the self, vader (shared memory) and tcp BTLs
+#   --transport ucx   UCX PML (Debian needs pml_ucx_tls/devices any: REFERENCE §5)
+#   --probe CMD       how to tell whether a host answers (default: ping -c1 -W1 HOST)
+set -uo pipefail
+hostfile="" np="" per_node="" transport=tcp grace=5 probe="" extra=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+    case "$1" in
+        --hostfile) hostfile=$2; shift 2 ;;
+        -np) np=$2; shift 2 ;;
+        --ranks-per-node) per_node=$2; shift 2 ;;
+        --transport) transport=$2; shift 2 ;;
+        --grace) grace=$2; shift 2 ;;
+        --probe) probe=$2; shift 2 ;;
+        --mca) extra+=(--mca "$2" "$3"); shift 3 ;;
+        *) extra+=("$1"); shift ;;
+    esac
+done
+[ "${1:-}" = "--" ] && shift
+[ $# -gt 0 ] || { sed -n '2,16p' "$0" >&2; exit 2; }
+
+args=(--bind-to none)   # ranks pick their own cores/GPUs; binding by slot is wrong for containers
+[ -n "$hostfile" ] && args+=(--hostfile "$hostfile")
+[ -n "$np" ] && args+=(-np "$np")
+[ -n "$per_node" ] && args+=(--map-by "ppr:$per_node:node")
+case "$transport" in
+    tcp) args+=(--mca pml ob1 --mca btl self,vader,tcp) ;;
+    ucx) args+=(--mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any --mca btl ^openib) ;;
+    *) echo "launch/mpirun.sh: --transport: '$transport' is not tcp or ucx" >&2; exit 2 ;;
+esac
+export OMPI_ALLOW_RUN_AS_ROOT=${OMPI_ALLOW_RUN_AS_ROOT:-1}
+export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM:-1}
+
+fifo=$(mktemp -u /tmp/scalecheck-launch.XXXXXX)
+mkfifo "$fifo"
+trap 'rm -f "$fifo"' EXIT
+mpirun "${args[@]}" "${extra[@]}" "$@" 2>"$fifo" &
+mpi=$!
+
+# Watch stderr (passing it on) for the watchdog's report.
+fault_at=""
+exec 3<"$fifo"
+while true; do
+    if IFS= read -r -t 1 line <&3; then
+        printf '%s\n' "$line" >&2
+        case "$line" in *"ending the job (exit 3)"*) [ -z "$fault_at" ] && fault_at=$SECONDS ;; esac
+    elif ! kill -0 "$mpi" 2>/dev/null; then
+        break
+    fi
+    if [ -n "$fault_at" ] && [ $((SECONDS - fault_at)) -ge "$grace" ] && kill -0 "$mpi" 2>/dev/null; then
+        lost=()
+        if [ -n "$hostfile" ]; then
+            for h in $(awk '!/^#/ && NF {print $1}' "$hostfile"); do
+                if [ -n "$probe" ]; then $probe "$h" >/dev/null 2>&1 || lost+=("$h")
+                else ping -c1 -W1 "$h" >/dev/null 2>&1 || lost+=("$h"); fi
+            done
+        fi
+        echo "scalecheck launcher: the job did not wind down ${grace} s after a fault; lost host(s): ${lost[*]:-none unreachable}; stopping mpirun (exit 3)" >&2
+        kill -INT "$mpi" 2>/dev/null; sleep 0.5; kill -INT "$mpi" 2>/dev/null   # mpirun: twice = force
+        for _ in 1 2 3 4; do kill -0 "$mpi" 2>/dev/null || break; sleep 0.5; done
+        kill -KILL "$mpi" 2>/dev/null
+        wait "$mpi" 2>/dev/null
+        exit 3
+    fi
+done
+wait "$mpi"
+rc=$?
+# A fault that mpirun did wind down itself still ends in 3 (mpirun may report 1 or a signal).
+if [ -n "$fault_at" ] && [ "$rc" -ne 0 ]; then exit 3; fi
+exit "$rc"

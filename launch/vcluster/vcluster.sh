@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# A virtual cluster of N hosts on one machine: each host is a network namespace with its own
+# hostname and address on a private bridge (inside a namespace of its own: the root namespace
+# gets no address). Traffic stays inside the namespaces this script made.
+#
+#   vcluster.sh up NAME N            create hosts NAME-h1..NAME-hN (10.77.0.1..N)
+#   vcluster.sh mpirun NAME PER_HOST [mpirun args...] -- COMMAND...
+#                                    run COMMAND with PER_HOST ranks on every host (mpirun in h1)
+#   vcluster.sh exec NAME HOST COMMAND...   run a command on host HOST (h1, h2, ...)
+#   vcluster.sh shape NAME HOST RATE        limit HOST's link (tc tbf, both ends), e.g. 200mbit
+#   vcluster.sh cut NAME HOST               take HOST's link down
+#   vcluster.sh heal NAME HOST              undo shape/cut
+#   vcluster.sh down NAME                   kill what runs in the hosts, delete everything
+#   vcluster.sh hosts NAME                  list the hosts
+#   vcluster.sh probe NAME HOST             exit 0 when HOST answers from h1
+# Needs root (ip netns, tc). See REFERENCE §6 and launch/README.md.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+subnet=10.77.0
+
+ns_of() { echo "$1-$2"; }            # NAME HOST -> namespace
+bridge_ns() { echo "$1-br"; }
+hosts_of() { ip netns list | awk '{print $1}' | grep -E "^$1-h[0-9]+$" | sed "s/^$1-//" | sort -V; }
+
+up() {
+    local name=$1 n=$2 br
+    br=$(bridge_ns "$name")
+    ip netns add "$br"
+    ip -n "$br" link set lo up
+    ip -n "$br" link add br0 type bridge
+    ip -n "$br" link set br0 up
+    for i in $(seq 1 "$n"); do
+        local host=h$i ns
+        ns=$(ns_of "$name" "$host")
+        ip netns add "$ns"
+        ip -n "$ns" link set lo up                 # without it mpirun hangs silently
+        ip link add "vc$$-$i" type veth peer name "vp$$-$i"
+        ip link set "vc$$-$i" netns "$ns"
+        ip link set "vp$$-$i" netns "$br"
+        ip -n "$ns" link set "vc$$-$i" name eth0
+        ip -n "$br" link set "vp$$-$i" name "p$i"
+        ip -n "$ns" addr add "$subnet.$i/24" dev eth0
+        ip -n "$ns" link set eth0 up
+        ip -n "$br" link set "p$i" master br0
+        ip -n "$br" link set "p$i" up
+    done
+}
+
+kill_all() {
+    local ns
+    for ns in $(ip netns list | awk '{print $1}' | grep -E "^$1-h[0-9]+$"); do
+        for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null || true; done
+    done
+}
+
+# Exit 0 when HOST answers a ping from h1 (used by the launcher to name lost hosts).
+probe() {
+    local name=$1 host=$2 i=${2#h}
+    ip netns exec "$(ns_of "$name" h1)" ping -c1 -W1 "$subnet.$i" >/dev/null 2>&1
+}
+
+down() {
+    local name=$1 ns
+    for ns in $(ip netns list | awk '{print $1}' | grep -E "^$name-(h[0-9]+|br)$"); do
+        # end what runs there first (mpirun may ignore SIGTERM when a link is cut: KILL)
+        for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null || true; done
+        ip netns del "$ns" 2>/dev/null || true
+    done
+}
+
+# Runs a command on a host, with the host's own hostname (unshare --uts).
+exec_on() {
+    local name=$1 host=$2; shift 2
+    exec ip netns exec "$(ns_of "$name" "$host")" unshare --uts sh -c \
+        'hostname "$0"; exec "$@"' "$host" "$@"
+}
+
+shape() {
+    local name=$1 host=$2 rate=$3 i=${2#h}
+    ip netns exec "$(ns_of "$name" "$host")" tc qdisc replace dev eth0 root tbf rate "$rate" \
+        burst 256kbit latency 400ms
+    ip netns exec "$(bridge_ns "$name")" tc qdisc replace dev "p$i" root tbf rate "$rate" \
+        burst 256kbit latency 400ms
+}
+
+heal() {
+    local name=$1 host=$2 i=${2#h}
+    ip netns exec "$(ns_of "$name" "$host")" tc qdisc del dev eth0 root 2>/dev/null || true
+    ip netns exec "$(bridge_ns "$name")" tc qdisc del dev "p$i" root 2>/dev/null || true
+    ip -n "$(ns_of "$name" "$host")" link set eth0 up
+    ip -n "$(bridge_ns "$name")" link set "p$i" up
+}
+
+cut() {
+    local name=$1 host=$2 i=${2#h}
+    ip -n "$(bridge_ns "$name")" link set "p$i" down
+}
+
+run_mpi() {
+    local name=$1 per_host=$2; shift 2
+    local margs=()
+    while [ $# -gt 0 ] && [ "$1" != "--" ]; do margs+=("$1"); shift; done
+    [ "${1:-}" = "--" ] && shift
+    local hostfile
+    hostfile=$(mktemp "/tmp/vcluster-$name.XXXXXX")
+    for host in $(hosts_of "$name"); do echo "$host slots=$per_host" >> "$hostfile"; done
+    local n=$(( $(wc -l < "$hostfile") * per_host ))
+    # The rsh agent runs the daemons in their host's namespace; oob/btl on the cluster subnet;
+    # --bind-to none, or every daemon binds its ranks to core 0 (REFERENCE §6).
+    # launch/mpirun.sh ends the job after a fault even when a cut link would hang mpirun.
+    VCLUSTER_NAME=$name OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+        ip netns exec "$(ns_of "$name" h1)" unshare --uts sh -c 'hostname h1; exec "$@"' h1 \
+        "$here/../mpirun.sh" --hostfile "$hostfile" -np "$n" --transport tcp \
+        --probe "$here/vcluster.sh probe $name" \
+        --mca plm_rsh_agent "$here/rsh-agent.sh" \
+        --mca oob_tcp_if_include "$subnet.0/24" --mca btl_tcp_if_include "$subnet.0/24" \
+        --oversubscribe -x VCLUSTER_NAME "${margs[@]}" -- "$@"
+    local rc=$?
+    rm -f "$hostfile"
+    # After a fault, end what is left on the hosts (only this cluster's namespaces).
+    [ $rc -eq 3 ] && kill_all "$name"
+    return $rc
+}
+
+cmd=${1:-}; shift || true
+case "$cmd" in
+    up) up "$@" ;;
+    down) down "$@" ;;
+    exec) exec_on "$@" ;;
+    shape) shape "$@" ;;
+    heal) heal "$@" ;;
+    cut) cut "$@" ;;
+    hosts) hosts_of "$@" ;;
+    probe) probe "$@" ;;
+    mpirun) set +e; run_mpi "$@"; exit $? ;;
+    *) sed -n '2,18p' "$0" >&2; exit 2 ;;
+esac
