@@ -9,6 +9,7 @@ packages=(
   libyaml-dev                     # YAML workload/topology loaders
   libjansson-dev                  # JSON results
   libhwloc-dev                    # topology detection (CPUs, NUMA)
+  libucx-dev                      # UCX backend (point-to-point)
   python3 python3-yaml            # test helpers that parse JSON/CSV/YAML
   clang-format cppcheck           # style gates (scripts/lint.sh)
   gnuplot-nox                     # plots in the reports

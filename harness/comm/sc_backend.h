@@ -156,6 +156,9 @@ sc_status_t sc_backend_host_check_count(sc_comm_t *comm, const void *buf,
 void sc_comm_fini_base(sc_comm_t *comm);
 
 extern const sc_backend_ops_t sc_backend_mpi_ops;
+#if SC_HAVE_UCX
+extern const sc_backend_ops_t sc_backend_ucx_ops;
+#endif
 #if SC_HAVE_NCCL
 extern const sc_backend_ops_t sc_backend_nccl_ops;
 /* "nccl: 2.28.9 (header 22809)  cuda runtime: 13000  driver: 0 (no driver)" - needs no GPU. */

@@ -4,7 +4,8 @@
   cut      - a link cut in the middle of a run: the run ends within its timeout + 10 s, names
              what it lost, keeps every finished point, exit 3, and nothing is left running;
   repeat   - 20 healthy `pairs` runs in a row: no suspect (the count is printed);
-  curve    - `run` across 1, 2 and 4 hosts gives the multi-node curve and its verdict.
+  curve    - `run` across 1, 2 and 4 hosts gives the multi-node curve and its verdict;
+  ucx      - `pairs` on the UCX backend (tagged messages over TCP) finds no suspect.
 Needs root (network namespaces)."""
 import glob
 import os
@@ -28,8 +29,9 @@ def vc(*args, timeout=120, check=True):
     return p
 
 
-def vmpi(per_host, args, timeout=180):
-    return vc("mpirun", NAME, str(per_host), "--", SCALECHECK, *args, timeout=timeout, check=False)
+def vmpi(per_host, args, timeout=180, mpi_args=()):
+    return vc("mpirun", NAME, str(per_host), *mpi_args, "--", SCALECHECK, *args, timeout=timeout,
+              check=False)
 
 
 def leftovers():
@@ -39,21 +41,25 @@ def leftovers():
                                   text=True).stdout.split()) for ns in mine)
 
 
-def pairs(wd, tag):
+def pairs(wd, tag, backend="mpi"):
     jpath = os.path.join(wd, tag + ".json")
+    # UCX would take shared memory between namespaces of one machine: make it use the network.
+    mpi_args = ("-x", "UCX_TLS=tcp,self", "-x", "UCX_NET_DEVICES=eth0") if backend == "ucx" else ()
     # One pair at a time: the 4 "hosts" share 2 cores, so concurrent pairs would measure the
     # CPU they fight over, not the links (the concurrent schedule is for real clusters).
     # Tolerance 0.6: hosts sharing 2 cores see one-off dips to ~45 % of the median (measured:
     # 1 pair in 120 at 0.5); a shaped or cut link is at a few %.
-    p = vmpi(1, ["pairs", "--mode", "serial", "--tolerance", "0.6", "--json", jpath,
-                 "--results-dir", os.path.join(wd, "results")])
+    p = vmpi(1, ["pairs", "--backend", backend, "--mode", "serial", "--tolerance", "0.6",
+                 "--json", jpath, "--results-dir", os.path.join(wd, "results")],
+             mpi_args=mpi_args)
     doc = load_json(jpath) if os.path.exists(jpath) else None
     return p, doc
 
 
-def healthy(wd):
-    p, doc = pairs(wd, "healthy")
+def healthy(wd, backend="mpi"):
+    p, doc = pairs(wd, "healthy", backend)
     expect(doc is not None, f"no JSON: {p.stderr[-1500:]}")
+    expect(doc["backend"] == backend, f"backend {doc['backend']}")
     expect(doc["names"] == ["h1", "h2", "h3", "h4"], f"names {doc['names']}")
     sus = doc["localization"]["suspects"]
     expect(p.returncode == 0 and not sus, f"healthy: exit {p.returncode}, suspects {sus}")
@@ -141,7 +147,8 @@ def test():
     wd = workdir("vcluster-" + MODE)
     vc("up", NAME, "4")
     try:
-        {"healthy": healthy, "shaped": shaped, "cut": cut, "repeat": repeat, "curve": curve}[MODE](wd)
+        {"healthy": healthy, "shaped": shaped, "cut": cut, "repeat": repeat, "curve": curve,
+         "ucx": lambda wd: healthy(wd, "ucx")}[MODE](wd)
     finally:
         vc("down", NAME, check=False)
     out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
