@@ -14,6 +14,7 @@ packages=(
   clang-format cppcheck           # style gates (scripts/lint.sh)
   gnuplot-nox                     # plots in the reports
   iproute2 iputils-ping           # the virtual cluster (network namespaces, tc) and host probes
+  slurm-wlm munge                 # a real Slurm on the virtual cluster (tests)
 )
 
 missing=()

@@ -5,10 +5,13 @@
              what it lost, keeps every finished point, exit 3, and nothing is left running;
   repeat   - 20 healthy `pairs` runs in a row: no suspect (the count is printed);
   curve    - `run` across 1, 2 and 4 hosts gives the multi-node curve and its verdict;
-  ucx      - `pairs` on the UCX backend (tagged messages over TCP) finds no suspect.
+  ucx      - `pairs` on the UCX backend (tagged messages over TCP) finds no suspect;
+  slurm    - the Slurm batch scripts (srun --mpi=pmix, and mpirun inside the allocation) under a
+             real Slurm on the cluster (slurmctld, a slurmd per host, munge).
 Needs root (network namespaces)."""
 import glob
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -140,15 +143,44 @@ def curve(wd):
     expect(hosts <= {"h1", "h2", "h3", "h4"}, f"slowest hosts {hosts}")
 
 
+SLURM = os.path.join(ROOT, "launch", "slurm", "vcluster-slurm.sh")
+
+
+def slurm(wd):
+    """The Slurm launchers under a real Slurm (slurmctld + one slurmd per host, munge)."""
+    p = subprocess.run([SLURM, "start", NAME], capture_output=True, text=True, timeout=120)
+    expect(p.returncode == 0, f"slurm start: {p.stderr[-800:]}")
+    try:
+        for script in ("scalecheck-srun.sbatch", "scalecheck-mpirun.sbatch"):
+            out, jpath = os.path.join(wd, script + ".out"), os.path.join(wd, script + ".json")
+            p = subprocess.run([SLURM, "sbatch", NAME, "--wait", "-N", "4", "--ntasks-per-node=1",
+                                f"--chdir={ROOT}", f"--output={out}",
+                                os.path.join(ROOT, "launch", "slurm", script), "pairs", "--mode",
+                                "serial", "--tolerance", "0.6", "--json", jpath, "--results-dir",
+                                os.path.join(wd, "results")],
+                               capture_output=True, text=True, timeout=240)
+            log = open(out).read() if os.path.exists(out) else ""
+            expect(p.returncode == 0, f"{script}: sbatch exit {p.returncode}\n{p.stderr}\n{log[-1500:]}")
+            doc = load_json(jpath)
+            expect(doc["names"] == ["h1", "h2", "h3", "h4"] and not doc["localization"]["suspects"],
+                   f"{script}: {doc['names']} {doc['localization']['suspects']}")
+            print(f"{script}: 4 nodes, no suspect")
+    finally:
+        subprocess.run([SLURM, "stop", NAME], capture_output=True, timeout=30)
+
+
 def test():
     if os.geteuid() != 0:
         print("SKIP: needs root for network namespaces")
+        sys.exit(77)
+    if MODE == "slurm" and not shutil.which("slurmctld"):
+        print("SKIP: Slurm is not installed (scripts/install-deps.sh installs it)")
         sys.exit(77)
     wd = workdir("vcluster-" + MODE)
     vc("up", NAME, "4")
     try:
         {"healthy": healthy, "shaped": shaped, "cut": cut, "repeat": repeat, "curve": curve,
-         "ucx": lambda wd: healthy(wd, "ucx")}[MODE](wd)
+         "ucx": lambda wd: healthy(wd, "ucx"), "slurm": slurm}[MODE](wd)
     finally:
         vc("down", NAME, check=False)
     out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
