@@ -22,7 +22,8 @@ typedef struct {
     int iters, lat_iters;
     bool serial, per_rank, help;
     double tolerance, timeout_s;
-    const char *topology, *backend, *json_path, *results_base, *name, *mode, *per;
+    const char *topology, *backend, *json_path, *results_base, *name, *mode, *per, *method;
+    bool put; /* --method put: one-sided RMA writes instead of tagged messages */
 } pairs__opts_t;
 
 #define O(s, l, meta, help, type, field, lo, hi)                                                   \
@@ -35,6 +36,8 @@ static const sc_cli_opt_t pairs__options[] = {
       1, 1000000),
     O(0, "mode", "concurrent|serial", "disjoint pairs at once, or one pair at a time",
       SC_OPT_STRING, mode, 0, 0),
+    O(0, "method", "tag|put", "bandwidth by tagged messages, or one-sided RMA puts (ucx)",
+      SC_OPT_STRING, method, 0, 0),
     O(0, "per", "node|rank", "one rank per node (default), or every rank", SC_OPT_STRING, per, 0,
       0),
     O('T', "topology", "FILE", "expected bandwidth from this topology (default: the median)",
@@ -98,6 +101,20 @@ static sc_status_t pairs__stream_once(pairs__ctx_t *x, int from, int to, double 
     sc_comm_t *pc = x->pc;
     size_t size = x->o->size;
     *gbps = 0;
+    if (pc->rank == from && x->o->put) { /* one-sided: puts, flush, then tell the target */
+        uint64_t t0 = sc_clock_ns();
+        sc_status_t status = SC_OK;
+        for (int k = 0; k < x->o->iters && status == SC_OK; k++)
+            status = pc->ops->rma_put(pc, to, x->buf, size, size, err);
+        if (status == SC_OK)
+            status = pc->ops->rma_flush(pc, to, err);
+        *gbps = (double)size * x->o->iters / ((double)(sc_clock_ns() - t0));
+        if (status == SC_OK)
+            status = pairs__send_n(x, to, 1, 1, err);
+        return status == SC_OK ? pc->ops->iwait(pc, err) : status;
+    }
+    if (x->o->put) /* the target only learns that the puts are done */
+        return pairs__recv_n(x, from, 1, 1, err);
     if (pc->rank == from) {
         uint64_t t0 = sc_clock_ns();
         sc_status_t status = pairs__send_n(x, to, size, x->o->iters, err);
@@ -366,6 +383,9 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
         status = sc_err_set(&err, SC_ERR_USAGE, "--mode: '%s' is not concurrent or serial", o.mode);
     if (status == SC_OK && strcmp(o.per, "node") && strcmp(o.per, "rank"))
         status = sc_err_set(&err, SC_ERR_USAGE, "--per: '%s' is not node or rank", o.per);
+    if (status == SC_OK && strcmp(o.method, "tag") && strcmp(o.method, "put"))
+        status = sc_err_set(&err, SC_ERR_USAGE, "--method: '%s' is not tag or put", o.method);
+    o.put = !strcmp(o.method, "put");
     o.serial = !strcmp(o.mode, "serial");
     o.per_rank = !strcmp(o.per, "rank");
     if (status == SC_OK && o.help) {
@@ -399,6 +419,12 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
         x.lat = calloc((size_t)n * n, sizeof(double));
         if (!x.buf || !x.uni || !x.bidir || !x.lat)
             status = sc_err_set(&err, SC_ERR_NOMEM, "rank %d: no memory for pairs", rte->rank);
+        if (status == SC_OK && o.put && x.pc->ops->rma_expose == NULL)
+            status = sc_err_set(&err, SC_ERR_USAGE,
+                                "--method put: one-sided transfers need the ucx backend (not %s)",
+                                x.pc->ops->name);
+        if (status == SC_OK && o.put)
+            status = x.pc->ops->rma_expose(x.pc, x.buf, 2 * o.size, &err);
         if (status == SC_OK)
             status = pairs__rounds(&x, &err);
         if (status == SC_OK) { /* each entry was written by one rank: a sum gathers them */
@@ -427,6 +453,7 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
         for (int i = 0; i < n; i++)
             json_array_append_new(jnames, json_string(names[i]));
         json_object_set_new(doc, "names", jnames);
+        json_object_set_new(doc, "method", json_string(o.method));
         json_object_set_new(doc, "backend", json_string(ses.world->ops->name));
         json_object_set_new(doc, "results_dir", json_string(ses.res.dir));
         failed = pairs__analyse(&ses, &o, &x, names, n, expected, doc);

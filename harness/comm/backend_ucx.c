@@ -1,7 +1,7 @@
 /* backend_ucx.c - point-to-point over UCX (UCP tagged messages): context, worker and endpoints
  * to every rank, worker addresses exchanged over MPI, buffers registered once when allocated,
- * every wait bounded by the timeout. Collectives are not this backend's job (supports() says
- * no): it serves `pairs` and pipeline send/recv. */
+ * one-sided puts to exposed buffers (RMA), every wait bounded by the timeout. Collectives are not
+ * this backend's job (supports() says no): it serves `pairs` and pipeline send/recv. */
 #include "sc_backend.h"
 
 #include <stdio.h>
@@ -34,6 +34,8 @@ typedef struct {
         void *ptr;
         ucp_mem_h memh;
     } regions[UCX__MAX_REGIONS];
+    uint64_t *remote_addr; /* RMA: each rank's exposed buffer (by comm rank) */
+    ucp_rkey_h *rkeys;
 } ucx__comm_t;
 
 static ucx__comm_t *ucx__of(sc_comm_t *comm)
@@ -208,6 +210,81 @@ static sc_status_t ucx__istart(sc_comm_t *comm, sc_nb_kind_t kind, const sc_coll
     return sc_backend_unsupported(comm, a, err);
 }
 
+static void ucx__rma_release(ucx__comm_t *c)
+{
+    for (int r = 0; c->rkeys && r < c->base.size; r++)
+        if (c->rkeys[r] != NULL)
+            ucp_rkey_destroy(c->rkeys[r]);
+    free(c->rkeys);
+    free(c->remote_addr);
+    c->rkeys = NULL;
+    c->remote_addr = NULL;
+}
+
+/* Packs this buffer's remote key, gathers everyone's over MPI, unpacks them on our endpoints. */
+static sc_status_t ucx__rma_expose(sc_comm_t *comm, void *buf, size_t bytes, sc_err_t *err)
+{
+    ucx__comm_t *c = ucx__of(comm);
+    (void)bytes;
+    ucp_mem_h memh = NULL;
+    for (int i = 0; i < UCX__MAX_REGIONS; i++)
+        if (c->regions[i].ptr == buf)
+            memh = c->regions[i].memh;
+    void *packed = NULL;
+    size_t len = 0;
+    ucs_status_t st = memh ? ucp_rkey_pack(c->sh->context, memh, &packed, &len) : UCS_ERR_NO_ELEM;
+    int mylen = st == UCS_OK ? (int)len : 0, n = comm->size;
+    int *lens = calloc((size_t)n, sizeof(int)), *offs = calloc((size_t)n, sizeof(int));
+    ucx__rma_release(c);
+    c->remote_addr = calloc((size_t)n, sizeof(uint64_t));
+    c->rkeys = calloc((size_t)n, sizeof(ucp_rkey_h));
+    uint64_t addr = (uint64_t)(uintptr_t)buf;
+    MPI_Allgather(&mylen, 1, MPI_INT, lens, 1, MPI_INT, c->mpi);
+    MPI_Allgather(&addr, 1, MPI_UINT64_T, c->remote_addr, 1, MPI_UINT64_T, c->mpi);
+    size_t total = 0;
+    for (int r = 0; r < n; r++) {
+        offs[r] = (int)total;
+        total += (size_t)lens[r];
+    }
+    char *all = malloc(total ? total : 1);
+    MPI_Allgatherv(packed, mylen, MPI_BYTE, all, lens, offs, MPI_BYTE, c->mpi);
+    if (packed != NULL)
+        ucp_rkey_buffer_release(packed);
+    for (int r = 0; r < n && st == UCS_OK; r++)
+        st = lens[r]
+                 ? ucp_ep_rkey_unpack(c->sh->eps[comm->world_rank[r]], all + offs[r], &c->rkeys[r])
+                 : UCS_ERR_NO_ELEM;
+    free(all);
+    free(lens);
+    free(offs);
+    return st == UCS_OK ? SC_OK : ucx__fail(comm, st, "exposing a buffer for RMA", err);
+}
+
+static sc_status_t ucx__rma_put(sc_comm_t *comm, int peer, const void *src, size_t offset,
+                                size_t bytes, sc_err_t *err)
+{
+    ucx__comm_t *c = ucx__of(comm);
+    ucp_request_param_t prm = {.op_attr_mask = 0};
+    void *req = ucp_put_nbx(c->sh->eps[comm->world_rank[peer]], src, bytes,
+                            c->remote_addr[peer] + offset, c->rkeys[peer], &prm);
+    if (UCS_PTR_IS_ERR(req))
+        return ucx__fail(comm, UCS_PTR_STATUS(req), "ucp_put_nbx", err);
+    if (req != NULL && c->npending < UCX__MAX_PENDING)
+        c->pending[c->npending++] = req;
+    else if (req != NULL)
+        return ucx__wait(comm, req, "ucp_put_nbx", err);
+    return SC_OK;
+}
+
+static sc_status_t ucx__rma_flush(sc_comm_t *comm, int peer, sc_err_t *err)
+{
+    ucx__comm_t *c = ucx__of(comm);
+    ucp_request_param_t prm = {.op_attr_mask = 0};
+    sc_status_t status = ucx__iwait(comm, err);
+    void *req = ucp_ep_flush_nbx(c->sh->eps[comm->world_rank[peer]], &prm);
+    return status == SC_OK ? ucx__wait(comm, req, "ucp_ep_flush_nbx", err) : status;
+}
+
 static const char *ucx__version(sc_comm_t *comm)
 {
     return ucx__of(comm)->sh->version;
@@ -263,7 +340,8 @@ static sc_status_t ucx__open(const sc_rte_t *rte, const sc_backend_opts_t *opts,
     ucp_config_t *config = NULL;
     if (sh == NULL || ucp_config_read(NULL, NULL, &config) != UCS_OK)
         return sc_err_set(err, SC_ERR_UNSUPPORTED, "UCX is not usable on host %s", rte->host);
-    ucp_params_t params = {.field_mask = UCP_PARAM_FIELD_FEATURES, .features = UCP_FEATURE_TAG};
+    ucp_params_t params = {.field_mask = UCP_PARAM_FIELD_FEATURES,
+                           .features = UCP_FEATURE_TAG | UCP_FEATURE_RMA};
     ucs_status_t st = ucp_init(&params, config, &sh->context);
     ucp_config_release(config);
     ucp_worker_params_t wp = {.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
@@ -295,6 +373,7 @@ static void ucx__close(sc_comm_t *comm)
         if (c->regions[i].ptr != NULL)
             ucp_mem_unmap(c->sh->context, c->regions[i].memh);
     ucx__shared_t *sh = c->sh;
+    ucx__rma_release(c);
     MPI_Barrier(c->mpi); /* nobody closes endpoints a peer still sends on */
     MPI_Comm_free(&c->mpi);
     sc_comm_fini_base(comm);
@@ -357,6 +436,9 @@ const sc_backend_ops_t sc_backend_ucx_ops = {
     .isend = ucx__isend,
     .recv = ucx__recv,
     .iwait = ucx__iwait,
+    .rma_expose = ucx__rma_expose,
+    .rma_put = ucx__rma_put,
+    .rma_flush = ucx__rma_flush,
     .sync = ucx__sync,
     .barrier = ucx__barrier,
     .allreduce = sc_backend_unsupported,

@@ -104,6 +104,13 @@ typedef struct {
     sc_status_t (*recv)(sc_comm_t *comm, void *buf, size_t count, sc_dtype_t dtype, int peer,
                         sc_err_t *err);
     sc_status_t (*iwait)(sc_comm_t *comm, sc_err_t *err);
+    /* Optional one-sided (RMA) transfers (NULL where the backend has none): expose makes buf
+     * (from alloc) writable by every rank of comm (collective); put writes bytes from src into
+     * peer's exposed buffer at offset; flush waits until the puts to peer are complete there. */
+    sc_status_t (*rma_expose)(sc_comm_t *comm, void *buf, size_t bytes, sc_err_t *err);
+    sc_status_t (*rma_put)(sc_comm_t *comm, int peer, const void *src, size_t offset, size_t bytes,
+                           sc_err_t *err);
+    sc_status_t (*rma_flush)(sc_comm_t *comm, int peer, sc_err_t *err);
     /* The compute phase (compute/sc_compute.h): a spin of `us` microseconds (*measured_us: what
      * it took), and a timed matrix multiply (NULL where there is no GPU). */
     sc_status_t (*compute_spin)(sc_comm_t *comm, double us, double *measured_us, sc_err_t *err);

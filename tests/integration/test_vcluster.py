@@ -5,7 +5,7 @@
              what it lost, keeps every finished point, exit 3, and nothing is left running;
   repeat   - 20 healthy `pairs` runs in a row: no suspect (the count is printed);
   curve    - `run` across 1, 2 and 4 hosts gives the multi-node curve and its verdict;
-  ucx      - `pairs` on the UCX backend (tagged messages over TCP) finds no suspect;
+  ucx      - `pairs` on the UCX backend, tagged messages and one-sided puts over TCP: no suspect;
   slurm    - the Slurm batch scripts (srun --mpi=pmix, and mpirun inside the allocation) under a
              real Slurm on the cluster (slurmctld, a slurmd per host, munge).
 Needs root (network namespaces)."""
@@ -44,7 +44,7 @@ def leftovers():
                                   text=True).stdout.split()) for ns in mine)
 
 
-def pairs(wd, tag, backend="mpi"):
+def pairs(wd, tag, backend="mpi", method="tag"):
     jpath = os.path.join(wd, tag + ".json")
     # UCX would take shared memory between namespaces of one machine: make it use the network.
     mpi_args = ("-x", "UCX_TLS=tcp,self", "-x", "UCX_NET_DEVICES=eth0") if backend == "ucx" else ()
@@ -52,17 +52,18 @@ def pairs(wd, tag, backend="mpi"):
     # CPU they fight over, not the links (the concurrent schedule is for real clusters).
     # Tolerance 0.6: hosts sharing 2 cores see one-off dips to ~45 % of the median (measured:
     # 1 pair in 120 at 0.5); a shaped or cut link is at a few %.
-    p = vmpi(1, ["pairs", "--backend", backend, "--mode", "serial", "--tolerance", "0.6",
+    p = vmpi(1, ["pairs", "--backend", backend, "--method", method, "--mode", "serial",
+                 "--tolerance", "0.6",
                  "--json", jpath, "--results-dir", os.path.join(wd, "results")],
              mpi_args=mpi_args)
     doc = load_json(jpath) if os.path.exists(jpath) else None
     return p, doc
 
 
-def healthy(wd, backend="mpi"):
-    p, doc = pairs(wd, "healthy", backend)
+def healthy(wd, backend="mpi", method="tag"):
+    p, doc = pairs(wd, "healthy-" + method, backend, method)
     expect(doc is not None, f"no JSON: {p.stderr[-1500:]}")
-    expect(doc["backend"] == backend, f"backend {doc['backend']}")
+    expect(doc["backend"] == backend and doc["method"] == method, f"backend {doc['backend']}")
     expect(doc["names"] == ["h1", "h2", "h3", "h4"], f"names {doc['names']}")
     sus = doc["localization"]["suspects"]
     expect(p.returncode == 0 and not sus, f"healthy: exit {p.returncode}, suspects {sus}")
@@ -180,7 +181,8 @@ def test():
     vc("up", NAME, "4")
     try:
         {"healthy": healthy, "shaped": shaped, "cut": cut, "repeat": repeat, "curve": curve,
-         "ucx": lambda wd: healthy(wd, "ucx"), "slurm": slurm}[MODE](wd)
+         "ucx": lambda wd: (healthy(wd, "ucx"), healthy(wd, "ucx", "put")),
+         "slurm": slurm}[MODE](wd)
     finally:
         vc("down", NAME, check=False)
     out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
