@@ -322,10 +322,25 @@ static bool pairs__analyse(sc_session_t *ses, const pairs__opts_t *o, const pair
                                             "uni_ba_GBps", x->uni[j * n + i], "bidir_GBps",
                                             x->bidir[i * n + j], "latency_us", x->lat[i * n + j]));
         }
-    json_t *suspects = json_object_get(loc, "suspects");
-    sc_results_printf(&ses->res, "#\n# suspects: %zu\n", json_array_size(suspects));
+    /* A pair the localisation found slow (slow twice) fails, whatever the WARN band says. */
     size_t k;
     json_t *s;
+    json_array_foreach(json_object_get(loc, "slow_pairs"), k, s)
+    {
+        char name[160];
+        snprintf(name, sizeof(name), "pair %s <-> %s bandwidth",
+                 json_string_value(json_object_get(s, "a")),
+                 json_string_value(json_object_get(s, "b")));
+        size_t c;
+        json_t *check;
+        json_array_foreach(checks, c, check)
+        {
+            if (!strcmp(json_string_value(json_object_get(check, "name")), name))
+                json_object_set_new(check, "verdict", json_string("FAIL"));
+        }
+    }
+    json_t *suspects = json_object_get(loc, "suspects");
+    sc_results_printf(&ses->res, "#\n# suspects: %zu\n", json_array_size(suspects));
     json_array_foreach(suspects, k, s)
     {
         sc_results_printf(&ses->res, "  SUSPECT %-4s %-24s %s\n",
@@ -375,7 +390,8 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
                        .backend = "auto",
                        .results_base = "results",
                        .mode = "concurrent",
-                       .per = "node"};
+                       .per = "node",
+                       .method = "tag"};
     sc_err_t err;
     sc_err_clear(&err);
     sc_status_t status = sc_cli_parse(pairs__options, argc, argv, 2, &o, &err);

