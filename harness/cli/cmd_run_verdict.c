@@ -39,9 +39,10 @@ sc_status_t sc_run_sweep(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd, 
     return status;
 }
 
-/* Expected figures of every point, and a check per point past the first. */
-static void sc__curve_checks(const sc_topology_t *t, const sc_workload_t *w, double bytes_scale,
-                             double compute_scale, json_t *points, json_t *checks)
+/* Sets the model's expected step time, speedup and efficiency on every point, under the keys
+ * expected_* + suffix ("" for the declared topology, "_detected" for what is really there). */
+static void sc__expect_curve(const sc_topology_t *t, const sc_workload_t *w, double bytes_scale,
+                             double compute_scale, json_t *points, const char *suffix)
 {
     double base = 0;
     int base_gpus = 0;
@@ -60,18 +61,35 @@ static void sc__curve_checks(const sc_topology_t *t, const sc_workload_t *w, dou
             base = e.throughput;
             base_gpus = gpus;
         }
-        double speedup = e.throughput / base, eff = speedup / ((double)gpus / base_gpus);
-        json_object_set_new(p, "expected_step_time_ms", json_real(e.step_ms));
-        json_object_set_new(p, "expected_speedup", json_real(speedup));
-        json_object_set_new(p, "expected_efficiency", json_real(eff));
-        if (i == 0)
-            continue; /* the base point is 1 against 1 by definition */
+        double speedup = e.throughput / base;
+        char key[64];
+        snprintf(key, sizeof(key), "expected_step_time_ms%s", suffix);
+        json_object_set_new(p, key, json_real(e.step_ms));
+        snprintf(key, sizeof(key), "expected_speedup%s", suffix);
+        json_object_set_new(p, key, json_real(speedup));
+        snprintf(key, sizeof(key), "expected_efficiency%s", suffix);
+        json_object_set_new(p, key, json_real(speedup / ((double)gpus / base_gpus)));
+    }
+}
+
+/* A check per point past the first (the base is 1 against 1 by definition). */
+static void sc__curve_checks(const sc_topology_t *t, const json_t *points, json_t *checks)
+{
+    size_t i;
+    json_t *p;
+    json_array_foreach(points, i, p)
+    {
+        json_t *expected = json_object_get(p, "expected_efficiency");
+        if (i == 0 || expected == NULL)
+            continue;
+        long long gpus = json_integer_value(json_object_get(p, "gpus"));
+        long long nodes = json_integer_value(json_object_get(p, "nodes"));
         char name[96];
-        snprintf(name, sizeof(name), "scaling efficiency at %d GPUs x %d node%s", gpus, nodes,
+        snprintf(name, sizeof(name), "scaling efficiency at %lld GPUs x %lld node%s", gpus, nodes,
                  nodes == 1 ? "" : "s");
         sc_verdict_add(checks, name, "efficiency",
-                       json_real_value(json_object_get(p, "efficiency")), eff, t->tolerance, true,
-                       "model");
+                       json_real_value(json_object_get(p, "efficiency")), json_real_value(expected),
+                       t->tolerance, true, "model");
     }
 }
 
@@ -141,7 +159,8 @@ json_t *sc_run_verdict(const sc_topology_t *t, const sc_workload_t *w, double by
                        json_t *sweep)
 {
     json_t *checks = json_array();
-    sc__curve_checks(t, w, bytes_scale, compute_scale, points, checks);
+    sc__expect_curve(t, w, bytes_scale, compute_scale, points, "");
+    sc__curve_checks(t, points, checks);
     if (sweep != NULL)
         sc__sweep_checks(t, gpus_per_node, nodes, sweep, checks);
     sc__claim_checks(t, points, sweep, gpus_per_node * nodes, checks);
@@ -151,28 +170,7 @@ json_t *sc_run_verdict(const sc_topology_t *t, const sc_workload_t *w, double by
 void sc_run_expect_detected(const sc_topology_t *actual, const sc_workload_t *w, double bytes_scale,
                             double compute_scale, json_t *points)
 {
-    double base = 0;
-    int base_gpus = 0;
-    size_t i;
-    json_t *p;
-    json_array_foreach(points, i, p)
-    {
-        int gpus = (int)json_integer_value(json_object_get(p, "gpus"));
-        int nodes = (int)json_integer_value(json_object_get(p, "nodes"));
-        sc_step_prediction_t e;
-        sc_err_t ignored;
-        if (sc_model_step(actual, w, gpus / nodes, nodes, bytes_scale, compute_scale, &e,
-                          &ignored) != SC_OK)
-            continue;
-        if (base_gpus == 0) {
-            base = e.throughput;
-            base_gpus = gpus;
-        }
-        double speedup = e.throughput / base;
-        json_object_set_new(p, "expected_speedup_detected", json_real(speedup));
-        json_object_set_new(p, "expected_efficiency_detected",
-                            json_real(speedup / ((double)gpus / base_gpus)));
-    }
+    sc__expect_curve(actual, w, bytes_scale, compute_scale, points, "_detected");
 }
 
 void sc_run_print_findings(sc_results_t *res, const json_t *findings)

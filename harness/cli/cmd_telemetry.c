@@ -49,20 +49,11 @@ int sc_cmd_telemetry(const sc_rte_t *rte, int argc, char **argv)
         nanosleep(&nap, NULL);
         mine = sc_telemetry_finish(t);
     }
-    json_t *all = sc_results_gather(rte, mine);
+    json_t *hosts = sc_results_gather_present(rte, mine);
     if (rte->rank == 0) {
-        json_t *hosts = json_array();
-        size_t i;
-        json_t *v;
-        json_array_foreach(all, i, v)
-        {
-            if (!json_is_null(v)) /* ranks that sampled nothing */
-                json_array_append(hosts, v);
-        }
         json_dumpf(hosts, stdout, JSON_INDENT(1));
         printf("\n");
-        json_decref(hosts);
     }
-    json_decref(all);
+    json_decref(hosts);
     return 0;
 }

@@ -43,19 +43,7 @@ json_t *sc_session_telemetry(sc_session_t *s)
     if (!s->sampling)
         return NULL;
     s->sampling = false;
-    json_t *all = sc_results_gather(s->rte, mine);
-    if (all == NULL)
-        return NULL;
-    json_t *hosts = json_array();
-    size_t i;
-    json_t *v;
-    json_array_foreach(all, i, v)
-    {
-        if (!json_is_null(v)) /* ranks that sampled nothing */
-            json_array_append(hosts, v);
-    }
-    json_decref(all);
-    return hosts;
+    return sc_results_gather_present(s->rte, mine);
 }
 
 void sc_session_close(sc_session_t *s)

@@ -149,3 +149,20 @@ json_t *sc_results_gather(const sc_rte_t *rte, json_t *mine)
     free(offsets);
     return out;
 }
+
+json_t *sc_results_gather_present(const sc_rte_t *rte, json_t *mine)
+{
+    json_t *all = sc_results_gather(rte, mine);
+    if (all == NULL)
+        return NULL;
+    json_t *present = json_array();
+    size_t i;
+    json_t *v;
+    json_array_foreach(all, i, v)
+    {
+        if (!json_is_null(v))
+            json_array_append(present, v);
+    }
+    json_decref(all);
+    return present;
+}

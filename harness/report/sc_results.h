@@ -37,6 +37,9 @@ sc_status_t sc_results_write_text(const char *path, sc_results_writer_t writer, 
  * returns a new array in rank order there, NULL on other ranks. Collective over rte->world. */
 json_t *sc_results_gather(const sc_rte_t *rte, json_t *mine);
 
+/* The same, keeping only the ranks that gave a value (e.g. one per host). */
+json_t *sc_results_gather_present(const sc_rte_t *rte, json_t *mine);
+
 /* dir + "/" + file into buf. */
 const char *sc_results_path(const sc_results_t *res, const char *file, char *buf, size_t len);
 
