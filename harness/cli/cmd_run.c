@@ -323,44 +323,21 @@ static sc_status_t run__all_points(run__t *run, sc_err_t *err)
     return SC_OK;
 }
 
-static int run__csv_writer(FILE *out, void *arg)
-{
-    static const char *const fields[] = {"gpus",
-                                         "nodes",
-                                         "dp",
-                                         "tp",
-                                         "pp",
-                                         "step_time_ms",
-                                         "step_time_p99_ms",
-                                         "throughput",
-                                         "speedup",
-                                         "efficiency",
-                                         "comm_fraction",
-                                         "slowest_rank",
-                                         "slowest_host",
-                                         NULL};
-    for (size_t f = 0; fields[f]; f++)
-        fprintf(out, "%s%s", f ? "," : "", fields[f]);
-    fputc('\n', out);
-    size_t i;
-    json_t *p;
-    json_array_foreach((json_t *)arg, i, p)
-    {
-        for (size_t f = 0; fields[f]; f++) {
-            json_t *v = json_object_get(p, fields[f]);
-            if (f)
-                fputc(',', out);
-            if (json_is_integer(v))
-                fprintf(out, "%lld", (long long)json_integer_value(v));
-            else if (json_is_real(v))
-                fprintf(out, "%.6g", json_real_value(v));
-            else if (json_is_string(v))
-                fputs(json_string_value(v), out);
-        }
-        fputc('\n', out);
-    }
-    return ferror(out);
-}
+/* The columns of points.csv. */
+static const char *const run__csv_fields[] = {"gpus",
+                                              "nodes",
+                                              "dp",
+                                              "tp",
+                                              "pp",
+                                              "step_time_ms",
+                                              "step_time_p99_ms",
+                                              "throughput",
+                                              "speedup",
+                                              "efficiency",
+                                              "comm_fraction",
+                                              "slowest_rank",
+                                              "slowest_host",
+                                              NULL};
 
 static sc_status_t run__save(run__t *run, const char *state, sc_err_t *err)
 {
@@ -372,12 +349,12 @@ static sc_status_t run__save(run__t *run, const char *state, sc_err_t *err)
         sc_results_path(&run->ses.res, "result.json", path, sizeof(path)), run->doc, err);
     if (status == SC_OK)
         status =
-            sc_results_write_text(sc_results_path(&run->ses.res, "points.csv", path, sizeof(path)),
-                                  run__csv_writer, run->points_json, err);
+            sc_results_write_csv(sc_results_path(&run->ses.res, "points.csv", path, sizeof(path)),
+                                 run->points_json, run__csv_fields, err);
     if (status == SC_OK && run->opts.json_path)
         status = sc_results_write_json(run->opts.json_path, run->doc, err);
     if (status == SC_OK && run->opts.csv_path)
-        status = sc_results_write_text(run->opts.csv_path, run__csv_writer, run->points_json, err);
+        status = sc_results_write_csv(run->opts.csv_path, run->points_json, run__csv_fields, err);
     return status;
 }
 

@@ -79,52 +79,7 @@ json_t *sc_coll_report_case_json(const sc_case_t *c, const sc_case_result_t *r, 
     return obj;
 }
 
-static void sc__csv_value(FILE *out, json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_STRING:
-        fputs(json_string_value(v), out);
-        break;
-    case JSON_INTEGER:
-        fprintf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-        break;
-    case JSON_REAL:
-        fprintf(out, "%.6g", json_real_value(v));
-        break;
-    case JSON_TRUE:
-        fputs("true", out);
-        break;
-    case JSON_FALSE:
-        fputs("false", out);
-        break;
-    default:
-        break;
-    }
-}
-
-static int sc__csv_writer(FILE *out, void *arg)
-{
-    json_t *results = arg;
-    for (size_t f = 0; sc__csv_fields[f] != NULL; f++)
-        fprintf(out, "%s%s", f ? "," : "", sc__csv_fields[f]);
-    fputc('\n', out);
-    size_t i;
-    json_t *row;
-    json_array_foreach(results, i, row)
-    {
-        for (size_t f = 0; sc__csv_fields[f] != NULL; f++) {
-            if (f)
-                fputc(',', out);
-            json_t *v = json_object_get(row, sc__csv_fields[f]);
-            if (v != NULL)
-                sc__csv_value(out, v);
-        }
-        fputc('\n', out);
-    }
-    return ferror(out);
-}
-
 sc_status_t sc_coll_report_write_csv(const char *path, json_t *results, sc_err_t *err)
 {
-    return sc_results_write_text(path, sc__csv_writer, results, err);
+    return sc_results_write_csv(path, results, sc__csv_fields, err);
 }

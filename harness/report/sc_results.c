@@ -166,3 +166,62 @@ json_t *sc_results_gather_present(const sc_rte_t *rte, json_t *mine)
     json_decref(all);
     return present;
 }
+
+static void sc__csv_value(FILE *out, json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_STRING:
+        fputs(json_string_value(v), out);
+        break;
+    case JSON_INTEGER:
+        fprintf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+        break;
+    case JSON_REAL:
+        fprintf(out, "%.6g", json_real_value(v));
+        break;
+    case JSON_TRUE:
+        fputs("true", out);
+        break;
+    case JSON_FALSE:
+        fputs("false", out);
+        break;
+    default:
+        break;
+    }
+}
+
+typedef struct {
+    const json_t *rows;
+    const char *const *fields;
+} sc__csv_t;
+
+static int sc__csv_writer(FILE *out, void *arg)
+{
+    const sc__csv_t *c = arg;
+    const json_t *results = c->rows;
+    const char *const *sc__csv_fields = c->fields;
+    for (size_t f = 0; sc__csv_fields[f] != NULL; f++)
+        fprintf(out, "%s%s", f ? "," : "", sc__csv_fields[f]);
+    fputc('\n', out);
+    size_t i;
+    json_t *row;
+    json_array_foreach(results, i, row)
+    {
+        for (size_t f = 0; sc__csv_fields[f] != NULL; f++) {
+            if (f)
+                fputc(',', out);
+            json_t *v = json_object_get(row, sc__csv_fields[f]);
+            if (v != NULL)
+                sc__csv_value(out, v);
+        }
+        fputc('\n', out);
+    }
+    return ferror(out);
+}
+
+sc_status_t sc_results_write_csv(const char *path, const json_t *rows, const char *const *fields,
+                                 sc_err_t *err)
+{
+    sc__csv_t c = {rows, fields};
+    return sc_results_write_text(path, sc__csv_writer, &c, err);
+}

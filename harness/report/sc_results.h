@@ -40,6 +40,11 @@ json_t *sc_results_gather(const sc_rte_t *rte, json_t *mine);
 /* The same, keeping only the ranks that gave a value (e.g. one per host). */
 json_t *sc_results_gather_present(const sc_rte_t *rte, json_t *mine);
 
+/* rows (an array of objects) as CSV: a header of fields, then one line per row (strings,
+ * numbers, booleans; absent keys empty). Written whole or not at all. */
+sc_status_t sc_results_write_csv(const char *path, const json_t *rows, const char *const *fields,
+                                 sc_err_t *err);
+
 /* dir + "/" + file into buf. */
 const char *sc_results_path(const sc_results_t *res, const char *file, char *buf, size_t len);
 
