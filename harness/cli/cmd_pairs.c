@@ -1,12 +1,15 @@
 /* cmd_pairs.c - `scalecheck pairs`: the point-to-point matrix between nodes (one rank per node,
  * or every rank with --per rank: the GPU-pair view inside a node). Latency (ping-pong), uni-
  * and bi-directional bandwidth for every pair, scheduled as n-1 rounds of disjoint pairs run at
- * the same time (or one pair at a time with --mode serial). Then the localisation: a node whose
- * every pair is slow, or a single slow link; PASS/FAIL per pair; exit 1 when anything failed. */
+ * the same time (or one pair at a time with --mode serial; the ranks not measuring then wait
+ * without spinning). A pair below the slow line gets up to --looks looks, spaced in time, and
+ * keeps its best. Then the localisation: a node whose every pair is slow, or a single slow link;
+ * PASS/FAIL per pair; exit 1 when anything failed. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/sc_cli.h"
 #include "cli/sc_cmd.h"
@@ -19,7 +22,7 @@
 
 typedef struct {
     uint64_t size;
-    int iters, lat_iters;
+    int iters, lat_iters, looks;
     bool serial, per_rank, help;
     double tolerance, timeout_s;
     const char *topology, *backend, *json_path, *results_base, *name, *mode, *per, *method;
@@ -34,6 +37,8 @@ static const sc_cli_opt_t pairs__options[] = {
       100000),
     O(0, "lat-iters", "N", "ping-pongs per latency measurement (default 50)", SC_OPT_INT, lat_iters,
       1, 1000000),
+    O(0, "looks", "N", "a slow pair is measured up to N times before it is named (default 3)",
+      SC_OPT_INT, looks, 1, 10),
     O(0, "mode", "concurrent|serial", "disjoint pairs at once, or one pair at a time",
       SC_OPT_STRING, mode, 0, 0),
     O(0, "method", "tag|put", "bandwidth by tagged messages, or one-sided RMA puts (ucx)",
@@ -57,11 +62,14 @@ static const sc_cli_opt_t pairs__options[] = {
 #undef O
 
 typedef struct {
-    sc_comm_t *pc; /* the participants */
+    const sc_rte_t *rte;
+    sc_comm_t *pc;    /* the participants */
+    MPI_Comm control; /* the same ranks, for the quiet waits and the gathers */
     void *buf;
     const pairs__opts_t *o;
     sc_watchdog_t *wd;
     double *uni, *bidir, *lat; /* n x n, filled where this rank measured */
+    int *looks;                /* n x n: how many times the pair was measured */
 } pairs__ctx_t;
 
 /* Partner of i in round r of a round-robin over m (even) slots; the circle method. */
@@ -93,9 +101,9 @@ static sc_status_t pairs__recv_n(pairs__ctx_t *x, int peer, size_t bytes, int n,
 
 #define PAIRS__TRIALS 3 /* best of: bandwidth is what a link can do; noise only takes away */
 
-/* One direction: `from` sends iters messages, `to` acknowledges with one byte. GB/s, measured
+/* One direction: `from` sends `count` messages, `to` acknowledges with one byte. GB/s, measured
  * by the sender (0 on the receiver). */
-static sc_status_t pairs__stream_once(pairs__ctx_t *x, int from, int to, double *gbps,
+static sc_status_t pairs__stream_once(pairs__ctx_t *x, int from, int to, int count, double *gbps,
                                       sc_err_t *err)
 {
     sc_comm_t *pc = x->pc;
@@ -104,11 +112,11 @@ static sc_status_t pairs__stream_once(pairs__ctx_t *x, int from, int to, double 
     if (pc->rank == from && x->o->put) { /* one-sided: puts, flush, then tell the target */
         uint64_t t0 = sc_clock_ns();
         sc_status_t status = SC_OK;
-        for (int k = 0; k < x->o->iters && status == SC_OK; k++)
+        for (int k = 0; k < count && status == SC_OK; k++)
             status = pc->ops->rma_put(pc, to, x->buf, size, size, err);
         if (status == SC_OK)
             status = pc->ops->rma_flush(pc, to, err);
-        *gbps = (double)size * x->o->iters / ((double)(sc_clock_ns() - t0));
+        *gbps = (double)size * count / ((double)(sc_clock_ns() - t0));
         if (status == SC_OK)
             status = pairs__send_n(x, to, 1, 1, err);
         return status == SC_OK ? pc->ops->iwait(pc, err) : status;
@@ -117,15 +125,15 @@ static sc_status_t pairs__stream_once(pairs__ctx_t *x, int from, int to, double 
         return pairs__recv_n(x, from, 1, 1, err);
     if (pc->rank == from) {
         uint64_t t0 = sc_clock_ns();
-        sc_status_t status = pairs__send_n(x, to, size, x->o->iters, err);
+        sc_status_t status = pairs__send_n(x, to, size, count, err);
         if (status == SC_OK)
             status = pairs__recv_n(x, to, 1, 1, err);
         if (status == SC_OK)
             status = pc->ops->iwait(pc, err);
-        *gbps = (double)size * x->o->iters / ((double)(sc_clock_ns() - t0));
+        *gbps = (double)size * count / ((double)(sc_clock_ns() - t0));
         return status;
     }
-    sc_status_t status = pairs__recv_n(x, from, size, x->o->iters, err);
+    sc_status_t status = pairs__recv_n(x, from, size, count, err);
     if (status == SC_OK)
         status = pairs__send_n(x, from, 1, 1, err);
     return status == SC_OK ? pc->ops->iwait(pc, err) : status;
@@ -137,7 +145,7 @@ static sc_status_t pairs__stream(pairs__ctx_t *x, int from, int to, double *gbps
     *gbps = 0;
     for (int t = 0; t < PAIRS__TRIALS && status == SC_OK; t++) {
         double g = 0;
-        status = pairs__stream_once(x, from, to, &g, err);
+        status = pairs__stream_once(x, from, to, x->o->iters, &g, err);
         *gbps = g > *gbps ? g : *gbps;
     }
     return status;
@@ -150,11 +158,11 @@ static sc_status_t pairs__pair(pairs__ctx_t *x, int a, int b, sc_err_t *err)
     int me = pc->rank, n = pc->size, peer = me == a ? b : a;
     bool first = me == a;
     /* Warm-up, untimed: transports connect lazily (TCP handshakes, registration) and the first
-     * bytes of a connection are slow; one stream each way gets past it. */
+     * bytes of a connection are slow; one message each way gets past it. */
     double ignored = 0;
-    sc_status_t status = pairs__stream_once(x, a, b, &ignored, err);
+    sc_status_t status = pairs__stream_once(x, a, b, 1, &ignored, err);
     if (status == SC_OK)
-        status = pairs__stream_once(x, b, a, &ignored, err);
+        status = pairs__stream_once(x, b, a, 1, &ignored, err);
     /* latency: ping-pong of 8 bytes */
     uint64_t t0 = sc_clock_ns();
     for (int k = 0; k < x->o->lat_iters && status == SC_OK; k++) {
@@ -190,9 +198,11 @@ static sc_status_t pairs__pair(pairs__ctx_t *x, int a, int b, sc_err_t *err)
         status = pairs__recv_n(x, peer, x->o->size, x->o->iters, err);
     if (status == SC_OK)
         status = pc->ops->iwait(pc, err);
-    if (first)
+    if (first) {
         x->bidir[a * n + b] = x->bidir[b * n + a] =
             2.0 * (double)x->o->size * x->o->iters / (double)(sc_clock_ns() - t0);
+        x->looks[a * n + b] = x->looks[b * n + a] = 1;
+    }
     return status;
 }
 
@@ -215,49 +225,72 @@ static sc_status_t pairs__rounds(pairs__ctx_t *x, sc_err_t *err)
             char what[96];
             snprintf(what, sizeof(what), "pairs round %d, pair %d<->%d", r + 1, pc->rank, peer);
             sc_watchdog_arm(x->wd, what, pc->world_rank, n);
-            status = pc->ops->barrier(pc, err);
+            /* quiet: in serial mode most ranks wait here while one pair measures */
+            status = sc_rte_quiet_barrier(x->rte, x->control, err);
             if (status == SC_OK && mine)
                 status = pairs__pair(x, pc->rank < peer ? pc->rank : peer,
                                      pc->rank < peer ? peer : pc->rank, err);
         }
     }
+    if (status == SC_OK) { /* the last pair is measured while the others wait here, quietly */
+        sc_watchdog_arm(x->wd, "pairs, the end of the last round", pc->world_rank, n);
+        status = sc_rte_quiet_barrier(x->rte, x->control, err);
+    }
     sc_watchdog_disarm(x->wd);
     return status;
 }
 
-/* Second look: every pair below the slow line is measured again, alone, and keeps its better
- * figure - a suspect is named only when it is slow twice (one-off noise is not a fault). */
-static sc_status_t pairs__confirm(pairs__ctx_t *x, MPI_Comm control, double expected, sc_err_t *err)
+/* Later looks at one slow pair: after a pause that doubles each time (0.25 s, 0.5 s, ...), each
+ * slow direction is measured once more and keeps its better figure, until the pair is above the
+ * slow line or has had o->looks looks. Noise comes and goes; a fault stays at every look. */
+static sc_status_t pairs__look_again(pairs__ctx_t *x, int a, int b, double limit, sc_err_t *err)
 {
     sc_comm_t *pc = x->pc;
     int n = pc->size;
+    double *ab = &x->uni[a * n + b], *ba = &x->uni[b * n + a];
+    sc_status_t status = SC_OK;
+    for (int look = 2; look <= x->o->looks && (*ab < limit || *ba < limit) && status == SC_OK;
+         look++) {
+        bool redo_ab = *ab < limit, redo_ba = *ba < limit;
+        double fresh[2] = {0, 0};
+        char what[96];
+        snprintf(what, sizeof(what), "pairs, look %d at pair %d<->%d", look, a, b);
+        sc_watchdog_arm(x->wd, what, pc->world_rank, n);
+        if (pc->rank == a || pc->rank == b) {
+            long pause_ns = look < 5 ? 250000000L << (look - 2) : 2000000000L;
+            struct timespec nap = {.tv_sec = pause_ns / 1000000000L,
+                                   .tv_nsec = pause_ns % 1000000000L};
+            nanosleep(&nap, NULL);
+            if (redo_ab)
+                status = pairs__stream_once(x, a, b, x->o->iters, &fresh[0], err);
+            if (status == SC_OK && redo_ba)
+                status = pairs__stream_once(x, b, a, x->o->iters, &fresh[1], err);
+        }
+        /* every rank learns the figures, so that all take the same next step */
+        MPI_Request req;
+        int rc = MPI_Iallreduce(MPI_IN_PLACE, fresh, 2, MPI_DOUBLE, MPI_SUM, x->control, &req);
+        sc_status_t gathered = rc == MPI_SUCCESS
+                                   ? sc_rte_quiet_wait(x->rte, &req, "MPI_Iallreduce(looks)", err)
+                                   : sc_rte_mpi_error(x->rte, rc, "MPI_Iallreduce(looks)", err);
+        status = status == SC_OK ? gathered : status;
+        *ab = fresh[0] > *ab ? fresh[0] : *ab;
+        *ba = fresh[1] > *ba ? fresh[1] : *ba;
+        x->looks[a * n + b] = x->looks[b * n + a] = look;
+    }
+    return status;
+}
+
+/* Every pair below the slow line gets its later looks, one pair at a time. */
+static sc_status_t pairs__confirm(pairs__ctx_t *x, double expected, sc_err_t *err)
+{
+    int n = x->pc->size;
     double reference = expected > 0 ? expected : sc_localize_median(x->uni, n);
     double limit = (1.0 - x->o->tolerance) * reference;
-    double *keep = malloc(3 * (size_t)n * n * sizeof(double));
-    if (keep == NULL)
-        return sc_err_set(err, SC_ERR_NOMEM, "no memory for the second look");
     sc_status_t status = SC_OK;
     for (int a = 0; a < n && status == SC_OK; a++)
-        for (int b = a + 1; b < n && status == SC_OK; b++) {
-            if (x->uni[a * n + b] >= limit && x->uni[b * n + a] >= limit)
-                continue;
-            memcpy(keep, x->uni, (size_t)n * n * sizeof(double));
-            memcpy(keep + n * n, x->bidir, (size_t)n * n * sizeof(double));
-            memcpy(keep + 2 * n * n, x->lat, (size_t)n * n * sizeof(double));
-            memset(x->uni, 0, (size_t)n * n * sizeof(double));
-            memset(x->bidir, 0, (size_t)n * n * sizeof(double));
-            status = pc->ops->barrier(pc, err);
-            if (status == SC_OK && (pc->rank == a || pc->rank == b))
-                status = pairs__pair(x, a, b, err);
-            double fresh[2] = {x->uni[a * n + b], x->uni[b * n + a]};
-            MPI_Allreduce(MPI_IN_PLACE, fresh, 2, MPI_DOUBLE, MPI_SUM, control);
-            memcpy(x->uni, keep, (size_t)n * n * sizeof(double));
-            memcpy(x->bidir, keep + n * n, (size_t)n * n * sizeof(double));
-            memcpy(x->lat, keep + 2 * n * n, (size_t)n * n * sizeof(double));
-            x->uni[a * n + b] = fresh[0] > x->uni[a * n + b] ? fresh[0] : x->uni[a * n + b];
-            x->uni[b * n + a] = fresh[1] > x->uni[b * n + a] ? fresh[1] : x->uni[b * n + a];
-        }
-    free(keep);
+        for (int b = a + 1; b < n && status == SC_OK; b++)
+            status = pairs__look_again(x, a, b, limit, err);
+    sc_watchdog_disarm(x->wd);
     return status;
 }
 
@@ -316,13 +349,14 @@ static bool pairs__analyse(sc_session_t *ses, const pairs__opts_t *o, const pair
             snprintf(name, sizeof(name), "pair %s <-> %s bandwidth", names[i], names[j]);
             sc_verdict_add(checks, name, "GBps", b, reference, o->tolerance, true,
                            expected > 0 ? "topology" : "matrix median");
-            json_array_append_new(rows,
-                                  json_pack("{s:s, s:s, s:f, s:f, s:f, s:f}", "a", names[i], "b",
-                                            names[j], "uni_ab_GBps", x->uni[i * n + j],
-                                            "uni_ba_GBps", x->uni[j * n + i], "bidir_GBps",
-                                            x->bidir[i * n + j], "latency_us", x->lat[i * n + j]));
+            json_array_append_new(
+                rows, json_pack("{s:s, s:s, s:f, s:f, s:f, s:f, s:i}", "a", names[i], "b", names[j],
+                                "uni_ab_GBps", x->uni[i * n + j], "uni_ba_GBps", x->uni[j * n + i],
+                                "bidir_GBps", x->bidir[i * n + j], "latency_us", x->lat[i * n + j],
+                                "looks", x->looks[i * n + j]));
         }
-    /* A pair the localisation found slow (slow twice) fails, whatever the WARN band says. */
+    /* A pair the localisation found slow (slow at every look) fails, whatever the WARN band says.
+     */
     size_t k;
     json_t *s;
     json_array_foreach(json_object_get(loc, "slow_pairs"), k, s)
@@ -385,6 +419,7 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
     pairs__opts_t o = {.size = 4u << 20,
                        .iters = 8,
                        .lat_iters = 50,
+                       .looks = 3,
                        .tolerance = 0.5,
                        .timeout_s = 60,
                        .backend = "auto",
@@ -420,11 +455,10 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
         status = sc_session_open(&ses, rte, &so, &err);
     }
     bool in = o.per_rank || rte->local_rank == 0;
-    pairs__ctx_t x = {.o = &o, .wd = ses.wd};
-    MPI_Comm control = MPI_COMM_NULL;
+    pairs__ctx_t x = {.rte = rte, .control = MPI_COMM_NULL, .o = &o, .wd = ses.wd};
     if (status == SC_OK) {
         status = ses.world->ops->split(ses.world, in ? 0 : -1, rte->rank, &x.pc, &err);
-        MPI_Comm_split(rte->world, in ? 0 : MPI_UNDEFINED, rte->rank, &control);
+        MPI_Comm_split(rte->world, in ? 0 : MPI_UNDEFINED, rte->rank, &x.control);
     }
     int n = x.pc ? x.pc->size : 0;
     bool failed = false;
@@ -433,7 +467,8 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
         x.uni = calloc((size_t)n * n, sizeof(double));
         x.bidir = calloc((size_t)n * n, sizeof(double));
         x.lat = calloc((size_t)n * n, sizeof(double));
-        if (!x.buf || !x.uni || !x.bidir || !x.lat)
+        x.looks = calloc((size_t)n * n, sizeof(int));
+        if (!x.buf || !x.uni || !x.bidir || !x.lat || !x.looks)
             status = sc_err_set(&err, SC_ERR_NOMEM, "rank %d: no memory for pairs", rte->rank);
         if (status == SC_OK && o.put && x.pc->ops->rma_expose == NULL)
             status = sc_err_set(&err, SC_ERR_USAGE,
@@ -446,8 +481,9 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
         if (status == SC_OK) { /* each entry was written by one rank: a sum gathers them */
             double *ms[3] = {x.uni, x.bidir, x.lat};
             for (int k = 0; k < 3; k++)
-                MPI_Allreduce(MPI_IN_PLACE, ms[k], n * n, MPI_DOUBLE, MPI_SUM, control);
-            status = pairs__confirm(&x, control, expected, &err);
+                MPI_Allreduce(MPI_IN_PLACE, ms[k], n * n, MPI_DOUBLE, MPI_SUM, x.control);
+            MPI_Allreduce(MPI_IN_PLACE, x.looks, n * n, MPI_INT, MPI_SUM, x.control);
+            status = pairs__confirm(&x, expected, &err);
         }
     }
     if (status == SC_OK && rte->rank == 0) {
@@ -465,6 +501,7 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
             json_pack("{s:s, s:s, s:i, s:i, s:s, s:s, s:I, s:i}", "tool", "scalecheck", "command",
                       "pairs", "ranks", rte->size, "nhosts", rte->nhosts, "mode", o.mode, "per",
                       o.per, "size_bytes", (json_int_t)o.size, "iters", o.iters);
+        json_object_set_new(doc, "looks", json_integer(o.looks));
         json_t *jnames = json_array();
         for (int i = 0; i < n; i++)
             json_array_append_new(jnames, json_string(names[i]));
@@ -491,10 +528,11 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
     free(x.uni);
     free(x.bidir);
     free(x.lat);
+    free(x.looks);
     if (x.pc)
         x.pc->ops->close(x.pc);
-    if (control != MPI_COMM_NULL)
-        MPI_Comm_free(&control);
+    if (x.control != MPI_COMM_NULL)
+        MPI_Comm_free(&x.control);
     if (status != SC_OK) {
         if (rte->rank == 0 || sc_status_exit_code(status) != 2)
             fprintf(stderr, "scalecheck pairs: %s\n", err.msg);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static sc_status_t sc__gather_hosts(sc_rte_t *rte, sc_err_t *err)
@@ -118,4 +119,28 @@ sc_status_t sc_rte_mpi_error(const sc_rte_t *rte, int mpi_rc, const char *what, 
         snprintf(text, sizeof(text), "MPI error %d", mpi_rc);
     return sc_err_set(err, SC_ERR_RUNTIME, "rank %d (host %s): %s failed: %s", rte->rank, rte->host,
                       what, text);
+}
+
+sc_status_t sc_rte_quiet_wait(const sc_rte_t *rte, MPI_Request *req, const char *what,
+                              sc_err_t *err)
+{
+    const struct timespec nap = {.tv_sec = 0, .tv_nsec = 100000};
+    for (;;) {
+        int done = 0;
+        int rc = MPI_Test(req, &done, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            return sc_rte_mpi_error(rte, rc, what, err);
+        if (done)
+            return SC_OK;
+        nanosleep(&nap, NULL);
+    }
+}
+
+sc_status_t sc_rte_quiet_barrier(const sc_rte_t *rte, MPI_Comm comm, sc_err_t *err)
+{
+    MPI_Request req;
+    int rc = MPI_Ibarrier(comm, &req);
+    if (rc != MPI_SUCCESS)
+        return sc_rte_mpi_error(rte, rc, "MPI_Ibarrier", err);
+    return sc_rte_quiet_wait(rte, &req, "MPI_Ibarrier", err);
 }

@@ -36,6 +36,15 @@ const char *sc_rte_where(const sc_rte_t *rte, int rank, char *buf, size_t len);
 void sc_rte_describe_ranks(const sc_rte_t *rte, const int *ranks, int nranks, char *buf,
                            size_t len);
 
+/* Waits for req without spinning: tests it, and sleeps ~100 us between tests. For ranks that
+ * only wait while others measure (pairs run one at a time), so that they leave the cores to the
+ * ranks being measured; a busy MPI wait takes a core each. The bound is the caller's watchdog. */
+sc_status_t sc_rte_quiet_wait(const sc_rte_t *rte, MPI_Request *req, const char *what,
+                              sc_err_t *err);
+
+/* A barrier on comm waited for with sc_rte_quiet_wait. */
+sc_status_t sc_rte_quiet_barrier(const sc_rte_t *rte, MPI_Comm comm, sc_err_t *err);
+
 /* Turns an MPI error code into err with the operation's name and this rank's context. */
 sc_status_t sc_rte_mpi_error(const sc_rte_t *rte, int mpi_rc, const char *what, sc_err_t *err);
 
