@@ -25,7 +25,8 @@ typedef struct {
     int iters, lat_iters, looks;
     bool serial, per_rank, help;
     double tolerance, timeout_s;
-    const char *topology, *backend, *json_path, *results_base, *name, *mode, *per, *method;
+    const char *topology, *backend, *json_path, *csv_path, *results_base, *name, *mode, *per,
+        *method;
     bool put; /* --method put: one-sided RMA writes instead of tagged messages */
 } pairs__opts_t;
 
@@ -51,6 +52,7 @@ static const sc_cli_opt_t pairs__options[] = {
       tolerance, 0.01, 0.99),
     O(0, "backend", "NAME", "nccl, mpi or auto (default auto)", SC_OPT_STRING, backend, 0, 0),
     O(0, "json", "FILE", "also write the JSON results to FILE", SC_OPT_STRING, json_path, 0, 0),
+    O(0, "csv", "FILE", "also write the pairs as CSV to FILE", SC_OPT_STRING, csv_path, 0, 0),
     O(0, "results-dir", "DIR", "where run directories go (default results)", SC_OPT_STRING,
       results_base, 0, 0),
     O(0, "name", "NAME", "run name (default pairs)", SC_OPT_STRING, name, 0, 0),
@@ -373,6 +375,11 @@ static bool pairs__analyse(sc_session_t *ses, const pairs__opts_t *o, const pair
                 json_object_set_new(check, "verdict", json_string("FAIL"));
         }
     }
+    json_t *row; /* one check per pair, in the same order: each row gets its verdict */
+    json_array_foreach(rows, k, row)
+    {
+        json_object_set(row, "verdict", json_object_get(json_array_get(checks, k), "verdict"));
+    }
     json_t *suspects = json_object_get(loc, "suspects");
     sc_results_printf(&ses->res, "#\n# suspects: %zu\n", json_array_size(suspects));
     json_array_foreach(suspects, k, s)
@@ -398,6 +405,20 @@ static bool pairs__analyse(sc_session_t *ses, const pairs__opts_t *o, const pair
     json_object_set_new(doc, "checks", checks);
     json_object_set_new(doc, "verdict", verdict);
     return failed;
+}
+
+/* pairs.csv in the run directory, and --csv FILE: one row per pair. */
+static sc_status_t pairs__save_csv(sc_session_t *ses, const char *extra, const json_t *rows,
+                                   sc_err_t *err)
+{
+    static const char *const fields[] = {"a",           "b",          "uni_ab_GBps",
+                                         "uni_ba_GBps", "bidir_GBps", "latency_us",
+                                         "looks",       "verdict",    NULL};
+    char path[PATH_MAX];
+    sc_status_t status = sc_results_write_csv(
+        sc_results_path(&ses->res, "pairs.csv", path, sizeof(path)), rows, fields, err);
+    return status == SC_OK && extra != NULL ? sc_results_write_csv(extra, rows, fields, err)
+                                            : status;
 }
 
 static double pairs__expected(const pairs__opts_t *o, const sc_rte_t *rte, sc_err_t *err,
@@ -515,6 +536,8 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
         status = sc_results_write_json(path, doc, &err);
         if (status == SC_OK && o.json_path)
             status = sc_results_write_json(o.json_path, doc, &err);
+        if (status == SC_OK)
+            status = pairs__save_csv(&ses, o.csv_path, json_object_get(doc, "pairs"), &err);
         if (status == SC_OK)
             status = sc_report_render(ses.res.dir, doc, &err);
         json_decref(doc);

@@ -170,8 +170,18 @@ json_t *sc_results_gather_present(const sc_rte_t *rte, json_t *mine)
 static void sc__csv_value(FILE *out, json_t *v)
 {
     switch (json_typeof(v)) {
-    case JSON_STRING:
-        fputs(json_string_value(v), out);
+    case JSON_STRING: /* RFC 4180: quoted, quotes doubled, when it holds a separator */
+        if (strpbrk(json_string_value(v), ",\"\n") == NULL) {
+            fputs(json_string_value(v), out);
+            break;
+        }
+        fputc('"', out);
+        for (const char *c = json_string_value(v); *c; c++) {
+            if (*c == '"')
+                fputc('"', out);
+            fputc(*c, out);
+        }
+        fputc('"', out);
         break;
     case JSON_INTEGER:
         fprintf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v));

@@ -1,6 +1,8 @@
 """`scalecheck pairs` on one host (--per rank, the GPU-pair view's host analogue): the matrices,
 pairs, localisation and checks are all there with their defaults, and bad options name their
 flag with exit 2."""
+import csv
+import glob
 import os
 
 from sclib import *
@@ -8,9 +10,9 @@ from sclib import *
 
 def test():
     wd = workdir("pairs")
-    jpath = os.path.join(wd, "p.json")
+    jpath, cpath = os.path.join(wd, "p.json"), os.path.join(wd, "p.csv")
     rc, out, err, _ = mpirun(3, ["pairs", "--per", "rank", "--size", "256K", "--tolerance", "0.9",
-                                 "--json", jpath, "--results-dir", os.path.join(wd, "r")])
+                                 "--json", jpath, "--csv", cpath, "--results-dir", os.path.join(wd, "r")])
     expect(rc in (0, 1), f"exit {rc}\n{err[-1000:]}")
     doc = load_json(jpath)
     n = len(doc["names"])
@@ -23,6 +25,16 @@ def test():
     expect(len(doc["pairs"]) == 3 and len(doc["checks"]) == 3, "one row and one check per pair")
     expect(rc == (1 if doc["localization"]["suspects"] or doc["verdict"]["fail"] else 0), "exit vs verdict")
     expect("uni-directional bandwidth" in out and "# suspects:" in out, "terminal heatmap")
+    # the pairs as CSV, in the run directory and where --csv says, with each pair's verdict
+    for path in (cpath, glob.glob(os.path.join(wd, "r", "*", "pairs.csv"))[0]):
+        rows = list(csv.DictReader(open(path)))
+        expect(len(rows) == 3, f"{path}: {len(rows)} rows")
+        for row, pair, check in zip(rows, doc["pairs"], doc["checks"]):
+            expect((row["a"], row["b"]) == (pair["a"], pair["b"]), f"{path}: {row}")
+            expect(abs(float(row["uni_ab_GBps"]) - pair["uni_ab_GBps"]) <= 1e-5 * pair["uni_ab_GBps"],
+                   f"{path}: {row['uni_ab_GBps']} vs {pair['uni_ab_GBps']}")
+            expect(row["verdict"] == check["verdict"] == pair["verdict"] and int(row["looks"]) >= 1,
+                   f"{path}: verdict {row} vs {check}")
     for args, message in [(["--mode", "x"], "--mode: 'x' is not concurrent or serial"),
                           (["--method", "x"], "--method: 'x' is not tag or put"),
                           (["--per", "x"], "--per: 'x' is not node or rank"),
