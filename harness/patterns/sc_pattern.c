@@ -133,5 +133,9 @@ size_t sc_step_buffer_bytes(const sc_workload_t *w, const sc_grid_t *grid, doubl
     if (w->zero > 0) /* ZeRO gathers whole parameter sets */
         need = need > grads ? need : grads;
     need = need * bytes_scale + 4096.0 * 64; /* at least one element per rank of big groups */
-    return 2 * (size_t)need;                 /* a send half and a receive half */
+    /* A send half and a receive half, each a whole number of pages: with the backend's
+     * page-aligned allocation both start on a page, as coll's buffers do (on the host, the
+     * shared-memory copies run at different speeds for different alignments). */
+    size_t half = ((size_t)need + 4095) / 4096 * 4096;
+    return 2 * half;
 }
