@@ -491,6 +491,8 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
         x.looks = calloc((size_t)n * n, sizeof(int));
         if (!x.buf || !x.uni || !x.bidir || !x.lat || !x.looks)
             status = sc_err_set(&err, SC_ERR_NOMEM, "rank %d: no memory for pairs", rte->rank);
+        if (status == SC_OK) /* written once: unwritten host pages all read the one zero page */
+            status = x.pc->ops->fill_bytes(x.pc, x.buf, 0x3C, 2 * o.size, &err);
         if (status == SC_OK && o.put && x.pc->ops->rma_expose == NULL)
             status = sc_err_set(&err, SC_ERR_USAGE,
                                 "--method put: one-sided transfers need the ucx backend (not %s)",
