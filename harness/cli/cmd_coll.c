@@ -217,19 +217,19 @@ static sc_status_t coll__sweep(coll__run_t *run, sc_err_t *err)
     const sc_coll_opts_t *o = &run->opts;
     for (const sc_coll_t *const *cp = sc_coll_list(); *cp != NULL; cp++) {
         const sc_coll_t *coll = *cp;
-        if (!o->all_colls && coll != o->coll)
+        if (!(o->colls & 1u << (cp - sc_coll_list())))
             continue;
         if (run->rte->rank == 0) {
             sc_results_printf(&run->ses.res, "#\n# collective %s\n", coll->name);
             sc_coll_report_table_header(&run->ses.res, o->eng.iters == 0);
         }
         for (int d = 0; d < SC_DTYPE_COUNT; d++) {
-            if (!o->all_types && d != (int)o->dtype)
+            if (!(o->types & 1u << d))
                 continue;
             if (!run->ses.world->ops->supports(run->ses.world, coll->name, (sc_dtype_t)d, false))
                 continue; /* -d all: only the types this backend has (checked for -d X) */
             for (int op = 0; op < SC_REDOP_COUNT; op++) {
-                bool wanted = coll->has_op ? (o->all_ops || op == (int)o->op) : op == 0;
+                bool wanted = coll->has_op ? (o->ops & 1u << op) != 0 : op == 0;
                 if (!wanted)
                     continue;
                 sc_status_t status = coll__sweep_one(run, coll, (sc_dtype_t)d, (sc_redop_t)op, err);
@@ -253,14 +253,25 @@ static void coll__print_summary(coll__run_t *run)
                                   (json_int_t)json_array_size(run->results)));
 }
 
-/* Opens what the run needs: backend, results directory, watchdog, engine. */
+/* coll-<collective>, coll-all, or coll-<first>+<second>... (as much as fits). */
+static void coll__run_name(const sc_coll_opts_t *o, char *name, size_t len)
+{
+    size_t used = (size_t)snprintf(name, len, "coll");
+    for (const sc_coll_t *const *cp = sc_coll_list(); *cp != NULL && !o->all_colls; cp++)
+        if ((o->colls & 1u << (cp - sc_coll_list())) && used + strlen((*cp)->name) + 2 < len)
+            used += (size_t)snprintf(name + used, len - used, "%s%s", used == 4 ? "-" : "+",
+                                     (*cp)->name);
+    if (o->all_colls)
+        snprintf(name, len, "coll-all");
+}
+
 /* Opens what the run needs: the session (backend, results directory, watchdog, telemetry)
  * and the engine. */
 static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t *err)
 {
     const sc_rte_t *rte = run->rte;
     char name[128];
-    snprintf(name, sizeof(name), "coll-%s", run->opts.all_colls ? "all" : run->opts.coll->name);
+    coll__run_name(&run->opts, name, sizeof(name));
     sc_session_opts_t so = {.backend = run->opts.backend,
                             .device = run->opts.device,
                             .timeout_s = run->opts.timeout_s,
@@ -276,9 +287,10 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
     if (run->opts.topology && rte->rank == 0)
         run->checks = json_array();
     sc_comm_t *world = run->ses.world;
-    if (!run->opts.all_types && !world->ops->supports(world, "allreduce", run->opts.dtype, false))
-        return sc_err_set(err, SC_ERR_USAGE, "-d: type %s is not supported by backend %s",
-                          sc_dtype_name(run->opts.dtype), world->ops->name);
+    for (int d = 0; d < SC_DTYPE_COUNT && !run->opts.all_types; d++)
+        if ((run->opts.types & 1u << d) && !world->ops->supports(world, "allreduce", d, false))
+            return sc_err_set(err, SC_ERR_USAGE, "-d: type %s is not supported by backend %s",
+                              sc_dtype_name((sc_dtype_t)d), world->ops->name);
     if (run->opts.eng.graph_ops > 0 && world->ops->graph_begin == NULL)
         return sc_err_set(err, SC_ERR_USAGE, "-G: CUDA graphs need a GPU backend (backend %s)",
                           world->ops->name);

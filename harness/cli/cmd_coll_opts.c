@@ -38,30 +38,82 @@ static sc_status_t coll__iters(void *t, const char *flag, const char *v, sc_err_
     return SC_OK;
 }
 
+static sc_status_t coll__combine(void *t, const char *flag, const char *v, sc_err_t *err)
+{
+    return sc_combine_parse(v, flag, &((sc_coll_opts_t *)t)->eng.combine, err);
+}
+
+/* "all", or a comma-separated list of names: each name's bit (parse_one gives its index). */
+static sc_status_t coll__list(const char *flag, const char *v, int count,
+                              int (*parse_one)(const char *name, const char *flag, sc_err_t *err),
+                              uint32_t *bits, sc_err_t *err)
+{
+    *bits = 0;
+    if (strcmp(v, "all") == 0) {
+        *bits = count >= 32 ? UINT32_MAX : (1u << count) - 1;
+        return SC_OK;
+    }
+    char name[64];
+    for (const char *p = v;; p++) {
+        size_t len = strcspn(p, ",");
+        if (len == 0 || len >= sizeof(name))
+            return sc_err_set(err, SC_ERR_USAGE, "%s: '%s' is not a list of names (a,b,...)", flag,
+                              v);
+        memcpy(name, p, len);
+        name[len] = '\0';
+        int index = parse_one(name, flag, err);
+        if (index < 0)
+            return SC_ERR_USAGE;
+        *bits |= 1u << index;
+        p += len;
+        if (*p == '\0')
+            return SC_OK;
+    }
+}
+
+static int coll__op_index(const char *name, const char *flag, sc_err_t *err)
+{
+    sc_redop_t op;
+    return sc_redop_parse(name, flag, &op, err) == SC_OK ? (int)op : -1;
+}
+
+static int coll__dtype_index(const char *name, const char *flag, sc_err_t *err)
+{
+    sc_dtype_t dtype;
+    return sc_dtype_parse(name, flag, &dtype, err) == SC_OK ? (int)dtype : -1;
+}
+
+static int coll__coll_index(const char *name, const char *flag, sc_err_t *err)
+{
+    const sc_coll_t *coll = NULL;
+    if (sc_coll_find(name, flag, &coll, err) != SC_OK)
+        return -1;
+    int index = 0;
+    for (const sc_coll_t *const *cp = sc_coll_list(); *cp != coll; cp++)
+        index++;
+    return index;
+}
+
 static sc_status_t coll__op(void *t, const char *flag, const char *v, sc_err_t *err)
 {
-    sc_coll_opts_t *o = t;
-    o->all_ops = strcmp(v, "all") == 0;
-    return o->all_ops ? SC_OK : sc_redop_parse(v, flag, &o->op, err);
+    return coll__list(flag, v, SC_REDOP_COUNT, coll__op_index, &((sc_coll_opts_t *)t)->ops, err);
 }
 
 static sc_status_t coll__dtype(void *t, const char *flag, const char *v, sc_err_t *err)
 {
     sc_coll_opts_t *o = t;
     o->all_types = strcmp(v, "all") == 0;
-    return o->all_types ? SC_OK : sc_dtype_parse(v, flag, &o->dtype, err);
-}
-
-static sc_status_t coll__combine(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    return sc_combine_parse(v, flag, &((sc_coll_opts_t *)t)->eng.combine, err);
+    return coll__list(flag, v, SC_DTYPE_COUNT, coll__dtype_index, &o->types, err);
 }
 
 static sc_status_t coll__collective(void *t, const char *flag, const char *v, sc_err_t *err)
 {
     sc_coll_opts_t *o = t;
+    int count = 0;
+    for (const sc_coll_t *const *cp = sc_coll_list(); *cp != NULL; cp++)
+        count++;
     o->all_colls = strcmp(v, "all") == 0;
-    return o->all_colls ? SC_OK : sc_coll_find(v, flag, &o->coll, err);
+    return coll__list(flag, v, count, coll__coll_index, &o->colls, err);
 }
 
 static sc_status_t coll__name(void *t, const char *flag, const char *v, sc_err_t *err)
@@ -104,10 +156,11 @@ static const sc_cli_opt_t coll__options[] = {
       1000000),
     O('c', "check", "N", "data-check iterations per size, 0 = none (default 1)", SC_OPT_INT,
       eng.check_iters, 0, 1000),
-    SC_OPT_CUSTOM_ROW('o', "op", "OP", "sum, prod, min, max, avg or all (default sum)", coll__op),
+    SC_OPT_CUSTOM_ROW('o', "op", "OP",
+                      "sum prod min max avg, a list (sum,max) or all (default sum)", coll__op),
     SC_OPT_CUSTOM_ROW('d', "datatype", "TYPE",
-                      "int8 uint8 int32 uint32 int64 uint64 float double fp16 bf16, or all "
-                      "(default float)",
+                      "int8 uint8 int32 uint32 int64 uint64 float double fp16 bf16, a list "
+                      "(float,bf16) or all (default float)",
                       coll__dtype),
     O('r', "root", "RANK", "root of broadcast/reduce/gather/scatter (default 0)", SC_OPT_INT, root,
       0, 1 << 24),
@@ -119,7 +172,7 @@ static const sc_cli_opt_t coll__options[] = {
       SC_OPT_INT, eng.graph_ops, 0, 100000),
     SC_OPT_CUSTOM_ROW(0, "collective", "NAME",
                       "allreduce allgather reducescatter broadcast reduce alltoall sendrecv "
-                      "gather scatter, or all (default allreduce)",
+                      "gather scatter, a list or all (default allreduce)",
                       coll__collective),
     O('T', "topology", "FILE",
       "hold every case to what this hardware should deliver (topologies/*.yaml); verdict",
@@ -157,9 +210,9 @@ static void coll__defaults(sc_coll_opts_t *o)
     o->max_bytes = 64ull << 20;
     o->factor = 2.0;
     sc_engine_opts_default(&o->eng);
-    o->op = SC_REDOP_sum;
-    o->dtype = SC_DTYPE_float;
-    o->coll = &sc_coll_allreduce;
+    o->ops = 1u << SC_REDOP_sum;
+    o->types = 1u << SC_DTYPE_float;
+    o->colls = 1u; /* allreduce, the first of sc_coll_list() */
     o->backend = "auto";
     o->results_base = "results";
     o->timeout_s = 120.0;

@@ -16,10 +16,10 @@ typedef struct {
     bool factor_set, step_set;
     sc_engine_opts_t eng;
     int root;
-    bool all_ops, all_types, all_colls;
-    sc_redop_t op;
-    sc_dtype_t dtype;
-    const sc_coll_t *coll;
+    /* what -o, -d and --collective chose: one bit per reduction, type and collective (its
+     * index in sc_coll_list()); "all" sets every bit, "a,b" the bits of a and b */
+    uint32_t ops, types, colls;
+    bool all_types, all_colls;
     const char *backend;
     const char *topology; /* expectations per case and the verdict */
     const char *json_path, *csv_path, *results_base, *name;
