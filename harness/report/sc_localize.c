@@ -34,11 +34,32 @@ static double sc__pair_min(const double *bw, int n, int i, int j)
     return a < b ? a : b;
 }
 
+/* With no expectation the median is the reference, and when most pairs are bad the median is
+ * bad too: say so when it sits below the slow line of the best pair. Not acted upon (a fabric
+ * may have fast and slow pairs by design: NVLink-bridged GPU pairs on a PCIe server). */
+static json_t *sc__median_note(const double *bw, int n, double median, double tolerance)
+{
+    double best = 0;
+    for (int i = 0; i < n * n; i++)
+        best = i / n != i % n && bw[i] > best ? bw[i] : best;
+    if (median >= (1.0 - tolerance) * best)
+        return json_null();
+    char note[256];
+    snprintf(note, sizeof(note),
+             "the median (%.3g GB/s) is below %.0f %% of the best pair (%.3g GB/s): if most pairs "
+             "are bad the median hides them - give the expectation (--topology)",
+             median, (1.0 - tolerance) * 100, best);
+    return json_string(note);
+}
+
 json_t *sc_localize(const double *bw, int n, const char *const *names, double reference,
                     double tolerance)
 {
-    if (reference <= 0)
+    json_t *note = json_null();
+    if (reference <= 0) {
         reference = sc_localize_median(bw, n);
+        note = sc__median_note(bw, n, reference, tolerance);
+    }
     double limit = (1.0 - tolerance) * reference;
     int *slow_of = calloc((size_t)n, sizeof(int));
     json_t *slow_pairs = json_array(), *suspects = json_array();
@@ -86,6 +107,7 @@ json_t *sc_localize(const double *bw, int n, const char *const *names, double re
         }
     free(slow_of);
     free(node_suspect);
-    return json_pack("{s:f, s:f, s:o, s:o}", "reference_GBps", reference, "tolerance", tolerance,
-                     "slow_pairs", slow_pairs, "suspects", suspects);
+    return json_pack("{s:f, s:f, s:o, s:o, s:o}", "reference_GBps", reference, "tolerance",
+                     tolerance, "slow_pairs", slow_pairs, "suspects", suspects, "reference_note",
+                     note);
 }

@@ -1,6 +1,8 @@
 """Multi-node for real, on a virtual cluster of 4 network-namespace hosts (launch/vcluster):
   healthy  - `pairs` finds no suspect and passes;
   shaped   - one host's link shaped to 200 Mbit/s (< 25 %): `pairs` names that host, exit 1;
+             then a second host too: against the median a note and WARN, against the
+             topology's expectation both hosts named;
   cut      - a link cut in the middle of a run: the run ends within its timeout + 10 s, names
              what it lost, keeps every finished point, exit 3, and nothing is left running;
   repeat   - 20 healthy `pairs` runs in a row: no suspect (the count is printed);
@@ -44,7 +46,7 @@ def leftovers():
                                   text=True).stdout.split()) for ns in mine)
 
 
-def pairs(wd, tag, backend="mpi", method="tag"):
+def pairs(wd, tag, backend="mpi", method="tag", extra=()):
     jpath = os.path.join(wd, tag + ".json")
     # UCX would take shared memory between namespaces of one machine: make it use the network.
     mpi_args = ("-x", "UCX_TLS=tcp,self", "-x", "UCX_NET_DEVICES=eth0") if backend == "ucx" else ()
@@ -52,7 +54,7 @@ def pairs(wd, tag, backend="mpi", method="tag"):
     # CPU they fight over, not the links (the concurrent schedule is for real clusters). The
     # default tolerance (0.5) and looks (3): what a user gets is what is tested.
     p = vmpi(1, ["pairs", "--backend", backend, "--method", method, "--mode", "serial",
-                 "--json", jpath, "--results-dir", os.path.join(wd, "results")],
+                 "--json", jpath, "--results-dir", os.path.join(wd, "results")] + list(extra),
              mpi_args=mpi_args)
     doc = load_json(jpath) if os.path.exists(jpath) else None
     return p, doc
@@ -84,6 +86,20 @@ def shaped(wd):
     expect(len(bad) == 3 and all("h3" in c["name"] for c in bad), f"failed pairs: {bad}")
     slow = [r for r in doc["pairs"] if "h3" in (r["a"], r["b"])]
     expect(all(r["looks"] == 3 for r in slow), f"a slow pair is named after 3 looks: {slow}")
+    # h4 too: now most pairs are slow and the median is slow with them. Without an expectation
+    # nothing is slow against it - the note says so and the verdict is not a clean PASS; with
+    # the topology's expectation both hosts are named.
+    vc("shape", NAME, "h4", "200mbit")
+    p, doc = pairs(wd, "two-median", extra=("--size", "1M"))
+    expect(doc is not None, f"no JSON: {p.stderr[-1500:]}")
+    note = doc["localization"]["reference_note"] or ""
+    expect(p.returncode == 0 and "--topology" in note and doc["verdict"]["verdict"] == "WARN",
+           f"two slow hosts, median: exit {p.returncode}, note {note!r}, {doc['verdict']}")
+    p, doc = pairs(wd, "two-topology",
+                   extra=("--size", "1M", "--topology", os.path.join(ROOT, "topologies", "vcluster.yaml")))
+    sus = doc["localization"]["suspects"] if doc else None
+    expect(p.returncode == 1 and [(s["kind"], s["where"]) for s in sus] == [("node", "h3"), ("node", "h4")],
+           f"two slow hosts, topology: exit {p.returncode}, suspects {sus}")
     expect(doc["verdict"]["verdict"] == "FAIL", f"verdict {doc['verdict']}")
 
 

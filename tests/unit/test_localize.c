@@ -61,6 +61,21 @@ int main(void)
     SC_EXPECT(count_kind(loc, "node", NULL) == 4);
     json_decref(loc);
 
+    /* no expectation, and h3 and h4 both bad: the median is bad too, nothing is slow against
+     * it - and the note says why */
+    fill(bw, 0.03);
+    bw[0 * N + 1] = bw[1 * N + 0] = 1.0;
+    loc = sc_localize(bw, N, names, 0, 0.5);
+    SC_EXPECT(json_array_size(json_object_get(loc, "suspects")) == 0);
+    SC_EXPECT(json_is_string(json_object_get(loc, "reference_note")));
+    SC_EXPECT(strstr(json_string_value(json_object_get(loc, "reference_note")), "--topology"));
+    json_decref(loc);
+    fill(bw, 1.0); /* healthy: no note */
+    bw[2] = 1.4;
+    loc = sc_localize(bw, N, names, 0, 0.5);
+    SC_EXPECT(json_is_null(json_object_get(loc, "reference_note")));
+    json_decref(loc);
+
     double two[4] = {0, 0.1, 0.1, 0}; /* two nodes: a link, never a node */
     loc = sc_localize(two, 2, names, 1.0, 0.25);
     SC_EXPECT(count_kind(loc, "link", "h1 <-> h2") == 1 && count_kind(loc, "node", NULL) == 0);
