@@ -242,56 +242,64 @@ static sc_status_t pairs__rounds(pairs__ctx_t *x, sc_err_t *err)
     return status;
 }
 
-/* Later looks at one slow pair: after a pause that doubles each time (0.25 s, 0.5 s, ...), each
- * slow direction is measured once more and keeps its better figure, until the pair is above the
- * slow line or has had o->looks looks. Noise comes and goes; a fault stays at every look. */
-static sc_status_t pairs__look_again(pairs__ctx_t *x, int a, int b, double limit, sc_err_t *err)
+/* One more look at a slow pair: each slow direction is measured once more and keeps its better
+ * figure. Every rank learns the figures, so that all take the same next step. */
+static sc_status_t pairs__look_once(pairs__ctx_t *x, int a, int b, double limit, sc_err_t *err)
 {
     sc_comm_t *pc = x->pc;
     int n = pc->size;
     double *ab = &x->uni[a * n + b], *ba = &x->uni[b * n + a];
+    double fresh[2] = {0, 0};
+    char what[96];
+    snprintf(what, sizeof(what), "pairs, look %d at pair %d<->%d", x->looks[a * n + b] + 1, a, b);
+    sc_watchdog_arm(x->wd, what, pc->world_rank, n);
     sc_status_t status = SC_OK;
-    for (int look = 2; look <= x->o->looks && (*ab < limit || *ba < limit) && status == SC_OK;
-         look++) {
-        bool redo_ab = *ab < limit, redo_ba = *ba < limit;
-        double fresh[2] = {0, 0};
-        char what[96];
-        snprintf(what, sizeof(what), "pairs, look %d at pair %d<->%d", look, a, b);
-        sc_watchdog_arm(x->wd, what, pc->world_rank, n);
-        if (pc->rank == a || pc->rank == b) {
-            long pause_ns = look < 5 ? 250000000L << (look - 2) : 2000000000L;
-            struct timespec nap = {.tv_sec = pause_ns / 1000000000L,
-                                   .tv_nsec = pause_ns % 1000000000L};
-            nanosleep(&nap, NULL);
-            if (redo_ab)
-                status = pairs__stream_once(x, a, b, x->o->iters, &fresh[0], err);
-            if (status == SC_OK && redo_ba)
-                status = pairs__stream_once(x, b, a, x->o->iters, &fresh[1], err);
-        }
-        /* every rank learns the figures, so that all take the same next step */
-        MPI_Request req;
-        int rc = MPI_Iallreduce(MPI_IN_PLACE, fresh, 2, MPI_DOUBLE, MPI_SUM, x->control, &req);
-        sc_status_t gathered = rc == MPI_SUCCESS
-                                   ? sc_rte_quiet_wait(x->rte, &req, "MPI_Iallreduce(looks)", err)
-                                   : sc_rte_mpi_error(x->rte, rc, "MPI_Iallreduce(looks)", err);
-        status = status == SC_OK ? gathered : status;
-        *ab = fresh[0] > *ab ? fresh[0] : *ab;
-        *ba = fresh[1] > *ba ? fresh[1] : *ba;
-        x->looks[a * n + b] = x->looks[b * n + a] = look;
-    }
-    return status;
+    if ((pc->rank == a || pc->rank == b) && *ab < limit)
+        status = pairs__stream_once(x, a, b, x->o->iters, &fresh[0], err);
+    if ((pc->rank == a || pc->rank == b) && *ba < limit && status == SC_OK)
+        status = pairs__stream_once(x, b, a, x->o->iters, &fresh[1], err);
+    MPI_Request req;
+    int rc = MPI_Iallreduce(MPI_IN_PLACE, fresh, 2, MPI_DOUBLE, MPI_SUM, x->control, &req);
+    sc_status_t gathered = rc == MPI_SUCCESS
+                               ? sc_rte_quiet_wait(x->rte, &req, "MPI_Iallreduce(looks)", err)
+                               : sc_rte_mpi_error(x->rte, rc, "MPI_Iallreduce(looks)", err);
+    *ab = fresh[0] > *ab ? fresh[0] : *ab;
+    *ba = fresh[1] > *ba ? fresh[1] : *ba;
+    x->looks[a * n + b] = x->looks[b * n + a] = x->looks[a * n + b] + 1;
+    return status == SC_OK ? gathered : status;
 }
 
-/* Every pair below the slow line gets its later looks, one pair at a time. */
+/* Later looks, in rounds: each round waits (0.25 s, then twice as long each round, at most 2 s)
+ * and looks once more at every pair below the slow line that has looks left - noise comes and
+ * goes, a fault stays at every look. The pause is per round, not per pair, so a bad node's n-1
+ * pairs cost n-1 measurements, not n-1 pauses. Looks raise figures and so the median: the line
+ * is drawn again each round, until no pair below it has looks left. Every rank holds the same
+ * matrix and takes the same steps. */
 static sc_status_t pairs__confirm(pairs__ctx_t *x, double expected, sc_err_t *err)
 {
     int n = x->pc->size;
-    double reference = expected > 0 ? expected : sc_localize_median(x->uni, n);
-    double limit = (1.0 - x->o->tolerance) * reference;
     sc_status_t status = SC_OK;
-    for (int a = 0; a < n && status == SC_OK; a++)
-        for (int b = a + 1; b < n && status == SC_OK; b++)
-            status = pairs__look_again(x, a, b, limit, err);
+    for (int round = 0; status == SC_OK; round++) {
+        double reference = expected > 0 ? expected : sc_localize_median(x->uni, n);
+        double limit = (1.0 - x->o->tolerance) * reference;
+        bool any = false;
+        for (int a = 0; a < n && status == SC_OK; a++)
+            for (int b = a + 1; b < n && status == SC_OK; b++) {
+                bool slow = x->uni[a * n + b] < limit || x->uni[b * n + a] < limit;
+                if (!slow || x->looks[a * n + b] >= x->o->looks)
+                    continue;
+                if (!any) { /* the round's pause, before its first look */
+                    long pause_ns = round < 3 ? 250000000L << round : 2000000000L;
+                    struct timespec nap = {.tv_sec = pause_ns / 1000000000L,
+                                           .tv_nsec = pause_ns % 1000000000L};
+                    nanosleep(&nap, NULL);
+                }
+                any = true;
+                status = pairs__look_once(x, a, b, limit, err);
+            }
+        if (!any)
+            break;
+    }
     sc_watchdog_disarm(x->wd);
     return status;
 }
