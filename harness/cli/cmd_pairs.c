@@ -11,12 +11,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli/cmd_pairs_report.h"
 #include "cli/sc_cli.h"
 #include "cli/sc_cmd.h"
 #include "cli/sc_session.h"
 #include "report/sc_localize.h"
 #include "report/sc_report.h"
-#include "report/sc_verdict.h"
 #include "topology/sc_topology.h"
 #include "util/sc_clock.h"
 
@@ -304,147 +304,6 @@ static sc_status_t pairs__confirm(pairs__ctx_t *x, double expected, sc_err_t *er
     return status;
 }
 
-/* A terminal heatmap: each cell's bandwidth against the reference. */
-static void pairs__heatmap(sc_results_t *res, const double *m, int n, const char *const *names,
-                           double reference, const char *title)
-{
-    static const char *const shades[] = {"  ", "░░", "▒▒", "▓▓", "██"};
-    sc_results_printf(res, "#\n# %s (GB/s; shade = fraction of %.3g GB/s expected)\n# %12s", title,
-                      reference, "from \\ to");
-    for (int j = 0; j < n; j++)
-        sc_results_printf(res, " %10.10s", names[j]);
-    sc_results_printf(res, "\n");
-    for (int i = 0; i < n; i++) {
-        sc_results_printf(res, "  %12.12s", names[i]);
-        for (int j = 0; j < n; j++) {
-            if (i == j) {
-                sc_results_printf(res, " %10s", "-");
-                continue;
-            }
-            double f = reference > 0 ? m[i * n + j] / reference : 0;
-            int s = f >= 0.9 ? 4 : f >= 0.75 ? 3 : f >= 0.5 ? 2 : f >= 0.25 ? 1 : 0;
-            sc_results_printf(res, " %s%8.3f", shades[s], m[i * n + j]);
-        }
-        sc_results_printf(res, "\n");
-    }
-}
-
-static json_t *pairs__matrix_json(const double *m, int n)
-{
-    json_t *rows = json_array();
-    for (int i = 0; i < n; i++) {
-        json_t *row = json_array();
-        for (int j = 0; j < n; j++)
-            json_array_append_new(row, json_real(m[i * n + j]));
-        json_array_append_new(rows, row);
-    }
-    return rows;
-}
-
-static double pairs__best(const double *m, int n)
-{
-    double best = 0;
-    for (int i = 0; i < n * n; i++)
-        best = m[i] > best ? m[i] : best;
-    return best;
-}
-
-/* Rank 0: analysis, checks, terminal output, files. Returns whether anything failed. */
-static bool pairs__analyse(sc_session_t *ses, const pairs__opts_t *o, const pairs__ctx_t *x,
-                           const char *const *names, int n, double expected, json_t *doc)
-{
-    json_t *loc = sc_localize(x->uni, n, names, expected, o->tolerance);
-    double reference = json_real_value(json_object_get(loc, "reference_GBps"));
-    pairs__heatmap(&ses->res, x->uni, n, names, reference, "uni-directional bandwidth");
-    pairs__heatmap(&ses->res, x->bidir, n, names, 2 * reference,
-                   "bi-directional bandwidth (both directions)");
-    json_t *checks = json_array(), *rows = json_array();
-    for (int i = 0; i < n; i++)
-        for (int j = i + 1; j < n; j++) {
-            double b =
-                x->uni[i * n + j] < x->uni[j * n + i] ? x->uni[i * n + j] : x->uni[j * n + i];
-            char name[160];
-            snprintf(name, sizeof(name), "pair %s <-> %s bandwidth", names[i], names[j]);
-            sc_verdict_add(checks, name, "GBps", b, reference, o->tolerance, true,
-                           expected > 0 ? "topology" : "matrix median");
-            json_array_append_new(
-                rows, json_pack("{s:s, s:s, s:f, s:f, s:f, s:f, s:i}", "a", names[i], "b", names[j],
-                                "uni_ab_GBps", x->uni[i * n + j], "uni_ba_GBps", x->uni[j * n + i],
-                                "bidir_GBps", x->bidir[i * n + j], "latency_us", x->lat[i * n + j],
-                                "looks", x->looks[i * n + j]));
-        }
-    /* A pair the localisation found slow (slow at every look) fails, whatever the WARN band says.
-     */
-    size_t k;
-    json_t *s;
-    json_array_foreach(json_object_get(loc, "slow_pairs"), k, s)
-    {
-        char name[160];
-        snprintf(name, sizeof(name), "pair %s <-> %s bandwidth",
-                 json_string_value(json_object_get(s, "a")),
-                 json_string_value(json_object_get(s, "b")));
-        size_t c;
-        json_t *check;
-        json_array_foreach(checks, c, check)
-        {
-            if (!strcmp(json_string_value(json_object_get(check, "name")), name))
-                json_object_set_new(check, "verdict", json_string("FAIL"));
-        }
-    }
-    json_t *row; /* one check per pair, in the same order: each row gets its verdict */
-    json_array_foreach(rows, k, row)
-    {
-        json_object_set(row, "verdict", json_object_get(json_array_get(checks, k), "verdict"));
-    }
-    json_t *suspects = json_object_get(loc, "suspects");
-    json_t *note = json_object_get(loc, "reference_note");
-    if (json_is_string(note)) { /* the reference itself is in doubt: never a clean PASS */
-        sc_results_printf(&ses->res, "#\n# note: %s\n", json_string_value(note));
-        sc_verdict_add(checks, "matrix median against the best pair", "GBps", reference,
-                       pairs__best(x->uni, n), o->tolerance, true, "best pair");
-        json_object_set_new(json_array_get(checks, json_array_size(checks) - 1), "verdict",
-                            json_string("WARN"));
-    }
-    sc_results_printf(&ses->res, "#\n# suspects: %zu\n", json_array_size(suspects));
-    json_array_foreach(suspects, k, s)
-    {
-        sc_results_printf(&ses->res, "  SUSPECT %-4s %-24s %s\n",
-                          json_string_value(json_object_get(s, "kind")),
-                          json_string_value(json_object_get(s, "where")),
-                          json_string_value(json_object_get(s, "evidence")));
-    }
-    json_t *verdict = sc_verdict_summary(checks);
-    sc_results_printf(&ses->res, "# verdict: %s (%lld pairs pass, %lld warn, %lld fail)\n",
-                      json_string_value(json_object_get(verdict, "verdict")),
-                      json_integer_value(json_object_get(verdict, "pass")),
-                      json_integer_value(json_object_get(verdict, "warn")),
-                      json_integer_value(json_object_get(verdict, "fail")));
-    bool failed =
-        json_integer_value(json_object_get(verdict, "fail")) > 0 || json_array_size(suspects) > 0;
-    json_object_set_new(doc, "uni_GBps", pairs__matrix_json(x->uni, n));
-    json_object_set_new(doc, "bidir_GBps", pairs__matrix_json(x->bidir, n));
-    json_object_set_new(doc, "latency_us", pairs__matrix_json(x->lat, n));
-    json_object_set_new(doc, "pairs", rows);
-    json_object_set_new(doc, "localization", loc);
-    json_object_set_new(doc, "checks", checks);
-    json_object_set_new(doc, "verdict", verdict);
-    return failed;
-}
-
-/* pairs.csv in the run directory, and --csv FILE: one row per pair. */
-static sc_status_t pairs__save_csv(sc_session_t *ses, const char *extra, const json_t *rows,
-                                   sc_err_t *err)
-{
-    static const char *const fields[] = {"a",           "b",          "uni_ab_GBps",
-                                         "uni_ba_GBps", "bidir_GBps", "latency_us",
-                                         "looks",       "verdict",    NULL};
-    char path[PATH_MAX];
-    sc_status_t status = sc_results_write_csv(
-        sc_results_path(&ses->res, "pairs.csv", path, sizeof(path)), rows, fields, err);
-    return status == SC_OK && extra != NULL ? sc_results_write_csv(extra, rows, fields, err)
-                                            : status;
-}
-
 static double pairs__expected(const pairs__opts_t *o, const sc_rte_t *rte, sc_err_t *err,
                               sc_status_t *status)
 {
@@ -556,14 +415,15 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
         json_object_set_new(doc, "method", json_string(o.method));
         json_object_set_new(doc, "backend", json_string(ses.world->ops->name));
         json_object_set_new(doc, "results_dir", json_string(ses.res.dir));
-        failed = pairs__analyse(&ses, &o, &x, names, n, expected, doc);
+        sc_pairs_matrix_t m = {n, x.uni, x.bidir, x.lat, x.looks};
+        failed = sc_pairs_report(&ses.res, &m, names, expected, o.tolerance, doc);
         char path[PATH_MAX];
         snprintf(path, sizeof(path), "%s/result.json", ses.res.dir);
         status = sc_results_write_json(path, doc, &err);
         if (status == SC_OK && o.json_path)
             status = sc_results_write_json(o.json_path, doc, &err);
         if (status == SC_OK)
-            status = pairs__save_csv(&ses, o.csv_path, json_object_get(doc, "pairs"), &err);
+            status = sc_pairs_save_csv(&ses.res, o.csv_path, json_object_get(doc, "pairs"), &err);
         if (status == SC_OK)
             status = sc_report_render(ses.res.dir, doc, &err);
         json_decref(doc);

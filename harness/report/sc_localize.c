@@ -37,11 +37,8 @@ static double sc__pair_min(const double *bw, int n, int i, int j)
 /* With no expectation the median is the reference, and when most pairs are bad the median is
  * bad too: say so when it sits below the slow line of the best pair. Not acted upon (a fabric
  * may have fast and slow pairs by design: NVLink-bridged GPU pairs on a PCIe server). */
-static json_t *sc__median_note(const double *bw, int n, double median, double tolerance)
+static json_t *sc__median_note(double best, double median, double tolerance)
 {
-    double best = 0;
-    for (int i = 0; i < n * n; i++)
-        best = i / n != i % n && bw[i] > best ? bw[i] : best;
     if (median >= (1.0 - tolerance) * best)
         return json_null();
     char note[256];
@@ -55,10 +52,13 @@ static json_t *sc__median_note(const double *bw, int n, double median, double to
 json_t *sc_localize(const double *bw, int n, const char *const *names, double reference,
                     double tolerance)
 {
+    double best = 0;
+    for (int i = 0; i < n * n; i++)
+        best = i / n != i % n && bw[i] > best ? bw[i] : best;
     json_t *note = json_null();
     if (reference <= 0) {
         reference = sc_localize_median(bw, n);
-        note = sc__median_note(bw, n, reference, tolerance);
+        note = sc__median_note(best, reference, tolerance);
     }
     double limit = (1.0 - tolerance) * reference;
     int *slow_of = calloc((size_t)n, sizeof(int));
@@ -107,7 +107,7 @@ json_t *sc_localize(const double *bw, int n, const char *const *names, double re
         }
     free(slow_of);
     free(node_suspect);
-    return json_pack("{s:f, s:f, s:o, s:o, s:o}", "reference_GBps", reference, "tolerance",
-                     tolerance, "slow_pairs", slow_pairs, "suspects", suspects, "reference_note",
-                     note);
+    return json_pack("{s:f, s:f, s:f, s:o, s:o, s:o}", "reference_GBps", reference, "best_GBps",
+                     best, "tolerance", tolerance, "slow_pairs", slow_pairs, "suspects", suspects,
+                     "reference_note", note);
 }

@@ -10,8 +10,9 @@
  * reach (the topology's expectation, or 0 to use the matrix's median). A pair is slow when
  * either direction is below (1 - tolerance) x reference; a node is a suspect when at least 3/4
  * of its pairs (and at least 2) are slow. names[i] labels node i. Returns a new object:
- * {"reference_GBps", "tolerance", "slow_pairs": [...], "suspects": [{"kind": "node"|"link",
- * "where", "evidence"}], "reference_note": null, or why the median may not be a fair reference}. */
+ * {"reference_GBps", "best_GBps" (the fastest direction of any pair), "tolerance", "slow_pairs":
+ * [...], "suspects": [{"kind": "node"|"link", "where", "evidence"}], "reference_note": null, or why
+ * the median may not be a fair reference}. */
 json_t *sc_localize(const double *bw, int n, const char *const *names, double reference,
                     double tolerance);
 

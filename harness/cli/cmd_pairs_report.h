@@ -1,0 +1,27 @@
+/* cmd_pairs_report.h - what `scalecheck pairs` makes of its matrices (cmd_pairs_report.c): the
+ * heatmaps, a check per pair, the localisation's suspects and the verdict, the JSON and CSV. */
+#ifndef SC_CMD_PAIRS_REPORT_H
+#define SC_CMD_PAIRS_REPORT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "report/sc_results.h"
+
+typedef struct {
+    int n;                           /* nodes (or ranks) */
+    const double *uni, *bidir, *lat; /* n x n: GB/s from i to j, GB/s both ways, us */
+    const int *looks;                /* n x n: how many times the pair was measured */
+} sc_pairs_matrix_t;
+
+/* Rank 0: prints the heatmaps, suspects and verdict to res and adds the matrices, `pairs`,
+ * `localization`, `checks` and `verdict` to doc. expected: GB/s from the topology, or 0 for
+ * the matrix's median. Returns whether anything failed (a FAIL or a suspect). */
+bool sc_pairs_report(sc_results_t *res, const sc_pairs_matrix_t *m, const char *const *names,
+                     double expected, double tolerance, json_t *doc);
+
+/* pairs.csv in the run directory, and at extra when not NULL: one row per pair. */
+sc_status_t sc_pairs_save_csv(const sc_results_t *res, const char *extra, const json_t *rows,
+                              sc_err_t *err);
+
+#endif
