@@ -9,9 +9,10 @@
 #include "report/sc_results.h"
 
 typedef struct {
-    int n;                           /* nodes (or ranks) */
-    const double *uni, *bidir, *lat; /* n x n: GB/s from i to j, GB/s both ways, us */
-    const int *looks;                /* n x n: how many times the pair was measured */
+    int n;                     /* nodes (or ranks) */
+    const double *uni, *first; /* n x n: GB/s from i to j, best look and first look */
+    const double *bidir, *lat; /* n x n: GB/s both ways, us */
+    const int *looks;          /* n x n: how many times the pair was measured */
 } sc_pairs_matrix_t;
 
 /* Rank 0: prints the heatmaps, suspects and verdict to res and adds the matrices, `pairs`,

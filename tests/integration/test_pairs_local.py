@@ -23,6 +23,9 @@ def test():
         expect(all(m[i][i] == 0 for i in range(3)), f"{key} diagonal")
         expect(all(m[i][j] > 0 for i in range(3) for j in range(3) if i != j), f"{key} filled: {m}")
     expect(len(doc["pairs"]) == 3 and len(doc["checks"]) == 3, "one row and one check per pair")
+    first, best = doc["uni_first_look_GBps"], doc["uni_GBps"]  # later looks only ever raise
+    expect(all(0 < first[i][j] <= best[i][j] for i in range(3) for j in range(3) if i != j),
+           f"first look {first} vs best {best}")
     expect(rc == (1 if doc["localization"]["suspects"] or doc["verdict"]["fail"] else 0), "exit vs verdict")
     expect("uni-directional bandwidth" in out and "# suspects:" in out, "terminal heatmap")
     # the pairs as CSV, in the run directory and where --csv says, with each pair's verdict
