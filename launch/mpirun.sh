@@ -36,6 +36,8 @@ case "$transport" in
     ucx) args+=(--mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any --mca btl ^openib) ;;
     *) echo "launch/mpirun.sh: --transport: '$transport' is not tcp or ucx" >&2; exit 2 ;;
 esac
+# Ranks write to a pty under mpirun: no colours unless this script's own output is a terminal.
+[ -t 1 ] || { export NO_COLOR=1; args+=(-x NO_COLOR); }
 export OMPI_ALLOW_RUN_AS_ROOT=${OMPI_ALLOW_RUN_AS_ROOT:-1}
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM:-1}
 

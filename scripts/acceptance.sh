@@ -12,6 +12,9 @@ ranks=${SC_RANKS:-$(nproc)}
 # Open MPI refuses root without these; --oversubscribe allows more ranks than cores.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mpi=(mpirun -np "$ranks" --oversubscribe --bind-to none)
+# Ranks write to a pty under mpirun, so they would colour even into a file: not unless we are
+# on a terminal ourselves (no-color.org).
+[ -t 1 ] || { export NO_COLOR=1; mpi+=(-x NO_COLOR); }
 mkdir -p results
 "${mpi[@]}" build/scalecheck detect --output results/detected-topology.yaml \
     --topology topologies/localhost.yaml
