@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/sc_names.h"
+
 typedef struct {
     const char *name;
     size_t size;
@@ -59,32 +61,22 @@ double sc_dtype_max(sc_dtype_t dtype)
     return sc__dtypes[dtype].max;
 }
 
-static void sc__join_names(char *buf, size_t len, const char *const *names, size_t count)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < count && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", names[i]);
-}
-
 sc_status_t sc_dtype_parse(const char *name, const char *flag, sc_dtype_t *dtype, sc_err_t *err)
 {
     const char *names[SC_DTYPE_COUNT];
-    for (int i = 0; i < SC_DTYPE_COUNT; i++) {
+    for (int i = 0; i < SC_DTYPE_COUNT; i++)
         names[i] = sc__dtypes[i].name;
-        if (strcmp(name, names[i]) == 0) {
-            *dtype = (sc_dtype_t)i;
-            return SC_OK;
-        }
-    }
-    for (size_t i = 0; i < sizeof(sc__dtype_aliases) / sizeof(sc__dtype_aliases[0]); i++) {
-        if (strcmp(name, sc__dtype_aliases[i].alias) == 0) {
-            *dtype = sc__dtype_aliases[i].dtype;
-            return SC_OK;
-        }
+    int found = sc_names_find(names, SC_DTYPE_COUNT, name);
+    for (size_t i = 0; found < 0 && i < sizeof(sc__dtype_aliases) / sizeof(sc__dtype_aliases[0]);
+         i++)
+        if (strcmp(name, sc__dtype_aliases[i].alias) == 0)
+            found = (int)sc__dtype_aliases[i].dtype;
+    if (found >= 0) {
+        *dtype = (sc_dtype_t)found;
+        return SC_OK;
     }
     char list[256];
-    sc__join_names(list, sizeof(list), names, SC_DTYPE_COUNT);
+    sc_names_join(names, SC_DTYPE_COUNT, list, sizeof(list));
     return sc_err_set(err, SC_ERR_USAGE, "%s: unknown data type '%s' (valid: %s, all)", flag, name,
                       list);
 }
@@ -96,14 +88,13 @@ const char *sc_redop_name(sc_redop_t op)
 
 sc_status_t sc_redop_parse(const char *name, const char *flag, sc_redop_t *op, sc_err_t *err)
 {
-    for (int i = 0; i < SC_REDOP_COUNT; i++) {
-        if (strcmp(name, sc__redop_names[i]) == 0) {
-            *op = (sc_redop_t)i;
-            return SC_OK;
-        }
+    int found = sc_names_find(sc__redop_names, SC_REDOP_COUNT, name);
+    if (found >= 0) {
+        *op = (sc_redop_t)found;
+        return SC_OK;
     }
     char list[128];
-    sc__join_names(list, sizeof(list), sc__redop_names, SC_REDOP_COUNT);
+    sc_names_join(sc__redop_names, SC_REDOP_COUNT, list, sizeof(list));
     return sc_err_set(err, SC_ERR_USAGE, "%s: unknown reduction '%s' (valid: %s, all)", flag, name,
                       list);
 }

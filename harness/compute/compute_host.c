@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "util/sc_clock.h"
+#include "util/sc_names.h"
 
 static const char *const sc__gemm_names[] = {
 #define SC__GEMM_NAME(name) #name,
@@ -21,16 +22,15 @@ const char *sc_gemm_type_name(sc_gemm_type_t type)
 sc_status_t sc_gemm_type_parse(const char *name, const char *flag, sc_gemm_type_t *type,
                                sc_err_t *err)
 {
-    for (int i = 0; i < SC_GEMM_TYPE_COUNT; i++) {
-        if (strcmp(name, sc__gemm_names[i]) == 0) {
-            *type = (sc_gemm_type_t)i;
-            return SC_OK;
-        }
+    int found = sc_names_find(sc__gemm_names, SC_GEMM_TYPE_COUNT, name);
+    if (found >= 0) {
+        *type = (sc_gemm_type_t)found;
+        return SC_OK;
     }
-    return sc_err_set(err, SC_ERR_USAGE,
-                      "%s: unknown matrix-multiply type '%s' (valid: fp32, "
-                      "tf32, fp16, bf16)",
-                      flag, name);
+    char list[64];
+    sc_names_join(sc__gemm_names, SC_GEMM_TYPE_COUNT, list, sizeof(list));
+    return sc_err_set(err, SC_ERR_USAGE, "%s: unknown matrix-multiply type '%s' (valid: %s)", flag,
+                      name, list);
 }
 
 double sc_compute_host_spin(MPI_Comm comm, MPI_Request *pending, int npending, double us)

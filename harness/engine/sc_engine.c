@@ -8,6 +8,7 @@
 
 #include "coll/sc_check.h"
 #include "util/sc_clock.h"
+#include "util/sc_names.h"
 #include "util/sc_size.h"
 
 #define SC__AUTO_BATCH_MAX 1024
@@ -51,12 +52,13 @@ const char *sc_combine_name(sc_combine_t combine)
 
 sc_status_t sc_combine_parse(const char *text, const char *flag, sc_combine_t *out, sc_err_t *err)
 {
-    for (int i = 0; i < SC_COMBINE_COUNT; i++) {
-        char digit[2] = {(char)('0' + i), '\0'};
-        if (strcmp(text, sc__combine_names[i]) == 0 || strcmp(text, digit) == 0) {
-            *out = (sc_combine_t)i;
-            return SC_OK;
-        }
+    /* a name, or its index as nccl-tests' -a takes it */
+    int found = sc_names_find(sc__combine_names, SC_COMBINE_COUNT, text);
+    if (found < 0 && text[0] >= '0' && text[0] < '0' + SC_COMBINE_COUNT && text[1] == '\0')
+        found = text[0] - '0';
+    if (found >= 0) {
+        *out = (sc_combine_t)found;
+        return SC_OK;
     }
     return sc_err_set(err, SC_ERR_USAGE,
                       "%s: unknown way to combine rank times '%s' (valid: 0|rank0, 1|avg, 2|min, "
