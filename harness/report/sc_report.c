@@ -49,11 +49,20 @@ static sc_status_t sc__dat(const char *dir, const char *file, const json_t *rows
     return fclose(f) == 0 ? SC_OK : sc_err_set(err, SC_ERR_IO, "cannot write %s", path);
 }
 
-/* Runs gnuplot on script in dir; false (and why) when it is not there or fails. */
+/* Runs gnuplot on script in dir; false (and why) when it is not there or fails. The directory
+ * goes to the shell in single quotes, each quote in it written as '\'' (a run name may hold one).
+ */
 static bool sc__gnuplot(const char *dir, const char *script, char *why, size_t len)
 {
-    char cmd[PATH_MAX + 64];
-    snprintf(cmd, sizeof(cmd), "cd '%s' && gnuplot 2>gnuplot.err", dir);
+    char cmd[2 * PATH_MAX + 64];
+    size_t used = (size_t)snprintf(cmd, sizeof(cmd), "cd '");
+    for (const char *c = dir; *c && used + 40 < sizeof(cmd); c++) {
+        if (*c == '\'')
+            used += (size_t)snprintf(cmd + used, sizeof(cmd) - used, "'\\''");
+        else
+            cmd[used++] = *c;
+    }
+    snprintf(cmd + used, sizeof(cmd) - used, "' && gnuplot 2>gnuplot.err");
     FILE *p = popen(cmd, "w");
     if (p == NULL) {
         snprintf(why, len, "cannot start gnuplot");
@@ -68,40 +77,61 @@ static bool sc__gnuplot(const char *dir, const char *script, char *why, size_t l
 }
 
 static const char *sc__plot_style =
-    "set terminal svg size 720,440 dynamic font 'sans,12' background '#ffffff'\n"
+    "reset\nset terminal svg size 720,440 dynamic font 'sans,12' background '#ffffff'\n"
     "set grid\nset key top left\n";
 
-/* speedup.svg (run) and busbw.svg (sweep or coll results); names the plots made in plots. */
+typedef struct {
+    const char *name;        /* NAME.dat is written, NAME.svg drawn */
+    const char *rows_key;    /* the rows in the result document */
+    const char *const *keys; /* the columns of NAME.dat */
+    const char *commands;    /* titles, axes and the plot line */
+} sc__plot_t;
+
+static const char *const sc__speedup_keys[] = {"gpus", "speedup", "expected_speedup", NULL};
+static const char *const sc__busbw_keys[] = {"size_bytes", "busbw_GBps", "expected_busbw_GBps",
+                                             NULL};
+static const sc__plot_t sc__plot_list[] = {
+    {"speedup", "points", sc__speedup_keys,
+     "set title 'Speedup vs GPUs'\nset xlabel 'GPUs'\nset ylabel 'speedup'\n"
+     "set logscale x 2\nset logscale y 2\n"
+     "plot 'speedup.dat' u 1:1 w l dt 2 lc rgb '#888888' t 'ideal', "
+     "'' u 1:3 w lp lc rgb '#1f77b4' t 'expected (model)', "
+     "'' u 1:2 w lp lw 2 lc rgb '#d62728' t 'measured'\n"},
+    {"busbw", "sweep", sc__busbw_keys,
+     "set title 'Bus bandwidth vs size'\nset xlabel 'size (bytes)'\nset ylabel 'busbw (GB/s)'\n"
+     "set logscale x 2\n"
+     "plot 'busbw.dat' u 1:3 w lp lc rgb '#1f77b4' t 'expected (model)', "
+     "'' u 1:2 w lp lw 2 lc rgb '#d62728' t 'measured'\n"},
+};
+
+/* speedup.svg (run) and busbw.svg (sweep, or coll's results), drawn by one gnuplot; names the
+ * plots made in plots. */
 static void sc__plots(const char *dir, const json_t *doc, json_t *plots, char *why, size_t len)
 {
-    const json_t *points = json_object_get(doc, "points");
-    const json_t *sweep = json_object_get(doc, "sweep");
-    if (sweep == NULL)
-        sweep = json_object_get(doc, "results");
-    char script[2048];
-    static const char *const pk[] = {"gpus", "speedup", "expected_speedup", NULL};
-    static const char *const sk[] = {"size_bytes", "busbw_GBps", "expected_busbw_GBps", NULL};
-    sc_err_t ignored;
-    if (json_array_size(points) > 0 && sc__dat(dir, "speedup.dat", points, pk, &ignored) == SC_OK) {
-        snprintf(script, sizeof(script),
-                 "%sset output 'speedup.svg'\nset title 'Speedup vs GPUs'\nset xlabel 'GPUs'\n"
-                 "set ylabel 'speedup'\nset logscale x 2\nset logscale y 2\n"
-                 "plot 'speedup.dat' u 1:1 w l dt 2 lc rgb '#888888' t 'ideal', "
-                 "'' u 1:3 w lp lc rgb '#1f77b4' t 'expected (model)', "
-                 "'' u 1:2 w lp lw 2 lc rgb '#d62728' t 'measured'\n",
-                 sc__plot_style);
-        if (sc__gnuplot(dir, script, why, len))
-            json_array_append_new(plots, json_string("speedup.svg"));
+    char script[4096] = "";
+    size_t used = 0, n = sizeof(sc__plot_list) / sizeof(sc__plot_list[0]);
+    bool drawn[sizeof(sc__plot_list) / sizeof(sc__plot_list[0])] = {false};
+    for (size_t i = 0; i < n; i++) {
+        const sc__plot_t *pl = &sc__plot_list[i];
+        const json_t *rows = json_object_get(doc, pl->rows_key);
+        if (rows == NULL && !strcmp(pl->rows_key, "sweep"))
+            rows = json_object_get(doc, "results");
+        char dat[64];
+        snprintf(dat, sizeof(dat), "%s.dat", pl->name);
+        sc_err_t ignored;
+        if (json_array_size(rows) == 0 || sc__dat(dir, dat, rows, pl->keys, &ignored) != SC_OK)
+            continue;
+        used += (size_t)snprintf(script + used, sizeof(script) - used, "%sset output '%s.svg'\n%s",
+                                 sc__plot_style, pl->name, pl->commands);
+        drawn[i] = true;
     }
-    if (json_array_size(sweep) > 0 && sc__dat(dir, "busbw.dat", sweep, sk, &ignored) == SC_OK) {
-        snprintf(script, sizeof(script),
-                 "%sset output 'busbw.svg'\nset title 'Bus bandwidth vs size'\n"
-                 "set xlabel 'size (bytes)'\nset ylabel 'busbw (GB/s)'\nset logscale x 2\n"
-                 "plot 'busbw.dat' u 1:3 w lp lc rgb '#1f77b4' t 'expected (model)', "
-                 "'' u 1:2 w lp lw 2 lc rgb '#d62728' t 'measured'\n",
-                 sc__plot_style);
-        if (sc__gnuplot(dir, script, why, len))
-            json_array_append_new(plots, json_string("busbw.svg"));
+    if (used == 0 || !sc__gnuplot(dir, script, why, len))
+        return;
+    for (size_t i = 0; i < n; i++) {
+        char svg[64];
+        snprintf(svg, sizeof(svg), "%s.svg", sc__plot_list[i].name);
+        if (drawn[i])
+            json_array_append_new(plots, json_string(svg));
     }
 }
 
