@@ -359,7 +359,7 @@ int sc_cmd_coll(const sc_rte_t *rte, int argc, char **argv)
     int failed =
         rte->rank == 0 && run.checks &&
         json_integer_value(json_object_get(json_object_get(run.doc, "verdict"), "fail")) > 0;
-    MPI_Bcast(&failed, 1, MPI_INT, 0, rte->world);
+    failed = sc_session_share_failed(&run.ses, rte, failed);
     if (status != SC_OK) {
         /* Usage and input errors are the same on every rank: one of them says it. */
         if (rte->rank == 0 || sc_status_exit_code(status) != 2)

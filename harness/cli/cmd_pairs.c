@@ -243,6 +243,33 @@ static sc_status_t pairs__rounds(pairs__ctx_t *x, sc_err_t *err)
     return status;
 }
 
+/* Every participant ends with the sum of buf over all of them, waiting quietly: entries written
+ * by one rank each are gathered this way. */
+static sc_status_t pairs__sum(pairs__ctx_t *x, void *buf, int count, MPI_Datatype type,
+                              const char *what, sc_err_t *err)
+{
+    MPI_Request req;
+    int rc = MPI_Iallreduce(MPI_IN_PLACE, buf, count, type, MPI_SUM, x->control, &req);
+    return rc == MPI_SUCCESS ? sc_rte_quiet_wait(x->rte, &req, what, err)
+                             : sc_rte_mpi_error(x->rte, rc, what, err);
+}
+
+/* The matrices each rank filled where it measured, gathered on every rank (watched). */
+static sc_status_t pairs__gather(pairs__ctx_t *x, sc_err_t *err)
+{
+    int nn = x->pc->size * x->pc->size;
+    sc_watchdog_arm(x->wd, "pairs, gathering the matrices", x->pc->world_rank, x->pc->size);
+    sc_status_t status = pairs__sum(x, x->uni, nn, MPI_DOUBLE, "MPI_Iallreduce(uni)", err);
+    if (status == SC_OK)
+        status = pairs__sum(x, x->bidir, nn, MPI_DOUBLE, "MPI_Iallreduce(bidir)", err);
+    if (status == SC_OK)
+        status = pairs__sum(x, x->lat, nn, MPI_DOUBLE, "MPI_Iallreduce(latency)", err);
+    if (status == SC_OK)
+        status = pairs__sum(x, x->looks, nn, MPI_INT, "MPI_Iallreduce(looks)", err);
+    sc_watchdog_disarm(x->wd);
+    return status;
+}
+
 /* One more look at a slow pair: each slow direction is measured once more and keeps its better
  * figure. Every rank learns the figures, so that all take the same next step. */
 static sc_status_t pairs__look_once(pairs__ctx_t *x, int a, int b, double limit, sc_err_t *err)
@@ -259,11 +286,7 @@ static sc_status_t pairs__look_once(pairs__ctx_t *x, int a, int b, double limit,
         status = pairs__stream_once(x, a, b, x->o->iters, &fresh[0], err);
     if ((pc->rank == a || pc->rank == b) && *ba < limit && status == SC_OK)
         status = pairs__stream_once(x, b, a, x->o->iters, &fresh[1], err);
-    MPI_Request req;
-    int rc = MPI_Iallreduce(MPI_IN_PLACE, fresh, 2, MPI_DOUBLE, MPI_SUM, x->control, &req);
-    sc_status_t gathered = rc == MPI_SUCCESS
-                               ? sc_rte_quiet_wait(x->rte, &req, "MPI_Iallreduce(looks)", err)
-                               : sc_rte_mpi_error(x->rte, rc, "MPI_Iallreduce(looks)", err);
+    sc_status_t gathered = pairs__sum(x, fresh, 2, MPI_DOUBLE, "MPI_Iallreduce(look)", err);
     *ab = fresh[0] > *ab ? fresh[0] : *ab;
     *ba = fresh[1] > *ba ? fresh[1] : *ba;
     x->looks[a * n + b] = x->looks[b * n + a] = x->looks[a * n + b] + 1;
@@ -386,11 +409,9 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
             status = x.pc->ops->rma_expose(x.pc, x.buf, 2 * o.size, &err);
         if (status == SC_OK)
             status = pairs__rounds(&x, &err);
-        if (status == SC_OK) { /* each entry was written by one rank: a sum gathers them */
-            double *ms[3] = {x.uni, x.bidir, x.lat};
-            for (int k = 0; k < 3; k++)
-                MPI_Allreduce(MPI_IN_PLACE, ms[k], n * n, MPI_DOUBLE, MPI_SUM, x.control);
-            MPI_Allreduce(MPI_IN_PLACE, x.looks, n * n, MPI_INT, MPI_SUM, x.control);
+        if (status == SC_OK)
+            status = pairs__gather(&x, &err);
+        if (status == SC_OK) {
             memcpy(x.first, x.uni, (size_t)n * n * sizeof(double));
             status = pairs__confirm(&x, expected, &err);
         }
@@ -433,8 +454,7 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
         free(names);
         free(labels);
     }
-    int fail_all = failed;
-    MPI_Bcast(&fail_all, 1, MPI_INT, 0, rte->world);
+    int fail_all = sc_session_share_failed(&ses, rte, failed);
     if (x.buf)
         x.pc->ops->free(x.pc, x.buf);
     free(x.uni);

@@ -309,7 +309,11 @@ static sc_status_t run__all_points(run__t *run, sc_err_t *err)
             MPI_Comm_free(&control);
         if (status != SC_OK)
             return status;
-        MPI_Barrier(rte->world); /* ranks outside the point wait here, watched */
+        /* ranks outside the point wait here, watched, and quietly: spinning, they would take
+         * the cores of an oversubscribed host from the ranks being measured */
+        status = sc_rte_quiet_barrier(rte, rte->world, err);
+        if (status != SC_OK)
+            return status;
         if (rte->rank == 0) {
             run__print_row(run, p);
             json_array_append_new(run->points_json, p);
@@ -492,7 +496,7 @@ int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
     int failed =
         rte->rank == 0 && run.doc &&
         json_integer_value(json_object_get(json_object_get(run.doc, "verdict"), "fail")) > 0;
-    MPI_Bcast(&failed, 1, MPI_INT, 0, rte->world);
+    failed = sc_session_share_failed(&run.ses, rte, failed);
     if (status != SC_OK) {
         if (rte->rank == 0 || sc_status_exit_code(status) != 2)
             fprintf(stderr, "scalecheck run: %s\n", err.msg);

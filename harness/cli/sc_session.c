@@ -1,5 +1,6 @@
 #include "cli/sc_session.h"
 
+#include <stdio.h>
 #include <string.h>
 
 sc_status_t sc_session_open(sc_session_t *s, const sc_rte_t *rte, const sc_session_opts_t *o,
@@ -57,4 +58,18 @@ void sc_session_close(sc_session_t *s)
         s->world->ops->close(s->world);
     s->world = NULL;
     sc_results_close(&s->res);
+}
+
+int sc_session_share_failed(sc_session_t *s, const sc_rte_t *rte, int failed)
+{
+    int root = 0;
+    sc_watchdog_arm(s->wd, "the outcome from rank 0", &root, 1);
+    int rc = MPI_Bcast(&failed, 1, MPI_INT, 0, rte->world);
+    sc_watchdog_disarm(s->wd);
+    if (rc == MPI_SUCCESS)
+        return failed;
+    sc_err_t err;
+    sc_rte_mpi_error(rte, rc, "MPI_Bcast(outcome)", &err);
+    fprintf(stderr, "scalecheck: %s\n", err.msg);
+    return 1;
 }

@@ -41,6 +41,10 @@ json_t *sc_session_rank_info(sc_session_t *s);
 /* Stops the sampling: the hosts' telemetry summaries on rank 0 (NULL elsewhere, or when
  * sampling was off). Collective. */
 json_t *sc_session_telemetry(sc_session_t *s);
+/* Rank 0's outcome (1: a check failed) to every rank, so that all leave with the same exit
+ * code. Watched while the session's watchdog runs (rank 0 may still be writing the report); s
+ * may be a session that never opened. A failed broadcast counts as failed. Collective. */
+int sc_session_share_failed(sc_session_t *s, const sc_rte_t *rte, int failed);
 void sc_session_close(sc_session_t *s);
 
 #endif
