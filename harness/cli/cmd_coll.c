@@ -355,25 +355,16 @@ int sc_cmd_coll(const sc_rte_t *rte, int argc, char **argv)
         if (status == SC_OK)
             status = sc_report_render(run.ses.res.dir, run.doc, &err);
     }
+    if (status != SC_OK && rte->rank == 0 && run.doc != NULL) {
+        sc_err_t ignored;
+        coll__save(&run, "failed", &ignored);
+        coll__save_csv(&run, &ignored);
+    }
     /* Every rank leaves with the same exit code: 1 when data were wrong or a check failed. */
     int failed =
         rte->rank == 0 && run.checks &&
         json_integer_value(json_object_get(json_object_get(run.doc, "verdict"), "fail")) > 0;
-    failed = sc_session_share_failed(&run.ses, rte, failed);
-    if (status != SC_OK) {
-        /* Usage and input errors are the same on every rank: one of them says it. */
-        if (rte->rank == 0 || sc_status_exit_code(status) != 2)
-            fprintf(stderr, "scalecheck coll: %s\n", err.msg);
-        if (rte->rank == 0 && run.doc != NULL) {
-            sc_err_t ignored;
-            coll__save(&run, "failed", &ignored);
-            coll__save_csv(&run, &ignored);
-        }
-        if (sc_status_exit_code(status) == 3) /* peers may be stuck in a collective */
-            MPI_Abort(rte->world, 3);
-        coll__teardown(&run);
-        return sc_status_exit_code(status);
-    }
+    int code = sc_session_finish(&run.ses, rte, "coll", status, &err, failed);
     coll__teardown(&run);
-    return run.wrong_total > 0 || failed ? 1 : 0;
+    return code == 0 && run.wrong_total > 0 ? 1 : code;
 }

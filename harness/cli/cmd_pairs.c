@@ -454,7 +454,7 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
         free(names);
         free(labels);
     }
-    int fail_all = sc_session_share_failed(&ses, rte, failed);
+    int code = sc_session_finish(&ses, rte, "pairs", status, &err, failed);
     if (x.buf)
         x.pc->ops->free(x.pc, x.buf);
     free(x.uni);
@@ -466,12 +466,6 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
         x.pc->ops->close(x.pc);
     if (x.control != MPI_COMM_NULL)
         MPI_Comm_free(&x.control);
-    if (status != SC_OK) {
-        if (rte->rank == 0 || sc_status_exit_code(status) != 2)
-            fprintf(stderr, "scalecheck pairs: %s\n", err.msg);
-        if (sc_status_exit_code(status) == 3)
-            MPI_Abort(rte->world, 3);
-    }
     sc_session_close(&ses);
-    return status != SC_OK ? sc_status_exit_code(status) : fail_all ? 1 : 0;
+    return code;
 }

@@ -492,19 +492,15 @@ int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
         if (status == SC_OK)
             sc_results_printf(&run.ses.res, "# report: %s/report.html\n", run.ses.res.dir);
     }
+    if (status != SC_OK) {
+        sc_err_t ignored;
+        run__save(&run, "failed", &ignored);
+    }
     /* Every rank leaves with the verdict's exit code: 1 when a check failed. */
     int failed =
         rte->rank == 0 && run.doc &&
         json_integer_value(json_object_get(json_object_get(run.doc, "verdict"), "fail")) > 0;
-    failed = sc_session_share_failed(&run.ses, rte, failed);
-    if (status != SC_OK) {
-        if (rte->rank == 0 || sc_status_exit_code(status) != 2)
-            fprintf(stderr, "scalecheck run: %s\n", err.msg);
-        sc_err_t ignored;
-        run__save(&run, "failed", &ignored);
-        if (sc_status_exit_code(status) == 3)
-            MPI_Abort(rte->world, 3);
-    }
+    int code = sc_session_finish(&run.ses, rte, "run", status, &err, failed);
     run__teardown(&run);
-    return status == SC_OK && failed ? 1 : sc_status_exit_code(status);
+    return code;
 }

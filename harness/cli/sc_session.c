@@ -60,7 +60,7 @@ void sc_session_close(sc_session_t *s)
     sc_results_close(&s->res);
 }
 
-int sc_session_share_failed(sc_session_t *s, const sc_rte_t *rte, int failed)
+static int sc__share_failed(sc_session_t *s, const sc_rte_t *rte, int failed)
 {
     int root = 0;
     sc_watchdog_arm(s->wd, "the outcome from rank 0", &root, 1);
@@ -72,4 +72,16 @@ int sc_session_share_failed(sc_session_t *s, const sc_rte_t *rte, int failed)
     sc_rte_mpi_error(rte, rc, "MPI_Bcast(outcome)", &err);
     fprintf(stderr, "scalecheck: %s\n", err.msg);
     return 1;
+}
+
+int sc_session_finish(sc_session_t *s, const sc_rte_t *rte, const char *cmd, sc_status_t status,
+                      const sc_err_t *err, int failed)
+{
+    int code = sc_status_exit_code(status);
+    if (status != SC_OK && (rte->rank == 0 || code != 2))
+        fprintf(stderr, "scalecheck %s: %s\n", cmd, err->msg);
+    if (code == 3)
+        MPI_Abort(rte->world, 3);
+    failed = sc__share_failed(s, rte, failed);
+    return status != SC_OK ? code : failed ? 1 : 0;
 }

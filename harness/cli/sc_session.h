@@ -41,10 +41,14 @@ json_t *sc_session_rank_info(sc_session_t *s);
 /* Stops the sampling: the hosts' telemetry summaries on rank 0 (NULL elsewhere, or when
  * sampling was off). Collective. */
 json_t *sc_session_telemetry(sc_session_t *s);
-/* Rank 0's outcome (1: a check failed) to every rank, so that all leave with the same exit
- * code. Watched while the session's watchdog runs (rank 0 may still be writing the report); s
- * may be a session that never opened. A failed broadcast counts as failed. Collective. */
-int sc_session_share_failed(sc_session_t *s, const sc_rte_t *rte, int failed);
+/* How every measuring command ends, on every rank, before it frees anything collective: an
+ * error is printed as "scalecheck CMD: ..." (a usage error, which every rank has, by rank 0
+ * only); a runtime fault (exit code 3) ends the job at once, as peers may be stuck in a
+ * collective; otherwise rank 0's `failed` (1: a check failed) goes to every rank, the wait
+ * watched (rank 0 may still be writing the report; s may be a session that never opened).
+ * Returns the exit code: the error's, else 1 when failed, else 0. */
+int sc_session_finish(sc_session_t *s, const sc_rte_t *rte, const char *cmd, sc_status_t status,
+                      const sc_err_t *err, int failed);
 void sc_session_close(sc_session_t *s);
 
 #endif
