@@ -338,15 +338,6 @@ static sc_status_t mpi__compute_spin(sc_comm_t *comm, double us, double *measure
     return SC_OK;
 }
 
-static sc_status_t mpi__fill_bytes(sc_comm_t *comm, void *buf, int byte, size_t bytes,
-                                   sc_err_t *err)
-{
-    (void)comm;
-    (void)err;
-    memset(buf, byte, bytes);
-    return SC_OK;
-}
-
 static void mpi__close(sc_comm_t *comm)
 {
     mpi__comm_t *c = (mpi__comm_t *)comm;
@@ -384,15 +375,6 @@ static void mpi__free(sc_comm_t *comm, void *ptr)
     free(ptr);
 }
 
-static sc_status_t mpi__copy(sc_comm_t *comm, void *dst, const void *src, size_t bytes,
-                             sc_err_t *err)
-{
-    (void)comm;
-    (void)err;
-    memcpy(dst, src, bytes);
-    return SC_OK;
-}
-
 static sc_status_t mpi__sync(sc_comm_t *comm, sc_err_t *err)
 {
     (void)comm;
@@ -413,9 +395,9 @@ const sc_backend_ops_t sc_backend_mpi_ops = {
     .describe = mpi__describe,
     .alloc = mpi__alloc,
     .free = mpi__free,
-    .to_host = mpi__copy,
-    .from_host = mpi__copy,
-    .fill_bytes = mpi__fill_bytes,
+    .to_host = sc_backend_host_copy,
+    .from_host = sc_backend_host_copy,
+    .fill_bytes = sc_backend_host_fill_bytes,
     .check_fill = sc_backend_host_check_fill,
     .check_count = sc_backend_host_check_count,
     .supports = mpi__supports,

@@ -166,24 +166,6 @@ static void ucx__free(sc_comm_t *comm, void *ptr)
     free(ptr);
 }
 
-static sc_status_t ucx__copy(sc_comm_t *comm, void *dst, const void *src, size_t bytes,
-                             sc_err_t *err)
-{
-    (void)comm;
-    (void)err;
-    memcpy(dst, src, bytes);
-    return SC_OK;
-}
-
-static sc_status_t ucx__fill_bytes(sc_comm_t *comm, void *buf, int byte, size_t bytes,
-                                   sc_err_t *err)
-{
-    (void)comm;
-    (void)err;
-    memset(buf, byte, bytes);
-    return SC_OK;
-}
-
 static bool ucx__supports(const sc_comm_t *comm, const char *coll, sc_dtype_t dtype, bool in_place)
 {
     (void)comm;
@@ -424,9 +406,9 @@ const sc_backend_ops_t sc_backend_ucx_ops = {
     .describe = ucx__describe,
     .alloc = ucx__alloc,
     .free = ucx__free,
-    .to_host = ucx__copy,
-    .from_host = ucx__copy,
-    .fill_bytes = ucx__fill_bytes,
+    .to_host = sc_backend_host_copy,
+    .from_host = sc_backend_host_copy,
+    .fill_bytes = sc_backend_host_fill_bytes,
     .check_fill = sc_backend_host_check_fill,
     .check_count = sc_backend_host_check_count,
     .supports = ucx__supports,

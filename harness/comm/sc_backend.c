@@ -82,6 +82,24 @@ void sc_comm_fini_base(sc_comm_t *comm)
     comm->world_rank = NULL;
 }
 
+sc_status_t sc_backend_host_copy(sc_comm_t *comm, void *dst, const void *src, size_t bytes,
+                                 sc_err_t *err)
+{
+    (void)comm;
+    (void)err;
+    memcpy(dst, src, bytes);
+    return SC_OK;
+}
+
+sc_status_t sc_backend_host_fill_bytes(sc_comm_t *comm, void *buf, int byte, size_t bytes,
+                                       sc_err_t *err)
+{
+    (void)comm;
+    (void)err;
+    memset(buf, byte, bytes);
+    return SC_OK;
+}
+
 sc_status_t sc_backend_host_check_fill(sc_comm_t *comm, void *buf, const sc_check_spec_t *spec,
                                        size_t count, sc_err_t *err)
 {

@@ -154,7 +154,12 @@ sc_status_t sc_backend_open(const char *name, const sc_rte_t *rte, const sc_back
 sc_status_t sc_comm_init_base(sc_comm_t *comm, const sc_backend_ops_t *ops, const sc_rte_t *rte,
                               int rank, int size, const int *world_ranks, sc_err_t *err);
 
-/* Host implementations of the data-check ops, for backends whose buffers are host memory. */
+/* Host implementations of the data-check and memory ops, for backends whose buffers are host
+ * memory (to_host, from_host and copy are all sc_backend_host_copy). */
+sc_status_t sc_backend_host_copy(sc_comm_t *comm, void *dst, const void *src, size_t bytes,
+                                 sc_err_t *err);
+sc_status_t sc_backend_host_fill_bytes(sc_comm_t *comm, void *buf, int byte, size_t bytes,
+                                       sc_err_t *err);
 sc_status_t sc_backend_host_check_fill(sc_comm_t *comm, void *buf, const sc_check_spec_t *spec,
                                        size_t count, sc_err_t *err);
 sc_status_t sc_backend_host_check_count(sc_comm_t *comm, const void *buf,
