@@ -176,7 +176,9 @@ static void sc__html_table(FILE *out, const json_t *rows, const char *const *key
                                   : !strcmp(s, "WARN") ? " class=warn"
                                   : !strcmp(s, "FAIL") ? " class=fail"
                                                        : "";
-                fprintf(out, "<td%s>%s</td>", cls, s);
+                fprintf(out, "<td%s>", cls);
+                sc_results_xml_text(out, s);
+                fprintf(out, "</td>");
             } else if (json_is_number(v)) {
                 fprintf(out, "<td>%.4g</td>", json_number_value(v));
             } else {
@@ -210,9 +212,11 @@ static int sc__html_writer(FILE *out, void *arg)
     static const char *const facts[] = {"workload",  "topology",    "backend",
                                         "start_utc", "results_dir", NULL};
     for (size_t i = 0; facts[i]; i++)
-        if (json_is_string(json_object_get(doc, facts[i])))
-            fprintf(out, "<b>%s</b>: %s<br>\n", facts[i],
-                    json_string_value(json_object_get(doc, facts[i])));
+        if (json_is_string(json_object_get(doc, facts[i]))) {
+            fprintf(out, "<b>%s</b>: ", facts[i]);
+            sc_results_xml_text(out, json_string_value(json_object_get(doc, facts[i])));
+            fprintf(out, "<br>\n");
+        }
     fprintf(out, "<b>ranks</b>: %lld on %lld host(s)</p>\n",
             json_integer_value(json_object_get(doc, "ranks")),
             json_integer_value(json_object_get(doc, "nhosts")));

@@ -235,3 +235,25 @@ sc_status_t sc_results_write_csv(const char *path, const json_t *rows, const cha
     sc__csv_t c = {rows, fields};
     return sc_results_write_text(path, sc__csv_writer, &c, err);
 }
+
+void sc_results_xml_text(FILE *out, const char *text)
+{
+    for (; text && *text; text++) {
+        switch (*text) {
+        case '<':
+            fputs("&lt;", out);
+            break;
+        case '>':
+            fputs("&gt;", out);
+            break;
+        case '&':
+            fputs("&amp;", out);
+            break;
+        case '"':
+            fputs("&quot;", out);
+            break;
+        default:
+            fputc(*text, out);
+        }
+    }
+}

@@ -40,6 +40,9 @@ json_t *sc_results_gather(const sc_rte_t *rte, json_t *mine);
 /* The same, keeping only the ranks that gave a value (e.g. one per host). */
 json_t *sc_results_gather_present(const sc_rte_t *rte, json_t *mine);
 
+/* text for XML and HTML (junit.xml, report.html): <, >, & and " escaped; NULL writes nothing. */
+void sc_results_xml_text(FILE *out, const char *text);
+
 /* rows (an array of objects) as CSV: a header of fields, then one line per row (strings,
  * numbers, booleans; absent keys empty). Written whole or not at all. */
 sc_status_t sc_results_write_csv(const char *path, const json_t *rows, const char *const *fields,

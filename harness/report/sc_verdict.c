@@ -84,28 +84,6 @@ void sc_verdict_print(FILE *out, FILE *log, const json_t *checks)
     }
 }
 
-static void sc__xml_escaped(FILE *out, const char *text)
-{
-    for (; text && *text; text++) {
-        switch (*text) {
-        case '<':
-            fputs("&lt;", out);
-            break;
-        case '>':
-            fputs("&gt;", out);
-            break;
-        case '&':
-            fputs("&amp;", out);
-            break;
-        case '"':
-            fputs("&quot;", out);
-            break;
-        default:
-            fputc(*text, out);
-        }
-    }
-}
-
 typedef struct {
     const char *suite;
     const json_t *checks;
@@ -116,7 +94,7 @@ static int sc__junit_writer(FILE *out, void *arg)
     const sc__junit_t *j = arg;
     json_t *sum = sc_verdict_summary(j->checks);
     fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n<testsuite name=\"");
-    sc__xml_escaped(out, j->suite);
+    sc_results_xml_text(out, j->suite);
     fprintf(out, "\" tests=\"%zu\" failures=\"%lld\" errors=\"0\" skipped=\"0\">\n",
             json_array_size(j->checks), json_integer_value(json_object_get(sum, "fail")));
     json_decref(sum);
@@ -133,17 +111,17 @@ static int sc__junit_writer(FILE *out, void *arg)
                  json_real_value(json_object_get(c, "ratio")),
                  json_string_value(json_object_get(c, "source")));
         fprintf(out, "  <testcase classname=\"scalecheck.");
-        sc__xml_escaped(out, j->suite);
+        sc_results_xml_text(out, j->suite);
         fprintf(out, "\" name=\"");
-        sc__xml_escaped(out, json_string_value(json_object_get(c, "name")));
+        sc_results_xml_text(out, json_string_value(json_object_get(c, "name")));
         fprintf(out, "\">");
         if (v[0] == 'F') {
             fprintf(out, "<failure message=\"");
-            sc__xml_escaped(out, detail);
+            sc_results_xml_text(out, detail);
             fprintf(out, "\"/>");
         } else {
             fprintf(out, "<system-out>%s: ", v);
-            sc__xml_escaped(out, detail);
+            sc_results_xml_text(out, detail);
             fprintf(out, "</system-out>");
         }
         fprintf(out, "</testcase>\n");

@@ -28,6 +28,9 @@ def test():
            f"first look {first} vs best {best}")
     expect(rc == (1 if doc["localization"]["suspects"] or doc["verdict"]["fail"] else 0), "exit vs verdict")
     expect("uni-directional bandwidth" in out and "# suspects:" in out, "terminal heatmap")
+    html = open(glob.glob(os.path.join(wd, "r", "*", "report.html"))[0]).read()
+    a, b = doc["names"][0], doc["names"][1]
+    expect(f"pair {a} &lt;-&gt; {b} bandwidth" in html and "<->" not in html, "report.html escapes")
     # the pairs as CSV, in the run directory and where --csv says, with each pair's verdict
     for path in (cpath, glob.glob(os.path.join(wd, "r", "*", "pairs.csv"))[0]):
         rows = list(csv.DictReader(open(path)))
