@@ -364,11 +364,13 @@ static void ucx__close(sc_comm_t *comm)
         return;
     ucp_request_param_t prm = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
                                .flags = UCP_EP_CLOSE_FLAG_FORCE};
+    uint64_t start = sc_clock_ns(); /* a forced close is local, but bounded all the same */
     for (int r = 0; r < sh->nranks; r++)
         if (sh->eps[r] != NULL) {
             void *req = ucp_ep_close_nbx(sh->eps[r], &prm);
             while (req != NULL && UCS_PTR_IS_PTR(req) &&
-                   ucp_request_check_status(req) == UCS_INPROGRESS)
+                   ucp_request_check_status(req) == UCS_INPROGRESS &&
+                   (double)(sc_clock_ns() - start) * 1e-9 < sh->timeout_s)
                 ucp_worker_progress(sh->worker);
             if (req != NULL && UCS_PTR_IS_PTR(req))
                 ucp_request_free(req);
