@@ -162,6 +162,8 @@ def curve(wd):
     expect([(q["gpus"], q["nodes"]) for q in doc["points"]] == [(1, 1), (2, 2), (4, 4)],
            f"points {[(q['gpus'], q['nodes']) for q in doc['points']]}")
     expect(doc["nhosts"] == 4 and doc["verdict"]["checks"] >= 2, f"verdict {doc.get('verdict')}")
+    expect(p.returncode == (1 if doc["verdict"]["fail"] else 0),
+           f"curve: exit {p.returncode} against {doc['verdict']}")
     hosts = {q["slowest_host"] for q in doc["points"]}
     expect(hosts <= {"h1", "h2", "h3", "h4"}, f"slowest hosts {hosts}")
 
@@ -188,6 +190,8 @@ def slurm(wd):
                    f"{script}: sbatch exit {p.returncode}\n{p.stderr}\n{log[-1500:]}")
             doc = load_json(jpath)
             expect(doc["names"] == ["h1", "h2", "h3", "h4"], f"{script}: {doc['names']}")
+            failed = doc["verdict"]["fail"] > 0 or doc["localization"]["suspects"]
+            expect(p.returncode == (1 if failed else 0), f"{script}: exit {p.returncode} vs {doc['verdict']}")
             expect(all(r["uni_ab_GBps"] > 0 and r["uni_ba_GBps"] > 0 for r in doc["pairs"]),
                    f"{script}: every pair measured")
             print(f"{script}: 4 nodes, {len(doc['localization']['suspects'])} suspects")
