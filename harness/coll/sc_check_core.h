@@ -94,18 +94,38 @@ SC_HOSTDEV double sc_check_expected(const sc_check_spec_t *spec, const sc_src_t 
     }
 }
 
-/* Tolerance is 0 except for avg: one unit of the type's precision (libraries may average by
- * pre-multiplying), and 1 for integers (libraries that round rather than truncate). */
+/* Unit roundoff of a floating type (half the gap from 1 to the next value); 0 for integers. */
+SC_HOSTDEV double sc_check_unit_roundoff(sc_dtype_t dtype)
+{
+    switch (dtype) {
+    case SC_DTYPE_fp16:
+        return 1.0 / 2048; /* 11-bit significand */
+    case SC_DTYPE_bf16:
+        return 1.0 / 256; /* 8-bit significand */
+    case SC_DTYPE_float:
+        return 1.0 / 16777216; /* 24-bit significand */
+    case SC_DTYPE_double:
+        return 1.0 / 9007199254740992.0; /* 53-bit significand */
+    default:
+        return 0.0;
+    }
+}
+
+/* Tolerance is 0 except for avg. Integers: 1 (libraries that round rather than truncate).
+ * Floating types: NCCL averages by pre-multiplying every input by (T)(1/n) and summing in T, so
+ * each of the n products, the n-1 additions and 1/n itself round once, each by at most u times
+ * a magnitude the inputs bound (|x_i/n| and every partial sum stay below spec->bound). The
+ * error is therefore bounded by (2n + 1) u bound, relative to the inputs and not to the result:
+ * a tolerance relative to the result fails wherever the sum cancels to near zero. */
 SC_HOSTDEV int sc_check_matches(const sc_check_spec_t *spec, double got, double want)
 {
     if (got == want)
         return 1;
     if (spec->op != SC_REDOP_avg)
         return 0;
-    double rel = spec->dtype == SC_DTYPE_bf16   ? 1.0 / 128
-                 : spec->dtype == SC_DTYPE_fp16 ? 1.0 / 1024
-                                                : 1e-6;
-    double tol = sc_dtype_core_is_float(spec->dtype) ? rel * fabs(want) : 1.0;
+    double tol = sc_dtype_core_is_float(spec->dtype)
+                     ? (2.0 * spec->nranks + 1) * sc_check_unit_roundoff(spec->dtype) * spec->bound
+                     : 1.0;
     return fabs(got - want) <= tol;
 }
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include "comm/sc_cuda_check.h"
@@ -24,6 +25,7 @@ sc_status_t sc_nccl_settle(nccl__comm_t *c, ncclResult_t rc, const char *what, s
             c->nccl = NULL;
             return nccl__fail(c, SC_ERR_TIMEOUT, what, "timed out; communicator aborted", err);
         }
+        sched_yield(); /* NCCL's own threads need the core this poll would take */
         ncclResult_t state = ncclInProgress;
         if (ncclCommGetAsyncError(c->nccl, &state) != ncclSuccess)
             state = ncclSystemError;
@@ -110,19 +112,21 @@ static sc_status_t nccl__reduce(sc_comm_t *comm, const sc_coll_args_t *a, sc_err
                           "ncclReduce", err);
 }
 
-#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0) && !defined(SC_NCCL_P2P_FALLBACK)
-static sc_status_t nccl__alltoall(sc_comm_t *comm, const sc_coll_args_t *a, sc_err_t *err)
-{
-    nccl__comm_t *c = nccl__of(comm);
-    return sc_nccl_settle(
-        c,
-        ncclAlltoAll(a->sendbuf, a->recvbuf, a->count, nccl__dtype(a->dtype), c->nccl, c->stream),
-        "ncclAlltoAll", err);
-}
+/* All-to-all, gather and scatter: NCCL's own from 2.28 on, grouped send/recv (as nccl-tests
+ * does) where the NCCL loaded at run time is older - the header's version only says what could
+ * be compiled, not what libnccl.so.2 provides. */
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0)
+#define NCCL__HAVE_NATIVE_A2A 1
 #else
-/* NCCL before 2.28 has no all-to-all, gather or scatter: grouped send/recv, as nccl-tests
- * does. (SC_NCCL_P2P_FALLBACK forces this path, to compile-check it against a newer NCCL.) */
-static sc_status_t nccl__alltoall(sc_comm_t *comm, const sc_coll_args_t *a, sc_err_t *err)
+#define NCCL__HAVE_NATIVE_A2A 0
+#endif
+
+static inline bool nccl__native_a2a(const nccl__comm_t *c)
+{
+    return NCCL__HAVE_NATIVE_A2A && c->lib_version >= NCCL_VERSION(2, 28, 0);
+}
+
+static sc_status_t nccl__alltoall_p2p(sc_comm_t *comm, const sc_coll_args_t *a, sc_err_t *err)
 {
     nccl__comm_t *c = nccl__of(comm);
     size_t bytes = a->count * sc_dtype_size(a->dtype);
@@ -139,7 +143,20 @@ static sc_status_t nccl__alltoall(sc_comm_t *comm, const sc_coll_args_t *a, sc_e
     return sc_nccl_settle(c, rc == ncclSuccess || rc == ncclInProgress ? end : rc,
                           "alltoall (ncclSend/ncclRecv)", err);
 }
+
+static sc_status_t nccl__alltoall(sc_comm_t *comm, const sc_coll_args_t *a, sc_err_t *err)
+{
+    nccl__comm_t *c = nccl__of(comm);
+    (void)c; /* unused where the header predates NCCL's all-to-all */
+#if NCCL__HAVE_NATIVE_A2A
+    if (nccl__native_a2a(c))
+        return sc_nccl_settle(c,
+                              ncclAlltoAll(a->sendbuf, a->recvbuf, a->count, nccl__dtype(a->dtype),
+                                           c->nccl, c->stream),
+                              "ncclAlltoAll", err);
 #endif
+    return nccl__alltoall_p2p(comm, a, err);
+}
 
 static sc_status_t nccl__sendrecv(sc_comm_t *comm, const sc_coll_args_t *a, sc_err_t *err)
 {
@@ -155,30 +172,6 @@ static sc_status_t nccl__sendrecv(sc_comm_t *comm, const sc_coll_args_t *a, sc_e
                           "ncclSend/ncclRecv", err);
 }
 
-#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0) && !defined(SC_NCCL_P2P_FALLBACK)
-static sc_status_t nccl__gather(sc_comm_t *comm, const sc_coll_args_t *a, sc_err_t *err)
-{
-    nccl__comm_t *c = nccl__of(comm);
-    return sc_nccl_settle(c,
-                          ncclGather(a->sendbuf, a->recvbuf, a->count, nccl__dtype(a->dtype),
-                                     a->root, c->nccl, c->stream),
-                          "ncclGather", err);
-}
-
-static sc_status_t nccl__scatter(sc_comm_t *comm, const sc_coll_args_t *a, sc_err_t *err)
-{
-    nccl__comm_t *c = nccl__of(comm);
-    size_t esize = sc_dtype_size(a->dtype);
-    /* In place, NCCL wants recvbuff == sendbuff + root * count on the root. */
-    void *recv = (a->in_place && comm->rank == a->root)
-                     ? (char *)a->recvbuf + (size_t)a->root * a->count * esize
-                     : a->recvbuf;
-    return sc_nccl_settle(
-        c,
-        ncclScatter(a->sendbuf, recv, a->count, nccl__dtype(a->dtype), a->root, c->nccl, c->stream),
-        "ncclScatter", err);
-}
-#else
 /* Older NCCL: the root receives (gather) or sends (scatter) one block per rank. */
 static sc_status_t nccl__rooted(sc_comm_t *comm, const sc_coll_args_t *a, bool gather,
                                 const char *what, sc_err_t *err)
@@ -209,14 +202,37 @@ static sc_status_t nccl__rooted(sc_comm_t *comm, const sc_coll_args_t *a, bool g
 
 static sc_status_t nccl__gather(sc_comm_t *comm, const sc_coll_args_t *a, sc_err_t *err)
 {
+    nccl__comm_t *c = nccl__of(comm);
+    (void)c; /* unused where the header predates NCCL's gather and scatter */
+#if NCCL__HAVE_NATIVE_A2A
+    if (nccl__native_a2a(c))
+        return sc_nccl_settle(c,
+                              ncclGather(a->sendbuf, a->recvbuf, a->count, nccl__dtype(a->dtype),
+                                         a->root, c->nccl, c->stream),
+                              "ncclGather", err);
+#endif
     return nccl__rooted(comm, a, true, "gather (ncclSend/ncclRecv)", err);
 }
 
 static sc_status_t nccl__scatter(sc_comm_t *comm, const sc_coll_args_t *a, sc_err_t *err)
 {
+    nccl__comm_t *c = nccl__of(comm);
+    (void)c; /* unused where the header predates NCCL's gather and scatter */
+#if NCCL__HAVE_NATIVE_A2A
+    if (nccl__native_a2a(c)) {
+        size_t esize = sc_dtype_size(a->dtype);
+        /* In place, NCCL wants recvbuff == sendbuff + root * count on the root. */
+        void *recv = (a->in_place && comm->rank == a->root)
+                         ? (char *)a->recvbuf + (size_t)a->root * a->count * esize
+                         : a->recvbuf;
+        return sc_nccl_settle(c,
+                              ncclScatter(a->sendbuf, recv, a->count, nccl__dtype(a->dtype),
+                                          a->root, c->nccl, c->stream),
+                              "ncclScatter", err);
+    }
+#endif
     return nccl__rooted(comm, a, false, "scatter (ncclSend/ncclRecv)", err);
 }
-#endif
 
 static bool nccl__supports(const sc_comm_t *comm, const char *coll, sc_dtype_t dtype, bool in_place)
 {
@@ -239,6 +255,7 @@ sc_status_t sc_nccl_sync(sc_comm_t *comm, sc_err_t *err)
             return SC_OK;
         if (rc != cudaErrorNotReady)
             return nccl__cuda(c, rc, "cudaStreamQuery", err);
+        sched_yield();
         if (++spins % 1024 != 0)
             continue;
         ncclResult_t state = ncclSuccess;
@@ -278,18 +295,30 @@ static void nccl__free(sc_comm_t *comm, void *ptr)
     cudaFree(ptr);
 }
 
+/* Copies run on the communication stream, then wait for it: ordered after the collectives that
+ * wrote the buffer and before those that will read it (a copy on the legacy default stream is
+ * not ordered with a non-blocking stream). */
+static sc_status_t nccl__copy(sc_comm_t *comm, void *dst, const void *src, size_t bytes,
+                              enum cudaMemcpyKind kind, const char *what, sc_err_t *err)
+{
+    nccl__comm_t *c = nccl__of(comm);
+    sc_status_t status =
+        nccl__cuda(c, cudaMemcpyAsync(dst, src, bytes, kind, c->stream), what, err);
+    return status == SC_OK ? sc_nccl_sync(comm, err) : status;
+}
+
 static sc_status_t nccl__to_host(sc_comm_t *comm, void *host, const void *buf, size_t bytes,
                                  sc_err_t *err)
 {
-    return nccl__cuda(nccl__of(comm), cudaMemcpy(host, buf, bytes, cudaMemcpyDeviceToHost),
-                      "cudaMemcpy(device to host)", err);
+    return nccl__copy(comm, host, buf, bytes, cudaMemcpyDeviceToHost,
+                      "cudaMemcpyAsync(device to host)", err);
 }
 
 static sc_status_t nccl__from_host(sc_comm_t *comm, void *buf, const void *host, size_t bytes,
                                    sc_err_t *err)
 {
-    return nccl__cuda(nccl__of(comm), cudaMemcpy(buf, host, bytes, cudaMemcpyHostToDevice),
-                      "cudaMemcpy(host to device)", err);
+    return nccl__copy(comm, buf, host, bytes, cudaMemcpyHostToDevice,
+                      "cudaMemcpyAsync(host to device)", err);
 }
 
 static sc_status_t nccl__fill_bytes(sc_comm_t *comm, void *buf, int byte, size_t bytes,
@@ -329,16 +358,29 @@ static sc_status_t nccl__check_count(sc_comm_t *comm, const void *buf, const sc_
     return status;
 }
 
+/* The stream's host function before the start event: see sc_gate in sc_async.h. */
+static void CUDART_CB nccl__gate_pass(void *gate)
+{
+    sc_gate_pass(gate);
+}
+
 static sc_status_t nccl__timer_start(sc_comm_t *comm, sc_err_t *err)
 {
     nccl__comm_t *c = nccl__of(comm);
-    return nccl__cuda(c, cudaEventRecord(c->ev_start, c->stream), "cudaEventRecord", err);
+    sc_status_t status = nccl__cuda(c, cudaLaunchHostFunc(c->stream, nccl__gate_pass, &c->gate),
+                                    "cudaLaunchHostFunc(timing gate)", err);
+    return status == SC_OK
+               ? nccl__cuda(c, cudaEventRecord(c->ev_start, c->stream), "cudaEventRecord", err)
+               : status;
 }
 
 static sc_status_t nccl__timer_stop(sc_comm_t *comm, sc_err_t *err)
 {
     nccl__comm_t *c = nccl__of(comm);
-    return nccl__cuda(c, cudaEventRecord(c->ev_stop, c->stream), "cudaEventRecord", err);
+    sc_status_t status =
+        nccl__cuda(c, cudaEventRecord(c->ev_stop, c->stream), "cudaEventRecord", err);
+    sc_gate_open(&c->gate); /* the operation is queued: the start event may run now */
+    return status;
 }
 
 static sc_status_t nccl__timer_read(sc_comm_t *comm, double *us, sc_err_t *err)
@@ -348,6 +390,9 @@ static sc_status_t nccl__timer_read(sc_comm_t *comm, double *us, sc_err_t *err)
     sc_status_t status =
         nccl__cuda(c, cudaEventElapsedTime(&ms, c->ev_start, c->ev_stop), "cudaEventElapsed", err);
     *us = (double)ms * 1e3;
+    if (status == SC_OK && sc_gate_take_timeouts(&c->gate) > 0)
+        status = nccl__fail(c, SC_ERR_TIMEOUT, "device timer",
+                            "the stream's timing gate was not opened in time", err);
     return status;
 }
 
@@ -391,14 +436,10 @@ static sc_status_t nccl__compute_spin(sc_comm_t *comm, double us, double *measur
 {
     nccl__comm_t *c = nccl__of(comm);
     cudaStream_t cs = c->compute_stream;
-    sc_status_t status = SC_OK;
-    if (c->spin_cycles_per_us <= 0)
-        status = nccl__cuda(c, sc_cuda_spin_calibrate(cs, &c->spin_cycles_per_us),
-                            "calibrating the spin kernel", err);
+    sc_status_t status =
+        nccl__cuda(c, cudaEventRecord(c->ev_compute_start, cs), "cudaEventRecord", err);
     if (status == SC_OK)
-        status = nccl__cuda(c, cudaEventRecord(c->ev_compute_start, cs), "cudaEventRecord", err);
-    if (status == SC_OK)
-        status = nccl__cuda(c, sc_cuda_spin(cs, us, c->spin_cycles_per_us), "spin kernel", err);
+        status = nccl__cuda(c, sc_cuda_spin(cs, us), "spin kernel", err);
     if (status == SC_OK)
         status = nccl__cuda(c, cudaEventRecord(c->ev_compute_stop, cs), "cudaEventRecord", err);
     if (status == SC_OK) /* bounded like every wait: the spin is finite by construction */
@@ -416,7 +457,8 @@ static sc_status_t nccl__compute_gemm(sc_comm_t *comm, const sc_gemm_spec_t *spe
 {
     nccl__comm_t *c = nccl__of(comm);
     char why[256] = "";
-    if (sc_cuda_gemm((int)spec->type, spec->m, spec->n, spec->k, spec->iters, c->stream,
+    /* On the compute stream, as the compute phase of a step: communication keeps its own. */
+    if (sc_cuda_gemm((int)spec->type, spec->m, spec->n, spec->k, spec->iters, c->compute_stream,
                      &result->seconds, why, sizeof(why)) != 0)
         return nccl__fail(c, SC_ERR_RUNTIME, "matrix multiply", why, err);
     double flops = 2.0 * spec->m * spec->n * (double)spec->k * spec->iters;

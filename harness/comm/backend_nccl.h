@@ -8,6 +8,7 @@
 #include <nccl.h>
 #include <stdio.h>
 
+#include "comm/sc_async.h"
 #include "comm/sc_backend.h"
 
 typedef struct {
@@ -24,10 +25,13 @@ typedef struct {
     } sends[64]; /* isend: deferred, issued in one group with the next recv or iwait */
     int nsends;
     unsigned long long *d_wrong;
+    ncclComm_t split_child; /* where a non-blocking ncclCommSplit stores its child, later */
+    sc_gate_t gate;         /* holds the stream before the start event (sc_async.h) */
+    bool gate_ready;
     int device;
+    int lib_version; /* ncclGetVersion at run time: what the loaded libnccl.so.2 can do */
     double timeout_s;
-    double spin_cycles_per_us; /* 0 until the spin kernel is calibrated */
-    char gpu[320];             /* "GPU 0 NVIDIA H200 (0000:1b:00.0)" for messages */
+    char gpu[320]; /* "GPU 0 NVIDIA H200 (0000:1b:00.0)" for messages */
     char version[128];
 } nccl__comm_t;
 

@@ -29,6 +29,37 @@ static sc_status_t nccl__pick_device(const sc_rte_t *rte, int requested, int *de
                          len);
 }
 
+/* Two ranks of one host on one GPU (same PCI bus id) would make NCCL fail or hang: every rank
+ * learns its bus id, they are gathered, and the first shared one is named. Collective: every
+ * rank calls it, with picked false where it has no device (its id is then empty). */
+static sc_status_t nccl__check_shared(const sc_rte_t *rte, bool picked, int device, char *why,
+                                      size_t len)
+{
+    char mine[SC_GPU_BUS_ID_MAX] = "";
+    if (picked)
+        cudaDeviceGetPCIBusId(mine, sizeof(mine), device);
+    char(*all)[SC_GPU_BUS_ID_MAX] = calloc((size_t)rte->size, sizeof(*all));
+    if (all == NULL) {
+        snprintf(why, len, "rank %d: no memory for the GPU bus ids", rte->rank);
+        return SC_ERR_NOMEM;
+    }
+    MPI_Allgather(mine, SC_GPU_BUS_ID_MAX, MPI_CHAR, all, SC_GPU_BUS_ID_MAX, MPI_CHAR, rte->world);
+    for (int r = 0; r < rte->size; r++)
+        if (all[r][0] == '\0') /* a rank without a device: never a match */
+            snprintf(all[r], sizeof(all[r]), "none-%d", r);
+    int a = -1, b = -1;
+    int shared = sc_gpu_find_shared((const char(*)[SC_GPU_BUS_ID_MAX])all, rte->host_index,
+                                    rte->size, &a, &b);
+    if (shared && (rte->rank == a || rte->rank == b))
+        snprintf(why, len,
+                 "ranks %d and %d on host %s both use GPU %s: NCCL needs one GPU per rank (launch "
+                 "at most one rank per GPU, or give each rank its own: --gpus-per-task=1, "
+                 "CUDA_VISIBLE_DEVICES)",
+                 a, b, rte->hosts[a], all[a]);
+    free(all);
+    return shared && (rte->rank == a || rte->rank == b) ? SC_ERR_USAGE : SC_OK;
+}
+
 /* Every rank learns the outcome of the first rank that failed (so all leave the same way). */
 static sc_status_t nccl__agree(const sc_rte_t *rte, sc_status_t mine, char *why, size_t len,
                                sc_err_t *err)
@@ -75,15 +106,23 @@ static nccl__comm_t *nccl__new(const sc_rte_t *rte, int device, double timeout_s
     c->timeout_s = timeout_s > 0 ? timeout_s : 1e9;
     int lib = 0;
     ncclGetVersion(&lib);
+    c->lib_version = lib;
     snprintf(c->version, sizeof(c->version), "NCCL %d.%d.%d", lib / 10000, lib / 100 % 100,
              lib % 100);
     nccl__describe_gpu(c);
+    if (sc_gate_init(&c->gate, c->timeout_s) != 0) {
+        free(c);
+        return NULL;
+    }
+    c->gate_ready = true;
     return c;
 }
 
 void sc_nccl_close(sc_comm_t *comm)
 {
     nccl__comm_t *c = nccl__of(comm);
+    if (c->gate_ready)
+        sc_gate_open_all(&c->gate); /* a stream held at the gate must drain */
     if (c->nccl != NULL) {
         ncclResult_t rc = ncclCommFinalize(c->nccl);
         sc_err_t ignored;
@@ -106,6 +145,8 @@ void sc_nccl_close(sc_comm_t *comm)
         cudaStreamDestroy(c->compute_stream);
     if (c->stream)
         cudaStreamDestroy(c->stream);
+    if (c->gate_ready)
+        sc_gate_destroy(&c->gate);
     sc_comm_fini_base(comm);
     free(c);
 }
@@ -116,7 +157,8 @@ sc_status_t sc_nccl_open(const sc_rte_t *rte, const sc_backend_opts_t *opts, sc_
     char why[512] = "";
     int device = -1;
     sc_status_t status = nccl__pick_device(rte, opts->device, &device, why, sizeof(why));
-    status = nccl__agree(rte, status, why, sizeof(why), err);
+    sc_status_t shared = nccl__check_shared(rte, status == SC_OK, device, why, sizeof(why));
+    status = nccl__agree(rte, status == SC_OK ? shared : status, why, sizeof(why), err);
     if (status != SC_OK)
         return status;
     nccl__comm_t *c = nccl__new(rte, device, opts->timeout_s);
@@ -156,9 +198,10 @@ static sc_status_t nccl__gather_members(nccl__comm_t *c, int color, int key, int
     sc_status_t status =
         nccl__cuda(c, cudaMalloc((void **)&d_all, bytes + sizeof(mine)), "cudaMalloc", err);
     int *d_mine = d_all ? d_all + 3 * c->base.size : NULL;
-    if (status == SC_OK)
-        status = nccl__cuda(c, cudaMemcpy(d_mine, mine, sizeof(mine), cudaMemcpyHostToDevice),
-                            "cudaMemcpy", err);
+    if (status == SC_OK) /* on the stream NCCL reads from: a legacy-stream copy is not ordered */
+        status = nccl__cuda(
+            c, cudaMemcpyAsync(d_mine, mine, sizeof(mine), cudaMemcpyHostToDevice, c->stream),
+            "cudaMemcpyAsync", err);
     if (status == SC_OK)
         status = sc_nccl_settle(c, ncclAllGather(d_mine, d_all, 3, ncclInt32, c->nccl, c->stream),
                                 "ncclAllGather(split members)", err);
@@ -166,7 +209,10 @@ static sc_status_t nccl__gather_members(nccl__comm_t *c, int color, int key, int
         status = sc_nccl_sync(&c->base, err);
     if (status == SC_OK)
         status =
-            nccl__cuda(c, cudaMemcpy(all, d_all, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy", err);
+            nccl__cuda(c, cudaMemcpyAsync(all, d_all, bytes, cudaMemcpyDeviceToHost, c->stream),
+                       "cudaMemcpyAsync", err);
+    if (status == SC_OK)
+        status = sc_nccl_sync(&c->base, err);
     cudaFree(d_all);
     return status;
 }
@@ -192,6 +238,67 @@ static void nccl__order_members(const int *all, int parent_size, int color, int 
         members[i] = all[3 * members[i] + 2];
 }
 
+/* sc_split_wait's view of a split in progress: the parent's and the child's asynchronous state,
+ * and the slot where NCCL stores the child (in the parent's record, which outlives any late
+ * store: a split that times out must not have NCCL write into a dead stack frame). */
+static sc_async_state_t nccl__async_state(ncclComm_t comm)
+{
+    ncclResult_t state = ncclInProgress;
+    if (ncclCommGetAsyncError(comm, &state) != ncclSuccess)
+        return SC_ASYNC_FAILED;
+    return state == ncclSuccess      ? SC_ASYNC_DONE
+           : state == ncclInProgress ? SC_ASYNC_PENDING
+                                     : SC_ASYNC_FAILED;
+}
+
+static sc_async_state_t nccl__split_parent(void *ctx)
+{
+    return nccl__async_state(((nccl__comm_t *)ctx)->nccl);
+}
+
+static void *nccl__split_child(void *ctx)
+{
+    return __atomic_load_n(&((nccl__comm_t *)ctx)->split_child, __ATOMIC_ACQUIRE);
+}
+
+static sc_async_state_t nccl__split_child_state(void *ctx, void *child)
+{
+    (void)ctx;
+    return nccl__async_state((ncclComm_t)child);
+}
+
+/* Starts a non-blocking split and waits (bounded) until it is complete; *child is NULL for a
+ * rank without a colour. On failure the parent (and a half-made child) are aborted. */
+static sc_status_t nccl__split_comm(nccl__comm_t *parent, int color, int key, ncclComm_t *child,
+                                    sc_err_t *err)
+{
+    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+    config.blocking = 0;
+    parent->split_child = NULL;
+    *child = NULL;
+    ncclResult_t rc = ncclCommSplit(parent->nccl, color < 0 ? NCCL_SPLIT_NOCOLOR : color, key,
+                                    &parent->split_child, &config);
+    if (rc != ncclSuccess && rc != ncclInProgress)
+        return sc_nccl_settle(parent, rc, "ncclCommSplit", err);
+    sc_split_probe_t probe = {nccl__split_parent, nccl__split_child, nccl__split_child_state,
+                              parent};
+    void *made = NULL;
+    sc_split_outcome_t outcome = sc_split_wait(&probe, color >= 0, parent->timeout_s, &made);
+    if (outcome == SC_SPLIT_READY || outcome == SC_SPLIT_NO_CHILD) {
+        *child = (ncclComm_t)made;
+        return SC_OK;
+    }
+    if (made != NULL)
+        ncclCommAbort((ncclComm_t)made);
+    ncclCommAbort(parent->nccl);
+    parent->nccl = NULL;
+    const char *why = outcome == SC_SPLIT_TIMEOUT        ? "timed out; communicator aborted"
+                      : outcome == SC_SPLIT_CHILD_FAILED ? "the new communicator failed"
+                                                         : "the parent communicator failed";
+    return nccl__fail(parent, outcome == SC_SPLIT_TIMEOUT ? SC_ERR_TIMEOUT : SC_ERR_RUNTIME,
+                      "ncclCommSplit", why, err);
+}
+
 sc_status_t sc_nccl_split(sc_comm_t *comm, int color, int key, sc_comm_t **out, sc_err_t *err)
 {
     nccl__comm_t *parent = nccl__of(comm);
@@ -200,14 +307,9 @@ sc_status_t sc_nccl_split(sc_comm_t *comm, int color, int key, sc_comm_t **out, 
     int *members = malloc(sizeof(int) * (size_t)comm->size);
     sc_status_t status = (all && members) ? nccl__gather_members(parent, color, key, all, err)
                                           : sc_err_set(err, SC_ERR_NOMEM, "no memory for a split");
-    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
-    config.blocking = 0;
     ncclComm_t child = NULL;
     if (status == SC_OK)
-        status = sc_nccl_settle(parent,
-                                ncclCommSplit(parent->nccl, color < 0 ? NCCL_SPLIT_NOCOLOR : color,
-                                              key, &child, &config),
-                                "ncclCommSplit", err);
+        status = nccl__split_comm(parent, color, key, &child, err);
     nccl__comm_t *c = NULL;
     if (status == SC_OK && child != NULL) {
         int rank = 0, size = 0;
@@ -218,7 +320,9 @@ sc_status_t sc_nccl_split(sc_comm_t *comm, int color, int key, sc_comm_t **out, 
         status = c ? sc_comm_init_base(&c->base, &sc_backend_nccl_ops, comm->rte, rank, size,
                                        members, err)
                    : sc_err_set(err, SC_ERR_NOMEM, "no memory for a split");
-        if (c != NULL) {
+        if (c == NULL)
+            ncclCommAbort(child);
+        else {
             c->nccl = child;
             if (status == SC_OK)
                 status = nccl__resources(c, err);

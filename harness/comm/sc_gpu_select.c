@@ -1,6 +1,7 @@
 #include "sc_gpu_select.h"
 
 #include <stdio.h>
+#include <string.h>
 
 sc_status_t sc_gpu_select(int requested, int ndev, int local_rank, int local_size, const char *host,
                           const char *cuda_error, int *device, char *why, size_t len)
@@ -15,13 +16,22 @@ sc_status_t sc_gpu_select(int requested, int ndev, int local_rank, int local_siz
                  host, ndev, ndev == 1 ? "" : "s");
         return SC_ERR_USAGE;
     }
-    if (requested < 0 && local_size > ndev) {
-        snprintf(why, len,
-                 "host %s has %d GPU%s but %d ranks: NCCL needs one rank per GPU (launch fewer "
-                 "ranks per node)",
-                 host, ndev, ndev == 1 ? "" : "s", local_size);
-        return SC_ERR_USAGE;
-    }
-    *device = requested >= 0 ? requested : local_rank;
+    if (requested >= 0)
+        *device = requested;
+    else
+        *device = ndev >= local_size ? local_rank : local_rank % ndev;
     return SC_OK;
+}
+
+int sc_gpu_find_shared(const char (*bus_ids)[SC_GPU_BUS_ID_MAX], const int *host_index, int n,
+                       int *first, int *second)
+{
+    for (int a = 0; a < n; a++)
+        for (int b = a + 1; b < n; b++)
+            if (host_index[a] == host_index[b] && strcmp(bus_ids[a], bus_ids[b]) == 0) {
+                *first = a;
+                *second = b;
+                return 1;
+            }
+    return 0;
 }

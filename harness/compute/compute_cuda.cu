@@ -1,47 +1,55 @@
-/* compute_cuda.cu - the GPU compute phase: a clock-calibrated spin kernel and a cuBLAS matrix
- * multiply in FP32, TF32, FP16 and BF16 (the seeds' throughput test). */
+/* compute_cuda.cu - the GPU compute phase: a spin kernel timed by the GPU's global timer and a
+ * cuBLAS matrix multiply in FP32, TF32, FP16 and BF16 (the seeds' throughput test). */
+#include <cstdint>
 #include <cstdio>
 
 #include <cublas_v2.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
 #include "compute/sc_compute_cuda.h"
 
 namespace
 {
 
-__global__ void spin_kernel(long long cycles)
+/* The global timer counts nanoseconds whatever the SM clock does (an H200 idles near 345 MHz
+ * and boosts to about 1980 MHz: a spin counted in clock64() cycles would drift with it). */
+__device__ uint64_t global_ns()
 {
-    long long start = clock64();
-    while (clock64() - start < cycles) {
+    uint64_t t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+__global__ void spin_kernel(uint64_t ns)
+{
+    uint64_t start = global_ns();
+    while (global_ns() - start < ns) {
     }
 }
 
-/* Times a spin of `cycles` with events, in microseconds. */
-cudaError_t timed_spin(cudaStream_t stream, long long cycles, double *us)
+/* Fills a matrix with values in [-1, 1) from a hash of the index: zeros would let the tensor
+ * cores skip work and read high. */
+__global__ void fill_random(void *buf, size_t count, int type)
 {
-    cudaEvent_t a = nullptr, b = nullptr;
-    cudaError_t rc = cudaEventCreate(&a);
-    if (rc == cudaSuccess)
-        rc = cudaEventCreate(&b);
-    if (rc == cudaSuccess)
-        rc = cudaEventRecord(a, stream);
-    if (rc == cudaSuccess) {
-        spin_kernel<<<1, 1, 0, stream>>>(cycles);
-        rc = cudaGetLastError();
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count;
+         i += (size_t)gridDim.x * blockDim.x) {
+        uint64_t h = (i + 1) * 0x9e3779b97f4a7c15ull;
+        h ^= h >> 29;
+        float v = (float)(h % 2048) / 1024.0f - 1.0f;
+        if (type == 2)
+            ((__half *)buf)[i] = __float2half(v);
+        else if (type == 3)
+            ((__nv_bfloat16 *)buf)[i] = __float2bfloat16(v);
+        else
+            ((float *)buf)[i] = v;
     }
-    if (rc == cudaSuccess)
-        rc = cudaEventRecord(b, stream);
-    if (rc == cudaSuccess)
-        rc = cudaEventSynchronize(b);
-    float ms = 0;
-    if (rc == cudaSuccess)
-        rc = cudaEventElapsedTime(&ms, a, b);
-    *us = ms * 1e3;
-    if (a)
-        cudaEventDestroy(a);
-    if (b)
-        cudaEventDestroy(b);
-    return rc;
+}
+
+cudaError_t fill_matrix(void *buf, size_t count, int type, cudaStream_t stream)
+{
+    fill_random<<<1024, 256, 0, stream>>>(buf, count, type);
+    return cudaGetLastError();
 }
 
 struct gemm_types {
@@ -66,26 +74,9 @@ gemm_types gemm_types_of(int type)
 
 } // namespace
 
-extern "C" cudaError_t sc_cuda_spin_calibrate(cudaStream_t stream, double *cycles_per_us)
+extern "C" cudaError_t sc_cuda_spin(cudaStream_t stream, double us)
 {
-    int khz = 0, device = 0;
-    cudaError_t rc = cudaGetDevice(&device);
-    if (rc == cudaSuccess)
-        rc = cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device);
-    if (rc != cudaSuccess)
-        return rc;
-    long long cycles = (long long)khz * 2; /* ~2 ms at the nominal clock */
-    double us = 0;
-    rc = timed_spin(stream, cycles / 20, &us); /* warm-up */
-    if (rc == cudaSuccess)
-        rc = timed_spin(stream, cycles, &us);
-    *cycles_per_us = (rc == cudaSuccess && us > 0) ? (double)cycles / us : khz / 1e3;
-    return rc;
-}
-
-extern "C" cudaError_t sc_cuda_spin(cudaStream_t stream, double us, double cycles_per_us)
-{
-    spin_kernel<<<1, 1, 0, stream>>>((long long)(us * cycles_per_us));
+    spin_kernel<<<1, 1, 0, stream>>>(us > 0 ? (uint64_t)(us * 1e3) : 0);
     return cudaGetLastError();
 }
 
@@ -107,17 +98,18 @@ extern "C" int sc_cuda_gemm(int type, int m, int n, int k, int iters, cudaStream
              cudaMalloc(&b, t.elem * k * n) != cudaSuccess ||
              cudaMalloc(&c, t.elem * m * n) != cudaSuccess)
         failed = "cudaMalloc(matrices)";
-    else if (cudaMemsetAsync(a, 0, t.elem * m * k, stream) != cudaSuccess ||
-             cudaMemsetAsync(b, 0, t.elem * k * n, stream) != cudaSuccess ||
+    else if (fill_matrix(a, (size_t)m * k, type, stream) != cudaSuccess ||
+             fill_matrix(b, (size_t)k * n, type, stream) != cudaSuccess ||
              cudaEventCreate(&start) != cudaSuccess || cudaEventCreate(&stop) != cudaSuccess)
-        failed = "cudaMemset/cudaEventCreate";
+        failed = "filling the matrices/cudaEventCreate";
     for (int i = -1; i < iters && failed == nullptr; i++) { /* i == -1: warm-up */
-        if (i == 0 && cudaEventRecord(start, stream) != cudaSuccess)
-            failed = "cudaEventRecord";
         cs = cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &alpha, a, t.data, m, b,
                           t.data, k, &beta, c, t.data, m, t.compute, CUBLAS_GEMM_DEFAULT);
         if (cs != CUBLAS_STATUS_SUCCESS)
             failed = "cublasGemmEx";
+        /* after the warm-up, so that zero timed iterations still time an empty interval */
+        if (i == -1 && failed == nullptr && cudaEventRecord(start, stream) != cudaSuccess)
+            failed = "cudaEventRecord";
     }
     float ms = 0;
     if (failed == nullptr && (cudaEventRecord(stop, stream) != cudaSuccess ||

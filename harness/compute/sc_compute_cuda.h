@@ -9,16 +9,13 @@
 extern "C" {
 #endif
 
-/* Measures how many clock64() cycles the spin kernel counts per microsecond on the current
- * device (a ~2 ms spin timed with events). */
-cudaError_t sc_cuda_spin_calibrate(cudaStream_t stream, double *cycles_per_us);
+/* Enqueues a spin of `us` microseconds, timed by the GPU's global timer (one thread; the SMs stay
+ * free for other work). */
+cudaError_t sc_cuda_spin(cudaStream_t stream, double us);
 
-/* Enqueues a spin of `us` microseconds (one thread; the SMs stay free for other work). */
-cudaError_t sc_cuda_spin(cudaStream_t stream, double us, double cycles_per_us);
-
-/* Runs iters C = A x B of m x k by k x n matrices with cuBLAS in `type` (0 fp32, 1 tf32,
- * 2 fp16, 3 bf16) after one warm-up, and returns their device time. On failure returns non-zero
- * with a reason in why. Allocates and frees its own matrices. */
+/* Runs iters C = A x B of m x k by k x n matrices (random values in [-1, 1)) with cuBLAS in
+ * `type` (0 fp32, 1 tf32, 2 fp16, 3 bf16) after one warm-up, and returns their device time.
+ * On failure returns non-zero with a reason in why. Allocates and frees its own matrices. */
 int sc_cuda_gemm(int type, int m, int n, int k, int iters, cudaStream_t stream, double *seconds,
                  char *why, size_t len);
 

@@ -357,11 +357,19 @@ static sc_status_t sc__prepare_step(sc_engine_t *eng, const sc_case_t *c, const 
         return sc_err_set(err, SC_ERR_USAGE, "-G: CUDA graphs need a GPU backend (backend %s)",
                           comm->ops->name);
     sc_status_t status = comm->ops->graph_begin(comm, err);
+    if (status != SC_OK)
+        return status;
     for (int i = 0; i < eng->opts.graph_ops && status == SC_OK; i++)
         status = step->fn(comm, a, err);
-    if (status == SC_OK)
-        status = comm->ops->graph_end(comm, &step->graph, err);
     step->ops_per_step = eng->opts.graph_ops;
+    if (status == SC_OK)
+        return comm->ops->graph_end(comm, &step->graph, err);
+    /* A failed capture still ends: a stream left capturing fails every later call on it. */
+    void *partial = NULL;
+    sc_err_t ignored;
+    comm->ops->graph_end(comm, &partial, &ignored);
+    if (partial != NULL)
+        comm->ops->graph_destroy(comm, partial);
     return status;
 }
 

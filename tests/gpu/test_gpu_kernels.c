@@ -1,8 +1,9 @@
 /* GPU unit test (runs where a GPU is; exits 77 = skipped elsewhere): the data-check kernels are
  * exact against the host reference - the fill kernel writes the very bytes sc_check_fill does,
  * the count kernel finds no mismatch in a correct result and exactly the planted wrong element -
- * for every collective's source layout, type and reduction, on random seeds. Also: CUDA event
- * time agrees with the host clock within 5 % on a large copy (what the engine relies on). */
+ * for every collective's source layout, type and reduction, on the root and another rank, on
+ * random seeds. Also: CUDA event time agrees with the host clock within 5 % on a large copy
+ * (what the engine relies on). */
 #include <cuda_runtime.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,17 +11,21 @@
 
 #include "coll/sc_check.h"
 #include "comm/sc_cuda_check.h"
+#include "sc_check_plant.h"
 #include "sc_test.h"
 #include "util/sc_clock.h"
 
 #define COUNT 100003 /* not a multiple of a block */
 
-static void check_layout(const sc_coll_t *coll, sc_dtype_t dtype, sc_redop_t op, uint64_t seed,
-                         void *d_buf, unsigned long long *d_wrong, unsigned char *host,
-                         unsigned char *back)
+/* One layout on `rank` of 8 ranks with root 1: fill bytes equal the host's; a correct result
+ * has no wrong element; a planted one is found exactly once (a non-root rank of reduce or
+ * gather has no result element, so nothing is planted and nothing is expected). */
+static void check_layout(const sc_coll_t *coll, int rank, sc_dtype_t dtype, sc_redop_t op,
+                         uint64_t seed, void *d_buf, unsigned long long *d_wrong,
+                         unsigned char *host, unsigned char *back)
 {
     const int n = 8;
-    sc_coll_shape_t s = {.rank = 3, .nranks = n, .root = 1, .count = COUNT / n};
+    sc_coll_shape_t s = {.rank = rank, .nranks = n, .root = 1, .count = COUNT / n};
     sc_check_spec_t spec;
     sc_check_spec_init(&spec, dtype, op, seed, n);
     size_t esize = sc_dtype_size(dtype);
@@ -32,23 +37,20 @@ static void check_layout(const sc_coll_t *coll, sc_dtype_t dtype, sc_redop_t op,
     cudaMemcpy(back, d_buf, fill_count * esize, cudaMemcpyDeviceToHost);
     SC_EXPECT(memcmp(host, back, fill_count * esize) == 0);
 
-    /* count: a correct result has no wrong element; one planted wrong element is found */
     size_t count = coll->result_count(&s);
     sc_src_t src = coll->source(&s);
     for (size_t j = 0; j < count; j++)
         sc_dtype_store(dtype, host, j, sc_check_expected(&spec, &src, j));
-    for (int planted = 0; planted < 2; planted++) {
-        if (planted) {
-            double v = sc_dtype_load(dtype, host, count / 3);
-            sc_dtype_store(dtype, host, count / 3, v >= 7 ? v - 7 : v + 7);
-        }
+    for (int pass = 0; pass < 2; pass++) {
+        int planted = pass ? sc_test_plant_wrong(&spec, &src, host, count) : 0;
+        SC_EXPECT(planted >= 0);
         unsigned long long wrong = 99;
         cudaMemcpy(d_buf, host, count * esize, cudaMemcpyHostToDevice);
         cudaMemset(d_wrong, 0, sizeof(wrong));
         SC_EXPECT(sc_cuda_check_count(d_buf, &spec, &src, count, d_wrong, 0) == cudaSuccess);
         cudaMemcpy(&wrong, d_wrong, sizeof(wrong), cudaMemcpyDeviceToHost);
-        SC_EXPECT_EQ_U64(wrong, planted ? 1 : 0);
-        SC_EXPECT_EQ_U64(sc_check_count_wrong(&spec, &src, host, count), planted ? 1 : 0);
+        SC_EXPECT_EQ_U64(wrong, planted);
+        SC_EXPECT_EQ_U64(sc_check_count_wrong(&spec, &src, host, count), planted);
     }
 }
 
@@ -97,8 +99,9 @@ int main(void)
     for (const sc_coll_t *const *c = sc_coll_list(); *c != NULL; c++)
         for (int d = 0; d < SC_DTYPE_COUNT; d++)
             for (int op = 0; op < SC_REDOP_COUNT; op++)
-                check_layout(*c, (sc_dtype_t)d, (sc_redop_t)op, (uint64_t)rand(), d_buf, d_wrong,
-                             host, back);
+                for (int rank = 1; rank <= 3; rank += 2) /* the root, and another rank */
+                    check_layout(*c, rank, (sc_dtype_t)d, (sc_redop_t)op, (uint64_t)rand(), d_buf,
+                                 d_wrong, host, back);
     check_event_timing();
     cudaFree(d_buf);
     cudaFree(d_wrong);

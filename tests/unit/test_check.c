@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "coll/sc_check.h"
+#include "sc_check_plant.h"
 #include "sc_test.h"
 
 static double reduce_naive(const sc_check_spec_t *spec, int nranks, uint64_t index)
@@ -96,9 +97,61 @@ static void check_half_conversions(void)
     SC_EXPECT_NEAR(sc_fp16_to_double(0x3555), 0.333251953125, 0);
 }
 
+/* NCCL's floating-point avg: every input pre-multiplied by (T)(1/n), the products summed in T.
+ * That result must pass the check at any rank count, powers of two or not, also where the sum
+ * cancels to near zero. */
+static void check_avg_premultiplied(void)
+{
+    const sc_dtype_t floats[] = {SC_DTYPE_fp16, SC_DTYPE_bf16, SC_DTYPE_float, SC_DTYPE_double};
+    for (size_t t = 0; t < 4; t++) {
+        for (int n = 2; n <= 24; n++) {
+            sc_check_spec_t spec;
+            sc_check_spec_init(&spec, floats[t], SC_REDOP_avg, 99 + (uint64_t)n, n);
+            sc_src_t src = {.kind = SC_SRC_REDUCED};
+            double inv = sc_dtype_round(floats[t], 1.0 / n);
+            uint64_t wrong = 0;
+            for (uint64_t i = 0; i < 4000; i++) {
+                double acc = sc_dtype_round(floats[t], sc_check_value(&spec, 0, i) * inv);
+                for (int r = 1; r < n; r++)
+                    acc = sc_dtype_round(
+                        floats[t],
+                        acc + sc_dtype_round(floats[t], sc_check_value(&spec, r, i) * inv));
+                wrong += !sc_check_matches(&spec, acc, sc_check_expected(&spec, &src, i));
+            }
+            SC_EXPECT_EQ_U64(wrong, 0);
+        }
+    }
+}
+
+/* The layouts of the GPU test (8 ranks, root 1): on the root and on another rank, a rooted
+ * collective (reduce, gather) has result elements only on the root; a plant there is found once,
+ * and a rank with nothing to check expects nothing. */
+static void check_rooted_layouts(void)
+{
+    for (const sc_coll_t *const *c = sc_coll_list(); *c != NULL; c++) {
+        for (int rank = 0; rank < 8; rank += 3) {
+            sc_coll_shape_t s = {.rank = rank, .nranks = 8, .root = 1, .count = 1000};
+            sc_check_spec_t spec;
+            sc_check_spec_init(&spec, SC_DTYPE_float, SC_REDOP_sum, 5, 8);
+            size_t count = (*c)->result_count(&s);
+            sc_src_t src = (*c)->source(&s);
+            float *buf = calloc(count + 1, sizeof(float));
+            for (size_t j = 0; j < count; j++)
+                buf[j] = (float)sc_check_expected(&spec, &src, j);
+            int planted = sc_test_plant_wrong(&spec, &src, buf, count);
+            bool rooted_elsewhere = count == 0;
+            SC_EXPECT(planted == (rooted_elsewhere ? 0 : 1));
+            SC_EXPECT_EQ_U64(sc_check_count_wrong(&spec, &src, buf, count), planted);
+            free(buf);
+        }
+    }
+}
+
 int main(void)
 {
     check_values_fit();
+    check_avg_premultiplied();
+    check_rooted_layouts();
     check_half_conversions();
     const int ranks[] = {1, 2, 3, 8};
     for (const sc_coll_t *const *c = sc_coll_list(); *c != NULL; c++) {
@@ -115,12 +168,11 @@ int main(void)
                     for (size_t j = 0; j < count; j++)
                         sc_dtype_store(spec.dtype, buf, j, simulate(&spec, (*c)->name, &s, j));
                     SC_EXPECT_EQ_U64(sc_check_count_wrong(&spec, &src, buf, count), 0);
+                    /* One planted element must be counted, exactly once. */
+                    int planted = sc_test_plant_wrong(&spec, &src, buf, count);
+                    SC_EXPECT(planted == (count > 0 ? 1 : 0));
+                    SC_EXPECT_EQ_U64(sc_check_count_wrong(&spec, &src, buf, count), planted);
                     if (count > 0) {
-                        /* One flipped element must be counted, exactly once. */
-                        size_t j = count / 2;
-                        double v = sc_dtype_load(spec.dtype, buf, j);
-                        sc_dtype_store(spec.dtype, buf, j, v >= 7 ? v - 7 : v + 7);
-                        SC_EXPECT_EQ_U64(sc_check_count_wrong(&spec, &src, buf, count), 1);
                         /* A whole result of zeros is caught too (cannot pass by accident). */
                         memset(buf, 0, count * sc_dtype_size(spec.dtype));
                         SC_EXPECT(sc_check_count_wrong(&spec, &src, buf, count) > count / 4);
