@@ -8,7 +8,7 @@
 # usage: launch/mpirun.sh [--hostfile FILE] [--ranks-per-node K | -np N] [--transport tcp|ucx]
 #                         [--grace SECONDS] [--probe CMD] [--mca KEY VALUE ...] -- COMMAND...
 #   --transport tcp   Open MPI ob1 with the self, vader (shared memory) and tcp BTLs
-#   --transport ucx   UCX PML (Debian needs pml_ucx_tls/devices any: REFERENCE §5)
+#   --transport ucx   UCX PML (Debian needs pml_ucx_tls/devices any: docs/REFERENCE.md §5)
 #   --probe CMD       how to tell whether a host answers (default: ping -c1 -W1 HOST)
 set -uo pipefail
 hostfile="" np="" per_node="" transport=tcp grace=5 probe="" extra=()

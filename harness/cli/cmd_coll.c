@@ -278,8 +278,13 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
                             .telemetry_s = run->opts.telemetry_s,
                             .results_base = run->opts.results_base,
                             .name = run->opts.name ? run->opts.name : name};
+    /* every input and output checked before the session makes a results directory */
     sc_status_t status =
         run->opts.topology ? sc_topology_load(run->opts.topology, &run->topo, err) : SC_OK;
+    if (status == SC_OK)
+        status = sc_results_check_output("--json", run->opts.json_path, err);
+    if (status == SC_OK)
+        status = sc_results_check_output("--csv", run->opts.csv_path, err);
     if (status == SC_OK)
         status = sc_session_open(&run->ses, rte, &so, err);
     if (status != SC_OK)

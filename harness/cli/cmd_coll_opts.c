@@ -1,4 +1,5 @@
 /* cmd_coll_opts.c - option handlers and the option table of `scalecheck coll`. */
+#include "util/sc_defaults.h"
 #include "cli/cmd_coll_opts.h"
 
 #include <inttypes.h>
@@ -187,7 +188,8 @@ static const sc_cli_opt_t coll__options[] = {
       results_base, 0, 0),
     SC_OPT_CUSTOM_ROW(0, "name", "NAME",
                       "run name in the directory name (default coll-<collective>)", coll__name),
-    O(0, "timeout", "SECONDS", "bound on every wait on other ranks, 0 = none (default 120)",
+    O(0, "timeout", "SECONDS",
+      "bound on every wait on other ranks, 0 = none (default " SC_DEFAULT_TIMEOUT_TEXT ")",
       SC_OPT_DOUBLE, timeout_s, 0.0, 86400.0),
     O(0, "telemetry", "SECONDS",
       "sample GPU health (NVML) this often during the run, 0 = off (default 1)", SC_OPT_DOUBLE,
@@ -215,7 +217,7 @@ static void coll__defaults(sc_coll_opts_t *o)
     o->colls = 1u; /* allreduce, the first of sc_coll_list() */
     o->backend = "auto";
     o->results_base = "results";
-    o->timeout_s = 120.0;
+    o->timeout_s = SC_DEFAULT_TIMEOUT_S;
     o->telemetry_s = 1.0;
     o->device = -1;
 }

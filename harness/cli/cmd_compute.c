@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/sc_defaults.h"
 #include "cli/sc_cli.h"
 #include "cli/sc_cmd.h"
 #include "comm/sc_backend.h"
@@ -125,13 +126,15 @@ int sc_cmd_compute(const sc_rte_t *rte, int argc, char **argv)
     sc_err_clear(&err);
     sc_comm_t *comm = NULL;
     char note[512];
-    sc_backend_opts_t bopts = {.device = -1, .timeout_s = 600};
+    sc_backend_opts_t bopts = {.device = -1, .timeout_s = SC_DEFAULT_TIMEOUT_S};
     sc_status_t status = sc_cli_parse(compute__options, argc, argv, 2, &o, &err);
     if (status == SC_OK && o.help) {
         if (rte->rank == 0)
             sc_cli_print_help(compute__options, stdout);
         return 0;
     }
+    if (status == SC_OK)
+        status = sc_results_check_output("--json", o.json_path, &err);
     if (status == SC_OK)
         status = sc_backend_open(o.backend, rte, &bopts, &comm, note, sizeof(note), &err);
     if (status == SC_OK && o.gemm && comm->ops->compute_gemm == NULL)

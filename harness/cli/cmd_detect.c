@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/sc_cmd.h"
+#include "report/sc_results.h"
 #include "topology/sc_detect.h"
 
 static void detect__print(const json_t *findings)
@@ -44,6 +45,8 @@ int sc_cmd_detect(const sc_rte_t *rte, int argc, char **argv)
     sc_topology_t topo;
     if (status == SC_OK && declared != NULL)
         status = sc_topology_load(declared, &topo, &err);
+    if (status == SC_OK)
+        status = sc_results_check_output("--output", output, &err);
     sc_detected_t *hosts = NULL;
     if (status == SC_OK)
         status = sc_detect_all(rte, &hosts, &err);

@@ -174,6 +174,8 @@ int sc_cmd_model(const sc_rte_t *rte, int argc, char **argv)
         status = sc_err_set(&err, SC_ERR_USAGE, "--topology: required (a topologies/*.yaml file)");
     if (status == SC_OK && !o.help)
         status = sc_topology_load(o.topology, &topo, &err);
+    if (status == SC_OK && !o.help)
+        status = sc_results_check_output("--json", o.json_path, &err);
     const sc_coll_t *coll = NULL;
     if (status == SC_OK && !o.help && strcmp(o.collective, "all") != 0)
         status = sc_coll_find(o.collective, "--collective", &coll, &err);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "util/sc_defaults.h"
 #include "cli/cmd_pairs_report.h"
 #include "cli/sc_cli.h"
 #include "cli/sc_cmd.h"
@@ -349,7 +350,7 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
                        .lat_iters = 50,
                        .looks = 3,
                        .tolerance = 0.5,
-                       .timeout_s = 60,
+                       .timeout_s = SC_DEFAULT_TIMEOUT_S,
                        .backend = "auto",
                        .results_base = "results",
                        .mode = "concurrent",
@@ -372,7 +373,12 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
             sc_cli_print_help(pairs__options, stdout);
         return 0;
     }
+    /* every input and output checked before the session makes a results directory */
     double expected = status == SC_OK ? pairs__expected(&o, rte, &err, &status) : 0;
+    if (status == SC_OK)
+        status = sc_results_check_output("--json", o.json_path, &err);
+    if (status == SC_OK)
+        status = sc_results_check_output("--csv", o.csv_path, &err);
     sc_session_t ses = {0};
     if (status == SC_OK) {
         sc_session_opts_t so = {.backend = o.backend,

@@ -474,10 +474,15 @@ int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
         run.w.pp = run.opts.pp;
     if (status == SC_OK)
         status = run__plan(&run, &err);
-    if (status == SC_OK)
-        status = run__setup(&run, &err);
+    /* every input and output checked before the session makes a results directory */
     if (status == SC_OK && run.opts.topology)
         status = sc_topology_load(run.opts.topology, &run.topo, &err);
+    if (status == SC_OK)
+        status = sc_results_check_output("--json", run.opts.json_path, &err);
+    if (status == SC_OK)
+        status = sc_results_check_output("--csv", run.opts.csv_path, &err);
+    if (status == SC_OK)
+        status = run__setup(&run, &err);
     if (status == SC_OK)
         status = run__all_points(&run, &err);
     if (status == SC_OK)

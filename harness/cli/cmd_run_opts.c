@@ -1,4 +1,5 @@
 /* cmd_run_opts.c - option handlers and the option table of `scalecheck run`. */
+#include "util/sc_defaults.h"
 #include "cli/cmd_run_opts.h"
 
 #include <stdlib.h>
@@ -72,7 +73,8 @@ static const sc_cli_opt_t run__options[] = {
       results_base, 0, 0),
     O(0, "name", "NAME", "run name in the directory name (default run-<workload>)", SC_OPT_STRING,
       name, 0, 0),
-    O(0, "timeout", "SECONDS", "bound on every wait on other ranks (default 300)", SC_OPT_DOUBLE,
+    O(0, "timeout", "SECONDS",
+      "bound on every wait on other ranks (default " SC_DEFAULT_TIMEOUT_TEXT ")", SC_OPT_DOUBLE,
       timeout_s, 0.0, 86400.0),
     O(0, "telemetry", "SECONDS", "GPU health sampling interval, 0 = off (default 1)", SC_OPT_DOUBLE,
       telemetry_s, 0.0, 3600.0),
@@ -100,7 +102,7 @@ sc_status_t sc_run_opts_parse(sc_run_opts_t *o, int argc, char **argv, int first
     o->bytes_scale = o->compute_scale = 1.0;
     o->backend = "auto";
     o->results_base = "results";
-    o->timeout_s = 300.0;
+    o->timeout_s = SC_DEFAULT_TIMEOUT_S;
     o->telemetry_s = 1.0;
     sc_status_t status = sc_cli_parse(run__options, argc, argv, first, o, err);
     if (status != SC_OK || o->help)

@@ -82,6 +82,8 @@ int sc_session_finish(sc_session_t *s, const sc_rte_t *rte, const char *cmd, sc_
         fprintf(stderr, "scalecheck %s: %s\n", cmd, err->msg);
     if (code == 3)
         MPI_Abort(rte->world, 3);
+    if (code == 2) /* bad input: nothing measured, nothing left on disk */
+        sc_results_discard(&s->res);
     failed = sc__share_failed(s, rte, failed);
     return status != SC_OK ? code : failed ? 1 : 0;
 }

@@ -1,7 +1,7 @@
-/* sc_check.h - the exact data check on the host (REFERENCE §1): each rank's input is a function
- * of (seed, rank, index) whose reductions are exact (sc_check_core.h), and each rank computes
- * its own expected result locally, so no data is exchanged to check. GPU backends run the same
- * arithmetic in kernels. */
+/* sc_check.h - the exact data check on the host (docs/REFERENCE.md §1): each rank's input is a
+ * function of (seed, rank, index) whose reductions are exact (sc_check_core.h), and each rank
+ * computes its own expected result locally, so no data is exchanged to check. GPU backends run the
+ * same arithmetic in kernels. */
 #ifndef SC_CHECK_H
 #define SC_CHECK_H
 

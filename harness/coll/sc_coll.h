@@ -23,7 +23,7 @@ typedef struct {
     bool has_op;        /* takes a reduction operation */
     bool has_root;      /* takes a root */
     bool size_is_total; /* user's size is the whole gathered/scattered buffer, not per rank */
-    /* busbw = algbw * factor (REFERENCE §1); 0 where n == 1 makes it meaningless. */
+    /* busbw = algbw * factor (docs/REFERENCE.md §1); 0 where n == 1 makes it meaningless. */
     double (*busbw_factor)(int nranks);
     /* Elements of the send buffer and of the receive buffer this rank needs. */
     size_t (*send_count)(const sc_coll_shape_t *s);

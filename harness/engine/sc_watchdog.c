@@ -39,8 +39,8 @@ static void sc__watchdog_fire(sc_watchdog_t *wd, double waited_s)
     (void)ignored;
     if (wd->hook != NULL)
         wd->hook(wd->hook_arg);
-    /* Leaving without MPI_Finalize makes the launcher tear the whole job down (REFERENCE §5);
-     * MPI_Abort is not callable from this thread at MPI_THREAD_FUNNELED. */
+    /* Leaving without MPI_Finalize makes the launcher tear the whole job down (docs/REFERENCE.md
+     * §5); MPI_Abort is not callable from this thread at MPI_THREAD_FUNNELED. */
     _exit(3);
 }
 

@@ -2,7 +2,7 @@
  * counter the main thread bumps after each operation; when the counter has not moved for the
  * timeout while armed, it prints which operation, which size and which peers/hosts this rank
  * was waiting on, runs the owner's hook (keep finished results), and ends the job with exit
- * code 3. Blocking MPI calls cannot be interrupted, hence a thread (REFERENCE §5). */
+ * code 3. Blocking MPI calls cannot be interrupted, hence a thread (docs/REFERENCE.md §5). */
 #ifndef SC_WATCHDOG_H
 #define SC_WATCHDOG_H
 

@@ -1,7 +1,7 @@
 /* sc_model.h - what the hardware of a topology should deliver: for a collective, size, GPUs
  * per node and node count, the time, algbw and busbw of the algorithm NCCL would pick (ring,
- * tree, NVLink SHARP, hierarchical across nodes: REFERENCE §3); for a workload, the step time
- * and the speedup/efficiency curves. Pure arithmetic: instant for any cluster size. */
+ * tree, NVLink SHARP, hierarchical across nodes: docs/REFERENCE.md §3); for a workload, the step
+ * time and the speedup/efficiency curves. Pure arithmetic: instant for any cluster size. */
 #ifndef SC_MODEL_H
 #define SC_MODEL_H
 

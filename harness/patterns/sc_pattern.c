@@ -39,7 +39,7 @@ static size_t sc__count(const sc_step_t *s, const sc_comm_t *comm, sc_patop_t op
 }
 
 /* Blocking calls are the library's blocking collectives: its non-blocking ones are other
- * algorithms (REFERENCE §5) and would not time what a non-overlapped step runs. */
+ * algorithms (docs/REFERENCE.md §5) and would not time what a non-overlapped step runs. */
 static sc_coll_fn_t sc__blocking(const sc_comm_t *comm, sc_patop_t op)
 {
     switch (op) {

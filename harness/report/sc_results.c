@@ -1,6 +1,8 @@
 #include "sc_results.h"
 
 #include <errno.h>
+#include <ftw.h>
+#include <libgen.h>
 #include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -52,6 +54,43 @@ sc_status_t sc_results_open(sc_results_t *res, const char *base, const char *nam
     res->log = fopen(sc_results_path(res, "log", path, sizeof(path)), "w");
     if (res->log == NULL)
         return sc_err_set(err, SC_ERR_IO, "cannot create %s: %s", path, strerror(errno));
+    return SC_OK;
+}
+
+static int sc__remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path) == 0 ? 0 : -1;
+}
+
+void sc_results_discard(sc_results_t *res)
+{
+    sc_results_close(res);
+    if (res->dir[0] != '\0')
+        nftw(res->dir, sc__remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    res->dir[0] = '\0';
+}
+
+sc_status_t sc_results_check_output(const char *flag, const char *path, sc_err_t *err)
+{
+    if (path == NULL)
+        return SC_OK;
+    struct stat st;
+    if (path[0] == '\0')
+        return sc_err_set(err, SC_ERR_USAGE, "%s: an empty file name", flag);
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return sc_err_set(err, SC_ERR_USAGE, "%s: %s is a directory, not a file", flag, path);
+    char copy[PATH_MAX];
+    snprintf(copy, sizeof(copy), "%s", path);
+    const char *folder = dirname(copy);
+    if (stat(folder, &st) != 0 || !S_ISDIR(st.st_mode))
+        return sc_err_set(err, SC_ERR_USAGE, "%s: cannot write %s: folder %s does not exist", flag,
+                          path, folder);
+    if (access(folder, W_OK) != 0)
+        return sc_err_set(err, SC_ERR_USAGE, "%s: cannot write %s: folder %s is not writable", flag,
+                          path, folder);
     return SC_OK;
 }
 

@@ -19,6 +19,13 @@ typedef struct {
  * log. Fails with SC_ERR_IO naming the path. */
 sc_status_t sc_results_open(sc_results_t *res, const char *base, const char *name, sc_err_t *err);
 void sc_results_close(sc_results_t *res);
+/* Removes the run directory and all it holds (a run that ended in a usage error, exit 2,
+ * leaves nothing on disk). Nothing when no directory was made. */
+void sc_results_discard(sc_results_t *res);
+/* Checks, before anything runs, that an output file given by `flag` can be written: its
+ * folder exists and is writable, and the path is not a folder. NULL path: nothing to check.
+ * SC_ERR_USAGE naming the flag and the path otherwise. */
+sc_status_t sc_results_check_output(const char *flag, const char *path, sc_err_t *err);
 
 /* printf to stdout and to the log (when open). */
 void sc_results_printf(sc_results_t *res, const char *fmt, ...)

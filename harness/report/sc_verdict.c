@@ -8,11 +8,6 @@
 
 static const char *const sc__levels[] = {"PASS", "WARN", "FAIL"};
 
-const char *sc_verdict_name(sc_verdict_level_t level)
-{
-    return sc__levels[level];
-}
-
 sc_verdict_level_t sc_verdict_add(json_t *checks, const char *name, const char *metric,
                                   double measured, double expected, double tolerance,
                                   bool higher_is_better, const char *source)

@@ -18,8 +18,6 @@ sc_verdict_level_t sc_verdict_add(json_t *checks, const char *name, const char *
                                   double measured, double expected, double tolerance,
                                   bool higher_is_better, const char *source);
 
-const char *sc_verdict_name(sc_verdict_level_t level);
-
 /* {"pass": n, "warn": n, "fail": n, "verdict": "PASS"|"WARN"|"FAIL"} over checks. */
 json_t *sc_verdict_summary(const json_t *checks);
 

@@ -68,13 +68,6 @@ void sc_rte_fini(sc_rte_t *rte)
     MPI_Finalize();
 }
 
-const char *sc_rte_where(const sc_rte_t *rte, int rank, char *buf, size_t len)
-{
-    const char *host = (rte->hosts && rank >= 0 && rank < rte->size) ? rte->hosts[rank] : "?";
-    snprintf(buf, len, "rank %d (host %s)", rank, host);
-    return buf;
-}
-
 static size_t sc__append(char *buf, size_t len, size_t used, const char *fmt, int a, int b)
 {
     if (used >= len)

@@ -28,9 +28,6 @@ sc_status_t sc_rte_init(int *argc, char ***argv, sc_rte_t *rte, sc_err_t *err);
 /* Frees rte and finalises MPI. */
 void sc_rte_fini(sc_rte_t *rte);
 
-/* "rank 3 (host node2)" for messages. */
-const char *sc_rte_where(const sc_rte_t *rte, int rank, char *buf, size_t len);
-
 /* Formats the ranks [first, first+count) (stride 1) or a list, with their distinct hosts, for a
  * "waiting on ..." message: "ranks 0-3 on hosts a, b". */
 void sc_rte_describe_ranks(const sc_rte_t *rte, const int *ranks, int nranks, char *buf,

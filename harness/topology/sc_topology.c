@@ -189,7 +189,7 @@ sc_status_t sc_topology_load(const char *path, sc_topology_t *t, sc_err_t *err)
 
 double sc_topology_intra_GBps(const sc_topology_t *t)
 {
-    /* PCIe x16 per direction by generation (REFERENCE §2), scaled by lanes. */
+    /* PCIe x16 per direction by generation (docs/REFERENCE.md §2), scaled by lanes. */
     static const double pcie_x16[] = {0, 4.0, 8.0, 15.75, 31.5, 63.0, 121.0, 242.0};
     double raw = t->gpu_bandwidth_GBps;
     if (raw <= 0 && t->links_per_gpu > 0)
@@ -224,12 +224,6 @@ const char *sc_fabric_name(int fabric)
 {
 #define SC__NAME(name) #name,
     static const char *const names[] = {SC_FABRIC_MAP(SC__NAME)};
-    return fabric >= 0 && fabric < SC_FABRIC_COUNT ? names[fabric] : "?";
-}
-
-const char *sc_library_name(int library)
-{
-    static const char *const names[] = {SC_LIBRARY_MAP(SC__NAME)};
 #undef SC__NAME
-    return library >= 0 && library < SC_LIB_COUNT ? names[library] : "?";
+    return fabric >= 0 && fabric < SC_FABRIC_COUNT ? names[fabric] : "?";
 }

@@ -84,6 +84,5 @@ double sc_topology_inter_GBps(const sc_topology_t *t, int gpus_per_node);
 /* Peak TFLOP/s for a precision name ("fp32", "tf32", "fp16", "bf16"); 0 when not given. */
 double sc_topology_tflops(const sc_topology_t *t, int precision);
 const char *sc_fabric_name(int fabric);
-const char *sc_library_name(int library);
 
 #endif

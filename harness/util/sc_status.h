@@ -31,9 +31,6 @@ typedef enum {
  * 3 runtime fault. */
 int sc_status_exit_code(sc_status_t status);
 
-/* Short description of a status ("timed out"). Never NULL. */
-const char *sc_status_str(sc_status_t status);
-
 #define SC_ERR_MSG_MAX 1024
 
 /* An error as it travels up: the status and a message that already names the context. The
@@ -47,9 +44,6 @@ typedef struct {
  * that callers can write `return sc_err_set(err, SC_ERR_INPUT, "...")`. */
 sc_status_t sc_err_set(sc_err_t *err, sc_status_t status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-
-/* Prepends "prefix: " to an existing message (used to add the rank/host or file context). */
-void sc_err_prefix(sc_err_t *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 void sc_err_clear(sc_err_t *err);
 

@@ -13,7 +13,7 @@
 #   vcluster.sh down NAME                   kill what runs in the hosts, delete everything
 #   vcluster.sh hosts NAME                  list the hosts
 #   vcluster.sh probe NAME HOST             exit 0 when HOST answers from h1
-# Needs root (ip netns, tc). See REFERENCE §6 and launch/README.md.
+# Needs root (ip netns, tc). See docs/REFERENCE.md §6 and launch/README.md.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 subnet=10.77.0
@@ -106,7 +106,7 @@ run_mpi() {
     for host in $(hosts_of "$name"); do echo "$host slots=$per_host" >> "$hostfile"; done
     local n=$(( $(wc -l < "$hostfile") * per_host ))
     # The rsh agent runs the daemons in their host's namespace; oob/btl on the cluster subnet;
-    # --bind-to none, or every daemon binds its ranks to core 0 (REFERENCE §6).
+    # --bind-to none, or every daemon binds its ranks to core 0 (docs/REFERENCE.md §6).
     # launch/mpirun.sh ends the job after a fault even when a cut link would hang mpirun.
     VCLUSTER_NAME=$name OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
         ip netns exec "$(ns_of "$name" h1)" unshare --uts sh -c 'hostname h1; exec "$@"' h1 \

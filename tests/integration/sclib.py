@@ -11,7 +11,7 @@ import time
 SCALECHECK = os.environ.get("SCALECHECK", "scalecheck")
 TMP_ROOT = os.environ.get("SC_TEST_TMP", tempfile.gettempdir())
 
-# REFERENCE.md §1: busbw = algbw * factor(n).
+# docs/REFERENCE.md §1: busbw = algbw * factor(n).
 def busbw_factor(collective, n):
     if collective == "allreduce":
         return 2.0 * (n - 1) / n

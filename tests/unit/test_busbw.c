@@ -1,4 +1,4 @@
-/* Bus-bandwidth factors (REFERENCE §1) and buffer shapes of every collective. */
+/* Bus-bandwidth factors (docs/REFERENCE.md §1) and buffer shapes of every collective. */
 #include <string.h>
 
 #include "coll/sc_coll.h"

@@ -1,0 +1,81 @@
+"""Every command takes its inputs in the same order - parse, load and check every input file
+and every output path, then open the session - so that bad input gets exit 2, one line naming
+the file (file:line:column for YAML) or the flag, and leaves nothing on disk: no results
+directory, no output file. Checked for coll, run, pairs, model, compute and detect with a
+broken topology, a broken workload, an output path in a folder that does not exist, and one
+that is a folder; and for a usage error found after the session opened (coll -d fp16 on the
+host backend)."""
+import os
+import re
+
+from sclib import *
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+WORKLOAD = os.path.join(ROOT, "workloads", "bert-large-dp.yaml")
+TOPOLOGY = os.path.join(ROOT, "topologies", "localhost.yaml")
+
+
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def check_case(label, np, args, results, named):
+    if np:
+        rc, out, err, _ = mpirun(np, args + ["--results-dir", results])
+    else:
+        rc, out, err, _ = scalecheck1(args)
+    expect(rc == 2, f"{label}: exit {rc}, expected 2\n{err[-800:]}")
+    expect(re.search(named, err), f"{label}: the error does not name {named!r}:\n{err[-800:]}")
+    left = run_dirs(results)
+    expect(left == [], f"{label}: left on disk: {left}")
+
+
+def test():
+    wd = workdir("exit2")
+    bad_topo = write(os.path.join(wd, "bad-topo.yaml"), "name: x\ngpus_per_node: [1, 2\n")
+    bad_work = write(os.path.join(wd, "bad-work.yaml"), "name: w\nmodel: {layers: -3}\n")
+    missing = os.path.join(wd, "no-such-folder", "out.json")
+    folder = os.path.join(wd, "a-folder")
+    os.makedirs(folder)
+    results = os.path.join(wd, "results")
+    coll = ["coll", "-b", "8", "-e", "64", "-n", "2", "-w", "0"]
+    run = ["run", "--workload", WORKLOAD, "--scales", "1", "-n", "1", "-w", "0",
+           "--bytes-scale", "0.001", "--compute-scale", "0.001", "--telemetry", "0"]
+    pairs = ["pairs", "--size", "4K", "--per", "rank"]
+    cases = [
+        ("coll broken topology", 2, coll + ["--topology", bad_topo], r"bad-topo\.yaml:\d+:\d+: "),
+        ("coll --json missing folder", 2, coll + ["--json", missing], "--json"),
+        ("coll --csv is a folder", 2, coll + ["--csv", folder], "--csv"),
+        ("coll -d fp16 on the host backend", 2, coll + ["-d", "fp16", "--backend", "mpi"], "-d"),
+        ("run broken topology", 2, run + ["--topology", bad_topo], r"bad-topo\.yaml:\d+:\d+: "),
+        ("run broken workload", 2, ["run", "--workload", bad_work, "--scales", "1"], r"bad-work\.yaml:\d+:\d+: "),
+        ("run --json missing folder", 2, run + ["--json", missing], "--json"),
+        ("run --csv is a folder", 2, run + ["--csv", folder], "--csv"),
+        ("pairs broken topology", 2, pairs + ["--topology", bad_topo], r"bad-topo\.yaml:\d+:\d+: "),
+        ("pairs --json missing folder", 2, pairs + ["--json", missing], "--json"),
+        ("pairs --csv is a folder", 2, pairs + ["--csv", folder], "--csv"),
+    ]
+    for label, np, args, named in cases:
+        check_case(label, np, args, results, named)
+    # Commands without a results directory: exit 2 and no output file.
+    single = [
+        ("model broken topology", ["model", "--topology", bad_topo], r"bad-topo\.yaml:\d+:\d+: "),
+        ("model broken workload", ["model", "--topology", TOPOLOGY, "--workload", bad_work],
+         r"bad-work\.yaml:\d+:\d+: "),
+        ("model --json missing folder", ["model", "--topology", TOPOLOGY, "--json", missing],
+         "--json"),
+        ("compute --json missing folder", ["compute", "--mode", "spin", "--time-us", "10",
+                                           "--json", missing], "--json"),
+        ("detect broken topology", ["detect", "--topology", bad_topo], r"bad-topo\.yaml:\d+:\d+: "),
+        ("detect --output is a folder", ["detect", "--output", folder], "--output"),
+    ]
+    for label, args, named in single:
+        check_case(label, 0, args, results, named)
+    expect(not os.path.exists(missing), "an output file was written into a missing folder")
+    expect(os.listdir(folder) == [], f"something was written into {folder}")
+    print(f"{len(cases) + len(single)} bad inputs: exit 2, named, nothing on disk")
+
+
+main(test)
