@@ -1,10 +1,10 @@
 /* cmd_coll_opts.c - option handlers and the option table of `scalecheck coll`. */
-#include "util/sc_defaults.h"
 #include "cli/cmd_coll_opts.h"
 
 #include <inttypes.h>
 #include <string.h>
 
+#include "util/sc_defaults.h"
 #include "util/sc_size.h"
 
 static sc_status_t coll__factor(void *t, const char *flag, const char *v, sc_err_t *err)

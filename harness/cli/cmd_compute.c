@@ -6,11 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "util/sc_defaults.h"
 #include "cli/sc_cli.h"
 #include "cli/sc_cmd.h"
 #include "comm/sc_backend.h"
 #include "report/sc_results.h"
+#include "util/sc_defaults.h"
 
 typedef struct {
     bool gemm;

@@ -11,7 +11,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "util/sc_defaults.h"
 #include "cli/cmd_pairs_report.h"
 #include "cli/sc_cli.h"
 #include "cli/sc_cmd.h"
@@ -20,6 +19,7 @@
 #include "report/sc_report.h"
 #include "topology/sc_topology.h"
 #include "util/sc_clock.h"
+#include "util/sc_defaults.h"
 
 typedef struct {
     uint64_t size;

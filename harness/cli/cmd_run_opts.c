@@ -1,11 +1,11 @@
 /* cmd_run_opts.c - option handlers and the option table of `scalecheck run`. */
-#include "util/sc_defaults.h"
 #include "cli/cmd_run_opts.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/sc_cli.h"
+#include "util/sc_defaults.h"
 
 static sc_status_t run__list(const char *flag, const char *v, int *out, int *n, sc_err_t *err)
 {

@@ -44,9 +44,6 @@ static sc_status_t nccl__check_shared(const sc_rte_t *rte, bool picked, int devi
         return SC_ERR_NOMEM;
     }
     MPI_Allgather(mine, SC_GPU_BUS_ID_MAX, MPI_CHAR, all, SC_GPU_BUS_ID_MAX, MPI_CHAR, rte->world);
-    for (int r = 0; r < rte->size; r++)
-        if (all[r][0] == '\0') /* a rank without a device: never a match */
-            snprintf(all[r], sizeof(all[r]), "none-%d", r);
     int a = -1, b = -1;
     int shared = sc_gpu_find_shared((const char(*)[SC_GPU_BUS_ID_MAX])all, rte->host_index,
                                     rte->size, &a, &b);
@@ -198,21 +195,15 @@ static sc_status_t nccl__gather_members(nccl__comm_t *c, int color, int key, int
     sc_status_t status =
         nccl__cuda(c, cudaMalloc((void **)&d_all, bytes + sizeof(mine)), "cudaMalloc", err);
     int *d_mine = d_all ? d_all + 3 * c->base.size : NULL;
-    if (status == SC_OK) /* on the stream NCCL reads from: a legacy-stream copy is not ordered */
-        status = nccl__cuda(
-            c, cudaMemcpyAsync(d_mine, mine, sizeof(mine), cudaMemcpyHostToDevice, c->stream),
-            "cudaMemcpyAsync", err);
+    if (status == SC_OK) /* the backend's copies: on the stream NCCL uses, waited for */
+        status = sc_backend_nccl_ops.from_host(&c->base, d_mine, mine, sizeof(mine), err);
     if (status == SC_OK)
         status = sc_nccl_settle(c, ncclAllGather(d_mine, d_all, 3, ncclInt32, c->nccl, c->stream),
                                 "ncclAllGather(split members)", err);
     if (status == SC_OK)
         status = sc_nccl_sync(&c->base, err);
     if (status == SC_OK)
-        status =
-            nccl__cuda(c, cudaMemcpyAsync(all, d_all, bytes, cudaMemcpyDeviceToHost, c->stream),
-                       "cudaMemcpyAsync", err);
-    if (status == SC_OK)
-        status = sc_nccl_sync(&c->base, err);
+        status = sc_backend_nccl_ops.to_host(&c->base, all, d_all, bytes, err);
     cudaFree(d_all);
     return status;
 }

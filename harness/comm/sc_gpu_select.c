@@ -28,7 +28,8 @@ int sc_gpu_find_shared(const char (*bus_ids)[SC_GPU_BUS_ID_MAX], const int *host
 {
     for (int a = 0; a < n; a++)
         for (int b = a + 1; b < n; b++)
-            if (host_index[a] == host_index[b] && strcmp(bus_ids[a], bus_ids[b]) == 0) {
+            if (bus_ids[a][0] != '\0' && host_index[a] == host_index[b] &&
+                strcmp(bus_ids[a], bus_ids[b]) == 0) {
                 *first = a;
                 *second = b;
                 return 1;

@@ -22,7 +22,8 @@ sc_status_t sc_gpu_select(int requested, int ndev, int local_rank, int local_siz
                           const char *cuda_error, int *device, char *why, size_t len);
 
 /* bus_ids[i] and host_index[i] of n ranks: when two ranks of one host use the same GPU (same
- * bus id), sets *first and *second to the lowest such pair of ranks and returns 1; else 0. */
+ * bus id), sets *first and *second to the lowest such pair of ranks and returns 1; else 0. An
+ * empty bus id (a rank without a device) matches nothing. */
 int sc_gpu_find_shared(const char (*bus_ids)[SC_GPU_BUS_ID_MAX], const int *host_index, int n,
                        int *first, int *second);
 

@@ -69,6 +69,10 @@ static void check_visible_sets(void)
     char bus[2][SC_GPU_BUS_ID_MAX] = {"0000:1b:00.0", "0000:1b:00.0"};
     int hosts[2] = {0, 1}, a = -1, b = -1;
     SC_EXPECT(sc_gpu_find_shared((const char(*)[SC_GPU_BUS_ID_MAX])bus, hosts, 2, &a, &b) == 0);
+    /* Ranks without a device (empty ids) on one host share nothing. */
+    char none[2][SC_GPU_BUS_ID_MAX] = {"", ""};
+    int one_host[2] = {0, 0};
+    SC_EXPECT(sc_gpu_find_shared((const char(*)[SC_GPU_BUS_ID_MAX])none, one_host, 2, &a, &b) == 0);
 }
 
 int main(void)

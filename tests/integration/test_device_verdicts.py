@@ -1,0 +1,60 @@
+"""The device check's verdicts (tests/gpu/device_verdicts.py) in both directions, on JSON shaped
+like scalecheck's: each healthy case must print "ok", each degraded twin "FAIL" - a wrong
+element, device time off the host time, no row long enough to compare, a spin off by 5 %, no
+throughput, no NVML, no points, a file that is not JSON."""
+import json
+import os
+import subprocess
+import sys
+
+from sclib import *
+
+SCRIPT = os.path.join(os.path.dirname(__file__), "..", "gpu", "device_verdicts.py")
+
+
+def verdict(wd, kind, doc, name):
+    path = os.path.join(wd, name + ".json")
+    with open(path, "w") as f:
+        f.write(doc if isinstance(doc, str) else json.dumps(doc))
+    out = subprocess.run([sys.executable, SCRIPT, kind, path], capture_output=True, text=True,
+                         timeout=30)
+    expect(out.returncode == 0, f"{name}: exit {out.returncode}: {out.stderr}")
+    return out.stdout.strip()
+
+
+def row(time_us, host_us, in_place=False):
+    return {"time_us": time_us, "host_time_us": host_us, "in_place": in_place}
+
+
+def test():
+    wd = workdir("device-verdicts")
+    coll_ok = {"summary": {"wrong_total": 0}, "results": [row(10, 12), row(20, 22)]}
+    coll_bad = {"summary": {"wrong_total": 3}, "results": [row(10, 12)]}
+    timing_ok = {"results": [row(500, 510), row(1000, 1020), row(50, 90), row(800, 2000, True)]}
+    timing_bad = {"results": [row(500, 600)]}
+    timing_short = {"results": [row(50, 51), row(900, 910, True)]}
+    spin = lambda worst: {"ranks": [{"requested_us": 1000, "mean_us": 1000 + worst,
+                                     "worst_error_us": worst}]}
+    gemm = lambda tf: {"ranks": [{"dtype": "bf16", "tflops": tf}]}
+    nvml_ok = [{"available": True, "gpus": [{"name": "H200", "samples": [{"temp_c": 40}]}]}]
+    nvml_bad = [{"available": False, "reason": "libnvidia-ml.so.1: cannot open"}]
+    run = lambda pts: {"points": pts}
+    point = {"step_time_ms": 12.5, "comm_fraction": 0.2, "slowest_host": "n1"}
+    cases = [
+        ("coll", coll_ok, "ok"), ("coll", coll_bad, "FAIL"),
+        ("coll", {"summary": {"wrong_total": 0}, "results": []}, "FAIL"),
+        ("timing", timing_ok, "ok"), ("timing", timing_bad, "FAIL"),
+        ("timing", timing_short, "FAIL"),
+        ("spin", spin(5), "ok"), ("spin", spin(50), "FAIL"),
+        ("gemm", gemm(780.0), "ok"), ("gemm", gemm(0.0), "FAIL"),
+        ("nvml", nvml_ok, "ok"), ("nvml", nvml_bad, "FAIL"),
+        ("run", run([point]), "ok"), ("run", run([]), "FAIL"),
+        ("run", "not json {", "FAIL"),
+    ]
+    for i, (kind, doc, want) in enumerate(cases):
+        got = verdict(wd, kind, doc, f"{kind}-{i}")
+        expect(got.split(" ")[0] == want, f"{kind} case {i}: got {got!r}, expected {want}")
+    print(f"{len(cases)} verdicts, healthy and degraded: as expected")
+
+
+main(test)
