@@ -16,7 +16,7 @@
 #define BENCH_MAX_OPS 4096
 
 typedef struct {
-    sc_patop_t op;
+    sc_coll_id_t op;
     sc_dtype_t dtype;
     size_t count;
 } bench__op_t;
@@ -26,7 +26,7 @@ typedef struct {
     int n;
 } bench__trace_t;
 
-static void bench__record(void *arg, sc_patop_t op, sc_comm_t *comm, sc_dtype_t dtype, size_t count)
+static void bench__record(void *arg, sc_coll_id_t op, sc_comm_t *comm, sc_dtype_t dtype, size_t count)
 {
     bench__trace_t *t = arg;
     (void)comm;
@@ -34,18 +34,9 @@ static void bench__record(void *arg, sc_patop_t op, sc_comm_t *comm, sc_dtype_t 
         t->ops[t->n++] = (bench__op_t){op, dtype, count};
 }
 
-static const sc_coll_t *bench__coll(sc_patop_t op)
+static const sc_coll_t *bench__coll(sc_coll_id_t op)
 {
-    switch (op) {
-    case SC_PATOP_reducescatter:
-        return &sc_coll_reducescatter;
-    case SC_PATOP_allgather:
-        return &sc_coll_allgather;
-    case SC_PATOP_alltoall:
-        return &sc_coll_alltoall;
-    default:
-        return &sc_coll_allreduce;
-    }
+    return sc_coll_get(op);
 }
 
 static double bench__median(double *v, int n)
@@ -119,11 +110,13 @@ int main(int argc, char **argv)
     sc_engine_t *eng = NULL;
     sc_layout_t l;
     sc_grid_t grid;
+    sc_plan_t plan;
     sc_engine_opts_t eo;
     sc_engine_opts_default(&eo);
     eo.iters = steps;
     eo.check_iters = 0;
     if (sc_workload_layout(&w, rte.size, &l, &err) != SC_OK ||
+        sc_plan_build(&w, &l, &plan, &err) != SC_OK ||
         sc_backend_open("mpi", &rte, &(sc_backend_opts_t){.device = -1}, &comm, NULL, 0, &err) !=
             SC_OK ||
         sc_grid_create(comm, &l, &grid, &err) != SC_OK ||
@@ -132,14 +125,14 @@ int main(int argc, char **argv)
         return 2;
     }
     static bench__trace_t trace;
-    sc_step_t step = {.w = &w,
+    sc_step_t step = {.plan = &plan,
                       .grid = &grid,
                       .world = comm,
                       .bytes_scale = scale,
                       .compute_scale = 0,
                       .trace = bench__record,
                       .trace_arg = &trace};
-    step.buf_bytes = sc_step_buffer_bytes(&w, &grid, scale);
+    step.buf_bytes = sc_step_buffer_bytes(&plan, scale);
     /* As `run` does: the backend's allocation (page-aligned on the host: a malloc'd buffer, 16 B
      * past a page boundary, made this machine's shared-memory allgather ~35 % faster than the
      * same call on coll's page-aligned buffers - the -20 % ZeRO-3 reading), written once. */
@@ -172,6 +165,7 @@ int main(int argc, char **argv)
     free(ratios);
     sc_engine_destroy(eng);
     sc_grid_destroy(&grid);
+    sc_plan_free(&plan);
     comm->ops->close(comm);
     sc_rte_fini(&rte);
     return 0;

@@ -226,7 +226,7 @@ static sc_status_t coll__sweep(coll__run_t *run, sc_err_t *err)
         for (int d = 0; d < SC_DTYPE_COUNT; d++) {
             if (!(o->types & 1u << d))
                 continue;
-            if (!run->ses.world->ops->supports(run->ses.world, coll->name, (sc_dtype_t)d, false))
+            if (!sc_comm_supports(run->ses.world, coll->id, (sc_dtype_t)d, false))
                 continue; /* -d all: only the types this backend has (checked for -d X) */
             for (int op = 0; op < SC_REDOP_COUNT; op++) {
                 bool wanted = coll->has_op ? (o->ops & 1u << op) != 0 : op == 0;
@@ -293,7 +293,7 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
         run->checks = json_array();
     sc_comm_t *world = run->ses.world;
     for (int d = 0; d < SC_DTYPE_COUNT && !run->opts.all_types; d++)
-        if ((run->opts.types & 1u << d) && !world->ops->supports(world, "allreduce", d, false))
+        if ((run->opts.types & 1u << d) && !sc_comm_supports(world, SC_COLL_allreduce, d, false))
             return sc_err_set(err, SC_ERR_USAGE, "-d: type %s is not supported by backend %s",
                               sc_dtype_name((sc_dtype_t)d), world->ops->name);
     if (run->opts.eng.graph_ops > 0 && world->ops->graph_begin == NULL)

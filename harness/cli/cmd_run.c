@@ -47,7 +47,7 @@ static bool run__in_point(const sc_rte_t *rte, const run__point_t *pt, int *key)
 
 /* The points to run, each checked against the ranks there are and the workload's layout -
  * before anything runs. */
-static sc_status_t run__plan(run__t *run, sc_err_t *err)
+static sc_status_t run__points(run__t *run, sc_err_t *err)
 {
     const sc_rte_t *rte = run->rte;
     int min_local = rte->size;
@@ -163,9 +163,9 @@ static sc_status_t run__steps(run__t *run, sc_step_t *step, sc_comm_t *pc, doubl
 static json_t *run__counts_json(const sc_pattern_counts_t *c, int steps)
 {
     json_t *obj = json_object();
-    for (int op = 0; op < SC_PATOP_COUNT; op++)
+    for (int op = 0; op < SC_PLAN_OP_COUNT; op++)
         if (c->calls[op] > 0)
-            json_object_set_new(obj, sc_patop_name((sc_patop_t)op),
+            json_object_set_new(obj, sc_plan_op_index_name(op),
                                 json_pack("{s:f, s:f}", "calls", (double)c->calls[op] / steps,
                                           "bytes", (double)c->bytes[op] / steps));
     return obj;
@@ -189,8 +189,8 @@ static json_t *run__combine(run__t *run, const run__point_t *pt, const sc_layout
     MPI_Allreduce(MPI_IN_PLACE, step_ms, steps, MPI_DOUBLE, MPI_MAX, control);
     double frac = step->comm_us / (mean * steps * 1e3 > 0 ? mean * steps * 1e3 : 1.0);
     MPI_Allreduce(MPI_IN_PLACE, &frac, 1, MPI_DOUBLE, MPI_SUM, control);
-    MPI_Allreduce(MPI_IN_PLACE, step->counts.calls, SC_PATOP_COUNT, MPI_UINT64_T, MPI_SUM, control);
-    MPI_Allreduce(MPI_IN_PLACE, step->counts.bytes, SC_PATOP_COUNT, MPI_UINT64_T, MPI_SUM, control);
+    MPI_Allreduce(MPI_IN_PLACE, step->counts.calls, SC_PLAN_OP_COUNT, MPI_UINT64_T, MPI_SUM, control);
+    MPI_Allreduce(MPI_IN_PLACE, step->counts.bytes, SC_PLAN_OP_COUNT, MPI_UINT64_T, MPI_SUM, control);
     if (run->rte->rank != 0)
         return NULL;
     sc_stats_t st;
@@ -222,17 +222,23 @@ static sc_status_t run__point(run__t *run, const run__point_t *pt, sc_comm_t *pc
 {
     sc_layout_t l;
     sc_grid_t grid;
+    sc_plan_t plan;
     sc_status_t status = sc_workload_layout(&run->w, pc->size, &l, err);
     if (status == SC_OK)
-        status = sc_grid_create(pc, &l, &grid, err);
+        status = sc_plan_build(&run->w, &l, &plan, err);
     if (status != SC_OK)
         return status;
-    sc_step_t step = {.w = &run->w,
+    status = sc_grid_create(pc, &l, &grid, err);
+    if (status != SC_OK) {
+        sc_plan_free(&plan);
+        return status;
+    }
+    sc_step_t step = {.plan = &plan,
                       .grid = &grid,
                       .world = pc,
                       .bytes_scale = run->opts.bytes_scale,
                       .compute_scale = run->opts.compute_scale};
-    step.buf_bytes = sc_step_buffer_bytes(&run->w, &grid, run->opts.bytes_scale);
+    step.buf_bytes = sc_step_buffer_bytes(&plan, run->opts.bytes_scale);
     step.buf = pc->ops->alloc(pc, step.buf_bytes);
     double *step_ms = calloc((size_t)run->opts.steps, sizeof(double));
     if (step.buf == NULL || step_ms == NULL)
@@ -250,6 +256,7 @@ static sc_status_t run__point(run__t *run, const run__point_t *pt, sc_comm_t *pc
         pc->ops->free(pc, step.buf);
     free(step_ms);
     sc_grid_destroy(&grid);
+    sc_plan_free(&plan);
     return status;
 }
 
@@ -473,7 +480,7 @@ int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
     if (status == SC_OK && run.opts.pp > 0)
         run.w.pp = run.opts.pp;
     if (status == SC_OK)
-        status = run__plan(&run, &err);
+        status = run__points(&run, &err);
     /* every input and output checked before the session makes a results directory */
     if (status == SC_OK && run.opts.topology)
         status = sc_topology_load(run.opts.topology, &run.topo, &err);

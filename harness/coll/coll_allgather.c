@@ -6,12 +6,8 @@ static sc_src_t allgather__source(const sc_coll_shape_t *s)
     return (sc_src_t){.kind = SC_SRC_BLOCKS, .block = s->count};
 }
 
-static sc_status_t allgather__run(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err)
-{
-    return comm->ops->allgather(comm, args, err);
-}
-
 const sc_coll_t sc_coll_allgather = {
+    .id = SC_COLL_allgather,
     .name = "allgather",
     .size_is_total = true,
     .busbw_factor = sc_coll_factor_n1_n,
@@ -21,5 +17,4 @@ const sc_coll_t sc_coll_allgather = {
     .result_count = sc_coll_count_n,
     .result_offset = sc_coll_result_at_0,
     .source = allgather__source,
-    .run = allgather__run,
 };

@@ -12,12 +12,8 @@ static sc_src_t allreduce__source(const sc_coll_shape_t *s)
     return (sc_src_t){.kind = SC_SRC_REDUCED};
 }
 
-static sc_status_t allreduce__run(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err)
-{
-    return comm->ops->allreduce(comm, args, err);
-}
-
 const sc_coll_t sc_coll_allreduce = {
+    .id = SC_COLL_allreduce,
     .name = "allreduce",
     .has_op = true,
     .busbw_factor = allreduce__factor,
@@ -27,5 +23,4 @@ const sc_coll_t sc_coll_allreduce = {
     .result_count = sc_coll_count_1,
     .result_offset = sc_coll_result_at_0,
     .source = allreduce__source,
-    .run = allreduce__run,
 };

@@ -7,12 +7,8 @@ static sc_src_t alltoall__source(const sc_coll_shape_t *s)
         .kind = SC_SRC_BLOCKS, .offset = (uint64_t)s->rank * s->count, .block = s->count};
 }
 
-static sc_status_t alltoall__run(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err)
-{
-    return comm->ops->alltoall(comm, args, err);
-}
-
 const sc_coll_t sc_coll_alltoall = {
+    .id = SC_COLL_alltoall,
     .name = "alltoall",
     .size_is_total = true,
     .busbw_factor = sc_coll_factor_n1_n,
@@ -22,5 +18,4 @@ const sc_coll_t sc_coll_alltoall = {
     .result_count = sc_coll_count_n,
     .result_offset = sc_coll_result_at_0,
     .source = alltoall__source,
-    .run = alltoall__run,
 };

@@ -6,12 +6,8 @@ static sc_src_t broadcast__source(const sc_coll_shape_t *s)
     return (sc_src_t){.kind = SC_SRC_RANK, .rank = s->root};
 }
 
-static sc_status_t broadcast__run(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err)
-{
-    return comm->ops->broadcast(comm, args, err);
-}
-
 const sc_coll_t sc_coll_broadcast = {
+    .id = SC_COLL_broadcast,
     .name = "broadcast",
     .has_root = true,
     .busbw_factor = sc_coll_factor_one,
@@ -21,5 +17,4 @@ const sc_coll_t sc_coll_broadcast = {
     .result_count = sc_coll_count_1,
     .result_offset = sc_coll_result_at_0,
     .source = broadcast__source,
-    .run = broadcast__run,
 };

@@ -21,12 +21,8 @@ static sc_src_t gather__source(const sc_coll_shape_t *s)
     return (sc_src_t){.kind = SC_SRC_BLOCKS, .block = s->count};
 }
 
-static sc_status_t gather__run(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err)
-{
-    return comm->ops->gather(comm, args, err);
-}
-
 const sc_coll_t sc_coll_gather = {
+    .id = SC_COLL_gather,
     .name = "gather",
     .has_root = true,
     .size_is_total = true,
@@ -37,5 +33,4 @@ const sc_coll_t sc_coll_gather = {
     .result_count = gather__result_count,
     .result_offset = sc_coll_result_at_0,
     .source = gather__source,
-    .run = gather__run,
 };

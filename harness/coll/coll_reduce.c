@@ -12,12 +12,8 @@ static sc_src_t reduce__source(const sc_coll_shape_t *s)
     return (sc_src_t){.kind = SC_SRC_REDUCED};
 }
 
-static sc_status_t reduce__run(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err)
-{
-    return comm->ops->reduce(comm, args, err);
-}
-
 const sc_coll_t sc_coll_reduce = {
+    .id = SC_COLL_reduce,
     .name = "reduce",
     .has_op = true,
     .has_root = true,
@@ -28,5 +24,4 @@ const sc_coll_t sc_coll_reduce = {
     .result_count = reduce__result_count,
     .result_offset = sc_coll_result_at_0,
     .source = reduce__source,
-    .run = reduce__run,
 };

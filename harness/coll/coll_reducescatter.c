@@ -11,12 +11,8 @@ static sc_src_t reducescatter__source(const sc_coll_shape_t *s)
     return (sc_src_t){.kind = SC_SRC_REDUCED, .offset = (uint64_t)s->rank * s->count};
 }
 
-static sc_status_t reducescatter__run(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err)
-{
-    return comm->ops->reducescatter(comm, args, err);
-}
-
 const sc_coll_t sc_coll_reducescatter = {
+    .id = SC_COLL_reducescatter,
     .name = "reducescatter",
     .has_op = true,
     .size_is_total = true,
@@ -27,5 +23,4 @@ const sc_coll_t sc_coll_reducescatter = {
     .result_count = sc_coll_count_1,
     .result_offset = reducescatter__result_offset,
     .source = reducescatter__source,
-    .run = reducescatter__run,
 };

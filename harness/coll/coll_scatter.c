@@ -16,12 +16,8 @@ static sc_src_t scatter__source(const sc_coll_shape_t *s)
     return (sc_src_t){.kind = SC_SRC_RANK, .rank = s->root, .offset = (uint64_t)s->rank * s->count};
 }
 
-static sc_status_t scatter__run(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err)
-{
-    return comm->ops->scatter(comm, args, err);
-}
-
 const sc_coll_t sc_coll_scatter = {
+    .id = SC_COLL_scatter,
     .name = "scatter",
     .has_root = true,
     .size_is_total = true,
@@ -32,5 +28,4 @@ const sc_coll_t sc_coll_scatter = {
     .result_count = sc_coll_count_1,
     .result_offset = scatter__result_offset,
     .source = scatter__source,
-    .run = scatter__run,
 };

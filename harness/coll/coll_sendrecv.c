@@ -6,12 +6,8 @@ static sc_src_t sendrecv__source(const sc_coll_shape_t *s)
     return (sc_src_t){.kind = SC_SRC_RANK, .rank = (s->rank + s->nranks - 1) % s->nranks};
 }
 
-static sc_status_t sendrecv__run(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err)
-{
-    return comm->ops->sendrecv(comm, args, err);
-}
-
 const sc_coll_t sc_coll_sendrecv = {
+    .id = SC_COLL_sendrecv,
     .name = "sendrecv",
     .busbw_factor = sc_coll_factor_one,
     .send_count = sc_coll_count_1,
@@ -20,5 +16,4 @@ const sc_coll_t sc_coll_sendrecv = {
     .result_count = sc_coll_count_1,
     .result_offset = sc_coll_result_at_0,
     .source = sendrecv__source,
-    .run = sendrecv__run,
 };

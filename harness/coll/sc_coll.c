@@ -15,6 +15,11 @@ const sc_coll_t *const *sc_coll_list(void)
     return sc__colls;
 }
 
+const sc_coll_t *sc_coll_get(sc_coll_id_t id)
+{
+    return id >= 0 && id < SC_COLL_COUNT ? sc__colls[id] : NULL;
+}
+
 sc_status_t sc_coll_find(const char *name, const char *flag, const sc_coll_t **coll, sc_err_t *err)
 {
     char names[256] = "";

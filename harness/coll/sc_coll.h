@@ -9,6 +9,7 @@
 
 #include "coll/sc_check_core.h"
 #include "comm/sc_backend.h"
+#include "util/sc_coll_id.h"
 
 /* Everything the per-collective functions need to know about one call. */
 typedef struct {
@@ -19,6 +20,7 @@ typedef struct {
 } sc_coll_shape_t;
 
 typedef struct {
+    sc_coll_id_t id; /* the one list (util/sc_coll_id.h); backends run it as ops->coll[id] */
     const char *name;
     bool has_op;        /* takes a reduction operation */
     bool has_root;      /* takes a root */
@@ -35,15 +37,7 @@ typedef struct {
     size_t (*result_offset)(const sc_coll_shape_t *s, bool in_place);
     /* Where this rank's result elements come from, for the data check. */
     sc_src_t (*source)(const sc_coll_shape_t *s);
-    /* Runs it through the backend entry (comm->ops->allreduce etc.). */
-    sc_coll_fn_t run;
 } sc_coll_t;
-
-/* name */
-#define SC_COLL_MAP(X)                                                                             \
-    X(allreduce)                                                                                   \
-    X(allgather)                                                                                   \
-    X(reducescatter) X(broadcast) X(reduce) X(alltoall) X(sendrecv) X(gather) X(scatter)
 
 #define SC__COLL_DECL(name) extern const sc_coll_t sc_coll_##name;
 SC_COLL_MAP(SC__COLL_DECL)
@@ -51,6 +45,8 @@ SC_COLL_MAP(SC__COLL_DECL)
 
 /* Every collective, in the order above, NULL-terminated. */
 const sc_coll_t *const *sc_coll_list(void);
+/* The descriptor of id (NULL out of range). */
+const sc_coll_t *sc_coll_get(sc_coll_id_t id);
 /* Looks a collective up by name; SC_ERR_USAGE naming `flag` and the valid names when unknown. */
 sc_status_t sc_coll_find(const char *name, const char *flag, const sc_coll_t **coll, sc_err_t *err);
 

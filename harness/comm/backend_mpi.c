@@ -255,7 +255,7 @@ static sc_status_t mpi__split(sc_comm_t *comm, int color, int key, sc_comm_t **o
     return status;
 }
 
-static bool mpi__supports(const sc_comm_t *comm, const char *coll, sc_dtype_t dtype, bool in_place)
+static bool mpi__supports(const sc_comm_t *comm, sc_coll_id_t coll, sc_dtype_t dtype, bool in_place)
 {
     (void)comm;
     (void)coll;
@@ -282,26 +282,29 @@ static sc_status_t mpi__track(sc_comm_t *comm, MPI_Request req, int rc, const ch
     return SC_OK;
 }
 
-static sc_status_t mpi__istart(sc_comm_t *comm, sc_nb_kind_t kind, const sc_coll_args_t *a,
+static sc_status_t mpi__istart(sc_comm_t *comm, sc_coll_id_t coll, const sc_coll_args_t *a,
                                sc_err_t *err)
 {
     MPI_Request req = MPI_REQUEST_NULL;
     MPI_Datatype dt = mpi__dtype(a->dtype);
     int n = mpi__count(a->count), rc;
-    switch (kind) {
-    case SC_NB_ALLREDUCE:
+    switch (coll) {
+    case SC_COLL_allreduce:
         rc = MPI_Iallreduce(a->sendbuf, a->recvbuf, n, dt, mpi__op(a->op), mpi__c(comm), &req);
         return mpi__track(comm, req, rc, "MPI_Iallreduce", err);
-    case SC_NB_REDUCESCATTER:
+    case SC_COLL_reducescatter:
         rc = MPI_Ireduce_scatter_block(a->sendbuf, a->recvbuf, n, dt, mpi__op(a->op), mpi__c(comm),
                                        &req);
         return mpi__track(comm, req, rc, "MPI_Ireduce_scatter_block", err);
-    case SC_NB_ALLGATHER:
+    case SC_COLL_allgather:
         rc = MPI_Iallgather(a->sendbuf, n, dt, a->recvbuf, n, dt, mpi__c(comm), &req);
         return mpi__track(comm, req, rc, "MPI_Iallgather", err);
-    default:
+    case SC_COLL_alltoall:
         rc = MPI_Ialltoall(a->sendbuf, n, dt, a->recvbuf, n, dt, mpi__c(comm), &req);
         return mpi__track(comm, req, rc, "MPI_Ialltoall", err);
+    default:
+        return sc_err_set(err, SC_ERR_UNSUPPORTED, "backend mpi: %s cannot be started",
+                          sc_coll_id_name(coll));
     }
 }
 
@@ -409,13 +412,15 @@ const sc_backend_ops_t sc_backend_mpi_ops = {
     .iwait = mpi__iwait,
     .sync = mpi__sync,
     .barrier = mpi__barrier,
-    .allreduce = mpi__allreduce,
-    .allgather = mpi__allgather,
-    .reducescatter = mpi__reducescatter,
-    .broadcast = mpi__broadcast,
-    .reduce = mpi__reduce,
-    .alltoall = mpi__alltoall,
-    .sendrecv = mpi__sendrecv,
-    .gather = mpi__gather,
-    .scatter = mpi__scatter,
+    .coll = {
+        [SC_COLL_allreduce] = mpi__allreduce,
+        [SC_COLL_allgather] = mpi__allgather,
+        [SC_COLL_reducescatter] = mpi__reducescatter,
+        [SC_COLL_broadcast] = mpi__broadcast,
+        [SC_COLL_reduce] = mpi__reduce,
+        [SC_COLL_alltoall] = mpi__alltoall,
+        [SC_COLL_sendrecv] = mpi__sendrecv,
+        [SC_COLL_gather] = mpi__gather,
+        [SC_COLL_scatter] = mpi__scatter,
+    },
 };

@@ -234,13 +234,13 @@ static sc_status_t nccl__scatter(sc_comm_t *comm, const sc_coll_args_t *a, sc_er
     return nccl__rooted(comm, a, false, "scatter (ncclSend/ncclRecv)", err);
 }
 
-static bool nccl__supports(const sc_comm_t *comm, const char *coll, sc_dtype_t dtype, bool in_place)
+static bool nccl__supports(const sc_comm_t *comm, sc_coll_id_t coll, sc_dtype_t dtype, bool in_place)
 {
     (void)comm;
     (void)dtype;
     /* One buffer read and written by concurrent peers is a race in NCCL's all-to-all and in a
      * send/recv ring: those run out of place only. */
-    return !(in_place && (strcmp(coll, "alltoall") == 0 || strcmp(coll, "sendrecv") == 0));
+    return !(in_place && (coll == SC_COLL_alltoall || coll == SC_COLL_sendrecv));
 }
 
 /* Bounded wait for the stream: polls it and the communicator's asynchronous error. */
@@ -466,19 +466,22 @@ static sc_status_t nccl__compute_gemm(sc_comm_t *comm, const sc_gemm_spec_t *spe
     return SC_OK;
 }
 
-static sc_status_t nccl__istart(sc_comm_t *comm, sc_nb_kind_t kind, const sc_coll_args_t *a,
+static sc_status_t nccl__istart(sc_comm_t *comm, sc_coll_id_t coll, const sc_coll_args_t *a,
                                 sc_err_t *err)
 {
     /* NCCL operations are asynchronous on the stream already: start = issue, no sync. */
-    switch (kind) {
-    case SC_NB_ALLREDUCE:
+    switch (coll) {
+    case SC_COLL_allreduce:
         return nccl__allreduce(comm, a, err);
-    case SC_NB_REDUCESCATTER:
+    case SC_COLL_reducescatter:
         return nccl__reducescatter(comm, a, err);
-    case SC_NB_ALLGATHER:
+    case SC_COLL_allgather:
         return nccl__allgather(comm, a, err);
-    default:
+    case SC_COLL_alltoall:
         return nccl__alltoall(comm, a, err);
+    default:
+        return sc_err_set(err, SC_ERR_UNSUPPORTED, "backend nccl: %s cannot be started",
+                          sc_coll_id_name(coll));
     }
 }
 
@@ -558,13 +561,15 @@ const sc_backend_ops_t sc_backend_nccl_ops = {
     .iwait = nccl__iwait,
     .sync = sc_nccl_sync,
     .barrier = nccl__barrier,
-    .allreduce = nccl__allreduce,
-    .allgather = nccl__allgather,
-    .reducescatter = nccl__reducescatter,
-    .broadcast = nccl__broadcast,
-    .reduce = nccl__reduce,
-    .alltoall = nccl__alltoall,
-    .sendrecv = nccl__sendrecv,
-    .gather = nccl__gather,
-    .scatter = nccl__scatter,
+    .coll = {
+        [SC_COLL_allreduce] = nccl__allreduce,
+        [SC_COLL_allgather] = nccl__allgather,
+        [SC_COLL_reducescatter] = nccl__reducescatter,
+        [SC_COLL_broadcast] = nccl__broadcast,
+        [SC_COLL_reduce] = nccl__reduce,
+        [SC_COLL_alltoall] = nccl__alltoall,
+        [SC_COLL_sendrecv] = nccl__sendrecv,
+        [SC_COLL_gather] = nccl__gather,
+        [SC_COLL_scatter] = nccl__scatter,
+    },
 };

@@ -1,7 +1,7 @@
 /* backend_ucx.c - point-to-point over UCX (UCP tagged messages): context, worker and endpoints
  * to every rank, worker addresses exchanged over MPI, buffers registered once when allocated,
  * one-sided puts to exposed buffers (RMA), every wait bounded by the timeout. Collectives are not
- * this backend's job (supports() says no): it serves `pairs` and pipeline send/recv. */
+ * this backend's job (it has no collective entries): it serves `pairs` and pipeline send/recv. */
 #include "sc_backend.h"
 
 #include <stdio.h>
@@ -166,15 +166,6 @@ static void ucx__free(sc_comm_t *comm, void *ptr)
     free(ptr);
 }
 
-static bool ucx__supports(const sc_comm_t *comm, const char *coll, sc_dtype_t dtype, bool in_place)
-{
-    (void)comm;
-    (void)coll;
-    (void)dtype;
-    (void)in_place;
-    return false; /* point-to-point only */
-}
-
 static sc_status_t ucx__compute_spin(sc_comm_t *comm, double us, double *measured_us, sc_err_t *err)
 {
     (void)err;
@@ -183,13 +174,6 @@ static sc_status_t ucx__compute_spin(sc_comm_t *comm, double us, double *measure
         ucp_worker_progress(ucx__of(comm)->sh->worker); /* started sends keep moving */
     *measured_us = (double)(sc_clock_ns() - start) * 1e-3;
     return SC_OK;
-}
-
-static sc_status_t ucx__istart(sc_comm_t *comm, sc_nb_kind_t kind, const sc_coll_args_t *a,
-                               sc_err_t *err)
-{
-    (void)kind;
-    return sc_backend_unsupported(comm, a, err);
 }
 
 static void ucx__rma_release(ucx__comm_t *c)
@@ -413,10 +397,8 @@ const sc_backend_ops_t sc_backend_ucx_ops = {
     .fill_bytes = sc_backend_host_fill_bytes,
     .check_fill = sc_backend_host_check_fill,
     .check_count = sc_backend_host_check_count,
-    .supports = ucx__supports,
     .split = ucx__split,
     .compute_spin = ucx__compute_spin,
-    .istart = ucx__istart,
     .isend = ucx__isend,
     .recv = ucx__recv,
     .iwait = ucx__iwait,
@@ -425,15 +407,6 @@ const sc_backend_ops_t sc_backend_ucx_ops = {
     .rma_flush = ucx__rma_flush,
     .sync = ucx__sync,
     .barrier = ucx__barrier,
-    .allreduce = sc_backend_unsupported,
-    .allgather = sc_backend_unsupported,
-    .reducescatter = sc_backend_unsupported,
-    .broadcast = sc_backend_unsupported,
-    .reduce = sc_backend_unsupported,
-    .alltoall = sc_backend_unsupported,
-    .sendrecv = sc_backend_unsupported,
-    .gather = sc_backend_unsupported,
-    .scatter = sc_backend_unsupported,
 };
 
 static sc_status_t ucx__wrap(const sc_rte_t *rte, ucx__shared_t *sh, MPI_Comm mpi,

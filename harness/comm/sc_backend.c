@@ -23,12 +23,21 @@ const sc_backend_ops_t *const *sc_backend_list(void)
     return sc__backends;
 }
 
-sc_status_t sc_backend_unsupported(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err)
+bool sc_comm_supports(const sc_comm_t *comm, sc_coll_id_t coll, sc_dtype_t dtype, bool in_place)
 {
-    (void)args;
-    return sc_err_set(err, SC_ERR_UNSUPPORTED,
-                      "rank %d (host %s): backend %s: operation not supported", comm->rte->rank,
-                      comm->rte->host, comm->ops->name);
+    const sc_backend_ops_t *ops = comm->ops;
+    return coll >= 0 && coll < SC_COLL_COUNT && ops->coll[coll] != NULL &&
+           (ops->supports == NULL || ops->supports(comm, coll, dtype, in_place));
+}
+
+sc_status_t sc_comm_coll(sc_comm_t *comm, sc_coll_id_t coll, const sc_coll_args_t *args,
+                         sc_err_t *err)
+{
+    if (coll < 0 || coll >= SC_COLL_COUNT || comm->ops->coll[coll] == NULL)
+        return sc_err_set(err, SC_ERR_UNSUPPORTED,
+                          "rank %d (host %s): backend %s has no %s", comm->rte->rank,
+                          comm->rte->host, comm->ops->name, sc_coll_id_name(coll));
+    return comm->ops->coll[coll](comm, args, err);
 }
 
 sc_status_t sc_backend_open(const char *name, const sc_rte_t *rte, const sc_backend_opts_t *opts,

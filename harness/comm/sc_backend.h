@@ -20,6 +20,7 @@
 #include "compute/sc_compute.h"
 #include "rte/sc_rte.h"
 #include "sc_config.h"
+#include "util/sc_coll_id.h"
 
 typedef struct {
     const void *sendbuf;
@@ -35,8 +36,6 @@ typedef struct {
 
 typedef struct sc_comm sc_comm_t;
 
-/* Collectives that can be started without waiting (istart). */
-typedef enum { SC_NB_ALLREDUCE, SC_NB_REDUCESCATTER, SC_NB_ALLGATHER, SC_NB_ALLTOALL } sc_nb_kind_t;
 
 /* What a backend is opened with. */
 typedef struct {
@@ -45,11 +44,6 @@ typedef struct {
 } sc_backend_opts_t;
 typedef sc_status_t (*sc_coll_fn_t)(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err);
 
-/* name, backend entry that implements it */
-#define SC_COLL_OPS_MAP(X)                                                                         \
-    X(allreduce)                                                                                   \
-    X(allgather)                                                                                   \
-    X(reducescatter) X(broadcast) X(reduce) X(alltoall) X(sendrecv) X(gather) X(scatter)
 
 typedef struct {
     const char *name;
@@ -80,8 +74,9 @@ typedef struct {
                               sc_err_t *err);
     sc_status_t (*check_count)(sc_comm_t *comm, const void *buf, const sc_check_spec_t *spec,
                                const sc_src_t *src, size_t count, uint64_t *wrong, sc_err_t *err);
-    /* Whether this backend runs collective `coll` on dtype, in place or not. */
-    bool (*supports)(const sc_comm_t *comm, const char *coll, sc_dtype_t dtype, bool in_place);
+    /* Optional: whether this backend runs collective `coll` on dtype, in place or not, beyond
+     * having an entry for it (NULL: every entry runs every type). Ask sc_comm_supports. */
+    bool (*supports)(const sc_comm_t *comm, sc_coll_id_t coll, sc_dtype_t dtype, bool in_place);
     /* Optional device timing (NULL on the host path): events around one operation. */
     sc_status_t (*timer_start)(sc_comm_t *comm, sc_err_t *err);
     sc_status_t (*timer_stop)(sc_comm_t *comm, sc_err_t *err);
@@ -93,11 +88,11 @@ typedef struct {
     sc_status_t (*graph_end)(sc_comm_t *comm, void **graph, sc_err_t *err);
     sc_status_t (*graph_launch)(sc_comm_t *comm, void *graph, sc_err_t *err);
     void (*graph_destroy)(sc_comm_t *comm, void *graph);
-    /* Non-blocking operations, for overlap and pipelines. istart begins allreduce,
-     * reducescatter, allgather or alltoall (kind: the sc_coll_args_t convention) and returns at
-     * once; isend starts a send; recv receives (blocking). iwait completes everything started.
+    /* Non-blocking operations, for overlap and pipelines. istart (optional) begins
+     * allreduce, reducescatter, allgather or alltoall (the sc_coll_args_t convention) and
+     * returns at once; isend starts a send; recv receives (blocking). iwait completes everything started.
      * The compute phase keeps started operations progressing. */
-    sc_status_t (*istart)(sc_comm_t *comm, sc_nb_kind_t kind, const sc_coll_args_t *args,
+    sc_status_t (*istart)(sc_comm_t *comm, sc_coll_id_t coll, const sc_coll_args_t *args,
                           sc_err_t *err);
     sc_status_t (*isend)(sc_comm_t *comm, const void *buf, size_t count, sc_dtype_t dtype, int peer,
                          sc_err_t *err);
@@ -122,9 +117,9 @@ typedef struct {
     /* Waits until every operation issued on comm has completed (GPU: stream sync). */
     sc_status_t (*sync)(sc_comm_t *comm, sc_err_t *err);
     sc_status_t (*barrier)(sc_comm_t *comm, sc_err_t *err);
-#define SC__COLL_OP_FIELD(name) sc_coll_fn_t name;
-    SC_COLL_OPS_MAP(SC__COLL_OP_FIELD)
-#undef SC__COLL_OP_FIELD
+    /* The collectives the backend runs, by id; NULL where it has none (UCX: point to point
+     * only). */
+    sc_coll_fn_t coll[SC_COLL_COUNT];
 } sc_backend_ops_t;
 
 /* What every backend's communicator starts with; backends embed it first in their own struct. */
@@ -136,8 +131,13 @@ struct sc_comm {
     int *world_rank; /* world_rank[i]: world rank of this communicator's rank i */
 };
 
-/* Shared stub for an operation a backend does not implement: SC_ERR_UNSUPPORTED naming it. */
-sc_status_t sc_backend_unsupported(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err);
+/* Whether comm runs collective coll on dtype (in place or not): it has the entry, and the
+ * backend's supports() agrees. */
+bool sc_comm_supports(const sc_comm_t *comm, sc_coll_id_t coll, sc_dtype_t dtype, bool in_place);
+/* Runs collective coll on comm; SC_ERR_UNSUPPORTED naming the backend and the collective where
+ * it has no entry. */
+sc_status_t sc_comm_coll(sc_comm_t *comm, sc_coll_id_t coll, const sc_coll_args_t *args,
+                         sc_err_t *err);
 
 /* Backends compiled into this build, NULL-terminated. */
 const sc_backend_ops_t *const *sc_backend_list(void);

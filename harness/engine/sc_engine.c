@@ -138,7 +138,7 @@ void sc_engine_destroy(sc_engine_t *eng)
 
 bool sc_engine_supports(const sc_engine_t *eng, const sc_case_t *c)
 {
-    return eng->comm->ops->supports(eng->comm, c->coll->name, c->dtype, c->in_place);
+    return sc_comm_supports(eng->comm, c->coll->id, c->dtype, c->in_place);
 }
 
 bool sc_engine_shape_case(const sc_engine_t *eng, sc_case_t *c, uint64_t requested_bytes)
@@ -349,10 +349,12 @@ static bool sc__auto_done(const sc_engine_t *eng, size_t have, double elapsed_s)
 static sc_status_t sc__prepare_step(sc_engine_t *eng, const sc_case_t *c, const sc_coll_args_t *a,
                                     sc__step_t *step, sc_err_t *err)
 {
-    *step = (sc__step_t){.fn = c->coll->run, .args = a, .ops_per_step = 1};
+    sc_comm_t *comm = eng->comm;
+    *step = (sc__step_t){.fn = comm->ops->coll[c->coll->id], .args = a, .ops_per_step = 1};
+    if (step->fn == NULL) /* the caller asked sc_comm_supports; this says so if it did not */
+        return sc_comm_coll(comm, c->coll->id, a, err);
     if (eng->opts.graph_ops <= 0)
         return SC_OK;
-    sc_comm_t *comm = eng->comm;
     if (comm->ops->graph_begin == NULL)
         return sc_err_set(err, SC_ERR_USAGE, "-G: CUDA graphs need a GPU backend (backend %s)",
                           comm->ops->name);
@@ -456,7 +458,7 @@ static sc_status_t sc__check_once(sc_engine_t *eng, const sc_case_t *c, uint64_t
         status = ops->check_fill(comm, (void *)a.sendbuf, &spec, c->coll->send_count(&shape), err);
     sc__arm(eng, c, "data check");
     if (status == SC_OK)
-        status = c->coll->run(comm, &a, err);
+        status = sc_comm_coll(comm, c->coll->id, &a, err);
     if (status == SC_OK)
         status = ops->sync(comm, err);
     sc_watchdog_disarm(eng->wd);
@@ -499,7 +501,7 @@ sc_status_t sc_engine_run_case(sc_engine_t *eng, const sc_case_t *c, sc_case_res
     sc_coll_shape_t shape = {comm->rank, comm->size, c->root, c->count};
     size_t send = c->coll->send_count(&shape), recv = c->coll->recv_count(&shape);
     size_t elems = send > recv ? send : recv;
-    if (!comm->ops->supports(comm, c->coll->name, c->dtype, c->in_place))
+    if (!sc_comm_supports(comm, c->coll->id, c->dtype, c->in_place))
         return sc_err_set(err, SC_ERR_UNSUPPORTED, "backend %s does not run %s on %s%s",
                           comm->ops->name, c->coll->name, sc_dtype_name(c->dtype),
                           c->in_place ? " in place" : "");

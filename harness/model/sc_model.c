@@ -6,11 +6,10 @@
 #include "sc_model.h"
 
 #include <math.h>
-#include <string.h>
 
-static bool sc__is(const sc_coll_t *c, const char *name)
+static bool sc__is(const sc_coll_t *c, sc_coll_id_t id)
 {
-    return strcmp(c->name, name) == 0;
+    return c->id == id;
 }
 
 /* One level (intra or inter) of a ring: alpha per step, bandwidth B (GB/s). */
@@ -18,9 +17,9 @@ static double sc__ring_us(const sc_coll_t *c, double bytes, int n, double alpha_
 {
     if (n <= 1)
         return 0.0;
-    double steps = sc__is(c, "allreduce") ? 2.0 * (n - 1) : (double)(n - 1);
+    double steps = sc__is(c, SC_COLL_allreduce) ? 2.0 * (n - 1) : (double)(n - 1);
     double factor = c->busbw_factor(n);
-    if (sc__is(c, "sendrecv"))
+    if (sc__is(c, SC_COLL_sendrecv))
         steps = 1;
     return steps * alpha_us + factor * bytes / (B * 1e3); /* GB/s = 1e3 bytes/us */
 }
@@ -41,7 +40,7 @@ static void sc__single_node(const sc_topology_t *t, const sc_coll_t *c, double s
     double ring = sc__ring_us(c, size, g, alpha, B);
     const char *alg = "ring";
     double best = ring;
-    if (t->nvls && sc__is(c, "allreduce") && g > 1) {
+    if (t->nvls && sc__is(c, SC_COLL_allreduce) && g > 1) {
         double nvls = 2.0 * alpha + size * c->busbw_factor(g) / (t->nvls_busbw_GBps * 1e3);
         if (nvls < best) {
             best = nvls;
@@ -65,14 +64,14 @@ static void sc__multi_node(const sc_topology_t *t, const sc_coll_t *c, double si
     int n = g * nodes;
     const char *alg = "ring";
     double us;
-    if (sc__is(c, "alltoall")) {
+    if (sc__is(c, SC_COLL_alltoall)) {
         us = (n - 1) * an + g * size * (double)(nodes - 1) / nodes / (Bnode * 1e3) +
              size / nodes * (double)(g - 1) / g / (Bi * 1e3);
         alg = "p2p";
     } else {
-        double steps = sc__is(c, "allreduce") ? 2.0 : 1.0;
+        double steps = sc__is(c, SC_COLL_allreduce) ? 2.0 : 1.0;
         us = steps * ((n - nodes) * ai + nodes * an) + c->busbw_factor(n) * size / (B * 1e3);
-        if (sc__is(c, "allreduce")) {
+        if (sc__is(c, SC_COLL_allreduce)) {
             /* same bandwidth term (NCCL's trees reach the ring's busbw), fewer latencies */
             double tree = 2.0 * ceil(log2((double)nodes)) * an + 2.0 * (g - 1) * ai +
                           c->busbw_factor(n) * size / (B * 1e3);
@@ -99,89 +98,4 @@ void sc_model_collective(const sc_topology_t *t, const sc_coll_t *coll, double s
     } else {
         sc__multi_node(t, coll, size_bytes, gpus_per_node, nodes, out);
     }
-}
-
-static double sc__coll_us(const sc_topology_t *t, const char *name, double bytes, int g, int nodes)
-{
-    const sc_coll_t *coll = NULL;
-    if (sc_coll_find(name, "model", &coll, NULL) != SC_OK || g * nodes <= 1)
-        return 0.0;
-    sc_prediction_t p;
-    sc_model_collective(t, coll, bytes, g, nodes, &p);
-    return p.time_us;
-}
-
-/* Where a group of `size` ranks, `stride` apart in the grid, lands: GPUs per node and nodes. */
-static void sc__place(int size, int stride, int gpus_per_node, int *g, int *nodes)
-{
-    int span = size * stride; /* ranks the group stretches over */
-    if (span <= gpus_per_node) {
-        *g = size;
-        *nodes = 1;
-    } else {
-        *nodes = (span + gpus_per_node - 1) / gpus_per_node;
-        *g = size / *nodes > 0 ? size / *nodes : 1;
-    }
-}
-
-sc_status_t sc_model_step(const sc_topology_t *t, const sc_workload_t *w, int gpus_per_node,
-                          int nodes, double bytes_scale, double compute_scale,
-                          sc_step_prediction_t *out, sc_err_t *err)
-{
-    sc_layout_t l;
-    sc_status_t status = sc_workload_layout(w, gpus_per_node * nodes, &l, err);
-    if (status != SC_OK)
-        return status;
-    sc_workload_t wt = *w;
-    double peak = sc_topology_tflops(t, w->gradients);
-    if (peak > 0)
-        wt.gpu_tflops = peak;
-    int m = l.micro_batches;
-    double layers = (double)w->layers / l.pp;
-    double fwd_ms = 0;
-    if (w->compute_mode == SC_COMPUTE_FLOPS)
-        fwd_ms = sc_workload_layer_forward_flops(&wt) * (double)w->micro_batch / l.tp /
-                 (wt.gpu_tflops * 1e12 * wt.efficiency) * 1e3;
-    else if (w->compute_mode == SC_COMPUTE_TIME)
-        fwd_ms = w->step_time_ms / 3.0 / layers / m;
-    fwd_ms *= compute_scale;
-    double compute = 3.0 * fwd_ms * layers * m;
-    double gsize = (double)sc_dtype_size(sc_precision_dtype(w->gradients));
-    double act = (double)w->micro_batch * (double)(w->sequence ? w->sequence : 1) *
-                 (double)w->hidden * (double)sc_dtype_size(sc_precision_dtype(w->activations)) *
-                 bytes_scale;
-    int g, nn;
-    double comm = 0;
-    /* TP: 4 all-reduces per layer and micro-batch (not overlapped) */
-    sc__place(l.tp, 1, gpus_per_node, &g, &nn);
-    comm += 4.0 * layers * m * sc__coll_us(t, "allreduce", act, g, nn) * 1e-3;
-    /* PP: the bubble, and 2 messages per micro-batch */
-    if (l.pp > 1) {
-        sc__place(l.pp, l.tp, gpus_per_node, &g, &nn);
-        comm += 2.0 * m * sc__coll_us(t, "sendrecv", act, nn > 1 ? 1 : 2, nn > 1 ? 2 : 1) * 1e-3;
-        compute += (double)(l.pp - 1) / m * compute;
-    }
-    /* DP: the gradients; overlapped with the last micro-batch's backward when asked */
-    sc__place(l.dp, l.tp * l.pp, gpus_per_node, &g, &nn);
-    double grads = w->parameters / l.tp / l.pp * gsize * bytes_scale;
-    double dp_ms = sc__coll_us(t, w->zero ? "reducescatter" : "allreduce", grads, g, nn) * 1e-3;
-    if (w->zero == 3)
-        dp_ms += 2.0 * w->layers * m *
-                 sc__coll_us(t, "allgather", grads / (double)w->layers, g, nn) * 1e-3;
-    if (w->experts > 0)
-        dp_ms += 4.0 * ((double)w->layers / w->moe_every) * m *
-                 sc__coll_us(t, "alltoall", act * w->top_k * w->capacity_factor, g, nn) * 1e-3;
-    double window = w->overlap && w->zero != 3 ? 2.0 * fwd_ms * layers : 0.0;
-    comm += dp_ms > window ? dp_ms - window : 0.0;
-    out->gpus = gpus_per_node * nodes;
-    out->nodes = nodes;
-    out->dp = l.dp;
-    out->tp = l.tp;
-    out->pp = l.pp;
-    out->compute_ms = compute;
-    out->comm_ms = comm;
-    out->step_ms = compute + comm > 1e-6 ? compute + comm : 1e-6;
-    out->throughput = sc_workload_samples_per_step(w, &l) / (out->step_ms * 1e-3);
-    out->speedup = out->efficiency = 1.0;
-    return SC_OK;
 }

@@ -7,6 +7,7 @@
 
 #include "coll/sc_coll.h"
 #include "config/sc_workload.h"
+#include "plan/sc_plan.h"
 #include "topology/sc_topology.h"
 
 typedef struct {
@@ -22,14 +23,24 @@ void sc_model_collective(const sc_topology_t *t, const sc_coll_t *coll, double s
 
 typedef struct {
     int gpus, nodes, dp, tp, pp;
-    double compute_ms, comm_ms, step_ms; /* comm_ms: exposed communication */
+    double compute_ms, comm_ms, step_ms; /* comm_ms: the step less its compute - exposed
+                                            communication and pipeline waits */
     double throughput;                   /* samples/s */
     double speedup, efficiency;          /* against the first point of the curve */
 } sc_step_prediction_t;
 
-/* The step of w on gpus_per_node x nodes GPUs (layout from the workload). SC_ERR_USAGE when
- * the layout does not fit. The GPU's peak comes from the topology for the workload's precision
- * when it has one. bytes_scale and compute_scale shrink messages and compute as `run` does. */
+/* Prices a step plan built for w on gpus_per_node x nodes GPUs: every stage's operations in
+ * order on one clock per stage - compute, blocking collectives, collectives started on a
+ * group and completed at its next wait, activations arriving from the neighbouring stage (the
+ * pipeline bubble comes out of the schedule). The GPU's peak comes from the topology for the
+ * workload's precision when it has one. bytes_scale and compute_scale shrink messages and
+ * compute as `run` does. */
+sc_status_t sc_model_plan(const sc_topology_t *t, const sc_workload_t *w, const sc_plan_t *plan,
+                          int gpus_per_node, int nodes, double bytes_scale, double compute_scale,
+                          sc_step_prediction_t *out, sc_err_t *err);
+
+/* The plan of w on gpus_per_node x nodes GPUs (layout from the workload), priced. SC_ERR_USAGE
+ * when the layout does not fit. */
 sc_status_t sc_model_step(const sc_topology_t *t, const sc_workload_t *w, int gpus_per_node,
                           int nodes, double bytes_scale, double compute_scale,
                           sc_step_prediction_t *out, sc_err_t *err);

@@ -1,96 +1,159 @@
-/* sc_step.c - one training step: the stage's pipeline schedule, each action running the
- * stage's layers (compute, tensor-parallel and expert collectives, ZeRO-3 gathers) with the
- * activations or their gradients passed between stages, and the data-parallel gradient
- * synchronisation during the last micro-batch's backward. */
+/* sc_step.c - the step runner: walks this rank's stage of the plan and issues each operation
+ * on its group's communicator - compute phases, collectives (blocking, or started and left to
+ * the group's next wait), activations sent and received between stages. */
 #include "sc_pattern.h"
-
-#include <stdlib.h>
 
 #include "util/sc_clock.h"
 
 /* The communicator the compute phase runs on: the one whose started operations it should
  * keep progressing (gradient buckets first). */
-static sc_comm_t *sc__compute_comm(const sc_step_t *s, sc_comm_t *fallback)
+static sc_comm_t *sc__compute_comm(const sc_step_t *s)
 {
     const sc_grid_t *g = s->grid;
-    return g->dp ? g->dp : g->pp ? g->pp : g->tp ? g->tp : fallback;
+    return g->dp ? g->dp : g->pp ? g->pp : g->tp ? g->tp : s->world;
 }
 
-static sc_status_t sc__layer(sc_step_t *s, sc_comm_t *cc, long long layer, bool backward, bool last,
-                             sc_dp_state_t *dp, sc_err_t *err)
+static sc_comm_t *sc__group_comm(const sc_step_t *s, sc_plan_group_t group)
 {
-    double us = sc_pattern_layer_us(s->w, s->grid) * (backward ? 2.0 : 1.0) * s->compute_scale;
-    sc_status_t status = sc_pattern_dp_gather_params(s, err);
-    if (status == SC_OK)
-        status = sc_pattern_compute(s, cc, us, err);
-    if (status == SC_OK)
-        status = sc_pattern_tp_layer(s, backward, err);
-    if (status == SC_OK && sc_pattern_is_moe_layer(s->w, layer))
-        status = sc_pattern_moe_layer(s, err);
-    if (status == SC_OK && backward && last)
-        status = sc_pattern_dp_grads(s, dp, err);
-    return status;
+    const sc_grid_t *g = s->grid;
+    switch (group) {
+    case SC_GROUP_TP:
+        return g->tp;
+    case SC_GROUP_PP:
+        return g->pp;
+    default: /* dp, and experts over the dp ranks */
+        return g->dp;
+    }
 }
 
-/* Passes an activation (or its gradient) to or from the neighbouring stage. The send is
- * started and left to complete; the receive blocks, and that wait counts as communication. */
-static sc_status_t sc__p2p(sc_step_t *s, int peer, bool send, sc_err_t *err)
+/* The type messages travel in: the plan's, or float where the backend lacks it (MPI has no
+ * fp16/bf16) - the byte count, which is what the network sees, stays the same. */
+static sc_dtype_t sc__wire_dtype(const sc_comm_t *comm, int precision)
 {
-    sc_comm_t *pp = s->grid->pp;
-    double bytes = sc_pattern_activation_bytes(s->w);
-    size_t half = s->buf_bytes / 2, count = (size_t)(bytes * s->bytes_scale);
-    count = count > half ? half : (count ? count : 1);
-    sc_patop_t op = send ? SC_PATOP_send : SC_PATOP_recv;
-    s->counts.calls[op]++;
-    s->counts.bytes[op] += (uint64_t)bytes;
-    if (send)
-        return pp->ops->isend(pp, s->buf, count, SC_DTYPE_uint8, peer, err);
+    sc_dtype_t dtype = sc_precision_dtype(precision);
+    return sc_comm_supports(comm, SC_COLL_allreduce, dtype, false) ? dtype : SC_DTYPE_float;
+}
+
+/* Per-rank element count for a payload of `bytes` (scaled), at least one per rank. */
+static size_t sc__count(const sc_step_t *s, const sc_comm_t *comm, sc_coll_id_t coll,
+                        double bytes, sc_dtype_t dtype)
+{
+    double elems = bytes * s->bytes_scale / (double)sc_dtype_size(dtype);
+    bool per_rank =
+        coll == SC_COLL_reducescatter || coll == SC_COLL_allgather || coll == SC_COLL_alltoall;
+    if (per_rank)
+        elems /= comm->size;
+    size_t count = (size_t)elems;
+    size_t cap = s->buf_bytes / 2 / sc_dtype_size(dtype) / (per_rank ? (size_t)comm->size : 1);
+    count = count < cap ? count : cap;
+    return count > 0 ? count : 1;
+}
+
+static void sc__count_op(sc_step_t *s, const sc_plan_op_t *op)
+{
+    int k = sc_plan_op_index(op);
+    s->counts.calls[k]++;
+    s->counts.bytes[k] += (uint64_t)op->bytes;
+}
+
+/* A blocking collective is the library's blocking one: its non-blocking ones are other
+ * algorithms (docs/REFERENCE.md §5) and would not time what a non-overlapped step runs. */
+static sc_status_t sc__coll(sc_step_t *s, sc_comm_t *comm, const sc_plan_op_t *op, sc_err_t *err)
+{
+    sc_dtype_t dtype = sc__wire_dtype(comm, op->precision);
+    size_t half = s->buf_bytes / 2;
+    sc_coll_args_t a = {
+        .sendbuf = s->buf,
+        .recvbuf = (char *)s->buf + half,
+        .count = sc__count(s, comm, op->coll, op->bytes, dtype),
+        .dtype = dtype,
+        .op = SC_REDOP_sum,
+    };
+    sc__count_op(s, op);
+    if (s->trace != NULL)
+        s->trace(s->trace_arg, op->coll, comm, dtype, a.count);
     uint64_t t0 = sc_clock_ns();
-    sc_status_t status = pp->ops->recv(pp, (char *)s->buf + half, count, SC_DTYPE_uint8, peer, err);
+    sc_status_t status = op->nonblocking ? comm->ops->istart(comm, op->coll, &a, err)
+                                         : sc_comm_coll(comm, op->coll, &a, err);
+    if (status == SC_OK && !op->nonblocking)
+        status = comm->ops->sync(comm, err);
     s->comm_us += (double)(sc_clock_ns() - t0) * 1e-3;
     return status;
 }
 
-static sc_status_t sc__action(sc_step_t *s, sc_comm_t *cc, int action, int m, sc_dp_state_t *dp,
-                              sc_err_t *err)
+/* An activation (or its gradient) to or from the neighbouring stage. The send is started and
+ * completed by the stage's final wait; the receive blocks, and that wait counts as
+ * communication. */
+static sc_status_t sc__p2p(sc_step_t *s, sc_comm_t *pp, const sc_plan_op_t *op, sc_err_t *err)
 {
-    const sc_grid_t *g = s->grid;
-    int p = g->p, pp = g->layout.pp;
-    bool backward = action < 0;
-    int mb = backward ? -action - 1 : action;
-    long long per_stage = s->w->layers / pp, first = (long long)p * per_stage;
-    int from = backward ? p + 1 : p - 1, to = backward ? p - 1 : p + 1;
-    sc_status_t status = (from >= 0 && from < pp) ? sc__p2p(s, from, false, err) : SC_OK;
-    for (long long i = 0; i < per_stage && status == SC_OK; i++) {
-        long long layer = backward ? first + per_stage - 1 - i : first + i;
-        status = sc__layer(s, cc, layer, backward, mb == m - 1, dp, err);
-    }
-    if (status == SC_OK && to >= 0 && to < pp)
-        status = sc__p2p(s, to, true, err);
+    size_t half = s->buf_bytes / 2, count = (size_t)(op->bytes * s->bytes_scale);
+    count = count > half ? half : (count ? count : 1);
+    sc__count_op(s, op);
+    if (op->kind == SC_PLAN_SEND)
+        return pp->ops->isend(pp, s->buf, count, SC_DTYPE_uint8, op->peer_stage, err);
+    uint64_t t0 = sc_clock_ns();
+    sc_status_t status =
+        pp->ops->recv(pp, (char *)s->buf + half, count, SC_DTYPE_uint8, op->peer_stage, err);
+    s->comm_us += (double)(sc_clock_ns() - t0) * 1e-3;
     return status;
+}
+
+static sc_status_t sc__compute(sc_step_t *s, double us, sc_err_t *err)
+{
+    if (us <= 0)
+        return SC_OK;
+    double took = 0;
+    sc_comm_t *cc = sc__compute_comm(s);
+    sc_status_t status = cc->ops->compute_spin(cc, us, &took, err);
+    s->compute_us += took;
+    return status;
+}
+
+static sc_status_t sc__wait(sc_step_t *s, sc_comm_t *comm, sc_err_t *err)
+{
+    uint64_t t0 = sc_clock_ns();
+    sc_status_t status = comm->ops->iwait(comm, err);
+    s->comm_us += (double)(sc_clock_ns() - t0) * 1e-3;
+    return status;
+}
+
+static sc_status_t sc__op(sc_step_t *s, const sc_plan_op_t *op, sc_err_t *err)
+{
+    if (op->kind == SC_PLAN_COMPUTE)
+        return sc__compute(s, op->compute_us * s->compute_scale, err);
+    sc_comm_t *comm = sc__group_comm(s, op->group);
+    if (comm == NULL) /* the plan has no operations on groups of one rank */
+        return sc_err_set(err, SC_ERR_RUNTIME, "step plan: a %s operation on a %s group of one",
+                          sc_plan_kind_name(op->kind), sc_plan_group_name(op->group));
+    switch (op->kind) {
+    case SC_PLAN_COLL:
+        return sc__coll(s, comm, op, err);
+    case SC_PLAN_WAIT:
+        return sc__wait(s, comm, err);
+    default:
+        return sc__p2p(s, comm, op, err);
+    }
 }
 
 sc_status_t sc_step_run(sc_step_t *s, sc_err_t *err)
 {
-    const sc_grid_t *g = s->grid;
-    int m = g->layout.micro_batches;
-    int *actions = malloc(2 * (size_t)m * sizeof(int));
-    sc_dp_state_t *dp = calloc(1, sizeof(*dp));
-    if (actions == NULL || dp == NULL) {
-        free(actions);
-        free(dp);
-        return sc_err_set(err, SC_ERR_NOMEM, "no memory for a step of %d micro-batches", m);
-    }
-    int n = sc_pattern_pp_schedule(s->w->schedule, g->p, g->layout.pp, m, actions);
-    sc_comm_t *cc = sc__compute_comm(s, NULL);
+    size_t n;
+    const sc_plan_op_t *ops = sc_plan_stage(s->plan, s->grid->p, &n);
     sc_status_t status = SC_OK;
-    for (int i = 0; i < n && status == SC_OK; i++)
-        status = sc__action(s, cc ? cc : s->world, actions[i], m, dp, err);
-    if (status == SC_OK)
-        status = sc_pattern_dp_finish(s, dp, err);
-    if (status == SC_OK && g->pp != NULL) /* the last sends of the step */
-        status = sc_pattern_wait(s, g->pp, err);
-    free(actions);
-    free(dp);
+    for (size_t i = 0; i < n && status == SC_OK; i++)
+        status = sc__op(s, &ops[i], err);
     return status;
+}
+
+size_t sc_step_buffer_bytes(const sc_plan_t *plan, double bytes_scale)
+{
+    double largest = 0;
+    for (size_t i = 0; i < plan->nops; i++)
+        largest = plan->ops[i].bytes > largest ? plan->ops[i].bytes : largest;
+    double need = largest * bytes_scale + 4096.0 * 64; /* one element per rank of big groups */
+    /* A send half and a receive half, each a whole number of pages: with the backend's
+     * page-aligned allocation both start on a page, as coll's buffers do (on the host, the
+     * shared-memory copies run at different speeds for different alignments). */
+    size_t half = ((size_t)need + 4095) / 4096 * 4096;
+    return 2 * half;
 }

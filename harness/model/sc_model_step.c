@@ -1,0 +1,209 @@
+/* sc_model_step.c - the step's expected time: the step plan played on one clock per pipeline
+ * stage. Compute advances the clock; a blocking collective waits for the group's earlier
+ * started ones and then takes its modelled time; a started collective runs beside the clock
+ * until the group's wait; a send arrives at the next stage after its modelled time, and a
+ * receive waits for it. Every stage is played until it blocks on a receive, round after round,
+ * so the pipeline's bubble is what the schedule makes it. */
+#include "sc_model.h"
+
+#include <stdlib.h>
+
+typedef struct {
+    double *at; /* arrival times, in send order */
+    int head, tail;
+} sc__chan_t;
+
+typedef struct {
+    size_t pc, n;
+    const sc_plan_op_t *ops;
+    double now, compute_us;
+    double busy[SC_GROUP_COUNT]; /* when the group's started operations are done */
+} sc__clock_t;
+
+typedef struct {
+    const sc_topology_t *t;
+    const sc_layout_t *l;
+    int gpus_per_node;
+    double bytes_scale, compute_factor;
+    sc__clock_t *stages;
+    sc__chan_t *down, *up; /* down[s]: stage s to s + 1; up[s]: stage s + 1 to s */
+} sc__sim_t;
+
+/* Where a group of `size` ranks, `stride` apart in the rank order, lands: GPUs per node and
+ * nodes. */
+static void sc__place(int size, int stride, int gpus_per_node, int *g, int *nodes)
+{
+    int span = size * stride;
+    if (span <= gpus_per_node) {
+        *g = size;
+        *nodes = 1;
+    } else {
+        *nodes = (span + gpus_per_node - 1) / gpus_per_node;
+        *g = size / *nodes > 0 ? size / *nodes : 1;
+    }
+}
+
+static double sc__price(const sc__sim_t *sim, sc_coll_id_t id, double bytes, int g, int nodes)
+{
+    const sc_coll_t *coll = sc_coll_get(id);
+    if (coll == NULL || g * nodes <= 1)
+        return 0.0;
+    sc_prediction_t p;
+    sc_model_collective(sim->t, coll, bytes * sim->bytes_scale, g, nodes, &p);
+    return p.time_us;
+}
+
+/* Modelled time of a communicating op on its group. Neighbouring stages are one node apart
+ * when the pipeline spans nodes. */
+static double sc__comm_us(const sc__sim_t *sim, const sc_plan_op_t *op)
+{
+    int g, nodes;
+    sc__place(sc_plan_group_size(sim->l, op->group), sc_plan_group_stride(sim->l, op->group),
+              sim->gpus_per_node, &g, &nodes);
+    if (op->kind == SC_PLAN_SEND)
+        return nodes > 1 ? sc__price(sim, SC_COLL_sendrecv, op->bytes, 1, 2)
+                         : sc__price(sim, SC_COLL_sendrecv, op->bytes, 2, 1);
+    return sc__price(sim, op->coll, op->bytes, g, nodes);
+}
+
+static sc__chan_t *sc__chan(const sc__sim_t *sim, int from, int to)
+{
+    return to > from ? &sim->down[from] : &sim->up[to];
+}
+
+/* Plays one operation; false when it is a receive whose message has not been sent yet. */
+static bool sc__play(sc__sim_t *sim, int s, const sc_plan_op_t *op)
+{
+    sc__clock_t *c = &sim->stages[s];
+    double *busy = &c->busy[op->group];
+    switch (op->kind) {
+    case SC_PLAN_COMPUTE:
+        c->now += op->compute_us * sim->compute_factor;
+        c->compute_us += op->compute_us * sim->compute_factor;
+        return true;
+    case SC_PLAN_COLL: {
+        double start = c->now > *busy ? c->now : *busy, end = start + sc__comm_us(sim, op);
+        if (op->nonblocking)
+            *busy = end;
+        else
+            c->now = *busy = end;
+        return true;
+    }
+    case SC_PLAN_SEND: {
+        sc__chan_t *ch = sc__chan(sim, s, op->peer_stage);
+        double end = c->now + sc__comm_us(sim, op);
+        ch->at[ch->tail++] = end;
+        *busy = end > *busy ? end : *busy;
+        return true;
+    }
+    case SC_PLAN_RECV: {
+        sc__chan_t *ch = sc__chan(sim, op->peer_stage, s);
+        if (ch->head == ch->tail)
+            return false;
+        double at = ch->at[ch->head++];
+        c->now = at > c->now ? at : c->now;
+        return true;
+    }
+    default: /* wait */
+        c->now = *busy > c->now ? *busy : c->now;
+        return true;
+    }
+}
+
+/* Plays every stage until each blocks or ends; SC_ERR_RUNTIME if none can move (a plan whose
+ * receives have no sends). */
+static sc_status_t sc__run(sc__sim_t *sim, int stages, sc_err_t *err)
+{
+    for (;;) {
+        bool moved = false, done = true;
+        for (int s = 0; s < stages; s++) {
+            sc__clock_t *c = &sim->stages[s];
+            while (c->pc < c->n && sc__play(sim, s, &c->ops[c->pc])) {
+                c->pc++;
+                moved = true;
+            }
+            done = done && c->pc == c->n;
+        }
+        if (done)
+            return SC_OK;
+        if (!moved)
+            return sc_err_set(err, SC_ERR_RUNTIME, "step plan: stages wait on each other");
+    }
+}
+
+static sc_status_t sc__simulate(sc__sim_t *sim, const sc_plan_t *plan, double *step_us,
+                                double *compute_us, sc_err_t *err)
+{
+    int S = plan->stages, m = plan->layout.micro_batches;
+    sim->stages = calloc((size_t)S, sizeof(*sim->stages));
+    sim->down = calloc((size_t)S, sizeof(*sim->down));
+    sim->up = calloc((size_t)S, sizeof(*sim->up));
+    double *arrivals = calloc(2 * (size_t)S * (size_t)m + 1, sizeof(double));
+    sc_status_t status = SC_OK;
+    if (sim->stages == NULL || sim->down == NULL || sim->up == NULL || arrivals == NULL)
+        status = sc_err_set(err, SC_ERR_NOMEM, "no memory to price a step of %d stages", S);
+    for (int s = 0; s < S && status == SC_OK; s++) {
+        sim->stages[s].ops = sc_plan_stage(plan, s, &sim->stages[s].n);
+        sim->down[s].at = arrivals + (size_t)(2 * s) * (size_t)m;
+        sim->up[s].at = arrivals + (size_t)(2 * s + 1) * (size_t)m;
+    }
+    if (status == SC_OK)
+        status = sc__run(sim, S, err);
+    for (int s = 0; s < S && status == SC_OK; s++)
+        if (sim->stages[s].now >= *step_us) {
+            *step_us = sim->stages[s].now;
+            *compute_us = sim->stages[s].compute_us;
+        }
+    free(sim->stages);
+    free(sim->down);
+    free(sim->up);
+    free(arrivals);
+    return status;
+}
+
+sc_status_t sc_model_plan(const sc_topology_t *t, const sc_workload_t *w, const sc_plan_t *plan,
+                          int gpus_per_node, int nodes, double bytes_scale, double compute_scale,
+                          sc_step_prediction_t *out, sc_err_t *err)
+{
+    const sc_layout_t *l = &plan->layout;
+    double peak = sc_topology_tflops(t, w->gradients);
+    /* the plan's compute is at the workload's GPU speed; the topology's GPU may differ */
+    double speed = w->compute_mode == SC_COMPUTE_FLOPS && peak > 0 ? w->gpu_tflops / peak : 1.0;
+    sc__sim_t sim = {.t = t,
+                     .l = l,
+                     .gpus_per_node = gpus_per_node,
+                     .bytes_scale = bytes_scale,
+                     .compute_factor = speed * compute_scale};
+    double step_us = 0, compute_us = 0;
+    sc_status_t status = sc__simulate(&sim, plan, &step_us, &compute_us, err);
+    if (status != SC_OK)
+        return status;
+    *out = (sc_step_prediction_t){.gpus = gpus_per_node * nodes,
+                                  .nodes = nodes,
+                                  .dp = l->dp,
+                                  .tp = l->tp,
+                                  .pp = l->pp,
+                                  .compute_ms = compute_us * 1e-3,
+                                  .speedup = 1.0,
+                                  .efficiency = 1.0};
+    out->step_ms = step_us * 1e-3 > 1e-6 ? step_us * 1e-3 : 1e-6;
+    out->comm_ms = out->step_ms - out->compute_ms > 0 ? out->step_ms - out->compute_ms : 0.0;
+    out->throughput = sc_workload_samples_per_step(w, l) / (out->step_ms * 1e-3);
+    return SC_OK;
+}
+
+sc_status_t sc_model_step(const sc_topology_t *t, const sc_workload_t *w, int gpus_per_node,
+                          int nodes, double bytes_scale, double compute_scale,
+                          sc_step_prediction_t *out, sc_err_t *err)
+{
+    sc_layout_t l;
+    sc_plan_t plan;
+    sc_status_t status = sc_workload_layout(w, gpus_per_node * nodes, &l, err);
+    if (status == SC_OK)
+        status = sc_plan_build(w, &l, &plan, err);
+    if (status != SC_OK)
+        return status;
+    status = sc_model_plan(t, w, &plan, gpus_per_node, nodes, bytes_scale, compute_scale, out, err);
+    sc_plan_free(&plan);
+    return status;
+}

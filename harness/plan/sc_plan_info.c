@@ -1,0 +1,109 @@
+/* sc_plan_info.c - what is read off a plan: names, per-group tallies, where a group's ranks
+ * sit in the rank order, and the sizes the workload implies. */
+#include "sc_plan.h"
+
+#include <string.h>
+
+static const char *const sc__group_names[] = {"tp", "pp", "dp", "ep"};
+static const char *const sc__phase_names[] = {"forward", "backward", "optimizer"};
+static const char *const sc__kind_names[] = {"compute", "collective", "send", "recv", "wait"};
+
+const char *sc_plan_group_name(sc_plan_group_t group)
+{
+    return group < SC_GROUP_COUNT ? sc__group_names[group] : "?";
+}
+
+const char *sc_plan_phase_name(sc_plan_phase_t phase)
+{
+    return phase < SC_PHASE_COUNT ? sc__phase_names[phase] : "?";
+}
+
+const char *sc_plan_kind_name(sc_plan_kind_t kind)
+{
+    return kind <= SC_PLAN_WAIT ? sc__kind_names[kind] : "?";
+}
+
+int sc_plan_op_index(const sc_plan_op_t *op)
+{
+    switch (op->kind) {
+    case SC_PLAN_COLL:
+        return (int)op->coll;
+    case SC_PLAN_SEND:
+        return SC_PLAN_OP_SEND;
+    case SC_PLAN_RECV:
+        return SC_PLAN_OP_RECV;
+    default:
+        return -1;
+    }
+}
+
+const char *sc_plan_op_index_name(int index)
+{
+    if (index == SC_PLAN_OP_SEND)
+        return "send";
+    if (index == SC_PLAN_OP_RECV)
+        return "recv";
+    return sc_coll_id_name((sc_coll_id_t)index);
+}
+
+int sc_plan_group_size(const sc_layout_t *l, sc_plan_group_t group)
+{
+    switch (group) {
+    case SC_GROUP_TP:
+        return l->tp;
+    case SC_GROUP_PP:
+        return l->pp;
+    default: /* dp, and ep over the dp ranks */
+        return l->dp;
+    }
+}
+
+int sc_plan_group_stride(const sc_layout_t *l, sc_plan_group_t group)
+{
+    switch (group) {
+    case SC_GROUP_TP:
+        return 1;
+    case SC_GROUP_PP:
+        return l->tp;
+    default:
+        return l->tp * l->pp;
+    }
+}
+
+void sc_plan_tally_ranks(const sc_plan_t *plan, sc_plan_tally_t *tally)
+{
+    memset(tally, 0, sizeof(*tally));
+    const sc_layout_t *l = &plan->layout;
+    double ranks_per_stage = (double)l->tp * l->dp;
+    for (int s = 0; s < plan->stages; s++) {
+        size_t n;
+        const sc_plan_op_t *ops = sc_plan_stage(plan, s, &n);
+        for (size_t i = 0; i < n; i++) {
+            if (s == 0 && ops[i].kind == SC_PLAN_COMPUTE)
+                tally->compute_us += ops[i].compute_us;
+            int k = sc_plan_op_index(&ops[i]);
+            if (k < 0)
+                continue;
+            tally->calls[ops[i].group][k] += ranks_per_stage;
+            tally->bytes[ops[i].group][k] += ranks_per_stage * ops[i].bytes;
+        }
+    }
+}
+
+double sc_plan_activation_bytes(const sc_workload_t *w)
+{
+    double per_sample = w->kind == SC_MODEL_TRANSFORMER ? (double)w->sequence * (double)w->hidden
+                                                        : (double)w->hidden;
+    return (double)w->micro_batch * per_sample *
+           (double)sc_dtype_size(sc_precision_dtype(w->activations));
+}
+
+double sc_plan_layer_us(const sc_workload_t *w, const sc_layout_t *l)
+{
+    if (w->compute_mode == SC_COMPUTE_NONE)
+        return 0.0;
+    if (w->compute_mode == SC_COMPUTE_TIME) /* forward is a third of forward + backward */
+        return w->step_time_ms * 1e3 / 3.0 / ((double)w->layers / l->pp) / l->micro_batches;
+    double flops = sc_workload_layer_forward_flops(w) * (double)w->micro_batch / l->tp;
+    return flops / (w->gpu_tflops * 1e12 * w->efficiency) * 1e6;
+}

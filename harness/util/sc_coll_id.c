@@ -1,0 +1,12 @@
+#include "sc_coll_id.h"
+
+static const char *const sc__coll_id_names[] = {
+#define SC__COLL_ID_NAME(name) #name,
+    SC_COLL_MAP(SC__COLL_ID_NAME)
+#undef SC__COLL_ID_NAME
+};
+
+const char *sc_coll_id_name(sc_coll_id_t id)
+{
+    return id >= 0 && id < SC_COLL_COUNT ? sc__coll_id_names[id] : "?";
+}
