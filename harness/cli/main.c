@@ -16,6 +16,7 @@ static const sc__command_t sc__commands[] = {
     {"run", sc_cmd_run, "run a workload's training step and measure its scaling curves"},
     {"pairs", sc_cmd_pairs, "point-to-point matrix between nodes, and where a problem is"},
     {"detect", sc_cmd_detect, "write what the hosts really have as a topology file"},
+    {"plan", sc_cmd_plan, "print the operations one training step of a workload issues"},
     {"model", sc_cmd_model, "predict what a topology should deliver, without running anything"},
     {"report", sc_cmd_report, "re-render a run's report, or compare two runs (regressions)"},
     {"validate", sc_cmd_validate, "check workload files (file:line:column errors)"},

@@ -10,6 +10,7 @@ int sc_cmd_compute(const sc_rte_t *rte, int argc, char **argv);
 int sc_cmd_telemetry(const sc_rte_t *rte, int argc, char **argv);
 int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv);
 int sc_cmd_validate(const sc_rte_t *rte, int argc, char **argv);
+int sc_cmd_plan(const sc_rte_t *rte, int argc, char **argv);
 int sc_cmd_model(const sc_rte_t *rte, int argc, char **argv);
 int sc_cmd_report(const sc_rte_t *rte, int argc, char **argv);
 int sc_cmd_detect(const sc_rte_t *rte, int argc, char **argv);

@@ -1,79 +1,35 @@
 """Every shipped workload runs at 1, 2, 4 and 8 ranks on the host path in one launch: speedup at
 the base point is exactly 1, efficiency = speedup / (gpus / base gpus), and every point's calls
-and bytes per step equal the ones the workload implies - computed here independently from the
-YAML (DDP buckets, Megatron TP all-reduces, 2 x micro-batches x (stages - 1) pipeline messages,
-ZeRO-3 gathers, MoE all-to-alls). The 3D workload's grid is checked rank by rank."""
+and bytes per step - counted by the runner as it issues them - equal the step plan's totals for
+the same layout (the plan itself is checked against hand-worked counts in test_plan.py). The 3D
+workload's grid is checked rank by rank."""
 import math
 import os
-import sys
-
-import yaml
 
 from sclib import *
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
-SUFFIX = {"K": 1e3, "M": 1e6, "B": 1e9, "G": 1e9, "T": 1e12}
-DSIZE = {"fp32": 4, "fp16": 2, "bf16": 2}
 
 
-def num(v):
-    if isinstance(v, (int, float)):
-        return float(v)
-    return float(v[:-1]) * SUFFIX[v[-1].upper()]
-
-
-def expected_counts(w, tp, pp, dp):
-    """Calls and bytes per step summed over the point's ranks, from the workload's definition."""
-    m = w["model"]
-    par = w.get("parallel", {})
-    b = w["batch"]
-    mb = b.get("micro_batch", 1)
-    micro = par.get("micro_batches", 1) if pp > 1 else math.ceil(b["per_gpu_batch"] / mb)
-    layers, stage_layers = int(m["layers"]), int(m["layers"]) // pp
-    gsize = DSIZE[w.get("precision", {}).get("gradients", "fp32")]
-    asize = DSIZE[w.get("precision", {}).get("activations", "fp32")]
-    act = mb * m.get("sequence", 1) * m.get("hidden", 0) * asize if m.get("kind", "transformer") == "transformer" \
-        else mb * m.get("hidden", 0) * asize
-    ranks = tp * pp * dp
+def expected_counts(wname, tp, pp, dp):
+    """Calls and bytes per step summed over the point's ranks: the step plan of the same layout
+    (`scalecheck plan`, whose counts test_plan.py checks against hand-worked numbers)."""
+    jpath = os.path.join(workdir("run-plan"), f"{wname}-{tp}-{pp}-{dp}.json")
+    rc, _, err, _ = scalecheck1(["plan", "--workload", os.path.join(ROOT, "workloads", wname + ".yaml"),
+                                 "--gpus", str(tp * pp * dp), "--tp", str(tp), "--pp", str(pp),
+                                 "--json", jpath])
+    expect(rc == 0, f"plan {wname} tp {tp} pp {pp} dp {dp}: exit {rc}\n{err[-800:]}")
     c = {}
-
-    def add(op, calls, nbytes):
-        if calls:
-            e = c.setdefault(op, [0.0, 0.0])
-            e[0] += calls
-            e[1] += nbytes
-
-    if tp > 1:  # 2 all-reduces per layer in forward, 2 in backward, per micro-batch
-        n = 4 * stage_layers * micro
-        add("allreduce", n * ranks, n * act * ranks)
-    if pp > 1:
-        n = 2 * micro * (pp - 1) * tp * dp
-        add("send", n, n * act)
-        add("recv", n, n * act)
-    zero = par.get("zero", 0)
-    layer_grad = num(m["parameters"]) / layers / tp * gsize
-    if dp > 1:
-        bucket = w.get("data_parallel", {}).get("bucket_mb", 25) * 1e6
-        buckets, fill = 0, 0.0
-        for _ in range(stage_layers):
-            fill += layer_grad
-            if fill >= bucket:
-                buckets, fill = buckets + 1, 0.0
-        buckets += fill > 0
-        add("reducescatter" if zero else "allreduce", buckets * ranks, stage_layers * layer_grad * ranks)
-        if zero == 3:
-            n = 2 * layers * micro
-            add("allgather", n * ranks, n * layer_grad * ranks)
-        if m.get("experts"):
-            moe_layers = sum(1 for l in range(layers) if (l + 1) % m["moe_every"] == 0)
-            n = 4 * moe_layers * micro
-            add("alltoall", n * ranks, n * act * m["top_k"] * m.get("capacity_factor", 1) * ranks)
+    for g in load_json(jpath)["groups"]:
+        e = c.setdefault(g["operation"], [0.0, 0.0])
+        e[0] += g["calls"]
+        e[1] += g["bytes"]
     return c
 
 
-def check_point(wname, w, p):
+def check_point(wname, p):
     where = f"{wname} at {p['gpus']} GPUs (dp {p['dp']} tp {p['tp']} pp {p['pp']})"
-    exp = expected_counts(w, p["tp"], p["pp"], p["dp"])
+    exp = expected_counts(wname, p["tp"], p["pp"], p["dp"])
     got = {op: [v["calls"], v["bytes"]] for op, v in p["comm"].items()}
     expect(set(got) == set(exp), f"{where}: operations {sorted(got)} != expected {sorted(exp)}")
     for op, (calls, nbytes) in exp.items():
@@ -119,8 +75,6 @@ def test():
         if not path.endswith(".yaml"):
             continue
         name = path[:-5]
-        with open(os.path.join(ROOT, "workloads", path)) as f:
-            w = yaml.safe_load(f)
         if name == "gpt3-13b-3d":  # TP 8 x PP 2 needs 16: shrink the layout per point
             runs = [(["--tp", "1", "--pp", "1"], "1"), (["--tp", "2", "--pp", "1"], "2"),
                     (["--tp", "2", "--pp", "2"], "4,8")]
@@ -130,7 +84,7 @@ def test():
         for extra, scales in runs:
             points = run_workload(name, extra, scales)
             for p in points:
-                check_point(name, w, p)
+                check_point(name, p)
                 gpus.append(p["gpus"])
                 if "grid" in p and p["tp"] * p["pp"] > 1:
                     check_grid(p)
