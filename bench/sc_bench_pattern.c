@@ -26,7 +26,8 @@ typedef struct {
     int n;
 } bench__trace_t;
 
-static void bench__record(void *arg, sc_coll_id_t op, sc_comm_t *comm, sc_dtype_t dtype, size_t count)
+static void bench__record(void *arg, sc_coll_id_t op, sc_comm_t *comm, sc_dtype_t dtype,
+                          size_t count)
 {
     bench__trace_t *t = arg;
     (void)comm;

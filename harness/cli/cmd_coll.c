@@ -10,14 +10,18 @@
 
 #include "cli/cmd_coll_opts.h"
 #include "cli/sc_cmd.h"
-#include "cli/sc_session.h"
+#include "session/sc_session.h"
 #include "model/sc_model.h"
 #include "report/sc_report.h"
-#include "report/sc_verdict.h"
+#include "judge/sc_verdict.h"
+#include "report/sc_verdict_render.h"
 #include "engine/sc_engine.h"
 #include "report/sc_coll_report.h"
 #include "sc_config.h"
 #include "util/sc_size.h"
+#include "report/sc_json_out.h"
+#include "util/sc_files.h"
+#include "session/sc_results.h"
 
 static uint64_t coll__next_size(const sc_coll_opts_t *o, uint64_t size)
 {
@@ -95,10 +99,10 @@ static sc_status_t coll__save(coll__run_t *run, const char *state, sc_err_t *err
         return SC_OK;
     json_object_set_new(run->doc, "state", json_string(state));
     char path[PATH_MAX];
-    sc_status_t status = sc_results_write_json(
+    sc_status_t status = sc_json_write_file(
         sc_results_path(&run->ses.res, "result.json", path, sizeof(path)), run->doc, err);
     if (status == SC_OK && run->opts.json_path != NULL)
-        status = sc_results_write_json(run->opts.json_path, run->doc, err);
+        status = sc_json_write_file(run->opts.json_path, run->doc, err);
     return status;
 }
 
@@ -282,9 +286,9 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
     sc_status_t status =
         run->opts.topology ? sc_topology_load(run->opts.topology, &run->topo, err) : SC_OK;
     if (status == SC_OK)
-        status = sc_results_check_output("--json", run->opts.json_path, err);
+        status = sc_files_check_output("--json", run->opts.json_path, err);
     if (status == SC_OK)
-        status = sc_results_check_output("--csv", run->opts.csv_path, err);
+        status = sc_files_check_output("--csv", run->opts.csv_path, err);
     if (status == SC_OK)
         status = sc_session_open(&run->ses, rte, &so, err);
     if (status != SC_OK)

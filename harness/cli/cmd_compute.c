@@ -9,8 +9,10 @@
 #include "cli/sc_cli.h"
 #include "cli/sc_cmd.h"
 #include "comm/sc_backend.h"
-#include "report/sc_results.h"
+#include "session/sc_results.h"
 #include "util/sc_defaults.h"
+#include "report/sc_json_out.h"
+#include "util/sc_files.h"
 
 typedef struct {
     bool gemm;
@@ -134,7 +136,7 @@ int sc_cmd_compute(const sc_rte_t *rte, int argc, char **argv)
         return 0;
     }
     if (status == SC_OK)
-        status = sc_results_check_output("--json", o.json_path, &err);
+        status = sc_files_check_output("--json", o.json_path, &err);
     if (status == SC_OK)
         status = sc_backend_open(o.backend, rte, &bopts, &comm, note, sizeof(note), &err);
     if (status == SC_OK && o.gemm && comm->ops->compute_gemm == NULL)
@@ -160,7 +162,7 @@ int sc_cmd_compute(const sc_rte_t *rte, int argc, char **argv)
         compute__print(rte, &o, all);
         json_t *doc = json_pack("{s:s, s:s, s:O}", "mode", o.gemm ? "gemm" : "spin", "backend",
                                 comm->ops->name, "ranks", all);
-        if (o.json_path != NULL && sc_results_write_json(o.json_path, doc, &err) != SC_OK) {
+        if (o.json_path != NULL && sc_json_write_file(o.json_path, doc, &err) != SC_OK) {
             fprintf(stderr, "scalecheck compute: %s\n", err.msg);
             status = err.status;
         }

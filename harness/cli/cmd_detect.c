@@ -7,8 +7,9 @@
 #include <string.h>
 
 #include "cli/sc_cmd.h"
-#include "report/sc_results.h"
-#include "topology/sc_detect.h"
+#include "session/sc_results.h"
+#include "detect/sc_detect.h"
+#include "util/sc_files.h"
 
 static void detect__print(const json_t *findings)
 {
@@ -46,7 +47,7 @@ int sc_cmd_detect(const sc_rte_t *rte, int argc, char **argv)
     if (status == SC_OK && declared != NULL)
         status = sc_topology_load(declared, &topo, &err);
     if (status == SC_OK)
-        status = sc_results_check_output("--output", output, &err);
+        status = sc_files_check_output("--output", output, &err);
     sc_detected_t *hosts = NULL;
     if (status == SC_OK)
         status = sc_detect_all(rte, &hosts, &err);

@@ -9,8 +9,10 @@
 #include "cli/sc_cli.h"
 #include "cli/sc_cmd.h"
 #include "model/sc_model.h"
-#include "report/sc_results.h"
+#include "session/sc_results.h"
 #include "util/sc_size.h"
+#include "report/sc_json_out.h"
+#include "util/sc_files.h"
 
 #define MODEL_MAX 64
 
@@ -175,7 +177,7 @@ int sc_cmd_model(const sc_rte_t *rte, int argc, char **argv)
     if (status == SC_OK && !o.help)
         status = sc_topology_load(o.topology, &topo, &err);
     if (status == SC_OK && !o.help)
-        status = sc_results_check_output("--json", o.json_path, &err);
+        status = sc_files_check_output("--json", o.json_path, &err);
     const sc_coll_t *coll = NULL;
     if (status == SC_OK && !o.help && strcmp(o.collective, "all") != 0)
         status = sc_coll_find(o.collective, "--collective", &coll, &err);
@@ -206,7 +208,7 @@ int sc_cmd_model(const sc_rte_t *rte, int argc, char **argv)
     if (curve != NULL)
         json_object_set_new(doc, "curve", curve);
     if (status == SC_OK && o.json_path != NULL)
-        status = sc_results_write_json(o.json_path, doc, &err);
+        status = sc_json_write_file(o.json_path, doc, &err);
     json_decref(doc);
     if (status != SC_OK)
         fprintf(stderr, "scalecheck model: %s\n", err.msg);

@@ -7,7 +7,9 @@
 #include "cli/sc_cli.h"
 #include "cli/sc_cmd.h"
 #include "report/sc_plan_render.h"
-#include "report/sc_results.h"
+#include "session/sc_results.h"
+#include "report/sc_json_out.h"
+#include "util/sc_files.h"
 
 typedef struct {
     const char *workload, *topology, *json_path;
@@ -18,8 +20,8 @@ typedef struct {
 #define O(s, l, meta, help, type, field, lo, hi)                                                   \
     SC_OPT_ROW(s, l, meta, help, type, plan__opts_t, field, lo, hi)
 static const sc_cli_opt_t plan__options[] = {
-    O('W', "workload", "FILE", "the workload (workloads/*.yaml); required", SC_OPT_STRING,
-      workload, 0, 0),
+    O('W', "workload", "FILE", "the workload (workloads/*.yaml); required", SC_OPT_STRING, workload,
+      0, 0),
     O('g', "gpus", "G", "GPUs per node (default 8)", SC_OPT_INT, gpus, 1, 4096),
     O('N', "nodes", "N", "nodes (default 1)", SC_OPT_INT, nodes, 1, 1000000),
     O(0, "tp", "N", "tensor-parallel ranks (default: the workload's)", SC_OPT_INT, tp, 1, 1024),
@@ -55,7 +57,7 @@ static sc_status_t plan__prepare(plan__t *p, int argc, char **argv, sc_err_t *er
     if (status == SC_OK && o->topology != NULL)
         status = sc_topology_load(o->topology, &p->topo, err);
     if (status == SC_OK)
-        status = sc_results_check_output("--json", o->json_path, err);
+        status = sc_files_check_output("--json", o->json_path, err);
     if (status != SC_OK)
         return status;
     if (o->tp > 0)
@@ -94,7 +96,7 @@ int sc_cmd_plan(const sc_rte_t *rte, int argc, char **argv)
         sc_plan_print(stdout, &v);
         if (p.o.json_path != NULL) {
             json_t *doc = sc_plan_json(&v);
-            status = sc_results_write_json(p.o.json_path, doc, &err);
+            status = sc_json_write_file(p.o.json_path, doc, &err);
             json_decref(doc);
             if (status != SC_OK)
                 fprintf(stderr, "scalecheck plan: %s\n", err.msg);

@@ -10,15 +10,20 @@
 
 #include "cli/cmd_run_opts.h"
 #include "cli/sc_cmd.h"
-#include "cli/sc_session.h"
-#include "cli/cmd_run_verdict.h"
-#include "topology/sc_detect.h"
+#include "session/sc_session.h"
+#include "engine/sc_sweep.h"
+#include "judge/sc_run_verdict.h"
+#include "report/sc_verdict_render.h"
+#include "detect/sc_detect.h"
 #include "report/sc_report.h"
-#include "report/sc_verdict.h"
+#include "judge/sc_verdict.h"
 #include "patterns/sc_pattern.h"
 #include "sc_config.h"
 #include "util/sc_clock.h"
 #include "util/sc_stats.h"
+#include "report/sc_json_out.h"
+#include "util/sc_files.h"
+#include "session/sc_results.h"
 
 typedef struct {
     int gpus_per_node, nodes;
@@ -189,8 +194,10 @@ static json_t *run__combine(run__t *run, const run__point_t *pt, const sc_layout
     MPI_Allreduce(MPI_IN_PLACE, step_ms, steps, MPI_DOUBLE, MPI_MAX, control);
     double frac = step->comm_us / (mean * steps * 1e3 > 0 ? mean * steps * 1e3 : 1.0);
     MPI_Allreduce(MPI_IN_PLACE, &frac, 1, MPI_DOUBLE, MPI_SUM, control);
-    MPI_Allreduce(MPI_IN_PLACE, step->counts.calls, SC_PLAN_OP_COUNT, MPI_UINT64_T, MPI_SUM, control);
-    MPI_Allreduce(MPI_IN_PLACE, step->counts.bytes, SC_PLAN_OP_COUNT, MPI_UINT64_T, MPI_SUM, control);
+    MPI_Allreduce(MPI_IN_PLACE, step->counts.calls, SC_PLAN_OP_COUNT, MPI_UINT64_T, MPI_SUM,
+                  control);
+    MPI_Allreduce(MPI_IN_PLACE, step->counts.bytes, SC_PLAN_OP_COUNT, MPI_UINT64_T, MPI_SUM,
+                  control);
     if (run->rte->rank != 0)
         return NULL;
     sc_stats_t st;
@@ -326,8 +333,8 @@ static sc_status_t run__all_points(run__t *run, sc_err_t *err)
             json_array_append_new(run->points_json, p);
             sc_err_t ignored;
             char path[PATH_MAX];
-            sc_results_write_json(sc_results_path(&run->ses.res, "result.json", path, sizeof(path)),
-                                  run->doc, &ignored);
+            sc_json_write_file(sc_results_path(&run->ses.res, "result.json", path, sizeof(path)),
+                               run->doc, &ignored);
         }
     }
     sc_watchdog_disarm(run->ses.wd);
@@ -356,16 +363,15 @@ static sc_status_t run__save(run__t *run, const char *state, sc_err_t *err)
         return SC_OK;
     json_object_set_new(run->doc, "state", json_string(state));
     char path[PATH_MAX];
-    sc_status_t status = sc_results_write_json(
+    sc_status_t status = sc_json_write_file(
         sc_results_path(&run->ses.res, "result.json", path, sizeof(path)), run->doc, err);
     if (status == SC_OK)
-        status =
-            sc_results_write_csv(sc_results_path(&run->ses.res, "points.csv", path, sizeof(path)),
-                                 run->points_json, run__csv_fields, err);
+        status = sc_csv_write_rows(sc_results_path(&run->ses.res, "points.csv", path, sizeof(path)),
+                                   run->points_json, run__csv_fields, err);
     if (status == SC_OK && run->opts.json_path)
-        status = sc_results_write_json(run->opts.json_path, run->doc, err);
+        status = sc_json_write_file(run->opts.json_path, run->doc, err);
     if (status == SC_OK && run->opts.csv_path)
-        status = sc_results_write_csv(run->opts.csv_path, run->points_json, run__csv_fields, err);
+        status = sc_csv_write_rows(run->opts.csv_path, run->points_json, run__csv_fields, err);
     return status;
 }
 
@@ -485,9 +491,9 @@ int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
     if (status == SC_OK && run.opts.topology)
         status = sc_topology_load(run.opts.topology, &run.topo, &err);
     if (status == SC_OK)
-        status = sc_results_check_output("--json", run.opts.json_path, &err);
+        status = sc_files_check_output("--json", run.opts.json_path, &err);
     if (status == SC_OK)
-        status = sc_results_check_output("--csv", run.opts.csv_path, &err);
+        status = sc_files_check_output("--csv", run.opts.csv_path, &err);
     if (status == SC_OK)
         status = run__setup(&run, &err);
     if (status == SC_OK)

@@ -7,7 +7,7 @@
 
 #include "cli/sc_cli.h"
 #include "cli/sc_cmd.h"
-#include "report/sc_results.h"
+#include "session/sc_results.h"
 #include "telemetry/sc_telemetry.h"
 
 typedef struct {

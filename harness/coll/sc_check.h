@@ -9,6 +9,7 @@
 
 #include "coll/sc_check_core.h"
 #include "coll/sc_coll.h"
+#include "util/sc_dtype.h"
 
 /* Fills spec for a type, reduction, seed and rank count (computes the value bound). */
 void sc_check_spec_init(sc_check_spec_t *spec, sc_dtype_t dtype, sc_redop_t op, uint64_t seed,

@@ -7,7 +7,7 @@
 #ifndef SC_CHECK_CORE_H
 #define SC_CHECK_CORE_H
 
-#include "comm/sc_dtype_core.h"
+#include "util/sc_dtype_core.h"
 
 /* How many ranks may contribute a factor 2 to one element of a product: 2^6 fits in int8. */
 #define SC_CHECK_PROD_TWOS 6

@@ -8,8 +8,8 @@
 #include <stddef.h>
 
 #include "coll/sc_check_core.h"
-#include "comm/sc_backend.h"
 #include "util/sc_coll_id.h"
+#include "util/sc_status.h"
 
 /* Everything the per-collective functions need to know about one call. */
 typedef struct {

@@ -412,15 +412,16 @@ const sc_backend_ops_t sc_backend_mpi_ops = {
     .iwait = mpi__iwait,
     .sync = mpi__sync,
     .barrier = mpi__barrier,
-    .coll = {
-        [SC_COLL_allreduce] = mpi__allreduce,
-        [SC_COLL_allgather] = mpi__allgather,
-        [SC_COLL_reducescatter] = mpi__reducescatter,
-        [SC_COLL_broadcast] = mpi__broadcast,
-        [SC_COLL_reduce] = mpi__reduce,
-        [SC_COLL_alltoall] = mpi__alltoall,
-        [SC_COLL_sendrecv] = mpi__sendrecv,
-        [SC_COLL_gather] = mpi__gather,
-        [SC_COLL_scatter] = mpi__scatter,
-    },
+    .coll =
+        {
+            [SC_COLL_allreduce] = mpi__allreduce,
+            [SC_COLL_allgather] = mpi__allgather,
+            [SC_COLL_reducescatter] = mpi__reducescatter,
+            [SC_COLL_broadcast] = mpi__broadcast,
+            [SC_COLL_reduce] = mpi__reduce,
+            [SC_COLL_alltoall] = mpi__alltoall,
+            [SC_COLL_sendrecv] = mpi__sendrecv,
+            [SC_COLL_gather] = mpi__gather,
+            [SC_COLL_scatter] = mpi__scatter,
+        },
 };

@@ -234,7 +234,8 @@ static sc_status_t nccl__scatter(sc_comm_t *comm, const sc_coll_args_t *a, sc_er
     return nccl__rooted(comm, a, false, "scatter (ncclSend/ncclRecv)", err);
 }
 
-static bool nccl__supports(const sc_comm_t *comm, sc_coll_id_t coll, sc_dtype_t dtype, bool in_place)
+static bool nccl__supports(const sc_comm_t *comm, sc_coll_id_t coll, sc_dtype_t dtype,
+                           bool in_place)
 {
     (void)comm;
     (void)dtype;
@@ -561,15 +562,16 @@ const sc_backend_ops_t sc_backend_nccl_ops = {
     .iwait = nccl__iwait,
     .sync = sc_nccl_sync,
     .barrier = nccl__barrier,
-    .coll = {
-        [SC_COLL_allreduce] = nccl__allreduce,
-        [SC_COLL_allgather] = nccl__allgather,
-        [SC_COLL_reducescatter] = nccl__reducescatter,
-        [SC_COLL_broadcast] = nccl__broadcast,
-        [SC_COLL_reduce] = nccl__reduce,
-        [SC_COLL_alltoall] = nccl__alltoall,
-        [SC_COLL_sendrecv] = nccl__sendrecv,
-        [SC_COLL_gather] = nccl__gather,
-        [SC_COLL_scatter] = nccl__scatter,
-    },
+    .coll =
+        {
+            [SC_COLL_allreduce] = nccl__allreduce,
+            [SC_COLL_allgather] = nccl__allgather,
+            [SC_COLL_reducescatter] = nccl__reducescatter,
+            [SC_COLL_broadcast] = nccl__broadcast,
+            [SC_COLL_reduce] = nccl__reduce,
+            [SC_COLL_alltoall] = nccl__alltoall,
+            [SC_COLL_sendrecv] = nccl__sendrecv,
+            [SC_COLL_gather] = nccl__gather,
+            [SC_COLL_scatter] = nccl__scatter,
+        },
 };

@@ -34,9 +34,8 @@ sc_status_t sc_comm_coll(sc_comm_t *comm, sc_coll_id_t coll, const sc_coll_args_
                          sc_err_t *err)
 {
     if (coll < 0 || coll >= SC_COLL_COUNT || comm->ops->coll[coll] == NULL)
-        return sc_err_set(err, SC_ERR_UNSUPPORTED,
-                          "rank %d (host %s): backend %s has no %s", comm->rte->rank,
-                          comm->rte->host, comm->ops->name, sc_coll_id_name(coll));
+        return sc_err_set(err, SC_ERR_UNSUPPORTED, "rank %d (host %s): backend %s has no %s",
+                          comm->rte->rank, comm->rte->host, comm->ops->name, sc_coll_id_name(coll));
     return comm->ops->coll[coll](comm, args, err);
 }
 

@@ -16,7 +16,7 @@
 #include <stddef.h>
 
 #include "coll/sc_check_core.h"
-#include "comm/sc_dtype.h"
+#include "util/sc_dtype.h"
 #include "compute/sc_compute.h"
 #include "rte/sc_rte.h"
 #include "sc_config.h"
@@ -36,14 +36,12 @@ typedef struct {
 
 typedef struct sc_comm sc_comm_t;
 
-
 /* What a backend is opened with. */
 typedef struct {
     int device;       /* GPU backends: device index, -1 = the rank's index on its host */
     double timeout_s; /* bound on every wait inside the backend (<= 0: none) */
 } sc_backend_opts_t;
 typedef sc_status_t (*sc_coll_fn_t)(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err);
-
 
 typedef struct {
     const char *name;
@@ -90,8 +88,8 @@ typedef struct {
     void (*graph_destroy)(sc_comm_t *comm, void *graph);
     /* Non-blocking operations, for overlap and pipelines. istart (optional) begins
      * allreduce, reducescatter, allgather or alltoall (the sc_coll_args_t convention) and
-     * returns at once; isend starts a send; recv receives (blocking). iwait completes everything started.
-     * The compute phase keeps started operations progressing. */
+     * returns at once; isend starts a send; recv receives (blocking). iwait completes everything
+     * started. The compute phase keeps started operations progressing. */
     sc_status_t (*istart)(sc_comm_t *comm, sc_coll_id_t coll, const sc_coll_args_t *args,
                           sc_err_t *err);
     sc_status_t (*isend)(sc_comm_t *comm, const void *buf, size_t count, sc_dtype_t dtype, int peer,

@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 
-#include "comm/sc_dtype.h"
+#include "util/sc_dtype.h"
 #include "util/sc_status.h"
 
 typedef enum { SC_MODEL_TRANSFORMER, SC_MODEL_CNN } sc_model_kind_t;

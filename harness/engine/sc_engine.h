@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "coll/sc_coll.h"
+#include "comm/sc_backend.h"
 #include "engine/sc_watchdog.h"
 #include "util/sc_stats.h"
 

@@ -31,8 +31,8 @@ void sc_grid_destroy(sc_grid_t *grid);
 typedef struct {
     const sc_plan_t *plan;
     const sc_grid_t *grid;
-    sc_comm_t *world;     /* the point's communicator (compute runs on it when there are no groups) */
-    double bytes_scale;   /* messages are this fraction of the plan's sizes */
+    sc_comm_t *world;   /* the point's communicator (compute runs on it when there are no groups) */
+    double bytes_scale; /* messages are this fraction of the plan's sizes */
     double compute_scale; /* compute phases are this fraction of the plan's time */
     void *buf;            /* scratch, buf_bytes, on the backend's memory */
     size_t buf_bytes;

@@ -35,8 +35,8 @@ static sc_dtype_t sc__wire_dtype(const sc_comm_t *comm, int precision)
 }
 
 /* Per-rank element count for a payload of `bytes` (scaled), at least one per rank. */
-static size_t sc__count(const sc_step_t *s, const sc_comm_t *comm, sc_coll_id_t coll,
-                        double bytes, sc_dtype_t dtype)
+static size_t sc__count(const sc_step_t *s, const sc_comm_t *comm, sc_coll_id_t coll, double bytes,
+                        sc_dtype_t dtype)
 {
     double elems = bytes * s->bytes_scale / (double)sc_dtype_size(dtype);
     bool per_rank =

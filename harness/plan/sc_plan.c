@@ -15,8 +15,8 @@ typedef struct {
     const sc_layout_t *l;
     sc_plan_t *plan;
     int stage;
-    double bucket_fill;                 /* gradient bytes in the open bucket */
-    double *deferred;                   /* without overlap: buckets reduced after backward */
+    double bucket_fill; /* gradient bytes in the open bucket */
+    double *deferred;   /* without overlap: buckets reduced after backward */
     int ndeferred;
     sc_err_t *err;
 } sc__builder_t;
@@ -40,8 +40,8 @@ static sc_status_t sc__push(sc__builder_t *b, sc_plan_op_t op)
 static sc_status_t sc__coll(sc__builder_t *b, sc_plan_phase_t phase, sc_plan_group_t group,
                             sc_coll_id_t coll, double bytes, bool nonblocking, int mb, int layer)
 {
-    int precision = coll == SC_COLL_alltoall || group == SC_GROUP_TP ? b->w->activations
-                                                                      : b->w->gradients;
+    int precision =
+        coll == SC_COLL_alltoall || group == SC_GROUP_TP ? b->w->activations : b->w->gradients;
     return sc__push(b, (sc_plan_op_t){.kind = SC_PLAN_COLL,
                                       .phase = phase,
                                       .group = group,
@@ -120,8 +120,8 @@ static sc_status_t sc__layer(sc__builder_t *b, int layer, bool backward, int mb,
     sc_plan_phase_t phase = backward ? SC_PHASE_BACKWARD : SC_PHASE_FORWARD;
     sc_status_t status = SC_OK;
     if (w->zero == 3 && l->dp > 1) /* the layer's parameters, gathered before use */
-        status = sc__coll(b, phase, SC_GROUP_DP, SC_COLL_allgather, sc__layer_grad_bytes(b),
-                          false, mb, layer);
+        status = sc__coll(b, phase, SC_GROUP_DP, SC_COLL_allgather, sc__layer_grad_bytes(b), false,
+                          mb, layer);
     double us = sc_plan_layer_us(w, l) * (backward ? 2.0 : 1.0);
     if (status == SC_OK && us > 0)
         status = sc__push(b, (sc_plan_op_t){.kind = SC_PLAN_COMPUTE,
@@ -235,8 +235,8 @@ sc_status_t sc_plan_build(const sc_workload_t *w, const sc_layout_t *l, sc_plan_
     if (actions == NULL || deferred == NULL || plan->stage_start == NULL)
         status = sc_err_set(err, SC_ERR_NOMEM, "no memory for a step plan of %d micro-batches", m);
     for (int s = 0; s < l->pp && status == SC_OK; s++) {
-        sc__builder_t b = {.w = w, .l = l, .plan = plan, .stage = s, .deferred = deferred,
-                           .err = err};
+        sc__builder_t b = {
+            .w = w, .l = l, .plan = plan, .stage = s, .deferred = deferred, .err = err};
         plan->stage_start[s] = plan->nops;
         status = sc__stage(&b, actions);
     }

@@ -4,7 +4,7 @@
  * what was started without waiting. The runner executes this plan (patterns/), the model prices
  * it (model/), `scalecheck plan` prints it, and the tests check it against counts written in
  * the test. The definitions behind it (Megatron TP, 1F1B/GPipe, DDP buckets, ZeRO, MoE) are in
- * docs/REFERENCE.md §6. */
+ * docs/REFERENCE.md §8. */
 #ifndef SC_PLAN_H
 #define SC_PLAN_H
 
@@ -15,8 +15,19 @@
 #include "util/sc_coll_id.h"
 #include "util/sc_status.h"
 
-typedef enum { SC_PLAN_COMPUTE, SC_PLAN_COLL, SC_PLAN_SEND, SC_PLAN_RECV, SC_PLAN_WAIT } sc_plan_kind_t;
-typedef enum { SC_PHASE_FORWARD, SC_PHASE_BACKWARD, SC_PHASE_OPTIMIZER, SC_PHASE_COUNT } sc_plan_phase_t;
+typedef enum {
+    SC_PLAN_COMPUTE,
+    SC_PLAN_COLL,
+    SC_PLAN_SEND,
+    SC_PLAN_RECV,
+    SC_PLAN_WAIT
+} sc_plan_kind_t;
+typedef enum {
+    SC_PHASE_FORWARD,
+    SC_PHASE_BACKWARD,
+    SC_PHASE_OPTIMIZER,
+    SC_PHASE_COUNT
+} sc_plan_phase_t;
 /* The group an operation runs on. Expert parallelism runs over the data-parallel ranks. */
 typedef enum { SC_GROUP_TP, SC_GROUP_PP, SC_GROUP_DP, SC_GROUP_EP, SC_GROUP_COUNT } sc_plan_group_t;
 
@@ -39,8 +50,8 @@ typedef struct {
 
 typedef struct {
     sc_layout_t layout;
-    int stages;          /* layout.pp */
-    sc_plan_op_t *ops;   /* every stage's operations, stage after stage */
+    int stages;        /* layout.pp */
+    sc_plan_op_t *ops; /* every stage's operations, stage after stage */
     size_t nops, cap;
     size_t *stage_start; /* stage s: ops[stage_start[s] .. stage_start[s + 1]) */
 } sc_plan_t;

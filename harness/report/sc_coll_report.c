@@ -2,6 +2,7 @@
 
 #include <inttypes.h>
 #include <string.h>
+#include "report/sc_json_out.h"
 
 /* The CSV columns, in order; each is a key of the case's JSON object. */
 static const char *const sc__csv_fields[] = {
@@ -81,5 +82,5 @@ json_t *sc_coll_report_case_json(const sc_case_t *c, const sc_case_result_t *r, 
 
 sc_status_t sc_coll_report_write_csv(const char *path, json_t *results, sc_err_t *err)
 {
-    return sc_results_write_csv(path, results, sc__csv_fields, err);
+    return sc_csv_write_rows(path, results, sc__csv_fields, err);
 }

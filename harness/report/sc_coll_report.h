@@ -6,7 +6,7 @@
 #include <jansson.h>
 
 #include "engine/sc_engine.h"
-#include "report/sc_results.h"
+#include "session/sc_results.h"
 
 /* Column titles (nccl-tests layout; with_iters adds the iteration counts -n auto chose). */
 void sc_coll_report_table_header(sc_results_t *res, bool with_iters);

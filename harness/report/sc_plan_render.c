@@ -29,8 +29,8 @@ static void sc__print_ops(FILE *out, const sc_plan_t *plan)
             fprintf(out, "  %6zu %-9s %-10s %-5s %-13s %14.6g %5d %5d %s\n", i,
                     sc_plan_phase_name(op->phase), sc_plan_kind_name(op->kind),
                     compute ? "-" : sc_plan_group_name(op->group),
-                    k >= 0 ? sc_plan_op_index_name(k) : "-",
-                    compute ? op->compute_us : op->bytes, op->micro_batch, op->layer,
+                    k >= 0 ? sc_plan_op_index_name(k) : "-", compute ? op->compute_us : op->bytes,
+                    op->micro_batch, op->layer,
                     op->nonblocking ? "started; overlaps until the group's wait"
                     : op->kind == SC_PLAN_SEND || op->kind == SC_PLAN_RECV ? "peer stage"
                                                                            : "");
@@ -67,7 +67,8 @@ void sc_plan_print(FILE *out, const sc_plan_view_t *v)
             calls += t.calls[g][k];
             bytes += t.bytes[g][k];
         }
-    fprintf(out, "# total per step: %.0f calls, %.6g bytes over %d ranks; compute %.3f ms per rank\n",
+    fprintf(out,
+            "# total per step: %.0f calls, %.6g bytes over %d ranks; compute %.3f ms per rank\n",
             calls, bytes, ranks, t.compute_us * 1e-3);
     if (v->prediction != NULL)
         fprintf(out,
@@ -128,14 +129,13 @@ json_t *sc_plan_json(const sc_plan_view_t *v)
         for (int k = 0; k < SC_PLAN_OP_COUNT; k++) {
             if (t.calls[g][k] == 0)
                 continue;
-            json_array_append_new(
-                groups,
-                json_pack("{s:s, s:i, s:s, s:f, s:f, s:f, s:f}", "group",
-                          sc_plan_group_name((sc_plan_group_t)g), "size",
-                          sc_plan_group_size(l, (sc_plan_group_t)g), "operation",
-                          sc_plan_op_index_name(k), "calls", t.calls[g][k], "bytes", t.bytes[g][k],
-                          "calls_per_rank", t.calls[g][k] / ranks, "bytes_per_rank",
-                          t.bytes[g][k] / ranks));
+            json_array_append_new(groups, json_pack("{s:s, s:i, s:s, s:f, s:f, s:f, s:f}", "group",
+                                                    sc_plan_group_name((sc_plan_group_t)g), "size",
+                                                    sc_plan_group_size(l, (sc_plan_group_t)g),
+                                                    "operation", sc_plan_op_index_name(k), "calls",
+                                                    t.calls[g][k], "bytes", t.bytes[g][k],
+                                                    "calls_per_rank", t.calls[g][k] / ranks,
+                                                    "bytes_per_rank", t.bytes[g][k] / ranks));
             calls += t.calls[g][k];
             bytes += t.bytes[g][k];
         }
@@ -152,9 +152,8 @@ json_t *sc_plan_json(const sc_plan_view_t *v)
         json_object_set_new(doc, "expected",
                             json_pack("{s:s, s:f, s:f, s:f, s:f}", "topology", v->topology,
                                       "step_time_ms", v->prediction->step_ms, "compute_ms",
-                                      v->prediction->compute_ms, "comm_ms",
-                                      v->prediction->comm_ms, "throughput",
-                                      v->prediction->throughput));
+                                      v->prediction->compute_ms, "comm_ms", v->prediction->comm_ms,
+                                      "throughput", v->prediction->throughput));
     if (v->ops)
         json_object_set_new(doc, "stages", sc__stages_json(plan));
     return doc;

@@ -7,8 +7,11 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "report/sc_results.h"
-#include "report/sc_verdict.h"
+#include "session/sc_results.h"
+#include "judge/sc_verdict.h"
+#include "report/sc_verdict_render.h"
+#include "report/sc_json_out.h"
+#include "util/sc_files.h"
 
 sc_status_t sc_report_load(const char *dir, json_t **doc, sc_err_t *err)
 {
@@ -177,7 +180,7 @@ static void sc__html_table(FILE *out, const json_t *rows, const char *const *key
                                   : !strcmp(s, "FAIL") ? " class=fail"
                                                        : "";
                 fprintf(out, "<td%s>", cls);
-                sc_results_xml_text(out, s);
+                sc_files_xml_text(out, s);
                 fprintf(out, "</td>");
             } else if (json_is_number(v)) {
                 fprintf(out, "<td>%.4g</td>", json_number_value(v));
@@ -214,7 +217,7 @@ static int sc__html_writer(FILE *out, void *arg)
     for (size_t i = 0; facts[i]; i++)
         if (json_is_string(json_object_get(doc, facts[i]))) {
             fprintf(out, "<b>%s</b>: ", facts[i]);
-            sc_results_xml_text(out, json_string_value(json_object_get(doc, facts[i])));
+            sc_files_xml_text(out, json_string_value(json_object_get(doc, facts[i])));
             fprintf(out, "<br>\n");
         }
     fprintf(out, "<b>ranks</b>: %lld on %lld host(s)</p>\n",
@@ -289,7 +292,7 @@ sc_status_t sc_report_render(const char *dir, const json_t *doc, sc_err_t *err)
             json_object_set(summary, copy[i], json_object_get(doc, copy[i]));
     char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/summary.json", dir);
-    sc_status_t status = sc_results_write_json(path, summary, err);
+    sc_status_t status = sc_json_write_file(path, summary, err);
     if (status == SC_OK && checks) {
         snprintf(path, sizeof(path), "%s/junit.xml", dir);
         status = sc_verdict_write_junit(path, json_string_value(json_object_get(doc, "command")),
@@ -298,7 +301,7 @@ sc_status_t sc_report_render(const char *dir, const json_t *doc, sc_err_t *err)
     if (status == SC_OK) {
         sc__html_t h = {dir, doc, summary, plots};
         snprintf(path, sizeof(path), "%s/report.html", dir);
-        status = sc_results_write_text(path, sc__html_writer, &h, err);
+        status = sc_files_write_text(path, sc__html_writer, &h, err);
     }
     json_decref(plots);
     json_decref(summary);

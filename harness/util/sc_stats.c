@@ -60,3 +60,21 @@ void sc_stats_compute(double *samples, size_t n, sc_stats_t *out)
     out->ci_hi = samples[hi];
     out->ci_rel = out->median > 0.0 ? (out->ci_hi - out->ci_lo) / 2.0 / out->median : 0.0;
 }
+
+double sc_stats_matrix_median(const double *m, int n)
+{
+    if (n < 2)
+        return 0.0;
+    size_t count = 0;
+    double *v = malloc((size_t)n * (size_t)n * sizeof(double));
+    if (v == NULL)
+        return 0.0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            if (i != j)
+                v[count++] = m[i * n + j];
+    qsort(v, count, sizeof(double), sc__cmp_double);
+    double med = count % 2 ? v[count / 2] : (v[count / 2 - 1] + v[count / 2]) / 2;
+    free(v);
+    return med;
+}

@@ -3,7 +3,7 @@
  * nodes cannot tell node from link and name the link. */
 #include <string.h>
 
-#include "report/sc_localize.h"
+#include "judge/sc_localize.h"
 #include "sc_test.h"
 
 #define N 4

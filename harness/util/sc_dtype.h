@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "comm/sc_dtype_core.h"
+#include "util/sc_dtype_core.h"
 #include "util/sc_status.h"
 
 const char *sc_dtype_name(sc_dtype_t dtype);

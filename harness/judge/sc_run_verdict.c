@@ -1,43 +1,14 @@
-/* cmd_run_verdict.c - what `run` adds when it has a topology: each point's expected step time,
- * speedup and efficiency from the model, the optional all-reduce sweep with its expected busbw,
- * the checks (model and explicit claims) and the verdict. */
-#include "cli/cmd_run_verdict.h"
+/* sc_run_verdict.c - what `run` adds when it has a topology: each point's expected step time,
+ * speedup and efficiency from the model, the all-reduce sweep's expected busbw, the checks
+ * (model and explicit claims) and the verdict. */
+#include "judge/sc_run_verdict.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "engine/sc_engine.h"
 #include "model/sc_model.h"
-#include "report/sc_verdict.h"
-
-sc_status_t sc_run_sweep(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd, uint64_t max_bytes,
-                         json_t **out, sc_err_t *err)
-{
-    sc_engine_opts_t eo;
-    sc_engine_opts_default(&eo);
-    eo.iters = 20;
-    eo.warmup = 3;
-    sc_engine_t *eng = NULL;
-    sc_status_t status = sc_engine_create(world, control, &eo, wd, &eng, err);
-    json_t *rows = json_array();
-    for (uint64_t size = 4; status == SC_OK && size <= max_bytes; size *= 4) {
-        sc_case_t c = {.coll = &sc_coll_allreduce, .dtype = SC_DTYPE_float, .op = SC_REDOP_sum};
-        if (!sc_engine_shape_case(eng, &c, size))
-            continue;
-        sc_case_result_t r;
-        status = sc_engine_run_case(eng, &c, &r, err);
-        if (status == SC_OK)
-            json_array_append_new(
-                rows,
-                json_pack("{s:s, s:I, s:f, s:f, s:f, s:I}", "collective", "allreduce", "size_bytes",
-                          (json_int_t)c.size_bytes, "time_us", r.time_us.median, "algbw_GBps",
-                          r.algbw_GBps, "busbw_GBps", r.busbw_GBps, "wrong", (json_int_t)r.wrong));
-    }
-    sc_engine_destroy(eng);
-    *out = rows;
-    return status;
-}
+#include "judge/sc_verdict.h"
 
 /* Sets the model's expected step time, speedup and efficiency on every point, under the keys
  * expected_* + suffix ("" for the declared topology, "_detected" for what is really there). */
@@ -171,21 +142,4 @@ void sc_run_expect_detected(const sc_topology_t *actual, const sc_workload_t *w,
                             double compute_scale, json_t *points)
 {
     sc__expect_curve(actual, w, bytes_scale, compute_scale, points, "_detected");
-}
-
-void sc_run_print_findings(sc_results_t *res, const json_t *findings)
-{
-    sc_results_printf(res, "#\n# declared vs detected: %zu finding%s\n", json_array_size(findings),
-                      json_array_size(findings) == 1 ? "" : "s");
-    size_t i;
-    json_t *f;
-    json_array_foreach(findings, i, f)
-    {
-        sc_results_printf(res, "  %-8s %-42s declared %-8g detected %-8g on %s\n",
-                          json_string_value(json_object_get(f, "severity")),
-                          json_string_value(json_object_get(f, "what")),
-                          json_real_value(json_object_get(f, "declared")),
-                          json_real_value(json_object_get(f, "detected")),
-                          json_string_value(json_object_get(f, "host")));
-    }
 }

@@ -1,19 +1,13 @@
-/* cmd_pairs_report.h - what `scalecheck pairs` makes of its matrices (cmd_pairs_report.c): the
+/* sc_pairs_report.h - what `scalecheck pairs` makes of its matrices: the
  * heatmaps, a check per pair, the localisation's suspects and the verdict, the JSON and CSV. */
-#ifndef SC_CMD_PAIRS_REPORT_H
-#define SC_CMD_PAIRS_REPORT_H
+#ifndef SC_PAIRS_REPORT_H
+#define SC_PAIRS_REPORT_H
 
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "report/sc_results.h"
-
-typedef struct {
-    int n;                     /* nodes (or ranks) */
-    const double *uni, *first; /* n x n: GB/s from i to j, best look and first look */
-    const double *bidir, *lat; /* n x n: GB/s both ways, us */
-    const int *looks;          /* n x n: how many times the pair was measured */
-} sc_pairs_matrix_t;
+#include "pairs/sc_pairs.h"
+#include "session/sc_results.h"
 
 /* Rank 0: prints the heatmaps, suspects and verdict to res and adds the matrices, `pairs`,
  * `localization`, `checks` and `verdict` to doc. expected: GB/s from the topology, or 0 for

@@ -1,49 +1,14 @@
-#include "sc_verdict.h"
+/* sc_verdict_render.c - the checks for people (a compact table, coloured on a terminal) and
+ * for CI (junit.xml). */
+#include "sc_verdict_render.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "report/sc_results.h"
-
-static const char *const sc__levels[] = {"PASS", "WARN", "FAIL"};
-
-sc_verdict_level_t sc_verdict_add(json_t *checks, const char *name, const char *metric,
-                                  double measured, double expected, double tolerance,
-                                  bool higher_is_better, const char *source)
-{
-    double ratio = 0;
-    if (expected > 0 && measured > 0)
-        ratio = higher_is_better ? measured / expected : expected / measured;
-    /* WARN down to (1 - t)^2: one tolerance further, multiplicatively, so that a wide
-     * tolerance never makes the FAIL band vanish. */
-    double pass = 1.0 - tolerance, warn = pass * pass;
-    sc_verdict_level_t level = ratio >= pass   ? SC_VERDICT_PASS
-                               : ratio >= warn ? SC_VERDICT_WARN
-                                               : SC_VERDICT_FAIL;
-    json_array_append_new(checks, json_pack("{s:s, s:s, s:f, s:f, s:f, s:f, s:s, s:s, s:b}", "name",
-                                            name, "metric", metric, "measured", measured,
-                                            "expected", expected, "ratio", ratio, "tolerance",
-                                            tolerance, "verdict", sc__levels[level], "source",
-                                            source, "higher_is_better", higher_is_better));
-    return level;
-}
-
-json_t *sc_verdict_summary(const json_t *checks)
-{
-    int counts[3] = {0, 0, 0};
-    size_t i;
-    json_t *c;
-    json_array_foreach(checks, i, c)
-    {
-        const char *v = json_string_value(json_object_get(c, "verdict"));
-        for (int l = 0; l < 3; l++)
-            counts[l] += v && strcmp(v, sc__levels[l]) == 0;
-    }
-    const char *overall = counts[2] ? "FAIL" : counts[1] ? "WARN" : "PASS";
-    return json_pack("{s:i, s:i, s:i, s:i, s:s}", "checks", (int)json_array_size(checks), "pass",
-                     counts[0], "warn", counts[1], "fail", counts[2], "verdict", overall);
-}
+#include "judge/sc_verdict.h"
+#include "util/sc_files.h"
 
 void sc_verdict_print(FILE *out, FILE *log, const json_t *checks)
 {
@@ -89,7 +54,7 @@ static int sc__junit_writer(FILE *out, void *arg)
     const sc__junit_t *j = arg;
     json_t *sum = sc_verdict_summary(j->checks);
     fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n<testsuite name=\"");
-    sc_results_xml_text(out, j->suite);
+    sc_files_xml_text(out, j->suite);
     fprintf(out, "\" tests=\"%zu\" failures=\"%lld\" errors=\"0\" skipped=\"0\">\n",
             json_array_size(j->checks), json_integer_value(json_object_get(sum, "fail")));
     json_decref(sum);
@@ -106,17 +71,17 @@ static int sc__junit_writer(FILE *out, void *arg)
                  json_real_value(json_object_get(c, "ratio")),
                  json_string_value(json_object_get(c, "source")));
         fprintf(out, "  <testcase classname=\"scalecheck.");
-        sc_results_xml_text(out, j->suite);
+        sc_files_xml_text(out, j->suite);
         fprintf(out, "\" name=\"");
-        sc_results_xml_text(out, json_string_value(json_object_get(c, "name")));
+        sc_files_xml_text(out, json_string_value(json_object_get(c, "name")));
         fprintf(out, "\">");
         if (v[0] == 'F') {
             fprintf(out, "<failure message=\"");
-            sc_results_xml_text(out, detail);
+            sc_files_xml_text(out, detail);
             fprintf(out, "\"/>");
         } else {
             fprintf(out, "<system-out>%s: ", v);
-            sc_results_xml_text(out, detail);
+            sc_files_xml_text(out, detail);
             fprintf(out, "</system-out>");
         }
         fprintf(out, "</testcase>\n");
@@ -129,5 +94,22 @@ sc_status_t sc_verdict_write_junit(const char *path, const char *suite, const js
                                    sc_err_t *err)
 {
     sc__junit_t j = {suite, checks};
-    return sc_results_write_text(path, sc__junit_writer, &j, err);
+    return sc_files_write_text(path, sc__junit_writer, &j, err);
+}
+
+void sc_run_print_findings(sc_results_t *res, const json_t *findings)
+{
+    sc_results_printf(res, "#\n# declared vs detected: %zu finding%s\n", json_array_size(findings),
+                      json_array_size(findings) == 1 ? "" : "s");
+    size_t i;
+    json_t *f;
+    json_array_foreach(findings, i, f)
+    {
+        sc_results_printf(res, "  %-8s %-42s declared %-8g detected %-8g on %s\n",
+                          json_string_value(json_object_get(f, "severity")),
+                          json_string_value(json_object_get(f, "what")),
+                          json_real_value(json_object_get(f, "declared")),
+                          json_real_value(json_object_get(f, "detected")),
+                          json_string_value(json_object_get(f, "host")));
+    }
 }

@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <ftw.h>
-#include <libgen.h>
 #include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -73,27 +72,6 @@ void sc_results_discard(sc_results_t *res)
     res->dir[0] = '\0';
 }
 
-sc_status_t sc_results_check_output(const char *flag, const char *path, sc_err_t *err)
-{
-    if (path == NULL)
-        return SC_OK;
-    struct stat st;
-    if (path[0] == '\0')
-        return sc_err_set(err, SC_ERR_USAGE, "%s: an empty file name", flag);
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return sc_err_set(err, SC_ERR_USAGE, "%s: %s is a directory, not a file", flag, path);
-    char copy[PATH_MAX];
-    snprintf(copy, sizeof(copy), "%s", path);
-    const char *folder = dirname(copy);
-    if (stat(folder, &st) != 0 || !S_ISDIR(st.st_mode))
-        return sc_err_set(err, SC_ERR_USAGE, "%s: cannot write %s: folder %s does not exist", flag,
-                          path, folder);
-    if (access(folder, W_OK) != 0)
-        return sc_err_set(err, SC_ERR_USAGE, "%s: cannot write %s: folder %s is not writable", flag,
-                          path, folder);
-    return SC_OK;
-}
-
 void sc_results_close(sc_results_t *res)
 {
     if (res->log != NULL)
@@ -127,36 +105,6 @@ const char *sc_results_path(const sc_results_t *res, const char *file, char *buf
 {
     snprintf(buf, len, "%s/%s", res->dir, file);
     return buf;
-}
-
-sc_status_t sc_results_write_text(const char *path, sc_results_writer_t writer, void *arg,
-                                  sc_err_t *err)
-{
-    char tmp[PATH_MAX + 16];
-    snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
-    FILE *out = fopen(tmp, "w");
-    if (out == NULL)
-        return sc_err_set(err, SC_ERR_IO, "cannot write %s: %s", path, strerror(errno));
-    int failed = writer(out, arg) != 0;
-    failed |= fclose(out) != 0;
-    if (failed || rename(tmp, path) != 0) {
-        int saved = errno;
-        unlink(tmp);
-        return sc_err_set(err, SC_ERR_IO, "cannot write %s: %s", path, strerror(saved));
-    }
-    return SC_OK;
-}
-
-static int sc__json_writer(FILE *out, void *arg)
-{
-    int rc = json_dumpf((json_t *)arg, out, JSON_INDENT(1) | JSON_REAL_PRECISION(15));
-    fputc('\n', out);
-    return rc;
-}
-
-sc_status_t sc_results_write_json(const char *path, json_t *root, sc_err_t *err)
-{
-    return sc_results_write_text(path, sc__json_writer, root, err);
 }
 
 json_t *sc_results_gather(const sc_rte_t *rte, json_t *mine)
@@ -204,95 +152,4 @@ json_t *sc_results_gather_present(const sc_rte_t *rte, json_t *mine)
     }
     json_decref(all);
     return present;
-}
-
-static void sc__csv_value(FILE *out, json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_STRING: /* RFC 4180: quoted, quotes doubled, when it holds a separator */
-        if (strpbrk(json_string_value(v), ",\"\n") == NULL) {
-            fputs(json_string_value(v), out);
-            break;
-        }
-        fputc('"', out);
-        for (const char *c = json_string_value(v); *c; c++) {
-            if (*c == '"')
-                fputc('"', out);
-            fputc(*c, out);
-        }
-        fputc('"', out);
-        break;
-    case JSON_INTEGER:
-        fprintf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-        break;
-    case JSON_REAL:
-        fprintf(out, "%.6g", json_real_value(v));
-        break;
-    case JSON_TRUE:
-        fputs("true", out);
-        break;
-    case JSON_FALSE:
-        fputs("false", out);
-        break;
-    default:
-        break;
-    }
-}
-
-typedef struct {
-    const json_t *rows;
-    const char *const *fields;
-} sc__csv_t;
-
-static int sc__csv_writer(FILE *out, void *arg)
-{
-    const sc__csv_t *c = arg;
-    const json_t *results = c->rows;
-    const char *const *sc__csv_fields = c->fields;
-    for (size_t f = 0; sc__csv_fields[f] != NULL; f++)
-        fprintf(out, "%s%s", f ? "," : "", sc__csv_fields[f]);
-    fputc('\n', out);
-    size_t i;
-    json_t *row;
-    json_array_foreach(results, i, row)
-    {
-        for (size_t f = 0; sc__csv_fields[f] != NULL; f++) {
-            if (f)
-                fputc(',', out);
-            json_t *v = json_object_get(row, sc__csv_fields[f]);
-            if (v != NULL)
-                sc__csv_value(out, v);
-        }
-        fputc('\n', out);
-    }
-    return ferror(out);
-}
-
-sc_status_t sc_results_write_csv(const char *path, const json_t *rows, const char *const *fields,
-                                 sc_err_t *err)
-{
-    sc__csv_t c = {rows, fields};
-    return sc_results_write_text(path, sc__csv_writer, &c, err);
-}
-
-void sc_results_xml_text(FILE *out, const char *text)
-{
-    for (; text && *text; text++) {
-        switch (*text) {
-        case '<':
-            fputs("&lt;", out);
-            break;
-        case '>':
-            fputs("&gt;", out);
-            break;
-        case '&':
-            fputs("&amp;", out);
-            break;
-        case '"':
-            fputs("&quot;", out);
-            break;
-        default:
-            fputc(*text, out);
-        }
-    }
 }

@@ -1,5 +1,5 @@
 /* sc_results.h - a run's own results directory (results/<UTC time>-<name>/, never reused), the
- * log that copies what rank 0 prints, and files written whole or not at all. */
+ * log that copies what rank 0 prints, and the gathering of every rank's record to rank 0. */
 #ifndef SC_RESULTS_H
 #define SC_RESULTS_H
 
@@ -22,10 +22,6 @@ void sc_results_close(sc_results_t *res);
 /* Removes the run directory and all it holds (a run that ended in a usage error, exit 2,
  * leaves nothing on disk). Nothing when no directory was made. */
 void sc_results_discard(sc_results_t *res);
-/* Checks, before anything runs, that an output file given by `flag` can be written: its
- * folder exists and is writable, and the path is not a folder. NULL path: nothing to check.
- * SC_ERR_USAGE naming the flag and the path otherwise. */
-sc_status_t sc_results_check_output(const char *flag, const char *path, sc_err_t *err);
 
 /* printf to stdout and to the log (when open). */
 void sc_results_printf(sc_results_t *res, const char *fmt, ...)
@@ -33,27 +29,12 @@ void sc_results_printf(sc_results_t *res, const char *fmt, ...)
 /* Flushes stdout and the log (safe to call from the watchdog before the process ends). */
 void sc_results_flush(void *res);
 
-/* Writes root as JSON to path via a temporary file and rename, so a reader never sees half. */
-sc_status_t sc_results_write_json(const char *path, json_t *root, sc_err_t *err);
-/* Same for text produced by a callback. */
-typedef int (*sc_results_writer_t)(FILE *out, void *arg);
-sc_status_t sc_results_write_text(const char *path, sc_results_writer_t writer, void *arg,
-                                  sc_err_t *err);
-
 /* Gathers every rank's JSON value (mine, reference stolen; NULL counts as null) to rank 0:
  * returns a new array in rank order there, NULL on other ranks. Collective over rte->world. */
 json_t *sc_results_gather(const sc_rte_t *rte, json_t *mine);
 
 /* The same, keeping only the ranks that gave a value (e.g. one per host). */
 json_t *sc_results_gather_present(const sc_rte_t *rte, json_t *mine);
-
-/* text for XML and HTML (junit.xml, report.html): <, >, & and " escaped; NULL writes nothing. */
-void sc_results_xml_text(FILE *out, const char *text);
-
-/* rows (an array of objects) as CSV: a header of fields, then one line per row (strings,
- * numbers, booleans; absent keys empty). Written whole or not at all. */
-sc_status_t sc_results_write_csv(const char *path, const json_t *rows, const char *const *fields,
-                                 sc_err_t *err);
 
 /* dir + "/" + file into buf. */
 const char *sc_results_path(const sc_results_t *res, const char *file, char *buf, size_t len);

@@ -1,12 +1,14 @@
-/* cmd_pairs_report.c - see cmd_pairs_report.h. */
-#include "cli/cmd_pairs_report.h"
+/* sc_pairs_report.c - what `scalecheck pairs` makes of its matrices: heatmaps, a check per
+ * pair, the suspects, the verdict, the JSON and the CSV. */
+#include "report/sc_pairs_report.h"
 
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "report/sc_localize.h"
-#include "report/sc_verdict.h"
+#include "judge/sc_localize.h"
+#include "judge/sc_verdict.h"
+#include "report/sc_json_out.h"
 
 /* A terminal heatmap: each cell's bandwidth against the reference. */
 static void pairs__heatmap(sc_results_t *res, const double *m, int n, const char *const *names,
@@ -162,8 +164,7 @@ sc_status_t sc_pairs_save_csv(const sc_results_t *res, const char *extra, const 
                                          "uni_ba_GBps", "bidir_GBps", "latency_us",
                                          "looks",       "verdict",    NULL};
     char path[PATH_MAX];
-    sc_status_t status = sc_results_write_csv(sc_results_path(res, "pairs.csv", path, sizeof(path)),
-                                              rows, fields, err);
-    return status == SC_OK && extra != NULL ? sc_results_write_csv(extra, rows, fields, err)
-                                            : status;
+    sc_status_t status =
+        sc_csv_write_rows(sc_results_path(res, "pairs.csv", path, sizeof(path)), rows, fields, err);
+    return status == SC_OK && extra != NULL ? sc_csv_write_rows(extra, rows, fields, err) : status;
 }

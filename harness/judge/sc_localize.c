@@ -4,29 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int sc__cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-double sc_localize_median(const double *bw, int n)
-{
-    if (n < 2)
-        return 0.0;
-    size_t m = 0;
-    double *v = malloc((size_t)n * (size_t)n * sizeof(double));
-    if (v == NULL)
-        return 0.0;
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++)
-            if (i != j)
-                v[m++] = bw[i * n + j];
-    qsort(v, m, sizeof(double), sc__cmp);
-    double med = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
-    free(v);
-    return med;
-}
+#include "util/sc_stats.h"
 
 static double sc__pair_min(const double *bw, int n, int i, int j)
 {
@@ -57,7 +35,7 @@ json_t *sc_localize(const double *bw, int n, const char *const *names, double re
         best = i / n != i % n && bw[i] > best ? bw[i] : best;
     json_t *note = json_null();
     if (reference <= 0) {
-        reference = sc_localize_median(bw, n);
+        reference = sc_stats_matrix_median(bw, n);
         note = sc__median_note(best, reference, tolerance);
     }
     double limit = (1.0 - tolerance) * reference;

@@ -1,4 +1,4 @@
-#include "cli/sc_session.h"
+#include "session/sc_session.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -9,7 +9,7 @@
 
 #include "comm/sc_backend.h"
 #include "engine/sc_watchdog.h"
-#include "report/sc_results.h"
+#include "session/sc_results.h"
 #include "telemetry/sc_telemetry.h"
 
 typedef struct {

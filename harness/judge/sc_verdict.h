@@ -6,7 +6,6 @@
 
 #include <jansson.h>
 #include <stdbool.h>
-#include <stdio.h>
 
 #include "util/sc_status.h"
 
@@ -20,12 +19,5 @@ sc_verdict_level_t sc_verdict_add(json_t *checks, const char *name, const char *
 
 /* {"pass": n, "warn": n, "fail": n, "verdict": "PASS"|"WARN"|"FAIL"} over checks. */
 json_t *sc_verdict_summary(const json_t *checks);
-
-/* The compact table (coloured when out is a terminal). */
-void sc_verdict_print(FILE *out, FILE *log, const json_t *checks);
-
-/* junit.xml: one <testcase> per check, failures for FAIL, WARN as system-out. */
-sc_status_t sc_verdict_write_junit(const char *path, const char *suite, const json_t *checks,
-                                   sc_err_t *err);
 
 #endif

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/sc_results.h"
+#include "util/sc_files.h"
 #include "telemetry/sc_nvml.h"
 
 static void sc__cpus(sc_detected_t *d)
@@ -183,7 +183,7 @@ sc_status_t sc_detect_write_yaml(const char *path, const sc_detected_t *hosts, i
                                  int ranks_per_host, sc_err_t *err)
 {
     sc__yaml_arg_t a = {hosts, nhosts, ranks_per_host};
-    return sc_results_write_text(path, sc__yaml_writer, &a, err);
+    return sc_files_write_text(path, sc__yaml_writer, &a, err);
 }
 
 static void sc__finding(json_t *list, const char *severity, const char *what, double declared,

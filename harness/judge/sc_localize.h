@@ -16,7 +16,4 @@
 json_t *sc_localize(const double *bw, int n, const char *const *names, double reference,
                     double tolerance);
 
-/* The median of the off-diagonal entries. */
-double sc_localize_median(const double *bw, int n);
-
 #endif

@@ -1,0 +1,326 @@
+/* sc_pairs.c - the point-to-point matrix: every pair of participants (a round-robin of
+ * disjoint pairs, all at once or one pair at a time) measures latency (8-byte ping-pong),
+ * bandwidth each way (best of three streams, tagged messages or one-sided puts) and both ways at
+ * once; the matrices are gathered on every rank; then slow pairs are looked at again, in rounds
+ * with growing pauses, so that noise that comes and goes is not taken for a fault. */
+#include "sc_pairs.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/sc_clock.h"
+#include "util/sc_stats.h"
+
+typedef struct {
+    const sc_rte_t *rte;
+    sc_comm_t *pc;    /* the participants */
+    MPI_Comm control; /* the same ranks, for the quiet waits and the gathers */
+    void *buf;
+    const sc_pairs_opts_t *o;
+    sc_watchdog_t *wd;
+    double *uni, *bidir, *lat; /* n x n, filled where this rank measured */
+    double *first;             /* n x n: uni at the first look, before later looks */
+    int *looks;                /* n x n: how many times the pair was measured */
+} sc__ctx_t;
+
+/* Partner of i in round r of a round-robin over m (even) slots; the circle method. */
+static int sc__partner(int i, int r, int m)
+{
+    if (i == m - 1)
+        return r;
+    if (i == r)
+        return m - 1;
+    return ((2 * r - i) % (m - 1) + (m - 1)) % (m - 1);
+}
+
+static sc_status_t sc__send_n(sc__ctx_t *x, int peer, size_t bytes, int n, sc_err_t *err)
+{
+    sc_status_t status = SC_OK;
+    for (int k = 0; k < n && status == SC_OK; k++)
+        status = x->pc->ops->isend(x->pc, x->buf, bytes, SC_DTYPE_uint8, peer, err);
+    return status;
+}
+
+static sc_status_t sc__recv_n(sc__ctx_t *x, int peer, size_t bytes, int n, sc_err_t *err)
+{
+    char *rbuf = (char *)x->buf + x->o->size;
+    sc_status_t status = SC_OK;
+    for (int k = 0; k < n && status == SC_OK; k++)
+        status = x->pc->ops->recv(x->pc, rbuf, bytes, SC_DTYPE_uint8, peer, err);
+    return status;
+}
+
+#define SC__TRIALS 3 /* best of: bandwidth is what a link can do; noise only takes away */
+
+/* One direction: `from` sends `count` messages, `to` acknowledges with one byte. GB/s, measured
+ * by the sender (0 on the receiver). */
+static sc_status_t sc__stream_once(sc__ctx_t *x, int from, int to, int count, double *gbps,
+                                   sc_err_t *err)
+{
+    sc_comm_t *pc = x->pc;
+    size_t size = x->o->size;
+    *gbps = 0;
+    if (pc->rank == from && x->o->put) { /* one-sided: puts, flush, then tell the target */
+        uint64_t t0 = sc_clock_ns();
+        sc_status_t status = SC_OK;
+        for (int k = 0; k < count && status == SC_OK; k++)
+            status = pc->ops->rma_put(pc, to, x->buf, size, size, err);
+        if (status == SC_OK)
+            status = pc->ops->rma_flush(pc, to, err);
+        *gbps = (double)size * count / ((double)(sc_clock_ns() - t0));
+        if (status == SC_OK)
+            status = sc__send_n(x, to, 1, 1, err);
+        return status == SC_OK ? pc->ops->iwait(pc, err) : status;
+    }
+    if (x->o->put) /* the target only learns that the puts are done */
+        return sc__recv_n(x, from, 1, 1, err);
+    if (pc->rank == from) {
+        uint64_t t0 = sc_clock_ns();
+        sc_status_t status = sc__send_n(x, to, size, count, err);
+        if (status == SC_OK)
+            status = sc__recv_n(x, to, 1, 1, err);
+        if (status == SC_OK)
+            status = pc->ops->iwait(pc, err);
+        *gbps = (double)size * count / ((double)(sc_clock_ns() - t0));
+        return status;
+    }
+    sc_status_t status = sc__recv_n(x, from, size, count, err);
+    if (status == SC_OK)
+        status = sc__send_n(x, from, 1, 1, err);
+    return status == SC_OK ? pc->ops->iwait(pc, err) : status;
+}
+
+static sc_status_t sc__stream(sc__ctx_t *x, int from, int to, double *gbps, sc_err_t *err)
+{
+    sc_status_t status = SC_OK;
+    *gbps = 0;
+    for (int t = 0; t < SC__TRIALS && status == SC_OK; t++) {
+        double g = 0;
+        status = sc__stream_once(x, from, to, x->o->iters, &g, err);
+        *gbps = g > *gbps ? g : *gbps;
+    }
+    return status;
+}
+
+/* Pair a < b; the caller is one of them. */
+static sc_status_t sc__pair(sc__ctx_t *x, int a, int b, sc_err_t *err)
+{
+    sc_comm_t *pc = x->pc;
+    int me = pc->rank, n = pc->size, peer = me == a ? b : a;
+    bool first = me == a;
+    /* Warm-up, untimed: transports connect lazily (TCP handshakes, registration) and the first
+     * bytes of a connection are slow; one message each way gets past it. */
+    double ignored = 0;
+    sc_status_t status = sc__stream_once(x, a, b, 1, &ignored, err);
+    if (status == SC_OK)
+        status = sc__stream_once(x, b, a, 1, &ignored, err);
+    /* latency: ping-pong of 8 bytes */
+    uint64_t t0 = sc_clock_ns();
+    for (int k = 0; k < x->o->lat_iters && status == SC_OK; k++) {
+        if (first) {
+            status = sc__send_n(x, peer, 8, 1, err);
+            if (status == SC_OK)
+                status = sc__recv_n(x, peer, 8, 1, err);
+        } else {
+            status = sc__recv_n(x, peer, 8, 1, err);
+            if (status == SC_OK)
+                status = sc__send_n(x, peer, 8, 1, err);
+        }
+        if (status == SC_OK)
+            status = pc->ops->iwait(pc, err);
+    }
+    if (first)
+        x->lat[a * n + b] = x->lat[b * n + a] =
+            (double)(sc_clock_ns() - t0) * 1e-3 / x->o->lat_iters / 2;
+    double gbps = 0;
+    if (status == SC_OK)
+        status = sc__stream(x, a, b, &gbps, err);
+    if (me == a)
+        x->uni[a * n + b] = gbps;
+    if (status == SC_OK)
+        status = sc__stream(x, b, a, &gbps, err);
+    if (me == b)
+        x->uni[b * n + a] = gbps;
+    /* both directions at once */
+    t0 = sc_clock_ns();
+    if (status == SC_OK)
+        status = sc__send_n(x, peer, x->o->size, x->o->iters, err);
+    if (status == SC_OK)
+        status = sc__recv_n(x, peer, x->o->size, x->o->iters, err);
+    if (status == SC_OK)
+        status = pc->ops->iwait(pc, err);
+    if (first) {
+        x->bidir[a * n + b] = x->bidir[b * n + a] =
+            2.0 * (double)x->o->size * x->o->iters / (double)(sc_clock_ns() - t0);
+        x->looks[a * n + b] = x->looks[b * n + a] = 1;
+    }
+    return status;
+}
+
+/* All rounds; in serial mode every pair of a round runs alone. */
+static sc_status_t sc__rounds(sc__ctx_t *x, sc_err_t *err)
+{
+    sc_comm_t *pc = x->pc;
+    int n = pc->size, m = n % 2 ? n + 1 : n;
+    sc_status_t status = SC_OK;
+    for (int r = 0; r < m - 1 && status == SC_OK; r++) {
+        int peer = sc__partner(pc->rank, r, m);
+        int slots = x->o->serial ? m / 2 : 1;
+        for (int s = 0; s < slots && status == SC_OK; s++) {
+            int lo = pc->rank < peer ? pc->rank : peer;
+            /* serial: the s-th pair of the round (ordered by its lower member) runs now */
+            int order = 0;
+            for (int i = 0; i < lo; i++)
+                order += i < sc__partner(i, r, m);
+            bool mine = peer < n && (!x->o->serial || order == s);
+            char what[96];
+            snprintf(what, sizeof(what), "pairs round %d, pair %d<->%d", r + 1, pc->rank, peer);
+            sc_watchdog_arm(x->wd, what, pc->world_rank, n);
+            /* quiet: in serial mode most ranks wait here while one pair measures */
+            status = sc_rte_quiet_barrier(x->rte, x->control, err);
+            if (status == SC_OK && mine)
+                status = sc__pair(x, pc->rank < peer ? pc->rank : peer,
+                                  pc->rank < peer ? peer : pc->rank, err);
+        }
+    }
+    if (status == SC_OK) { /* the last pair is measured while the others wait here, quietly */
+        sc_watchdog_arm(x->wd, "pairs, the end of the last round", pc->world_rank, n);
+        status = sc_rte_quiet_barrier(x->rte, x->control, err);
+    }
+    sc_watchdog_disarm(x->wd);
+    return status;
+}
+
+/* Every participant ends with the sum of buf over all of them, waiting quietly: entries written
+ * by one rank each are gathered this way. */
+static sc_status_t sc__sum(sc__ctx_t *x, void *buf, int count, MPI_Datatype type, const char *what,
+                           sc_err_t *err)
+{
+    MPI_Request req;
+    int rc = MPI_Iallreduce(MPI_IN_PLACE, buf, count, type, MPI_SUM, x->control, &req);
+    return rc == MPI_SUCCESS ? sc_rte_quiet_wait(x->rte, &req, what, err)
+                             : sc_rte_mpi_error(x->rte, rc, what, err);
+}
+
+/* The matrices each rank filled where it measured, gathered on every rank (watched). */
+static sc_status_t sc__gather(sc__ctx_t *x, sc_err_t *err)
+{
+    int nn = x->pc->size * x->pc->size;
+    sc_watchdog_arm(x->wd, "pairs, gathering the matrices", x->pc->world_rank, x->pc->size);
+    sc_status_t status = sc__sum(x, x->uni, nn, MPI_DOUBLE, "MPI_Iallreduce(uni)", err);
+    if (status == SC_OK)
+        status = sc__sum(x, x->bidir, nn, MPI_DOUBLE, "MPI_Iallreduce(bidir)", err);
+    if (status == SC_OK)
+        status = sc__sum(x, x->lat, nn, MPI_DOUBLE, "MPI_Iallreduce(latency)", err);
+    if (status == SC_OK)
+        status = sc__sum(x, x->looks, nn, MPI_INT, "MPI_Iallreduce(looks)", err);
+    sc_watchdog_disarm(x->wd);
+    return status;
+}
+
+/* One more look at a slow pair: each slow direction is measured once more and keeps its better
+ * figure. Every rank learns the figures, so that all take the same next step. */
+static sc_status_t sc__look_once(sc__ctx_t *x, int a, int b, double limit, sc_err_t *err)
+{
+    sc_comm_t *pc = x->pc;
+    int n = pc->size;
+    double *ab = &x->uni[a * n + b], *ba = &x->uni[b * n + a];
+    double fresh[2] = {0, 0};
+    char what[96];
+    snprintf(what, sizeof(what), "pairs, look %d at pair %d<->%d", x->looks[a * n + b] + 1, a, b);
+    sc_watchdog_arm(x->wd, what, pc->world_rank, n);
+    sc_status_t status = SC_OK;
+    if ((pc->rank == a || pc->rank == b) && *ab < limit)
+        status = sc__stream_once(x, a, b, x->o->iters, &fresh[0], err);
+    if ((pc->rank == a || pc->rank == b) && *ba < limit && status == SC_OK)
+        status = sc__stream_once(x, b, a, x->o->iters, &fresh[1], err);
+    sc_status_t gathered = sc__sum(x, fresh, 2, MPI_DOUBLE, "MPI_Iallreduce(look)", err);
+    *ab = fresh[0] > *ab ? fresh[0] : *ab;
+    *ba = fresh[1] > *ba ? fresh[1] : *ba;
+    x->looks[a * n + b] = x->looks[b * n + a] = x->looks[a * n + b] + 1;
+    return status == SC_OK ? gathered : status;
+}
+
+/* Later looks, in rounds: each round waits (0.25 s, then twice as long each round, at most 2 s)
+ * and looks once more at every pair below the slow line that has looks left - noise comes and
+ * goes, a fault stays at every look. The pause is per round, not per pair, so a bad node's n-1
+ * pairs cost n-1 measurements, not n-1 pauses. Looks raise figures and so the median: the line
+ * is drawn again each round, until no pair below it has looks left. Every rank holds the same
+ * matrix and takes the same steps. */
+static sc_status_t sc__confirm(sc__ctx_t *x, double expected, sc_err_t *err)
+{
+    int n = x->pc->size;
+    sc_status_t status = SC_OK;
+    for (int round = 0; status == SC_OK; round++) {
+        double reference = expected > 0 ? expected : sc_stats_matrix_median(x->uni, n);
+        double limit = (1.0 - x->o->tolerance) * reference;
+        bool any = false;
+        for (int a = 0; a < n && status == SC_OK; a++)
+            for (int b = a + 1; b < n && status == SC_OK; b++) {
+                bool slow = x->uni[a * n + b] < limit || x->uni[b * n + a] < limit;
+                if (!slow || x->looks[a * n + b] >= x->o->looks)
+                    continue;
+                if (!any) { /* the round's pause, before its first look */
+                    long pause_ns = round < 3 ? 250000000L << round : 2000000000L;
+                    struct timespec nap = {.tv_sec = pause_ns / 1000000000L,
+                                           .tv_nsec = pause_ns % 1000000000L};
+                    nanosleep(&nap, NULL);
+                }
+                any = true;
+                status = sc__look_once(x, a, b, limit, err);
+            }
+        if (!any)
+            break;
+    }
+    sc_watchdog_disarm(x->wd);
+    return status;
+}
+
+sc_status_t sc_pairs_measure(const sc_pairs_ctx_t *in, const sc_pairs_opts_t *o, double expected,
+                             sc_pairs_matrix_t *out, sc_err_t *err)
+{
+    int n = in->pc->size;
+    sc__ctx_t x = {.rte = in->rte, .pc = in->pc, .control = in->control, .o = o, .wd = in->wd};
+    memset(out, 0, sizeof(*out));
+    out->n = n;
+    x.buf = x.pc->ops->alloc(x.pc, 2 * o->size);
+    out->uni = x.uni = calloc((size_t)n * n, sizeof(double));
+    out->bidir = x.bidir = calloc((size_t)n * n, sizeof(double));
+    out->lat = x.lat = calloc((size_t)n * n, sizeof(double));
+    out->looks = x.looks = calloc((size_t)n * n, sizeof(int));
+    out->first = x.first = calloc((size_t)n * n, sizeof(double));
+    sc_status_t status = SC_OK;
+    if (!x.buf || !x.uni || !x.bidir || !x.lat || !x.looks || !x.first)
+        status = sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): no memory for pairs",
+                            x.rte->rank, x.rte->host);
+    if (status == SC_OK) /* written once: unwritten host pages all read the one zero page */
+        status = x.pc->ops->fill_bytes(x.pc, x.buf, 0x3C, 2 * o->size, err);
+    if (status == SC_OK && o->put && x.pc->ops->rma_expose == NULL)
+        status = sc_err_set(err, SC_ERR_USAGE,
+                            "--method put: one-sided transfers need the ucx backend (not %s)",
+                            x.pc->ops->name);
+    if (status == SC_OK && o->put)
+        status = x.pc->ops->rma_expose(x.pc, x.buf, 2 * o->size, err);
+    if (status == SC_OK)
+        status = sc__rounds(&x, err);
+    if (status == SC_OK)
+        status = sc__gather(&x, err);
+    if (status == SC_OK) {
+        memcpy(x.first, x.uni, (size_t)n * n * sizeof(double));
+        status = sc__confirm(&x, expected, err);
+    }
+    if (x.buf)
+        x.pc->ops->free(x.pc, x.buf);
+    return status;
+}
+
+void sc_pairs_matrix_free(sc_pairs_matrix_t *m)
+{
+    free(m->uni);
+    free(m->bidir);
+    free(m->lat);
+    free(m->looks);
+    free(m->first);
+    memset(m, 0, sizeof(*m));
+}

@@ -1,0 +1,43 @@
+/* sc_pairs.h - the point-to-point matrix between participants (one rank per node, or every
+ * rank): latency, bandwidth each way and both ways, with slow pairs looked at again before
+ * they are named. What the matrix means is judged elsewhere (judge/sc_localize.h). */
+#ifndef SC_PAIRS_H
+#define SC_PAIRS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "comm/sc_backend.h"
+#include "engine/sc_watchdog.h"
+
+typedef struct {
+    uint64_t size;        /* message size for bandwidth */
+    int iters, lat_iters; /* messages per bandwidth figure, ping-pongs per latency figure */
+    int looks;            /* a slow pair is measured up to this many times */
+    bool serial;          /* one pair at a time, else disjoint pairs at once */
+    bool put;             /* one-sided RMA puts instead of tagged messages */
+    double tolerance;     /* slow: below (1 - tolerance) x the reference */
+} sc_pairs_opts_t;
+
+/* The measurement, n x n, entry [i * n + j] from participant i to j. */
+typedef struct {
+    int n;
+    double *uni, *first; /* GB/s from i to j: best look, and first look */
+    double *bidir, *lat; /* GB/s both ways; microseconds one way */
+    int *looks;          /* how many times the pair was measured */
+} sc_pairs_matrix_t;
+
+typedef struct {
+    const sc_rte_t *rte;
+    sc_comm_t *pc;    /* the participants */
+    MPI_Comm control; /* the same ranks, for the quiet waits and the gathers */
+    sc_watchdog_t *wd;
+} sc_pairs_ctx_t;
+
+/* Measures the matrix (collective over the participants; every one ends with all of it).
+ * expected: GB/s that draws the slow line, or 0 for the matrix's median. */
+sc_status_t sc_pairs_measure(const sc_pairs_ctx_t *ctx, const sc_pairs_opts_t *o, double expected,
+                             sc_pairs_matrix_t *out, sc_err_t *err);
+void sc_pairs_matrix_free(sc_pairs_matrix_t *m);
+
+#endif

@@ -1,0 +1,24 @@
+/* sc_files.h - output files: a path checked before anything runs (so a bad one exits 2 with
+ * nothing on disk), text written through a temporary file and a rename (a reader never sees half
+ * of it), and text escaped for XML and HTML. */
+#ifndef SC_FILES_H
+#define SC_FILES_H
+
+#include <stdio.h>
+
+#include "util/sc_status.h"
+
+/* Checks that an output file given by `flag` can be written: its folder exists and is
+ * writable, and the path is not a folder. NULL path: nothing to check. SC_ERR_USAGE naming the
+ * flag and the path otherwise. */
+sc_status_t sc_files_check_output(const char *flag, const char *path, sc_err_t *err);
+
+/* Writes what writer produces (it returns non-zero on failure) to path, whole or not at all. */
+typedef int (*sc_files_writer_t)(FILE *out, void *arg);
+sc_status_t sc_files_write_text(const char *path, sc_files_writer_t writer, void *arg,
+                                sc_err_t *err);
+
+/* text for XML and HTML (junit.xml, report.html): <, >, & and " escaped; NULL writes nothing. */
+void sc_files_xml_text(FILE *out, const char *text);
+
+#endif

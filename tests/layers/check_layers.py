@@ -1,0 +1,124 @@
+"""Layers the build enforces (cmake/layers.cmake): for every layer, including a header of any
+module above it fails to compile ("No such file"), and every module it may use is there; no
+header of harness/ is part of an include cycle - the detector is first shown a planted cycle, so
+it can fail. usage: check_layers.py CC BUILD_DIR SOURCE_DIR"""
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def fail(msg):
+    print("FAIL:", msg)
+    sys.exit(1)
+
+
+def layer_map(build):
+    layers = {}
+    with open(os.path.join(build, "layers", "map.txt")) as f:
+        for line in f:
+            name, rest = line.split(":", 1)
+            own, allowed = rest.split("|")
+            layers[name.strip()] = (own.split(), allowed.split())
+    return layers
+
+
+def some_header(src, module):
+    headers = sorted(h for h in os.listdir(os.path.join(src, "harness", module)) if h.endswith(".h"))
+    return f"{module}/{headers[0]}" if headers else None
+
+
+def check_refusals(cc, build, src, layers):
+    modules = sorted({m for own, _ in layers.values() for m in own})
+    refused = 0
+    for name, (own, allowed) in layers.items():
+        inc = os.path.join(build, "layers", name)
+        for m in modules:
+            header = some_header(src, m)
+            if header is None:
+                continue
+            if m in allowed:
+                if not os.path.isfile(os.path.join(inc, header)):
+                    fail(f"layer {name}: may use {m}, but {header} is not reachable")
+                continue
+            r = subprocess.run([cc, "-E", "-I", inc, "-x", "c", "-"], input=f'#include "{header}"\n',
+                               capture_output=True, text=True)
+            if r.returncode == 0 or header not in r.stderr:
+                fail(f"layer {name}: an upward include of {header} compiled ({r.returncode})\n{r.stderr}")
+            refused += 1
+    return refused
+
+
+def includes(path):
+    out = []
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith('#include "'):
+                out.append(line.split('"')[1])
+    return out
+
+
+def find_cycle(root):
+    """A cycle among the headers under root, as a list of paths, or None."""
+    graph = {}
+    for d, _, files in os.walk(root):
+        for h in files:
+            if not h.endswith(".h"):
+                continue
+            path = os.path.join(d, h)
+            deps = []
+            for inc in includes(path):
+                for cand in (os.path.join(root, inc), os.path.join(d, inc)):
+                    if os.path.isfile(cand):
+                        deps.append(os.path.normpath(cand))
+                        break
+            graph[os.path.normpath(path)] = deps
+    state = {}
+
+    def visit(node, stack):
+        state[node] = 1
+        stack.append(node)
+        for dep in graph.get(node, []):
+            if state.get(dep) == 1:
+                return stack[stack.index(dep):] + [dep]
+            if dep not in state:
+                found = visit(dep, stack)
+                if found:
+                    return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            found = visit(node, [])
+            if found:
+                return found
+    return None
+
+
+def main():
+    cc, build, src = sys.argv[1:4]
+    layers = layer_map(build)
+    expected = {"base", "comm", "spec", "measure", "judge", "render", "cli"}
+    if set(layers) != expected:
+        fail(f"layers {sorted(layers)} != {sorted(expected)}")
+    refused = check_refusals(cc, build, src, layers)
+    if refused < 30:
+        fail(f"only {refused} upward includes tried")
+    with tempfile.TemporaryDirectory() as tmp:  # the detector must see a planted cycle
+        os.makedirs(os.path.join(tmp, "a"))
+        with open(os.path.join(tmp, "a", "x.h"), "w") as f:
+            f.write('#include "a/y.h"\n')
+        with open(os.path.join(tmp, "a", "y.h"), "w") as f:
+            f.write('#include "x.h"\n')
+        if not find_cycle(tmp):
+            fail("the cycle detector missed a planted cycle")
+    cycle = find_cycle(os.path.join(src, "harness"))
+    if cycle:
+        fail("header cycle: " + " -> ".join(os.path.relpath(p, src) for p in cycle))
+    print(f"layers: {refused} upward includes refused across {len(layers)} layers; no header cycle")
+
+
+main()
