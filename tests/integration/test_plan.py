@@ -155,6 +155,15 @@ def test_experts():
     expect_op(doc, "ep", "alltoall", 4 * 6, 8 * 1024 * 1024 * 2 * 2 * 1.25, "moe")
     doc, _ = plan(WL("moe-small"), "--gpus", "1")
     expect(doc["groups"] == [], f"one GPU: nothing to send {doc['groups']}")
+    # the all-to-alls sit in the layers' critical path: the model cannot hide them behind
+    # backward the way it hides overlapped gradient buckets
+    moe, _ = plan(WL("moe-small"), "--gpus", "8", "--nodes", "4", "--topology", TOPO)
+    dense, _ = plan(variant("dense", "moe-small", **{"model.experts": 1, "model.moe_every": 1000}),
+                    "--gpus", "8", "--nodes", "4", "--topology", TOPO)
+    expect(("ep", "alltoall") not in groups(dense), "dense twin: no all-to-all")
+    exposed = moe["expected"]["comm_ms"] - dense["expected"]["comm_ms"]
+    expect(exposed > 10 * max(dense["expected"]["comm_ms"], 0.1),
+           f"MoE all-to-alls exposed {exposed:.3f} ms vs dense {dense['expected']['comm_ms']:.3f} ms")
 
 
 def test_model_bubble():
