@@ -233,24 +233,10 @@ static sc_status_t mpi__split(sc_comm_t *comm, int color, int key, sc_comm_t **o
 {
     *out = NULL;
     MPI_Comm mc;
-    int rc = MPI_Comm_split(mpi__c(comm), color < 0 ? MPI_UNDEFINED : color, key, &mc);
-    if (rc != MPI_SUCCESS)
-        return sc_rte_mpi_error(comm->rte, rc, "MPI_Comm_split", err);
-    if (mc == MPI_COMM_NULL)
-        return SC_OK;
-    int size = 0, me = comm->world_rank[comm->rank];
-    MPI_Comm_size(mc, &size);
-    int *world_ranks = malloc((size_t)size * sizeof(int));
-    if (world_ranks == NULL) {
-        MPI_Comm_free(&mc);
-        return sc_err_set(err, SC_ERR_NOMEM, "rank %d: no memory for a split", comm->rte->rank);
-    }
-    rc = MPI_Allgather(&me, 1, MPI_INT, world_ranks, 1, MPI_INT, mc);
-    sc_status_t status = rc == MPI_SUCCESS
-                             ? mpi__wrap(comm->rte, mc, world_ranks, out, err)
-                             : sc_rte_mpi_error(comm->rte, rc, "MPI_Allgather(split ranks)", err);
-    if (rc != MPI_SUCCESS)
-        MPI_Comm_free(&mc);
+    int *world_ranks = NULL;
+    sc_status_t status = sc_comm_split_mpi(comm, mpi__c(comm), color, key, &mc, &world_ranks, err);
+    if (status == SC_OK && mc != MPI_COMM_NULL)
+        status = mpi__wrap(comm->rte, mc, world_ranks, out, err);
     free(world_ranks);
     return status;
 }

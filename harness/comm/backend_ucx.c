@@ -370,16 +370,10 @@ static sc_status_t ucx__split(sc_comm_t *comm, int color, int key, sc_comm_t **o
     ucx__comm_t *c = ucx__of(comm);
     *out = NULL;
     MPI_Comm mpi;
-    int rc = MPI_Comm_split(c->mpi, color < 0 ? MPI_UNDEFINED : color, key, &mpi);
-    if (rc != MPI_SUCCESS)
-        return sc_rte_mpi_error(comm->rte, rc, "MPI_Comm_split", err);
-    if (mpi == MPI_COMM_NULL)
-        return SC_OK;
-    int size = 0, me = comm->world_rank[comm->rank];
-    MPI_Comm_size(mpi, &size);
-    int *world_ranks = malloc((size_t)size * sizeof(int));
-    MPI_Allgather(&me, 1, MPI_INT, world_ranks, 1, MPI_INT, mpi);
-    sc_status_t status = ucx__wrap(comm->rte, c->sh, mpi, world_ranks, out, err);
+    int *world_ranks = NULL;
+    sc_status_t status = sc_comm_split_mpi(comm, c->mpi, color, key, &mpi, &world_ranks, err);
+    if (status == SC_OK && mpi != MPI_COMM_NULL)
+        status = ucx__wrap(comm->rte, c->sh, mpi, world_ranks, out, err);
     free(world_ranks);
     return status;
 }

@@ -125,3 +125,31 @@ sc_status_t sc_backend_host_check_count(sc_comm_t *comm, const void *buf,
     *wrong = sc_check_count_wrong(spec, src, buf, count);
     return SC_OK;
 }
+
+sc_status_t sc_comm_split_mpi(const sc_comm_t *comm, MPI_Comm parent, int color, int key,
+                              MPI_Comm *out, int **world_ranks, sc_err_t *err)
+{
+    const sc_rte_t *rte = comm->rte;
+    *world_ranks = NULL;
+    int rc = MPI_Comm_split(parent, color < 0 ? MPI_UNDEFINED : color, key, out);
+    if (rc != MPI_SUCCESS)
+        return sc_rte_mpi_error(rte, rc, "MPI_Comm_split", err);
+    if (*out == MPI_COMM_NULL)
+        return SC_OK;
+    int size = 0, me = comm->world_rank[comm->rank];
+    MPI_Comm_size(*out, &size);
+    *world_ranks = malloc((size_t)size * sizeof(int));
+    rc =
+        *world_ranks ? MPI_Allgather(&me, 1, MPI_INT, *world_ranks, 1, MPI_INT, *out) : MPI_SUCCESS;
+    if (*world_ranks != NULL && rc == MPI_SUCCESS)
+        return SC_OK;
+    sc_status_t status =
+        *world_ranks == NULL
+            ? sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): no memory for a split of %d ranks",
+                         rte->rank, rte->host, size)
+            : sc_rte_mpi_error(rte, rc, "MPI_Allgather(split ranks)", err);
+    free(*world_ranks);
+    *world_ranks = NULL;
+    MPI_Comm_free(out);
+    return status;
+}

@@ -165,6 +165,13 @@ sc_status_t sc_backend_host_check_count(sc_comm_t *comm, const void *buf,
                                         size_t count, uint64_t *wrong, sc_err_t *err);
 void sc_comm_fini_base(sc_comm_t *comm);
 
+/* The MPI half of split for backends whose communicator is an MPI one (mpi, ucx): splits
+ * parent by color and key; on the ranks that join, *out is the new communicator and
+ * *world_ranks (malloc'd, *size entries) its members' world ranks; elsewhere *out is
+ * MPI_COMM_NULL. On failure nothing is left to free. */
+sc_status_t sc_comm_split_mpi(const sc_comm_t *comm, MPI_Comm parent, int color, int key,
+                              MPI_Comm *out, int **world_ranks, sc_err_t *err);
+
 extern const sc_backend_ops_t sc_backend_mpi_ops;
 #if SC_HAVE_UCX
 extern const sc_backend_ops_t sc_backend_ucx_ops;

@@ -123,8 +123,10 @@ static sc_status_t sc__op(sc_step_t *s, const sc_plan_op_t *op, sc_err_t *err)
         return sc__compute(s, op->compute_us * s->compute_scale, err);
     sc_comm_t *comm = sc__group_comm(s, op->group);
     if (comm == NULL) /* the plan has no operations on groups of one rank */
-        return sc_err_set(err, SC_ERR_RUNTIME, "step plan: a %s operation on a %s group of one",
-                          sc_plan_kind_name(op->kind), sc_plan_group_name(op->group));
+        return sc_err_set(err, SC_ERR_RUNTIME,
+                          "rank %d (host %s): step plan: a %s operation on a %s group of one",
+                          s->world->rte->rank, s->world->rte->host, sc_plan_kind_name(op->kind),
+                          sc_plan_group_name(op->group));
     switch (op->kind) {
     case SC_PLAN_COLL:
         return sc__coll(s, comm, op, err);

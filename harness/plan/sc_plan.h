@@ -72,7 +72,8 @@ const sc_plan_op_t *sc_plan_stage(const sc_plan_t *plan, int s, size_t *nops);
 typedef struct {
     double calls[SC_GROUP_COUNT][SC_PLAN_OP_COUNT];
     double bytes[SC_GROUP_COUNT][SC_PLAN_OP_COUNT];
-    double compute_us; /* stage 0's compute (every stage computes the same) */
+    double total_calls, total_bytes; /* over every group and operation */
+    double compute_us;               /* stage 0's compute (every stage computes the same) */
 } sc_plan_tally_t;
 
 /* The tally index of a communicating op (a collective's id, SC_PLAN_OP_SEND/RECV); -1 for

@@ -86,6 +86,8 @@ void sc_plan_tally_ranks(const sc_plan_t *plan, sc_plan_tally_t *tally)
                 continue;
             tally->calls[ops[i].group][k] += ranks_per_stage;
             tally->bytes[ops[i].group][k] += ranks_per_stage * ops[i].bytes;
+            tally->total_calls += ranks_per_stage;
+            tally->total_bytes += ranks_per_stage * ops[i].bytes;
         }
     }
 }

@@ -55,7 +55,6 @@ void sc_plan_print(FILE *out, const sc_plan_view_t *v)
             v->w->overlap ? " | gradients overlap backward" : "");
     fprintf(out, "# %-5s %5s %-13s %12s %16s %14s %16s\n", "group", "size", "operation",
             "calls/rank", "bytes/rank", "calls (all)", "bytes (all)");
-    double calls = 0, bytes = 0;
     for (int g = 0; g < SC_GROUP_COUNT; g++)
         for (int k = 0; k < SC_PLAN_OP_COUNT; k++) {
             if (t.calls[g][k] == 0)
@@ -64,12 +63,10 @@ void sc_plan_print(FILE *out, const sc_plan_view_t *v)
                     sc_plan_group_name((sc_plan_group_t)g),
                     sc_plan_group_size(l, (sc_plan_group_t)g), sc_plan_op_index_name(k),
                     t.calls[g][k] / ranks, t.bytes[g][k] / ranks, t.calls[g][k], t.bytes[g][k]);
-            calls += t.calls[g][k];
-            bytes += t.bytes[g][k];
         }
     fprintf(out,
             "# total per step: %.0f calls, %.6g bytes over %d ranks; compute %.3f ms per rank\n",
-            calls, bytes, ranks, t.compute_us * 1e-3);
+            t.total_calls, t.total_bytes, ranks, t.compute_us * 1e-3);
     if (v->prediction != NULL)
         fprintf(out,
                 "# expected on %s: step %.3f ms (compute %.3f ms, communication and pipeline "
@@ -124,7 +121,6 @@ json_t *sc_plan_json(const sc_plan_view_t *v)
     sc_plan_tally_t t;
     sc_plan_tally_ranks(plan, &t);
     json_t *groups = json_array();
-    double calls = 0, bytes = 0;
     for (int g = 0; g < SC_GROUP_COUNT; g++)
         for (int k = 0; k < SC_PLAN_OP_COUNT; k++) {
             if (t.calls[g][k] == 0)
@@ -136,8 +132,6 @@ json_t *sc_plan_json(const sc_plan_view_t *v)
                                                     t.calls[g][k], "bytes", t.bytes[g][k],
                                                     "calls_per_rank", t.calls[g][k] / ranks,
                                                     "bytes_per_rank", t.bytes[g][k] / ranks));
-            calls += t.calls[g][k];
-            bytes += t.bytes[g][k];
         }
     json_t *doc = json_pack(
         "{s:s, s:s, s:s, s:i, s:i, s:i, s:{s:i, s:i, s:i, s:i, s:s, s:I, s:b, s:b}, s:o, s:{s:f, "
@@ -147,7 +141,7 @@ json_t *sc_plan_json(const sc_plan_view_t *v)
         "pp", l->pp, "micro_batches", l->micro_batches, "schedule",
         sc__schedule_name(v->w->schedule), "zero", (json_int_t)v->w->zero, "sequence_parallel",
         v->w->sequence_parallel, "overlap", v->w->overlap, "groups", groups, "totals", "calls",
-        calls, "bytes", bytes, "compute_ms_per_rank", t.compute_us * 1e-3);
+        t.total_calls, "bytes", t.total_bytes, "compute_ms_per_rank", t.compute_us * 1e-3);
     if (v->prediction != NULL)
         json_object_set_new(doc, "expected",
                             json_pack("{s:s, s:f, s:f, s:f, s:f}", "topology", v->topology,

@@ -80,7 +80,11 @@ def test_tensor_and_pipeline():
     expect(groups(doc)[("pp", "send")]["calls"] == 2 * 16 * 1 * 8, "gpt3: sends over all ranks")
     expect(set(groups(doc)) == {("tp", "allreduce"), ("pp", "send"), ("pp", "recv")},
            f"gpt3: dp 1 issues no gradient traffic: {sorted(groups(doc))}")
-    expect("tp        8 allreduce" in out and "total per step" in out, f"gpt3 table:\n{out}")
+    expect(doc["totals"]["calls"] == 4 * 20 * 16 * 16 + 2 * 256 and
+           math.isclose(doc["totals"]["bytes"], (4 * 20 * 16 * 16 + 2 * 256) * act, rel_tol=1e-12),
+           f"gpt3 totals {doc['totals']}")
+    expect("tp        8 allreduce" in out and "total per step: 20992 calls" in out,
+           f"gpt3 table:\n{out}")
 
     sp = variant("gpt3-sp", "gpt3-13b-3d", **{"parallel.sequence_parallel": True})
     doc, _ = plan(sp, "--gpus", "8", "--nodes", "2")
