@@ -2,7 +2,6 @@
  * types and reductions, out of place and in place, with statistics per size, an exact data
  * check, and results written to the run's own directory. */
 #include <inttypes.h>
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -16,6 +15,7 @@
 #include "judge/sc_verdict.h"
 #include "report/sc_verdict_render.h"
 #include "engine/sc_engine.h"
+#include "engine/sc_sweep.h"
 #include "report/sc_coll_report.h"
 #include "sc_config.h"
 #include "util/sc_size.h"
@@ -38,58 +38,62 @@ typedef struct {
     sc_session_t ses;
     sc_engine_t *eng;
     sc_topology_t topo;
-    json_t *checks; /* with a topology */
-    json_t *doc;
-    json_t *results;
+    sc_result_t doc; /* rank 0 */
     uint64_t wrong_total;
     double busbw_sum;
     size_t busbw_rows;
 } coll__run_t;
 
-static json_t *coll__libraries(const coll__run_t *run)
+static void coll__libraries(const coll__run_t *run, sc_kvs_t *out)
 {
-    return json_pack("{s:s, s:s, s:s, s:s}", "mpi", run->rte->mpi_version, "backend",
-                     run->ses.world->ops->version(run->ses.world), "libyaml",
-                     yaml_get_version_string(), "jansson", jansson_version_str());
+    sc_kvs_text(out, "mpi", run->rte->mpi_version);
+    sc_kvs_text(out, "backend", run->ses.world->ops->version(run->ses.world));
+    sc_kvs_text(out, "libyaml", yaml_get_version_string());
+    sc_kvs_text(out, "jansson", sc_json_library_version());
 }
 
-static json_t *coll__hosts(const sc_rte_t *rte, bool per_rank)
+static void coll__options(const sc_coll_opts_t *o, sc_kvs_t *out)
 {
-    json_t *list = json_array();
-    for (int r = 0; r < rte->size; r++)
-        if (per_rank || rte->host_index[r] == (int)json_array_size(list))
-            json_array_append_new(list, json_string(rte->hosts[r]));
-    return list;
+    sc_kvs_number(out, "minbytes", (double)o->min_bytes);
+    sc_kvs_number(out, "maxbytes", (double)o->max_bytes);
+    sc_kvs_number(out, "stepfactor", o->step_set ? 0.0 : o->factor);
+    sc_kvs_number(out, "stepbytes", (double)(o->step_set ? o->step_bytes : 0));
+    sc_kvs_number(out, "iters", o->eng.iters);
+    sc_kvs_number(out, "warmup_iters", o->eng.warmup);
+    sc_kvs_number(out, "check_iters", o->eng.check_iters);
+    sc_kvs_text(out, "average", sc_combine_name(o->eng.combine));
+    sc_kvs_number(out, "timeout_s", o->timeout_s);
+    sc_kvs_number(out, "target_ci", o->eng.target_ci);
+    sc_kvs_number(out, "size_budget_s", o->eng.size_budget_s);
+    sc_kvs_number(out, "seed", (double)o->eng.seed);
 }
 
-static json_t *coll__options_json(const sc_coll_opts_t *o)
+/* The document's header: what ran, where, with what. */
+static void coll__document(coll__run_t *run, int argc, char **argv)
 {
-    return json_pack(
-        "{s:I, s:I, s:f, s:I, s:i, s:i, s:i, s:s, s:f, s:f, s:f, s:I}", "minbytes",
-        (json_int_t)o->min_bytes, "maxbytes", (json_int_t)o->max_bytes, "stepfactor",
-        o->step_set ? 0.0 : o->factor, "stepbytes", (json_int_t)(o->step_set ? o->step_bytes : 0),
-        "iters", o->eng.iters, "warmup_iters", o->eng.warmup, "check_iters", o->eng.check_iters,
-        "average", sc_combine_name(o->eng.combine), "timeout_s", o->timeout_s, "target_ci",
-        o->eng.target_ci, "size_budget_s", o->eng.size_budget_s, "seed", (json_int_t)o->eng.seed);
-}
-
-static json_t *coll__document(const coll__run_t *run, int argc, char **argv)
-{
-    char stamp[32];
+    sc_result_t *d = &run->doc;
+    const sc_rte_t *rte = run->rte;
     time_t now = time(NULL);
     struct tm utc;
     gmtime_r(&now, &utc);
-    strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &utc);
-    json_t *args = json_array();
-    for (int i = 0; i < argc; i++)
-        json_array_append_new(args, json_string(argv[i]));
-    return json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:i, s:i, s:o, s:o, s:s, s:o, s:o, s:[]}",
-                     "tool", "scalecheck", "version", SC_VERSION, "command", "coll", "argv", args,
-                     "start_utc", stamp, "results_dir", run->ses.res.dir, "ranks", run->rte->size,
-                     "nhosts", run->rte->nhosts, "hosts", coll__hosts(run->rte, false),
-                     "rank_hosts", coll__hosts(run->rte, true), "backend",
-                     run->ses.world->ops->name, "libraries", coll__libraries(run), "options",
-                     coll__options_json(&run->opts), "results");
+    strftime(d->start_utc, sizeof(d->start_utc), "%Y-%m-%dT%H:%M:%SZ", &utc);
+    snprintf(d->version, sizeof(d->version), "%s", SC_VERSION);
+    snprintf(d->results_dir, sizeof(d->results_dir), "%s", run->ses.res.dir);
+    snprintf(d->backend, sizeof(d->backend), "%s", run->ses.world->ops->name);
+    snprintf(d->backend_note, sizeof(d->backend_note), "%s", run->ses.note);
+    d->ranks = rte->size;
+    d->nhosts = rte->nhosts;
+    d->argv = calloc((size_t)argc + 1, sizeof(char *));
+    for (int i = 0; d->argv != NULL && i < argc; i++)
+        d->argv[i] = strdup(argv[i]);
+    d->hosts = calloc((size_t)rte->nhosts, sizeof(*d->hosts));
+    d->rank_hosts = calloc((size_t)rte->size, sizeof(*d->rank_hosts));
+    for (int r = 0; d->hosts != NULL && d->rank_hosts != NULL && r < rte->size; r++) {
+        memcpy(d->rank_hosts[r], rte->hosts[r], SC_HOST_MAX);
+        memcpy(d->hosts[rte->host_index[r]], rte->hosts[r], SC_HOST_MAX);
+    }
+    coll__libraries(run, &d->libraries);
+    coll__options(&run->opts, &d->options);
 }
 
 /* Rewrites result.json (and --json) so that finished rows survive a later fault. */
@@ -97,12 +101,12 @@ static sc_status_t coll__save(coll__run_t *run, const char *state, sc_err_t *err
 {
     if (run->rte->rank != 0)
         return SC_OK;
-    json_object_set_new(run->doc, "state", json_string(state));
+    snprintf(run->doc.state, sizeof(run->doc.state), "%s", state);
     char path[PATH_MAX];
-    sc_status_t status = sc_json_write_file(
-        sc_results_path(&run->ses.res, "result.json", path, sizeof(path)), run->doc, err);
+    sc_status_t status = sc_json_write_result(
+        sc_results_path(&run->ses.res, "result.json", path, sizeof(path)), &run->doc, err);
     if (status == SC_OK && run->opts.json_path != NULL)
-        status = sc_json_write_file(run->opts.json_path, run->doc, err);
+        status = sc_json_write_result(run->opts.json_path, &run->doc, err);
     return status;
 }
 
@@ -110,11 +114,14 @@ static sc_status_t coll__save_csv(coll__run_t *run, sc_err_t *err)
 {
     if (run->rte->rank != 0)
         return SC_OK;
+    const sc_case_rows_t *rows = &run->doc.cases;
     char path[PATH_MAX];
-    sc_status_t status = sc_coll_report_write_csv(
-        sc_results_path(&run->ses.res, "result.csv", path, sizeof(path)), run->results, err);
+    sc_status_t status =
+        sc_csv_write_records(sc_results_path(&run->ses.res, "result.csv", path, sizeof(path)),
+                             rows->items, rows->n, sizeof(*rows->items), sc_case_row_fields, err);
     if (status == SC_OK && run->opts.csv_path != NULL)
-        status = sc_coll_report_write_csv(run->opts.csv_path, run->results, err);
+        status = sc_csv_write_records(run->opts.csv_path, rows->items, rows->n,
+                                      sizeof(*rows->items), sc_case_row_fields, err);
     return status;
 }
 
@@ -144,7 +151,7 @@ static void coll__print_header(coll__run_t *run)
                       sc_size_format(o->max_bytes, hi, sizeof(hi)), step, iters, o->eng.warmup,
                       o->eng.check_iters, sc_combine_name(o->eng.combine), o->timeout_s);
     sc_results_printf(&run->ses.res, "# libyaml %s  jansson %s  results %s\n",
-                      yaml_get_version_string(), jansson_version_str(), run->ses.res.dir);
+                      yaml_get_version_string(), sc_json_library_version(), run->ses.res.dir);
     if (run->ses.note[0] != '\0')
         sc_results_printf(&run->ses.res, "# %s\n", run->ses.note);
     for (int r = 0; r < rte->size && r < 64; r++)
@@ -153,21 +160,21 @@ static void coll__print_header(coll__run_t *run)
 
 /* With a topology: the model's expectation for this case, and its check (by time, which for
  * a fixed size is the same test as by bandwidth). */
-static void coll__expect(coll__run_t *run, const sc_case_t *c, json_t *row)
+static void coll__expect(coll__run_t *run, const sc_case_t *c, sc_case_row_t *row)
 {
     const sc_rte_t *rte = run->rte;
     sc_prediction_t e;
     sc_model_collective(&run->topo, c->coll, (double)c->size_bytes, rte->size / rte->nhosts,
                         rte->nhosts, &e);
-    json_object_set_new(row, "expected_time_us", json_real(e.time_us));
-    json_object_set_new(row, "expected_busbw_GBps", json_real(e.busbw_GBps));
-    json_object_set_new(row, "algorithm", json_string(e.algorithm));
+    row->expected_time_us = e.time_us;
+    row->expected_busbw_GBps = e.busbw_GBps;
+    snprintf(row->algorithm, sizeof(row->algorithm), "%s", e.algorithm);
     char name[160], size[32];
     snprintf(name, sizeof(name), "%s %s %s %s B %s", c->coll->name, sc_dtype_name(c->dtype),
              c->coll->has_op ? sc_redop_name(c->op) : "", sc_size_format(c->size_bytes, size, 32),
              c->in_place ? "in-place" : "out-of-place");
-    sc_verdict_add(run->checks, name, "time_us", json_real_value(json_object_get(row, "time_us")),
-                   e.time_us, run->topo.tolerance, false, "model");
+    sc_verdict_add(&run->doc.checks, name, "time_us", row->time_us, e.time_us, run->topo.tolerance,
+                   false, "model");
 }
 
 /* Runs one size out of place and in place; rank 0 prints and records the row. */
@@ -186,11 +193,11 @@ static sc_status_t coll__run_size(coll__run_t *run, sc_case_t *c, sc_err_t *err)
         run->wrong_total += results[ip].wrong;
         run->busbw_sum += results[ip].busbw_GBps;
         run->busbw_rows++;
-        if (run->rte->rank == 0) {
-            json_t *row = sc_coll_report_case_json(c, &results[ip], run->ses.world->size);
-            if (run->checks != NULL)
+        sc_case_row_t *row = run->rte->rank == 0 ? SC_LIST_PUSH(&run->doc.cases) : NULL;
+        if (row != NULL) {
+            sc_case_row_fill(c, &results[ip], run->ses.world->size, row);
+            if (run->doc.judged)
                 coll__expect(run, c, row);
-            json_array_append_new(run->results, row);
         }
     }
     if (run->rte->rank == 0) {
@@ -251,10 +258,8 @@ static void coll__print_summary(coll__run_t *run)
     sc_results_printf(&run->ses.res, "# Out of bounds values : %" PRIu64 " %s\n", run->wrong_total,
                       run->wrong_total ? "FAILED" : "OK");
     sc_results_printf(&run->ses.res, "# Avg bus bandwidth    : %g\n#\n", avg);
-    json_object_set_new(run->doc, "summary",
-                        json_pack("{s:I, s:f, s:I}", "wrong_total", (json_int_t)run->wrong_total,
-                                  "avg_busbw_GBps", avg, "cases",
-                                  (json_int_t)json_array_size(run->results)));
+    run->doc.wrong_total = run->wrong_total;
+    run->doc.avg_busbw_GBps = avg;
 }
 
 /* coll-<collective>, coll-all, or coll-<first>+<second>... (as much as fits). */
@@ -293,8 +298,12 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
         status = sc_session_open(&run->ses, rte, &so, err);
     if (status != SC_OK)
         return status;
-    if (run->opts.topology && rte->rank == 0)
-        run->checks = json_array();
+    if (rte->rank == 0) {
+        sc_result_init(&run->doc, "coll");
+        run->doc.judged = run->opts.topology != NULL; /* every case is checked */
+        if (run->doc.judged)
+            snprintf(run->doc.topology, sizeof(run->doc.topology), "%s", run->topo.name);
+    }
     sc_comm_t *world = run->ses.world;
     for (int d = 0; d < SC_DTYPE_COUNT && !run->opts.all_types; d++)
         if ((run->opts.types & 1u << d) && !sc_comm_supports(world, SC_COLL_allreduce, d, false))
@@ -304,14 +313,13 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
         return sc_err_set(err, SC_ERR_USAGE, "-G: CUDA graphs need a GPU backend (backend %s)",
                           world->ops->name);
     status = sc_engine_create(world, rte->world, &run->opts.eng, run->ses.wd, &run->eng, err);
-    json_t *rank_info = sc_session_rank_info(&run->ses);
-    if (status == SC_OK && rte->rank == 0) {
-        run->doc = coll__document(run, argc, argv);
-        json_object_set_new(run->doc, "rank_info", rank_info);
-        json_object_set_new(run->doc, "backend_note", json_string(run->ses.note));
-        run->results = json_object_get(run->doc, "results");
-        coll__print_header(run);
+    sc_kvs_t *rank_info = sc_session_rank_info(&run->ses);
+    if (rte->rank == 0) {
+        coll__document(run, argc, argv);
+        run->doc.rank_info = rank_info;
     }
+    if (status == SC_OK && rte->rank == 0)
+        coll__print_header(run);
     return status;
 }
 
@@ -319,8 +327,7 @@ static void coll__teardown(coll__run_t *run)
 {
     sc_engine_destroy(run->eng);
     sc_session_close(&run->ses);
-    json_decref(run->checks);
-    json_decref(run->doc);
+    sc_result_free(&run->doc);
 }
 
 static int coll__usage_error(const sc_rte_t *rte, const sc_err_t *err)
@@ -347,32 +354,25 @@ int sc_cmd_coll(const sc_rte_t *rte, int argc, char **argv)
     sc_status_t status = coll__setup(&run, argc, argv, &err);
     if (status == SC_OK)
         status = coll__sweep(&run, &err);
-    json_t *telemetry = status == SC_OK ? sc_session_telemetry(&run.ses) : NULL;
-    if (telemetry != NULL)
-        json_object_set_new(run.doc, "telemetry", telemetry);
-    if (status == SC_OK && rte->rank == 0 && run.checks != NULL) {
-        json_object_set_new(run.doc, "topology", json_string(run.topo.name));
-        json_object_set(run.doc, "checks", run.checks);
-        json_object_set_new(run.doc, "verdict", sc_verdict_summary(run.checks));
-        sc_verdict_print(stdout, run.ses.res.log, run.checks);
-    }
+    if (status == SC_OK)
+        sc_session_telemetry(&run.ses, &run.doc.health, &run.doc.nhealth);
+    if (status == SC_OK && rte->rank == 0 && run.doc.judged)
+        sc_verdict_print(stdout, run.ses.res.log, &run.doc.checks);
     if (status == SC_OK && rte->rank == 0) {
         coll__print_summary(&run);
         status = coll__save(&run, "complete", &err);
         if (status == SC_OK)
             status = coll__save_csv(&run, &err);
         if (status == SC_OK)
-            status = sc_report_render(run.ses.res.dir, run.doc, &err);
+            status = sc_report_render(run.ses.res.dir, &run.doc, &err);
     }
-    if (status != SC_OK && rte->rank == 0 && run.doc != NULL) {
+    if (status != SC_OK && rte->rank == 0 && run.doc.command[0] != '\0') {
         sc_err_t ignored;
         coll__save(&run, "failed", &ignored);
         coll__save_csv(&run, &ignored);
     }
     /* Every rank leaves with the same exit code: 1 when data were wrong or a check failed. */
-    int failed =
-        rte->rank == 0 && run.checks &&
-        json_integer_value(json_object_get(json_object_get(run.doc, "verdict"), "fail")) > 0;
+    int failed = rte->rank == 0 && run.doc.judged && sc_checks_tally(&run.doc.checks).fail > 0;
     int code = sc_session_finish(&run.ses, rte, "coll", status, &err, failed);
     coll__teardown(&run);
     return code == 0 && run.wrong_total > 0 ? 1 : code;

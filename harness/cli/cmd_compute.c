@@ -2,8 +2,8 @@
  * --mode spin asks for a time and reports what it took (GPU: calibrated kernel; host: a sleep
  * that keeps MPI progressing); --mode gemm runs cuBLAS matrix multiplies and reports TFLOP/s
  * (GPU backends only). Every rank runs; rank 0 prints one line per rank and the JSON. */
-#include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/sc_cli.h"
@@ -74,17 +74,19 @@ static const sc_cli_opt_t compute__options[] = {
 };
 #undef O
 
-/* Runs the phase on this rank; returns its JSON record. */
-static sc_status_t compute__run(sc_comm_t *comm, const compute__opts_t *o, json_t **out,
+/* Runs the phase on this rank into its record. */
+static sc_status_t compute__run(sc_comm_t *comm, const compute__opts_t *o, sc_compute_row_t *out,
                                 sc_err_t *err)
 {
+    memset(out, 0, sizeof(*out));
     if (o->gemm) {
         sc_gemm_result_t r;
         sc_status_t status = comm->ops->compute_gemm(comm, &o->spec, &r, err);
-        if (status == SC_OK)
-            *out = json_pack("{s:s, s:i, s:i, s:f, s:f}", "dtype", sc_gemm_type_name(o->spec.type),
-                             "size", o->spec.m, "iters", o->spec.iters, "seconds", r.seconds,
-                             "tflops", r.tflops);
+        snprintf(out->dtype, sizeof(out->dtype), "%s", sc_gemm_type_name(o->spec.type));
+        out->size = o->spec.m;
+        out->iters = o->spec.iters;
+        out->seconds = r.seconds;
+        out->tflops = r.tflops;
         return status;
     }
     double sum = 0, worst = 0;
@@ -97,27 +99,43 @@ static sc_status_t compute__run(sc_comm_t *comm, const compute__opts_t *o, json_
         double off = us > o->time_us ? us - o->time_us : o->time_us - us;
         worst = off > worst ? off : worst;
     }
-    *out = json_pack("{s:f, s:f, s:f, s:i}", "requested_us", o->time_us, "mean_us",
-                     sum / o->repeats, "worst_error_us", worst, "repeats", o->repeats);
+    out->requested_us = o->time_us;
+    out->mean_us = sum / o->repeats;
+    out->worst_error_us = worst;
+    out->repeats = o->repeats;
     return SC_OK;
 }
 
-static void compute__print(const sc_rte_t *rte, const compute__opts_t *o, json_t *all)
+static void compute__print(const sc_rte_t *rte, const compute__opts_t *o,
+                           const sc_compute_row_t *all)
 {
-    size_t r;
-    json_t *v;
-    json_array_foreach(all, r, v)
-    {
+    for (int r = 0; r < rte->size; r++) {
         if (o->gemm)
-            printf("rank %zu (%s): gemm %s %d^3 x %d: %.2f TFLOP/s\n", r, rte->hosts[r],
-                   sc_gemm_type_name(o->spec.type), o->spec.m, o->spec.iters,
-                   json_real_value(json_object_get(v, "tflops")));
+            printf("rank %d (%s): gemm %s %d^3 x %d: %.2f TFLOP/s\n", r, rte->hosts[r],
+                   sc_gemm_type_name(o->spec.type), o->spec.m, o->spec.iters, all[r].tflops);
         else
-            printf("rank %zu (%s): spin asked %.1f us, took %.1f us on average (worst error "
+            printf("rank %d (%s): spin asked %.1f us, took %.1f us on average (worst error "
                    "%.1f us)\n",
-                   r, rte->hosts[r], o->time_us, json_real_value(json_object_get(v, "mean_us")),
-                   json_real_value(json_object_get(v, "worst_error_us")));
+                   r, rte->hosts[r], o->time_us, all[r].mean_us, all[r].worst_error_us);
     }
+}
+
+/* Rank 0: every rank's record printed, and written with --json. */
+static sc_status_t compute__report(const sc_rte_t *rte, const compute__opts_t *o,
+                                   const sc_comm_t *comm, const sc_compute_row_t *all,
+                                   sc_err_t *err)
+{
+    compute__print(rte, o, all);
+    if (o->json_path == NULL)
+        return SC_OK;
+    sc_kvs_t head = {0};
+    sc_kvs_text(&head, "mode", o->gemm ? "gemm" : "spin");
+    sc_kvs_text(&head, "backend", comm->ops->name);
+    sc_json_list_t ranks = {"ranks", all, (size_t)rte->size, sizeof(*all),
+                            o->gemm ? sc_gemm_row_fields : sc_spin_row_fields};
+    sc_status_t status = sc_json_write_lists(o->json_path, &head, &ranks, 1, err);
+    sc_list_free(&head);
+    return status;
 }
 
 int sc_cmd_compute(const sc_rte_t *rte, int argc, char **argv)
@@ -143,7 +161,7 @@ int sc_cmd_compute(const sc_rte_t *rte, int argc, char **argv)
         status = sc_err_set(&err, SC_ERR_USAGE,
                             "--mode gemm: matrix multiplies need a GPU backend (backend %s)",
                             comm->ops->name);
-    json_t *mine = NULL;
+    sc_compute_row_t mine;
     if (status == SC_OK)
         status = compute__run(comm, &o, &mine, &err);
     if (status != SC_OK) {
@@ -155,20 +173,20 @@ int sc_cmd_compute(const sc_rte_t *rte, int argc, char **argv)
             MPI_Abort(rte->world, 3);
         return sc_status_exit_code(status);
     }
-    json_t *all = sc_results_gather(rte, mine);
+    int *lens = NULL, *offsets = NULL;
+    sc_compute_row_t *all =
+        (sc_compute_row_t *)sc_results_gather_bytes(rte, &mine, sizeof(mine), &lens, &offsets);
     if (rte->rank == 0) {
         if (note[0])
             printf("# %s\n", note);
-        compute__print(rte, &o, all);
-        json_t *doc = json_pack("{s:s, s:s, s:O}", "mode", o.gemm ? "gemm" : "spin", "backend",
-                                comm->ops->name, "ranks", all);
-        if (o.json_path != NULL && sc_json_write_file(o.json_path, doc, &err) != SC_OK) {
+        if (compute__report(rte, &o, comm, all, &err) != SC_OK) {
             fprintf(stderr, "scalecheck compute: %s\n", err.msg);
             status = err.status;
         }
-        json_decref(doc);
     }
-    json_decref(all);
+    free(all);
+    free(lens);
+    free(offsets);
     comm->ops->close(comm);
     return sc_status_exit_code(status);
 }

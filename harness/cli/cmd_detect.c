@@ -1,7 +1,6 @@
 /* cmd_detect.c - `scalecheck detect [--output FILE]`: writes, as a topology file, what the hosts
  * of the job really have (CPUs and NUMA, GPUs and NVLinks, NICs, hosts and ranks), and with
  * --topology FILE lists every difference from the declared one as a finding. */
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,24 +8,8 @@
 #include "cli/sc_cmd.h"
 #include "session/sc_results.h"
 #include "detect/sc_detect.h"
+#include "report/sc_verdict_render.h"
 #include "util/sc_files.h"
-
-static void detect__print(const json_t *findings)
-{
-    size_t i;
-    json_t *f;
-    json_array_foreach(findings, i, f)
-    {
-        printf("  %-8s %-40s declared %-8g detected %-8g on %s\n",
-               json_string_value(json_object_get(f, "severity")),
-               json_string_value(json_object_get(f, "what")),
-               json_real_value(json_object_get(f, "declared")),
-               json_real_value(json_object_get(f, "detected")),
-               json_string_value(json_object_get(f, "host")));
-    }
-    printf("# %zu finding%s\n", json_array_size(findings),
-           json_array_size(findings) == 1 ? "" : "s");
-}
 
 int sc_cmd_detect(const sc_rte_t *rte, int argc, char **argv)
 {
@@ -67,10 +50,11 @@ int sc_cmd_detect(const sc_rte_t *rte, int argc, char **argv)
         }
         if (status == SC_OK && declared != NULL) {
             sc_topology_t actual;
-            json_t *findings = sc_detect_compare(&topo, hosts, rte->nhosts, per_host, &actual);
+            sc_findings_t findings = {0};
+            sc_detect_compare(&topo, hosts, rte->nhosts, per_host, &actual, &findings);
             printf("# declared %s vs detected:\n", topo.name);
-            detect__print(findings);
-            json_decref(findings);
+            sc_print_findings(NULL, &findings);
+            sc_list_free(&findings);
         }
     }
     free(hosts);

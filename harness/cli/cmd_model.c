@@ -2,7 +2,6 @@
  * without launching anything - collective time/algbw/busbw per size, GPU count and node count,
  * and for a workload the step time and the speedup/efficiency curves. Instant for thousands of
  * nodes: this is how a user plans past the cluster they have. Runs on rank 0. */
-#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -97,9 +96,9 @@ static int model__powers(int *out, long long limit)
 }
 
 /* The collective table, rows and JSON. */
-static json_t *model__collectives(const sc_topology_t *t, const model__opts_t *o)
+static void model__collectives(const sc_topology_t *t, const model__opts_t *o,
+                               sc_prediction_rows_t *list)
 {
-    json_t *list = json_array();
     printf("# %-13s %12s %6s %6s %-13s %12s %10s %10s\n", "collective", "size(B)", "gpus", "nodes",
            "algorithm", "time_us", "algbw", "busbw");
     for (const sc_coll_t *const *c = sc_coll_list(); *c; c++) {
@@ -115,25 +114,28 @@ static json_t *model__collectives(const sc_topology_t *t, const model__opts_t *o
                     printf("  %-13s %12llu %6d %6d %-13s %12.2f %10.2f %10.2f\n", (*c)->name,
                            (unsigned long long)o->sizes[is], o->gpus[ig] * o->nodes[in],
                            o->nodes[in], p.algorithm, p.time_us, p.algbw_GBps, p.busbw_GBps);
-                    json_array_append_new(
-                        list, json_pack("{s:s, s:I, s:i, s:i, s:s, s:f, s:f, s:f}", "collective",
-                                        (*c)->name, "size_bytes", (json_int_t)o->sizes[is], "gpus",
-                                        o->gpus[ig] * o->nodes[in], "nodes", o->nodes[in],
-                                        "algorithm", p.algorithm, "time_us", p.time_us,
-                                        "algbw_GBps", p.algbw_GBps, "busbw_GBps", p.busbw_GBps));
+                    sc_prediction_row_t *row = SC_LIST_PUSH(list);
+                    if (row == NULL)
+                        continue;
+                    *row = (sc_prediction_row_t){.size_bytes = o->sizes[is],
+                                                 .gpus = o->gpus[ig] * o->nodes[in],
+                                                 .nodes = o->nodes[in],
+                                                 .time_us = p.time_us,
+                                                 .algbw_GBps = p.algbw_GBps,
+                                                 .busbw_GBps = p.busbw_GBps};
+                    snprintf(row->collective, sizeof(row->collective), "%s", (*c)->name);
+                    snprintf(row->algorithm, sizeof(row->algorithm), "%s", p.algorithm);
                 }
     }
-    return list;
 }
 
-static sc_status_t model__curve(const sc_topology_t *t, const model__opts_t *o, json_t **out,
-                                sc_err_t *err)
+static sc_status_t model__curve(const sc_topology_t *t, const model__opts_t *o,
+                                sc_model_points_t *out, sc_err_t *err)
 {
     sc_workload_t w;
     sc_status_t status = sc_workload_load(o->workload, &w, err);
     if (status != SC_OK)
         return status;
-    *out = json_array();
     printf("#\n# workload %s\n# %6s %6s %4s %3s %3s %11s %10s %10s %12s %8s %6s\n", w.name, "gpus",
            "nodes", "dp", "tp", "pp", "compute_ms", "comm_ms", "step_ms", "samples/s", "speedup",
            "eff");
@@ -156,12 +158,11 @@ static sc_status_t model__curve(const sc_topology_t *t, const model__opts_t *o, 
             printf("  %6d %6d %4d %3d %3d %11.3f %10.3f %10.3f %12.1f %8.3f %6.3f\n", p.gpus,
                    p.nodes, p.dp, p.tp, p.pp, p.compute_ms, p.comm_ms, p.step_ms, p.throughput,
                    p.speedup, p.efficiency);
-            json_array_append_new(
-                *out, json_pack("{s:i, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:f}", "gpus",
-                                p.gpus, "nodes", p.nodes, "dp", p.dp, "tp", p.tp, "pp", p.pp,
-                                "compute_ms", p.compute_ms, "comm_ms", p.comm_ms, "step_time_ms",
-                                p.step_ms, "throughput", p.throughput, "speedup", p.speedup,
-                                "efficiency", p.efficiency));
+            sc_model_point_t *row = SC_LIST_PUSH(out);
+            if (row != NULL)
+                *row = (sc_model_point_t){p.gpus,       p.nodes,      p.dp,        p.tp,
+                                          p.pp,         p.compute_ms, p.comm_ms,   p.step_ms,
+                                          p.throughput, p.speedup,    p.efficiency};
         }
     return SC_OK;
 }
@@ -200,16 +201,24 @@ int sc_cmd_model(const sc_rte_t *rte, int argc, char **argv)
         o.nnodes = model__powers(o.nodes, topo.nodes);
     printf("# topology %s: %lld x %s per node, %s, %lld node%s\n", topo.name, topo.gpus_per_node,
            topo.gpu, sc_fabric_name(topo.fabric), topo.nodes, topo.nodes == 1 ? "" : "s");
-    json_t *doc = json_pack("{s:s, s:s, s:o}", "tool", "scalecheck", "topology", topo.name,
-                            "predictions", model__collectives(&topo, &o));
-    json_t *curve = NULL;
+    sc_prediction_rows_t predictions = {0};
+    sc_model_points_t curve = {0};
+    model__collectives(&topo, &o, &predictions);
     if (o.workload != NULL)
         status = model__curve(&topo, &o, &curve, &err);
-    if (curve != NULL)
-        json_object_set_new(doc, "curve", curve);
-    if (status == SC_OK && o.json_path != NULL)
-        status = sc_json_write_file(o.json_path, doc, &err);
-    json_decref(doc);
+    if (status == SC_OK && o.json_path != NULL) {
+        sc_kvs_t head = {0};
+        sc_kvs_text(&head, "tool", "scalecheck");
+        sc_kvs_text(&head, "topology", topo.name);
+        sc_json_list_t lists[] = {
+            {"predictions", predictions.items, predictions.n, sizeof(*predictions.items),
+             sc_prediction_row_fields},
+            {"curve", curve.items, curve.n, sizeof(*curve.items), sc_model_point_fields}};
+        status = sc_json_write_lists(o.json_path, &head, lists, o.workload != NULL ? 2 : 1, &err);
+        sc_list_free(&head);
+    }
+    sc_list_free(&predictions);
+    sc_list_free(&curve);
     if (status != SC_OK)
         fprintf(stderr, "scalecheck model: %s\n", err.msg);
     return sc_status_exit_code(status);

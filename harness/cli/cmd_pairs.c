@@ -5,7 +5,6 @@
  * without spinning). A pair below the slow line gets up to --looks looks, spaced in time, and
  * keeps its best. Then the localisation: a node whose every pair is slow, or a single slow link;
  * PASS/FAIL per pair; exit 1 when anything failed. */
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 #include "topology/sc_topology.h"
 #include "util/sc_defaults.h"
 #include "report/sc_json_out.h"
+#include "sc_config.h"
 #include "util/sc_files.h"
 
 typedef struct {
@@ -74,6 +74,24 @@ static double pairs__expected(const pairs__opts_t *o, const sc_rte_t *rte, sc_er
     /* between nodes: the node's NICs; inside one: a GPU's intra bandwidth */
     return rte->nhosts > 1 && !o->per_rank ? sc_topology_inter_GBps(&t, 1)
                                            : sc_topology_intra_GBps(&t);
+}
+
+/* The document's header: what ran, where, how. */
+static void pairs__header(sc_result_t *doc, const pairs__opts_t *o, const sc_rte_t *rte,
+                          const sc_session_t *ses)
+{
+    snprintf(doc->version, sizeof(doc->version), "%s", SC_VERSION);
+    snprintf(doc->state, sizeof(doc->state), "complete");
+    snprintf(doc->backend, sizeof(doc->backend), "%s", ses->world->ops->name);
+    snprintf(doc->results_dir, sizeof(doc->results_dir), "%s", ses->res.dir);
+    snprintf(doc->mode, sizeof(doc->mode), "%s", o->mode);
+    snprintf(doc->per, sizeof(doc->per), "%s", o->per);
+    snprintf(doc->method, sizeof(doc->method), "%s", o->method);
+    doc->ranks = rte->size;
+    doc->nhosts = rte->nhosts;
+    doc->pair_size_bytes = o->m.size;
+    doc->pair_iters = o->m.iters;
+    doc->looks = o->m.looks;
 }
 
 int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
@@ -140,29 +158,20 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
                 snprintf(labels[i], sizeof(labels[i]), "%s", rte->hosts[w]);
             names[i] = labels[i];
         }
-        json_t *doc =
-            json_pack("{s:s, s:s, s:i, s:i, s:s, s:s, s:I, s:i}", "tool", "scalecheck", "command",
-                      "pairs", "ranks", rte->size, "nhosts", rte->nhosts, "mode", o.mode, "per",
-                      o.per, "size_bytes", (json_int_t)o.m.size, "iters", o.m.iters);
-        json_object_set_new(doc, "looks", json_integer(o.m.looks));
-        json_t *jnames = json_array();
-        for (int i = 0; i < n; i++)
-            json_array_append_new(jnames, json_string(names[i]));
-        json_object_set_new(doc, "names", jnames);
-        json_object_set_new(doc, "method", json_string(o.method));
-        json_object_set_new(doc, "backend", json_string(ses.world->ops->name));
-        json_object_set_new(doc, "results_dir", json_string(ses.res.dir));
-        failed = sc_pairs_report(&ses.res, &m, names, expected, o.m.tolerance, doc);
+        sc_result_t doc;
+        sc_result_init(&doc, "pairs");
+        pairs__header(&doc, &o, rte, &ses);
+        failed = sc_pairs_report(&ses.res, &m, names, expected, o.m.tolerance, &doc);
         char path[PATH_MAX];
-        snprintf(path, sizeof(path), "%s/result.json", ses.res.dir);
-        status = sc_json_write_file(path, doc, &err);
+        status = sc_json_write_result(sc_results_path(&ses.res, "result.json", path, sizeof(path)),
+                                      &doc, &err);
         if (status == SC_OK && o.json_path)
-            status = sc_json_write_file(o.json_path, doc, &err);
+            status = sc_json_write_result(o.json_path, &doc, &err);
         if (status == SC_OK)
-            status = sc_pairs_save_csv(&ses.res, o.csv_path, json_object_get(doc, "pairs"), &err);
+            status = sc_pairs_save_csv(&ses.res, o.csv_path, &doc.pairs, &err);
         if (status == SC_OK)
-            status = sc_report_render(ses.res.dir, doc, &err);
-        json_decref(doc);
+            status = sc_report_render(ses.res.dir, &doc, &err);
+        sc_result_free(&doc);
         free(names);
         free(labels);
     }

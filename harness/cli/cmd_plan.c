@@ -95,9 +95,7 @@ int sc_cmd_plan(const sc_rte_t *rte, int argc, char **argv)
                             .prediction = p.o.topology ? &p.prediction : NULL};
         sc_plan_print(stdout, &v);
         if (p.o.json_path != NULL) {
-            json_t *doc = sc_plan_json(&v);
-            status = sc_json_write_file(p.o.json_path, doc, &err);
-            json_decref(doc);
+            status = sc_json_write_plan(p.o.json_path, &v, &err);
             if (status != SC_OK)
                 fprintf(stderr, "scalecheck plan: %s\n", err.msg);
         }

@@ -3,7 +3,6 @@
  * launch through sub-communicators. Per point: step time (median, p99), throughput, speedup
  * against the smallest point, scaling efficiency, the exposed-communication share of the step,
  * the slowest rank and its host, and the calls and bytes the step communicated. */
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +36,7 @@ typedef struct {
     run__point_t points[64];
     int npoints;
     sc_session_t ses;
-    json_t *doc, *points_json;
+    sc_result_t doc; /* rank 0 */
     double base_throughput;
     int base_gpus;
 } run__t;
@@ -102,8 +101,9 @@ static sc_status_t run__points(run__t *run, sc_err_t *err)
     return SC_OK;
 }
 
-/* The grid as seen from every rank of the point, for the record (and the tests). */
-static json_t *run__grid_json(const sc_grid_t *g, sc_comm_t *pc, MPI_Comm control)
+/* The grid as seen from every rank of the point, for the record (and the tests): rank 0 of the
+ * point fills p->grid. */
+static void run__grid(const sc_grid_t *g, sc_comm_t *pc, MPI_Comm control, sc_point_t *p)
 {
     const sc_layout_t *l = &g->layout;
     int width = 4 + l->tp + l->pp + l->dp, n = pc->size;
@@ -121,26 +121,22 @@ static json_t *run__grid_json(const sc_grid_t *g, sc_comm_t *pc, MPI_Comm contro
     if (pc->rank == 0)
         all = malloc((size_t)width * (size_t)n * sizeof(int));
     MPI_Gather(mine, width, MPI_INT, all, width, MPI_INT, 0, control);
-    json_t *out = NULL;
-    if (pc->rank == 0) {
-        out = json_array();
-        for (int r = 0; r < n; r++) {
-            int *row = all + (size_t)r * (size_t)width;
-            json_t *lists[3];
-            for (int k = 0, pos = 4; k < 3; pos += sizes[k], k++) {
-                lists[k] = json_array();
-                for (int i = 0; i < sizes[k]; i++)
-                    json_array_append_new(lists[k], json_integer(row[pos + i]));
-            }
-            json_array_append_new(out,
-                                  json_pack("{s:i, s:i, s:i, s:i, s:o, s:o, s:o}", "rank", row[0],
-                                            "d", row[1], "p", row[2], "t", row[3], "tp_group",
-                                            lists[0], "pp_group", lists[1], "dp_group", lists[2]));
-        }
+    if (pc->rank == 0 && all != NULL)
+        p->grid = calloc((size_t)n, sizeof(sc_grid_row_t));
+    for (int r = 0; p->grid != NULL && r < n; r++) {
+        const int *row = all + (size_t)r * (size_t)width;
+        sc_grid_row_t *gr = &p->grid[r];
+        *gr = (sc_grid_row_t){.rank = row[0], .d = row[1], .p = row[2], .t = row[3]};
+        gr->tp_group = malloc((size_t)(width - 4) * sizeof(int)); /* the three groups */
+        if (gr->tp_group == NULL)
+            break;
+        memcpy(gr->tp_group, row + 4, (size_t)(width - 4) * sizeof(int));
+        gr->pp_group = gr->tp_group + l->tp;
+        gr->dp_group = gr->pp_group + l->pp;
+        p->ngrid = r + 1;
     }
     free(mine);
     free(all);
-    return out;
 }
 
 /* Runs warm-up and timed steps on this rank; step_ms[i] gets this rank's step times. */
@@ -165,21 +161,22 @@ static sc_status_t run__steps(run__t *run, sc_step_t *step, sc_comm_t *pc, doubl
     return status;
 }
 
-static json_t *run__counts_json(const sc_pattern_counts_t *c, int steps)
+/* The calls and bytes per step of each operation kind, over all ranks of the point. */
+static void run__counts(const sc_pattern_counts_t *c, int steps, sc_point_t *p)
 {
-    json_t *obj = json_object();
-    for (int op = 0; op < SC_PLAN_OP_COUNT; op++)
-        if (c->calls[op] > 0)
-            json_object_set_new(obj, sc_plan_op_index_name(op),
-                                json_pack("{s:f, s:f}", "calls", (double)c->calls[op] / steps,
-                                          "bytes", (double)c->bytes[op] / steps));
-    return obj;
+    for (int op = 0; op < SC_PLAN_OP_COUNT && p->ncomm < SC_POINT_OPS; op++)
+        if (c->calls[op] > 0) {
+            sc_op_count_t *k = &p->comm[p->ncomm++];
+            snprintf(k->op, sizeof(k->op), "%s", sc_plan_op_index_name(op));
+            k->calls = (double)c->calls[op] / steps;
+            k->bytes = (double)c->bytes[op] / steps;
+        }
 }
 
 /* Combines the point's per-rank measurements on the control communicator; rank 0 (always in
- * the point) returns the point's JSON. */
-static json_t *run__combine(run__t *run, const run__point_t *pt, const sc_layout_t *l,
-                            sc_step_t *step, double *step_ms, MPI_Comm control, json_t *grid)
+ * the point) fills p. */
+static void run__combine(run__t *run, const run__point_t *pt, const sc_layout_t *l, sc_step_t *step,
+                         double *step_ms, MPI_Comm control, sc_point_t *p)
 {
     int steps = run->opts.steps, n = 0;
     MPI_Comm_size(control, &n);
@@ -199,7 +196,7 @@ static json_t *run__combine(run__t *run, const run__point_t *pt, const sc_layout
     MPI_Allreduce(MPI_IN_PLACE, step->counts.bytes, SC_PLAN_OP_COUNT, MPI_UINT64_T, MPI_SUM,
                   control);
     if (run->rte->rank != 0)
-        return NULL;
+        return;
     sc_stats_t st;
     sc_stats_compute(step_ms, (size_t)steps, &st);
     int gpus = pt->gpus_per_node * pt->nodes;
@@ -208,24 +205,29 @@ static json_t *run__combine(run__t *run, const run__point_t *pt, const sc_layout
         run->base_gpus = gpus;
         run->base_throughput = throughput;
     }
-    double speedup = throughput / run->base_throughput;
-    json_t *p = json_pack(
-        "{s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:i, s:s, s:f, s:o}",
-        "gpus", gpus, "nodes", pt->nodes, "dp", l->dp, "tp", l->tp, "pp", l->pp, "micro_batches",
-        l->micro_batches, "step_time_ms", st.median, "step_time_p99_ms", st.p99, "step_time_cv",
-        st.cv, "throughput", throughput, "speedup", speedup, "efficiency",
-        speedup / ((double)gpus / run->base_gpus), "comm_fraction", frac / n, "slowest_rank",
-        slow.rank, "slowest_host", run->rte->hosts[slow.rank], "slowest_rank_mean_ms", slow.v,
-        "comm", run__counts_json(&step->counts, steps));
-    json_object_set_new(p, "steps", json_integer(steps));
-    if (grid != NULL)
-        json_object_set_new(p, "grid", grid);
-    return p;
+    p->gpus = gpus;
+    p->nodes = pt->nodes;
+    p->dp = l->dp;
+    p->tp = l->tp;
+    p->pp = l->pp;
+    p->micro_batches = l->micro_batches;
+    p->steps = steps;
+    p->step_time_ms = st.median;
+    p->step_time_p99_ms = st.p99;
+    p->step_time_cv = st.cv;
+    p->throughput = throughput;
+    p->speedup = throughput / run->base_throughput;
+    p->efficiency = p->speedup / ((double)gpus / run->base_gpus);
+    p->comm_fraction = frac / n;
+    p->slowest_rank = slow.rank;
+    snprintf(p->slowest_host, sizeof(p->slowest_host), "%s", run->rte->hosts[slow.rank]);
+    p->slowest_rank_mean_ms = slow.v;
+    run__counts(&step->counts, steps, p);
 }
 
 /* One point, on the ranks in it. */
 static sc_status_t run__point(run__t *run, const run__point_t *pt, sc_comm_t *pc, MPI_Comm control,
-                              json_t **out, sc_err_t *err)
+                              sc_point_t *out, sc_err_t *err)
 {
     sc_layout_t l;
     sc_grid_t grid;
@@ -256,8 +258,9 @@ static sc_status_t run__point(run__t *run, const run__point_t *pt, sc_comm_t *pc
     if (status == SC_OK)
         status = run__steps(run, &step, pc, step_ms, err);
     if (status == SC_OK) {
-        json_t *g = pc->size <= 64 ? run__grid_json(&grid, pc, control) : NULL;
-        *out = run__combine(run, pt, &l, &step, step_ms, control, g);
+        if (pc->size <= 64)
+            run__grid(&grid, pc, control, out);
+        run__combine(run, pt, &l, &step, step_ms, control, out);
     }
     if (step.buf != NULL)
         pc->ops->free(pc, step.buf);
@@ -267,25 +270,13 @@ static sc_status_t run__point(run__t *run, const run__point_t *pt, sc_comm_t *pc
     return status;
 }
 
-static void run__print_row(run__t *run, const json_t *p)
+static void run__print_row(run__t *run, const sc_point_t *p)
 {
-    json_t *c = json_object_get(p, "comm");
-    (void)c;
     sc_results_printf(
         &run->ses.res,
-        "  %5lld %5lld %4lld %3lld %3lld %11.3f %11.3f %12.1f %8.3f %6.3f %6.1f  %s (rank %lld)\n",
-        json_integer_value(json_object_get(p, "gpus")),
-        json_integer_value(json_object_get(p, "nodes")),
-        json_integer_value(json_object_get(p, "dp")), json_integer_value(json_object_get(p, "tp")),
-        json_integer_value(json_object_get(p, "pp")),
-        json_real_value(json_object_get(p, "step_time_ms")),
-        json_real_value(json_object_get(p, "step_time_p99_ms")),
-        json_real_value(json_object_get(p, "throughput")),
-        json_real_value(json_object_get(p, "speedup")),
-        json_real_value(json_object_get(p, "efficiency")),
-        100 * json_real_value(json_object_get(p, "comm_fraction")),
-        json_string_value(json_object_get(p, "slowest_host")),
-        json_integer_value(json_object_get(p, "slowest_rank")));
+        "  %5d %5d %4d %3d %3d %11.3f %11.3f %12.1f %8.3f %6.3f %6.1f  %s (rank %d)\n", p->gpus,
+        p->nodes, p->dp, p->tp, p->pp, p->step_time_ms, p->step_time_p99_ms, p->throughput,
+        p->speedup, p->efficiency, 100 * p->comm_fraction, p->slowest_host, p->slowest_rank);
     fflush(stdout);
 }
 
@@ -312,11 +303,17 @@ static sc_status_t run__all_points(run__t *run, sc_err_t *err)
         MPI_Comm control = MPI_COMM_NULL;
         sc_status_t status = run->ses.world->ops->split(run->ses.world, in ? 0 : -1, key, &pc, err);
         MPI_Comm_split(rte->world, in ? 0 : MPI_UNDEFINED, key, &control);
-        json_t *p = NULL;
+        sc_point_t p;
+        sc_point_init(&p);
         snprintf(what, sizeof(what), "run point %d/%d (training steps)", i + 1, run->npoints);
         sc_watchdog_arm(run->ses.wd, what, run->ses.world->world_rank, run->ses.world->size);
         if (status == SC_OK && in)
             status = run__point(run, pt, pc, control, &p, err);
+        if (status != SC_OK) {
+            for (int g = 0; g < p.ngrid; g++)
+                free(p.grid[g].tp_group);
+            free(p.grid);
+        }
         if (pc != NULL)
             pc->ops->close(pc);
         if (control != MPI_COMM_NULL)
@@ -329,50 +326,62 @@ static sc_status_t run__all_points(run__t *run, sc_err_t *err)
         if (status != SC_OK)
             return status;
         if (rte->rank == 0) {
-            run__print_row(run, p);
-            json_array_append_new(run->points_json, p);
+            run__print_row(run, &p);
+            sc_point_t *kept = SC_LIST_PUSH(&run->doc.points);
+            if (kept != NULL)
+                *kept = p; /* the document owns the grid now */
             sc_err_t ignored;
             char path[PATH_MAX];
-            sc_json_write_file(sc_results_path(&run->ses.res, "result.json", path, sizeof(path)),
-                               run->doc, &ignored);
+            sc_json_write_result(sc_results_path(&run->ses.res, "result.json", path, sizeof(path)),
+                                 &run->doc, &ignored);
         }
     }
     sc_watchdog_disarm(run->ses.wd);
     return SC_OK;
 }
 
-/* The columns of points.csv. */
-static const char *const run__csv_fields[] = {"gpus",
-                                              "nodes",
-                                              "dp",
-                                              "tp",
-                                              "pp",
-                                              "step_time_ms",
-                                              "step_time_p99_ms",
-                                              "throughput",
-                                              "speedup",
-                                              "efficiency",
-                                              "comm_fraction",
-                                              "slowest_rank",
-                                              "slowest_host",
-                                              NULL};
+static sc_status_t run__save_csv(run__t *run, const char *path, sc_err_t *err)
+{
+    const sc_points_t *points = &run->doc.points;
+    return sc_csv_write_records(path, points->items, points->n, sizeof(*points->items),
+                                sc_point_fields, err);
+}
 
 static sc_status_t run__save(run__t *run, const char *state, sc_err_t *err)
 {
-    if (run->rte->rank != 0 || run->doc == NULL)
+    if (run->rte->rank != 0 || run->doc.command[0] == '\0')
         return SC_OK;
-    json_object_set_new(run->doc, "state", json_string(state));
+    snprintf(run->doc.state, sizeof(run->doc.state), "%s", state);
     char path[PATH_MAX];
-    sc_status_t status = sc_json_write_file(
-        sc_results_path(&run->ses.res, "result.json", path, sizeof(path)), run->doc, err);
+    sc_status_t status = sc_json_write_result(
+        sc_results_path(&run->ses.res, "result.json", path, sizeof(path)), &run->doc, err);
     if (status == SC_OK)
-        status = sc_csv_write_rows(sc_results_path(&run->ses.res, "points.csv", path, sizeof(path)),
-                                   run->points_json, run__csv_fields, err);
+        status = run__save_csv(
+            run, sc_results_path(&run->ses.res, "points.csv", path, sizeof(path)), err);
     if (status == SC_OK && run->opts.json_path)
-        status = sc_json_write_file(run->opts.json_path, run->doc, err);
+        status = sc_json_write_result(run->opts.json_path, &run->doc, err);
     if (status == SC_OK && run->opts.csv_path)
-        status = sc_csv_write_rows(run->opts.csv_path, run->points_json, run__csv_fields, err);
+        status = run__save_csv(run, run->opts.csv_path, err);
     return status;
+}
+
+/* The document's header: what runs, where, how. */
+static void run__document(run__t *run)
+{
+    sc_result_t *d = &run->doc;
+    sc_result_init(d, "run");
+    snprintf(d->version, sizeof(d->version), "%s", SC_VERSION);
+    snprintf(d->workload, sizeof(d->workload), "%s", run->w.name);
+    snprintf(d->workload_file, sizeof(d->workload_file), "%s", run->opts.workload);
+    snprintf(d->backend, sizeof(d->backend), "%s", run->ses.world->ops->name);
+    snprintf(d->backend_note, sizeof(d->backend_note), "%s", run->ses.note);
+    snprintf(d->results_dir, sizeof(d->results_dir), "%s", run->ses.res.dir);
+    d->ranks = run->rte->size;
+    d->nhosts = run->rte->nhosts;
+    d->bytes_scale = run->opts.bytes_scale;
+    d->compute_scale = run->opts.compute_scale;
+    d->steps = run->opts.steps;
+    d->warmup = run->opts.warmup;
 }
 
 static sc_status_t run__setup(run__t *run, sc_err_t *err)
@@ -389,20 +398,12 @@ static sc_status_t run__setup(run__t *run, sc_err_t *err)
     sc_status_t status = sc_session_open(&run->ses, rte, &so, err);
     if (status != SC_OK)
         return status;
-    json_t *rank_info = sc_session_rank_info(&run->ses);
+    sc_kvs_t *rank_info = sc_session_rank_info(&run->ses);
     if (rte->rank != 0)
         return SC_OK;
     const sc_comm_t *world = run->ses.world;
-    run->points_json = json_array();
-    run->doc =
-        json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:s, s:s, s:f, s:f, s:i, s:i, s:O, "
-                  "s:s, s:o}",
-                  "tool", "scalecheck", "version", SC_VERSION, "command", "run", "workload",
-                  run->w.name, "workload_file", run->opts.workload, "ranks", rte->size, "nhosts",
-                  rte->nhosts, "backend", world->ops->name, "backend_note", run->ses.note,
-                  "bytes_scale", run->opts.bytes_scale, "compute_scale", run->opts.compute_scale,
-                  "steps", run->opts.steps, "warmup", run->opts.warmup, "points", run->points_json,
-                  "results_dir", run->ses.res.dir, "rank_info", rank_info);
+    run__document(run);
+    run->doc.rank_info = rank_info;
     sc_results_printf(&run->ses.res,
                       "# scalecheck %s run | workload %s | backend %s (%s) | %d ranks on %d "
                       "host%s\n# %s\n# bytes x%g, compute x%g, %d steps after %d warm-up; "
@@ -418,14 +419,32 @@ static sc_status_t run__setup(run__t *run, sc_err_t *err)
 static void run__teardown(run__t *run)
 {
     sc_session_close(&run->ses);
-    json_decref(run->points_json);
-    json_decref(run->doc);
+    sc_result_free(&run->doc);
+}
+
+/* With a topology: what the hosts really have against what was declared, the expectations,
+ * the checks and the verdict (rank 0). */
+static void run__verdict(run__t *run, const sc_detected_t *hosts)
+{
+    sc_result_t *d = &run->doc;
+    int per_node = run->rte->size / run->rte->nhosts;
+    sc_run_shape_t shape = {&run->w, run->opts.bytes_scale, run->opts.compute_scale, per_node,
+                            run->rte->nhosts};
+    sc_topology_t actual;
+    sc_detect_compare(&run->topo, hosts, run->rte->nhosts, per_node, &actual, &d->findings);
+    d->has_findings = true;
+    sc_run_expect_detected(&actual, &shape, &d->points);
+    sc_print_findings(&run->ses.res, &d->findings);
+    sc_run_verdict(&run->topo, &shape, &d->points, &d->sweep, &d->checks);
+    d->judged = true;
+    snprintf(d->topology, sizeof(d->topology), "%s", run->topo.name);
+    sc_verdict_print(stdout, run->ses.res.log, &d->checks);
 }
 
 /* The optional sweep, then (with a topology) expectations, checks and the verdict. */
 static sc_status_t run__sweep_and_verdict(run__t *run, sc_err_t *err)
 {
-    json_t *sweep = NULL;
+    sc_case_rows_t sweep = {0};
     sc_status_t status = SC_OK;
     if (run->opts.sweep_max > 0) {
         sc_watchdog_arm(run->ses.wd, "all-reduce sweep", run->ses.world->world_rank,
@@ -437,31 +456,15 @@ static sc_status_t run__sweep_and_verdict(run__t *run, sc_err_t *err)
     sc_detected_t *hosts = NULL;
     if (status == SC_OK && run->opts.topology)
         status = sc_detect_all(run->rte, &hosts, err);
-    if (status != SC_OK || run->rte->rank != 0) {
-        json_decref(sweep);
-        free(hosts);
-        return status;
+    if (status == SC_OK && run->rte->rank == 0) {
+        run->doc.sweep = sweep; /* the document owns the rows now */
+        sweep = (sc_case_rows_t){0};
+        if (run->opts.topology != NULL)
+            run__verdict(run, hosts);
     }
-    if (sweep != NULL)
-        json_object_set_new(run->doc, "sweep", sweep);
-    if (run->opts.topology == NULL)
-        return SC_OK;
-    int per_node = run->rte->size / run->rte->nhosts;
-    sc_topology_t actual;
-    json_t *findings = sc_detect_compare(&run->topo, hosts, run->rte->nhosts, per_node, &actual);
+    sc_list_free(&sweep);
     free(hosts);
-    sc_run_expect_detected(&actual, &run->w, run->opts.bytes_scale, run->opts.compute_scale,
-                           run->points_json);
-    sc_run_print_findings(&run->ses.res, findings);
-    json_object_set_new(run->doc, "findings", findings);
-    json_t *checks =
-        sc_run_verdict(&run->topo, &run->w, run->opts.bytes_scale, run->opts.compute_scale,
-                       per_node, run->rte->nhosts, run->points_json, sweep);
-    json_object_set_new(run->doc, "topology", json_string(run->topo.name));
-    json_object_set_new(run->doc, "checks", checks);
-    json_object_set_new(run->doc, "verdict", sc_verdict_summary(checks));
-    sc_verdict_print(stdout, run->ses.res.log, checks);
-    return SC_OK;
+    return status;
 }
 
 int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
@@ -500,13 +503,12 @@ int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
         status = run__all_points(&run, &err);
     if (status == SC_OK)
         status = run__sweep_and_verdict(&run, &err);
-    json_t *telemetry = status == SC_OK ? sc_session_telemetry(&run.ses) : NULL;
-    if (telemetry != NULL)
-        json_object_set_new(run.doc, "telemetry", telemetry);
-    if (status == SC_OK)
+    if (status == SC_OK) {
+        sc_session_telemetry(&run.ses, &run.doc.health, &run.doc.nhealth);
         status = run__save(&run, "complete", &err);
+    }
     if (status == SC_OK && rte->rank == 0) {
-        status = sc_report_render(run.ses.res.dir, run.doc, &err);
+        status = sc_report_render(run.ses.res.dir, &run.doc, &err);
         if (status == SC_OK)
             sc_results_printf(&run.ses.res, "# report: %s/report.html\n", run.ses.res.dir);
     }
@@ -515,9 +517,7 @@ int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
         run__save(&run, "failed", &ignored);
     }
     /* Every rank leaves with the verdict's exit code: 1 when a check failed. */
-    int failed =
-        rte->rank == 0 && run.doc &&
-        json_integer_value(json_object_get(json_object_get(run.doc, "verdict"), "fail")) > 0;
+    int failed = rte->rank == 0 && run.doc.judged && sc_checks_tally(&run.doc.checks).fail > 0;
     int code = sc_session_finish(&run.ses, rte, "run", status, &err, failed);
     run__teardown(&run);
     return code;

@@ -1,13 +1,13 @@
 /* cmd_telemetry.c - `scalecheck telemetry`: samples this host's GPUs through NVML for a while
  * and prints the summary JSON (what `coll` and `run` record during a run). One rank per host
  * samples; rank 0 prints every host's summary. Without NVML it says why and exits 0. */
-#include <jansson.h>
 #include <stdio.h>
 #include <time.h>
 
 #include "cli/sc_cli.h"
 #include "cli/sc_cmd.h"
-#include "session/sc_results.h"
+#include "report/sc_json_out.h"
+#include "session/sc_session.h"
 #include "telemetry/sc_telemetry.h"
 
 typedef struct {
@@ -41,19 +41,21 @@ int sc_cmd_telemetry(const sc_rte_t *rte, int argc, char **argv)
             sc_cli_print_help(telemetry__options, stdout);
         return 0;
     }
-    json_t *mine = NULL;
+    sc_health_t mine = {0};
     if (rte->local_rank == 0) {
         sc_telemetry_t *t = sc_telemetry_start(o.interval_s, rte->host);
         struct timespec nap = {(time_t)o.duration_s,
                                (long)((o.duration_s - (double)(time_t)o.duration_s) * 1e9)};
         nanosleep(&nap, NULL);
-        mine = sc_telemetry_finish(t);
+        sc_telemetry_finish(t, &mine);
     }
-    json_t *hosts = sc_results_gather_present(rte, mine);
+    sc_health_t *hosts = NULL;
+    int nhosts = 0;
+    sc_health_gather(rte, rte->local_rank == 0 ? &mine : NULL, &hosts, &nhosts);
     if (rte->rank == 0) {
-        json_dumpf(hosts, stdout, JSON_INDENT(1));
-        printf("\n");
+        sc_json_print_health(stdout, hosts, nhosts);
+        fflush(stdout);
     }
-    json_decref(hosts);
+    sc_health_free(hosts, nhosts);
     return 0;
 }

@@ -343,9 +343,9 @@ static const char *mpi__version(sc_comm_t *comm)
     return ((mpi__comm_t *)comm)->version;
 }
 
-static json_t *mpi__describe(sc_comm_t *comm)
+static void mpi__describe(sc_comm_t *comm, sc_kvs_t *out)
 {
-    return json_pack("{s:s}", "mpi_library", ((mpi__comm_t *)comm)->version);
+    sc_kvs_text(out, "mpi_library", ((mpi__comm_t *)comm)->version);
 }
 
 static void *mpi__alloc(sc_comm_t *comm, size_t bytes)

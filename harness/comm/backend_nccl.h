@@ -65,6 +65,6 @@ sc_status_t sc_nccl_open(const sc_rte_t *rte, const sc_backend_opts_t *opts, sc_
 void sc_nccl_close(sc_comm_t *comm);
 sc_status_t sc_nccl_split(sc_comm_t *comm, int color, int key, sc_comm_t **out, sc_err_t *err);
 const char *sc_nccl_version(sc_comm_t *comm);
-json_t *sc_nccl_describe(sc_comm_t *comm);
+void sc_nccl_describe(sc_comm_t *comm, sc_kvs_t *out);
 
 #endif

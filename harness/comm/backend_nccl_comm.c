@@ -335,25 +335,27 @@ const char *sc_nccl_version(sc_comm_t *comm)
 
 extern char **environ;
 
-json_t *sc_nccl_describe(sc_comm_t *comm)
+void sc_nccl_describe(sc_comm_t *comm, sc_kvs_t *out)
 {
     nccl__comm_t *c = nccl__of(comm);
     int lib = 0, runtime = 0, driver = 0;
     ncclGetVersion(&lib);
     cudaRuntimeGetVersion(&runtime);
     cudaDriverGetVersion(&driver);
-    json_t *env = json_object();
+    sc_kvs_number(out, "nccl_version_header", NCCL_VERSION_CODE);
+    sc_kvs_number(out, "nccl_version_library", lib);
+    sc_kvs_number(out, "cuda_runtime", runtime);
+    sc_kvs_number(out, "cuda_driver", driver);
+    sc_kvs_text(out, "gpu", c->gpu);
+    sc_kvs_number(out, "device", c->device);
     for (char **e = environ; e && *e; e++) {
         const char *eq = strchr(*e, '=');
         if (strncmp(*e, "NCCL_", 5) == 0 && eq != NULL) {
             char name[128];
-            snprintf(name, sizeof(name), "%.*s", (int)(eq - *e), *e);
-            json_object_set_new(env, name, json_string(eq + 1));
+            snprintf(name, sizeof(name), "nccl_env/%.*s", (int)(eq - *e), *e);
+            sc_kvs_text(out, name, eq + 1);
         }
     }
-    return json_pack("{s:i, s:i, s:i, s:i, s:s, s:i, s:o}", "nccl_version_header",
-                     NCCL_VERSION_CODE, "nccl_version_library", lib, "cuda_runtime", runtime,
-                     "cuda_driver", driver, "gpu", c->gpu, "device", c->device, "nccl_env", env);
 }
 
 void sc_backend_nccl_versions(char *buf, size_t len)

@@ -256,9 +256,9 @@ static const char *ucx__version(sc_comm_t *comm)
     return ucx__of(comm)->sh->version;
 }
 
-static json_t *ucx__describe(sc_comm_t *comm)
+static void ucx__describe(sc_comm_t *comm, sc_kvs_t *out)
 {
-    return json_pack("{s:s}", "ucx_library", ucx__of(comm)->sh->version);
+    sc_kvs_text(out, "ucx_library", ucx__of(comm)->sh->version);
 }
 
 static sc_status_t ucx__wrap(const sc_rte_t *rte, ucx__shared_t *sh, MPI_Comm mpi,

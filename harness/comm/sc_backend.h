@@ -12,12 +12,12 @@
 #define SC_BACKEND_H
 
 #include <stdbool.h>
-#include <jansson.h>
 #include <stddef.h>
 
 #include "coll/sc_check_core.h"
 #include "util/sc_dtype.h"
 #include "compute/sc_compute.h"
+#include "record/sc_record.h"
 #include "rte/sc_rte.h"
 #include "sc_config.h"
 #include "util/sc_coll_id.h"
@@ -53,8 +53,8 @@ typedef struct {
     /* Library version for the header and the results ("Open MPI v4.1.4"). */
     const char *(*version)(sc_comm_t *comm);
     /* What a user needs to reproduce this rank's run (library versions, device, environment),
-     * as a new JSON object. */
-    json_t *(*describe)(sc_comm_t *comm);
+     * appended to out as named values ("a/b": b inside a group a). */
+    void (*describe)(sc_comm_t *comm, sc_kvs_t *out);
     /* Buffers the collectives use (device memory for GPU backends). NULL on failure. */
     void *(*alloc)(sc_comm_t *comm, size_t bytes);
     void (*free)(sc_comm_t *comm, void *ptr);

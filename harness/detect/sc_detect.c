@@ -186,18 +186,22 @@ sc_status_t sc_detect_write_yaml(const char *path, const sc_detected_t *hosts, i
     return sc_files_write_text(path, sc__yaml_writer, &a, err);
 }
 
-static void sc__finding(json_t *list, const char *severity, const char *what, double declared,
-                        double detected, const char *host)
+static void sc__finding(sc_findings_t *list, const char *severity, const char *what,
+                        double declared, double detected, const char *host)
 {
-    json_array_append_new(list,
-                          json_pack("{s:s, s:s, s:f, s:f, s:s}", "severity", severity, "what", what,
-                                    "declared", declared, "detected", detected, "host", host));
+    sc_finding_t *f = SC_LIST_PUSH(list);
+    if (f == NULL)
+        return;
+    snprintf(f->severity, sizeof(f->severity), "%s", severity);
+    snprintf(f->what, sizeof(f->what), "%s", what);
+    snprintf(f->host, sizeof(f->host), "%s", host);
+    f->declared = declared;
+    f->detected = detected;
 }
 
-json_t *sc_detect_compare(const sc_topology_t *declared, const sc_detected_t *hosts, int nhosts,
-                          int ranks_per_host, sc_topology_t *actual)
+void sc_detect_compare(const sc_topology_t *declared, const sc_detected_t *hosts, int nhosts,
+                       int ranks_per_host, sc_topology_t *actual, sc_findings_t *list)
 {
-    json_t *list = json_array();
     *actual = *declared;
     bool host_path = declared->fabric == SC_FABRIC_shm;
     if (nhosts < declared->nodes)
@@ -238,5 +242,4 @@ json_t *sc_detect_compare(const sc_topology_t *declared, const sc_detected_t *ho
             sc__finding(list, "info", "CPU cores differ from declared", (double)declared->cores,
                         d->cores, d->host);
     }
-    return list;
 }

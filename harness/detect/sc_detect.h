@@ -5,8 +5,7 @@
 #ifndef SC_DETECT_H
 #define SC_DETECT_H
 
-#include <jansson.h>
-
+#include "record/sc_record.h"
 #include "rte/sc_rte.h"
 #include "topology/sc_topology.h"
 
@@ -32,9 +31,9 @@ sc_status_t sc_detect_all(const sc_rte_t *rte, sc_detected_t **hosts, sc_err_t *
 sc_status_t sc_detect_write_yaml(const char *path, const sc_detected_t *hosts, int nhosts,
                                  int ranks_per_host, sc_err_t *err);
 
-/* Declared vs detected: findings {"severity", "what", "declared", "detected", "host"}; and
+/* Declared vs detected: appends the findings (severity, what, declared, detected, host) to list;
  * `actual` = the declared topology adjusted to what is there (GPU and NIC counts and rates). */
-json_t *sc_detect_compare(const sc_topology_t *declared, const sc_detected_t *hosts, int nhosts,
-                          int ranks_per_host, sc_topology_t *actual);
+void sc_detect_compare(const sc_topology_t *declared, const sc_detected_t *hosts, int nhosts,
+                       int ranks_per_host, sc_topology_t *actual, sc_findings_t *list);
 
 #endif

@@ -1,8 +1,46 @@
-/* sc_sweep.c - `run --sweep`: the all-reduce bandwidth sweep beside the training step. */
+/* sc_sweep.c - a measured case as a record; `run --sweep`: the all-reduce bandwidth sweep
+ * beside the training step. */
 #include "sc_sweep.h"
 
+#include <stdio.h>
+
+void sc_case_row_fill(const sc_case_t *c, const sc_case_result_t *r, int nranks, sc_case_row_t *row)
+{
+    const sc_stats_t *t = &r->time_us;
+    *row = (sc_case_row_t){
+        .size_bytes = c->size_bytes,
+        .count = c->size_bytes / sc_dtype_size(c->dtype),
+        .count_per_rank = c->count,
+        .root = c->coll->has_root ? c->root : -1,
+        .in_place = c->in_place,
+        .time_us = t->median,
+        .time_us_min = t->min,
+        .time_us_max = t->max,
+        .time_us_p99 = t->p99,
+        .time_us_mean = t->mean,
+        .cv = t->cv,
+        .ci95_lo_us = t->ci_lo,
+        .ci95_hi_us = t->ci_hi,
+        .ci95_rel = t->ci_rel,
+        .algbw_GBps = r->algbw_GBps,
+        .busbw_GBps = r->busbw_GBps,
+        .busbw_factor = c->coll->busbw_factor(nranks),
+        .checked = r->checked,
+        .wrong = r->wrong,
+        .iterations = r->iterations,
+        .host_time_us = r->host_time_us.median,
+        .host_time_us_p99 = r->host_time_us.p99,
+        .expected_time_us = SC_ABSENT,
+        .expected_busbw_GBps = SC_ABSENT,
+    };
+    snprintf(row->collective, sizeof(row->collective), "%s", c->coll->name);
+    snprintf(row->dtype, sizeof(row->dtype), "%s", sc_dtype_name(c->dtype));
+    snprintf(row->op, sizeof(row->op), "%s", c->coll->has_op ? sc_redop_name(c->op) : "none");
+    snprintf(row->timer, sizeof(row->timer), "%s", r->device_timed ? "device" : "host");
+}
+
 sc_status_t sc_run_sweep(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd, uint64_t max_bytes,
-                         json_t **out, sc_err_t *err)
+                         sc_case_rows_t *rows, sc_err_t *err)
 {
     sc_engine_opts_t eo;
     sc_engine_opts_default(&eo);
@@ -10,21 +48,16 @@ sc_status_t sc_run_sweep(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd, 
     eo.warmup = 3;
     sc_engine_t *eng = NULL;
     sc_status_t status = sc_engine_create(world, control, &eo, wd, &eng, err);
-    json_t *rows = json_array();
     for (uint64_t size = 4; status == SC_OK && size <= max_bytes; size *= 4) {
         sc_case_t c = {.coll = &sc_coll_allreduce, .dtype = SC_DTYPE_float, .op = SC_REDOP_sum};
         if (!sc_engine_shape_case(eng, &c, size))
             continue;
         sc_case_result_t r;
         status = sc_engine_run_case(eng, &c, &r, err);
-        if (status == SC_OK)
-            json_array_append_new(
-                rows,
-                json_pack("{s:s, s:I, s:f, s:f, s:f, s:I}", "collective", "allreduce", "size_bytes",
-                          (json_int_t)c.size_bytes, "time_us", r.time_us.median, "algbw_GBps",
-                          r.algbw_GBps, "busbw_GBps", r.busbw_GBps, "wrong", (json_int_t)r.wrong));
+        sc_case_row_t *row = status == SC_OK ? SC_LIST_PUSH(rows) : NULL;
+        if (row != NULL)
+            sc_case_row_fill(&c, &r, world->size, row);
     }
     sc_engine_destroy(eng);
-    *out = rows;
     return status;
 }

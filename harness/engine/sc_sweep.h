@@ -1,14 +1,19 @@
-/* sc_sweep.h - the all-reduce sweep `run --sweep` measures beside the training step. */
+/* sc_sweep.h - a measured case as a record, and the all-reduce sweep `run --sweep` measures
+ * beside the training step. */
 #ifndef SC_SWEEP_H
 #define SC_SWEEP_H
 
-#include <jansson.h>
-
 #include "engine/sc_engine.h"
 #include "engine/sc_watchdog.h"
+#include "record/sc_record.h"
 
-/* All-reduce (float) from 4 B to max_bytes by x4 on world: rows on every rank. Collective. */
+/* The case and its result as a row (no expectation yet); nranks: the communicator's size. */
+void sc_case_row_fill(const sc_case_t *c, const sc_case_result_t *r, int nranks,
+                      sc_case_row_t *row);
+
+/* All-reduce (float) from 4 B to max_bytes by x4 on world: rows appended on every rank.
+ * Collective. */
 sc_status_t sc_run_sweep(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd, uint64_t max_bytes,
-                         json_t **out, sc_err_t *err);
+                         sc_case_rows_t *rows, sc_err_t *err);
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/sc_stats.h"
 
@@ -12,35 +13,53 @@ static double sc__pair_min(const double *bw, int n, int i, int j)
     return a < b ? a : b;
 }
 
+/* The next suspect (the list has room for every pair and node). */
+static sc_suspect_t *sc__suspect(sc_localization_t *out, const char *kind, const char *where)
+{
+    sc_suspect_t *s = &out->suspects[out->nsuspects++];
+    snprintf(s->kind, sizeof(s->kind), "%s", kind);
+    snprintf(s->where, sizeof(s->where), "%s", where);
+    return s;
+}
+
 /* With no expectation the median is the reference, and when most pairs are bad the median is
  * bad too: say so when it sits below the slow line of the best pair. Not acted upon (a fabric
  * may have fast and slow pairs by design: NVLink-bridged GPU pairs on a PCIe server). */
-static json_t *sc__median_note(double best, double median, double tolerance)
+static void sc__median_note(double best, double median, double tolerance, char *note, size_t len)
 {
     if (median >= (1.0 - tolerance) * best)
-        return json_null();
-    char note[256];
-    snprintf(note, sizeof(note),
+        return;
+    snprintf(note, len,
              "the median (%.3g GB/s) is below %.0f %% of the best pair (%.3g GB/s): if most pairs "
              "are bad the median hides them - give the expectation (--topology)",
              median, (1.0 - tolerance) * 100, best);
-    return json_string(note);
 }
 
-json_t *sc_localize(const double *bw, int n, const char *const *names, double reference,
-                    double tolerance)
+void sc_localize(const double *bw, int n, const char *const *names, double reference,
+                 double tolerance, sc_localization_t *out)
 {
+    memset(out, 0, sizeof(*out));
     double best = 0;
     for (int i = 0; i < n * n; i++)
         best = i / n != i % n && bw[i] > best ? bw[i] : best;
-    json_t *note = json_null();
     if (reference <= 0) {
         reference = sc_stats_matrix_median(bw, n);
-        note = sc__median_note(best, reference, tolerance);
+        sc__median_note(best, reference, tolerance, out->reference_note,
+                        sizeof(out->reference_note));
+    }
+    out->reference_GBps = reference;
+    out->best_GBps = best;
+    out->tolerance = tolerance;
+    size_t npairs = (size_t)n * (size_t)(n > 1 ? n - 1 : 0) / 2 + 1;
+    out->slow_pairs = calloc(npairs, sizeof(sc_slow_pair_t));
+    out->suspects = calloc(npairs + (size_t)n, sizeof(sc_suspect_t));
+    if (out->slow_pairs == NULL || out->suspects == NULL) {
+        sc_localization_free(out);
+        snprintf(out->reference_note, sizeof(out->reference_note), "no memory to localise");
+        return;
     }
     double limit = (1.0 - tolerance) * reference;
     int *slow_of = calloc((size_t)n, sizeof(int));
-    json_t *slow_pairs = json_array(), *suspects = json_array();
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++) {
             double b = sc__pair_min(bw, n, i, j);
@@ -48,8 +67,10 @@ json_t *sc_localize(const double *bw, int n, const char *const *names, double re
                 continue;
             slow_of[i]++;
             slow_of[j]++;
-            json_array_append_new(
-                slow_pairs, json_pack("{s:s, s:s, s:f}", "a", names[i], "b", names[j], "GBps", b));
+            sc_slow_pair_t *sp = &out->slow_pairs[out->nslow++];
+            snprintf(sp->a, sizeof(sp->a), "%s", names[i]);
+            snprintf(sp->b, sizeof(sp->b), "%s", names[j]);
+            sp->GBps = b;
         }
     /* Nodes: most of their pairs slow. With two nodes one cannot tell node from link. */
     bool *node_suspect = calloc((size_t)n, sizeof(bool));
@@ -61,12 +82,10 @@ json_t *sc_localize(const double *bw, int n, const char *const *names, double re
         for (int j = 0; j < n; j++)
             if (j != i)
                 sum += sc__pair_min(bw, n, i, j);
-        char evidence[256];
-        snprintf(evidence, sizeof(evidence),
+        sc_suspect_t *s = sc__suspect(out, "node", names[i]);
+        snprintf(s->evidence, sizeof(s->evidence),
                  "%d of %d pairs slow; mean %.3g GB/s against %.3g GB/s expected (node or NIC)",
                  slow_of[i], n - 1, sum / (n - 1), reference);
-        json_array_append_new(suspects, json_pack("{s:s, s:s, s:s}", "kind", "node", "where",
-                                                  names[i], "evidence", evidence));
     }
     /* Links: slow pairs between nodes that are otherwise fine. */
     for (int i = 0; i < n; i++)
@@ -74,18 +93,14 @@ json_t *sc_localize(const double *bw, int n, const char *const *names, double re
             double b = sc__pair_min(bw, n, i, j);
             if (b >= limit || node_suspect[i] || node_suspect[j])
                 continue;
-            char where[160], evidence[256];
+            char where[2 * SC_HOST_MAX + 40];
             snprintf(where, sizeof(where), "%s <-> %s", names[i], names[j]);
-            snprintf(evidence, sizeof(evidence),
+            sc_suspect_t *s = sc__suspect(out, "link", where);
+            snprintf(s->evidence, sizeof(s->evidence),
                      "%.3g GB/s against %.3g GB/s expected; both nodes fine with the others "
                      "(link or route)",
                      b, reference);
-            json_array_append_new(suspects, json_pack("{s:s, s:s, s:s}", "kind", "link", "where",
-                                                      where, "evidence", evidence));
         }
     free(slow_of);
     free(node_suspect);
-    return json_pack("{s:f, s:f, s:f, s:o, s:o, s:o}", "reference_GBps", reference, "best_GBps",
-                     best, "tolerance", tolerance, "slow_pairs", slow_pairs, "suspects", suspects,
-                     "reference_note", note);
 }

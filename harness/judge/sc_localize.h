@@ -4,16 +4,16 @@
 #ifndef SC_LOCALIZE_H
 #define SC_LOCALIZE_H
 
-#include <jansson.h>
+#include "record/sc_record.h"
 
 /* bw[i * n + j]: GB/s from i to j (diagonal ignored). reference: what a healthy pair should
  * reach (the topology's expectation, or 0 to use the matrix's median). A pair is slow when
  * either direction is below (1 - tolerance) x reference; a node is a suspect when at least 3/4
- * of its pairs (and at least 2) are slow. names[i] labels node i. Returns a new object:
- * {"reference_GBps", "best_GBps" (the fastest direction of any pair), "tolerance", "slow_pairs":
- * [...], "suspects": [{"kind": "node"|"link", "where", "evidence"}], "reference_note": null, or why
- * the median may not be a fair reference}. */
-json_t *sc_localize(const double *bw, int n, const char *const *names, double reference,
-                    double tolerance);
+ * of its pairs (and at least 2) are slow. names[i] labels node i. Fills out: the reference, the
+ * fastest direction of any pair (best_GBps), the slow pairs, the suspects (a node, or a link)
+ * with their evidence, and a note when the median may not be a fair reference (free it with
+ * sc_localization_free). */
+void sc_localize(const double *bw, int n, const char *const *names, double reference,
+                 double tolerance, sc_localization_t *out);
 
 #endif

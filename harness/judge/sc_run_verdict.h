@@ -2,20 +2,24 @@
 #ifndef SC_RUN_VERDICT_H
 #define SC_RUN_VERDICT_H
 
-#include <jansson.h>
-
 #include "config/sc_workload.h"
+#include "record/sc_record.h"
 #include "topology/sc_topology.h"
 
-/* Adds the model's expectations to points and sweep rows and returns the checks (new array):
+typedef struct {
+    const sc_workload_t *w;
+    double bytes_scale, compute_scale;
+    int gpus_per_node, nodes; /* of the whole job (the sweep ran on all of it) */
+} sc_run_shape_t;
+
+/* Sets the model's expectations on the points and the sweep rows and adds the checks:
  * efficiency per point, all-reduce time per sweep size, and the topology's claims. */
-json_t *sc_run_verdict(const sc_topology_t *t, const sc_workload_t *w, double bytes_scale,
-                       double compute_scale, int gpus_per_node, int nodes, json_t *points,
-                       json_t *sweep);
+void sc_run_verdict(const sc_topology_t *t, const sc_run_shape_t *shape, sc_points_t *points,
+                    sc_case_rows_t *sweep, sc_checks_t *checks);
 
 /* Expected speedup and efficiency recomputed for what is really there (detected topology):
- * points get expected_speedup_detected and expected_efficiency_detected. */
-void sc_run_expect_detected(const sc_topology_t *actual, const sc_workload_t *w, double bytes_scale,
-                            double compute_scale, json_t *points);
+ * the points' expected_*_detected. */
+void sc_run_expect_detected(const sc_topology_t *actual, const sc_run_shape_t *shape,
+                            sc_points_t *points);
 
 #endif

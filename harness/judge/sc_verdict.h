@@ -4,20 +4,14 @@
 #ifndef SC_VERDICT_H
 #define SC_VERDICT_H
 
-#include <jansson.h>
 #include <stdbool.h>
 
-#include "util/sc_status.h"
+#include "record/sc_record.h"
 
-typedef enum { SC_VERDICT_PASS, SC_VERDICT_WARN, SC_VERDICT_FAIL } sc_verdict_level_t;
-
-/* Adds one check to the array `checks`: higher_is_better for bandwidth, efficiency, speedup;
- * false for times. Returns the level. */
-sc_verdict_level_t sc_verdict_add(json_t *checks, const char *name, const char *metric,
-                                  double measured, double expected, double tolerance,
-                                  bool higher_is_better, const char *source);
-
-/* {"pass": n, "warn": n, "fail": n, "verdict": "PASS"|"WARN"|"FAIL"} over checks. */
-json_t *sc_verdict_summary(const json_t *checks);
+/* Adds one check to checks: higher_is_better for bandwidth, efficiency, speedup; false for
+ * times. Returns the new check (NULL when memory is short). */
+sc_check_t *sc_verdict_add(sc_checks_t *checks, const char *name, const char *metric,
+                           double measured, double expected, double tolerance,
+                           bool higher_is_better, const char *source);
 
 #endif

@@ -5,6 +5,7 @@
  * with growing pauses, so that noise that comes and goes is not taken for a fault. */
 #include "sc_pairs.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>

@@ -1,9 +1,7 @@
-/* sc_coll_report.h - how collective results look: the nccl-tests-style table rank 0 prints,
- * one JSON object per measured case, and CSV rows made from those JSON objects. */
+/* sc_coll_report.h - how collective results look on the terminal:
+ * the nccl-tests-style table rank 0 prints (the rows' JSON and CSV: report/sc_json_out.h). */
 #ifndef SC_COLL_REPORT_H
 #define SC_COLL_REPORT_H
-
-#include <jansson.h>
 
 #include "engine/sc_engine.h"
 #include "session/sc_results.h"
@@ -14,11 +12,5 @@ void sc_coll_report_table_header(sc_results_t *res, bool with_iters);
 void sc_coll_report_table_row(sc_results_t *res, const sc_case_t *c,
                               const sc_case_result_t *out_of_place,
                               const sc_case_result_t *in_place, bool with_iters);
-
-/* The JSON object of one case (fields listed in README "Results"). */
-json_t *sc_coll_report_case_json(const sc_case_t *c, const sc_case_result_t *r, int nranks);
-
-/* Writes the results array as CSV (a header row, then one row per case). */
-sc_status_t sc_coll_report_write_csv(const char *path, json_t *results, sc_err_t *err);
 
 #endif

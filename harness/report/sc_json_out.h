@@ -1,17 +1,47 @@
-/* sc_json_out.h - result documents written to files: JSON, and CSV rows. */
+/* sc_json_out.h - the one module that writes JSON (and CSV): result documents, summaries and
+ * the other commands' outputs, each rendered from its typed records and written whole or not
+ * at all. */
 #ifndef SC_JSON_OUT_H
 #define SC_JSON_OUT_H
 
-#include <jansson.h>
+#include <stdio.h>
 
+#include "record/sc_result.h"
+#include "report/sc_plan_render.h"
 #include "util/sc_status.h"
 
-/* Writes root as JSON to path, whole or not at all. */
-sc_status_t sc_json_write_file(const char *path, json_t *root, sc_err_t *err);
+/* The whole result document (coll, run or pairs) as result.json. */
+sc_status_t sc_json_write_result(const char *path, const sc_result_t *r, sc_err_t *err);
 
-/* rows (an array of objects) as CSV: a header of fields, then one line per row (strings,
- * numbers, booleans; absent keys empty). Written whole or not at all. */
-sc_status_t sc_csv_write_rows(const char *path, const json_t *rows, const char *const *fields,
-                              sc_err_t *err);
+/* summary.json: the verdict's tally (or "NONE" when nothing was judged), the plots drawn (and
+ * why none, when gnuplot failed) and the headline facts of the run. */
+sc_status_t sc_json_write_summary(const char *path, const sc_result_t *r, const char *const *plots,
+                                  int nplots, const char *plots_note, sc_err_t *err);
+
+/* n records of elem_size bytes as CSV: a header of the fields shown in CSV, then one line per
+ * record (RFC 4180 quoting; absent figures empty). */
+sc_status_t sc_csv_write_records(const char *path, const void *items, size_t n, size_t elem_size,
+                                 const sc_field_t *fields, sc_err_t *err);
+
+/* A list of records under a key of a document. */
+typedef struct {
+    const char *key;
+    const void *items;
+    size_t n, elem_size;
+    const sc_field_t *fields;
+} sc_json_list_t;
+
+/* A document of named values and lists of records (`compute --json`, `model --json`). */
+sc_status_t sc_json_write_lists(const char *path, const sc_kvs_t *head, const sc_json_list_t *lists,
+                                int nlists, sc_err_t *err);
+
+/* The step plan (`scalecheck plan --json`). */
+sc_status_t sc_json_write_plan(const char *path, const sc_plan_view_t *v, sc_err_t *err);
+
+/* Hosts' telemetry as a JSON array on out (`scalecheck telemetry`). */
+int sc_json_print_health(FILE *out, const sc_health_t *hosts, int n);
+
+/* The JSON library's version, for `scalecheck version`. */
+const char *sc_json_library_version(void);
 
 #endif

@@ -3,20 +3,21 @@
 #ifndef SC_PAIRS_REPORT_H
 #define SC_PAIRS_REPORT_H
 
-#include <jansson.h>
 #include <stdbool.h>
 
 #include "pairs/sc_pairs.h"
+#include "record/sc_result.h"
 #include "session/sc_results.h"
 
-/* Rank 0: prints the heatmaps, suspects and verdict to res and adds the matrices, `pairs`,
- * `localization`, `checks` and `verdict` to doc. expected: GB/s from the topology, or 0 for
- * the matrix's median. Returns whether anything failed (a FAIL or a suspect). */
+/* Rank 0: judges the matrix (the localisation, a check per pair), prints the heatmaps,
+ * suspects and verdict to res, and puts the matrices, the pairs, the localisation and the
+ * checks in doc. expected: GB/s from the topology, or 0 for the matrix's median. Returns
+ * whether anything failed (a FAIL or a suspect). */
 bool sc_pairs_report(sc_results_t *res, const sc_pairs_matrix_t *m, const char *const *names,
-                     double expected, double tolerance, json_t *doc);
+                     double expected, double tolerance, sc_result_t *doc);
 
 /* pairs.csv in the run directory, and at extra when not NULL: one row per pair. */
-sc_status_t sc_pairs_save_csv(const sc_results_t *res, const char *extra, const json_t *rows,
-                              sc_err_t *err);
+sc_status_t sc_pairs_save_csv(const sc_results_t *res, const char *extra,
+                              const sc_pair_rows_t *rows, sc_err_t *err);
 
 #endif

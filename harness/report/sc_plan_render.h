@@ -1,10 +1,9 @@
 /* sc_plan_render.h - a step plan for people and programs: the per-group table of calls and
- * bytes per step (and, optionally, every operation of every stage) as text, and the same as
- * JSON. */
+ * bytes per step (and, optionally, every operation of every stage) as text; the same as JSON
+ * is report/sc_json_out.h's. */
 #ifndef SC_PLAN_RENDER_H
 #define SC_PLAN_RENDER_H
 
-#include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -21,6 +20,9 @@ typedef struct {
 } sc_plan_view_t;
 
 void sc_plan_print(FILE *out, const sc_plan_view_t *v);
-json_t *sc_plan_json(const sc_plan_view_t *v);
+/* "gpipe" or "1f1b". */
+const char *sc_plan_schedule_name(int schedule);
+/* The ranks the plan's layout spans. */
+int sc_plan_ranks(const sc_plan_t *plan);
 
 #endif

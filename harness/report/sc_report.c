@@ -7,46 +7,39 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "session/sc_results.h"
-#include "judge/sc_verdict.h"
-#include "report/sc_verdict_render.h"
 #include "report/sc_json_out.h"
+#include "report/sc_verdict_render.h"
 #include "util/sc_files.h"
 
-sc_status_t sc_report_load(const char *dir, json_t **doc, sc_err_t *err)
+/* A field's cell: text as it is, numbers at 9 significant digits, absent figures as NaN
+ * (gnuplot leaves those points out). */
+static void sc__dat_cell(FILE *f, const sc_field_t *field, const void *record)
 {
-    char path[PATH_MAX];
-    snprintf(path, sizeof(path), "%s/result.json", dir);
-    json_error_t jerr;
-    *doc = json_load_file(path, 0, &jerr);
-    if (*doc == NULL)
-        return sc_err_set(err, SC_ERR_INPUT, "%s:%d:%d: %s", path, jerr.line, jerr.column,
-                          jerr.text);
-    if (!json_is_object(*doc) || json_object_get(*doc, "command") == NULL)
-        return sc_err_set(err, SC_ERR_INPUT, "%s: not a scalecheck result", path);
-    return SC_OK;
+    double v = sc_field_number(field, record);
+    if (sc_field_present(field, record) && sc_present(v))
+        fprintf(f, "%.9g", v);
+    else
+        fprintf(f, "NaN");
 }
 
-static double sc__num(const json_t *obj, const char *key)
-{
-    return json_number_value(json_object_get(obj, key));
-}
-
-/* Writes a gnuplot data file: one row per element of rows, the columns named by keys. */
-static sc_status_t sc__dat(const char *dir, const char *file, const json_t *rows,
-                           const char *const *keys, sc_err_t *err)
+/* Writes a gnuplot data file: one row per record, the columns named by keys. */
+static sc_status_t sc__dat(const char *dir, const char *file, const void *items, size_t n,
+                           size_t elem_size, const sc_field_t *fields, const char *const *keys,
+                           sc_err_t *err)
 {
     char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/%s", dir, file);
     FILE *f = fopen(path, "w");
     if (f == NULL)
         return sc_err_set(err, SC_ERR_IO, "cannot write %s: %s", path, strerror(errno));
-    size_t i;
-    json_t *r;
-    json_array_foreach(rows, i, r)
-    {
-        for (size_t k = 0; keys[k]; k++)
-            fprintf(f, "%s%.9g", k ? " " : "", sc__num(r, keys[k]));
+    for (size_t i = 0; i < n; i++) {
+        const void *record = (const char *)items + i * elem_size;
+        for (size_t k = 0; keys[k]; k++) {
+            fputs(k ? " " : "", f);
+            for (const sc_field_t *field = fields; field->name; field++)
+                if (strcmp(field->name, keys[k]) == 0)
+                    sc__dat_cell(f, field, record);
+        }
         fputc('\n', f);
     }
     return fclose(f) == 0 ? SC_OK : sc_err_set(err, SC_ERR_IO, "cannot write %s", path);
@@ -83,9 +76,27 @@ static const char *sc__plot_style =
     "reset\nset terminal svg size 720,440 dynamic font 'sans,12' background '#ffffff'\n"
     "set grid\nset key top left\n";
 
+/* The rows a plot draws: the run's points, the sweep (run) or the cases (coll). */
 typedef struct {
-    const char *name;        /* NAME.dat is written, NAME.svg drawn */
-    const char *rows_key;    /* the rows in the result document */
+    const void *items;
+    size_t n, elem_size;
+    const sc_field_t *fields;
+} sc__rows_t;
+
+static sc__rows_t sc__points_rows(const sc_result_t *r)
+{
+    return (sc__rows_t){r->points.items, r->points.n, sizeof(sc_point_t), sc_point_fields};
+}
+
+static sc__rows_t sc__sweep_rows(const sc_result_t *r)
+{
+    const sc_case_rows_t *rows = r->sweep.n > 0 ? &r->sweep : &r->cases;
+    return (sc__rows_t){rows->items, rows->n, sizeof(sc_case_row_t), sc_case_row_fields};
+}
+
+typedef struct {
+    const char *name; /* NAME.dat is written, NAME.svg drawn */
+    sc__rows_t (*rows)(const sc_result_t *r);
     const char *const *keys; /* the columns of NAME.dat */
     const char *commands;    /* titles, axes and the plot line */
 } sc__plot_t;
@@ -94,48 +105,49 @@ static const char *const sc__speedup_keys[] = {"gpus", "speedup", "expected_spee
 static const char *const sc__busbw_keys[] = {"size_bytes", "busbw_GBps", "expected_busbw_GBps",
                                              NULL};
 static const sc__plot_t sc__plot_list[] = {
-    {"speedup", "points", sc__speedup_keys,
+    {"speedup", sc__points_rows, sc__speedup_keys,
      "set title 'Speedup vs GPUs'\nset xlabel 'GPUs'\nset ylabel 'speedup'\n"
      "set logscale x 2\nset logscale y 2\n"
      "plot 'speedup.dat' u 1:1 w l dt 2 lc rgb '#888888' t 'ideal', "
      "'' u 1:3 w lp lc rgb '#1f77b4' t 'expected (model)', "
      "'' u 1:2 w lp lw 2 lc rgb '#d62728' t 'measured'\n"},
-    {"busbw", "sweep", sc__busbw_keys,
+    {"busbw", sc__sweep_rows, sc__busbw_keys,
      "set title 'Bus bandwidth vs size'\nset xlabel 'size (bytes)'\nset ylabel 'busbw (GB/s)'\n"
      "set logscale x 2\n"
      "plot 'busbw.dat' u 1:3 w lp lc rgb '#1f77b4' t 'expected (model)', "
      "'' u 1:2 w lp lw 2 lc rgb '#d62728' t 'measured'\n"},
 };
+#define SC__NPLOTS (sizeof(sc__plot_list) / sizeof(sc__plot_list[0]))
 
 /* speedup.svg (run) and busbw.svg (sweep, or coll's results), drawn by one gnuplot; names the
  * plots made in plots. */
-static void sc__plots(const char *dir, const json_t *doc, json_t *plots, char *why, size_t len)
+static int sc__plots(const char *dir, const sc_result_t *r, const char **plots, char *why,
+                     size_t len)
 {
     char script[4096] = "";
-    size_t used = 0, n = sizeof(sc__plot_list) / sizeof(sc__plot_list[0]);
-    bool drawn[sizeof(sc__plot_list) / sizeof(sc__plot_list[0])] = {false};
-    for (size_t i = 0; i < n; i++) {
+    size_t used = 0;
+    bool drawn[SC__NPLOTS] = {false};
+    for (size_t i = 0; i < SC__NPLOTS; i++) {
         const sc__plot_t *pl = &sc__plot_list[i];
-        const json_t *rows = json_object_get(doc, pl->rows_key);
-        if (rows == NULL && !strcmp(pl->rows_key, "sweep"))
-            rows = json_object_get(doc, "results");
+        sc__rows_t rows = pl->rows(r);
         char dat[64];
         snprintf(dat, sizeof(dat), "%s.dat", pl->name);
         sc_err_t ignored;
-        if (json_array_size(rows) == 0 || sc__dat(dir, dat, rows, pl->keys, &ignored) != SC_OK)
+        if (rows.n == 0 || sc__dat(dir, dat, rows.items, rows.n, rows.elem_size, rows.fields,
+                                   pl->keys, &ignored) != SC_OK)
             continue;
         used += (size_t)snprintf(script + used, sizeof(script) - used, "%sset output '%s.svg'\n%s",
                                  sc__plot_style, pl->name, pl->commands);
         drawn[i] = true;
     }
     if (used == 0 || !sc__gnuplot(dir, script, why, len))
-        return;
-    for (size_t i = 0; i < n; i++) {
-        char svg[64];
-        snprintf(svg, sizeof(svg), "%s.svg", sc__plot_list[i].name);
+        return 0;
+    int n = 0;
+    static const char *const svgs[SC__NPLOTS] = {"speedup.svg", "busbw.svg"};
+    for (size_t i = 0; i < SC__NPLOTS; i++)
         if (drawn[i])
-            json_array_append_new(plots, json_string(svg));
-    }
+            plots[n++] = svgs[i];
+    return n;
 }
 
 static void sc__html_file(FILE *out, const char *dir, const char *file)
@@ -160,32 +172,43 @@ static void sc__html_file(FILE *out, const char *dir, const char *file)
     fclose(in);
 }
 
-static void sc__html_table(FILE *out, const json_t *rows, const char *const *keys)
+static const char *sc__level_class(const char *s)
 {
-    fprintf(out, "<table><tr>");
-    for (size_t k = 0; keys[k]; k++)
-        fprintf(out, "<th>%s</th>", keys[k]);
+    int level = sc_level_parse(s);
+    return level == SC_LEVEL_PASS   ? " class=pass"
+           : level == SC_LEVEL_WARN ? " class=warn"
+           : level == SC_LEVEL_FAIL ? " class=fail"
+                                    : "";
+}
+
+/* The records' fields shown in HTML, one row each. */
+static void sc__html_table(FILE *out, const char *title, sc__rows_t rows)
+{
+    if (rows.n == 0)
+        return;
+    fprintf(out, "<h2>%s</h2>\n<table><tr>", title);
+    for (const sc_field_t *f = rows.fields; f->name; f++)
+        if (f->show & SC_SHOW_HTML)
+            fprintf(out, "<th>%s</th>", f->name);
     fprintf(out, "</tr>\n");
-    size_t i;
-    json_t *r;
-    json_array_foreach(rows, i, r)
-    {
+    for (size_t i = 0; i < rows.n; i++) {
+        const void *record = (const char *)rows.items + i * rows.elem_size;
         fprintf(out, "<tr>");
-        for (size_t k = 0; keys[k]; k++) {
-            json_t *v = json_object_get(r, keys[k]);
-            if (json_is_string(v)) {
-                const char *s = json_string_value(v);
-                const char *cls = !strcmp(s, "PASS")   ? " class=pass"
-                                  : !strcmp(s, "WARN") ? " class=warn"
-                                  : !strcmp(s, "FAIL") ? " class=fail"
-                                                       : "";
-                fprintf(out, "<td%s>", cls);
+        for (const sc_field_t *f = rows.fields; f->name; f++) {
+            if (!(f->show & SC_SHOW_HTML))
+                continue;
+            if (!sc_field_present(f, record)) {
+                fprintf(out, "<td></td>");
+            } else if (f->kind == SC_FIELD_TEXT || f->kind == SC_FIELD_LEVEL) {
+                const char *s =
+                    f->kind == SC_FIELD_LEVEL
+                        ? sc_level_name(*(const sc_level_t *)((const char *)record + f->offset))
+                        : (const char *)record + f->offset;
+                fprintf(out, "<td%s>", sc__level_class(s));
                 sc_files_xml_text(out, s);
                 fprintf(out, "</td>");
-            } else if (json_is_number(v)) {
-                fprintf(out, "<td>%.4g</td>", json_number_value(v));
             } else {
-                fprintf(out, "<td></td>");
+                fprintf(out, "<td>%.4g</td>", sc_field_number(f, record));
             }
         }
         fprintf(out, "</tr>\n");
@@ -195,14 +218,38 @@ static void sc__html_table(FILE *out, const json_t *rows, const char *const *key
 
 typedef struct {
     const char *dir;
-    const json_t *doc, *summary, *plots;
+    const sc_result_t *r;
+    const char *const *plots;
+    int nplots;
 } sc__html_t;
+
+static void sc__html_facts(FILE *out, const sc_result_t *r)
+{
+    const char *const facts[][2] = {{"workload", r->workload},
+                                    {"topology", r->topology},
+                                    {"backend", r->backend},
+                                    {"start_utc", r->start_utc},
+                                    {"results_dir", r->results_dir}};
+    fprintf(out, "<h1>scalecheck %s</h1>\n<p>", r->command);
+    for (size_t i = 0; i < sizeof(facts) / sizeof(facts[0]); i++)
+        if (facts[i][1][0] != '\0') {
+            fprintf(out, "<b>%s</b>: ", facts[i][0]);
+            sc_files_xml_text(out, facts[i][1]);
+            fprintf(out, "<br>\n");
+        }
+    fprintf(out, "<b>ranks</b>: %d on %d host(s)</p>\n", r->ranks, r->nhosts);
+    if (r->judged) {
+        static const char *const classes[] = {"pass", "warn", "fail"};
+        sc_level_t level = sc_checks_tally(&r->checks).level;
+        fprintf(out, "<p>verdict: <span class='badge %s'>%s</span></p>\n", classes[level],
+                sc_level_name(level));
+    }
+}
 
 static int sc__html_writer(FILE *out, void *arg)
 {
     const sc__html_t *h = arg;
-    const json_t *doc = h->doc;
-    const char *verdict = json_string_value(json_object_get(h->summary, "verdict"));
+    const sc_result_t *r = h->r;
     fprintf(out,
             "<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>scalecheck %s</title>"
             "<style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
@@ -210,147 +257,81 @@ static int sc__html_writer(FILE *out, void *arg)
             "padding:3px 8px;text-align:right}th{background:#eee}.pass{background:#c8f0c8}"
             ".warn{background:#fff0b0}.fail{background:#f6c0c0}.badge{font-size:1.4em;"
             "padding:4px 12px}</style></head><body>\n",
-            json_string_value(json_object_get(doc, "command")));
-    fprintf(out, "<h1>scalecheck %s</h1>\n<p>", json_string_value(json_object_get(doc, "command")));
-    static const char *const facts[] = {"workload",  "topology",    "backend",
-                                        "start_utc", "results_dir", NULL};
-    for (size_t i = 0; facts[i]; i++)
-        if (json_is_string(json_object_get(doc, facts[i]))) {
-            fprintf(out, "<b>%s</b>: ", facts[i]);
-            sc_files_xml_text(out, json_string_value(json_object_get(doc, facts[i])));
-            fprintf(out, "<br>\n");
-        }
-    fprintf(out, "<b>ranks</b>: %lld on %lld host(s)</p>\n",
-            json_integer_value(json_object_get(doc, "ranks")),
-            json_integer_value(json_object_get(doc, "nhosts")));
-    if (verdict)
-        fprintf(out, "<p>verdict: <span class='badge %s'>%s</span></p>\n",
-                !strcmp(verdict, "PASS")   ? "pass"
-                : !strcmp(verdict, "WARN") ? "warn"
-                                           : "fail",
-                verdict);
-    size_t i;
-    for (i = 0; i < json_array_size(h->plots); i++)
-        sc__html_file(out, h->dir, json_string_value(json_array_get(h->plots, i)));
-    static const char *const pk[] = {"gpus",
-                                     "nodes",
-                                     "dp",
-                                     "tp",
-                                     "pp",
-                                     "step_time_ms",
-                                     "step_time_p99_ms",
-                                     "throughput",
-                                     "speedup",
-                                     "expected_speedup",
-                                     "efficiency",
-                                     "expected_efficiency",
-                                     "comm_fraction",
-                                     "slowest_host",
-                                     NULL};
-    static const char *const sk[] = {"collective", "size_bytes",          "time_us",
-                                     "busbw_GBps", "expected_busbw_GBps", NULL};
-    static const char *const ck[] = {"name",  "metric",  "measured", "expected",
-                                     "ratio", "verdict", NULL};
-    if (json_array_size(json_object_get(doc, "points"))) {
-        fprintf(out, "<h2>Scaling curve</h2>\n");
-        sc__html_table(out, json_object_get(doc, "points"), pk);
-    }
-    const json_t *sweep = json_object_get(doc, "sweep");
-    if (sweep == NULL)
-        sweep = json_object_get(doc, "results");
-    if (json_array_size(sweep)) {
-        fprintf(out, "<h2>Collective sweep</h2>\n");
-        sc__html_table(out, sweep, sk);
-    }
-    if (json_array_size(json_object_get(doc, "checks"))) {
-        fprintf(out, "<h2>Checks</h2>\n");
-        sc__html_table(out, json_object_get(doc, "checks"), ck);
-    }
-    if (json_array_size(json_object_get(doc, "findings"))) {
-        static const char *const fk[] = {"severity", "what", "declared", "detected", NULL};
-        fprintf(out, "<h2>Declared vs detected</h2>\n");
-        sc__html_table(out, json_object_get(doc, "findings"), fk);
-    }
+            r->command);
+    sc__html_facts(out, r);
+    for (int i = 0; i < h->nplots; i++)
+        sc__html_file(out, h->dir, h->plots[i]);
+    sc__html_table(out, "Scaling curve", sc__points_rows(r));
+    sc__html_table(out, "Collective sweep", sc__sweep_rows(r));
+    sc__html_table(out, "Checks",
+                   (sc__rows_t){r->checks.items, r->checks.n, sizeof(sc_check_t), sc_check_fields});
+    sc__html_table(
+        out, "Declared vs detected",
+        (sc__rows_t){r->findings.items, r->findings.n, sizeof(sc_finding_t), sc_finding_fields});
     fprintf(out, "</body></html>\n");
     return ferror(out);
 }
 
-sc_status_t sc_report_render(const char *dir, const json_t *doc, sc_err_t *err)
+sc_status_t sc_report_render(const char *dir, const sc_result_t *r, sc_err_t *err)
 {
-    json_t *checks = json_object_get(doc, "checks");
-    json_t *summary = checks ? sc_verdict_summary(checks) : json_pack("{s:s}", "verdict", "NONE");
-    json_t *plots = json_array();
+    const char *plots[SC__NPLOTS];
     char why[256] = "";
-    sc__plots(dir, doc, plots, why, sizeof(why));
-    json_object_set(summary, "plots", plots);
-    if (why[0])
-        json_object_set_new(summary, "plots_note", json_string(why));
-    static const char *const copy[] = {"command", "workload", "topology", "backend",
-                                       "ranks",   "nhosts",   "state",    NULL};
-    for (size_t i = 0; copy[i]; i++)
-        if (json_object_get(doc, copy[i]))
-            json_object_set(summary, copy[i], json_object_get(doc, copy[i]));
+    int nplots = sc__plots(dir, r, plots, why, sizeof(why));
     char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/summary.json", dir);
-    sc_status_t status = sc_json_write_file(path, summary, err);
-    if (status == SC_OK && checks) {
+    sc_status_t status = sc_json_write_summary(path, r, plots, nplots, why, err);
+    if (status == SC_OK && r->judged) {
         snprintf(path, sizeof(path), "%s/junit.xml", dir);
-        status = sc_verdict_write_junit(path, json_string_value(json_object_get(doc, "command")),
-                                        checks, err);
+        status = sc_verdict_write_junit(path, r->command, &r->checks, err);
     }
     if (status == SC_OK) {
-        sc__html_t h = {dir, doc, summary, plots};
+        sc__html_t h = {dir, r, plots, nplots};
         snprintf(path, sizeof(path), "%s/report.html", dir);
         status = sc_files_write_text(path, sc__html_writer, &h, err);
     }
-    json_decref(plots);
-    json_decref(summary);
     return status;
 }
 
-/* The identity of a point and its main figure, per command. */
-static void sc__key(const json_t *row, bool run, char *key, size_t len, double *figure)
+/* The identity of a point and its main figure: run's points by layout (throughput), coll's
+ * cases by what ran (busbw, or 1/time where busbw means nothing). */
+static void sc__point_key(const sc_point_t *p, char *key, size_t len, double *figure)
 {
-    if (run) {
-        snprintf(key, len, "%lld GPUs x %lld nodes",
-                 json_integer_value(json_object_get(row, "gpus")),
-                 json_integer_value(json_object_get(row, "nodes")));
-        *figure = sc__num(row, "throughput");
-    } else {
-        snprintf(key, len, "%s %s %s %lld B%s",
-                 json_string_value(json_object_get(row, "collective")),
-                 json_string_value(json_object_get(row, "dtype")),
-                 json_string_value(json_object_get(row, "op")),
-                 json_integer_value(json_object_get(row, "size_bytes")),
-                 json_is_true(json_object_get(row, "in_place")) ? " in-place" : "");
-        *figure = sc__num(row, "busbw_GBps") > 0 ? sc__num(row, "busbw_GBps")
-                                                 : 1.0 / sc__num(row, "time_us");
-    }
+    snprintf(key, len, "%d GPUs x %d nodes", p->gpus, p->nodes);
+    *figure = p->throughput;
 }
 
-sc_status_t sc_report_compare(const json_t *a, const json_t *b, double tolerance, int *regressions,
-                              sc_err_t *err)
+static void sc__case_key(const sc_case_row_t *c, char *key, size_t len, double *figure)
 {
-    const char *ca = json_string_value(json_object_get(a, "command"));
-    const char *cb = json_string_value(json_object_get(b, "command"));
-    if (ca == NULL || cb == NULL || strcmp(ca, cb) != 0)
+    snprintf(key, len, "%s %s %s %llu B%s", c->collective, c->dtype, c->op,
+             (unsigned long long)c->size_bytes, c->in_place ? " in-place" : "");
+    *figure = c->busbw_GBps > 0 ? c->busbw_GBps : 1.0 / c->time_us;
+}
+
+static void sc__key(const sc_result_t *r, size_t i, char *key, size_t len, double *figure)
+{
+    if (r->points.n > 0)
+        sc__point_key(&r->points.items[i], key, len, figure);
+    else
+        sc__case_key(&r->cases.items[i], key, len, figure);
+}
+
+sc_status_t sc_report_compare(const sc_result_t *a, const sc_result_t *b, double tolerance,
+                              int *regressions, sc_err_t *err)
+{
+    if (strcmp(a->command, b->command) != 0)
         return sc_err_set(err, SC_ERR_INPUT, "report: cannot compare a '%s' run with a '%s' run",
-                          ca ? ca : "?", cb ? cb : "?");
-    bool run = strcmp(ca, "run") == 0;
-    const char *list = run ? "points" : "results";
+                          a->command, b->command);
+    bool run = strcmp(a->command, "run") == 0;
+    size_t na = run ? a->points.n : a->cases.n, nb = run ? b->points.n : b->cases.n;
     *regressions = 0;
     printf("# %-44s %12s %12s %8s\n", run ? "point (throughput)" : "point (busbw)", "before",
            "after", "ratio");
-    size_t i, j;
-    json_t *rb, *ra;
-    json_array_foreach(json_object_get(b, list), i, rb)
-    {
+    for (size_t i = 0; i < nb; i++) {
         char kb[160], ka[160];
         double fb, fa;
-        sc__key(rb, run, kb, sizeof(kb), &fb);
-        json_array_foreach(json_object_get(a, list), j, ra)
-        {
-            sc__key(ra, run, ka, sizeof(ka), &fa);
+        sc__key(b, i, kb, sizeof(kb), &fb);
+        for (size_t j = 0; j < na; j++) {
+            sc__key(a, j, ka, sizeof(ka), &fa);
             if (strcmp(ka, kb) != 0 || fa <= 0)
                 continue;
             double ratio = fb / fa;

@@ -6,20 +6,16 @@
 #ifndef SC_REPORT_H
 #define SC_REPORT_H
 
-#include <jansson.h>
-
+#include "record/sc_result.h"
 #include "util/sc_status.h"
 
-/* Renders dir's outputs from doc (the run's result.json). Missing gnuplot is noted in
+/* Renders dir's outputs from the run's result record. Missing gnuplot is noted in
  * summary.json, not an error. */
-sc_status_t sc_report_render(const char *dir, const json_t *doc, sc_err_t *err);
-
-/* Loads dir/result.json. */
-sc_status_t sc_report_load(const char *dir, json_t **doc, sc_err_t *err);
+sc_status_t sc_report_render(const char *dir, const sc_result_t *r, sc_err_t *err);
 
 /* Compares run b against run a (same command): per point the main figure's ratio b/a, a
  * regression when it falls below 1 - tolerance. Prints the table; *regressions counts them. */
-sc_status_t sc_report_compare(const json_t *a, const json_t *b, double tolerance, int *regressions,
-                              sc_err_t *err);
+sc_status_t sc_report_compare(const sc_result_t *a, const sc_result_t *b, double tolerance,
+                              int *regressions, sc_err_t *err);
 
 #endif

@@ -1,5 +1,5 @@
 /* sc_verdict_render.c - the checks for people (a compact table, coloured on a terminal) and
- * for CI (junit.xml). */
+ * for CI (junit.xml); the findings as lines. */
 #include "sc_verdict_render.h"
 
 #include <stdbool.h>
@@ -7,10 +7,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "judge/sc_verdict.h"
 #include "util/sc_files.h"
 
-void sc_verdict_print(FILE *out, FILE *log, const json_t *checks)
+static void sc__tally_line(FILE *out, const sc_checks_t *checks)
+{
+    sc_tally_t t = sc_checks_tally(checks);
+    fprintf(out, "# verdict: %s (%d pass, %d warn, %d fail)\n", sc_level_name(t.level), t.pass,
+            t.warn, t.fail);
+}
+
+void sc_verdict_print(FILE *out, FILE *log, const sc_checks_t *checks)
 {
     bool tty = isatty(fileno(out)) && getenv("NO_COLOR") == NULL; /* no-color.org */
     static const char *const colours[] = {"\033[32m", "\033[33m", "\033[31m"};
@@ -20,96 +26,82 @@ void sc_verdict_print(FILE *out, FILE *log, const json_t *checks)
             continue;
         fprintf(dest[d], "#\n# verdict: %-44s %12s %12s %7s  %s\n", "check", "measured", "expected",
                 "ratio", "");
-        size_t i;
-        json_t *c;
-        json_array_foreach(checks, i, c)
-        {
-            const char *v = json_string_value(json_object_get(c, "verdict"));
-            int level = v[0] == 'P' ? 0 : v[0] == 'W' ? 1 : 2;
-            bool colour = tty && d == 0;
-            fprintf(dest[d], "  %-53s %12.4g %12.4g %7.3f  %s%s%s\n",
-                    json_string_value(json_object_get(c, "name")),
-                    json_real_value(json_object_get(c, "measured")),
-                    json_real_value(json_object_get(c, "expected")),
-                    json_real_value(json_object_get(c, "ratio")), colour ? colours[level] : "", v,
+        bool colour = tty && d == 0;
+        for (size_t i = 0; i < checks->n; i++) {
+            const sc_check_t *c = &checks->items[i];
+            fprintf(dest[d], "  %-53s %12.4g %12.4g %7.3f  %s%s%s\n", c->name, c->measured,
+                    c->expected, c->ratio, colour ? colours[c->level] : "", sc_level_name(c->level),
                     colour ? "\033[0m" : "");
         }
-        json_t *sum = sc_verdict_summary(checks);
-        fprintf(dest[d], "# verdict: %s (%lld pass, %lld warn, %lld fail)\n",
-                json_string_value(json_object_get(sum, "verdict")),
-                json_integer_value(json_object_get(sum, "pass")),
-                json_integer_value(json_object_get(sum, "warn")),
-                json_integer_value(json_object_get(sum, "fail")));
-        json_decref(sum);
+        sc__tally_line(dest[d], checks);
     }
+}
+
+void sc_verdict_print_line(sc_results_t *res, const sc_checks_t *checks)
+{
+    sc_tally_t t = sc_checks_tally(checks);
+    sc_results_printf(res, "# verdict: %s (%d pass, %d warn, %d fail)\n", sc_level_name(t.level),
+                      t.pass, t.warn, t.fail);
 }
 
 typedef struct {
     const char *suite;
-    const json_t *checks;
+    const sc_checks_t *checks;
 } sc__junit_t;
+
+static void sc__junit_case(FILE *out, const char *suite, const sc_check_t *c)
+{
+    char detail[256];
+    snprintf(detail, sizeof(detail), "%s: measured %.6g, expected %.6g, ratio %.3f (%s)", c->metric,
+             c->measured, c->expected, c->ratio, c->source);
+    fprintf(out, "  <testcase classname=\"scalecheck.");
+    sc_files_xml_text(out, suite);
+    fprintf(out, "\" name=\"");
+    sc_files_xml_text(out, c->name);
+    fprintf(out, "\">");
+    if (c->level == SC_LEVEL_FAIL) {
+        fprintf(out, "<failure message=\"");
+        sc_files_xml_text(out, detail);
+        fprintf(out, "\"/>");
+    } else {
+        fprintf(out, "<system-out>%s: ", sc_level_name(c->level));
+        sc_files_xml_text(out, detail);
+        fprintf(out, "</system-out>");
+    }
+    fprintf(out, "</testcase>\n");
+}
 
 static int sc__junit_writer(FILE *out, void *arg)
 {
     const sc__junit_t *j = arg;
-    json_t *sum = sc_verdict_summary(j->checks);
+    sc_tally_t t = sc_checks_tally(j->checks);
     fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n<testsuite name=\"");
     sc_files_xml_text(out, j->suite);
-    fprintf(out, "\" tests=\"%zu\" failures=\"%lld\" errors=\"0\" skipped=\"0\">\n",
-            json_array_size(j->checks), json_integer_value(json_object_get(sum, "fail")));
-    json_decref(sum);
-    size_t i;
-    json_t *c;
-    json_array_foreach(j->checks, i, c)
-    {
-        const char *v = json_string_value(json_object_get(c, "verdict"));
-        char detail[256];
-        snprintf(detail, sizeof(detail), "%s: measured %.6g, expected %.6g, ratio %.3f (%s)",
-                 json_string_value(json_object_get(c, "metric")),
-                 json_real_value(json_object_get(c, "measured")),
-                 json_real_value(json_object_get(c, "expected")),
-                 json_real_value(json_object_get(c, "ratio")),
-                 json_string_value(json_object_get(c, "source")));
-        fprintf(out, "  <testcase classname=\"scalecheck.");
-        sc_files_xml_text(out, j->suite);
-        fprintf(out, "\" name=\"");
-        sc_files_xml_text(out, json_string_value(json_object_get(c, "name")));
-        fprintf(out, "\">");
-        if (v[0] == 'F') {
-            fprintf(out, "<failure message=\"");
-            sc_files_xml_text(out, detail);
-            fprintf(out, "\"/>");
-        } else {
-            fprintf(out, "<system-out>%s: ", v);
-            sc_files_xml_text(out, detail);
-            fprintf(out, "</system-out>");
-        }
-        fprintf(out, "</testcase>\n");
-    }
+    fprintf(out, "\" tests=\"%zu\" failures=\"%d\" errors=\"0\" skipped=\"0\">\n", j->checks->n,
+            t.fail);
+    for (size_t i = 0; i < j->checks->n; i++)
+        sc__junit_case(out, j->suite, &j->checks->items[i]);
     fprintf(out, "</testsuite>\n</testsuites>\n");
     return ferror(out);
 }
 
-sc_status_t sc_verdict_write_junit(const char *path, const char *suite, const json_t *checks,
+sc_status_t sc_verdict_write_junit(const char *path, const char *suite, const sc_checks_t *checks,
                                    sc_err_t *err)
 {
     sc__junit_t j = {suite, checks};
     return sc_files_write_text(path, sc__junit_writer, &j, err);
 }
 
-void sc_run_print_findings(sc_results_t *res, const json_t *findings)
+void sc_print_findings(sc_results_t *res, const sc_findings_t *findings)
 {
-    sc_results_printf(res, "#\n# declared vs detected: %zu finding%s\n", json_array_size(findings),
-                      json_array_size(findings) == 1 ? "" : "s");
-    size_t i;
-    json_t *f;
-    json_array_foreach(findings, i, f)
-    {
-        sc_results_printf(res, "  %-8s %-42s declared %-8g detected %-8g on %s\n",
-                          json_string_value(json_object_get(f, "severity")),
-                          json_string_value(json_object_get(f, "what")),
-                          json_real_value(json_object_get(f, "declared")),
-                          json_real_value(json_object_get(f, "detected")),
-                          json_string_value(json_object_get(f, "host")));
+    sc_results_t none = {.log = NULL};
+    if (res == NULL)
+        res = &none;
+    sc_results_printf(res, "#\n# declared vs detected: %zu finding%s\n", findings->n,
+                      findings->n == 1 ? "" : "s");
+    for (size_t i = 0; i < findings->n; i++) {
+        const sc_finding_t *f = &findings->items[i];
+        sc_results_printf(res, "  %-8s %-42s declared %-8g detected %-8g on %s\n", f->severity,
+                          f->what, f->declared, f->detected, f->host);
     }
 }

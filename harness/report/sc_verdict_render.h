@@ -2,20 +2,23 @@
 #ifndef SC_VERDICT_RENDER_H
 #define SC_VERDICT_RENDER_H
 
-#include <jansson.h>
 #include <stdio.h>
 
+#include "record/sc_record.h"
 #include "session/sc_results.h"
 #include "util/sc_status.h"
 
-/* The compact table (coloured when out is a terminal). */
-void sc_verdict_print(FILE *out, FILE *log, const json_t *checks);
+/* The compact table (coloured when out is a terminal), then the verdict line. */
+void sc_verdict_print(FILE *out, FILE *log, const sc_checks_t *checks);
+
+/* The verdict line alone: "# verdict: PASS (n pass, n warn, n fail)". */
+void sc_verdict_print_line(sc_results_t *res, const sc_checks_t *checks);
 
 /* junit.xml: one <testcase> per check, failures for FAIL, WARN as system-out. */
-sc_status_t sc_verdict_write_junit(const char *path, const char *suite, const json_t *checks,
+sc_status_t sc_verdict_write_junit(const char *path, const char *suite, const sc_checks_t *checks,
                                    sc_err_t *err);
 
-/* The declared-vs-detected findings, one line each. */
-void sc_run_print_findings(sc_results_t *res, const json_t *findings);
+/* The declared-vs-detected findings, one line each (res NULL: stdout only). */
+void sc_print_findings(sc_results_t *res, const sc_findings_t *findings);
 
 #endif

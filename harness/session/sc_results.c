@@ -2,6 +2,8 @@
 
 #include <errno.h>
 #include <ftw.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -107,49 +109,24 @@ const char *sc_results_path(const sc_results_t *res, const char *file, char *buf
     return buf;
 }
 
-json_t *sc_results_gather(const sc_rte_t *rte, json_t *mine)
+char *sc_results_gather_bytes(const sc_rte_t *rte, const void *mine, size_t len, int **lens_out,
+                              int **offsets_out)
 {
-    char *text = mine ? json_dumps(mine, JSON_COMPACT) : NULL;
-    json_decref(mine);
-    int len = text ? (int)strlen(text) + 1 : 0;
-    int *lens = rte->rank == 0 ? calloc((size_t)rte->size, sizeof(int)) : NULL;
-    int *offsets = rte->rank == 0 ? calloc((size_t)rte->size, sizeof(int)) : NULL;
-    MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, rte->world);
+    int n = (int)len;
+    bool root = rte->rank == 0;
+    int *lens = root ? calloc((size_t)rte->size, sizeof(int)) : NULL;
+    int *offsets = root ? calloc((size_t)rte->size, sizeof(int)) : NULL;
+    MPI_Gather(&n, 1, MPI_INT, lens, 1, MPI_INT, 0, rte->world);
     size_t total = 0;
-    for (int r = 0; rte->rank == 0 && r < rte->size; r++) {
+    for (int r = 0; root && r < rte->size; r++) {
         offsets[r] = (int)total;
         total += (size_t)lens[r];
     }
-    char *all = rte->rank == 0 ? malloc(total + 1) : NULL;
-    MPI_Gatherv(text, len, MPI_CHAR, all, lens, offsets, MPI_CHAR, 0, rte->world);
-    json_t *out = NULL;
-    if (rte->rank == 0) {
-        out = json_array();
-        for (int r = 0; r < rte->size; r++) {
-            json_t *v = lens[r] > 0 && all ? json_loads(all + offsets[r], 0, NULL) : NULL;
-            json_array_append_new(out, v ? v : json_null());
-        }
+    char *all = root ? malloc(total + 1) : NULL;
+    MPI_Gatherv(mine, n, MPI_BYTE, all, lens, offsets, MPI_BYTE, 0, rte->world);
+    if (root) {
+        *lens_out = lens;
+        *offsets_out = offsets;
     }
-    free(text);
-    free(all);
-    free(lens);
-    free(offsets);
-    return out;
-}
-
-json_t *sc_results_gather_present(const sc_rte_t *rte, json_t *mine)
-{
-    json_t *all = sc_results_gather(rte, mine);
-    if (all == NULL)
-        return NULL;
-    json_t *present = json_array();
-    size_t i;
-    json_t *v;
-    json_array_foreach(all, i, v)
-    {
-        if (!json_is_null(v))
-            json_array_append(present, v);
-    }
-    json_decref(all);
-    return present;
+    return all;
 }

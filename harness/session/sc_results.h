@@ -1,9 +1,9 @@
 /* sc_results.h - a run's own results directory (results/<UTC time>-<name>/, never reused), the
- * log that copies what rank 0 prints, and the gathering of every rank's record to rank 0. */
+ * log that copies what rank 0 prints, and the gathering of every rank's record to rank 0 (as bytes:
+ * records are plain C structs). */
 #ifndef SC_RESULTS_H
 #define SC_RESULTS_H
 
-#include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
 
@@ -29,12 +29,11 @@ void sc_results_printf(sc_results_t *res, const char *fmt, ...)
 /* Flushes stdout and the log (safe to call from the watchdog before the process ends). */
 void sc_results_flush(void *res);
 
-/* Gathers every rank's JSON value (mine, reference stolen; NULL counts as null) to rank 0:
- * returns a new array in rank order there, NULL on other ranks. Collective over rte->world. */
-json_t *sc_results_gather(const sc_rte_t *rte, json_t *mine);
-
-/* The same, keeping only the ranks that gave a value (e.g. one per host). */
-json_t *sc_results_gather_present(const sc_rte_t *rte, json_t *mine);
+/* Gathers every rank's bytes (len 0: nothing) to rank 0: returns their concatenation there,
+ * with each rank's length and offset in *lens and *offsets (the caller frees all three); NULL
+ * on other ranks. Collective over rte->world. */
+char *sc_results_gather_bytes(const sc_rte_t *rte, const void *mine, size_t len, int **lens,
+                              int **offsets);
 
 /* dir + "/" + file into buf. */
 const char *sc_results_path(const sc_results_t *res, const char *file, char *buf, size_t len);

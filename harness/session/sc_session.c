@@ -1,6 +1,7 @@
 #include "session/sc_session.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 sc_status_t sc_session_open(sc_session_t *s, const sc_rte_t *rte, const sc_session_opts_t *o,
@@ -32,25 +33,76 @@ sc_status_t sc_session_open(sc_session_t *s, const sc_rte_t *rte, const sc_sessi
     return SC_OK;
 }
 
-json_t *sc_session_rank_info(sc_session_t *s)
+sc_kvs_t *sc_session_rank_info(sc_session_t *s)
 {
-    return sc_results_gather(s->rte, s->world->ops->describe(s->world));
+    sc_kvs_t mine = {0};
+    s->world->ops->describe(s->world, &mine);
+    int *lens = NULL, *offsets = NULL;
+    char *all =
+        sc_results_gather_bytes(s->rte, mine.items, mine.n * sizeof(sc_kv_t), &lens, &offsets);
+    sc_list_free(&mine);
+    sc_kvs_t *info = NULL;
+    if (s->rte->rank == 0)
+        info = calloc((size_t)s->rte->size, sizeof(*info));
+    for (int r = 0; info != NULL && r < s->rte->size; r++) {
+        const sc_kv_t *kv = (const sc_kv_t *)(all + offsets[r]);
+        for (size_t i = 0; i < (size_t)lens[r] / sizeof(sc_kv_t); i++) {
+            sc_kv_t *copy = SC_LIST_PUSH(&info[r]);
+            if (copy != NULL)
+                memcpy(copy, &kv[i], sizeof(*copy));
+        }
+    }
+    free(all);
+    free(lens);
+    free(offsets);
+    return info;
 }
 
-json_t *sc_session_telemetry(sc_session_t *s)
+void sc_health_gather(const sc_rte_t *rte, sc_health_t *mine, sc_health_t **hosts, int *nhosts)
 {
-    json_t *mine = s->telemetry ? sc_telemetry_finish(s->telemetry) : NULL;
+    *hosts = NULL;
+    *nhosts = 0;
+    size_t len = 0;
+    char *block = mine != NULL ? sc_health_pack(mine, &len) : NULL;
+    if (mine != NULL)
+        sc_health_clear(mine);
+    int *lens = NULL, *offsets = NULL;
+    char *all = sc_results_gather_bytes(rte, block, len, &lens, &offsets);
+    free(block);
+    if (rte->rank == 0)
+        *hosts = calloc((size_t)rte->size + 1, sizeof(sc_health_t));
+    for (int r = 0; *hosts != NULL && r < rte->size; r++)
+        if (lens[r] > 0 && sc_health_unpack(all + offsets[r], (size_t)lens[r], &(*hosts)[*nhosts]))
+            (*nhosts)++;
+    free(all);
+    free(lens);
+    free(offsets);
+}
+
+void sc_session_telemetry(sc_session_t *s, sc_health_t **hosts, int *nhosts)
+{
+    *hosts = NULL;
+    *nhosts = 0;
+    sc_health_t mine = {0};
+    bool sampled = s->telemetry != NULL;
+    if (sampled)
+        sc_telemetry_finish(s->telemetry, &mine);
     s->telemetry = NULL;
-    if (!s->sampling)
-        return NULL;
+    if (!s->sampling) {
+        sc_health_clear(&mine);
+        return;
+    }
     s->sampling = false;
-    return sc_results_gather_present(s->rte, mine);
+    sc_health_gather(s->rte, sampled ? &mine : NULL, hosts, nhosts);
 }
 
 void sc_session_close(sc_session_t *s)
 {
-    if (s->telemetry != NULL)
-        json_decref(sc_telemetry_finish(s->telemetry));
+    if (s->telemetry != NULL) {
+        sc_health_t ignored;
+        sc_telemetry_finish(s->telemetry, &ignored);
+        sc_health_clear(&ignored);
+    }
     s->telemetry = NULL;
     sc_watchdog_stop(s->wd);
     s->wd = NULL;

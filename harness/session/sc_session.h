@@ -5,8 +5,6 @@
 #ifndef SC_SESSION_H
 #define SC_SESSION_H
 
-#include <jansson.h>
-
 #include "comm/sc_backend.h"
 #include "engine/sc_watchdog.h"
 #include "session/sc_results.h"
@@ -35,12 +33,15 @@ typedef struct {
  * status (a usage error is reported once, by rank 0, by the caller). */
 sc_status_t sc_session_open(sc_session_t *s, const sc_rte_t *rte, const sc_session_opts_t *o,
                             sc_err_t *err);
-/* Every rank's backend description (versions, GPU, NCCL_* variables): an array on rank 0,
- * NULL elsewhere. Collective. */
-json_t *sc_session_rank_info(sc_session_t *s);
-/* Stops the sampling: the hosts' telemetry summaries on rank 0 (NULL elsewhere, or when
- * sampling was off). Collective. */
-json_t *sc_session_telemetry(sc_session_t *s);
+/* Every rank's backend description (versions, GPU, NCCL_* variables): rte->size lists on
+ * rank 0 (free each, then the array), NULL elsewhere. Collective. */
+sc_kvs_t *sc_session_rank_info(sc_session_t *s);
+/* Stops the sampling: the hosts' telemetry on rank 0 (*hosts NULL elsewhere, or when sampling
+ * was off; free with sc_health_free). Collective. */
+void sc_session_telemetry(sc_session_t *s, sc_health_t **hosts, int *nhosts);
+/* Every sampling rank's telemetry (mine: NULL where this rank did not sample; cleared) to
+ * rank 0, in rank order (*hosts NULL elsewhere; free with sc_health_free). Collective. */
+void sc_health_gather(const sc_rte_t *rte, sc_health_t *mine, sc_health_t **hosts, int *nhosts);
 /* How every measuring command ends, on every rank, before it frees anything collective: an
  * error is printed as "scalecheck CMD: ..." (a usage error, which every rank has, by rank 0
  * only); a runtime fault (exit code 3) ends the job at once, as peers may be stuck in a

@@ -166,33 +166,3 @@ void sc_nvml_sample(sc_nvml_t *n, unsigned index, sc_gpu_sample_t *out)
         out->ecc_uncorrected = (long long)ull;
     nvml__links(n, dev, out);
 }
-
-static void nvml__set_int(json_t *obj, const char *key, long long v)
-{
-    if (v >= 0)
-        json_object_set_new(obj, key, json_integer(v));
-}
-
-json_t *sc_nvml_sample_json(const sc_gpu_sample_t *s, double t_s)
-{
-    json_t *obj = json_pack("{s:f, s:i}", "t_s", t_s, "index", (int)s->index);
-    nvml__set_int(obj, "temp_c", s->temp_c);
-    if (s->power_w >= 0)
-        json_object_set_new(obj, "power_w", json_real(s->power_w));
-    nvml__set_int(obj, "sm_mhz", s->sm_mhz);
-    nvml__set_int(obj, "mem_mhz", s->mem_mhz);
-    nvml__set_int(obj, "throttle_reasons", s->throttle_reasons);
-    nvml__set_int(obj, "ecc_corrected", s->ecc_corrected);
-    nvml__set_int(obj, "ecc_uncorrected", s->ecc_uncorrected);
-    if (s->nvlinks_reported > 0) {
-        json_t *links = json_array();
-        for (int l = 0; l < SC_NVML_MAX_LINKS; l++)
-            if (s->nvlink_active[l] >= 0)
-                json_array_append_new(links, json_pack("{s:i, s:b, s:i}", "link", l, "up",
-                                                       s->nvlink_active[l], "version",
-                                                       s->nvlink_version[l]));
-        json_object_set_new(obj, "nvlinks_up", json_integer(s->nvlinks_up));
-        json_object_set_new(obj, "nvlinks", links);
-    }
-    return obj;
-}

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "telemetry/sc_nvml.h"
@@ -20,7 +21,8 @@ struct sc_telemetry {
     double interval_s;
     unsigned ngpus;
     uint64_t start_ns;
-    json_t *samples[SC__TELEMETRY_MAX_GPUS]; /* JSON arrays, one per GPU */
+    sc_gpu_health_t gpus[SC__TELEMETRY_MAX_GPUS]; /* samples kept, and the summary */
+    size_t cap[SC__TELEMETRY_MAX_GPUS];
     sc_gpu_sample_t first[SC__TELEMETRY_MAX_GPUS], last[SC__TELEMETRY_MAX_GPUS];
     long dropped;
     pthread_t thread;
@@ -36,12 +38,22 @@ static void sc__sample_all(sc_telemetry_t *t)
     for (unsigned g = 0; g < t->ngpus; g++) {
         sc_gpu_sample_t s;
         sc_nvml_sample(t->nvml, g, &s);
+        s.t_s = now;
         pthread_mutex_lock(&t->lock);
-        if (json_array_size(t->samples[g]) == 0)
+        sc_gpu_health_t *gpu = &t->gpus[g];
+        if (gpu->nsamples == 0)
             t->first[g] = s;
         t->last[g] = s;
-        if (json_array_size(t->samples[g]) < SC__TELEMETRY_MAX_SAMPLES)
-            json_array_append_new(t->samples[g], sc_nvml_sample_json(&s, now));
+        if (gpu->nsamples == t->cap[g] && gpu->nsamples < SC__TELEMETRY_MAX_SAMPLES) {
+            size_t cap = t->cap[g] ? 2 * t->cap[g] : 64;
+            sc_gpu_sample_t *grown = realloc(gpu->samples, cap * sizeof(*grown));
+            if (grown != NULL) {
+                gpu->samples = grown;
+                t->cap[g] = cap;
+            }
+        }
+        if (gpu->nsamples < t->cap[g])
+            gpu->samples[gpu->nsamples++] = s;
         else
             t->dropped++;
         pthread_mutex_unlock(&t->lock);
@@ -85,8 +97,6 @@ sc_telemetry_t *sc_telemetry_start(double interval_s, const char *host)
     t->ngpus = sc_nvml_count(t->nvml);
     if (t->ngpus > SC__TELEMETRY_MAX_GPUS)
         t->ngpus = SC__TELEMETRY_MAX_GPUS;
-    for (unsigned g = 0; g < t->ngpus; g++)
-        t->samples[g] = json_array();
     sc__sample_all(t);
     t->thread_running = pthread_create(&t->thread, NULL, sc__telemetry_main, t) == 0;
     if (!t->thread_running)
@@ -94,49 +104,43 @@ sc_telemetry_t *sc_telemetry_start(double interval_s, const char *host)
     return t;
 }
 
-static json_t *sc__gpu_summary(sc_telemetry_t *t, unsigned g)
+/* GPU g's summary over its samples, into t->gpus[g]. */
+static void sc__gpu_summary(sc_telemetry_t *t, unsigned g)
 {
     const sc_gpu_sample_t *first = &t->first[g], *last = &t->last[g];
-    int max_temp = -1, min_links = INT_MAX;
-    double max_power = -1;
-    long throttled = 0;
-    size_t i;
-    json_t *s;
-    json_array_foreach(t->samples[g], i, s)
-    {
-        json_t *v;
-        if ((v = json_object_get(s, "temp_c")) && json_integer_value(v) > max_temp)
-            max_temp = (int)json_integer_value(v);
-        if ((v = json_object_get(s, "power_w")) && json_real_value(v) > max_power)
-            max_power = json_real_value(v);
+    sc_gpu_health_t *gpu = &t->gpus[g];
+    gpu->index = g;
+    snprintf(gpu->name, sizeof(gpu->name), "%s", first->name);
+    snprintf(gpu->bus_id, sizeof(gpu->bus_id), "%s", first->bus_id);
+    gpu->max_temp_c = -1;
+    gpu->max_power_w = -1;
+    gpu->min_nvlinks_up = INT_MAX;
+    for (size_t i = 0; i < gpu->nsamples; i++) {
+        const sc_gpu_sample_t *s = &gpu->samples[i];
+        gpu->max_temp_c = s->temp_c > gpu->max_temp_c ? s->temp_c : gpu->max_temp_c;
+        gpu->max_power_w = s->power_w > gpu->max_power_w ? s->power_w : gpu->max_power_w;
         /* bit 0 is "GPU idle": not a throttle */
-        if ((v = json_object_get(s, "throttle_reasons")) && (json_integer_value(v) & ~1LL))
-            throttled++;
-        if ((v = json_object_get(s, "nvlinks_up")) && json_integer_value(v) < min_links)
-            min_links = (int)json_integer_value(v);
+        gpu->throttled_samples += s->throttle_reasons > 0 && (s->throttle_reasons & ~1LL);
+        if (s->nvlinks_reported > 0 && s->nvlinks_up < gpu->min_nvlinks_up)
+            gpu->min_nvlinks_up = s->nvlinks_up;
     }
-    json_t *gpu = json_pack("{s:i, s:s, s:s, s:O, s:I}", "index", (int)g, "name", first->name,
-                            "bus_id", first->bus_id, "samples", t->samples[g], "throttled_samples",
-                            (json_int_t)throttled);
-    if (max_temp >= 0)
-        json_object_set_new(gpu, "max_temp_c", json_integer(max_temp));
-    if (max_power >= 0)
-        json_object_set_new(gpu, "max_power_w", json_real(max_power));
-    if (first->ecc_uncorrected >= 0 && last->ecc_uncorrected >= 0)
-        json_object_set_new(gpu, "ecc_uncorrected_new",
-                            json_integer(last->ecc_uncorrected - first->ecc_uncorrected));
-    if (first->ecc_corrected >= 0 && last->ecc_corrected >= 0)
-        json_object_set_new(gpu, "ecc_corrected_new",
-                            json_integer(last->ecc_corrected - first->ecc_corrected));
-    if (min_links != INT_MAX)
-        json_object_set_new(gpu, "min_nvlinks_up", json_integer(min_links));
-    return gpu;
+    if (gpu->min_nvlinks_up == INT_MAX)
+        gpu->min_nvlinks_up = -1;
+    gpu->ecc_uncorrected_new = first->ecc_uncorrected >= 0 && last->ecc_uncorrected >= 0
+                                   ? last->ecc_uncorrected - first->ecc_uncorrected
+                                   : -1;
+    gpu->ecc_corrected_new = first->ecc_corrected >= 0 && last->ecc_corrected >= 0
+                                 ? last->ecc_corrected - first->ecc_corrected
+                                 : -1;
 }
 
-json_t *sc_telemetry_finish(sc_telemetry_t *t)
+void sc_telemetry_finish(sc_telemetry_t *t, sc_health_t *out)
 {
-    if (t == NULL)
-        return json_pack("{s:b, s:s}", "available", 0, "reason", "no memory for telemetry");
+    memset(out, 0, sizeof(*out));
+    if (t == NULL) {
+        snprintf(out->reason, sizeof(out->reason), "no memory for telemetry");
+        return;
+    }
     if (t->thread_running) {
         pthread_mutex_lock(&t->lock);
         t->stop = true;
@@ -144,23 +148,24 @@ json_t *sc_telemetry_finish(sc_telemetry_t *t)
         pthread_mutex_unlock(&t->lock);
         pthread_join(t->thread, NULL);
     }
-    json_t *out = json_pack("{s:s, s:b, s:f}", "host", t->host, "available", t->nvml != NULL,
-                            "interval_s", t->interval_s);
+    snprintf(out->host, sizeof(out->host), "%s", t->host);
+    out->available = t->nvml != NULL;
+    out->interval_s = t->interval_s;
     if (t->nvml != NULL) {
         sc__sample_all(t);
-        json_t *gpus = json_array();
-        for (unsigned g = 0; g < t->ngpus; g++)
-            json_array_append_new(gpus, sc__gpu_summary(t, g));
-        json_object_set_new(out, "gpus", gpus);
-        json_object_set_new(out, "samples_dropped", json_integer(t->dropped));
+        out->gpus = calloc((size_t)t->ngpus + 1, sizeof(sc_gpu_health_t));
+        for (unsigned g = 0; g < t->ngpus; g++) {
+            sc__gpu_summary(t, g);
+            if (out->gpus != NULL)
+                out->gpus[out->ngpus++] = t->gpus[g]; /* the samples move to out */
+            else
+                free(t->gpus[g].samples);
+        }
+        out->samples_dropped = t->dropped;
         sc_nvml_close(t->nvml);
     }
-    if (t->reason[0] != '\0')
-        json_object_set_new(out, "reason", json_string(t->reason));
-    for (unsigned g = 0; g < t->ngpus; g++)
-        json_decref(t->samples[g]);
+    snprintf(out->reason, sizeof(out->reason), "%s", t->reason);
     pthread_cond_destroy(&t->wake);
     pthread_mutex_destroy(&t->lock);
     free(t);
-    return out;
 }

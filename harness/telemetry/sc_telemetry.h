@@ -4,7 +4,7 @@
 #ifndef SC_TELEMETRY_H
 #define SC_TELEMETRY_H
 
-#include <jansson.h>
+#include "record/sc_health.h"
 
 typedef struct sc_telemetry sc_telemetry_t;
 
@@ -12,10 +12,8 @@ typedef struct sc_telemetry sc_telemetry_t;
  * not available the result of sc_telemetry_finish says so. */
 sc_telemetry_t *sc_telemetry_start(double interval_s, const char *host);
 
-/* Takes a last sample, stops, frees, and returns a new JSON object: {"host", "available",
- * "reason" (when not available), "interval_s", "gpus": [{"index", "name", "bus_id", "samples",
- * "max_temp_c", "max_power_w", "ecc_uncorrected_new", "ecc_corrected_new", "throttled_samples",
- * "min_nvlinks_up"}], "samples_dropped"}. */
-json_t *sc_telemetry_finish(sc_telemetry_t *t);
+/* Takes a last sample, stops, frees t, and fills out: the host, whether NVML was there (and
+ * why not), and per GPU its samples and summary (free them with sc_health_clear). */
+void sc_telemetry_finish(sc_telemetry_t *t, sc_health_t *out);
 
 #endif

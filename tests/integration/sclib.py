@@ -20,9 +20,6 @@ def busbw_factor(collective, n):
     return 1.0
 
 
-COLLECTIVES = ["allreduce", "allgather", "reducescatter", "broadcast", "reduce", "alltoall",
-               "sendrecv", "gather", "scatter"]
-REDUCTIONS = {"allreduce", "reducescatter", "reduce"}
 DTYPES = ["int8", "uint8", "int32", "uint32", "int64", "uint64", "float", "double"]
 OPS = ["sum", "prod", "min", "max", "avg"]
 
@@ -90,3 +87,16 @@ def main(test):
         print("FAIL:", e)
         sys.exit(1)
     print("PASS")
+
+
+def registry():
+    """The collectives the binary registers, and those that take a reduction: from `scalecheck
+    version`, so that the tests follow the one list (harness/util/sc_coll_id.h)."""
+    rc, out, err, _ = scalecheck1(["version"])
+    lines = dict(l.split(":", 1) for l in out.splitlines() if ":" in l)
+    if rc != 0 or "collectives" not in lines:
+        raise RuntimeError(f"scalecheck version: exit {rc}: {out} {err}")
+    return lines["collectives"].split(), set(lines["reductions"].split())
+
+
+COLLECTIVES, REDUCTIONS = registry()

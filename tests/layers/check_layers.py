@@ -98,6 +98,40 @@ def find_cycle(root):
     return None
 
 
+JSON_MODULE = "harness/report/sc_json_"  # the one module that reads and writes JSON
+
+
+def json_users(src):
+    """The files under harness/ that include jansson.h (or the JSON module's private header)."""
+    users = []
+    for d, _, files in os.walk(os.path.join(src, "harness")):
+        for name in files:
+            path = os.path.join(d, name)
+            if name.endswith((".c", ".h", ".cu")):
+                with open(path) as f:
+                    if any(line.strip().startswith(("#include <jansson.h>",
+                                                    '#include "report/sc_json_build.h"'))
+                           for line in f):
+                        users.append(os.path.relpath(path, src))
+    return sorted(users)
+
+
+def check_json_module(src):
+    users = json_users(src)
+    outside = [u for u in users if not u.startswith(JSON_MODULE)]
+    if outside:
+        fail(f"JSON read or written outside {JSON_MODULE}*: {outside}")
+    if not users:
+        fail("no file includes jansson.h: the detector looks in the wrong place")
+    with tempfile.TemporaryDirectory() as tmp:  # the detector must see a planted user
+        os.makedirs(os.path.join(tmp, "harness", "judge"))
+        with open(os.path.join(tmp, "harness", "judge", "x.c"), "w") as f:
+            f.write("#include <jansson.h>\n")
+        if json_users(tmp) != ["harness/judge/x.c"]:
+            fail("the JSON detector missed a planted jansson.h")
+    return len(users)
+
+
 def main():
     cc, build, src = sys.argv[1:4]
     layers = layer_map(build)
@@ -118,7 +152,9 @@ def main():
     cycle = find_cycle(os.path.join(src, "harness"))
     if cycle:
         fail("header cycle: " + " -> ".join(os.path.relpath(p, src) for p in cycle))
-    print(f"layers: {refused} upward includes refused across {len(layers)} layers; no header cycle")
+    json_files = check_json_module(src)
+    print(f"layers: {refused} upward includes refused across {len(layers)} layers; no header cycle; "
+          f"JSON in {json_files} files of {JSON_MODULE}* only")
 
 
 main()

@@ -1,0 +1,83 @@
+/* sc_pairs_verdict.c - the point-to-point matrix judged: the localisation, a check per pair
+ * (the slower direction against the reference), slow pairs failed, a doubtful reference
+ * warned. */
+#include "judge/sc_pairs_verdict.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "judge/sc_localize.h"
+#include "judge/sc_verdict.h"
+
+static void pairs__check_name(char *buf, size_t len, const char *a, const char *b)
+{
+    snprintf(buf, len, "pair %s <-> %s bandwidth", a, b);
+}
+
+/* A row and a check per pair (the slower direction against the reference), in the same order. */
+static void pairs__rows_and_checks(const sc_pairs_view_t *m, const char *const *names,
+                                   double reference, double tolerance, const char *source,
+                                   sc_result_t *doc)
+{
+    int n = m->n;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            double ab = m->uni[i * n + j], ba = m->uni[j * n + i];
+            char name[160];
+            pairs__check_name(name, sizeof(name), names[i], names[j]);
+            sc_verdict_add(&doc->checks, name, "GBps", ab < ba ? ab : ba, reference, tolerance,
+                           true, source);
+            sc_pair_row_t *row = SC_LIST_PUSH(&doc->pairs);
+            if (row == NULL)
+                continue;
+            snprintf(row->a, sizeof(row->a), "%s", names[i]);
+            snprintf(row->b, sizeof(row->b), "%s", names[j]);
+            row->uni_ab_GBps = ab;
+            row->uni_ba_GBps = ba;
+            row->bidir_GBps = m->bidir[i * n + j];
+            row->latency_us = m->lat[i * n + j];
+            row->looks = m->looks[i * n + j];
+        }
+}
+
+/* A pair the localisation found slow (slow at every look) fails, whatever the WARN band says;
+ * then each row gets its check's verdict. */
+static void pairs__fail_slow(sc_result_t *doc)
+{
+    const sc_localization_t *loc = &doc->localization;
+    for (int k = 0; k < loc->nslow; k++) {
+        char name[160];
+        pairs__check_name(name, sizeof(name), loc->slow_pairs[k].a, loc->slow_pairs[k].b);
+        for (size_t c = 0; c < doc->checks.n; c++)
+            if (!strcmp(doc->checks.items[c].name, name))
+                doc->checks.items[c].level = SC_LEVEL_FAIL;
+    }
+    for (size_t k = 0; k < doc->pairs.n && k < doc->checks.n; k++)
+        doc->pairs.items[k].level = doc->checks.items[k].level;
+}
+
+/* A doubtful reference (the median, below the best pair's slow line) is a WARN check: never a
+ * clean PASS. */
+static void pairs__doubt(double tolerance, sc_result_t *doc)
+{
+    const sc_localization_t *loc = &doc->localization;
+    if (loc->reference_note[0] == '\0')
+        return;
+    sc_check_t *c =
+        sc_verdict_add(&doc->checks, "matrix median against the best pair", "GBps",
+                       loc->reference_GBps, loc->best_GBps, tolerance, true, "best pair");
+    if (c != NULL)
+        c->level = SC_LEVEL_WARN;
+}
+
+void sc_pairs_judge(const sc_pairs_view_t *m, const char *const *names, double expected,
+                    double tolerance, sc_result_t *doc)
+{
+    sc_localize(m->uni, m->n, names, expected, tolerance, &doc->localization);
+    doc->has_localization = true;
+    pairs__rows_and_checks(m, names, doc->localization.reference_GBps, tolerance,
+                           expected > 0 ? "topology" : "matrix median", doc);
+    pairs__fail_slow(doc);
+    pairs__doubt(tolerance, doc);
+    doc->judged = true;
+}

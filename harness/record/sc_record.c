@@ -1,0 +1,332 @@
+/* sc_record.c - the records' lists, tallies and field tables. */
+#include "record/sc_record.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "record/sc_result.h"
+
+bool sc_present(double v)
+{
+    return !isnan(v);
+}
+
+static const char *const sc__level_names[] = {"PASS", "WARN", "FAIL"};
+
+const char *sc_level_name(sc_level_t level)
+{
+    return sc__level_names[level];
+}
+
+int sc_level_parse(const char *name)
+{
+    for (int l = 0; name != NULL && l < 3; l++)
+        if (strcmp(name, sc__level_names[l]) == 0)
+            return l;
+    return -1;
+}
+
+/* Every SC_LIST has this layout. */
+typedef SC_LIST(char) sc__any_list_t;
+
+void *sc_list_push(void *list, size_t elem_size)
+{
+    sc__any_list_t *l = list;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 8;
+        char *items = realloc(l->items, cap * elem_size);
+        if (items == NULL)
+            return NULL;
+        l->items = items;
+        l->cap = cap;
+    }
+    char *slot = l->items + l->n++ * elem_size;
+    memset(slot, 0, elem_size);
+    return slot;
+}
+
+void sc_list_free(void *list)
+{
+    sc__any_list_t *l = list;
+    free(l->items);
+    l->items = NULL;
+    l->n = l->cap = 0;
+}
+
+sc_tally_t sc_checks_tally(const sc_checks_t *checks)
+{
+    sc_tally_t t = {.checks = (int)checks->n};
+    for (size_t i = 0; i < checks->n; i++) {
+        sc_level_t l = checks->items[i].level;
+        t.pass += l == SC_LEVEL_PASS;
+        t.warn += l == SC_LEVEL_WARN;
+        t.fail += l == SC_LEVEL_FAIL;
+    }
+    t.level = t.fail ? SC_LEVEL_FAIL : t.warn ? SC_LEVEL_WARN : SC_LEVEL_PASS;
+    return t;
+}
+
+void sc_kvs_text(sc_kvs_t *kvs, const char *key, const char *text)
+{
+    sc_kv_t *kv = SC_LIST_PUSH(kvs);
+    if (kv == NULL)
+        return;
+    snprintf(kv->key, sizeof(kv->key), "%s", key);
+    snprintf(kv->text, sizeof(kv->text), "%s", text ? text : "");
+}
+
+void sc_kvs_number(sc_kvs_t *kvs, const char *key, double number)
+{
+    sc_kv_t *kv = SC_LIST_PUSH(kvs);
+    if (kv == NULL)
+        return;
+    snprintf(kv->key, sizeof(kv->key), "%s", key);
+    kv->number = number;
+    kv->is_number = true;
+}
+
+void sc_point_init(sc_point_t *p)
+{
+    memset(p, 0, sizeof(*p));
+    p->expected_step_time_ms = p->expected_speedup = p->expected_efficiency = SC_ABSENT;
+    p->expected_step_time_ms_detected = p->expected_speedup_detected =
+        p->expected_efficiency_detected = SC_ABSENT;
+}
+
+void sc_localization_free(sc_localization_t *l)
+{
+    free(l->slow_pairs);
+    free(l->suspects);
+    l->slow_pairs = NULL;
+    l->suspects = NULL;
+    l->nslow = l->nsuspects = 0;
+}
+
+void sc_result_init(sc_result_t *r, const char *command)
+{
+    memset(r, 0, sizeof(*r));
+    snprintf(r->command, sizeof(r->command), "%s", command);
+    r->avg_busbw_GBps = SC_ABSENT;
+}
+
+static void sc__points_free(sc_points_t *points)
+{
+    for (size_t i = 0; i < points->n; i++) {
+        sc_point_t *p = &points->items[i];
+        for (int g = 0; g < p->ngrid; g++)
+            free(p->grid[g].tp_group); /* one allocation holds the three groups */
+        free(p->grid);
+    }
+    sc_list_free(points);
+}
+
+void sc_result_free(sc_result_t *r)
+{
+    for (char **a = r->argv; a && *a; a++)
+        free(*a);
+    free(r->argv);
+    free(r->hosts);
+    free(r->rank_hosts);
+    sc_list_free(&r->libraries);
+    sc_list_free(&r->options);
+    for (int i = 0; r->rank_info && i < r->ranks; i++)
+        sc_list_free(&r->rank_info[i]);
+    free(r->rank_info);
+    sc__points_free(&r->points);
+    sc_list_free(&r->sweep);
+    sc_list_free(&r->cases);
+    free(r->pair_names);
+    free(r->uni);
+    free(r->uni_first);
+    free(r->bidir);
+    free(r->latency);
+    sc_list_free(&r->pairs);
+    sc_localization_free(&r->localization);
+    sc_list_free(&r->checks);
+    sc_list_free(&r->findings);
+    sc_health_free(r->health, r->nhealth);
+    memset(r, 0, sizeof(*r));
+}
+
+/* ---- field tables ---- */
+#define SC__F(type, field, kind, show)                                                             \
+    {                                                                                              \
+#field, kind, offsetof(type, field), sizeof(((type *)0)->field), show                      \
+    }
+#define SC__END                                                                                    \
+    {                                                                                              \
+        NULL, SC_FIELD_INT, 0, 0, 0                                                                \
+    }
+enum { CSV = SC_SHOW_CSV, HTML = SC_SHOW_HTML, BOTH = SC_SHOW_CSV | SC_SHOW_HTML };
+
+#define C(field, kind, show) SC__F(sc_case_row_t, field, kind, show)
+const sc_field_t sc_case_row_fields[] = {
+    C(collective, SC_FIELD_TEXT, BOTH),
+    C(size_bytes, SC_FIELD_U64, BOTH),
+    C(count, SC_FIELD_U64, CSV),
+    C(count_per_rank, SC_FIELD_U64, CSV),
+    C(dtype, SC_FIELD_TEXT, CSV),
+    C(op, SC_FIELD_TEXT, CSV),
+    C(root, SC_FIELD_INT, CSV),
+    C(in_place, SC_FIELD_BOOL, CSV),
+    C(time_us, SC_FIELD_DOUBLE, BOTH),
+    C(time_us_min, SC_FIELD_DOUBLE, CSV),
+    C(time_us_max, SC_FIELD_DOUBLE, CSV),
+    C(time_us_p99, SC_FIELD_DOUBLE, CSV),
+    C(time_us_mean, SC_FIELD_DOUBLE, CSV),
+    C(cv, SC_FIELD_DOUBLE, CSV),
+    C(ci95_lo_us, SC_FIELD_DOUBLE, 0),
+    C(ci95_hi_us, SC_FIELD_DOUBLE, 0),
+    C(ci95_rel, SC_FIELD_DOUBLE, CSV),
+    C(algbw_GBps, SC_FIELD_DOUBLE, CSV),
+    C(busbw_GBps, SC_FIELD_DOUBLE, BOTH),
+    C(busbw_factor, SC_FIELD_DOUBLE, CSV),
+    C(checked, SC_FIELD_BOOL, CSV),
+    C(wrong, SC_FIELD_U64, CSV),
+    C(iterations, SC_FIELD_U64, CSV),
+    C(timer, SC_FIELD_TEXT, 0),
+    C(host_time_us, SC_FIELD_DOUBLE, 0),
+    C(host_time_us_p99, SC_FIELD_DOUBLE, 0),
+    C(expected_time_us, SC_FIELD_OPTIONAL, 0),
+    C(expected_busbw_GBps, SC_FIELD_OPTIONAL, HTML),
+    C(algorithm, SC_FIELD_TEXT_OPT, 0),
+    SC__END,
+};
+#undef C
+
+#define P(field, kind, show) SC__F(sc_point_t, field, kind, show)
+const sc_field_t sc_point_fields[] = {
+    P(gpus, SC_FIELD_INT, BOTH),
+    P(nodes, SC_FIELD_INT, BOTH),
+    P(dp, SC_FIELD_INT, BOTH),
+    P(tp, SC_FIELD_INT, BOTH),
+    P(pp, SC_FIELD_INT, BOTH),
+    P(micro_batches, SC_FIELD_INT, 0),
+    P(steps, SC_FIELD_INT, 0),
+    P(step_time_ms, SC_FIELD_DOUBLE, BOTH),
+    P(step_time_p99_ms, SC_FIELD_DOUBLE, BOTH),
+    P(step_time_cv, SC_FIELD_DOUBLE, 0),
+    P(throughput, SC_FIELD_DOUBLE, BOTH),
+    P(speedup, SC_FIELD_DOUBLE, BOTH),
+    P(expected_speedup, SC_FIELD_OPTIONAL, HTML),
+    P(efficiency, SC_FIELD_DOUBLE, BOTH),
+    P(expected_efficiency, SC_FIELD_OPTIONAL, HTML),
+    P(comm_fraction, SC_FIELD_DOUBLE, BOTH),
+    P(slowest_rank, SC_FIELD_INT, CSV),
+    P(slowest_host, SC_FIELD_TEXT, BOTH),
+    P(slowest_rank_mean_ms, SC_FIELD_DOUBLE, 0),
+    P(expected_step_time_ms, SC_FIELD_OPTIONAL, 0),
+    P(expected_step_time_ms_detected, SC_FIELD_OPTIONAL, 0),
+    P(expected_speedup_detected, SC_FIELD_OPTIONAL, 0),
+    P(expected_efficiency_detected, SC_FIELD_OPTIONAL, 0),
+    SC__END,
+};
+#undef P
+
+#define K(field, kind, show) SC__F(sc_check_t, field, kind, show)
+const sc_field_t sc_check_fields[] = {
+    K(name, SC_FIELD_TEXT, HTML),
+    K(metric, SC_FIELD_TEXT, HTML),
+    K(measured, SC_FIELD_DOUBLE, HTML),
+    K(expected, SC_FIELD_DOUBLE, HTML),
+    K(ratio, SC_FIELD_DOUBLE, HTML),
+    K(tolerance, SC_FIELD_DOUBLE, 0),
+    {"verdict", SC_FIELD_LEVEL, offsetof(sc_check_t, level), sizeof(sc_level_t), HTML},
+    K(source, SC_FIELD_TEXT, 0),
+    K(higher_is_better, SC_FIELD_BOOL, 0),
+    SC__END,
+};
+#undef K
+
+#define F(field, kind, show) SC__F(sc_finding_t, field, kind, show)
+const sc_field_t sc_finding_fields[] = {
+    F(severity, SC_FIELD_TEXT, HTML),   F(what, SC_FIELD_TEXT, HTML),
+    F(declared, SC_FIELD_DOUBLE, HTML), F(detected, SC_FIELD_DOUBLE, HTML),
+    F(host, SC_FIELD_TEXT, 0),          SC__END,
+};
+#undef F
+
+#define R(field, kind, show) SC__F(sc_pair_row_t, field, kind, show)
+const sc_field_t sc_pair_row_fields[] = {
+    R(a, SC_FIELD_TEXT, CSV),
+    R(b, SC_FIELD_TEXT, CSV),
+    R(uni_ab_GBps, SC_FIELD_DOUBLE, CSV),
+    R(uni_ba_GBps, SC_FIELD_DOUBLE, CSV),
+    R(bidir_GBps, SC_FIELD_DOUBLE, CSV),
+    R(latency_us, SC_FIELD_DOUBLE, CSV),
+    R(looks, SC_FIELD_INT, CSV),
+    {"verdict", SC_FIELD_LEVEL, offsetof(sc_pair_row_t, level), sizeof(sc_level_t), CSV},
+    SC__END,
+};
+#undef R
+
+#define G(field, kind) SC__F(sc_compute_row_t, field, kind, 0)
+const sc_field_t sc_gemm_row_fields[] = {
+    G(dtype, SC_FIELD_TEXT),     G(size, SC_FIELD_INT),      G(iters, SC_FIELD_INT),
+    G(seconds, SC_FIELD_DOUBLE), G(tflops, SC_FIELD_DOUBLE), SC__END,
+};
+const sc_field_t sc_spin_row_fields[] = {
+    G(requested_us, SC_FIELD_DOUBLE),
+    G(mean_us, SC_FIELD_DOUBLE),
+    G(worst_error_us, SC_FIELD_DOUBLE),
+    G(repeats, SC_FIELD_INT),
+    SC__END,
+};
+#undef G
+
+#define M(field, kind) SC__F(sc_prediction_row_t, field, kind, 0)
+const sc_field_t sc_prediction_row_fields[] = {
+    M(collective, SC_FIELD_TEXT),   M(size_bytes, SC_FIELD_U64),    M(gpus, SC_FIELD_INT),
+    M(nodes, SC_FIELD_INT),         M(algorithm, SC_FIELD_TEXT),    M(time_us, SC_FIELD_DOUBLE),
+    M(algbw_GBps, SC_FIELD_DOUBLE), M(busbw_GBps, SC_FIELD_DOUBLE), SC__END,
+};
+#undef M
+
+#define M(field, kind) SC__F(sc_model_point_t, field, kind, 0)
+const sc_field_t sc_model_point_fields[] = {
+    M(gpus, SC_FIELD_INT),
+    M(nodes, SC_FIELD_INT),
+    M(dp, SC_FIELD_INT),
+    M(tp, SC_FIELD_INT),
+    M(pp, SC_FIELD_INT),
+    M(compute_ms, SC_FIELD_DOUBLE),
+    M(comm_ms, SC_FIELD_DOUBLE),
+    M(step_time_ms, SC_FIELD_DOUBLE),
+    M(throughput, SC_FIELD_DOUBLE),
+    M(speedup, SC_FIELD_DOUBLE),
+    M(efficiency, SC_FIELD_DOUBLE),
+    SC__END,
+};
+#undef M
+
+double sc_field_number(const sc_field_t *f, const void *record)
+{
+    const void *at = (const char *)record + f->offset;
+    switch (f->kind) {
+    case SC_FIELD_INT:
+        return *(const int *)at;
+    case SC_FIELD_U64:
+        return (double)*(const uint64_t *)at;
+    case SC_FIELD_DOUBLE:
+    case SC_FIELD_OPTIONAL:
+        return *(const double *)at;
+    case SC_FIELD_BOOL:
+        return *(const bool *)at;
+    case SC_FIELD_LEVEL:
+        return *(const sc_level_t *)at;
+    default:
+        return SC_ABSENT;
+    }
+}
+
+bool sc_field_present(const sc_field_t *f, const void *record)
+{
+    const void *at = (const char *)record + f->offset;
+    if (f->kind == SC_FIELD_OPTIONAL)
+        return sc_present(*(const double *)at);
+    if (f->kind == SC_FIELD_TEXT_OPT)
+        return *(const char *)at != '\0';
+    return true;
+}

@@ -1,0 +1,227 @@
+/* sc_record.h - what scalecheck measures and judges, as typed C records: a collective case's
+ * row, a point of the scaling curve, a pair of the point-to-point matrix, a check, a finding,
+ * the localisation, and the result document that holds them. Measurement fills them, the judge
+ * reads and adds to them, and only the edge (report/sc_json_*) turns them into JSON, CSV, JUnit
+ * or HTML - or reads a result file back into them.
+ *
+ * Each record's scalar fields are also described once, in a field table (sc_record_fields.c):
+ * name, kind and offset. The JSON writer, the CSV writer, the HTML table and the JSON reader all
+ * walk that table, so a column is added in one place. */
+#ifndef SC_RECORD_H
+#define SC_RECORD_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rte/sc_rte.h"
+
+/* An optional figure that is absent (no expectation without a topology): NaN, left out of
+ * JSON and empty in CSV. */
+#define SC_ABSENT (__builtin_nan(""))
+bool sc_present(double v);
+
+/* ---- checks and the verdict ---- */
+typedef enum { SC_LEVEL_PASS, SC_LEVEL_WARN, SC_LEVEL_FAIL } sc_level_t;
+const char *sc_level_name(sc_level_t level); /* "PASS", "WARN", "FAIL" */
+/* The level of a name ("PASS"...); -1 when it is none of them. */
+int sc_level_parse(const char *name);
+
+typedef struct {
+    char name[192];
+    char metric[24];
+    double measured, expected, ratio, tolerance;
+    sc_level_t level;
+    char source[32]; /* "model", "claim", "topology", "matrix median", ... */
+    bool higher_is_better;
+} sc_check_t;
+
+typedef struct {
+    int checks, pass, warn, fail;
+    sc_level_t level; /* the worst of them */
+} sc_tally_t;
+
+/* ---- declared vs detected ---- */
+typedef struct {
+    char severity[16];
+    char what[96];
+    double declared, detected;
+    char host[SC_HOST_MAX];
+} sc_finding_t;
+
+/* ---- one collective case (coll's rows, run's all-reduce sweep) ---- */
+typedef struct {
+    char collective[24];
+    uint64_t size_bytes, count, count_per_rank;
+    char dtype[16], op[16];
+    int root; /* -1: the collective has no root */
+    bool in_place;
+    double time_us, time_us_min, time_us_max, time_us_p99, time_us_mean, cv;
+    double ci95_lo_us, ci95_hi_us, ci95_rel;
+    double algbw_GBps, busbw_GBps, busbw_factor;
+    bool checked;
+    uint64_t wrong, iterations;
+    char timer[8]; /* "device" or "host" */
+    double host_time_us, host_time_us_p99;
+    /* with a topology */
+    double expected_time_us, expected_busbw_GBps; /* SC_ABSENT without */
+    char algorithm[32];
+} sc_case_row_t;
+
+/* ---- one point of the scaling curve ---- */
+#define SC_POINT_OPS 16 /* operation kinds counted per step (>= SC_PLAN_OP_COUNT) */
+typedef struct {
+    char op[24]; /* "tp.allreduce", "pp.send", ... */
+    double calls, bytes;
+} sc_op_count_t;
+
+typedef struct {
+    int rank, d, p, t;
+    int *tp_group, *pp_group, *dp_group; /* world ranks; sizes in the point (tp, pp, dp) */
+} sc_grid_row_t;
+
+typedef struct {
+    int gpus, nodes, dp, tp, pp, micro_batches, steps;
+    double step_time_ms, step_time_p99_ms, step_time_cv;
+    double throughput, speedup, efficiency, comm_fraction;
+    int slowest_rank;
+    char slowest_host[SC_HOST_MAX];
+    double slowest_rank_mean_ms;
+    sc_op_count_t comm[SC_POINT_OPS];
+    int ncomm;
+    sc_grid_row_t *grid; /* one row per rank of the point, or NULL */
+    int ngrid;
+    /* the model's expectation for the declared topology, and for what is really there */
+    double expected_step_time_ms, expected_speedup, expected_efficiency;
+    double expected_step_time_ms_detected, expected_speedup_detected, expected_efficiency_detected;
+} sc_point_t;
+
+/* A point with every expectation absent. */
+void sc_point_init(sc_point_t *p);
+
+/* ---- the point-to-point matrix ---- */
+typedef struct {
+    char a[SC_HOST_MAX + 16], b[SC_HOST_MAX + 16];
+    double uni_ab_GBps, uni_ba_GBps, bidir_GBps, latency_us;
+    int looks;
+    sc_level_t level;
+} sc_pair_row_t;
+
+typedef struct {
+    char a[SC_HOST_MAX + 16], b[SC_HOST_MAX + 16];
+    double GBps;
+} sc_slow_pair_t;
+
+typedef struct {
+    char kind[8]; /* "node" or "link" */
+    char where[2 * SC_HOST_MAX + 40];
+    char evidence[256];
+} sc_suspect_t;
+
+typedef struct {
+    double reference_GBps, best_GBps, tolerance;
+    sc_slow_pair_t *slow_pairs;
+    int nslow;
+    sc_suspect_t *suspects;
+    int nsuspects;
+    char reference_note[320]; /* "": the reference is fair */
+} sc_localization_t;
+
+void sc_localization_free(sc_localization_t *l);
+
+/* ---- a compute phase on one rank (`scalecheck compute`) ---- */
+typedef struct {
+    char dtype[16]; /* gemm */
+    int size, iters;
+    double seconds, tflops;
+    double requested_us, mean_us, worst_error_us; /* spin */
+    int repeats;
+} sc_compute_row_t;
+
+/* ---- the model's predictions (`scalecheck model`) ---- */
+typedef struct {
+    char collective[24];
+    uint64_t size_bytes;
+    int gpus, nodes;
+    char algorithm[32];
+    double time_us, algbw_GBps, busbw_GBps;
+} sc_prediction_row_t;
+
+typedef struct {
+    int gpus, nodes, dp, tp, pp;
+    double compute_ms, comm_ms, step_time_ms, throughput, speedup, efficiency;
+} sc_model_point_t;
+
+/* ---- growable lists ---- */
+#define SC_LIST(type)                                                                              \
+    struct {                                                                                       \
+        type *items;                                                                               \
+        size_t n, cap;                                                                             \
+    }
+typedef SC_LIST(sc_check_t) sc_checks_t;
+typedef SC_LIST(sc_finding_t) sc_findings_t;
+typedef SC_LIST(sc_case_row_t) sc_case_rows_t;
+typedef SC_LIST(sc_point_t) sc_points_t;
+typedef SC_LIST(sc_pair_row_t) sc_pair_rows_t;
+typedef SC_LIST(sc_prediction_row_t) sc_prediction_rows_t;
+typedef SC_LIST(sc_model_point_t) sc_model_points_t;
+
+/* A new zeroed element at the end of a list (NULL when memory is short). */
+void *sc_list_push(void *list, size_t elem_size);
+#define SC_LIST_PUSH(list) sc_list_push((list), sizeof(*(list)->items))
+/* Frees the items (not what they point to). */
+void sc_list_free(void *list);
+
+sc_tally_t sc_checks_tally(const sc_checks_t *checks);
+
+/* ---- named values (libraries, options, a rank's backend) ---- */
+typedef struct {
+    char key[64];
+    char text[192]; /* when !is_number */
+    double number;
+    bool is_number;
+} sc_kv_t;
+typedef SC_LIST(sc_kv_t) sc_kvs_t;
+
+void sc_kvs_text(sc_kvs_t *kvs, const char *key, const char *text);
+void sc_kvs_number(sc_kvs_t *kvs, const char *key, double number);
+
+/* ---- the field tables: one description of each record's scalar fields ---- */
+typedef enum {
+    SC_FIELD_INT,      /* int */
+    SC_FIELD_U64,      /* uint64_t */
+    SC_FIELD_DOUBLE,   /* double */
+    SC_FIELD_OPTIONAL, /* double, absent when NaN */
+    SC_FIELD_BOOL,     /* bool */
+    SC_FIELD_TEXT,     /* char[] */
+    SC_FIELD_TEXT_OPT, /* char[], absent when empty */
+    SC_FIELD_LEVEL,    /* sc_level_t, as "PASS"/"WARN"/"FAIL" */
+} sc_field_kind_t;
+
+enum { SC_SHOW_CSV = 1, SC_SHOW_HTML = 2 };
+
+typedef struct {
+    const char *name; /* the JSON key and the CSV column */
+    sc_field_kind_t kind;
+    size_t offset, size; /* size: of a text field's array */
+    unsigned show;       /* SC_SHOW_*: also a CSV column, an HTML column */
+} sc_field_t;
+
+/* Each table ends with a field whose name is NULL. */
+extern const sc_field_t sc_case_row_fields[];
+extern const sc_field_t sc_point_fields[];
+extern const sc_field_t sc_check_fields[];
+extern const sc_field_t sc_finding_fields[];
+extern const sc_field_t sc_pair_row_fields[];
+extern const sc_field_t sc_gemm_row_fields[]; /* sc_compute_row_t, --mode gemm */
+extern const sc_field_t sc_spin_row_fields[]; /* sc_compute_row_t, --mode spin */
+extern const sc_field_t sc_prediction_row_fields[];
+extern const sc_field_t sc_model_point_fields[];
+
+/* A field's value as a double (numbers, bools, levels), NaN for text or an absent figure. */
+double sc_field_number(const sc_field_t *f, const void *record);
+/* Whether the field has a value in this record (optional ones may not). */
+bool sc_field_present(const sc_field_t *f, const void *record);
+
+#endif

@@ -1,0 +1,62 @@
+/* sc_result.h - one run's result document as a record: what ran (the header), what it
+ * measured (coll's case rows, run's points and all-reduce sweep, pairs' matrix), what the judge
+ * made of it (checks, findings, localisation) and where it ended (state). Every measuring
+ * command fills one; report/sc_json_out writes it as result.json, report/sc_json_in reads one
+ * back (for `scalecheck report`). */
+#ifndef SC_RESULT_H
+#define SC_RESULT_H
+
+#include "record/sc_health.h"
+#include "record/sc_record.h"
+
+typedef struct {
+    /* header */
+    char command[16]; /* "coll", "run", "pairs" */
+    char version[32];
+    char state[16]; /* "running", "complete", "failed" */
+    char start_utc[32];
+    char results_dir[PATH_MAX];
+    char backend[16];
+    char backend_note[512];
+    int ranks, nhosts;
+    char **argv;                     /* NULL-terminated, or NULL */
+    char (*hosts)[SC_HOST_MAX];      /* nhosts names, or NULL */
+    char (*rank_hosts)[SC_HOST_MAX]; /* ranks names, or NULL */
+    sc_kvs_t libraries, options;
+    sc_kvs_t *rank_info; /* ranks lists, or NULL */
+    /* run */
+    char workload[64], workload_file[PATH_MAX], topology[64];
+    double bytes_scale, compute_scale;
+    int steps, warmup;
+    sc_points_t points;
+    sc_case_rows_t sweep; /* run --sweep; coll's rows are `cases` */
+    /* coll */
+    sc_case_rows_t cases;
+    uint64_t wrong_total;
+    double avg_busbw_GBps;
+    /* pairs */
+    int npairs_nodes;
+    char (*pair_names)[SC_HOST_MAX + 16];
+    double *uni, *uni_first, *bidir, *latency; /* npairs_nodes^2 each */
+    sc_pair_rows_t pairs;
+    sc_localization_t localization;
+    bool has_localization;
+    char mode[16], per[16], method[16];
+    uint64_t pair_size_bytes;
+    int pair_iters, looks;
+    /* judged */
+    bool judged; /* checks were made (a topology or the matrix): the verdict exists */
+    sc_checks_t checks;
+    sc_findings_t findings;
+    bool has_findings;
+    /* telemetry per host, or NULL when not sampled */
+    sc_health_t *health;
+    int nhealth;
+} sc_result_t;
+
+/* An empty document for command (every list empty, every figure absent). */
+void sc_result_init(sc_result_t *r, const char *command);
+/* Frees everything the document holds (not the telemetry's own records: see sc_health_free). */
+void sc_result_free(sc_result_t *r);
+
+#endif

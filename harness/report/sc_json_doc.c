@@ -1,0 +1,222 @@
+/* sc_json_doc.c - the result document (coll, run, pairs) and summary.json, rendered from the
+ * result record: the header, what was measured, what was judged, the telemetry. */
+#include <string.h>
+
+#include "report/sc_json_build.h"
+#include "report/sc_json_out.h"
+
+static json_t *sc__strings(char (*list)[SC_HOST_MAX], int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; list != NULL && i < n; i++)
+        json_array_append_new(a, json_string(list[i]));
+    return a;
+}
+
+static void sc__set_text(json_t *doc, const char *key, const char *text)
+{
+    if (text[0] != '\0')
+        json_object_set_new(doc, key, json_string(text));
+}
+
+/* What every command's document starts with. */
+static json_t *sc__header(const sc_result_t *r)
+{
+    json_t *doc =
+        json_pack("{s:s, s:s, s:s, s:i, s:i}", "tool", "scalecheck", "version", r->version,
+                  "command", r->command, "ranks", r->ranks, "nhosts", r->nhosts);
+    sc__set_text(doc, "state", r->state);
+    sc__set_text(doc, "start_utc", r->start_utc);
+    sc__set_text(doc, "results_dir", r->results_dir);
+    sc__set_text(doc, "backend", r->backend);
+    if (strcmp(r->command, "pairs") != 0)
+        json_object_set_new(doc, "backend_note", json_string(r->backend_note));
+    if (r->argv != NULL) {
+        json_t *args = json_array();
+        for (char **a = r->argv; *a; a++)
+            json_array_append_new(args, json_string(*a));
+        json_object_set_new(doc, "argv", args);
+    }
+    if (r->hosts != NULL)
+        json_object_set_new(doc, "hosts", sc__strings(r->hosts, r->nhosts));
+    if (r->rank_hosts != NULL)
+        json_object_set_new(doc, "rank_hosts", sc__strings(r->rank_hosts, r->ranks));
+    if (r->libraries.n > 0)
+        json_object_set_new(doc, "libraries", sc_json_kvs(&r->libraries));
+    if (r->options.n > 0)
+        json_object_set_new(doc, "options", sc_json_kvs(&r->options));
+    if (r->rank_info != NULL) {
+        json_t *info = json_array();
+        for (int i = 0; i < r->ranks; i++)
+            json_array_append_new(info, sc_json_kvs(&r->rank_info[i]));
+        json_object_set_new(doc, "rank_info", info);
+    }
+    return doc;
+}
+
+static json_t *sc__grid_json(const sc_point_t *p)
+{
+    json_t *rows = json_array();
+    for (int r = 0; r < p->ngrid; r++) {
+        const sc_grid_row_t *g = &p->grid[r];
+        const int *groups[3] = {g->tp_group, g->pp_group, g->dp_group};
+        const int sizes[3] = {p->tp, p->pp, p->dp};
+        json_t *lists[3];
+        for (int k = 0; k < 3; k++) {
+            lists[k] = json_array();
+            for (int i = 0; i < sizes[k]; i++)
+                json_array_append_new(lists[k], json_integer(groups[k][i]));
+        }
+        json_array_append_new(rows,
+                              json_pack("{s:i, s:i, s:i, s:i, s:o, s:o, s:o}", "rank", g->rank, "d",
+                                        g->d, "p", g->p, "t", g->t, "tp_group", lists[0],
+                                        "pp_group", lists[1], "dp_group", lists[2]));
+    }
+    return rows;
+}
+
+static json_t *sc__points_json(const sc_points_t *points)
+{
+    json_t *list = json_array();
+    for (size_t i = 0; i < points->n; i++) {
+        const sc_point_t *p = &points->items[i];
+        json_t *obj = sc_json_record(p, sc_point_fields), *comm = json_object();
+        for (int k = 0; k < p->ncomm; k++)
+            json_object_set_new(
+                comm, p->comm[k].op,
+                json_pack("{s:f, s:f}", "calls", p->comm[k].calls, "bytes", p->comm[k].bytes));
+        json_object_set_new(obj, "comm", comm);
+        if (p->grid != NULL)
+            json_object_set_new(obj, "grid", sc__grid_json(p));
+        json_array_append_new(list, obj);
+    }
+    return list;
+}
+
+static json_t *sc__rows(const sc_case_rows_t *rows)
+{
+    return sc_json_records(rows->items, rows->n, sizeof(*rows->items), sc_case_row_fields);
+}
+
+static void sc__run_part(const sc_result_t *r, json_t *doc)
+{
+    json_object_set_new(doc, "workload", json_string(r->workload));
+    json_object_set_new(doc, "workload_file", json_string(r->workload_file));
+    json_object_set_new(doc, "bytes_scale", json_real(r->bytes_scale));
+    json_object_set_new(doc, "compute_scale", json_real(r->compute_scale));
+    json_object_set_new(doc, "steps", json_integer(r->steps));
+    json_object_set_new(doc, "warmup", json_integer(r->warmup));
+    json_object_set_new(doc, "points", sc__points_json(&r->points));
+    if (r->sweep.n > 0)
+        json_object_set_new(doc, "sweep", sc__rows(&r->sweep));
+}
+
+static void sc__coll_part(const sc_result_t *r, json_t *doc)
+{
+    json_object_set_new(doc, "results", sc__rows(&r->cases));
+    if (sc_present(r->avg_busbw_GBps))
+        json_object_set_new(doc, "summary",
+                            json_pack("{s:I, s:f, s:I}", "wrong_total", (json_int_t)r->wrong_total,
+                                      "avg_busbw_GBps", r->avg_busbw_GBps, "cases",
+                                      (json_int_t)r->cases.n));
+}
+
+static json_t *sc__localization_json(const sc_localization_t *l)
+{
+    json_t *slow = json_array(), *suspects = json_array();
+    for (int i = 0; i < l->nslow; i++)
+        json_array_append_new(slow, json_pack("{s:s, s:s, s:f}", "a", l->slow_pairs[i].a, "b",
+                                              l->slow_pairs[i].b, "GBps", l->slow_pairs[i].GBps));
+    for (int i = 0; i < l->nsuspects; i++)
+        json_array_append_new(suspects,
+                              json_pack("{s:s, s:s, s:s}", "kind", l->suspects[i].kind, "where",
+                                        l->suspects[i].where, "evidence", l->suspects[i].evidence));
+    return json_pack("{s:f, s:f, s:f, s:o, s:o, s:o}", "reference_GBps", l->reference_GBps,
+                     "best_GBps", l->best_GBps, "tolerance", l->tolerance, "slow_pairs", slow,
+                     "suspects", suspects, "reference_note",
+                     l->reference_note[0] ? json_string(l->reference_note) : json_null());
+}
+
+static void sc__pairs_part(const sc_result_t *r, json_t *doc)
+{
+    int n = r->npairs_nodes;
+    json_t *names = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(names, json_string(r->pair_names[i]));
+    json_object_set_new(doc, "names", names);
+    json_object_set_new(doc, "mode", json_string(r->mode));
+    json_object_set_new(doc, "per", json_string(r->per));
+    json_object_set_new(doc, "method", json_string(r->method));
+    json_object_set_new(doc, "size_bytes", json_integer((json_int_t)r->pair_size_bytes));
+    json_object_set_new(doc, "iters", json_integer(r->pair_iters));
+    json_object_set_new(doc, "looks", json_integer(r->looks));
+    if (r->uni == NULL)
+        return;
+    json_object_set_new(doc, "uni_GBps", sc_json_matrix(r->uni, n));
+    /* later looks run each pair alone: in concurrent mode a pair slow only under the load of the
+     * others passes at a later look, and this keeps what the first look saw */
+    json_object_set_new(doc, "uni_first_look_GBps", sc_json_matrix(r->uni_first, n));
+    json_object_set_new(doc, "bidir_GBps", sc_json_matrix(r->bidir, n));
+    json_object_set_new(doc, "latency_us", sc_json_matrix(r->latency, n));
+    json_object_set_new(
+        doc, "pairs",
+        sc_json_records(r->pairs.items, r->pairs.n, sizeof(*r->pairs.items), sc_pair_row_fields));
+    if (r->has_localization)
+        json_object_set_new(doc, "localization", sc__localization_json(&r->localization));
+}
+
+static json_t *sc__result_json(const sc_result_t *r)
+{
+    json_t *doc = sc__header(r);
+    if (strcmp(r->command, "run") == 0)
+        sc__run_part(r, doc);
+    else if (strcmp(r->command, "coll") == 0)
+        sc__coll_part(r, doc);
+    else if (strcmp(r->command, "pairs") == 0)
+        sc__pairs_part(r, doc);
+    if (r->has_findings)
+        json_object_set_new(doc, "findings",
+                            sc_json_records(r->findings.items, r->findings.n,
+                                            sizeof(*r->findings.items), sc_finding_fields));
+    sc__set_text(doc, "topology", r->topology);
+    if (r->judged) {
+        json_object_set_new(doc, "checks",
+                            sc_json_records(r->checks.items, r->checks.n, sizeof(*r->checks.items),
+                                            sc_check_fields));
+        json_object_set_new(doc, "verdict", sc_json_tally(sc_checks_tally(&r->checks)));
+    }
+    if (r->health != NULL)
+        json_object_set_new(doc, "telemetry", sc_json_health(r->health, r->nhealth));
+    return doc;
+}
+
+sc_status_t sc_json_write_result(const char *path, const sc_result_t *r, sc_err_t *err)
+{
+    json_t *doc = sc__result_json(r);
+    sc_status_t status = sc_json_write_value(path, doc, err);
+    json_decref(doc);
+    return status;
+}
+
+sc_status_t sc_json_write_summary(const char *path, const sc_result_t *r, const char *const *plots,
+                                  int nplots, const char *plots_note, sc_err_t *err)
+{
+    json_t *summary = r->judged ? sc_json_tally(sc_checks_tally(&r->checks))
+                                : json_pack("{s:s}", "verdict", "NONE");
+    json_t *list = json_array();
+    for (int i = 0; i < nplots; i++)
+        json_array_append_new(list, json_string(plots[i]));
+    json_object_set_new(summary, "plots", list);
+    if (plots_note != NULL && plots_note[0] != '\0')
+        json_object_set_new(summary, "plots_note", json_string(plots_note));
+    json_object_set_new(summary, "command", json_string(r->command));
+    sc__set_text(summary, "workload", r->workload);
+    sc__set_text(summary, "topology", r->topology);
+    sc__set_text(summary, "backend", r->backend);
+    sc__set_text(summary, "state", r->state);
+    json_object_set_new(summary, "ranks", json_integer(r->ranks));
+    json_object_set_new(summary, "nhosts", json_integer(r->nhosts));
+    sc_status_t status = sc_json_write_value(path, summary, err);
+    json_decref(summary);
+    return status;
+}

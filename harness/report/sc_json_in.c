@@ -1,0 +1,131 @@
+/* sc_json_in.c - result.json back into records: the header, the points, the case rows, the
+ * pairs, the checks and the findings, each through its field table. What only a person reads
+ * (rank_info, telemetry, the grid) stays in the file. */
+#include "report/sc_json_in.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static void sc__read_field(const json_t *v, const sc_field_t *f, void *record)
+{
+    void *at = (char *)record + f->offset;
+    switch (f->kind) {
+    case SC_FIELD_INT:
+        *(int *)at = (int)json_integer_value(v);
+        break;
+    case SC_FIELD_U64:
+        *(uint64_t *)at = (uint64_t)json_number_value(v);
+        break;
+    case SC_FIELD_DOUBLE:
+    case SC_FIELD_OPTIONAL:
+        *(double *)at = json_is_number(v) ? json_number_value(v) : SC_ABSENT;
+        break;
+    case SC_FIELD_BOOL:
+        *(bool *)at = json_is_true(v);
+        break;
+    case SC_FIELD_LEVEL: {
+        int level = sc_level_parse(json_string_value(v));
+        *(sc_level_t *)at = level < 0 ? SC_LEVEL_FAIL : (sc_level_t)level;
+        break;
+    }
+    default:
+        snprintf(at, f->size, "%s", json_is_string(v) ? json_string_value(v) : "");
+    }
+}
+
+/* Every element of the array key of doc into list, a zeroed record each, through fields
+ * (absent optional figures stay absent). */
+static void sc__read_list(const json_t *doc, const char *key, void *list, size_t elem_size,
+                          const sc_field_t *fields)
+{
+    size_t i;
+    json_t *obj;
+    json_array_foreach(json_object_get(doc, key), i, obj)
+    {
+        void *record = sc_list_push(list, elem_size);
+        if (record == NULL)
+            return;
+        for (const sc_field_t *f = fields; f->name != NULL; f++) {
+            json_t *v = json_object_get(obj, f->name);
+            if (v != NULL || f->kind == SC_FIELD_OPTIONAL)
+                sc__read_field(v, f, record);
+        }
+    }
+}
+
+static void sc__text(const json_t *doc, const char *key, char *out, size_t len)
+{
+    const char *s = json_string_value(json_object_get(doc, key));
+    snprintf(out, len, "%s", s ? s : "");
+}
+
+static void sc__header(const json_t *doc, sc_result_t *r)
+{
+    sc__text(doc, "version", r->version, sizeof(r->version));
+    sc__text(doc, "state", r->state, sizeof(r->state));
+    sc__text(doc, "start_utc", r->start_utc, sizeof(r->start_utc));
+    sc__text(doc, "results_dir", r->results_dir, sizeof(r->results_dir));
+    sc__text(doc, "backend", r->backend, sizeof(r->backend));
+    sc__text(doc, "backend_note", r->backend_note, sizeof(r->backend_note));
+    sc__text(doc, "workload", r->workload, sizeof(r->workload));
+    sc__text(doc, "workload_file", r->workload_file, sizeof(r->workload_file));
+    sc__text(doc, "topology", r->topology, sizeof(r->topology));
+    r->ranks = (int)json_integer_value(json_object_get(doc, "ranks"));
+    r->nhosts = (int)json_integer_value(json_object_get(doc, "nhosts"));
+    r->bytes_scale = json_number_value(json_object_get(doc, "bytes_scale"));
+    r->compute_scale = json_number_value(json_object_get(doc, "compute_scale"));
+    r->steps = (int)json_integer_value(json_object_get(doc, "steps"));
+    r->warmup = (int)json_integer_value(json_object_get(doc, "warmup"));
+}
+
+static void sc__points(const json_t *doc, sc_result_t *r)
+{
+    size_t i;
+    json_t *obj;
+    sc__read_list(doc, "points", &r->points, sizeof(sc_point_t), sc_point_fields);
+    json_array_foreach(json_object_get(doc, "points"), i, obj)
+    {
+        sc_point_t *p = &r->points.items[i];
+        const char *op;
+        json_t *c;
+        json_object_foreach(json_object_get(obj, "comm"), op, c)
+        {
+            if (p->ncomm == SC_POINT_OPS)
+                break;
+            sc_op_count_t *k = &p->comm[p->ncomm++];
+            snprintf(k->op, sizeof(k->op), "%s", op);
+            k->calls = json_number_value(json_object_get(c, "calls"));
+            k->bytes = json_number_value(json_object_get(c, "bytes"));
+        }
+    }
+}
+
+sc_status_t sc_json_load_result(const char *dir, sc_result_t *r, sc_err_t *err)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "%s/result.json", dir);
+    json_error_t jerr;
+    json_t *doc = json_load_file(path, 0, &jerr);
+    if (doc == NULL)
+        return sc_err_set(err, SC_ERR_INPUT, "%s:%d:%d: %s", path, jerr.line, jerr.column,
+                          jerr.text);
+    const char *command = json_string_value(json_object_get(doc, "command"));
+    if (!json_is_object(doc) || command == NULL) {
+        json_decref(doc);
+        return sc_err_set(err, SC_ERR_INPUT, "%s: not a scalecheck result", path);
+    }
+    sc_result_init(r, command);
+    sc__header(doc, r);
+    sc__points(doc, r);
+    sc__read_list(doc, "sweep", &r->sweep, sizeof(sc_case_row_t), sc_case_row_fields);
+    sc__read_list(doc, "results", &r->cases, sizeof(sc_case_row_t), sc_case_row_fields);
+    sc__read_list(doc, "pairs", &r->pairs, sizeof(sc_pair_row_t), sc_pair_row_fields);
+    sc__read_list(doc, "checks", &r->checks, sizeof(sc_check_t), sc_check_fields);
+    sc__read_list(doc, "findings", &r->findings, sizeof(sc_finding_t), sc_finding_fields);
+    r->judged = json_is_array(json_object_get(doc, "checks"));
+    r->has_findings = json_is_array(json_object_get(doc, "findings"));
+    json_decref(doc);
+    return SC_OK;
+}

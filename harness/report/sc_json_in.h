@@ -1,0 +1,13 @@
+/* sc_json_in.h - the one module that reads JSON: a finished run's result.json back into the
+ * result record, so that `scalecheck report` renders and compares records, as the run did. */
+#ifndef SC_JSON_IN_H
+#define SC_JSON_IN_H
+
+#include "record/sc_result.h"
+#include "util/sc_status.h"
+
+/* Loads dir/result.json into r (free it with sc_result_free). A file that is not JSON is an
+ * SC_ERR_INPUT naming path:line:column; one that is not a scalecheck result says so. */
+sc_status_t sc_json_load_result(const char *dir, sc_result_t *r, sc_err_t *err);
+
+#endif
