@@ -309,7 +309,7 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
         if ((run->opts.types & 1u << d) && !sc_comm_supports(world, SC_COLL_allreduce, d, false))
             return sc_err_set(err, SC_ERR_USAGE, "-d: type %s is not supported by backend %s",
                               sc_dtype_name((sc_dtype_t)d), world->ops->name);
-    if (run->opts.eng.graph_ops > 0 && world->ops->graph_begin == NULL)
+    if (run->opts.eng.graph_ops > 0 && world->ops->graph == NULL)
         return sc_err_set(err, SC_ERR_USAGE, "-G: CUDA graphs need a GPU backend (backend %s)",
                           world->ops->name);
     status = sc_engine_create(world, rte->world, &run->opts.eng, run->ses.wd, &run->eng, err);

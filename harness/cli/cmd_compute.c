@@ -81,7 +81,7 @@ static sc_status_t compute__run(sc_comm_t *comm, const compute__opts_t *o, sc_co
     memset(out, 0, sizeof(*out));
     if (o->gemm) {
         sc_gemm_result_t r;
-        sc_status_t status = comm->ops->compute_gemm(comm, &o->spec, &r, err);
+        sc_status_t status = comm->ops->gemm->run(comm, &o->spec, &r, err);
         snprintf(out->dtype, sizeof(out->dtype), "%s", sc_gemm_type_name(o->spec.type));
         out->size = o->spec.m;
         out->iters = o->spec.iters;
@@ -157,7 +157,7 @@ int sc_cmd_compute(const sc_rte_t *rte, int argc, char **argv)
         status = sc_files_check_output("--json", o.json_path, &err);
     if (status == SC_OK)
         status = sc_backend_open(o.backend, rte, &bopts, &comm, note, sizeof(note), &err);
-    if (status == SC_OK && o.gemm && comm->ops->compute_gemm == NULL)
+    if (status == SC_OK && o.gemm && comm->ops->gemm == NULL)
         status = sc_err_set(&err, SC_ERR_USAGE,
                             "--mode gemm: matrix multiplies need a GPU backend (backend %s)",
                             comm->ops->name);

@@ -532,6 +532,11 @@ static sc_status_t nccl__iwait(sc_comm_t *comm, sc_err_t *err)
     return status == SC_OK ? sc_nccl_sync(comm, err) : status;
 }
 
+static const sc_timer_ops_t nccl__timer = {nccl__timer_start, nccl__timer_stop, nccl__timer_read};
+static const sc_graph_ops_t nccl__graph = {nccl__graph_begin, nccl__graph_end, nccl__graph_launch,
+                                           nccl__graph_destroy};
+static const sc_gemm_ops_t nccl__gemm = {nccl__compute_gemm};
+
 const sc_backend_ops_t sc_backend_nccl_ops = {
     .name = "nccl",
     .open = sc_nccl_open,
@@ -546,16 +551,11 @@ const sc_backend_ops_t sc_backend_nccl_ops = {
     .check_fill = nccl__check_fill,
     .check_count = nccl__check_count,
     .supports = nccl__supports,
-    .timer_start = nccl__timer_start,
-    .timer_stop = nccl__timer_stop,
-    .timer_read = nccl__timer_read,
-    .graph_begin = nccl__graph_begin,
-    .graph_end = nccl__graph_end,
-    .graph_launch = nccl__graph_launch,
-    .graph_destroy = nccl__graph_destroy,
+    .timer = &nccl__timer,
+    .graph = &nccl__graph,
+    .gemm = &nccl__gemm,
     .split = sc_nccl_split,
     .compute_spin = nccl__compute_spin,
-    .compute_gemm = nccl__compute_gemm,
     .istart = nccl__istart,
     .isend = nccl__isend,
     .recv = nccl__recv,

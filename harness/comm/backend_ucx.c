@@ -378,6 +378,8 @@ static sc_status_t ucx__split(sc_comm_t *comm, int color, int key, sc_comm_t **o
     return status;
 }
 
+static const sc_rma_ops_t ucx__rma = {ucx__rma_expose, ucx__rma_put, ucx__rma_flush};
+
 const sc_backend_ops_t sc_backend_ucx_ops = {
     .name = "ucx",
     .open = ucx__open,
@@ -396,9 +398,7 @@ const sc_backend_ops_t sc_backend_ucx_ops = {
     .isend = ucx__isend,
     .recv = ucx__recv,
     .iwait = ucx__iwait,
-    .rma_expose = ucx__rma_expose,
-    .rma_put = ucx__rma_put,
-    .rma_flush = ucx__rma_flush,
+    .rma = &ucx__rma,
     .sync = ucx__sync,
     .barrier = ucx__barrier,
 };

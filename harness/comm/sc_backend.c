@@ -30,6 +30,16 @@ bool sc_comm_supports(const sc_comm_t *comm, sc_coll_id_t coll, sc_dtype_t dtype
            (ops->supports == NULL || ops->supports(comm, coll, dtype, in_place));
 }
 
+sc_status_t sc_comm_istart(sc_comm_t *comm, sc_coll_id_t coll, const sc_coll_args_t *args,
+                           sc_err_t *err)
+{
+    if (comm->ops->istart == NULL)
+        return sc_err_set(err, SC_ERR_UNSUPPORTED,
+                          "backend %s has no non-blocking collectives (%s overlapped)",
+                          comm->ops->name, sc_coll_id_name(coll));
+    return comm->ops->istart(comm, coll, args, err);
+}
+
 sc_status_t sc_comm_coll(sc_comm_t *comm, sc_coll_id_t coll, const sc_coll_args_t *args,
                          sc_err_t *err)
 {

@@ -43,6 +43,38 @@ typedef struct {
 } sc_backend_opts_t;
 typedef sc_status_t (*sc_coll_fn_t)(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err);
 
+/* The optional features, each a table of its own that a backend has whole or not at all. */
+typedef struct {
+    /* Events around one operation: start, stop, and after sync the microseconds between. */
+    sc_status_t (*start)(sc_comm_t *comm, sc_err_t *err);
+    sc_status_t (*stop)(sc_comm_t *comm, sc_err_t *err);
+    sc_status_t (*read)(sc_comm_t *comm, double *us, sc_err_t *err);
+} sc_timer_ops_t;
+
+typedef struct {
+    /* Operations issued between begin and end are recorded, not run; launch runs the recording
+     * once. */
+    sc_status_t (*begin)(sc_comm_t *comm, sc_err_t *err);
+    sc_status_t (*end)(sc_comm_t *comm, void **graph, sc_err_t *err);
+    sc_status_t (*launch)(sc_comm_t *comm, void *graph, sc_err_t *err);
+    void (*destroy)(sc_comm_t *comm, void *graph);
+} sc_graph_ops_t;
+
+typedef struct {
+    /* expose makes buf (from alloc) writable by every rank of comm (collective); put writes
+     * bytes from src into peer's exposed buffer at offset; flush waits until the puts to peer
+     * are complete there. */
+    sc_status_t (*expose)(sc_comm_t *comm, void *buf, size_t bytes, sc_err_t *err);
+    sc_status_t (*put)(sc_comm_t *comm, int peer, const void *src, size_t offset, size_t bytes,
+                       sc_err_t *err);
+    sc_status_t (*flush)(sc_comm_t *comm, int peer, sc_err_t *err);
+} sc_rma_ops_t;
+
+typedef struct {
+    sc_status_t (*run)(sc_comm_t *comm, const sc_gemm_spec_t *spec, sc_gemm_result_t *result,
+                       sc_err_t *err);
+} sc_gemm_ops_t;
+
 typedef struct {
     const char *name;
     /* Opens the backend's world communicator. A backend that cannot run here (no GPU, library
@@ -75,21 +107,16 @@ typedef struct {
     /* Optional: whether this backend runs collective `coll` on dtype, in place or not, beyond
      * having an entry for it (NULL: every entry runs every type). Ask sc_comm_supports. */
     bool (*supports)(const sc_comm_t *comm, sc_coll_id_t coll, sc_dtype_t dtype, bool in_place);
-    /* Optional device timing (NULL on the host path): events around one operation. */
-    sc_status_t (*timer_start)(sc_comm_t *comm, sc_err_t *err);
-    sc_status_t (*timer_stop)(sc_comm_t *comm, sc_err_t *err);
-    /* After sync: microseconds between the last start and stop. */
-    sc_status_t (*timer_read)(sc_comm_t *comm, double *us, sc_err_t *err);
-    /* Optional CUDA-graph capture (NULL on the host path): operations issued between begin and
-     * end are recorded, not run; launch runs the recording once. */
-    sc_status_t (*graph_begin)(sc_comm_t *comm, sc_err_t *err);
-    sc_status_t (*graph_end)(sc_comm_t *comm, void **graph, sc_err_t *err);
-    sc_status_t (*graph_launch)(sc_comm_t *comm, void *graph, sc_err_t *err);
-    void (*graph_destroy)(sc_comm_t *comm, void *graph);
-    /* Non-blocking operations, for overlap and pipelines. istart (optional) begins
-     * allreduce, reducescatter, allgather or alltoall (the sc_coll_args_t convention) and
-     * returns at once; isend starts a send; recv receives (blocking). iwait completes everything
-     * started. The compute phase keeps started operations progressing. */
+    /* Optional features: a NULL table means the backend has none of it (see the tables). */
+    const sc_timer_ops_t *timer; /* device time around one operation (GPU) */
+    const sc_graph_ops_t *graph; /* CUDA-graph capture (GPU) */
+    const sc_rma_ops_t *rma;     /* one-sided puts (UCX) */
+    const sc_gemm_ops_t *gemm;   /* timed matrix multiplies (GPU) */
+    /* Non-blocking operations, for overlap and pipelines. istart (optional: call it through
+     * sc_comm_istart) begins allreduce, reducescatter, allgather or alltoall (the
+     * sc_coll_args_t convention) and returns at once; isend starts a send; recv receives
+     * (blocking). iwait completes everything started. The compute phase keeps started
+     * operations progressing. */
     sc_status_t (*istart)(sc_comm_t *comm, sc_coll_id_t coll, const sc_coll_args_t *args,
                           sc_err_t *err);
     sc_status_t (*isend)(sc_comm_t *comm, const void *buf, size_t count, sc_dtype_t dtype, int peer,
@@ -97,18 +124,9 @@ typedef struct {
     sc_status_t (*recv)(sc_comm_t *comm, void *buf, size_t count, sc_dtype_t dtype, int peer,
                         sc_err_t *err);
     sc_status_t (*iwait)(sc_comm_t *comm, sc_err_t *err);
-    /* Optional one-sided (RMA) transfers (NULL where the backend has none): expose makes buf
-     * (from alloc) writable by every rank of comm (collective); put writes bytes from src into
-     * peer's exposed buffer at offset; flush waits until the puts to peer are complete there. */
-    sc_status_t (*rma_expose)(sc_comm_t *comm, void *buf, size_t bytes, sc_err_t *err);
-    sc_status_t (*rma_put)(sc_comm_t *comm, int peer, const void *src, size_t offset, size_t bytes,
-                           sc_err_t *err);
-    sc_status_t (*rma_flush)(sc_comm_t *comm, int peer, sc_err_t *err);
     /* The compute phase (compute/sc_compute.h): a spin of `us` microseconds (*measured_us: what
-     * it took), and a timed matrix multiply (NULL where there is no GPU). */
+     * it took). */
     sc_status_t (*compute_spin)(sc_comm_t *comm, double us, double *measured_us, sc_err_t *err);
-    sc_status_t (*compute_gemm)(sc_comm_t *comm, const sc_gemm_spec_t *spec,
-                                sc_gemm_result_t *result, sc_err_t *err);
     /* A sub-communicator of the ranks that pass the same color, ordered by key (MPI_Comm_split,
      * ncclCommSplit). color < 0: this rank joins none and gets NULL. Collective over comm. */
     sc_status_t (*split)(sc_comm_t *comm, int color, int key, sc_comm_t **out, sc_err_t *err);
@@ -132,6 +150,10 @@ struct sc_comm {
 /* Whether comm runs collective coll on dtype (in place or not): it has the entry, and the
  * backend's supports() agrees. */
 bool sc_comm_supports(const sc_comm_t *comm, sc_coll_id_t coll, sc_dtype_t dtype, bool in_place);
+/* Starts collective coll on comm without waiting; SC_ERR_UNSUPPORTED naming the backend where
+ * it has no non-blocking collectives. */
+sc_status_t sc_comm_istart(sc_comm_t *comm, sc_coll_id_t coll, const sc_coll_args_t *args,
+                           sc_err_t *err);
 /* Runs collective coll on comm; SC_ERR_UNSUPPORTED naming the backend and the collective where
  * it has no entry. */
 sc_status_t sc_comm_coll(sc_comm_t *comm, sc_coll_id_t coll, const sc_coll_args_t *args,

@@ -108,7 +108,7 @@ sc_status_t sc_engine_create(sc_comm_t *comm, MPI_Comm control, const sc_engine_
         batch_max = (size_t)opts->min_iters;
     eng->batch = malloc((batch_max + 1) * sizeof(double));
     eng->dev_batch = malloc((batch_max + 1) * sizeof(double));
-    eng->device_timer = comm->ops->timer_start != NULL;
+    eng->device_timer = comm->ops->timer != NULL;
     if (eng->all_ranks == NULL || eng->batch == NULL || eng->dev_batch == NULL) {
         sc_status_t status = sc__nomem(eng, "engine tables", batch_max * sizeof(double), err);
         sc_engine_destroy(eng);
@@ -242,7 +242,7 @@ typedef struct {
 
 static inline sc_status_t sc__issue(sc_comm_t *comm, const sc__step_t *step, sc_err_t *err)
 {
-    return step->graph ? comm->ops->graph_launch(comm, step->graph, err)
+    return step->graph ? comm->ops->graph->launch(comm, step->graph, err)
                        : step->fn(comm, step->args, err);
 }
 
@@ -256,11 +256,11 @@ static sc_status_t sc__iterate(sc_engine_t *eng, const sc__step_t *step, int n, 
     double per_op = 1e-3 / step->ops_per_step;
     uint64_t prev = sc_clock_ns();
     for (int i = 0; i < n; i++) {
-        sc_status_t status = timer ? comm->ops->timer_start(comm, err) : SC_OK;
+        sc_status_t status = timer ? comm->ops->timer->start(comm, err) : SC_OK;
         if (status == SC_OK)
             status = sc__issue(comm, step, err);
         if (status == SC_OK && timer)
-            status = comm->ops->timer_stop(comm, err);
+            status = comm->ops->timer->stop(comm, err);
         if (status == SC_OK)
             status = comm->ops->sync(comm, err);
         if (status != SC_OK)
@@ -270,7 +270,7 @@ static sc_status_t sc__iterate(sc_engine_t *eng, const sc__step_t *step, int n, 
             times[i] = (double)(now - prev) * per_op;
         prev = now;
         if (timer) {
-            status = comm->ops->timer_read(comm, &dev_times[i], err);
+            status = comm->ops->timer->read(comm, &dev_times[i], err);
             if (status != SC_OK)
                 return status;
             dev_times[i] /= step->ops_per_step;
@@ -355,23 +355,23 @@ static sc_status_t sc__prepare_step(sc_engine_t *eng, const sc_case_t *c, const 
         return sc_comm_coll(comm, c->coll->id, a, err);
     if (eng->opts.graph_ops <= 0)
         return SC_OK;
-    if (comm->ops->graph_begin == NULL)
+    if (comm->ops->graph == NULL)
         return sc_err_set(err, SC_ERR_USAGE, "-G: CUDA graphs need a GPU backend (backend %s)",
                           comm->ops->name);
-    sc_status_t status = comm->ops->graph_begin(comm, err);
+    sc_status_t status = comm->ops->graph->begin(comm, err);
     if (status != SC_OK)
         return status;
     for (int i = 0; i < eng->opts.graph_ops && status == SC_OK; i++)
         status = step->fn(comm, a, err);
     step->ops_per_step = eng->opts.graph_ops;
     if (status == SC_OK)
-        return comm->ops->graph_end(comm, &step->graph, err);
+        return comm->ops->graph->end(comm, &step->graph, err);
     /* A failed capture still ends: a stream left capturing fails every later call on it. */
     void *partial = NULL;
     sc_err_t ignored;
-    comm->ops->graph_end(comm, &partial, &ignored);
+    comm->ops->graph->end(comm, &partial, &ignored);
     if (partial != NULL)
-        comm->ops->graph_destroy(comm, partial);
+        comm->ops->graph->destroy(comm, partial);
     return status;
 }
 
@@ -426,7 +426,7 @@ static sc_status_t sc__time_case(sc_engine_t *eng, const sc_case_t *c, sc_case_r
     if (status == SC_OK)
         status = sc__time_loop(eng, &step, out, err);
     if (step.graph != NULL)
-        eng->comm->ops->graph_destroy(eng->comm, step.graph);
+        eng->comm->ops->graph->destroy(eng->comm, step.graph);
     return status;
 }
 

@@ -66,9 +66,9 @@ static sc_status_t sc__stream_once(sc__ctx_t *x, int from, int to, int count, do
         uint64_t t0 = sc_clock_ns();
         sc_status_t status = SC_OK;
         for (int k = 0; k < count && status == SC_OK; k++)
-            status = pc->ops->rma_put(pc, to, x->buf, size, size, err);
+            status = pc->ops->rma->put(pc, to, x->buf, size, size, err);
         if (status == SC_OK)
-            status = pc->ops->rma_flush(pc, to, err);
+            status = pc->ops->rma->flush(pc, to, err);
         *gbps = (double)size * count / ((double)(sc_clock_ns() - t0));
         if (status == SC_OK)
             status = sc__send_n(x, to, 1, 1, err);
@@ -297,12 +297,12 @@ sc_status_t sc_pairs_measure(const sc_pairs_ctx_t *in, const sc_pairs_opts_t *o,
                             x.rte->rank, x.rte->host);
     if (status == SC_OK) /* written once: unwritten host pages all read the one zero page */
         status = x.pc->ops->fill_bytes(x.pc, x.buf, 0x3C, 2 * o->size, err);
-    if (status == SC_OK && o->put && x.pc->ops->rma_expose == NULL)
+    if (status == SC_OK && o->put && x.pc->ops->rma == NULL)
         status = sc_err_set(err, SC_ERR_USAGE,
                             "--method put: one-sided transfers need the ucx backend (not %s)",
                             x.pc->ops->name);
     if (status == SC_OK && o->put)
-        status = x.pc->ops->rma_expose(x.pc, x.buf, 2 * o->size, err);
+        status = x.pc->ops->rma->expose(x.pc, x.buf, 2 * o->size, err);
     if (status == SC_OK)
         status = sc__rounds(&x, err);
     if (status == SC_OK)

@@ -73,7 +73,7 @@ static sc_status_t sc__coll(sc_step_t *s, sc_comm_t *comm, const sc_plan_op_t *o
     if (s->trace != NULL)
         s->trace(s->trace_arg, op->coll, comm, dtype, a.count);
     uint64_t t0 = sc_clock_ns();
-    sc_status_t status = op->nonblocking ? comm->ops->istart(comm, op->coll, &a, err)
+    sc_status_t status = op->nonblocking ? sc_comm_istart(comm, op->coll, &a, err)
                                          : sc_comm_coll(comm, op->coll, &a, err);
     if (status == SC_OK && !op->nonblocking)
         status = comm->ops->sync(comm, err);
