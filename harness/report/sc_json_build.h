@@ -20,7 +20,8 @@ json_t *sc_json_matrix(const double *m, int n);
 json_t *sc_json_health(const sc_health_t *hosts, int n);
 /* {"checks", "pass", "warn", "fail", "verdict"} of a tally. */
 json_t *sc_json_tally(sc_tally_t t);
-/* Writes v as JSON to path (indented, 15 significant digits), whole or not at all. */
-sc_status_t sc_json_write_value(const char *path, json_t *v, sc_err_t *err);
+/* Writes v as JSON to path (indented, 15 significant digits), whole or not at all, and drops
+ * v. */
+sc_status_t sc_json_write_new(const char *path, json_t *v, sc_err_t *err);
 
 #endif

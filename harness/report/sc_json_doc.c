@@ -192,10 +192,7 @@ static json_t *sc__result_json(const sc_result_t *r)
 
 sc_status_t sc_json_write_result(const char *path, const sc_result_t *r, sc_err_t *err)
 {
-    json_t *doc = sc__result_json(r);
-    sc_status_t status = sc_json_write_value(path, doc, err);
-    json_decref(doc);
-    return status;
+    return sc_json_write_new(path, sc__result_json(r), err);
 }
 
 sc_status_t sc_json_write_summary(const char *path, const sc_result_t *r, const char *const *plots,
@@ -216,7 +213,5 @@ sc_status_t sc_json_write_summary(const char *path, const sc_result_t *r, const 
     sc__set_text(summary, "state", r->state);
     json_object_set_new(summary, "ranks", json_integer(r->ranks));
     json_object_set_new(summary, "nhosts", json_integer(r->nhosts));
-    sc_status_t status = sc_json_write_value(path, summary, err);
-    json_decref(summary);
-    return status;
+    return sc_json_write_new(path, summary, err);
 }

@@ -172,9 +172,11 @@ static int sc__json_writer(FILE *out, void *arg)
     return rc;
 }
 
-sc_status_t sc_json_write_value(const char *path, json_t *v, sc_err_t *err)
+sc_status_t sc_json_write_new(const char *path, json_t *v, sc_err_t *err)
 {
-    return sc_files_write_text(path, sc__json_writer, v, err);
+    sc_status_t status = sc_files_write_text(path, sc__json_writer, v, err);
+    json_decref(v);
+    return status;
 }
 
 sc_status_t sc_json_write_lists(const char *path, const sc_kvs_t *head, const sc_json_list_t *lists,
@@ -185,9 +187,7 @@ sc_status_t sc_json_write_lists(const char *path, const sc_kvs_t *head, const sc
         json_object_set_new(
             doc, lists[i].key,
             sc_json_records(lists[i].items, lists[i].n, lists[i].elem_size, lists[i].fields));
-    sc_status_t status = sc_json_write_value(path, doc, err);
-    json_decref(doc);
-    return status;
+    return sc_json_write_new(path, doc, err);
 }
 
 int sc_json_print_health(FILE *out, const sc_health_t *hosts, int n)

@@ -82,8 +82,5 @@ static json_t *sc__plan_json(const sc_plan_view_t *v)
 
 sc_status_t sc_json_write_plan(const char *path, const sc_plan_view_t *v, sc_err_t *err)
 {
-    json_t *doc = sc__plan_json(v);
-    sc_status_t status = sc_json_write_value(path, doc, err);
-    json_decref(doc);
-    return status;
+    return sc_json_write_new(path, sc__plan_json(v), err);
 }
