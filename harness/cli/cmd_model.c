@@ -139,8 +139,7 @@ static sc_status_t model__curve(const sc_topology_t *t, const model__opts_t *o,
     printf("#\n# workload %s\n# %6s %6s %4s %3s %3s %11s %10s %10s %12s %8s %6s\n", w.name, "gpus",
            "nodes", "dp", "tp", "pp", "compute_ms", "comm_ms", "step_ms", "samples/s", "speedup",
            "eff");
-    double base = 0;
-    int base_gpus = 0;
+    sc_scale_base_t base = {0, 0};
     for (int in = 0; in < o->nnodes; in++)
         for (int ig = 0; ig < o->ngpus; ig++) {
             if (o->nodes[in] > 1 && o->gpus[ig] != t->gpus_per_node)
@@ -149,12 +148,7 @@ static sc_status_t model__curve(const sc_topology_t *t, const model__opts_t *o,
             sc_err_t skip;
             if (sc_model_step(t, &w, o->gpus[ig], o->nodes[in], 1.0, 1.0, &p, &skip) != SC_OK)
                 continue; /* the layout does not fit this point */
-            if (base_gpus == 0) {
-                base = p.throughput;
-                base_gpus = p.gpus;
-            }
-            p.speedup = p.throughput / base;
-            p.efficiency = p.speedup / ((double)p.gpus / base_gpus);
+            sc_scaling(&base, p.throughput, p.gpus, &p.speedup, &p.efficiency);
             printf("  %6d %6d %4d %3d %3d %11.3f %10.3f %10.3f %12.1f %8.3f %6.3f\n", p.gpus,
                    p.nodes, p.dp, p.tp, p.pp, p.compute_ms, p.comm_ms, p.step_ms, p.throughput,
                    p.speedup, p.efficiency);

@@ -37,8 +37,6 @@ typedef struct {
     int npoints;
     sc_session_t ses;
     sc_result_t doc; /* rank 0 */
-    double base_throughput;
-    int base_gpus;
 } run__t;
 
 /* Host-major order: ranks of a point on one node are neighbours, so TP groups stay in a node. */
@@ -201,10 +199,6 @@ static void run__combine(run__t *run, const run__point_t *pt, const sc_layout_t 
     sc_stats_compute(step_ms, (size_t)steps, &st);
     int gpus = pt->gpus_per_node * pt->nodes;
     double throughput = sc_workload_samples_per_step(&run->w, l) / (st.median * 1e-3);
-    if (run->base_gpus == 0) {
-        run->base_gpus = gpus;
-        run->base_throughput = throughput;
-    }
     p->gpus = gpus;
     p->nodes = pt->nodes;
     p->dp = l->dp;
@@ -216,8 +210,10 @@ static void run__combine(run__t *run, const run__point_t *pt, const sc_layout_t 
     p->step_time_p99_ms = st.p99;
     p->step_time_cv = st.cv;
     p->throughput = throughput;
-    p->speedup = throughput / run->base_throughput;
-    p->efficiency = p->speedup / ((double)gpus / run->base_gpus);
+    const sc_points_t *done = &run->doc.points; /* the first point is the base */
+    sc_scale_base_t base = {done->n ? done->items[0].throughput : 0,
+                            done->n ? done->items[0].gpus : 0};
+    sc_scaling(&base, throughput, gpus, &p->speedup, &p->efficiency);
     p->comm_fraction = frac / n;
     p->slowest_rank = slow.rank;
     snprintf(p->slowest_host, sizeof(p->slowest_host), "%s", run->rte->hosts[slow.rank]);

@@ -18,8 +18,7 @@ typedef struct {
 static void sc__expect_curve(const sc_topology_t *t, const sc_run_shape_t *s, sc_points_t *points,
                              sc__expected_t (*pick)(sc_point_t *))
 {
-    double base = 0;
-    int base_gpus = 0;
+    sc_scale_base_t base = {0, 0};
     for (size_t i = 0; i < points->n; i++) {
         sc_point_t *p = &points->items[i];
         sc_step_prediction_t e;
@@ -27,14 +26,9 @@ static void sc__expect_curve(const sc_topology_t *t, const sc_run_shape_t *s, sc
         if (sc_model_step(t, s->w, p->gpus / p->nodes, p->nodes, s->bytes_scale, s->compute_scale,
                           &e, &ignored) != SC_OK)
             continue;
-        if (base_gpus == 0) {
-            base = e.throughput;
-            base_gpus = p->gpus;
-        }
         sc__expected_t out = pick(p);
         *out.step_ms = e.step_ms;
-        *out.speedup = e.throughput / base;
-        *out.efficiency = *out.speedup / ((double)p->gpus / base_gpus);
+        sc_scaling(&base, e.throughput, p->gpus, out.speedup, out.efficiency);
     }
 }
 

@@ -95,6 +95,15 @@ void sc_point_init(sc_point_t *p)
         p->expected_efficiency_detected = SC_ABSENT;
 }
 
+void sc_scaling(sc_scale_base_t *base, double throughput, int gpus, double *speedup,
+                double *efficiency)
+{
+    if (base->gpus == 0)
+        *base = (sc_scale_base_t){throughput, gpus};
+    *speedup = throughput / base->throughput;
+    *efficiency = *speedup / ((double)gpus / base->gpus);
+}
+
 void sc_localization_free(sc_localization_t *l)
 {
     free(l->slow_pairs);

@@ -100,6 +100,17 @@ typedef struct {
 /* A point with every expectation absent. */
 void sc_point_init(sc_point_t *p);
 
+/* The point a curve is measured against: the first one that ran (gpus 0: none yet). */
+typedef struct {
+    double throughput;
+    int gpus;
+} sc_scale_base_t;
+
+/* Speedup (throughput over the base's) and scaling efficiency (speedup over the growth in GPUs:
+ * 1.0 is linear scaling) of a point; the first point given becomes the base. */
+void sc_scaling(sc_scale_base_t *base, double throughput, int gpus, double *speedup,
+                double *efficiency);
+
 /* ---- the point-to-point matrix ---- */
 typedef struct {
     char a[SC_HOST_MAX + 16], b[SC_HOST_MAX + 16];

@@ -29,8 +29,7 @@ static json_t *sc__header(const sc_result_t *r)
     sc__set_text(doc, "start_utc", r->start_utc);
     sc__set_text(doc, "results_dir", r->results_dir);
     sc__set_text(doc, "backend", r->backend);
-    if (strcmp(r->command, "pairs") != 0)
-        json_object_set_new(doc, "backend_note", json_string(r->backend_note));
+    json_object_set_new(doc, "backend_note", json_string(r->backend_note));
     if (r->argv != NULL) {
         json_t *args = json_array();
         for (char **a = r->argv; *a; a++)

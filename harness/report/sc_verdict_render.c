@@ -3,17 +3,19 @@
 #include "sc_verdict_render.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "util/sc_files.h"
 
-static void sc__tally_line(FILE *out, const sc_checks_t *checks)
+/* "# verdict: PASS (n pass, n warn, n fail)" */
+static void sc__tally_line(const sc_checks_t *checks, char *line, size_t len)
 {
     sc_tally_t t = sc_checks_tally(checks);
-    fprintf(out, "# verdict: %s (%d pass, %d warn, %d fail)\n", sc_level_name(t.level), t.pass,
-            t.warn, t.fail);
+    snprintf(line, len, "# verdict: %s (%d pass, %d warn, %d fail)\n", sc_level_name(t.level),
+             t.pass, t.warn, t.fail);
 }
 
 void sc_verdict_print(FILE *out, FILE *log, const sc_checks_t *checks)
@@ -33,15 +35,17 @@ void sc_verdict_print(FILE *out, FILE *log, const sc_checks_t *checks)
                     c->expected, c->ratio, colour ? colours[c->level] : "", sc_level_name(c->level),
                     colour ? "\033[0m" : "");
         }
-        sc__tally_line(dest[d], checks);
+        char line[128];
+        sc__tally_line(checks, line, sizeof(line));
+        fputs(line, dest[d]);
     }
 }
 
 void sc_verdict_print_line(sc_results_t *res, const sc_checks_t *checks)
 {
-    sc_tally_t t = sc_checks_tally(checks);
-    sc_results_printf(res, "# verdict: %s (%d pass, %d warn, %d fail)\n", sc_level_name(t.level),
-                      t.pass, t.warn, t.fail);
+    char line[128];
+    sc__tally_line(checks, line, sizeof(line));
+    sc_results_printf(res, "%s", line);
 }
 
 typedef struct {

@@ -38,8 +38,11 @@ sc_kvs_t *sc_session_rank_info(sc_session_t *s)
     sc_kvs_t mine = {0};
     s->world->ops->describe(s->world, &mine);
     int *lens = NULL, *offsets = NULL;
+    sc_watchdog_arm(s->wd, "gathering the ranks' backend descriptions", s->world->world_rank,
+                    s->world->size);
     char *all =
         sc_results_gather_bytes(s->rte, mine.items, mine.n * sizeof(sc_kv_t), &lens, &offsets);
+    sc_watchdog_disarm(s->wd);
     sc_list_free(&mine);
     sc_kvs_t *info = NULL;
     if (s->rte->rank == 0)
@@ -93,7 +96,9 @@ void sc_session_telemetry(sc_session_t *s, sc_health_t **hosts, int *nhosts)
         return;
     }
     s->sampling = false;
+    sc_watchdog_arm(s->wd, "gathering the hosts' telemetry", s->world->world_rank, s->world->size);
     sc_health_gather(s->rte, sampled ? &mine : NULL, hosts, nhosts);
+    sc_watchdog_disarm(s->wd);
 }
 
 void sc_session_close(sc_session_t *s)
