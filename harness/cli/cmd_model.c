@@ -18,7 +18,7 @@
 typedef struct {
     const char *topology, *workload, *collective, *json_path;
     uint64_t sizes[MODEL_MAX];
-    int nsizes, gpus[MODEL_MAX], ngpus, nodes[MODEL_MAX], nnodes;
+    int nsizes, gpus[MODEL_MAX], ngpus, nodes[MODEL_MAX], nnodes, tp, pp;
     bool help;
 } model__opts_t;
 
@@ -79,6 +79,10 @@ static const sc_cli_opt_t model__options[] = {
                       model__gpus),
     SC_OPT_CUSTOM_ROW(0, "nodes", "N,N,...", "node counts (default 1,2,4,... the topology's)",
                       model__nodes),
+    SC_OPT_ROW(0, "tp", "N", "override the workload's tensor-parallel size", SC_OPT_INT,
+               model__opts_t, tp, 1, 1024),
+    SC_OPT_ROW(0, "pp", "N", "override the workload's pipeline stages", SC_OPT_INT, model__opts_t,
+               pp, 1, 1024),
     O(0, "json", "FILE", "write the predictions as JSON to FILE", SC_OPT_STRING, json_path),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help),
     SC_OPT_END,
@@ -134,6 +138,8 @@ static sc_status_t model__curve(const sc_topology_t *t, const model__opts_t *o,
 {
     sc_workload_t w;
     sc_status_t status = sc_workload_load(o->workload, &w, err);
+    if (status == SC_OK)
+        status = sc_workload_override(&w, o->tp, o->pp, err);
     if (status != SC_OK)
         return status;
     printf("#\n# workload %s\n# %6s %6s %4s %3s %3s %11s %10s %10s %12s %8s %6s\n", w.name, "gpus",

@@ -58,12 +58,12 @@ static sc_status_t plan__prepare(plan__t *p, int argc, char **argv, sc_err_t *er
         status = sc_topology_load(o->topology, &p->topo, err);
     if (status == SC_OK)
         status = sc_files_check_output("--json", o->json_path, err);
+    if (status == SC_OK)
+        status = sc_workload_override(&p->w, o->tp, o->pp, err);
     if (status != SC_OK)
         return status;
-    if (o->tp > 0)
-        p->w.tp = o->tp;
-    if (o->pp > 0)
-        p->w.pp = o->pp;
+    sc_workload_t at = p->w;
+    sc_workload_at(&at, o->gpus * o->nodes, &p->w);
     status = sc_workload_layout(&p->w, o->gpus * o->nodes, &p->layout, err);
     if (status == SC_OK)
         status = sc_plan_build(&p->w, &p->layout, &p->plan, err);

@@ -61,7 +61,8 @@ static sc_status_t run__points(run__t *run, sc_err_t *err)
     }
     const sc_run_opts_t *o = &run->opts;
     int kmax = 0;
-    long long model = run->w.tp * run->w.pp;
+    /* ranks per model replica; scaling model grows tp to fill the point */
+    long long model = run->w.scaling == SC_SCALING_MODEL ? run->w.pp : run->w.tp * run->w.pp;
     for (int i = 0; i < o->nscales; i++) {
         if (!o->scales_given && o->scales[i] % model != 0)
             continue; /* default scales: only those the layout fits */
@@ -91,8 +92,10 @@ static sc_status_t run__points(run__t *run, sc_err_t *err)
                           run->w.name, run->w.tp, run->w.pp, model, min_local);
     for (int i = 0; i < run->npoints; i++) {
         sc_layout_t l;
+        sc_workload_t at;
         int n = run->points[i].gpus_per_node * run->points[i].nodes;
-        sc_status_t status = sc_workload_layout(&run->w, n, &l, err);
+        sc_workload_at(&run->w, n, &at);
+        sc_status_t status = sc_workload_layout(&at, n, &l, err);
         if (status != SC_OK)
             return status;
     }
@@ -228,9 +231,11 @@ static sc_status_t run__point(run__t *run, const run__point_t *pt, sc_comm_t *pc
     sc_layout_t l;
     sc_grid_t grid;
     sc_plan_t plan;
-    sc_status_t status = sc_workload_layout(&run->w, pc->size, &l, err);
+    sc_workload_t at; /* the workload as it runs on this point's ranks */
+    sc_workload_at(&run->w, pc->size, &at);
+    sc_status_t status = sc_workload_layout(&at, pc->size, &l, err);
     if (status == SC_OK)
-        status = sc_plan_build(&run->w, &l, &plan, err);
+        status = sc_plan_build(&at, &l, &plan, err);
     if (status != SC_OK)
         return status;
     status = sc_grid_create(pc, &l, &grid, err);
@@ -480,10 +485,8 @@ int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
     }
     if (status == SC_OK)
         status = sc_workload_load(run.opts.workload, &run.w, &err);
-    if (status == SC_OK && run.opts.tp > 0)
-        run.w.tp = run.opts.tp;
-    if (status == SC_OK && run.opts.pp > 0)
-        run.w.pp = run.opts.pp;
+    if (status == SC_OK)
+        status = sc_workload_override(&run.w, run.opts.tp, run.opts.pp, &err);
     if (status == SC_OK)
         status = run__points(&run, &err);
     /* every input and output checked before the session makes a results directory */

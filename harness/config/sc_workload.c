@@ -1,5 +1,6 @@
 #include "sc_workload.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,13 +35,15 @@ static const sc_field_t sc__workload_fields[] = {
      "samples per step, all GPUs (strong scaling)"},
     {"batch.per_gpu_batch", SC_FIELD_INT, W(per_gpu_batch), 0, false, 1, 1e7, NULL,
      "samples per step per data-parallel rank (weak scaling)"},
-    {"batch.scaling", SC_FIELD_ENUM, W(scaling), 0, false, 0, 0, "weak|strong",
-     "weak: per-GPU batch fixed; strong: global batch fixed"},
+    {"batch.scaling", SC_FIELD_ENUM, W(scaling), 0, false, 0, 0, "weak|strong|model",
+     "weak: per-GPU batch fixed; strong: global batch fixed; model: tp and the model grow"},
     {"precision", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "number formats"},
     {"precision.gradients", SC_FIELD_ENUM, W(gradients), 0, false, 0, 0, "fp32|fp16|bf16",
      "gradient type"},
     {"precision.activations", SC_FIELD_ENUM, W(activations), 0, false, 0, 0, "fp32|fp16|bf16",
      "activation type"},
+    {"precision.compute", SC_FIELD_ENUM, W(compute_precision), 0, false, 0, 0,
+     "fp32|fp16|bf16|tf32", "math precision of compute (AMP: fp16); default the activations'"},
     {"parallel", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "the parallel layout"},
     {"parallel.dp", SC_FIELD_INT, W(dp), 0, false, 1, 1e6, NULL, "data-parallel ranks"},
     {"parallel.tp", SC_FIELD_INT, W(tp), 0, false, 1, 1024, NULL, "tensor-parallel ranks"},
@@ -63,11 +66,14 @@ static const sc_field_t sc__workload_fields[] = {
     {"compute.forward_gflops_per_sample", SC_FIELD_NUMBER, W(forward_gflops_per_sample), 0, false,
      1e-6, 1e9, NULL, "forward GFLOPs per sample (CNNs)"},
     {"compute.gpu_tflops", SC_FIELD_NUMBER, W(gpu_tflops), 0, false, 0.001, 1e6, NULL,
-     "GPU peak TFLOP/s in the gradient type"},
+     "GPU peak TFLOP/s in the compute precision"},
     {"compute.efficiency", SC_FIELD_NUMBER, W(efficiency), 0, false, 0.001, 1, NULL,
      "fraction of peak reached"},
     {"compute.step_time_ms", SC_FIELD_NUMBER, W(step_time_ms), 0, false, 0, 1e7, NULL,
      "compute per step (mode time)"},
+    {"input", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "the host's input pipeline"},
+    {"input.cpu_ms_per_sample", SC_FIELD_NUMBER, W(input_cpu_ms_per_sample), 0, false, 0, 1e6,
+     NULL, "CPU core time per sample (decode, augment); 0: never the bound"},
     {NULL, 0, 0, 0, false, 0, 0, NULL, NULL},
 };
 
@@ -80,6 +86,7 @@ static void sc__defaults(sc_workload_t *w)
     w->capacity_factor = 1.0;
     w->top_k = 1;
     w->gradients = w->activations = SC_PRECISION_FP32;
+    w->compute_precision = -1; /* the activations', once they are read */
     w->bucket_mb = 25.0;
     w->overlap = true;
     w->gpu_tflops = 100.0;
@@ -109,6 +116,8 @@ static sc_status_t sc__check(const char *path, const sc_workload_t *w, sc_err_t 
         problem = "model.experts needs model.moe_every";
     else if (w->zero > 0 && (w->tp > 1 || w->pp > 1))
         problem = "parallel.zero is supported with data parallelism alone (tp = pp = 1)";
+    else if (w->scaling == SC_SCALING_MODEL && (w->kind != SC_MODEL_TRANSFORMER || w->dp > 1))
+        problem = "batch.scaling model grows a transformer's tp (and needs no parallel.dp)";
     if (problem == NULL)
         return SC_OK;
     return sc_err_set(err, SC_ERR_INPUT, "%s: %s", path, problem);
@@ -125,6 +134,8 @@ sc_status_t sc_workload_load(const char *path, sc_workload_t *w, sc_err_t *err)
     sc_yaml_free(&doc);
     if (status == SC_OK && w->micro_batches == 0)
         w->micro_batches = 1;
+    if (status == SC_OK && w->compute_precision < 0)
+        w->compute_precision = w->activations;
     return status == SC_OK ? sc__check(path, w, err) : status;
 }
 
@@ -154,6 +165,32 @@ sc_status_t sc_workload_layout(const sc_workload_t *w, int nranks, sc_layout_t *
     long long needed = (per_rank + w->micro_batch - 1) / w->micro_batch;
     l->micro_batches = (int)(w->pp > 1 ? w->micro_batches : needed);
     return SC_OK;
+}
+
+sc_status_t sc_workload_override(sc_workload_t *w, int tp, int pp, sc_err_t *err)
+{
+    if (tp > 0)
+        w->tp = tp;
+    if (pp > 0)
+        w->pp = pp;
+    char where[128];
+    snprintf(where, sizeof(where), "--tp %lld --pp %lld on workload %s", w->tp, w->pp, w->name);
+    return tp > 0 || pp > 0 ? sc__check(where, w, err) : SC_OK;
+}
+
+void sc_workload_at(const sc_workload_t *w, int nranks, sc_workload_t *out)
+{
+    *out = *w;
+    if (w->scaling != SC_SCALING_MODEL || nranks % w->pp != 0)
+        return;
+    long long tp = nranks / w->pp;
+    double growth = (double)tp / (double)w->tp;
+    /* hidden x sqrt(growth) keeps 12 L h^2 parameters growing with tp; rounded to tp's multiple */
+    long long hidden = (long long)((double)w->hidden * sqrt(growth) / (double)tp + 0.5) * tp;
+    out->tp = tp;
+    out->hidden = hidden > 0 ? hidden : tp;
+    out->parameters = w->parameters * ((double)out->hidden / (double)w->hidden) *
+                      ((double)out->hidden / (double)w->hidden);
 }
 
 sc_dtype_t sc_precision_dtype(int precision)

@@ -12,9 +12,17 @@
 
 typedef enum { SC_MODEL_TRANSFORMER, SC_MODEL_CNN } sc_model_kind_t;
 typedef enum { SC_SCHEDULE_1F1B, SC_SCHEDULE_GPIPE } sc_schedule_t;
-typedef enum { SC_SCALING_WEAK, SC_SCALING_STRONG } sc_scaling_t;
+/* weak: per-GPU batch fixed; strong: global batch fixed; model: tp grows with the GPU count and
+ * the model with it (hidden x sqrt(tp growth), parameters x tp growth), per-GPU work fixed. */
+typedef enum { SC_SCALING_WEAK, SC_SCALING_STRONG, SC_SCALING_MODEL } sc_scaling_t;
 typedef enum { SC_COMPUTE_FLOPS, SC_COMPUTE_TIME, SC_COMPUTE_NONE } sc_compute_mode_t;
-typedef enum { SC_PRECISION_FP32, SC_PRECISION_FP16, SC_PRECISION_BF16 } sc_precision_t;
+/* tf32 is a compute precision only (tensor cores on fp32 data); data travels as fp32. */
+typedef enum {
+    SC_PRECISION_FP32,
+    SC_PRECISION_FP16,
+    SC_PRECISION_BF16,
+    SC_PRECISION_TF32
+} sc_precision_t;
 
 typedef struct {
     char name[64];
@@ -30,6 +38,7 @@ typedef struct {
     int scaling; /* sc_scaling_t */
     /* precision */
     int gradients, activations; /* sc_precision_t */
+    int compute_precision;      /* the math the GPU's peak is taken for; default: activations */
     /* parallel */
     long long dp, tp, pp, zero, micro_batches; /* dp 0 = whatever the rank count leaves */
     int schedule;                              /* sc_schedule_t */
@@ -42,6 +51,9 @@ typedef struct {
     double forward_gflops_per_sample; /* 0: derived from the transformer's shape */
     double gpu_tflops, efficiency;
     double step_time_ms; /* SC_COMPUTE_TIME: compute per step */
+    /* input pipeline: host CPU time per sample (decode, augment); the node's cores feed its
+     * GPUs, so a step is never shorter than the node's samples x this / cores. 0: not bound */
+    double input_cpu_ms_per_sample;
 } sc_workload_t;
 
 /* Loads and checks path (schema and cross-field rules). */
@@ -56,6 +68,13 @@ typedef struct {
 } sc_layout_t;
 sc_status_t sc_workload_layout(const sc_workload_t *w, int nranks, sc_layout_t *layout,
                                sc_err_t *err);
+
+/* The workload as it runs on nranks: itself, or - scaling model - tp grown to nranks / (dp pp)
+ * and the model with it. */
+void sc_workload_at(const sc_workload_t *w, int nranks, sc_workload_t *out);
+
+/* --tp/--pp given on the command line, applied and checked as the file's own values are. */
+sc_status_t sc_workload_override(sc_workload_t *w, int tp, int pp, sc_err_t *err);
 
 sc_dtype_t sc_precision_dtype(int precision);
 /* Samples one step processes on the whole layout (global batch). */

@@ -30,11 +30,13 @@ typedef struct {
 } sc_step_prediction_t;
 
 /* Prices a step plan built for w on gpus_per_node x nodes GPUs: every stage's operations in
- * order on one clock per stage - compute, blocking collectives, collectives started on a
+ * order on one clock per stage - compute (slower by the topology's training.overlap_slowdown
+ * while a started collective runs beside it), blocking collectives, collectives started on a
  * group and completed at its next wait, activations arriving from the neighbouring stage (the
- * pipeline bubble comes out of the schedule). The GPU's peak comes from the topology for the
- * workload's precision when it has one. bytes_scale and compute_scale shrink messages and
- * compute as `run` does. */
+ * pipeline bubble comes out of the schedule). Then the step waits for the slowest rank
+ * (training.step_jitter over the micro-steps between syncs) and for the node's input pipeline.
+ * The GPU's peak comes from the topology for the workload's compute precision. bytes_scale and
+ * compute_scale shrink messages and compute as `run` does. */
 sc_status_t sc_model_plan(const sc_topology_t *t, const sc_workload_t *w, const sc_plan_t *plan,
                           int gpus_per_node, int nodes, double bytes_scale, double compute_scale,
                           sc_step_prediction_t *out, sc_err_t *err);

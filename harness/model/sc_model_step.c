@@ -6,6 +6,7 @@
  * so the pipeline's bubble is what the schedule makes it. */
 #include "sc_model.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 typedef struct {
@@ -24,7 +25,7 @@ typedef struct {
     const sc_topology_t *t;
     const sc_layout_t *l;
     int gpus_per_node;
-    double bytes_scale, compute_factor;
+    double bytes_scale, compute_factor, slowdown;
     sc__clock_t *stages;
     sc__chan_t *down, *up; /* down[s]: stage s to s + 1; up[s]: stage s + 1 to s */
 } sc__sim_t;
@@ -71,16 +72,31 @@ static sc__chan_t *sc__chan(const sc__sim_t *sim, int from, int to)
     return to > from ? &sim->down[from] : &sim->up[to];
 }
 
+/* Compute of d us starting at c->now: slower by the stated factor while any of the stage's
+ * started collectives is still running beside it. */
+static double sc__compute_us(const sc__sim_t *sim, const sc__clock_t *c, double d)
+{
+    double until = c->now;
+    for (int g = 0; g < SC_GROUP_COUNT; g++)
+        until = c->busy[g] > until ? c->busy[g] : until;
+    double shared = until - c->now, slowed = d * (1.0 + sim->slowdown);
+    if (slowed <= shared)
+        return slowed;
+    return shared + (d - shared / (1.0 + sim->slowdown));
+}
+
 /* Plays one operation; false when it is a receive whose message has not been sent yet. */
 static bool sc__play(sc__sim_t *sim, int s, const sc_plan_op_t *op)
 {
     sc__clock_t *c = &sim->stages[s];
     double *busy = &c->busy[op->group];
     switch (op->kind) {
-    case SC_PLAN_COMPUTE:
-        c->now += op->compute_us * sim->compute_factor;
-        c->compute_us += op->compute_us * sim->compute_factor;
+    case SC_PLAN_COMPUTE: {
+        double d = op->compute_us * sim->compute_factor;
+        c->now += sc__compute_us(sim, c, d);
+        c->compute_us += d;
         return true;
+    }
     case SC_PLAN_COLL: {
         double start = c->now > *busy ? c->now : *busy, end = start + sc__comm_us(sim, op);
         if (op->nonblocking)
@@ -161,23 +177,47 @@ static sc_status_t sc__simulate(sc__sim_t *sim, const sc_plan_t *plan, double *s
     return status;
 }
 
+/* The slowest of n ranks: each rank's compute between two syncs varies by `jitter` (std/mean),
+ * averaged over the micro-steps accumulated between syncs; the expected maximum of n such
+ * draws is about mean + std sqrt(2 ln n) (the Gaussian bound). */
+static double sc__straggler_factor(double jitter, int nranks, int micro_steps)
+{
+    if (nranks <= 1 || jitter <= 0)
+        return 1.0;
+    return 1.0 + jitter / sqrt((double)micro_steps) * sqrt(2.0 * log((double)nranks));
+}
+
+/* The node's CPUs prepare every sample its GPUs take: a step is never shorter than that. */
+static double sc__input_us(const sc_topology_t *t, const sc_workload_t *w, const sc_layout_t *l,
+                           int nodes)
+{
+    if (w->input_cpu_ms_per_sample <= 0 || t->cores <= 0)
+        return 0.0;
+    double per_node = sc_workload_samples_per_step(w, l) / (double)(nodes > 0 ? nodes : 1);
+    return per_node * w->input_cpu_ms_per_sample * 1e3 / (double)t->cores;
+}
+
 sc_status_t sc_model_plan(const sc_topology_t *t, const sc_workload_t *w, const sc_plan_t *plan,
                           int gpus_per_node, int nodes, double bytes_scale, double compute_scale,
                           sc_step_prediction_t *out, sc_err_t *err)
 {
     const sc_layout_t *l = &plan->layout;
-    double peak = sc_topology_tflops(t, w->gradients);
+    double peak = sc_topology_tflops(t, w->compute_precision);
     /* the plan's compute is at the workload's GPU speed; the topology's GPU may differ */
     double speed = w->compute_mode == SC_COMPUTE_FLOPS && peak > 0 ? w->gpu_tflops / peak : 1.0;
     sc__sim_t sim = {.t = t,
                      .l = l,
                      .gpus_per_node = gpus_per_node,
                      .bytes_scale = bytes_scale,
-                     .compute_factor = speed * compute_scale};
+                     .compute_factor = speed * compute_scale,
+                     .slowdown = t->overlap_slowdown};
     double step_us = 0, compute_us = 0;
     sc_status_t status = sc__simulate(&sim, plan, &step_us, &compute_us, err);
     if (status != SC_OK)
         return status;
+    step_us *= sc__straggler_factor(t->step_jitter, gpus_per_node * nodes, l->micro_batches);
+    double input_us = sc__input_us(t, w, l, nodes) * compute_scale;
+    step_us = input_us > step_us ? input_us : step_us;
     *out = (sc_step_prediction_t){.gpus = gpus_per_node * nodes,
                                   .nodes = nodes,
                                   .dp = l->dp,
@@ -196,14 +236,17 @@ sc_status_t sc_model_step(const sc_topology_t *t, const sc_workload_t *w, int gp
                           int nodes, double bytes_scale, double compute_scale,
                           sc_step_prediction_t *out, sc_err_t *err)
 {
+    sc_workload_t at;
     sc_layout_t l;
     sc_plan_t plan;
-    sc_status_t status = sc_workload_layout(w, gpus_per_node * nodes, &l, err);
+    sc_workload_at(w, gpus_per_node * nodes, &at);
+    sc_status_t status = sc_workload_layout(&at, gpus_per_node * nodes, &l, err);
     if (status == SC_OK)
-        status = sc_plan_build(w, &l, &plan, err);
+        status = sc_plan_build(&at, &l, &plan, err);
     if (status != SC_OK)
         return status;
-    status = sc_model_plan(t, w, &plan, gpus_per_node, nodes, bytes_scale, compute_scale, out, err);
+    status =
+        sc_model_plan(t, &at, &plan, gpus_per_node, nodes, bytes_scale, compute_scale, out, err);
     sc_plan_free(&plan);
     return status;
 }

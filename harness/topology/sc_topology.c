@@ -9,6 +9,7 @@
 
 #include "config/sc_workload.h"
 #include "config/sc_yaml.h"
+#include "util/sc_defaults.h"
 
 #define T(field)        offsetof(sc_topology_t, field)
 #define C(field)        offsetof(sc_claim_t, field)
@@ -57,6 +58,11 @@ static const sc_field_t sc__topology_fields[] = {
     {"inter.switch_tiers", SC_FIELD_INT, T(switch_tiers), 0, false, 0, 8, NULL, ""},
     {"inter.oversubscription", SC_FIELD_NUMBER, T(oversubscription), 0, false, 1, 64, NULL, ""},
     {"nodes", SC_FIELD_INT, T(nodes), 0, false, 1, 1e6, NULL, "nodes in the cluster"},
+    {"training", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "how a training step runs here"},
+    {"training.step_jitter", SC_FIELD_NUMBER, T(step_jitter), 0, false, 0, 1, NULL,
+     "spread (std/mean) of one rank's compute between syncs; the step waits for the slowest"},
+    {"training.overlap_slowdown", SC_FIELD_NUMBER, T(overlap_slowdown), 0, false, 0, 10, NULL,
+     "fraction compute slows while a collective shares the GPU"},
     {"expect", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "what to hold measurements to"},
     {"expect.tolerance", SC_FIELD_NUMBER, T(tolerance), 0, false, 0, 1, NULL,
      "against the model: PASS >= 1-t, WARN >= (1-t)^2"},
@@ -88,6 +94,8 @@ static void sc__defaults(sc_topology_t *t)
     t->nodes = 1;
     t->tolerance = 0.1;
     t->p2p = true;
+    t->step_jitter = SC_DEFAULT_STEP_JITTER;
+    t->overlap_slowdown = SC_DEFAULT_OVERLAP_SLOWDOWN;
 }
 
 static sc_status_t sc__claims(const sc_yaml_doc_t *doc, sc_topology_t *t, sc_err_t *err)
@@ -215,6 +223,8 @@ double sc_topology_tflops(const sc_topology_t *t, int precision)
         return t->tflops_fp16;
     case SC_PRECISION_BF16:
         return t->tflops_bf16 > 0 ? t->tflops_bf16 : t->tflops_fp16;
+    case SC_PRECISION_TF32:
+        return t->tflops_tf32 > 0 ? t->tflops_tf32 : t->tflops_fp32;
     default:
         return t->tflops_fp32;
     }

@@ -66,6 +66,8 @@ typedef struct {
     /* inter */
     long long switch_tiers;
     double oversubscription;
+    /* training: what the model adds to the communication (topologies/README.md, calibration) */
+    double step_jitter, overlap_slowdown;
     /* cluster */
     long long nodes;
     /* expectations */
