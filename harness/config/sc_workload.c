@@ -57,7 +57,7 @@ static const sc_field_t sc__workload_fields[] = {
      "TP with reduce-scatter/all-gather"},
     {"data_parallel", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "gradient synchronisation"},
     {"data_parallel.bucket_mb", SC_FIELD_NUMBER, W(bucket_mb), 0, false, 0.001, 1e5, NULL,
-     "DDP bucket size in MB"},
+     "DDP bucket size in MiB (PyTorch's bucket_cap_mb)"},
     {"data_parallel.overlap", SC_FIELD_BOOL, W(overlap), 0, false, 0, 0, NULL,
      "gradient all-reduce overlaps backward compute"},
     {"compute", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "compute per step"},

@@ -43,6 +43,8 @@ const sc_yaml_node_t *sc_yaml_get(const sc_yaml_node_t *map, const char *key);
 typedef enum {
     SC_FIELD_INT,     /* integer, suffixes K M B T (thousands... 10^12) allowed: "13B" */
     SC_FIELD_NUMBER,  /* real, same suffixes, or 1e9 notation */
+    SC_FIELD_BYTES,   /* a byte size as the command line takes it (util/sc_size.h): binary
+                         K M G T, "1GiB"; "1GB" refused as ambiguous; stored as a double */
     SC_FIELD_BOOL,    /* true/false/yes/no */
     SC_FIELD_STRING,  /* copied into a char array of `size` bytes */
     SC_FIELD_ENUM,    /* one of `choices` ("a|b|c"); stored as the index (int) */

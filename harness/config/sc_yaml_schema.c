@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "config/sc_yaml.h"
+#include "util/sc_size.h"
 
 static size_t sc__edit_distance(const char *a, const char *b)
 {
@@ -98,6 +99,22 @@ static sc_status_t sc__number(const sc_yaml_doc_t *doc, const sc_field_t *f,
     return SC_OK;
 }
 
+static sc_status_t sc__bytes(const sc_yaml_doc_t *doc, const sc_field_t *f, const sc_yaml_node_t *n,
+                             double *v, sc_err_t *err)
+{
+    uint64_t bytes = 0;
+    sc_err_t why;
+    if (sc_size_parse(n->value, "size", &bytes, &why) != SC_OK)
+        return sc__bad(doc, n, f->path, err, "%s", why.msg + strlen("size: "));
+    *v = (double)bytes;
+    if (*v < f->min || *v > f->max) {
+        char range[160];
+        snprintf(range, sizeof(range), "%s is out of range [%g, %g]", n->value, f->min, f->max);
+        return sc__bad(doc, n, f->path, err, "%s", range);
+    }
+    return SC_OK;
+}
+
 /* Stores scalar node n into target per field f. */
 static sc_status_t sc__store(const sc_yaml_doc_t *doc, const sc_field_t *f, const sc_yaml_node_t *n,
                              void *target, sc_err_t *err)
@@ -119,6 +136,11 @@ static sc_status_t sc__store(const sc_yaml_doc_t *doc, const sc_field_t *f, cons
         } else if (status == SC_OK) {
             memcpy(slot, &v, sizeof(v));
         }
+        return status;
+    case SC_FIELD_BYTES:
+        status = sc__bytes(doc, f, n, &v, err);
+        if (status == SC_OK)
+            memcpy(slot, &v, sizeof(v));
         return status;
     case SC_FIELD_BOOL:
         index = n->quoted ? -1 : sc__enum_index("false|true|no|yes|off|on", n->value);

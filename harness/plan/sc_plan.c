@@ -138,7 +138,7 @@ static sc_status_t sc__layer(sc__builder_t *b, int layer, bool backward, int mb,
     }
     if (status == SC_OK && backward && last && l->dp > 1) {
         b->bucket_fill += sc__layer_grad_bytes(b);
-        if (b->bucket_fill >= w->bucket_mb * 1e6) {
+        if (b->bucket_fill >= w->bucket_mb * 1048576.0) { /* MiB, as PyTorch's bucket_cap_mb */
             double bytes = b->bucket_fill;
             b->bucket_fill = 0;
             status = sc__bucket(b, bytes, mb, layer);

@@ -73,7 +73,7 @@ static const sc_field_t sc__topology_fields[] = {
 static const sc_field_t sc__claim_fields[] = {
     {"metric", SC_FIELD_ENUM, C(metric), 0, true, 0, 0, SC_CLAIM_METRIC_NAMES, ""},
     {"collective", SC_FIELD_STRING, C(collective), 24, false, 0, 0, NULL, ""},
-    {"size", SC_FIELD_NUMBER, C(size), 0, false, 1, BIG, NULL, "bytes (K/M/G = 10^3..)"},
+    {"size", SC_FIELD_BYTES, C(size), 0, false, 1, BIG, NULL, "bytes (K/M/G = 2^10..)"},
     {"gpus", SC_FIELD_INT, C(gpus), 0, false, 1, 1e6, NULL, "GPUs per node"},
     {"nodes", SC_FIELD_INT, C(nodes), 0, false, 1, 1e6, NULL, ""},
     {"min", SC_FIELD_NUMBER, C(min), 0, false, 0, BIG, NULL, "at least"},

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+/* -1: unknown suffix; -2: "KB", "MB", "GB", "TB" (10^3k to some readers, 2^10k to others). */
 static int sc__suffix_shift(const char *suffix, unsigned *shift)
 {
     static const struct {
@@ -21,8 +22,9 @@ static int sc__suffix_shift(const char *suffix, unsigned *shift)
     for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
         if (table[i].letter != letter)
             continue;
-        if (letter != '\0' && *rest != '\0' && strcasecmp(rest, "B") != 0 &&
-            strcasecmp(rest, "iB") != 0)
+        if (letter != '\0' && strcasecmp(rest, "B") == 0)
+            return -2;
+        if (letter != '\0' && *rest != '\0' && strcasecmp(rest, "iB") != 0)
             return -1;
         *shift = table[i].shift;
         return 0;
@@ -45,7 +47,16 @@ sc_status_t sc_size_parse(const char *text, const char *what, uint64_t *bytes, s
     if (errno == ERANGE)
         return sc_err_set(err, SC_ERR_USAGE, "%s: '%s' is too large", what, text);
     unsigned shift = 0;
-    if (sc__suffix_shift(end, &shift) != 0)
+    int known = sc__suffix_shift(end, &shift);
+    if (known == -2)
+        return sc_err_set(
+            err, SC_ERR_USAGE,
+            "%s: '%s' is ambiguous (%s is a power of 1000 to some, of 1024 to others): write "
+            "%llu%c or %llu%ciB for the binary size (as nccl-tests and OSU mean "
+            "it), or the bytes in full",
+            what, text, end, value, (char)toupper((unsigned char)end[0]), value,
+            (char)toupper((unsigned char)end[0]));
+    if (known != 0)
         return sc_err_set(err, SC_ERR_USAGE,
                           "%s: '%s' has an unknown suffix '%s' (use K, M, G or T)", what, text,
                           end);

@@ -1,5 +1,7 @@
-/* sc_size.h - sizes as users type them: "8", "512K", "64M", "1G" (binary suffixes, 1K = 1024
- * bytes, an optional trailing "B" or "iB"), and the same sizes printed back. */
+/* sc_size.h - byte sizes as users type them, on the command line and in YAML alike: "8", "8B",
+ * "512K", "64M", "1G", "64MiB" - binary suffixes, 1K = 1024 bytes, as nccl-tests and OSU read
+ * them. "64MB" is refused as ambiguous. Counts (parameters: 13B) and rates (GB/s, Gb/s) are
+ * decimal; see README, "Units". */
 #ifndef SC_SIZE_H
 #define SC_SIZE_H
 
@@ -9,8 +11,8 @@
 #include "sc_status.h"
 
 /* Parses text into *bytes. Fails with SC_ERR_USAGE (message naming `what`, e.g. "-b") on an
- * empty string, a negative value, an unknown suffix, trailing garbage, or a value that does not
- * fit in 64 bits. */
+ * empty string, a negative value, an unknown suffix, an ambiguous one ("MB"), trailing garbage,
+ * or a value that does not fit in 64 bits. */
 sc_status_t sc_size_parse(const char *text, const char *what, uint64_t *bytes, sc_err_t *err);
 
 /* Writes a short form of bytes ("64M", "1.5K", "8") into buf. Returns buf. */

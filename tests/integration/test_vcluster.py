@@ -166,6 +166,9 @@ def curve(wd):
            f"curve: exit {p.returncode} against {doc['verdict']}")
     hosts = {q["slowest_host"] for q in doc["points"]}
     expect(hosts <= {"h1", "h2", "h3", "h4"}, f"slowest hosts {hosts}")
+    # the shipped topology agrees with the cluster the project builds: no error findings
+    errors = [f for f in doc.get("findings", []) if f["severity"] == "error"]
+    expect(errors == [], f"vcluster.yaml contradicts the virtual cluster: {errors}")
 
 
 SLURM = os.path.join(ROOT, "launch", "slurm", "vcluster-slurm.sh")

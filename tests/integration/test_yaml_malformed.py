@@ -66,6 +66,11 @@ CASES = [
      "a claim needs min or max"),
     ("topo-claim-metric", LOCAL.replace("  tolerance: 0.5\n", "  tolerance: 0.5\n  claims:\n    - metric: vibes\n      min: 1\n"),
      "metric: 'vibes' is not one of busbw|algbw|latency|efficiency|speedup"),
+    ("topo-claim-size-ambiguous",
+     LOCAL.replace("  tolerance: 0.5\n", "  tolerance: 0.5\n  claims:\n    - metric: busbw\n      size: 1GB\n      min: 1\n"),
+     "{f}:%d:13: size: '1GB' is ambiguous" % (LOCAL[:LOCAL.index("  tolerance: 0.5")].count("\n") + 4)),
+    ("workload-compute-precision", BERT.replace("  activations: fp16\n", "  activations: fp16\n  compute: fp4\n"),
+     "precision.compute: 'fp4' is not one of fp32|fp16|bf16|tf32"),
     ("topo-multinode-nonic", LOCAL.replace("nodes: 1", "nodes: 4"), "a cluster of several nodes needs nics.count and nics.rate_gbps"),
 ]
 

@@ -31,7 +31,6 @@ int main(void)
     expect_size("1K", 1024);
     expect_size("1k", 1024);
     expect_size("64M", 64ull << 20);
-    expect_size("64MB", 64ull << 20);
     expect_size("64MiB", 64ull << 20);
     expect_size("2G", 2ull << 30);
     expect_size("3T", 3ull << 40);
@@ -43,6 +42,8 @@ int main(void)
     expect_error("abc", "not a size");
     expect_error("12X", "unknown suffix");
     expect_error("12MX", "unknown suffix");
+    expect_error("64MB", "ambiguous");
+    expect_error("1gb", "write 1G or 1GiB");
     expect_error("1.5M", "unknown suffix");
     expect_error("99999999999999999999", "too large");
     expect_error("17179869184G", "too large");
