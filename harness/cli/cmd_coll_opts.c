@@ -216,7 +216,7 @@ static void coll__defaults(sc_coll_opts_t *o)
     o->types = 1u << SC_DTYPE_float;
     o->colls = 1u; /* allreduce, the first of sc_coll_list() */
     o->backend = "auto";
-    o->results_base = "results";
+    o->results_base = SC_DEFAULT_RESULTS_DIR;
     o->timeout_s = SC_DEFAULT_TIMEOUT_S;
     o->telemetry_s = 1.0;
     o->device = -1;

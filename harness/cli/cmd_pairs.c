@@ -100,7 +100,7 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
         .m = {.size = 4u << 20, .iters = 8, .lat_iters = 50, .looks = 3, .tolerance = 0.5},
         .timeout_s = SC_DEFAULT_TIMEOUT_S,
         .backend = "auto",
-        .results_base = "results",
+        .results_base = SC_DEFAULT_RESULTS_DIR,
         .mode = "concurrent",
         .per = "node",
         .method = "tag"};

@@ -101,7 +101,7 @@ sc_status_t sc_run_opts_parse(sc_run_opts_t *o, int argc, char **argv, int first
     o->warmup = 2;
     o->bytes_scale = o->compute_scale = 1.0;
     o->backend = "auto";
-    o->results_base = "results";
+    o->results_base = SC_DEFAULT_RESULTS_DIR;
     o->timeout_s = SC_DEFAULT_TIMEOUT_S;
     o->telemetry_s = 1.0;
     sc_status_t status = sc_cli_parse(run__options, argc, argv, first, o, err);

@@ -173,6 +173,15 @@ typedef struct {
 typedef SC_LIST(sc_check_t) sc_checks_t;
 typedef SC_LIST(sc_finding_t) sc_findings_t;
 typedef SC_LIST(sc_case_row_t) sc_case_rows_t;
+
+/* ---- a result another tool wrote (nccl-tests, OSU), read back for `judge` ---- */
+typedef struct {
+    char path[PATH_MAX];
+    char tool[24];       /* "nccl-tests", "nccl-tests -J", "osu" */
+    char collective[24]; /* scalecheck's name for what it measured */
+    int gpus, nodes;     /* ranks and distinct hosts; 0 when the file does not say */
+    sc_case_rows_t rows;
+} sc_foreign_t;
 typedef SC_LIST(sc_point_t) sc_points_t;
 typedef SC_LIST(sc_pair_row_t) sc_pair_rows_t;
 typedef SC_LIST(sc_prediction_row_t) sc_prediction_rows_t;

@@ -169,7 +169,7 @@ static json_t *sc__result_json(const sc_result_t *r)
     json_t *doc = sc__header(r);
     if (strcmp(r->command, "run") == 0)
         sc__run_part(r, doc);
-    else if (strcmp(r->command, "coll") == 0)
+    else if (strcmp(r->command, "coll") == 0 || strcmp(r->command, "judge") == 0)
         sc__coll_part(r, doc);
     else if (strcmp(r->command, "pairs") == 0)
         sc__pairs_part(r, doc);

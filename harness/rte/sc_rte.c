@@ -1,5 +1,6 @@
 #include "sc_rte.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,40 @@ sc_status_t sc_rte_init(int *argc, char ***argv, sc_rte_t *rte, sc_err_t *err)
     return sc__gather_hosts(rte, err);
 }
 
+/* Launchers set one of these in every rank they start. */
+static bool sc__launched(void)
+{
+    static const char *const vars[] = {
+        "OMPI_COMM_WORLD_SIZE", "PMI_SIZE",     "PMIX_RANK", "PMI_RANK",
+        "MPI_LOCALNRANKS",      "SLURM_STEP_ID"};
+    for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+        if (getenv(vars[i]) != NULL)
+            return true;
+    return false;
+}
+
+sc_status_t sc_rte_init_alone(int *argc, char ***argv, sc_rte_t *rte, sc_err_t *err)
+{
+    if (sc__launched())
+        return sc_rte_init(argc, argv, rte, err);
+    memset(rte, 0, sizeof(*rte));
+    rte->world = MPI_COMM_NULL;
+    rte->size = rte->local_size = rte->nhosts = 1;
+    if (gethostname(rte->host, sizeof(rte->host) - 1) != 0)
+        snprintf(rte->host, sizeof(rte->host), "unknown");
+    int len = 0;
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    MPI_Get_library_version(version, &len); /* allowed before MPI_Init (MPI-3) */
+    version[strcspn(version, "\n,")] = '\0';
+    snprintf(rte->mpi_version, sizeof(rte->mpi_version), "%s", version);
+    rte->hosts = calloc(1, sizeof(*rte->hosts));
+    rte->host_index = calloc(1, sizeof(int));
+    if (rte->hosts == NULL || rte->host_index == NULL)
+        return sc_err_set(err, SC_ERR_NOMEM, "no memory");
+    memcpy(rte->hosts[0], rte->host, SC_HOST_MAX);
+    return SC_OK;
+}
+
 void sc_rte_fini(sc_rte_t *rte)
 {
     free(rte->hosts);
@@ -65,7 +100,10 @@ void sc_rte_fini(sc_rte_t *rte)
     rte->host_index = NULL;
     if (rte->world != MPI_COMM_NULL && rte->world != 0)
         MPI_Comm_free(&rte->world);
-    MPI_Finalize();
+    int initialised = 0;
+    MPI_Initialized(&initialised);
+    if (initialised)
+        MPI_Finalize();
 }
 
 static size_t sc__append(char *buf, size_t len, size_t used, const char *fmt, int a, int b)

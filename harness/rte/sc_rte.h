@@ -25,7 +25,12 @@ typedef struct {
 /* Initialises MPI (thread level FUNNELED: only the main thread calls MPI) and fills rte. */
 sc_status_t sc_rte_init(int *argc, char ***argv, sc_rte_t *rte, sc_err_t *err);
 
-/* Frees rte and finalises MPI. */
+/* For commands that need no peers (model, judge, report, validate, plan, version): started
+ * without a launcher, a one-rank rte without MPI (world MPI_COMM_NULL) - no MPI start-up to
+ * pay; under mpirun or srun, sc_rte_init. */
+sc_status_t sc_rte_init_alone(int *argc, char ***argv, sc_rte_t *rte, sc_err_t *err);
+
+/* Frees rte and finalises MPI when it was started. */
 void sc_rte_fini(sc_rte_t *rte);
 
 /* Formats the ranks [first, first+count) (stride 1) or a list, with their distinct hosts, for a

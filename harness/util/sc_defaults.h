@@ -15,6 +15,9 @@
 #define SC_DEFAULT_STEP_JITTER      0.018
 #define SC_DEFAULT_OVERLAP_SLOWDOWN 0.10
 
+/* Where results directories go unless --results-dir says otherwise (git-ignored). */
+#define SC_DEFAULT_RESULTS_DIR "results"
+
 /* A default as text, for the help tables: the same number, written once. */
 #define SC_DEFAULT_TEXT(x)      SC__DEFAULT_TEXT(x)
 #define SC__DEFAULT_TEXT(x)     #x

@@ -1,0 +1,256 @@
+/* cmd_judge.c - `scalecheck judge --topology T FILE...`: results other tools wrote (nccl-tests
+ * text or -J JSON, OSU micro-benchmarks) held to the topology's model like scalecheck's own
+ * runs: the same verdict table, exit code (1 on FAIL), result.json, summary.json, junit.xml and
+ * report.html in a results directory. Every file is read before anything is written: a bad
+ * file is exit 2 with nothing on disk. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/sc_cli.h"
+#include "cli/sc_cmd.h"
+#include "coll/sc_coll.h"
+#include "ingest/sc_ingest.h"
+#include "judge/sc_verdict.h"
+#include "model/sc_model.h"
+#include "report/sc_json_in.h"
+#include "report/sc_json_out.h"
+#include "report/sc_report.h"
+#include "report/sc_verdict_render.h"
+#include "sc_config.h"
+#include "session/sc_results.h"
+#include "util/sc_defaults.h"
+#include "util/sc_files.h"
+#include "util/sc_size.h"
+
+#define JUDGE_MAX_FILES 256
+
+typedef struct {
+    const char *topology, *collective, *results_base, *name, *json_path;
+    int gpus, nodes;
+    bool help;
+    const char *files[JUDGE_MAX_FILES];
+    int nfiles;
+} judge__opts_t;
+
+#define O(s, l, meta, help, type, field, lo, hi)                                                   \
+    SC_OPT_ROW(s, l, meta, help, type, judge__opts_t, field, lo, hi)
+static const sc_cli_opt_t judge__options[] = {
+    O('T', "topology", "FILE", "the hardware the results are held to; required", SC_OPT_STRING,
+      topology, 0, 0),
+    O(0, "collective", "NAME", "what the files measured, when they do not say", SC_OPT_STRING,
+      collective, 0, 0),
+    O(0, "gpus", "N", "ranks in the run, when the file does not list them (OSU)", SC_OPT_INT, gpus,
+      1, 10000000),
+    O(0, "nodes", "N", "nodes in the run, when the file does not list them (OSU)", SC_OPT_INT,
+      nodes, 1, 1000000),
+    O(0, "results-dir", "DIR",
+      "where the judged directory goes (default " SC_DEFAULT_RESULTS_DIR ")", SC_OPT_STRING,
+      results_base, 0, 0),
+    O(0, "name", "NAME", "name of the judged directory (default judge)", SC_OPT_STRING, name, 0, 0),
+    O(0, "json", "FILE", "also write the judged document to FILE", SC_OPT_STRING, json_path, 0, 0),
+    O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
+    SC_OPT_END,
+};
+#undef O
+
+/* Options (and their values) go to the table parser; the other words are files. */
+static sc_status_t judge__parse(judge__opts_t *o, int argc, char **argv, sc_err_t *err)
+{
+    char **opts = calloc((size_t)argc + 1, sizeof(char *));
+    if (opts == NULL)
+        return sc_err_set(err, SC_ERR_NOMEM, "no memory");
+    int n = 0;
+    sc_status_t status = SC_OK;
+    for (int i = 2; i < argc && status == SC_OK; i++) {
+        if (argv[i][0] != '-') {
+            if (o->nfiles == JUDGE_MAX_FILES)
+                status = sc_err_set(err, SC_ERR_USAGE, "judge: at most %d files", JUDGE_MAX_FILES);
+            else
+                o->files[o->nfiles++] = argv[i];
+            continue;
+        }
+        opts[n++] = argv[i];
+        const char *name = argv[i] + (argv[i][1] == '-' ? 2 : 1);
+        for (const sc_cli_opt_t *t = judge__options; t->long_name != NULL; t++)
+            if (t->metavar != NULL && strchr(argv[i], '=') == NULL && i + 1 < argc &&
+                ((argv[i][1] == '-' && strcmp(name, t->long_name) == 0) ||
+                 (argv[i][1] != '-' && name[0] == t->short_name && name[1] == '\0')))
+                opts[n++] = argv[++i];
+    }
+    if (status == SC_OK)
+        status = sc_cli_parse(judge__options, n, opts, 0, o, err);
+    free(opts);
+    if (status == SC_OK && !o->help && o->topology == NULL)
+        status =
+            sc_err_set(err, SC_ERR_USAGE, "--topology: required (what to hold the results to)");
+    if (status == SC_OK && !o->help && o->nfiles == 0)
+        status = sc_err_set(err, SC_ERR_USAGE,
+                            "judge: give the files to judge (nccl-tests or OSU output)");
+    return status;
+}
+
+/* One file read and completed from the flags: its collective and its ranks. */
+static sc_status_t judge__read(const judge__opts_t *o, const char *path, sc_foreign_t *f,
+                               sc_err_t *err)
+{
+    memset(f, 0, sizeof(*f));
+    sc_ingest_kind_t kind;
+    sc_status_t status = sc_ingest_kind(path, &kind, err);
+    if (status == SC_OK)
+        status = kind == SC_INGEST_NCCL_JSON ? sc_json_load_nccl_tests(path, f, err)
+                                             : sc_ingest_text(path, kind, f, err);
+    if (status != SC_OK)
+        return status;
+    if (f->collective[0] == '\0' && o->collective != NULL)
+        snprintf(f->collective, sizeof(f->collective), "%s", o->collective);
+    const sc_coll_t *coll = NULL;
+    if (f->collective[0] == '\0')
+        return sc_err_set(err, SC_ERR_INPUT,
+                          "%s: the file does not say which collective it "
+                          "measured: give --collective",
+                          path);
+    status = sc_coll_find(f->collective, "--collective", &coll, err);
+    if (f->gpus == 0 && (o->gpus == 0 || o->nodes == 0))
+        return sc_err_set(err, SC_ERR_INPUT,
+                          "%s: %s output does not say how many ranks ran on "
+                          "how many nodes: give --gpus and --nodes",
+                          path, f->tool);
+    if (f->gpus == 0) {
+        f->gpus = o->gpus;
+        f->nodes = o->nodes;
+    }
+    if (status == SC_OK && f->gpus % f->nodes != 0)
+        status = sc_err_set(err, SC_ERR_INPUT, "%s: %d ranks do not spread evenly on %d nodes",
+                            path, f->gpus, f->nodes);
+    for (size_t i = 0; status == SC_OK && i < f->rows.n; i++) {
+        sc_case_row_t *row = &f->rows.items[i];
+        snprintf(row->collective, sizeof(row->collective), "%s", f->collective);
+        if (strcmp(f->tool, "osu") == 0) /* OSU gives times; its gathers count one rank's part */
+            row->size_bytes *= coll->id == SC_COLL_allgather || coll->id == SC_COLL_gather ||
+                                       coll->id == SC_COLL_scatter || coll->id == SC_COLL_alltoall
+                                   ? (uint64_t)f->gpus
+                                   : 1u;
+        if (row->busbw_factor == 0)
+            row->busbw_factor = coll->busbw_factor(f->gpus);
+        if (strcmp(f->tool, "osu") == 0)
+            sc_ingest_rates(row, f->gpus);
+    }
+    return status;
+}
+
+/* Each row held to the model for its file's ranks and nodes, by time (the same check as
+ * `coll`'s). */
+static void judge__check(const sc_topology_t *t, const sc_foreign_t *f, sc_result_t *doc)
+{
+    const sc_coll_t *coll = NULL;
+    sc_err_t ignored;
+    if (sc_coll_find(f->collective, "--collective", &coll, &ignored) != SC_OK)
+        return;
+    const char *base = strrchr(f->path, '/');
+    base = base ? base + 1 : f->path;
+    for (size_t i = 0; i < f->rows.n; i++) {
+        sc_case_row_t *row = &f->rows.items[i];
+        sc_prediction_t e;
+        sc_model_collective(t, coll, (double)row->size_bytes, f->gpus / f->nodes, f->nodes, &e);
+        row->expected_time_us = e.time_us;
+        row->expected_busbw_GBps = e.busbw_GBps;
+        snprintf(row->algorithm, sizeof(row->algorithm), "%s", e.algorithm);
+        char name[sizeof(f->path) / 8], size[32];
+        snprintf(name, sizeof(name), "%s: %s %s %s B %s, %d GPUs on %d node%s", base, f->collective,
+                 row->dtype, sc_size_format(row->size_bytes, size, sizeof(size)),
+                 row->in_place ? "in-place" : "out-of-place", f->gpus, f->nodes,
+                 f->nodes == 1 ? "" : "s");
+        sc_verdict_add(&doc->checks, name, "time_us", row->time_us, e.time_us, t->tolerance, false,
+                       "model");
+        sc_case_row_t *kept = SC_LIST_PUSH(&doc->cases);
+        if (kept != NULL)
+            *kept = *row;
+    }
+}
+
+static void judge__document(const judge__opts_t *o, const sc_topology_t *t,
+                            const sc_foreign_t *files, int n, int argc, char **argv,
+                            sc_result_t *doc)
+{
+    sc_result_init(doc, "judge");
+    snprintf(doc->version, sizeof(doc->version), "%s", SC_VERSION);
+    snprintf(doc->state, sizeof(doc->state), "complete");
+    snprintf(doc->topology, sizeof(doc->topology), "%s", t->name);
+    snprintf(doc->backend, sizeof(doc->backend), "%s", files[0].tool);
+    doc->ranks = files[0].gpus;
+    doc->nhosts = files[0].nodes;
+    doc->judged = true;
+    doc->argv = calloc((size_t)argc + 1, sizeof(char *));
+    for (int i = 0; doc->argv != NULL && i < argc; i++)
+        doc->argv[i] = strdup(argv[i]);
+    for (int i = 0; i < n; i++) {
+        sc_kvs_text(&doc->options, "file", files[i].path);
+        judge__check(t, &files[i], doc);
+    }
+    (void)o;
+}
+
+static sc_status_t judge__write(const judge__opts_t *o, sc_result_t *doc, sc_err_t *err)
+{
+    sc_results_t res;
+    sc_status_t status =
+        sc_results_open(&res, o->results_base ? o->results_base : SC_DEFAULT_RESULTS_DIR,
+                        o->name ? o->name : "judge", err);
+    if (status == SC_OK) {
+        snprintf(doc->results_dir, sizeof(doc->results_dir), "%s", res.dir);
+        sc_verdict_print(stdout, res.log, &doc->checks);
+        char path[PATH_MAX];
+        status = sc_json_write_result(sc_results_path(&res, "result.json", path, sizeof(path)), doc,
+                                      err);
+    }
+    if (status == SC_OK && o->json_path != NULL)
+        status = sc_json_write_result(o->json_path, doc, err);
+    if (status == SC_OK)
+        status = sc_report_render(res.dir, doc, err);
+    if (status == SC_OK)
+        printf("judge: %s/report.html (result.json, summary.json, junit.xml)\n", res.dir);
+    sc_results_close(&res);
+    return status;
+}
+
+int sc_cmd_judge(const sc_rte_t *rte, int argc, char **argv)
+{
+    if (rte->rank != 0)
+        return 0;
+    judge__opts_t o = {0};
+    sc_err_t err;
+    sc_err_clear(&err);
+    sc_topology_t topo;
+    sc_status_t status = judge__parse(&o, argc, argv, &err);
+    if (status == SC_OK && o.help) {
+        printf("usage: scalecheck judge --topology FILE [options] FILE...\n\n");
+        sc_cli_print_help(judge__options, stdout);
+        return 0;
+    }
+    if (status == SC_OK)
+        status = sc_topology_load(o.topology, &topo, &err);
+    if (status == SC_OK)
+        status = sc_files_check_output("--json", o.json_path, &err);
+    sc_foreign_t *files = calloc((size_t)o.nfiles + 1, sizeof(*files));
+    if (files == NULL && status == SC_OK)
+        status = sc_err_set(&err, SC_ERR_NOMEM, "no memory");
+    for (int i = 0; status == SC_OK && i < o.nfiles; i++)
+        status = judge__read(&o, o.files[i], &files[i], &err);
+    sc_result_t doc;
+    sc_result_init(&doc, "judge");
+    if (status == SC_OK) {
+        judge__document(&o, &topo, files, o.nfiles, argc, argv, &doc);
+        status = judge__write(&o, &doc, &err);
+    }
+    for (int i = 0; files != NULL && i < o.nfiles; i++)
+        sc_list_free(&files[i].rows);
+    free(files);
+    int failed = status == SC_OK && sc_checks_tally(&doc.checks).fail > 0;
+    sc_result_free(&doc);
+    if (status != SC_OK) {
+        fprintf(stderr, "scalecheck judge: %s\n", err.msg);
+        return sc_status_exit_code(status);
+    }
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,321 @@
+/* sc_ingest.c - nccl-tests and OSU text tables into case rows. Both tools print '#' comment
+ * lines around a table whose rows start with the message size; anything else (NCCL INFO lines,
+ * launcher warnings) is passed over, but a row that starts with a size and does not parse is an
+ * error naming file:line. */
+#include "sc_ingest.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/sc_coll.h"
+
+#define SC__LINE   4096
+#define SC__TOKENS 48
+#define SC__HOSTS  4096
+
+static const struct {
+    const char *program, *collective;
+} sc__nccl_programs[] = {
+    {"all_reduce_perf", "allreduce"},
+    {"all_gather_perf", "allgather"},
+    {"reduce_scatter_perf", "reducescatter"},
+    {"broadcast_perf", "broadcast"},
+    {"reduce_perf", "reduce"},
+    {"alltoall_perf", "alltoall"},
+    {"gather_perf", "gather"},
+    {"scatter_perf", "scatter"},
+    {"sendrecv_perf", "sendrecv"},
+};
+
+/* OSU titles, most specific first ("Allgather" before "Gather"); NULL: not judged. */
+static const struct {
+    const char *word, *collective;
+} sc__osu_titles[] = {
+    {"Reduce_scatter", "reducescatter"},
+    {"Reduce-Scatter", "reducescatter"},
+    {"Allreduce", "allreduce"},
+    {"Allgather", "allgather"},
+    {"All-to-All", "alltoall"},
+    {"Alltoall", "alltoall"},
+    {"Broadcast", "broadcast"},
+    {"Bcast", "broadcast"},
+    {"Reduce", "reduce"},
+    {"Gather", "gather"},
+    {"Scatter", "scatter"},
+    {"Bi-Directional", NULL},
+    {"Bandwidth", "sendrecv"},
+    {"Latency", "sendrecv"},
+};
+
+const char *sc_ingest_nccl_program(const char *program)
+{
+    const char *base = strrchr(program, '/');
+    base = base ? base + 1 : program;
+    for (size_t i = 0; i < sizeof(sc__nccl_programs) / sizeof(sc__nccl_programs[0]); i++)
+        if (strncmp(base, sc__nccl_programs[i].program, strlen(sc__nccl_programs[i].program)) == 0)
+            return sc__nccl_programs[i].collective;
+    return NULL;
+}
+
+const char *sc_ingest_osu_title(const char *title)
+{
+    for (size_t i = 0; i < sizeof(sc__osu_titles) / sizeof(sc__osu_titles[0]); i++)
+        if (strstr(title, sc__osu_titles[i].word) != NULL)
+            return sc__osu_titles[i].collective;
+    return NULL;
+}
+
+sc_status_t sc_ingest_kind(const char *path, sc_ingest_kind_t *kind, sc_err_t *err)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return sc_err_set(err, SC_ERR_INPUT, "%s: cannot open", path);
+    char line[SC__LINE];
+    bool found = false;
+    for (int n = 0; n < 200 && !found && fgets(line, sizeof(line), f) != NULL; n++) {
+        const char *p = line;
+        while (isspace((unsigned char)*p))
+            p++;
+        if (n == 0 && *p == '{')
+            *kind = SC_INGEST_NCCL_JSON, found = true;
+        else if (strncmp(p, "# OSU ", 6) == 0)
+            *kind = SC_INGEST_OSU, found = true;
+        else if (strstr(p, "nThread") != NULL || strstr(p, "Collective test starting") ||
+                 strstr(p, "out-of-place") != NULL)
+            *kind = SC_INGEST_NCCL_TEXT, found = true;
+    }
+    fclose(f);
+    return found ? SC_OK
+                 : sc_err_set(err, SC_ERR_INPUT,
+                              "%s: neither nccl-tests output (text or -J JSON) nor OSU "
+                              "micro-benchmark output",
+                              path);
+}
+
+static int sc__split(char *line, char **tok)
+{
+    int n = 0;
+    for (char *save = NULL, *t = strtok_r(line, " \t\r\n", &save); t && n < SC__TOKENS;
+         t = strtok_r(NULL, " \t\r\n", &save))
+        tok[n++] = t;
+    return n;
+}
+
+static bool sc__is_uint(const char *s)
+{
+    if (*s == '\0')
+        return false;
+    for (; *s; s++)
+        if (!isdigit((unsigned char)*s))
+            return false;
+    return true;
+}
+
+static bool sc__number(const char *s, double *v)
+{
+    char *end = NULL;
+    *v = strtod(s, &end);
+    return end != s && *end == '\0' && isfinite(*v);
+}
+
+/* What a file keeps while it is read: hosts seen in the device list, the table's shape. */
+typedef struct {
+    const char *path;
+    int line;
+    char (*hosts)[SC_HOST_MAX];
+    int nhosts, ranks;
+    int group; /* columns per placement: 4, or 8 with per-iteration statistics */
+} sc__reader_t;
+
+static void sc__host(sc__reader_t *r, const char *host)
+{
+    for (int i = 0; i < r->nhosts; i++)
+        if (strcmp(r->hosts[i], host) == 0)
+            return;
+    if (r->nhosts < SC__HOSTS)
+        snprintf(r->hosts[r->nhosts++], SC_HOST_MAX, "%s", host);
+}
+
+/* '#' lines of nccl-tests: the program, the device list, the table's header. */
+static void sc__nccl_comment(sc__reader_t *r, const char *line, sc_foreign_t *out)
+{
+    const char *start = strstr(line, "Collective test starting:");
+    char word[256];
+    if (start != NULL && sscanf(start + 25, " %255s", word) == 1) {
+        const char *c = sc_ingest_nccl_program(word);
+        if (c != NULL)
+            snprintf(out->collective, sizeof(out->collective), "%s", c);
+    }
+    const char *on = strstr(line, " on ");
+    if (strncmp(line, "#  Rank", 7) == 0 && on != NULL && sscanf(on + 4, " %255s", word) == 1) {
+        r->ranks++;
+        sc__host(r, word);
+    }
+    if (strstr(line, "i_min") != NULL)
+        r->group = 8;
+}
+
+/* One placement's columns: time, algbw, busbw, #wrong. false when the time is absent. */
+static bool sc__placement(char **tok, sc_case_row_t *row)
+{
+    double t, alg, bus, wrong = 0;
+    if (!sc__number(tok[0], &t) || !sc__number(tok[1], &alg) || !sc__number(tok[2], &bus))
+        return false;
+    if (!sc__number(tok[3], &wrong))
+        wrong = 0; /* "N/A": not checked */
+    row->time_us = t;
+    row->algbw_GBps = alg;
+    row->busbw_GBps = bus;
+    row->wrong = (uint64_t)wrong;
+    row->checked = strcmp(tok[3], "N/A") != 0;
+    return true;
+}
+
+static sc_status_t sc__nccl_row(sc__reader_t *r, char **tok, int n, sc_foreign_t *out,
+                                sc_err_t *err)
+{
+    int rest = n - 4; /* after size, count, type, redop */
+    bool root = rest == 2 * r->group + 1 || rest == 2 * r->group + 3 || rest == r->group + 1;
+    int first = 4 + (root ? 1 : 0);
+    if (rest < r->group || !sc__is_uint(tok[1]))
+        return sc_err_set(err, SC_ERR_INPUT,
+                          "%s:%d: an nccl-tests row needs size, count, type, redop, [root,] "
+                          "time, algbw, busbw, #wrong (out of place, then in place)",
+                          r->path, r->line);
+    for (int place = 0; place < 2 && first + place * r->group + 3 < n; place++) {
+        sc_case_row_t row = {.root = root ? atoi(tok[4]) : -1,
+                             .in_place = place == 1,
+                             .expected_time_us = SC_ABSENT,
+                             .expected_busbw_GBps = SC_ABSENT};
+        row.size_bytes = strtoull(tok[0], NULL, 10);
+        row.count = strtoull(tok[1], NULL, 10);
+        snprintf(row.dtype, sizeof(row.dtype), "%s", tok[2]);
+        snprintf(row.op, sizeof(row.op), "%s", strcmp(tok[3], "none") == 0 ? "" : tok[3]);
+        snprintf(row.timer, sizeof(row.timer), "device");
+        if (!sc__placement(tok + first + place * r->group, &row)) {
+            if (place == 0)
+                return sc_err_set(err, SC_ERR_INPUT, "%s:%d: '%s' is not a time in us", r->path,
+                                  r->line, tok[first]);
+            continue;
+        }
+        sc_case_row_t *slot = SC_LIST_PUSH(&out->rows);
+        if (slot == NULL)
+            return sc_err_set(err, SC_ERR_NOMEM, "%s: no memory for its rows", r->path);
+        *slot = row;
+    }
+    return SC_OK;
+}
+
+/* OSU: the title names the test; rows are "size value [...]"; bandwidth tests give MB/s. */
+static sc_status_t sc__osu_row(sc__reader_t *r, char **tok, int n, bool bandwidth,
+                               sc_foreign_t *out, sc_err_t *err)
+{
+    double v;
+    if (n < 2 || !sc__number(tok[1], &v) || v <= 0)
+        return sc_err_set(err, SC_ERR_INPUT, "%s:%d: an OSU row needs a size and a positive %s",
+                          r->path, r->line, bandwidth ? "bandwidth (MB/s)" : "latency (us)");
+    sc_case_row_t *row = SC_LIST_PUSH(&out->rows);
+    if (row == NULL)
+        return sc_err_set(err, SC_ERR_NOMEM, "%s: no memory for its rows", r->path);
+    *row = (sc_case_row_t){
+        .root = -1, .expected_time_us = SC_ABSENT, .expected_busbw_GBps = SC_ABSENT};
+    row->size_bytes = strtoull(tok[0], NULL, 10);
+    /* OSU's MB/s is 10^6 bytes/s: the time of one message follows */
+    row->time_us = bandwidth ? (double)row->size_bytes / v : v;
+    snprintf(row->timer, sizeof(row->timer), "host");
+    return SC_OK;
+}
+
+static void sc__osu_comment(const char *line, bool *bandwidth, sc_foreign_t *out, char *dtype)
+{
+    if (strncmp(line, "# OSU ", 6) == 0) {
+        const char *c = sc_ingest_osu_title(line);
+        snprintf(out->collective, sizeof(out->collective), "%s", c ? c : "");
+        *bandwidth = strstr(line, "Bandwidth") != NULL;
+    }
+    if (strncmp(line, "# Datatype: ", 12) == 0) {
+        static const struct {
+            const char *mpi, *ours;
+        } types[] = {{"MPI_CHAR", "int8"},
+                     {"MPI_INT", "int32"},
+                     {"MPI_FLOAT", "float"},
+                     {"MPI_DOUBLE", "double"},
+                     {"MPI_LONG", "int64"}};
+        for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+            if (strncmp(line + 12, types[i].mpi, strlen(types[i].mpi)) == 0)
+                snprintf(dtype, 16, "%s", types[i].ours);
+    }
+}
+
+static sc_status_t sc__read(FILE *f, sc__reader_t *r, sc_ingest_kind_t kind, sc_foreign_t *out,
+                            sc_err_t *err)
+{
+    char line[SC__LINE], copy[SC__LINE], dtype[16] = "int8";
+    char *tok[SC__TOKENS];
+    bool bandwidth = false, titled = false;
+    sc_status_t status = SC_OK;
+    while (status == SC_OK && fgets(line, sizeof(line), f) != NULL) {
+        r->line++;
+        if (line[0] == '#') {
+            if (kind == SC_INGEST_OSU) {
+                titled = titled || strncmp(line, "# OSU ", 6) == 0;
+                sc__osu_comment(line, &bandwidth, out, dtype);
+            } else {
+                sc__nccl_comment(r, line, out);
+            }
+            continue;
+        }
+        snprintf(copy, sizeof(copy), "%s", line);
+        int n = sc__split(copy, tok);
+        if (n == 0 || !sc__is_uint(tok[0]))
+            continue; /* not a table row: NCCL INFO lines, launcher noise */
+        if (kind == SC_INGEST_OSU && titled && out->collective[0] == '\0')
+            return sc_err_set(err, SC_ERR_INPUT,
+                              "%s: this OSU test is not judged (collectives, "
+                              "osu_latency and osu_bw are)",
+                              r->path);
+        status = kind == SC_INGEST_OSU ? sc__osu_row(r, tok, n, bandwidth, out, err)
+                                       : sc__nccl_row(r, tok, n, out, err);
+    }
+    for (size_t i = 0; kind == SC_INGEST_OSU && i < out->rows.n; i++)
+        snprintf(out->rows.items[i].dtype, sizeof(out->rows.items[i].dtype), "%s", dtype);
+    return status;
+}
+
+sc_status_t sc_ingest_text(const char *path, sc_ingest_kind_t kind, sc_foreign_t *out,
+                           sc_err_t *err)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return sc_err_set(err, SC_ERR_INPUT, "%s: cannot open", path);
+    sc__reader_t r = {.path = path, .group = 4};
+    r.hosts = calloc(SC__HOSTS, sizeof(*r.hosts));
+    sc_status_t status = r.hosts ? SC_OK : sc_err_set(err, SC_ERR_NOMEM, "no memory");
+    snprintf(out->path, sizeof(out->path), "%s", path);
+    snprintf(out->tool, sizeof(out->tool), "%s", kind == SC_INGEST_OSU ? "osu" : "nccl-tests");
+    if (status == SC_OK)
+        status = sc__read(f, &r, kind, out, err);
+    fclose(f);
+    if (r.ranks > 0) {
+        out->gpus = r.ranks;
+        out->nodes = r.nhosts;
+    }
+    free(r.hosts);
+    if (status == SC_OK && out->rows.n == 0)
+        status = sc_err_set(err, SC_ERR_INPUT, "%s: no result rows (a %s table)", path, out->tool);
+    return status;
+}
+
+void sc_ingest_rates(sc_case_row_t *row, int nranks)
+{
+    const sc_coll_t *coll = NULL;
+    sc_err_t ignored;
+    if (row->time_us <= 0 || sc_coll_find(row->collective, "collective", &coll, &ignored) != SC_OK)
+        return;
+    row->algbw_GBps = (double)row->size_bytes / row->time_us / 1e3;
+    row->busbw_factor = coll->busbw_factor(nranks > 0 ? nranks : 1);
+    row->busbw_GBps = row->algbw_GBps * row->busbw_factor;
+}

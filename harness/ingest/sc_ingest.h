@@ -1,0 +1,31 @@
+/* sc_ingest.h - results other tools wrote, read into scalecheck's case rows so that `judge`
+ * holds them to a topology like its own runs: nccl-tests' text tables (2.x, with or without the
+ * root column, with or without per-iteration columns), and OSU micro-benchmarks' collective and
+ * point-to-point tables. nccl-tests' JSON (-J) is read by report/sc_json_in (JSON is read in one
+ * module); this one tells which format a file is. Every error names file:line. */
+#ifndef SC_INGEST_H
+#define SC_INGEST_H
+
+#include "record/sc_record.h"
+#include "util/sc_status.h"
+
+typedef enum { SC_INGEST_NCCL_TEXT, SC_INGEST_NCCL_JSON, SC_INGEST_OSU } sc_ingest_kind_t;
+
+/* Which format path holds (SC_ERR_INPUT naming the file when none). */
+sc_status_t sc_ingest_kind(const char *path, sc_ingest_kind_t *kind, sc_err_t *err);
+
+/* Reads a text file (nccl-tests or OSU) into out (rows appended; path, tool, collective, gpus
+ * and nodes set when the file says them). */
+sc_status_t sc_ingest_text(const char *path, sc_ingest_kind_t kind, sc_foreign_t *out,
+                           sc_err_t *err);
+
+/* scalecheck's collective for an nccl-tests program ("./build/all_reduce_perf") or an OSU
+ * title ("# OSU MPI Allreduce Latency Test v7.3"); NULL when there is none. */
+const char *sc_ingest_nccl_program(const char *program);
+const char *sc_ingest_osu_title(const char *title);
+
+/* A row's rates from its time, for files that give only times (OSU): algbw = size / time,
+ * busbw = algbw x the collective's factor on n ranks. */
+void sc_ingest_rates(sc_case_row_t *row, int nranks);
+
+#endif

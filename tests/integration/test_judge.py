@@ -1,0 +1,199 @@
+"""`scalecheck judge`: results other tools wrote - nccl-tests text (with and without the root
+column, with per-iteration columns), nccl-tests -J JSON, OSU collectives and osu_bw - held to a
+topology with the same verdict, exit code and files as a scalecheck run; a degraded twin FAILs;
+bad input is exit 2 with nothing on disk. The inputs are written here in those tools' documented
+formats (nccl-tests src/util.cu; OSU's '# Size  Avg Latency(us)' tables)."""
+import json
+import os
+
+from sclib import *
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+DGX = os.path.join(ROOT, "topologies", "dgx-a100.yaml")
+SIZES = [8 << (3 * i) for i in range(10)]  # 8 B .. 1 GiB
+
+
+def expected_times(gpus, nodes, collective="allreduce"):
+    wd = workdir("judge-model")
+    path = os.path.join(wd, "m.json")
+    rc, _, err, _ = scalecheck1(["model", "--topology", DGX, "--collective", collective, "--size",
+                                 ",".join(map(str, SIZES)), "--gpus", str(gpus // nodes),
+                                 "--nodes", str(nodes), "--json", path])
+    expect(rc == 0, f"model: {rc} {err}")
+    return {p["size_bytes"]: p["time_us"] for p in load_json(path)["predictions"]
+            if p["gpus"] == gpus}
+
+
+def nccl_text(path, times, gpus, hosts, slow=lambda s: 1.0, root=True, per_iter=False,
+              program="all_reduce_perf", noise=True):
+    out = ["# nccl-tests version 2.13.9 nccl-headers=22005 nccl-library=22005"]
+    if program:
+        out.append(f"# Collective test starting: {program}")
+    out.append("# nThread 1 nGpus 1 minBytes 8 maxBytes 1073741824 step: 8(factor) warmup iters: 5 "
+               "iters: 20 agg iters: 1 validation: 1 graph: 0 unalign: 0")
+    out.append("#\n# Using devices")
+    for r in range(gpus):
+        out.append(f"#  Rank {r:2d} Group  0 Pid {4000 + r:6d} on {hosts[r * len(hosts) // gpus]:>10s} "
+                   f"device {r % 8:2d} [0000:{r:02x}:00] NVIDIA A100-SXM4-80GB")
+    out.append("#")
+    cols = "time   algbw   busbw #wrong" + ("   i_min   i_max   i_p99   i_cv%" if per_iter else "")
+    out.append(f"#       size         count      type   redop {'   root' if root else ''}  {cols}  {cols}")
+    if noise:
+        out.append("dgx-01:1234:1234 [0] NCCL INFO comm 0x55 rank 0 nranks 8 - Init COMPLETE")
+    for s in sorted(times):
+        t = times[s] * 1.03 * slow(s)
+        alg = s / t / 1e3
+        cell = f"{t:9.2f} {alg:7.2f} {alg * 2 * (gpus - 1) / gpus:7.2f}      0"
+        if per_iter:
+            cell += f" {t * 0.9:7.2f} {t * 1.2:7.2f} {t * 1.1:7.2f}    1.50"
+        out.append(f"{s:12d} {s // 4:12d}     float     sum {'     -1' if root else ''} {cell} {cell}")
+    out += ["# Out of bounds values : 0 OK", "# Avg bus bandwidth    : 100.0", "#"]
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+def nccl_json(path, times, gpus, hosts):
+    devices = [{"rank": r, "group": 0, "pid": 100 + r, "hostname": hosts[r * len(hosts) // gpus],
+                "device": r % 8, "device_hex": "0000:07:00", "device_info": "NVIDIA A100-SXM4-80GB"}
+               for r in range(gpus)]
+    results = []
+    for s in sorted(times):
+        t = times[s] * 1.02
+        alg = s / t / 1e3
+        place = {"time": t, "alg_bw": alg, "bus_bw": alg * 2 * (gpus - 1) / gpus, "nwrong": 0.0}
+        results.append({"size": s, "count": s // 4, "type": "float", "redop": "sum",
+                        "root": "    -1", "out_of_place": place, "in_place": dict(place),
+                        "actual_iterations": 20, "experiment_name": ""})
+    doc = {"version": 2, "start_time": "2026-11-30 10:00:00",
+           "args": ["./build/all_reduce_perf", "-b", "8", "-e", "1G", "-f", "8", "-J", path],
+           "env": [], "nccl_version": 22005,
+           "config": {"nthreads": 1, "ngpus": 1, "minimum_bytes": 8, "maximum_bytes": 1 << 30,
+                      "step_factor": 8, "warmup_iters": 5, "iterations": 20,
+                      "aggregated_iterations": 1, "validation": 1, "graph": 0,
+                      "blocking_collectives": "false", "per_iter_timing": "false",
+                      "parallel_init": "false", "devices": devices},
+           "results": results, "out_of_bounds": {"count": 0, "okay": "true"},
+           "average_bus_bandwidth": {"bandwidth": 150.0, "okay": "unchecked"},
+           "errors": [], "end_time": "2026-11-30 10:01:00"}
+    with open(path, "w") as f:
+        json.dump(doc, f)
+
+
+def osu(path, title, header, rows):
+    with open(path, "w") as f:
+        f.write(f"# {title}\n# Datatype: MPI_FLOAT.\n# {header}\n")
+        for s, v in rows:
+            f.write(f"{s:<10d}{v:18.2f}\n")
+
+
+def judge(wd, files, *extra, want_rc=None):
+    base = os.path.join(wd, "results")
+    rc, out, err, _ = scalecheck1(["judge", "--topology", DGX, "--results-dir", base, *extra] + files)
+    dirs = sorted(os.listdir(base)) if os.path.isdir(base) else []
+    if want_rc is not None:
+        expect(rc == want_rc, f"judge {files} {extra}: exit {rc}, want {want_rc}\n{out[-600:]}\n{err[-600:]}")
+    return rc, out, err, [os.path.join(base, d) for d in dirs]
+
+
+def judged(d):
+    summary = load_json(os.path.join(d, "summary.json"))
+    for name in ("result.json", "junit.xml", "report.html"):
+        expect(os.path.isfile(os.path.join(d, name)), f"{d} lacks {name}")
+    return summary, load_json(os.path.join(d, "result.json"))
+
+
+def test():
+    wd = workdir("judge")
+    t8 = expected_times(8, 1)
+    # nccl-tests text, healthy: every case PASSes, exit 0, the run's files
+    good = os.path.join(wd, "ar8.txt")
+    nccl_text(good, t8, 8, ["dgx-01"])
+    rc, out, err, dirs = judge(wd, [good], want_rc=0)
+    summary, doc = judged(dirs[-1])
+    expect(summary["verdict"] == "PASS" and summary["checks"] == 2 * len(SIZES), f"summary {summary}")
+    expect(doc["command"] == "judge" and doc["topology"] == "dgx-a100", f"doc {doc['command']}")
+    rows = doc["results"]
+    expect(len(rows) == 2 * len(SIZES) and rows[-1]["size_bytes"] == 1 << 30, f"{len(rows)} rows")
+    big = [r for r in rows if r["size_bytes"] == 1 << 30][0]
+    expect(200 < big["busbw_GBps"] < 240 and big["expected_busbw_GBps"] > 200, f"1 GiB row {big}")
+    expect("8 GPUs on 1 node" in out and "verdict: PASS" in out, out[-400:])
+
+    # degraded twin: large messages at half speed FAIL, exit 1, junit failures
+    bad = os.path.join(wd, "ar8-slow.txt")
+    nccl_text(bad, t8, 8, ["dgx-01"], slow=lambda s: 2.0 if s >= 1 << 20 else 1.0)
+    rc, out, err, dirs = judge(wd, [bad], want_rc=1)
+    summary, _ = judged(dirs[-1])
+    slow = 2 * sum(1 for s in SIZES if s >= 1 << 20)  # both placements
+    expect(summary["verdict"] == "FAIL" and summary["fail"] == slow, f"degraded summary {summary}")
+    junit = open(os.path.join(dirs[-1], "junit.xml")).read()
+    expect(junit.count("<failure") == slow, f"junit failures: {junit.count('<failure')}")
+
+    # older tables: no root column, no program line: --collective says what it was
+    old = os.path.join(wd, "old.txt")
+    nccl_text(old, t8, 8, ["dgx-01"], root=False, program=None)
+    rc, out, err, dirs_before = judge(wd, [old], want_rc=2)
+    expect("give --collective" in err, f"old without --collective: {err}")
+    rc, out, err, dirs = judge(wd, [old], "--collective", "allreduce", want_rc=0)
+    expect(len(dirs) == len(dirs_before) + 1, "exit 2 left nothing, the good run one directory")
+    # per-iteration columns: the time is still the first of each placement
+    it = os.path.join(wd, "iter.txt")
+    nccl_text(it, t8, 8, ["dgx-01"], per_iter=True)
+    rc, out, err, dirs = judge(wd, [it], want_rc=0)
+    _, doc = judged(dirs[-1])
+    expect(abs(doc["results"][-1]["time_us"] - t8[1 << 30] * 1.03) < 1, f"per-iter time {doc['results'][-1]}")
+
+    # nccl-tests -J, two nodes: ranks and hosts from its device list
+    t16 = expected_times(16, 2)
+    js = os.path.join(wd, "ar16.json")
+    nccl_json(js, t16, 16, ["dgx-01", "dgx-02"])
+    rc, out, err, dirs = judge(wd, [js], want_rc=0)
+    summary, doc = judged(dirs[-1])
+    expect("16 GPUs on 2 nodes" in out and summary["checks"] == 2 * len(SIZES), f"json: {summary}")
+    expect(doc["backend"] == "nccl-tests -J", f"tool {doc['backend']}")
+    # several files at once, one verdict
+    rc, out, err, dirs = judge(wd, [good, js, bad], want_rc=1)
+    summary, _ = judged(dirs[-1])
+    expect(summary["checks"] == 6 * len(SIZES) and summary["fail"] == slow, f"three files {summary}")
+
+    # OSU: collectives give latency per size, nothing about ranks: --gpus/--nodes
+    osu_ar = os.path.join(wd, "osu_allreduce.txt")
+    osu(osu_ar, "OSU MPI-CUDA Allreduce Latency Test v7.4", "Size       Avg Latency(us)",
+        [(s, t8[s] * 1.05) for s in sorted(t8) if s >= 8])
+    rc, out, err, _ = judge(wd, [osu_ar], want_rc=2)
+    expect("give --gpus and --nodes" in err, f"osu without ranks: {err}")
+    rc, out, err, dirs = judge(wd, [osu_ar], "--gpus", "8", "--nodes", "1", want_rc=0)
+    _, doc = judged(dirs[-1])
+    r = [x for x in doc["results"] if x["size_bytes"] == 1 << 30][0]
+    expect(abs(r["busbw_GBps"] - (1 << 30) / (t8[1 << 30] * 1.05) / 1e3 * 1.75) < 1, f"osu busbw {r}")
+    # osu_bw between two GPUs of a node: MB/s (10^6) into a sendrecv time
+    tp = expected_times(2, 1, "sendrecv")
+    bw = os.path.join(wd, "osu_bw.txt")
+    osu(bw, "OSU MPI Bandwidth Test v7.4", "Size      Bandwidth (MB/s)",
+        [(s, s / (tp[s] * 1.02)) for s in sorted(tp)])
+    rc, out, err, dirs = judge(wd, [bw], "--gpus", "2", "--nodes", "1", want_rc=0)
+    _, doc = judged(dirs[-1])
+    expect(doc["results"][0]["collective"] == "sendrecv", f"osu_bw rows {doc['results'][0]}")
+
+    # bad input: exit 2, named, nothing on disk
+    broken = os.path.join(wd, "broken.txt")
+    text = open(good).read().splitlines()
+    row = next(i for i, l in enumerate(text) if l.startswith("     65536") or l.strip().startswith("32768"))
+    text[row] = text[row].split()[0] + " 8192 float sum -1 fast 1 1 0"
+    open(broken, "w").write("\n".join(text) + "\n")
+    n_before = len(os.listdir(os.path.join(wd, "results")))
+    rc, out, err, dirs = judge(wd, [good, broken], want_rc=2)
+    expect(f"broken.txt:{row + 1}:" in err, f"broken row named: {err}")
+    expect(len(dirs) == n_before, "nothing written for a bad file")
+    junk = os.path.join(wd, "junk.txt")
+    open(junk, "w").write("hello\nworld\n")
+    rc, out, err, _ = judge(wd, [junk], want_rc=2)
+    expect("neither nccl-tests output" in err, f"junk: {err}")
+    rc, out, err, _ = judge(wd, [], want_rc=2)
+    expect("give the files to judge" in err, err)
+    rc, out, err, _ = scalecheck1(["judge", good])
+    expect(rc == 2 and "--topology: required" in err, f"no topology: {rc} {err}")
+    rc, out, err, _ = judge(wd, [os.path.join(wd, "missing.txt")], want_rc=2)
+    expect("missing.txt: cannot open" in err, err)
+
+
+main(test)
