@@ -111,6 +111,8 @@ static sc_status_t judge__read(const judge__opts_t *o, const char *path, sc_fore
                           "measured: give --collective",
                           path);
     status = sc_coll_find(f->collective, "--collective", &coll, err);
+    if (status != SC_OK)
+        return status;
     if (f->gpus == 0 && (o->gpus == 0 || o->nodes == 0))
         return sc_err_set(err, SC_ERR_INPUT,
                           "%s: %s output does not say how many ranks ran on "
@@ -120,7 +122,7 @@ static sc_status_t judge__read(const judge__opts_t *o, const char *path, sc_fore
         f->gpus = o->gpus;
         f->nodes = o->nodes;
     }
-    if (status == SC_OK && f->gpus % f->nodes != 0)
+    if (f->gpus % f->nodes != 0)
         status = sc_err_set(err, SC_ERR_INPUT, "%s: %d ranks do not spread evenly on %d nodes",
                             path, f->gpus, f->nodes);
     for (size_t i = 0; status == SC_OK && i < f->rows.n; i++) {
@@ -156,7 +158,7 @@ static void judge__check(const sc_topology_t *t, const sc_foreign_t *f, sc_resul
         row->expected_time_us = e.time_us;
         row->expected_busbw_GBps = e.busbw_GBps;
         snprintf(row->algorithm, sizeof(row->algorithm), "%s", e.algorithm);
-        char name[sizeof(f->path) / 8], size[32];
+        char name[256], size[32];
         snprintf(name, sizeof(name), "%s: %s %s %s B %s, %d GPUs on %d node%s", base, f->collective,
                  row->dtype, sc_size_format(row->size_bytes, size, sizeof(size)),
                  row->in_place ? "in-place" : "out-of-place", f->gpus, f->nodes,
@@ -169,9 +171,8 @@ static void judge__check(const sc_topology_t *t, const sc_foreign_t *f, sc_resul
     }
 }
 
-static void judge__document(const judge__opts_t *o, const sc_topology_t *t,
-                            const sc_foreign_t *files, int n, int argc, char **argv,
-                            sc_result_t *doc)
+static void judge__document(const sc_topology_t *t, const sc_foreign_t *files, int n, int argc,
+                            char **argv, sc_result_t *doc)
 {
     sc_result_init(doc, "judge");
     snprintf(doc->version, sizeof(doc->version), "%s", SC_VERSION);
@@ -188,7 +189,6 @@ static void judge__document(const judge__opts_t *o, const sc_topology_t *t,
         sc_kvs_text(&doc->options, "file", files[i].path);
         judge__check(t, &files[i], doc);
     }
-    (void)o;
 }
 
 static sc_status_t judge__write(const judge__opts_t *o, sc_result_t *doc, sc_err_t *err)
@@ -240,7 +240,7 @@ int sc_cmd_judge(const sc_rte_t *rte, int argc, char **argv)
     sc_result_t doc;
     sc_result_init(&doc, "judge");
     if (status == SC_OK) {
-        judge__document(&o, &topo, files, o.nfiles, argc, argv, &doc);
+        judge__document(&topo, files, o.nfiles, argc, argv, &doc);
         status = judge__write(&o, &doc, &err);
     }
     for (int i = 0; files != NULL && i < o.nfiles; i++)
