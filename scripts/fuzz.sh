@@ -11,7 +11,7 @@ mkdir -p "$out"
 cc=$(command -v clang || command -v clang-14)
 srcs=(harness/config/sc_yaml.c harness/config/sc_yaml_schema.c harness/config/sc_workload.c
       harness/topology/sc_topology.c harness/util/sc_dtype.c harness/util/sc_status.c
-      harness/util/sc_names.c
+      harness/util/sc_names.c harness/util/sc_size.c
       tests/fuzz/fuzz_loader.c)
 flags=(-std=c17 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined
        -fno-sanitize-recover=undefined -Iharness)
