@@ -10,7 +10,6 @@
 #include "cli/cmd_coll_opts.h"
 #include "cli/sc_cmd.h"
 #include "session/sc_session.h"
-#include "model/sc_model.h"
 #include "report/sc_report.h"
 #include "judge/sc_verdict.h"
 #include "report/sc_verdict_render.h"
@@ -158,23 +157,16 @@ static void coll__print_header(coll__run_t *run)
         sc_results_printf(&run->ses.res, "#  rank %3d on host %s\n", r, rte->hosts[r]);
 }
 
-/* With a topology: the model's expectation for this case, and its check (by time, which for
- * a fixed size is the same test as by bandwidth). */
+/* With a topology: the model's expectation for this case, and its check. */
 static void coll__expect(coll__run_t *run, const sc_case_t *c, sc_case_row_t *row)
 {
     const sc_rte_t *rte = run->rte;
-    sc_prediction_t e;
-    sc_model_collective(&run->topo, c->coll, (double)c->size_bytes, rte->size / rte->nhosts,
-                        rte->nhosts, &e);
-    row->expected_time_us = e.time_us;
-    row->expected_busbw_GBps = e.busbw_GBps;
-    snprintf(row->algorithm, sizeof(row->algorithm), "%s", e.algorithm);
     char name[160], size[32];
     snprintf(name, sizeof(name), "%s %s %s %s B %s", c->coll->name, sc_dtype_name(c->dtype),
              c->coll->has_op ? sc_redop_name(c->op) : "", sc_size_format(c->size_bytes, size, 32),
              c->in_place ? "in-place" : "out-of-place");
-    sc_verdict_add(&run->doc.checks, name, "time_us", row->time_us, e.time_us, run->topo.tolerance,
-                   false, "model");
+    sc_verdict_case(&run->topo, c->coll, rte->size / rte->nhosts, rte->nhosts, name, row,
+                    &run->doc.checks);
 }
 
 /* Runs one size out of place and in place; rank 0 prints and records the row. */

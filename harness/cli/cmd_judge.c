@@ -12,7 +12,6 @@
 #include "coll/sc_coll.h"
 #include "ingest/sc_ingest.h"
 #include "judge/sc_verdict.h"
-#include "model/sc_model.h"
 #include "report/sc_json_in.h"
 #include "report/sc_json_out.h"
 #include "report/sc_report.h"
@@ -54,33 +53,10 @@ static const sc_cli_opt_t judge__options[] = {
 };
 #undef O
 
-/* Options (and their values) go to the table parser; the other words are files. */
 static sc_status_t judge__parse(judge__opts_t *o, int argc, char **argv, sc_err_t *err)
 {
-    char **opts = calloc((size_t)argc + 1, sizeof(char *));
-    if (opts == NULL)
-        return sc_err_set(err, SC_ERR_NOMEM, "no memory");
-    int n = 0;
-    sc_status_t status = SC_OK;
-    for (int i = 2; i < argc && status == SC_OK; i++) {
-        if (argv[i][0] != '-') {
-            if (o->nfiles == JUDGE_MAX_FILES)
-                status = sc_err_set(err, SC_ERR_USAGE, "judge: at most %d files", JUDGE_MAX_FILES);
-            else
-                o->files[o->nfiles++] = argv[i];
-            continue;
-        }
-        opts[n++] = argv[i];
-        const char *name = argv[i] + (argv[i][1] == '-' ? 2 : 1);
-        for (const sc_cli_opt_t *t = judge__options; t->long_name != NULL; t++)
-            if (t->metavar != NULL && strchr(argv[i], '=') == NULL && i + 1 < argc &&
-                ((argv[i][1] == '-' && strcmp(name, t->long_name) == 0) ||
-                 (argv[i][1] != '-' && name[0] == t->short_name && name[1] == '\0')))
-                opts[n++] = argv[++i];
-    }
-    if (status == SC_OK)
-        status = sc_cli_parse(judge__options, n, opts, 0, o, err);
-    free(opts);
+    sc_status_t status = sc_cli_parse_words(judge__options, argc, argv, 2, o, o->files,
+                                            JUDGE_MAX_FILES, &o->nfiles, err);
     if (status == SC_OK && !o->help && o->topology == NULL)
         status =
             sc_err_set(err, SC_ERR_USAGE, "--topology: required (what to hold the results to)");
@@ -104,67 +80,30 @@ static sc_status_t judge__read(const judge__opts_t *o, const char *path, sc_fore
         return status;
     if (f->collective[0] == '\0' && o->collective != NULL)
         snprintf(f->collective, sizeof(f->collective), "%s", o->collective);
-    const sc_coll_t *coll = NULL;
-    if (f->collective[0] == '\0')
-        return sc_err_set(err, SC_ERR_INPUT,
-                          "%s: the file does not say which collective it "
-                          "measured: give --collective",
-                          path);
-    status = sc_coll_find(f->collective, "--collective", &coll, err);
-    if (status != SC_OK)
-        return status;
-    if (f->gpus == 0 && (o->gpus == 0 || o->nodes == 0))
-        return sc_err_set(err, SC_ERR_INPUT,
-                          "%s: %s output does not say how many ranks ran on "
-                          "how many nodes: give --gpus and --nodes",
-                          path, f->tool);
     if (f->gpus == 0) {
         f->gpus = o->gpus;
         f->nodes = o->nodes;
     }
-    if (f->gpus % f->nodes != 0)
-        status = sc_err_set(err, SC_ERR_INPUT, "%s: %d ranks do not spread evenly on %d nodes",
-                            path, f->gpus, f->nodes);
-    for (size_t i = 0; status == SC_OK && i < f->rows.n; i++) {
-        sc_case_row_t *row = &f->rows.items[i];
-        snprintf(row->collective, sizeof(row->collective), "%s", f->collective);
-        if (strcmp(f->tool, "osu") == 0) /* OSU gives times; its gathers count one rank's part */
-            row->size_bytes *= coll->id == SC_COLL_allgather || coll->id == SC_COLL_gather ||
-                                       coll->id == SC_COLL_scatter || coll->id == SC_COLL_alltoall
-                                   ? (uint64_t)f->gpus
-                                   : 1u;
-        if (row->busbw_factor == 0)
-            row->busbw_factor = coll->busbw_factor(f->gpus);
-        if (strcmp(f->tool, "osu") == 0)
-            sc_ingest_rates(row, f->gpus);
-    }
-    return status;
+    return sc_ingest_complete(f, err);
 }
 
-/* Each row held to the model for its file's ranks and nodes, by time (the same check as
- * `coll`'s). */
+/* Each row held to the model for its file's ranks and nodes, as `coll` holds its own. */
 static void judge__check(const sc_topology_t *t, const sc_foreign_t *f, sc_result_t *doc)
 {
     const sc_coll_t *coll = NULL;
     sc_err_t ignored;
     if (sc_coll_find(f->collective, "--collective", &coll, &ignored) != SC_OK)
-        return;
+        return; /* sc_ingest_complete found it before */
     const char *base = strrchr(f->path, '/');
     base = base ? base + 1 : f->path;
     for (size_t i = 0; i < f->rows.n; i++) {
         sc_case_row_t *row = &f->rows.items[i];
-        sc_prediction_t e;
-        sc_model_collective(t, coll, (double)row->size_bytes, f->gpus / f->nodes, f->nodes, &e);
-        row->expected_time_us = e.time_us;
-        row->expected_busbw_GBps = e.busbw_GBps;
-        snprintf(row->algorithm, sizeof(row->algorithm), "%s", e.algorithm);
         char name[256], size[32];
         snprintf(name, sizeof(name), "%s: %s %s %s B %s, %d GPUs on %d node%s", base, f->collective,
                  row->dtype, sc_size_format(row->size_bytes, size, sizeof(size)),
                  row->in_place ? "in-place" : "out-of-place", f->gpus, f->nodes,
                  f->nodes == 1 ? "" : "s");
-        sc_verdict_add(&doc->checks, name, "time_us", row->time_us, e.time_us, t->tolerance, false,
-                       "model");
+        sc_verdict_case(t, coll, f->gpus / f->nodes, f->nodes, name, row, &doc->checks);
         sc_case_row_t *kept = SC_LIST_PUSH(&doc->cases);
         if (kept != NULL)
             *kept = *row;

@@ -106,7 +106,24 @@ static sc_status_t sc__parse_one(const sc_cli_opt_t *table, int argc, char **arg
 sc_status_t sc_cli_parse(const sc_cli_opt_t *table, int argc, char **argv, int first, void *target,
                          sc_err_t *err)
 {
+    return sc_cli_parse_words(table, argc, argv, first, target, NULL, 0, NULL, err);
+}
+
+sc_status_t sc_cli_parse_words(const sc_cli_opt_t *table, int argc, char **argv, int first,
+                               void *target, const char **words, int max_words, int *nwords,
+                               sc_err_t *err)
+{
+    if (nwords != NULL)
+        *nwords = 0;
     for (int i = first; i < argc; i++) {
+        bool word = argv[i][0] != '-' || argv[i][1] == '\0';
+        if (word && words != NULL && *nwords == max_words)
+            return sc_err_set(err, SC_ERR_USAGE, "'%s': at most %d arguments besides options",
+                              argv[i], max_words);
+        if (word && words != NULL) {
+            words[(*nwords)++] = argv[i];
+            continue;
+        }
         sc_status_t status = sc__parse_one(table, argc, argv, &i, target, err);
         if (status != SC_OK)
             return status;

@@ -54,6 +54,12 @@ typedef struct {
 sc_status_t sc_cli_parse(const sc_cli_opt_t *table, int argc, char **argv, int first, void *target,
                          sc_err_t *err);
 
+/* The same, keeping the arguments that are not options (files) in words[0..*nwords), at most
+ * max_words of them. */
+sc_status_t sc_cli_parse_words(const sc_cli_opt_t *table, int argc, char **argv, int first,
+                               void *target, const char **words, int max_words, int *nwords,
+                               sc_err_t *err);
+
 /* Prints the option table as help text. */
 void sc_cli_print_help(const sc_cli_opt_t *table, FILE *out);
 

@@ -84,6 +84,16 @@ static int sc__enum_index(const char *choices, const char *value)
     return -1;
 }
 
+static sc_status_t sc__in_range(const sc_yaml_doc_t *doc, const sc_field_t *f,
+                                const sc_yaml_node_t *n, double v, sc_err_t *err)
+{
+    if (v >= f->min && v <= f->max)
+        return SC_OK;
+    char range[160];
+    snprintf(range, sizeof(range), "%s is out of range [%g, %g]", n->value, f->min, f->max);
+    return sc__bad(doc, n, f->path, err, "%s", range);
+}
+
 static sc_status_t sc__number(const sc_yaml_doc_t *doc, const sc_field_t *f,
                               const sc_yaml_node_t *n, double *v, sc_err_t *err)
 {
@@ -91,12 +101,7 @@ static sc_status_t sc__number(const sc_yaml_doc_t *doc, const sc_field_t *f,
         return sc__bad(doc, n, f->path, err, "expected a number, got '%s'", n->value);
     if (f->type == SC_FIELD_INT && *v != floor(*v))
         return sc__bad(doc, n, f->path, err, "expected a whole number, got '%s'", n->value);
-    if (*v < f->min || *v > f->max) {
-        char range[160];
-        snprintf(range, sizeof(range), "%s is out of range [%g, %g]", n->value, f->min, f->max);
-        return sc__bad(doc, n, f->path, err, "%s", range);
-    }
-    return SC_OK;
+    return sc__in_range(doc, f, n, *v, err);
 }
 
 static sc_status_t sc__bytes(const sc_yaml_doc_t *doc, const sc_field_t *f, const sc_yaml_node_t *n,
@@ -107,12 +112,7 @@ static sc_status_t sc__bytes(const sc_yaml_doc_t *doc, const sc_field_t *f, cons
     if (sc_size_parse(n->value, "size", &bytes, &why) != SC_OK)
         return sc__bad(doc, n, f->path, err, "%s", why.msg + strlen("size: "));
     *v = (double)bytes;
-    if (*v < f->min || *v > f->max) {
-        char range[160];
-        snprintf(range, sizeof(range), "%s is out of range [%g, %g]", n->value, f->min, f->max);
-        return sc__bad(doc, n, f->path, err, "%s", range);
-    }
-    return SC_OK;
+    return sc__in_range(doc, f, n, *v, err);
 }
 
 /* Stores scalar node n into target per field f. */

@@ -309,13 +309,44 @@ sc_status_t sc_ingest_text(const char *path, sc_ingest_kind_t kind, sc_foreign_t
     return status;
 }
 
-void sc_ingest_rates(sc_case_row_t *row, int nranks)
+/* OSU counts one rank's part for gathers, scatters and all-to-all; nccl-tests (and scalecheck)
+ * the whole buffer. OSU gives times only: the rates follow from them. */
+static void sc__osu_row_complete(const sc_coll_t *coll, int nranks, sc_case_row_t *row)
+{
+    bool per_rank = coll->id == SC_COLL_allgather || coll->id == SC_COLL_gather ||
+                    coll->id == SC_COLL_scatter || coll->id == SC_COLL_alltoall;
+    if (per_rank)
+        row->size_bytes *= (uint64_t)nranks;
+    row->algbw_GBps = (double)row->size_bytes / row->time_us / 1e3;
+    row->busbw_GBps = row->algbw_GBps * row->busbw_factor;
+}
+
+sc_status_t sc_ingest_complete(sc_foreign_t *f, sc_err_t *err)
 {
     const sc_coll_t *coll = NULL;
-    sc_err_t ignored;
-    if (row->time_us <= 0 || sc_coll_find(row->collective, "collective", &coll, &ignored) != SC_OK)
-        return;
-    row->algbw_GBps = (double)row->size_bytes / row->time_us / 1e3;
-    row->busbw_factor = coll->busbw_factor(nranks > 0 ? nranks : 1);
-    row->busbw_GBps = row->algbw_GBps * row->busbw_factor;
+    if (f->collective[0] == '\0')
+        return sc_err_set(err, SC_ERR_INPUT,
+                          "%s: the file does not say which collective it measured: give "
+                          "--collective",
+                          f->path);
+    sc_status_t status = sc_coll_find(f->collective, "--collective", &coll, err);
+    if (status != SC_OK)
+        return status;
+    if (f->gpus <= 0 || f->nodes <= 0)
+        return sc_err_set(err, SC_ERR_INPUT,
+                          "%s: %s output does not say how many ranks ran on how many nodes: give "
+                          "--gpus and --nodes",
+                          f->path, f->tool);
+    if (f->gpus % f->nodes != 0)
+        return sc_err_set(err, SC_ERR_INPUT, "%s: %d ranks do not spread evenly on %d nodes",
+                          f->path, f->gpus, f->nodes);
+    for (size_t i = 0; i < f->rows.n; i++) {
+        sc_case_row_t *row = &f->rows.items[i];
+        snprintf(row->collective, sizeof(row->collective), "%s", f->collective);
+        if (row->busbw_factor == 0)
+            row->busbw_factor = coll->busbw_factor(f->gpus);
+        if (strcmp(f->tool, "osu") == 0)
+            sc__osu_row_complete(coll, f->gpus, row);
+    }
+    return SC_OK;
 }

@@ -24,8 +24,10 @@ sc_status_t sc_ingest_text(const char *path, sc_ingest_kind_t kind, sc_foreign_t
 const char *sc_ingest_nccl_program(const char *program);
 const char *sc_ingest_osu_title(const char *title);
 
-/* A row's rates from its time, for files that give only times (OSU): algbw = size / time,
- * busbw = algbw x the collective's factor on n ranks. */
-void sc_ingest_rates(sc_case_row_t *row, int nranks);
+/* A file read, completed: every row gets the collective and its busbw factor for f->gpus
+ * ranks; OSU rows get nccl-tests' size convention and their rates from the time. SC_ERR_INPUT
+ * naming the file when the collective, the ranks or the nodes are unknown (the caller fills
+ * them from its flags first). */
+sc_status_t sc_ingest_complete(sc_foreign_t *f, sc_err_t *err);
 
 #endif
