@@ -18,6 +18,8 @@ static const sc__command_t sc__commands[] = {
     {"run", sc_cmd_run, "run a workload's training step and measure its scaling curves", false},
     {"pairs", sc_cmd_pairs, "point-to-point matrix between nodes, and where a problem is", false},
     {"detect", sc_cmd_detect, "write what the hosts really have as a topology file", false},
+    {"calibrate", sc_cmd_calibrate,
+     "measure this host's and cluster's paths and write them into a topology", false},
     {"plan", sc_cmd_plan, "print the operations one training step of a workload issues", true},
     {"model", sc_cmd_model, "predict what a topology should deliver, without running anything",
      true},

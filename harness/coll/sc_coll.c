@@ -73,3 +73,12 @@ double sc_coll_factor_n1_n(int nranks)
 {
     return nranks > 1 ? (double)(nranks - 1) / (double)nranks : 0.0;
 }
+
+double sc_coll_ring_steps(const sc_coll_t *c, int n)
+{
+    if (n <= 1)
+        return 0.0;
+    if (c->id == SC_COLL_sendrecv)
+        return 1.0;
+    return c->id == SC_COLL_allreduce ? 2.0 * (n - 1) : (double)(n - 1);
+}

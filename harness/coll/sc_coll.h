@@ -50,6 +50,11 @@ const sc_coll_t *sc_coll_get(sc_coll_id_t id);
 /* Looks a collective up by name; SC_ERR_USAGE naming `flag` and the valid names when unknown. */
 sc_status_t sc_coll_find(const char *name, const char *flag, const sc_coll_t **coll, sc_err_t *err);
 
+/* Algorithm steps of a ring over n ranks, each paying one latency: 2(n-1) for all-reduce
+ * (reduce-scatter then all-gather), 1 for a send/receive, n-1 otherwise. The model prices a
+ * ring with it and calibrate fits measured times to the same formula. */
+double sc_coll_ring_steps(const sc_coll_t *c, int n);
+
 /* Helpers the collective files share. */
 size_t sc_coll_count_1(const sc_coll_shape_t *s);     /* count */
 size_t sc_coll_count_n(const sc_coll_shape_t *s);     /* count * nranks */

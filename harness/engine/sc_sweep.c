@@ -39,16 +39,17 @@ void sc_case_row_fill(const sc_case_t *c, const sc_case_result_t *r, int nranks,
     snprintf(row->timer, sizeof(row->timer), "%s", r->device_timed ? "device" : "host");
 }
 
-sc_status_t sc_run_sweep(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd, uint64_t max_bytes,
-                         sc_case_rows_t *rows, sc_err_t *err)
+sc_status_t sc_sweep_ladder(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd,
+                            uint64_t min_bytes, uint64_t max_bytes, unsigned factor, int iters,
+                            sc_case_rows_t *rows, sc_err_t *err)
 {
     sc_engine_opts_t eo;
     sc_engine_opts_default(&eo);
-    eo.iters = 20;
+    eo.iters = iters;
     eo.warmup = 3;
     sc_engine_t *eng = NULL;
     sc_status_t status = sc_engine_create(world, control, &eo, wd, &eng, err);
-    for (uint64_t size = 4; status == SC_OK && size <= max_bytes; size *= 4) {
+    for (uint64_t size = min_bytes; status == SC_OK && size <= max_bytes; size *= factor) {
         sc_case_t c = {.coll = &sc_coll_allreduce, .dtype = SC_DTYPE_float, .op = SC_REDOP_sum};
         if (!sc_engine_shape_case(eng, &c, size))
             continue;
@@ -60,4 +61,10 @@ sc_status_t sc_run_sweep(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd, 
     }
     sc_engine_destroy(eng);
     return status;
+}
+
+sc_status_t sc_run_sweep(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd, uint64_t max_bytes,
+                         sc_case_rows_t *rows, sc_err_t *err)
+{
+    return sc_sweep_ladder(world, control, wd, 4, max_bytes, 4, 20, rows, err);
 }

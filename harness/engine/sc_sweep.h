@@ -11,8 +11,13 @@
 void sc_case_row_fill(const sc_case_t *c, const sc_case_result_t *r, int nranks,
                       sc_case_row_t *row);
 
-/* All-reduce (float) from 4 B to max_bytes by x4 on world: rows appended on every rank.
- * Collective. */
+/* All-reduce (float) from min_bytes to max_bytes, each size `factor` times the last, `iters`
+ * timed iterations each, on world: rows appended on every rank. Collective. */
+sc_status_t sc_sweep_ladder(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd,
+                            uint64_t min_bytes, uint64_t max_bytes, unsigned factor, int iters,
+                            sc_case_rows_t *rows, sc_err_t *err);
+
+/* The sizes `run` checks: 4 B to max_bytes by x4, 20 iterations each. Collective. */
 sc_status_t sc_run_sweep(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd, uint64_t max_bytes,
                          sc_case_rows_t *rows, sc_err_t *err);
 

@@ -17,11 +17,7 @@ static double sc__ring_us(const sc_coll_t *c, double bytes, int n, double alpha_
 {
     if (n <= 1)
         return 0.0;
-    double steps = sc__is(c, SC_COLL_allreduce) ? 2.0 * (n - 1) : (double)(n - 1);
-    double factor = c->busbw_factor(n);
-    if (sc__is(c, SC_COLL_sendrecv))
-        steps = 1;
-    return steps * alpha_us + factor * bytes / (B * 1e3); /* GB/s = 1e3 bytes/us */
+    return sc_coll_ring_steps(c, n) * alpha_us + c->busbw_factor(n) * bytes / (B * 1e3);
 }
 
 static void sc__finish(const sc_coll_t *c, double size, int n, double us, const char *alg,
@@ -36,7 +32,8 @@ static void sc__finish(const sc_coll_t *c, double size, int n, double us, const 
 static void sc__single_node(const sc_topology_t *t, const sc_coll_t *c, double size, int g,
                             sc_prediction_t *out)
 {
-    double B = sc_topology_intra_GBps(t), alpha = t->intra_latency_us;
+    double B, alpha;
+    sc_topology_intra_path(t, size, &alpha, &B);
     double ring = sc__ring_us(c, size, g, alpha, B);
     const char *alg = "ring";
     double best = ring;
@@ -58,9 +55,11 @@ static void sc__single_node(const sc_topology_t *t, const sc_coll_t *c, double s
 static void sc__multi_node(const sc_topology_t *t, const sc_coll_t *c, double size, int g,
                            int nodes, sc_prediction_t *out)
 {
-    double Bi = g > 1 ? sc_topology_intra_GBps(t) : 1e9, Bnode = sc_topology_inter_GBps(t, 1);
+    double ai, Bi, an, Bnode;
+    sc_topology_intra_path(t, size, &ai, &Bi);
+    sc_topology_inter_path(t, size, &an, &Bnode);
+    Bi = g > 1 ? Bi : 1e9;
     double B = Bi < Bnode ? Bi : Bnode;
-    double ai = t->intra_latency_us, an = t->nic_latency_us * (1.0 + 0.5 * t->switch_tiers);
     int n = g * nodes;
     const char *alg = "ring";
     double us;
@@ -90,7 +89,7 @@ void sc_model_collective(const sc_topology_t *t, const sc_coll_t *coll, double s
     int n = gpus_per_node * nodes;
     if (n <= 1) {
         /* one GPU: a local copy at memory speed */
-        double mem = t->gpu_memory_GBps > 0 ? t->gpu_memory_GBps / 2 : 100.0;
+        double mem = sc_topology_memory_GBps(t) > 0 ? sc_topology_memory_GBps(t) : 100.0;
         sc__finish(coll, size_bytes, 1, t->intra_latency_us + size_bytes / (mem * 1e3), "local",
                    out);
     } else if (nodes <= 1) {

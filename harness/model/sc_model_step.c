@@ -18,14 +18,14 @@ typedef struct {
     size_t pc, n;
     const sc_plan_op_t *ops;
     double now, compute_us;
-    double busy[SC_GROUP_COUNT]; /* when the group's started operations are done */
+    double left[SC_GROUP_COUNT]; /* work (us at full pace) of the group's started operations */
 } sc__clock_t;
 
 typedef struct {
     const sc_topology_t *t;
     const sc_layout_t *l;
     int gpus_per_node;
-    double bytes_scale, compute_factor, slowdown;
+    double bytes_scale, compute_factor, slowdown, overlap;
     sc__clock_t *stages;
     sc__chan_t *down, *up; /* down[s]: stage s to s + 1; up[s]: stage s + 1 to s */
 } sc__sim_t;
@@ -72,44 +72,57 @@ static sc__chan_t *sc__chan(const sc__sim_t *sim, int from, int to)
     return to > from ? &sim->down[from] : &sim->up[to];
 }
 
-/* Compute of d us starting at c->now: slower by the stated factor while any of the stage's
- * started collectives is still running beside it. */
-static double sc__compute_us(const sc__sim_t *sim, const sc__clock_t *c, double d)
+/* Every started operation of the stage moves on by `work` us of its own pace. */
+static void sc__progress(sc__clock_t *c, double work)
 {
-    double until = c->now;
     for (int g = 0; g < SC_GROUP_COUNT; g++)
-        until = c->busy[g] > until ? c->busy[g] : until;
-    double shared = until - c->now, slowed = d * (1.0 + sim->slowdown);
-    if (slowed <= shared)
-        return slowed;
-    return shared + (d - shared / (1.0 + sim->slowdown));
+        c->left[g] = c->left[g] > work ? c->left[g] - work : 0.0;
+}
+
+/* Lets d us of wall time pass with the stage idle: started operations run at full pace. */
+static void sc__idle(sc__clock_t *c, double d)
+{
+    c->now += d;
+    sc__progress(c, d);
+}
+
+/* Compute of d us: slower by the stated factor while any started collective runs beside it,
+ * and those collectives move at `overlap` of their pace meanwhile. */
+static void sc__compute(const sc__sim_t *sim, sc__clock_t *c, double d)
+{
+    double left = 0;
+    for (int g = 0; g < SC_GROUP_COUNT; g++)
+        left = c->left[g] > left ? c->left[g] : left;
+    double slowed = d * (1.0 + sim->slowdown);
+    double shared = sim->overlap > 0 ? left / sim->overlap : slowed; /* wall time beside them */
+    double wall = slowed <= shared ? slowed : shared + (d - shared / (1.0 + sim->slowdown));
+    c->now += wall;
+    sc__progress(c, sim->overlap * (wall < shared ? wall : shared));
 }
 
 /* Plays one operation; false when it is a receive whose message has not been sent yet. */
 static bool sc__play(sc__sim_t *sim, int s, const sc_plan_op_t *op)
 {
     sc__clock_t *c = &sim->stages[s];
-    double *busy = &c->busy[op->group];
+    double *left = &c->left[op->group];
     switch (op->kind) {
     case SC_PLAN_COMPUTE: {
         double d = op->compute_us * sim->compute_factor;
-        c->now += sc__compute_us(sim, c, d);
+        sc__compute(sim, c, d);
         c->compute_us += d;
         return true;
     }
-    case SC_PLAN_COLL: {
-        double start = c->now > *busy ? c->now : *busy, end = start + sc__comm_us(sim, op);
+    case SC_PLAN_COLL: /* after the group's earlier started operations */
         if (op->nonblocking)
-            *busy = end;
+            *left += sc__comm_us(sim, op);
         else
-            c->now = *busy = end;
+            sc__idle(c, *left + sc__comm_us(sim, op));
         return true;
-    }
     case SC_PLAN_SEND: {
         sc__chan_t *ch = sc__chan(sim, s, op->peer_stage);
-        double end = c->now + sc__comm_us(sim, op);
-        ch->at[ch->tail++] = end;
-        *busy = end > *busy ? end : *busy;
+        double d = sc__comm_us(sim, op);
+        ch->at[ch->tail++] = c->now + d;
+        *left = d > *left ? d : *left;
         return true;
     }
     case SC_PLAN_RECV: {
@@ -117,11 +130,12 @@ static bool sc__play(sc__sim_t *sim, int s, const sc_plan_op_t *op)
         if (ch->head == ch->tail)
             return false;
         double at = ch->at[ch->head++];
-        c->now = at > c->now ? at : c->now;
+        if (at > c->now)
+            sc__idle(c, at - c->now);
         return true;
     }
     default: /* wait */
-        c->now = *busy > c->now ? *busy : c->now;
+        sc__idle(c, *left);
         return true;
     }
 }
@@ -210,7 +224,8 @@ sc_status_t sc_model_plan(const sc_topology_t *t, const sc_workload_t *w, const 
                      .gpus_per_node = gpus_per_node,
                      .bytes_scale = bytes_scale,
                      .compute_factor = speed * compute_scale,
-                     .slowdown = t->overlap_slowdown};
+                     .slowdown = t->overlap_slowdown,
+                     .overlap = t->overlap};
     double step_us = 0, compute_us = 0;
     sc_status_t status = sc__simulate(&sim, plan, &step_us, &compute_us, err);
     if (status != SC_OK)

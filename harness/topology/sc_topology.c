@@ -13,6 +13,7 @@
 
 #define T(field)        offsetof(sc_topology_t, field)
 #define C(field)        offsetof(sc_claim_t, field)
+#define R(field)        offsetof(sc_regime_t, field)
 #define BIG             1e15
 #define SC__MAX_EXTENDS 8
 
@@ -63,6 +64,24 @@ static const sc_field_t sc__topology_fields[] = {
      "spread (std/mean) of one rank's compute between syncs; the step waits for the slowest"},
     {"training.overlap_slowdown", SC_FIELD_NUMBER, T(overlap_slowdown), 0, false, 0, 10, NULL,
      "fraction compute slows while a collective shares the GPU"},
+    {"training.overlap", SC_FIELD_NUMBER, T(overlap), 0, false, 0, 1, NULL,
+     "fraction of a started collective's progress kept while compute runs (1: all)"},
+    {"calibrated", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL,
+     "measured here by scalecheck calibrate (topologies/README.md)"},
+    {"calibrated.by", SC_FIELD_STRING, T(calibrated_by), 256, false, 0, 0, NULL,
+     "what measured it: version, ranks, hosts, library, date"},
+    {"calibrated.intra", SC_FIELD_SKIP, 0, 0, false, 0, 0, NULL, "size regimes inside a node"},
+    {"calibrated.inter", SC_FIELD_SKIP, 0, 0, false, 0, 0, NULL, "size regimes between nodes"},
+    {"calibrated.overlap", SC_FIELD_NUMBER, T(overlap), 0, false, 0, 1, NULL,
+     "training.overlap as measured here"},
+    {"calibrated.overlap_slowdown", SC_FIELD_NUMBER, T(overlap_slowdown), 0, false, 0, 10, NULL,
+     "training.overlap_slowdown as measured here"},
+    {"calibrated.memory_GBps", SC_FIELD_NUMBER, T(cal_memory_GBps), 0, false, 0, 1e6, NULL,
+     "one rank's memory copy"},
+    {"calibrated.probe_us", SC_FIELD_NUMBER, T(cal_probe_us), 0, false, 0, 1e7, NULL,
+     "the reference probe's time"},
+    {"calibrated.probe_spread", SC_FIELD_NUMBER, T(cal_probe_spread), 0, false, 0, 100, NULL,
+     "its spread between looks (max/min - 1)"},
     {"expect", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "what to hold measurements to"},
     {"expect.tolerance", SC_FIELD_NUMBER, T(tolerance), 0, false, 0, 1, NULL,
      "against the model: PASS >= 1-t, WARN >= (1-t)^2"},
@@ -82,6 +101,13 @@ static const sc_field_t sc__claim_fields[] = {
     {NULL, 0, 0, 0, false, 0, 0, NULL, NULL},
 };
 
+static const sc_field_t sc__regime_fields[] = {
+    {"upto", SC_FIELD_BYTES, R(upto), 0, false, 1, BIG, NULL, "largest size of the regime"},
+    {"latency_us", SC_FIELD_NUMBER, R(latency_us), 0, true, 0, 1e7, NULL, "per step"},
+    {"bandwidth_GBps", SC_FIELD_NUMBER, R(GBps), 0, true, 1e-6, 1e7, NULL, ""},
+    {NULL, 0, 0, 0, false, 0, 0, NULL, NULL},
+};
+
 static void sc__defaults(sc_topology_t *t)
 {
     memset(t, 0, sizeof(*t));
@@ -96,6 +122,42 @@ static void sc__defaults(sc_topology_t *t)
     t->p2p = true;
     t->step_jitter = SC_DEFAULT_STEP_JITTER;
     t->overlap_slowdown = SC_DEFAULT_OVERLAP_SLOWDOWN;
+    t->overlap = SC_DEFAULT_OVERLAP;
+}
+
+/* calibrated.<key>: size regimes in growing order, every one but the last with its `upto`. */
+static sc_status_t sc__regimes(const sc_yaml_doc_t *doc, const char *key, sc_regimes_t *out,
+                               sc_err_t *err)
+{
+    const sc_yaml_node_t *list = sc_yaml_get(sc_yaml_get(doc->root, "calibrated"), key);
+    if (list == NULL)
+        return SC_OK;
+    if (list->kind != SC_YAML_SEQ || list->count == 0 || list->count > SC_TOPOLOGY_MAX_REGIMES)
+        return sc_err_set(err, SC_ERR_INPUT,
+                          "%s:%d:%d: calibrated.%s: expected a list of 1 to %d "
+                          "regimes",
+                          doc->path, list->line, list->column, key, SC_TOPOLOGY_MAX_REGIMES);
+    out->n = 0;
+    for (size_t i = 0; i < list->count; i++) {
+        const sc_yaml_node_t *item = list->items[i];
+        sc_regime_t *r = &out->r[out->n];
+        memset(r, 0, sizeof(*r));
+        sc_status_t status = sc_yaml_apply_node(doc, item, sc__regime_fields, r, NULL, err);
+        if (status != SC_OK)
+            return status;
+        bool last = i + 1 == list->count;
+        const char *problem = !last && r->upto == 0 ? "every regime but the last needs upto"
+                              : last && r->upto != 0
+                                  ? "the last regime has no upto (it has no bound)"
+                              : i > 0 && !last && r->upto <= out->r[i - 1].upto
+                                  ? "upto must grow from regime to regime"
+                                  : NULL;
+        if (problem)
+            return sc_err_set(err, SC_ERR_INPUT, "%s:%d:%d: calibrated.%s: %s", doc->path,
+                              item->line, item->column, key, problem);
+        out->n++;
+    }
+    return SC_OK;
 }
 
 static sc_status_t sc__claims(const sc_yaml_doc_t *doc, sc_topology_t *t, sc_err_t *err)
@@ -168,6 +230,10 @@ static sc_status_t sc__load(const char *path, sc_topology_t *t, char chain[][PAT
         status = sc_yaml_apply(&doc, sc__topology_fields, t, NULL, err);
     if (status == SC_OK)
         status = sc__claims(&doc, t, err);
+    if (status == SC_OK)
+        status = sc__regimes(&doc, "intra", &t->cal_intra, err);
+    if (status == SC_OK)
+        status = sc__regimes(&doc, "inter", &t->cal_inter, err);
     sc_yaml_free(&doc);
     return status;
 }
@@ -214,6 +280,34 @@ double sc_topology_inter_GBps(const sc_topology_t *t, int gpus_per_node)
 {
     double node = (double)t->nics * t->nic_gbps / 8.0 * t->nic_efficiency / t->oversubscription;
     return gpus_per_node > 0 ? node / gpus_per_node : node;
+}
+
+static const sc_regime_t *sc__regime(const sc_regimes_t *rs, double bytes)
+{
+    for (int i = 0; i < rs->n; i++)
+        if (rs->r[i].upto == 0 || bytes <= rs->r[i].upto)
+            return &rs->r[i];
+    return NULL;
+}
+
+void sc_topology_intra_path(const sc_topology_t *t, double bytes, double *latency_us, double *GBps)
+{
+    const sc_regime_t *r = sc__regime(&t->cal_intra, bytes);
+    *latency_us = r ? r->latency_us : t->intra_latency_us;
+    *GBps = r ? r->GBps : sc_topology_intra_GBps(t);
+}
+
+void sc_topology_inter_path(const sc_topology_t *t, double bytes, double *latency_us, double *GBps)
+{
+    const sc_regime_t *r = sc__regime(&t->cal_inter, bytes);
+    /* each switch tier on the way adds about half a NIC latency */
+    *latency_us = r ? r->latency_us : t->nic_latency_us * (1.0 + 0.5 * (double)t->switch_tiers);
+    *GBps = r ? r->GBps : sc_topology_inter_GBps(t, 1);
+}
+
+double sc_topology_memory_GBps(const sc_topology_t *t)
+{
+    return t->cal_memory_GBps > 0 ? t->cal_memory_GBps : t->gpu_memory_GBps / 2;
 }
 
 double sc_topology_tflops(const sc_topology_t *t, int precision)

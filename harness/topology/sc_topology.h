@@ -23,7 +23,21 @@ typedef enum { SC_LIBRARY_MAP(SC__ENUM_LIBRARY) SC_LIB_COUNT } sc_library_t;
 #define SC_FABRIC_NAMES  SC_FABRIC_MAP(SC__NAME_BAR)
 #define SC_LIBRARY_NAMES SC_LIBRARY_MAP(SC__NAME_BAR)
 
-#define SC_TOPOLOGY_MAX_CLAIMS 32
+#define SC_TOPOLOGY_MAX_CLAIMS  32
+#define SC_TOPOLOGY_MAX_REGIMES 8
+
+/* One size regime of a path as `scalecheck calibrate` measured it: a collective of at most
+ * `upto` bytes (0: no bound, the last regime) pays latency_us per algorithm step and moves its
+ * bytes at GBps per GPU per direction (inside a node) or per node (between nodes). Libraries
+ * change protocol with the size (shared memory eager/rendezvous, NCCL LL/LL128/Simple), so one
+ * alpha-beta line per regime, not one for all sizes. */
+typedef struct {
+    double upto, latency_us, GBps;
+} sc_regime_t;
+typedef struct {
+    sc_regime_t r[SC_TOPOLOGY_MAX_REGIMES];
+    int n;
+} sc_regimes_t;
 
 /* An explicit expectation: "allreduce busbw at 8 GPUs, 1 GiB, >= 230 GB/s, 5 % tolerance". */
 typedef struct {
@@ -68,6 +82,13 @@ typedef struct {
     double oversubscription;
     /* training: what the model adds to the communication (topologies/README.md, calibration) */
     double step_jitter, overlap_slowdown;
+    double overlap; /* fraction of a started collective's progress kept while compute runs */
+    /* calibrated: what `scalecheck calibrate` measured here (absent: the declared figures) */
+    char calibrated_by[256];
+    sc_regimes_t cal_intra, cal_inter;
+    double cal_memory_GBps;  /* one rank's memory copy, GB/s of bytes copied */
+    double cal_probe_us;     /* the reference probe (a small all-reduce), us; 0: none */
+    double cal_probe_spread; /* its run-to-run spread (max/min - 1) when calibrated */
     /* cluster */
     long long nodes;
     /* expectations */
@@ -83,6 +104,16 @@ sc_status_t sc_topology_load(const char *path, sc_topology_t *t, sc_err_t *err);
 double sc_topology_intra_GBps(const sc_topology_t *t);
 /* Per-GPU share of the node's NIC bandwidth (GB/s per direction) as software reaches it. */
 double sc_topology_inter_GBps(const sc_topology_t *t, int gpus_per_node);
+/* The latency per algorithm step (us) and bandwidth (GB/s) a collective of `bytes` meets inside
+ * a node (per GPU) or between nodes (per node, all NICs): the calibrated regime where one was
+ * measured, else the declared figures. */
+void sc_topology_intra_path(const sc_topology_t *t, double bytes, double *latency_us,
+                            double *GBps);
+void sc_topology_inter_path(const sc_topology_t *t, double bytes, double *latency_us,
+                            double *GBps);
+/* How fast one GPU copies its memory (GB/s of bytes copied): calibrated, else half the
+ * declared memory bandwidth (a copy reads and writes every byte), else 0. */
+double sc_topology_memory_GBps(const sc_topology_t *t);
 /* Peak TFLOP/s for a precision name ("fp32", "tf32", "fp16", "bf16"); 0 when not given. */
 double sc_topology_tflops(const sc_topology_t *t, int precision);
 const char *sc_fabric_name(int fabric);

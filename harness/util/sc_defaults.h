@@ -14,6 +14,9 @@
  * kernels hold SMs and memory bandwidth) - an assumption the calibration barely moves. */
 #define SC_DEFAULT_STEP_JITTER      0.018
 #define SC_DEFAULT_OVERLAP_SLOWDOWN 0.10
+/* A started collective keeps all its progress while compute runs (GPUs: NCCL's kernels run on
+ * their own SMs). On the host path progress needs the rank's own calls: calibrate measures it. */
+#define SC_DEFAULT_OVERLAP 1.0
 
 /* Where results directories go unless --results-dir says otherwise (git-ignored). */
 #define SC_DEFAULT_RESULTS_DIR "results"

@@ -21,6 +21,7 @@ static sc_topology_t synthetic(void)
     t.nic_efficiency = 1.0;
     t.nic_latency_us = 2.0;
     t.oversubscription = 1.0;
+    t.overlap = 1.0;
     t.nodes = 4;
     t.tflops_fp32 = 100;
     return t;
@@ -86,6 +87,14 @@ int main(void)
     SC_EXPECT(sc_model_step(&t, &w, 1, 1, 1, 1, &a, &err) == SC_OK);
     SC_EXPECT(sc_model_step(&t, &w, 8, 1, 1, 1, &b, &err) == SC_OK);
     SC_EXPECT_NEAR(b.throughput / a.throughput, 8.0, 0.8); /* overlap hides most of it */
+    /* a host whose started collectives barely move while it computes hides less of them */
+    sc_step_prediction_t half, none;
+    t.overlap = 0.5;
+    SC_EXPECT(sc_model_step(&t, &w, 8, 1, 1, 1, &half, &err) == SC_OK);
+    t.overlap = 0.0;
+    SC_EXPECT(sc_model_step(&t, &w, 8, 1, 1, 1, &none, &err) == SC_OK);
+    t.overlap = 1.0;
+    SC_EXPECT(half.step_ms >= b.step_ms && none.step_ms > half.step_ms);
     w.overlap = false;
     SC_EXPECT(sc_model_step(&t, &w, 8, 1, 1, 1, &b, &err) == SC_OK);
     SC_EXPECT(b.comm_ms > 0 && b.throughput / a.throughput < 8.0);

@@ -1,0 +1,236 @@
+/* sc_calibrate.c - the measurements of `scalecheck calibrate` (sc_calibrate.h); the fit and the
+ * file are in sc_calibrate_fit.c. */
+#include "calibrate/sc_calibrate.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/sc_sweep.h"
+#include "util/sc_clock.h"
+#include "util/sc_stats.h"
+
+#define SC__LOOKS        5
+#define SC__PROBE_ITERS  30
+#define SC__LADDER_LOOKS 3
+#define SC__COPY_BYTES   ((size_t)16 << 20)
+
+static double sc__median(const double *v, size_t n)
+{
+    double copy[SC__LOOKS];
+    memcpy(copy, v, n * sizeof(double));
+    sc_stats_t st;
+    sc_stats_compute(copy, n, &st);
+    return st.median;
+}
+
+/* Per size, the median of the looks' times (looks[k] holds look k's rows) into rows[0]: a
+ * look disturbed as a whole is outvoted. */
+static void sc__median_of_looks(sc_case_rows_t *looks, int nlooks)
+{
+    for (size_t i = 0; i < looks[0].n; i++) {
+        double t[SC__LOOKS];
+        int n = 0;
+        for (int k = 0; k < nlooks; k++)
+            if (i < looks[k].n)
+                t[n++] = looks[k].items[i].time_us;
+        sc_case_row_t *row = &looks[0].items[i];
+        double median = sc__median(t, (size_t)n);
+        row->algbw_GBps *= row->time_us / median;
+        row->busbw_GBps *= row->time_us / median;
+        row->time_us = median;
+    }
+}
+
+/* The ladder, SC__LADDER_LOOKS times, on the ranks that pass `in` (world rank 0 among them),
+ * the others waiting quietly; the fit on rank 0. */
+static sc_status_t sc__ladder(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd, bool in,
+                              const sc_calibrate_opts_t *o, sc_calibrated_path_t *path,
+                              sc_err_t *err)
+{
+    const sc_rte_t *rte = world->rte;
+    sc_comm_t *sub = NULL;
+    MPI_Comm ctl = MPI_COMM_NULL;
+    sc_case_rows_t looks[SC__LADDER_LOOKS] = {{0}};
+    sc_watchdog_arm(wd, "calibrate (splitting)", world->world_rank, world->size);
+    sc_status_t status = world->ops->split(world, in ? 0 : -1, rte->rank, &sub, err);
+    MPI_Comm_split(control, in ? 0 : MPI_UNDEFINED, rte->rank, &ctl);
+    for (int k = 0; k < SC__LADDER_LOOKS && status == SC_OK && sub != NULL; k++) {
+        sc_watchdog_arm(wd, "calibrate (all-reduce ladder)", sub->world_rank, sub->size);
+        status = sc_sweep_ladder(sub, ctl, wd, 4, o->max_bytes, 2, o->iters, &looks[k], err);
+        path->ranks = sub->size;
+    }
+    if (sub != NULL)
+        sub->ops->close(sub);
+    if (ctl != MPI_COMM_NULL)
+        MPI_Comm_free(&ctl);
+    sc_watchdog_disarm(wd);
+    if (status == SC_OK)
+        status = sc_rte_quiet_barrier(rte, control, err);
+    if (status == SC_OK && rte->rank == 0) {
+        sc__median_of_looks(looks, SC__LADDER_LOOKS);
+        path->rows = looks[0];
+        looks[0] = (sc_case_rows_t){0};
+        sc_calibrate_fit(path->rows.items, path->rows.n, path->ranks, &path->fit,
+                         &path->worst_error);
+    }
+    for (int k = 0; k < SC__LADDER_LOOKS; k++)
+        sc_list_free(&looks[k]);
+    return status;
+}
+
+/* One timed look at a started all-reduce beside `spin_us` of compute (0: blocking), us. */
+static sc_status_t sc__timed(sc_comm_t *c, const sc_coll_args_t *args, double spin_us, double *us,
+                             sc_err_t *err)
+{
+    sc_status_t status = c->ops->barrier(c, err);
+    uint64_t t0 = sc_clock_ns();
+    if (status == SC_OK && spin_us <= 0)
+        status = sc_comm_coll(c, SC_COLL_allreduce, args, err);
+    if (status == SC_OK && spin_us > 0) {
+        double spun;
+        status = sc_comm_istart(c, SC_COLL_allreduce, args, err);
+        if (status == SC_OK)
+            status = c->ops->compute_spin(c, spin_us, &spun, err);
+        if (status == SC_OK)
+            status = c->ops->iwait(c, err);
+    }
+    if (status == SC_OK)
+        status = c->ops->sync(c, err);
+    *us = (double)(sc_clock_ns() - t0) * 1e-3;
+    return status;
+}
+
+/* How much of a started all-reduce moves on while the rank computes: blocking time d, then
+ * started beside d us of compute. Full overlap takes d, none 2d: overlap = 2 - both/d. */
+static sc_status_t sc__overlap(sc_comm_t *c, uint64_t bytes, double *overlap, sc_err_t *err)
+{
+    size_t count = bytes / sizeof(float);
+    void *send = c->ops->alloc(c, count * sizeof(float)), *recv = c->ops->alloc(c, count * 4);
+    sc_status_t status = send && recv ? SC_OK
+                                      : sc_err_set(err, SC_ERR_NOMEM,
+                                                   "calibrate: no memory for "
+                                                   "two %llu-byte buffers",
+                                                   (unsigned long long)bytes);
+    sc_coll_args_t a = {.sendbuf = send,
+                        .recvbuf = recv,
+                        .count = count,
+                        .dtype = SC_DTYPE_float,
+                        .op = SC_REDOP_sum};
+    double alone[SC__LOOKS], beside[SC__LOOKS], warm;
+    for (int i = 0; i < 2 && status == SC_OK; i++)
+        status = sc__timed(c, &a, 0, &warm, err);
+    for (int i = 0; i < SC__LOOKS && status == SC_OK; i++)
+        status = sc__timed(c, &a, 0, &alone[i], err);
+    double d = status == SC_OK ? sc__median(alone, SC__LOOKS) : 0;
+    for (int i = 0; i < SC__LOOKS && status == SC_OK; i++)
+        status = sc__timed(c, &a, d, &beside[i], err);
+    if (status == SC_OK) {
+        double o = 2.0 - sc__median(beside, SC__LOOKS) / d;
+        *overlap = o < 0 ? 0 : o > 1 ? 1 : o;
+    }
+    if (send)
+        c->ops->free(c, send);
+    if (recv)
+        c->ops->free(c, recv);
+    return status;
+}
+
+/* The best of a few 16 MiB copies in host memory, GB/s. */
+static double sc__memory_GBps(void)
+{
+    char *a = malloc(SC__COPY_BYTES), *b = malloc(SC__COPY_BYTES);
+    double best = 0;
+    if (a != NULL && b != NULL) {
+        memset(a, 1, SC__COPY_BYTES);
+        memset(b, 2, SC__COPY_BYTES);
+        for (int i = 0; i < SC__LOOKS; i++) {
+            uint64_t t0 = sc_clock_ns();
+            memcpy(b, a, SC__COPY_BYTES);
+            double s = (double)(sc_clock_ns() - t0) * 1e-9;
+            double GBps = (double)SC__COPY_BYTES / s / 1e9;
+            best = GBps > best ? GBps : best;
+            a[i] = b[SC__COPY_BYTES - 1 - (size_t)i]; /* the copy is used: not optimised away */
+        }
+    }
+    free(a);
+    free(b);
+    return best;
+}
+
+sc_status_t sc_probe(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd, double *us,
+                     double *spread, sc_err_t *err)
+{
+    sc_engine_opts_t eo;
+    sc_engine_opts_default(&eo);
+    eo.iters = SC__PROBE_ITERS;
+    eo.warmup = 3;
+    eo.check_iters = 0;
+    sc_engine_t *eng = NULL;
+    sc_watchdog_arm(wd, "reference probe", world->world_rank, world->size);
+    sc_status_t status = sc_engine_create(world, control, &eo, wd, &eng, err);
+    sc_case_t c = {.coll = &sc_coll_allreduce, .dtype = SC_DTYPE_float, .op = SC_REDOP_sum};
+    if (status == SC_OK && !sc_engine_shape_case(eng, &c, 8))
+        status = sc_err_set(err, SC_ERR_RUNTIME, "probe: cannot shape an 8-byte all-reduce");
+    double looks[SC__LOOKS];
+    for (int i = 0; i < SC__LOOKS && status == SC_OK; i++) {
+        sc_case_result_t r;
+        status = sc_engine_run_case(eng, &c, &r, err);
+        looks[i] = r.time_us.median;
+    }
+    sc_engine_destroy(eng);
+    sc_watchdog_disarm(wd);
+    if (status == SC_OK) {
+        double lo = looks[0], hi = looks[0];
+        for (int i = 1; i < SC__LOOKS; i++) {
+            lo = looks[i] < lo ? looks[i] : lo;
+            hi = looks[i] > hi ? looks[i] : hi;
+        }
+        *us = sc__median(looks, SC__LOOKS);
+        *spread = lo > 0 ? hi / lo - 1.0 : 0.0;
+    }
+    return status;
+}
+
+sc_status_t sc_calibrate_measure(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd,
+                                 const sc_calibrate_opts_t *o, sc_calibration_t *out, sc_err_t *err)
+{
+    const sc_rte_t *rte = world->rte;
+    memset(out, 0, sizeof(*out));
+    out->overlap = -1;
+    sc_status_t status = sc_probe(world, control, wd, &out->probe_us, &out->probe_spread, err);
+    /* inside one host: the ranks of rank 0's host */
+    bool on_first_host = rte->host_index[rte->rank] == rte->host_index[0];
+    if (status == SC_OK && rte->local_size > 1)
+        status = sc__ladder(world, control, wd, on_first_host, o, &out->intra, err);
+    snprintf(out->intra.where, sizeof(out->intra.where), "%d ranks on %s", out->intra.ranks,
+             rte->hosts[0]);
+    /* between hosts: one rank each */
+    if (status == SC_OK && rte->nhosts > 1)
+        status = sc__ladder(world, control, wd, rte->local_rank == 0, o, &out->inter, err);
+    snprintf(out->inter.where, sizeof(out->inter.where), "%d hosts, one rank each",
+             out->inter.ranks);
+    /* overlap and memory: on the ranks of one host, where the host path computes */
+    sc_comm_t *host = NULL;
+    if (status == SC_OK && rte->local_size > 1) {
+        sc_watchdog_arm(wd, "calibrate (overlap)", world->world_rank, world->size);
+        status = world->ops->split(world, on_first_host ? 0 : -1, rte->rank, &host, err);
+        if (status == SC_OK && host != NULL)
+            status = sc__overlap(host, o->max_bytes, &out->overlap, err);
+        if (host != NULL)
+            host->ops->close(host);
+        sc_watchdog_disarm(wd);
+        if (status == SC_OK)
+            status = sc_rte_quiet_barrier(rte, control, err);
+    }
+    /* GPU backends keep buffers in device memory, which a host copy says nothing about */
+    if (status == SC_OK && rte->rank == 0 && strcmp(world->ops->name, "nccl") != 0)
+        out->memory_GBps = sc__memory_GBps();
+    return status;
+}
+
+void sc_calibration_free(sc_calibration_t *c)
+{
+    sc_list_free(&c->intra.rows);
+    sc_list_free(&c->inter.rows);
+}

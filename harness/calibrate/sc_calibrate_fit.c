@@ -1,0 +1,247 @@
+/* sc_calibrate_fit.c - measured all-reduce times as alpha-beta regimes, and the calibrated
+ * topology file. The fit uses the model's own ring formula (sc_coll_ring_steps, busbw factor):
+ * time = steps(n) alpha + factor(n) S / B, linear in alpha and 1/B. A regime is a run of
+ * neighbouring sizes; the split into regimes minimises the squared relative error (dynamic
+ * programming over the ladder), with as few regimes as keep every size within SC__GOOD. */
+#include "calibrate/sc_calibrate.h"
+
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/sc_coll.h"
+#include "util/sc_files.h"
+
+#define SC__GOOD     0.05 /* a fit this close everywhere needs no further regime */
+#define SC__MIN_RUN  2    /* sizes per regime: a line needs two */
+#define SC__MAX_RUNS 6
+#define SC__MAX_PTS  64
+#define SC__MAX_GBPS 1e6 /* a regime with no measurable bandwidth term */
+
+typedef struct {
+    double x1, x2, y; /* steps, factor x S / 1e3, measured us */
+} sc__pt_t;
+
+/* Least squares of y ~ a x1 + b x2 weighted by 1/y^2 (relative error), a, b >= 0. Returns the
+ * sum of squared relative errors; *worst the largest one. */
+static double sc__line(const sc__pt_t *p, int n, double *a, double *b, double *worst)
+{
+    double s11 = 0, s12 = 0, s22 = 0, s1y = 0, s2y = 0;
+    for (int i = 0; i < n; i++) {
+        double w = 1.0 / (p[i].y * p[i].y);
+        s11 += w * p[i].x1 * p[i].x1;
+        s12 += w * p[i].x1 * p[i].x2;
+        s22 += w * p[i].x2 * p[i].x2;
+        s1y += w * p[i].x1 * p[i].y;
+        s2y += w * p[i].x2 * p[i].y;
+    }
+    double det = s11 * s22 - s12 * s12;
+    *a = det != 0 ? (s1y * s22 - s2y * s12) / det : 0;
+    *b = det != 0 ? (s2y * s11 - s1y * s12) / det : 0;
+    if (*b <= 0 || det == 0) { /* sizes too small to see bandwidth: latency alone */
+        *b = 0;
+        *a = s11 > 0 ? s1y / s11 : 0;
+    } else if (*a < 0) { /* latency lost in the noise: bandwidth alone */
+        *a = 0;
+        *b = s22 > 0 ? s2y / s22 : 0;
+    }
+    double sum = 0;
+    *worst = 0;
+    for (int i = 0; i < n; i++) {
+        double e = fabs(*a * p[i].x1 + *b * p[i].x2 - p[i].y) / p[i].y;
+        sum += e * e;
+        *worst = e > *worst ? e : *worst;
+    }
+    return sum;
+}
+
+/* The best split of points[0..n) into k runs: cut[r] is where run r ends (exclusive). */
+static double sc__split(const sc__pt_t *p, int n, int k, int *cut)
+{
+    static double cost[SC_TOPOLOGY_MAX_REGIMES + 1][SC__MAX_PTS + 1];
+    static int from[SC_TOPOLOGY_MAX_REGIMES + 1][SC__MAX_PTS + 1];
+    for (int r = 0; r <= k; r++)
+        for (int j = 0; j <= n; j++)
+            cost[r][j] = INFINITY;
+    cost[0][0] = 0;
+    for (int r = 1; r <= k; r++)
+        for (int j = r * SC__MIN_RUN; j <= n; j++)
+            for (int i = (r - 1) * SC__MIN_RUN; i <= j - SC__MIN_RUN; i++) {
+                double a, b, worst;
+                double c = cost[r - 1][i] + sc__line(p + i, j - i, &a, &b, &worst);
+                if (c < cost[r][j]) {
+                    cost[r][j] = c;
+                    from[r][j] = i;
+                }
+            }
+    for (int r = k, j = n; r >= 1; j = from[r][j], r--)
+        cut[r - 1] = j;
+    return cost[k][n];
+}
+
+void sc_calibrate_fit(const sc_case_row_t *rows, size_t nrows, int n, sc_regimes_t *fit,
+                      double *worst_error)
+{
+    sc__pt_t p[SC__MAX_PTS];
+    int m = 0;
+    for (size_t i = 0; i < nrows && m < SC__MAX_PTS; i++)
+        if (rows[i].time_us > 0)
+            p[m++] =
+                (sc__pt_t){sc_coll_ring_steps(&sc_coll_allreduce, n),
+                           sc_coll_allreduce.busbw_factor(n) * (double)rows[i].size_bytes / 1e3,
+                           rows[i].time_us};
+    memset(fit, 0, sizeof(*fit));
+    *worst_error = 0;
+    if (m < SC__MIN_RUN || n < 2)
+        return;
+    int cut[SC_TOPOLOGY_MAX_REGIMES], best_k = 1;
+    double best_worst = INFINITY;
+    int kmax = m / SC__MIN_RUN < SC__MAX_RUNS ? m / SC__MIN_RUN : SC__MAX_RUNS;
+    for (int k = 1; k <= kmax; k++) {
+        sc__split(p, m, k, cut);
+        double worst = 0;
+        for (int r = 0, start = 0; r < k; start = cut[r], r++) {
+            double a, b, w;
+            sc__line(p + start, cut[r] - start, &a, &b, &w);
+            worst = w > worst ? w : worst;
+        }
+        if (worst < best_worst - 0.01) { /* a regime more must earn its place */
+            best_worst = worst;
+            best_k = k;
+        }
+        if (best_worst <= SC__GOOD)
+            break;
+    }
+    sc__split(p, m, best_k, cut);
+    for (int r = 0, start = 0; r < best_k; start = cut[r], r++) {
+        double a, b, w;
+        sc__line(p + start, cut[r] - start, &a, &b, &w);
+        sc_regime_t *g = &fit->r[fit->n++];
+        /* x2 = factor S / 1e3 back to the size: the last size of the run */
+        double last = p[cut[r] - 1].x2 * 1e3 / sc_coll_allreduce.busbw_factor(n);
+        g->upto = r + 1 < best_k ? floor(last + 0.5) : 0;
+        g->latency_us = a;
+        g->GBps = b > 1.0 / SC__MAX_GBPS ? 1.0 / b : SC__MAX_GBPS;
+    }
+    *worst_error = best_worst;
+}
+
+/* ---- the file ---- */
+
+typedef struct {
+    const char *text; /* the declared file, its own calibrated: block left out */
+    size_t len;
+    const sc_calibration_t *c;
+    const char *by;
+} sc__file_t;
+
+static void sc__path(FILE *out, const char *key, const sc_calibrated_path_t *p)
+{
+    if (p->fit.n == 0)
+        return;
+    fprintf(out, "  # all-reduce ladder of %zu sizes on %s; worst fit error %.1f %%\n", p->rows.n,
+            p->where, p->worst_error * 100);
+    fprintf(out, "  %s:\n", key);
+    for (int i = 0; i < p->fit.n; i++) {
+        const sc_regime_t *r = &p->fit.r[i];
+        fprintf(out, "    - {");
+        if (r->upto > 0)
+            fprintf(out, "upto: %.0f, ", r->upto);
+        fprintf(out, "latency_us: %.4g, bandwidth_GBps: %.4g}\n", r->latency_us, r->GBps);
+    }
+}
+
+static int sc__writer(FILE *out, void *arg)
+{
+    const sc__file_t *f = arg;
+    const sc_calibration_t *c = f->c;
+    fwrite(f->text, 1, f->len, out);
+    if (f->len > 0 && f->text[f->len - 1] != '\n')
+        fputc('\n', out);
+    fprintf(out, "# Measured here by `scalecheck calibrate`: this machine's figures, not a spec "
+                 "sheet's\n# (topologies/README.md, \"Calibration on the spot\").\n");
+    fprintf(out, "calibrated:\n  by: \"%s\"\n", f->by);
+    if (c->memory_GBps > 0)
+        fprintf(out, "  memory_GBps: %.4g\n", c->memory_GBps);
+    if (c->overlap >= 0)
+        fprintf(out,
+                "  overlap: %.3f          # of a started all-reduce's pace kept beside "
+                "compute\n  overlap_slowdown: 0\n",
+                c->overlap);
+    fprintf(out, "  probe_us: %.4g\n  probe_spread: %.3f\n", c->probe_us, c->probe_spread);
+    sc__path(out, "intra", &c->intra);
+    sc__path(out, "inter", &c->inter);
+    return ferror(out);
+}
+
+/* Copies text into out without a top-level `calibrated:` block (it runs to the next top-level
+ * key) and with a relative `extends:` made absolute from dir (the copy may live elsewhere).
+ * Returns the length copied; out holds len + PATH_MAX bytes. */
+static size_t sc__without_block(const char *text, const char *dir, char *out)
+{
+    size_t n = 0;
+    bool inside = false;
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
+        bool top = line[0] != ' ' && line[0] != '\t' && line[0] != '#' && line[0] != '\n';
+        if (top)
+            inside = strncmp(line, "calibrated:", 11) == 0;
+        bool our_comment = strncmp(line, "# Measured here by `scalecheck calibrate`", 40) == 0 ||
+                           strncmp(line, "# (topologies/README.md, \"Calibration on", 40) == 0;
+        const char *base = line + 8;
+        while (*base == ' ' || *base == '"' || *base == '\'')
+            base++;
+        if (strncmp(line, "extends:", 8) == 0 && *base != '/' && *base != '\n') {
+            size_t blen = strcspn(base, "\"'#\n");
+            while (blen > 0 && base[blen - 1] == ' ')
+                blen--;
+            n += (size_t)sprintf(out + n, "extends: \"%s/%.*s\"\n", dir, (int)blen, base);
+        } else if (!inside && !our_comment) {
+            memcpy(out + n, line, len);
+            n += len;
+        }
+        line += len;
+    }
+    out[n] = '\0';
+    return n;
+}
+
+sc_status_t sc_calibrate_write(const char *declared_path, const char *out_path,
+                               const sc_calibration_t *c, const char *by, sc_err_t *err)
+{
+    FILE *in = fopen(declared_path, "r");
+    if (in == NULL)
+        return sc_err_set(err, SC_ERR_IO, "%s: cannot open", declared_path);
+    char *text = NULL, *kept = NULL;
+    size_t cap = 0, len = 0;
+    int ch;
+    while ((ch = fgetc(in)) != EOF) {
+        if (len + 1 >= cap) {
+            char *bigger = realloc(text, cap = cap ? cap * 2 : 4096);
+            if (bigger == NULL)
+                break;
+            text = bigger;
+        }
+        text[len++] = (char)ch;
+    }
+    fclose(in);
+    char real[PATH_MAX];
+    if (realpath(declared_path, real) == NULL) {
+        free(text);
+        return sc_err_set(err, SC_ERR_IO, "%s: cannot resolve its folder", declared_path);
+    }
+    if (text == NULL || ch != EOF || (kept = malloc(len + PATH_MAX + 1)) == NULL) {
+        free(text);
+        return sc_err_set(err, SC_ERR_NOMEM, "%s: no memory to read it", declared_path);
+    }
+    text[len] = '\0';
+    sc__file_t f = {kept, sc__without_block(text, dirname(real), kept), c, by};
+    sc_status_t status = sc_files_write_text(out_path, sc__writer, &f, err);
+    free(text);
+    free(kept);
+    return status;
+}
