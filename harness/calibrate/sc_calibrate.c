@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "engine/sc_sweep.h"
+#include "sc_config.h"
 #include "util/sc_clock.h"
 #include "util/sc_stats.h"
 
@@ -233,4 +235,18 @@ void sc_calibration_free(sc_calibration_t *c)
 {
     sc_list_free(&c->intra.rows);
     sc_list_free(&c->inter.rows);
+}
+
+void sc_calibrate_by(sc_comm_t *world, char *by, size_t len)
+{
+    char stamp[32];
+    time_t now = time(NULL);
+    strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    const sc_rte_t *rte = world->rte;
+    snprintf(by, len, "scalecheck %s calibrate: %d ranks on %d host%s (%s), %s, %s", SC_VERSION,
+             rte->size, rte->nhosts, rte->nhosts == 1 ? "" : "s", rte->hosts[0],
+             world->ops->version(world), stamp);
+    for (char *c = by; *c; c++) /* the line goes between double quotes in YAML */
+        if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20)
+            *c = ' ';
 }

@@ -11,9 +11,14 @@
 #define SC_CALIBRATE_H
 
 #include "comm/sc_backend.h"
+#include "engine/sc_sweep.h"
 #include "engine/sc_watchdog.h"
 #include "record/sc_record.h"
 #include "topology/sc_topology.h"
+
+/* Defaults of the ladders (calibrate's --max-size and --iters, run --calibrate). */
+#define SC_CALIBRATE_MAX_BYTES ((uint64_t)16 << 20)
+#define SC_CALIBRATE_ITERS     SC_SWEEP_ITERS
 
 typedef struct {
     uint64_t max_bytes; /* largest all-reduce of the ladders */
@@ -52,6 +57,9 @@ sc_status_t sc_probe(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd, doub
  * SC_TOPOLOGY_MAX_REGIMES lines, as few as keep every point within a few per cent. */
 void sc_calibrate_fit(const sc_case_row_t *rows, size_t nrows, int n, sc_regimes_t *fit,
                       double *worst_error);
+
+/* What measured a calibration, for its `by:` line: version, ranks, hosts, library, date. */
+void sc_calibrate_by(sc_comm_t *world, char *by, size_t len);
 
 /* Writes declared_path's text with the calibration as its `calibrated:` block (replacing one
  * it had) to out_path; `by` says what measured it. */

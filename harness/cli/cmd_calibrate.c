@@ -4,7 +4,6 @@
  * machine, with a tight tolerance. */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "calibrate/sc_calibrate.h"
 #include "cli/sc_cli.h"
@@ -32,7 +31,8 @@ static const sc_cli_opt_t calibrate__options[] = {
       SC_OPT_STRING, output, 0, 0),
     O('e', "max-size", "SIZE", "largest all-reduce of the ladders (default 16M)", SC_OPT_SIZE,
       m.max_bytes, 0, 0),
-    O('n', "iters", "N", "timed iterations per size (default 30)", SC_OPT_INT, m.iters, 5, 100000),
+    O('n', "iters", "N", "timed iterations per size (default " SC_DEFAULT_TEXT(SC_SWEEP_ITERS) ")",
+      SC_OPT_INT, m.iters, 5, 100000),
     O(0, "backend", "NAME", "nccl, mpi or auto (default auto)", SC_OPT_STRING, backend, 0, 0),
     O(0, "results-dir", "DIR", "where run directories go (default " SC_DEFAULT_RESULTS_DIR ")",
       SC_OPT_STRING, results_base, 0, 0),
@@ -66,16 +66,8 @@ static void calibrate__print_path(const char *what, const sc_calibrated_path_t *
 static sc_status_t calibrate__save(const calibrate__opts_t *o, const sc_session_t *ses,
                                    const sc_calibration_t *cal, sc_err_t *err)
 {
-    char by[256], stamp[32];
-    time_t now = time(NULL);
-    strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    const sc_rte_t *rte = ses->rte;
-    snprintf(by, sizeof(by), "scalecheck %s calibrate: %d ranks on %d host%s (%s), %s, %s",
-             SC_VERSION, rte->size, rte->nhosts, rte->nhosts == 1 ? "" : "s", rte->hosts[0],
-             ses->world->ops->version(ses->world), stamp);
-    for (char *c = by; *c; c++) /* the line goes between double quotes in YAML */
-        if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20)
-            *c = ' ';
+    char by[256];
+    sc_calibrate_by(ses->world, by, sizeof(by));
     char kept[PATH_MAX];
     /* the ladders themselves, for whoever doubts the fit */
     const sc_calibrated_path_t *paths[2] = {&cal->intra, &cal->inter};
@@ -101,7 +93,7 @@ static sc_status_t calibrate__save(const calibrate__opts_t *o, const sc_session_
 
 int sc_cmd_calibrate(const sc_rte_t *rte, int argc, char **argv)
 {
-    calibrate__opts_t o = {.m = {.max_bytes = 16u << 20, .iters = 30},
+    calibrate__opts_t o = {.m = {.max_bytes = SC_CALIBRATE_MAX_BYTES, .iters = SC_CALIBRATE_ITERS},
                            .timeout_s = SC_DEFAULT_TIMEOUT_S,
                            .output = SC_DEFAULT_RESULTS_DIR "/calibrated-topology.yaml",
                            .backend = "auto",

@@ -37,7 +37,9 @@ static const sc_cli_opt_t pairs__options[] = {
       100000),
     O(0, "lat-iters", "N", "ping-pongs per latency measurement (default 50)", SC_OPT_INT,
       m.lat_iters, 1, 1000000),
-    O(0, "looks", "N", "a slow pair is measured up to N times before it is named (default 3)",
+    O(0, "looks", "N",
+      "a slow pair is measured up to N times before it is named (default " SC_DEFAULT_LOOKS_TEXT
+      ")",
       SC_OPT_INT, m.looks, 1, 10),
     O(0, "mode", "concurrent|serial", "disjoint pairs at once, or one pair at a time",
       SC_OPT_STRING, mode, 0, 0),
@@ -96,14 +98,17 @@ static void pairs__header(sc_result_t *doc, const pairs__opts_t *o, const sc_rte
 
 int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
 {
-    pairs__opts_t o = {
-        .m = {.size = 4u << 20, .iters = 8, .lat_iters = 50, .looks = 3, .tolerance = 0.5},
-        .timeout_s = SC_DEFAULT_TIMEOUT_S,
-        .backend = "auto",
-        .results_base = SC_DEFAULT_RESULTS_DIR,
-        .mode = "concurrent",
-        .per = "node",
-        .method = "tag"};
+    pairs__opts_t o = {.m = {.size = 4u << 20,
+                             .iters = 8,
+                             .lat_iters = 50,
+                             .looks = SC_DEFAULT_LOOKS,
+                             .tolerance = 0.5},
+                       .timeout_s = SC_DEFAULT_TIMEOUT_S,
+                       .backend = "auto",
+                       .results_base = SC_DEFAULT_RESULTS_DIR,
+                       .mode = "concurrent",
+                       .per = "node",
+                       .method = "tag"};
     sc_err_t err;
     sc_err_clear(&err);
     sc_status_t status = sc_cli_parse(pairs__options, argc, argv, 2, &o, &err);

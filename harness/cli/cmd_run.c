@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calibrate/sc_calibrate.h"
 #include "cli/cmd_run_opts.h"
 #include "cli/sc_cmd.h"
 #include "session/sc_session.h"
@@ -36,7 +37,8 @@ typedef struct {
     run__point_t points[64];
     int npoints;
     sc_session_t ses;
-    sc_result_t doc; /* rank 0 */
+    sc_result_t doc;                  /* rank 0 */
+    double probe_before, probe_after; /* the reference probe around the run, us (0: none) */
 } run__t;
 
 /* Host-major order: ranks of a point on one node are neighbours, so TP groups stay in a node. */
@@ -436,10 +438,69 @@ static void run__verdict(run__t *run, const sc_detected_t *hosts)
     d->has_findings = true;
     sc_run_expect_detected(&actual, &shape, &d->points);
     sc_print_findings(&run->ses.res, &d->findings);
+    sc_verdict_probe(&run->topo, "before the run", run->probe_before, &d->checks);
     sc_run_verdict(&run->topo, &shape, &d->points, &d->sweep, &d->checks);
+    sc_verdict_probe(&run->topo, "after the run", run->probe_after, &d->checks);
     d->judged = true;
     snprintf(d->topology, sizeof(d->topology), "%s", run->topo.name);
     sc_verdict_print(stdout, run->ses.res.log, &d->checks);
+}
+
+/* --calibrate: this machine measured first, in the same launch (the same placement of ranks);
+ * rank 0 holds the run to the calibrated topology it writes into the run directory. */
+static sc_status_t run__calibrate(run__t *run, sc_err_t *err)
+{
+    sc_calibrate_opts_t co = {.max_bytes = run->opts.sweep_max > 0 ? run->opts.sweep_max
+                                                                   : SC_CALIBRATE_MAX_BYTES,
+                              .iters = SC_CALIBRATE_ITERS};
+    sc_calibration_t cal;
+    sc_status_t status =
+        sc_calibrate_measure(run->ses.world, run->rte->world, run->ses.wd, &co, &cal, err);
+    if (status == SC_OK && run->rte->rank == 0) {
+        char by[256], path[PATH_MAX];
+        sc_calibrate_by(run->ses.world, by, sizeof(by));
+        sc_results_path(&run->ses.res, "calibrated-topology.yaml", path, sizeof(path));
+        status = sc_calibrate_write(run->opts.topology, path, &cal, by, err);
+        if (status == SC_OK)
+            status = sc_topology_load(path, &run->topo, err);
+        if (status == SC_OK)
+            sc_results_printf(&run->ses.res, "# calibrated first: held to %s\n", path);
+    }
+    sc_calibration_free(&cal);
+    return status;
+}
+
+/* The reference probe, when the topology has one to compare with (every rank knows: the
+ * declared file was loaded everywhere, and --calibrate makes one). */
+static sc_status_t run__probe(run__t *run, double *us, sc_err_t *err)
+{
+    if (!run->opts.calibrate && !(run->opts.topology && run->topo.cal_probe_us > 0))
+        return SC_OK;
+    double spread;
+    return sc_probe(run->ses.world, run->rte->world, run->ses.wd, us, &spread, err);
+}
+
+/* Sizes slower than the topology allows get more looks (rank 0 decides which, from the model),
+ * up to --looks in all. */
+static sc_status_t run__relook(run__t *run, sc_case_rows_t *sweep, sc_err_t *err)
+{
+    int per_node = run->rte->size / run->rte->nhosts;
+    unsigned char *again = calloc(sweep->n + 1, 1);
+    if (again == NULL)
+        return sc_err_set(err, SC_ERR_NOMEM, "no memory for the sweep's second looks");
+    sc_status_t status = SC_OK;
+    for (int look = 1; look < run->opts.looks && status == SC_OK; look++) {
+        for (size_t i = 0; run->rte->rank == 0 && i < sweep->n; i++)
+            again[i] = sc_verdict_case_slow(&run->topo, &sc_coll_allreduce, per_node,
+                                            run->rte->nhosts, &sweep->items[i]);
+        bool any = false;
+        status =
+            sc_sweep_relook(run->ses.world, run->rte->world, run->ses.wd, sweep, again, &any, err);
+        if (!any)
+            break;
+    }
+    free(again);
+    return status;
 }
 
 /* The optional sweep, then (with a topology) expectations, checks and the verdict. */
@@ -453,7 +514,11 @@ static sc_status_t run__sweep_and_verdict(run__t *run, sc_err_t *err)
         status = sc_run_sweep(run->ses.world, run->rte->world, run->ses.wd, run->opts.sweep_max,
                               &sweep, err);
         sc_watchdog_disarm(run->ses.wd);
+        if (status == SC_OK && run->opts.topology != NULL)
+            status = run__relook(run, &sweep, err);
     }
+    if (status == SC_OK)
+        status = run__probe(run, &run->probe_after, err);
     sc_detected_t *hosts = NULL;
     if (status == SC_OK && run->opts.topology)
         status = sc_detect_all(run->rte, &hosts, err);
@@ -498,6 +563,10 @@ int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
         status = sc_files_check_output("--csv", run.opts.csv_path, &err);
     if (status == SC_OK)
         status = run__setup(&run, &err);
+    if (status == SC_OK && run.opts.calibrate)
+        status = run__calibrate(&run, &err);
+    if (status == SC_OK)
+        status = run__probe(&run, &run.probe_before, &err);
     if (status == SC_OK)
         status = run__all_points(&run, &err);
     if (status == SC_OK)

@@ -66,6 +66,14 @@ static const sc_cli_opt_t run__options[] = {
       SC_OPT_STRING, topology, 0, 0),
     O(0, "sweep-max", "SIZE", "also sweep all-reduce 4 B .. SIZE (x4) on all ranks (default: none)",
       SC_OPT_SIZE, sweep_max, 0, 0),
+    O(0, "calibrate", NULL,
+      "first measure this machine (as `scalecheck calibrate`) and hold the run to the "
+      "calibrated topology (kept in the run directory)",
+      SC_OPT_FLAG, calibrate, 0, 0),
+    O(0, "looks", "N",
+      "a sweep size slower than the topology allows is measured up to N times, the best kept "
+      "(default " SC_DEFAULT_LOOKS_TEXT ")",
+      SC_OPT_INT, looks, 1, 10),
     O(0, "backend", "NAME", "nccl, mpi or auto (default auto)", SC_OPT_STRING, backend, 0, 0),
     O(0, "json", "FILE", "also write the JSON results to FILE", SC_OPT_STRING, json_path, 0, 0),
     O(0, "csv", "FILE", "also write the points as CSV to FILE", SC_OPT_STRING, csv_path, 0, 0),
@@ -103,12 +111,16 @@ sc_status_t sc_run_opts_parse(sc_run_opts_t *o, int argc, char **argv, int first
     o->backend = "auto";
     o->results_base = SC_DEFAULT_RESULTS_DIR;
     o->timeout_s = SC_DEFAULT_TIMEOUT_S;
+    o->looks = SC_DEFAULT_LOOKS;
     o->telemetry_s = 1.0;
     sc_status_t status = sc_cli_parse(run__options, argc, argv, first, o, err);
     if (status != SC_OK || o->help)
         return status;
     if (o->workload == NULL)
         return sc_err_set(err, SC_ERR_USAGE, "--workload: required (a workloads/*.yaml file)");
+    if (o->calibrate && o->topology == NULL)
+        return sc_err_set(err, SC_ERR_USAGE,
+                          "--calibrate: needs --topology (the file to calibrate)");
     if (o->nscales == 0)
         o->nscales = run__powers(o->scales, local_ranks);
     if (o->nnodes == 0)

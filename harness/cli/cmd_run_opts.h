@@ -22,6 +22,8 @@ typedef struct {
     const char *backend, *json_path, *csv_path, *results_base, *name;
     const char *topology; /* expectations and verdict */
     uint64_t sweep_max;   /* > 0: also an all-reduce sweep 8 B .. sweep_max on all ranks */
+    bool calibrate;       /* calibrate first, and hold the run to that */
+    int looks;            /* a sweep size slower than expected is measured up to this often */
     double timeout_s, telemetry_s;
     bool help;
 } sc_run_opts_t;

@@ -23,8 +23,8 @@ static void sc__expect_curve(const sc_topology_t *t, const sc_run_shape_t *s, sc
         sc_point_t *p = &points->items[i];
         sc_step_prediction_t e;
         sc_err_t ignored;
-        if (sc_model_step(t, s->w, p->gpus / p->nodes, p->nodes, s->bytes_scale, s->compute_scale,
-                          &e, &ignored) != SC_OK)
+        if (sc_model_step_as_run(t, s->w, p->gpus / p->nodes, p->nodes, s->bytes_scale,
+                                 s->compute_scale, &e, &ignored) != SC_OK)
             continue;
         sc__expected_t out = pick(p);
         *out.step_ms = e.step_ms;
@@ -47,6 +47,7 @@ static sc__expected_t sc__detected(sc_point_t *p)
 /* A check per point past the first (the base is 1 against 1 by definition). */
 static void sc__curve_checks(const sc_topology_t *t, const sc_points_t *points, sc_checks_t *checks)
 {
+    sc_band_t band = sc_band_model(t);
     for (size_t i = 1; i < points->n; i++) {
         const sc_point_t *p = &points->items[i];
         if (!sc_present(p->expected_efficiency))
@@ -54,8 +55,8 @@ static void sc__curve_checks(const sc_topology_t *t, const sc_points_t *points, 
         char name[96];
         snprintf(name, sizeof(name), "scaling efficiency at %d GPUs x %d node%s", p->gpus, p->nodes,
                  p->nodes == 1 ? "" : "s");
-        sc_verdict_add(checks, name, "efficiency", p->efficiency, p->expected_efficiency,
-                       t->tolerance, true, "model");
+        sc_verdict_band(checks, name, "efficiency", p->efficiency, p->expected_efficiency, &band,
+                        true, "model");
     }
 }
 
@@ -64,58 +65,26 @@ static void sc__sweep_checks(const sc_topology_t *t, const sc_run_shape_t *s, sc
 {
     for (size_t i = 0; i < sweep->n; i++) {
         sc_case_row_t *r = &sweep->items[i];
-        sc_prediction_t e;
-        sc_model_collective(t, &sc_coll_allreduce, (double)r->size_bytes, s->gpus_per_node,
-                            s->nodes, &e);
-        r->expected_busbw_GBps = e.busbw_GBps;
-        r->expected_time_us = e.time_us;
-        snprintf(r->algorithm, sizeof(r->algorithm), "%s", e.algorithm);
         char name[96];
         snprintf(name, sizeof(name), "allreduce time at %llu B on %d GPUs",
                  (unsigned long long)r->size_bytes, s->gpus_per_node * s->nodes);
-        sc_verdict_add(checks, name, "time_us", r->time_us, e.time_us, t->tolerance, false,
-                       "model");
+        sc_verdict_case(t, &sc_coll_allreduce, s->gpus_per_node, s->nodes, name, r, checks);
     }
 }
 
-/* What the run measured for a claim, or -1 when it did not measure it. */
-static double sc__claimed_figure(const sc_claim_t *c, const sc_points_t *points,
-                                 const sc_case_rows_t *sweep, int sweep_ranks)
-{
-    double measured = -1;
-    if (c->metric == SC_CLAIM_EFFICIENCY || c->metric == SC_CLAIM_SPEEDUP) {
-        for (size_t i = 0; i < points->n; i++) {
-            const sc_point_t *p = &points->items[i];
-            if (p->gpus == c->gpus * c->nodes && p->nodes == c->nodes)
-                measured = c->metric == SC_CLAIM_SPEEDUP ? p->speedup : p->efficiency;
-        }
-    } else if (c->metric == SC_CLAIM_BUSBW && strcmp(c->collective, "allreduce") == 0 &&
-               c->gpus * c->nodes == sweep_ranks) {
-        /* the first sweep size at or above the claim's */
-        for (size_t i = 0; i < sweep->n && measured < 0; i++)
-            if ((double)sweep->items[i].size_bytes >= c->size * 0.999)
-                measured = sweep->items[i].busbw_GBps;
-    }
-    return measured;
-}
-
-/* The topology's explicit claims that this run measured. */
-static void sc__claim_checks(const sc_topology_t *t, const sc_points_t *points,
-                             const sc_case_rows_t *sweep, int sweep_ranks, sc_checks_t *checks)
+/* The claims on the scaling curve (efficiency, speedup) that this run measured. */
+static void sc__curve_claims(const sc_topology_t *t, const sc_points_t *points, sc_checks_t *checks)
 {
     for (int k = 0; k < t->nclaims; k++) {
         const sc_claim_t *c = &t->claims[k];
-        double measured = sc__claimed_figure(c, points, sweep, sweep_ranks);
-        if (measured < 0)
+        if (c->metric != SC_CLAIM_EFFICIENCY && c->metric != SC_CLAIM_SPEEDUP)
             continue;
-        char name[128];
-        snprintf(name, sizeof(name), "claim (%s line %d): %s", t->path, c->line,
-                 c->metric == SC_CLAIM_BUSBW     ? "busbw"
-                 : c->metric == SC_CLAIM_SPEEDUP ? "speedup"
-                                                 : "efficiency");
-        bool at_least = c->min > 0;
-        sc_verdict_add(checks, name, "claim", measured, at_least ? c->min : c->max, c->tolerance,
-                       at_least, "claim");
+        for (size_t i = 0; i < points->n; i++) {
+            const sc_point_t *p = &points->items[i];
+            if (p->gpus == c->gpus * c->nodes && p->nodes == c->nodes)
+                sc_verdict_claim(t, c, c->metric == SC_CLAIM_SPEEDUP ? p->speedup : p->efficiency,
+                                 checks);
+        }
     }
 }
 
@@ -125,7 +94,8 @@ void sc_run_verdict(const sc_topology_t *t, const sc_run_shape_t *shape, sc_poin
     sc__expect_curve(t, shape, points, sc__declared);
     sc__curve_checks(t, points, checks);
     sc__sweep_checks(t, shape, sweep, checks);
-    sc__claim_checks(t, points, sweep, shape->gpus_per_node * shape->nodes, checks);
+    sc__curve_claims(t, points, checks);
+    sc_verdict_case_claims(t, sweep->items, sweep->n, shape->gpus_per_node, shape->nodes, checks);
 }
 
 void sc_run_expect_detected(const sc_topology_t *actual, const sc_run_shape_t *shape,

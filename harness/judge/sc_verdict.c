@@ -1,32 +1,61 @@
 #include "sc_verdict.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "model/sc_model.h"
 
-sc_check_t *sc_verdict_add(sc_checks_t *checks, const char *name, const char *metric,
-                           double measured, double expected, double tolerance,
-                           bool higher_is_better, const char *source)
+sc_band_t sc_band(double tolerance)
+{
+    return (sc_band_t){tolerance, 0, false};
+}
+
+sc_band_t sc_band_model(const sc_topology_t *t)
+{
+    return (sc_band_t){t->tolerance, t->fail_tolerance, true};
+}
+
+sc_check_t *sc_verdict_band(sc_checks_t *checks, const char *name, const char *metric,
+                            double measured, double expected, const sc_band_t *band,
+                            bool higher_is_better, const char *source)
 {
     double ratio = 0;
     if (expected > 0 && measured > 0)
         ratio = higher_is_better ? measured / expected : expected / measured;
-    /* WARN down to (1 - t)^2: one tolerance further, multiplicatively, so that a wide
-     * tolerance never makes the FAIL band vanish. */
-    double pass = 1.0 - tolerance, warn = pass * pass;
+    double pass = 1.0 - band->tolerance;
+    double fail = band->fail_tolerance > 0 ? 1.0 - band->fail_tolerance : pass * pass;
     sc_check_t *c = SC_LIST_PUSH(checks);
     if (c == NULL)
         return NULL;
+    memset(c, 0, sizeof(*c));
     snprintf(c->name, sizeof(c->name), "%s", name);
     snprintf(c->metric, sizeof(c->metric), "%s", metric);
     snprintf(c->source, sizeof(c->source), "%s", source);
     c->measured = measured;
     c->expected = expected;
     c->ratio = ratio;
-    c->tolerance = tolerance;
+    c->tolerance = band->tolerance;
+    c->fail_tolerance = 1.0 - fail;
     c->higher_is_better = higher_is_better;
-    c->level = ratio >= pass ? SC_LEVEL_PASS : ratio >= warn ? SC_LEVEL_WARN : SC_LEVEL_FAIL;
+    c->looks = 1;
+    c->level = ratio >= pass ? SC_LEVEL_PASS : ratio >= fail ? SC_LEVEL_WARN : SC_LEVEL_FAIL;
+    if (band->two_sided && pass > 0 && ratio > 1.0 / pass) {
+        c->level = SC_LEVEL_WARN;
+        snprintf(c->note, sizeof(c->note),
+                 "better than the %s allows: it under-declares this "
+                 "system",
+                 source);
+    }
     return c;
+}
+
+sc_check_t *sc_verdict_add(sc_checks_t *checks, const char *name, const char *metric,
+                           double measured, double expected, double tolerance,
+                           bool higher_is_better, const char *source)
+{
+    sc_band_t band = sc_band(tolerance);
+    return sc_verdict_band(checks, name, metric, measured, expected, &band, higher_is_better,
+                           source);
 }
 
 void sc_verdict_case(const sc_topology_t *t, const sc_coll_t *coll, int gpus_per_node, int nodes,
@@ -37,5 +66,78 @@ void sc_verdict_case(const sc_topology_t *t, const sc_coll_t *coll, int gpus_per
     row->expected_time_us = e.time_us;
     row->expected_busbw_GBps = e.busbw_GBps;
     snprintf(row->algorithm, sizeof(row->algorithm), "%s", e.algorithm);
-    sc_verdict_add(checks, name, "time_us", row->time_us, e.time_us, t->tolerance, false, "model");
+    sc_band_t band = sc_band_model(t);
+    sc_check_t *c =
+        sc_verdict_band(checks, name, "time_us", row->time_us, e.time_us, &band, false, "model");
+    if (c != NULL && row->looks > 1) {
+        c->looks = row->looks;
+        if (c->note[0] == '\0')
+            snprintf(c->note, sizeof(c->note), "best of %d looks", row->looks);
+    }
+}
+
+bool sc_verdict_case_slow(const sc_topology_t *t, const sc_coll_t *coll, int gpus_per_node,
+                          int nodes, const sc_case_row_t *row)
+{
+    sc_prediction_t e;
+    sc_model_collective(t, coll, (double)row->size_bytes, gpus_per_node, nodes, &e);
+    return row->time_us > 0 && e.time_us / row->time_us < 1.0 - t->tolerance;
+}
+
+static const char *const sc__claim_metrics[] = {"busbw", "algbw", "latency", "efficiency",
+                                                "speedup"};
+
+const char *sc_claim_metric_name(int metric)
+{
+    return metric >= 0 && metric < 5 ? sc__claim_metrics[metric] : "?";
+}
+
+/* A claim's check: at least min (or at most max), within the claim's band. */
+void sc_verdict_claim(const sc_topology_t *t, const sc_claim_t *c, double measured,
+                      sc_checks_t *checks)
+{
+    char name[192];
+    snprintf(name, sizeof(name), "claim (%s line %d): %s", t->path, c->line,
+             sc_claim_metric_name(c->metric));
+    sc_band_t band = {c->tolerance, c->fail_tolerance, false};
+    bool at_least = c->min > 0;
+    sc_verdict_band(checks, name, sc_claim_metric_name(c->metric), measured,
+                    at_least ? c->min : c->max, &band, at_least, "claim");
+}
+
+void sc_verdict_case_claims(const sc_topology_t *t, const sc_case_row_t *rows, size_t nrows,
+                            int gpus_per_node, int nodes, sc_checks_t *checks)
+{
+    for (int k = 0; k < t->nclaims; k++) {
+        const sc_claim_t *c = &t->claims[k];
+        if (c->metric > SC_CLAIM_LATENCY || c->gpus != gpus_per_node || c->nodes != nodes)
+            continue;
+        for (size_t i = 0; i < nrows; i++) {
+            const sc_case_row_t *r = &rows[i];
+            if (strcmp(r->collective, c->collective[0] ? c->collective : "allreduce") != 0 ||
+                (double)r->size_bytes < c->size * 0.999)
+                continue;
+            double measured = c->metric == SC_CLAIM_BUSBW   ? r->busbw_GBps
+                              : c->metric == SC_CLAIM_ALGBW ? r->algbw_GBps
+                                                            : r->time_us;
+            sc_verdict_claim(t, c, measured, checks);
+            break;
+        }
+    }
+}
+
+void sc_verdict_probe(const sc_topology_t *t, const char *when, double us, sc_checks_t *checks)
+{
+    if (t->cal_probe_us <= 0 || us <= 0)
+        return;
+    char name[96];
+    snprintf(name, sizeof(name), "reference probe %s (8 B all-reduce)", when);
+    sc_band_t band = sc_band(t->tolerance);
+    sc_check_t *c =
+        sc_verdict_band(checks, name, "time_us", us, t->cal_probe_us, &band, false, "calibration");
+    if (c != NULL && c->level != SC_LEVEL_PASS) {
+        c->level = SC_LEVEL_WARN;
+        snprintf(c->note, sizeof(c->note),
+                 "slower than when calibrated: something else runs here, or the machine changed");
+    }
 }

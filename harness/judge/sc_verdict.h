@@ -1,6 +1,9 @@
-/* sc_verdict.h - every measured point held to its expectation: measured / expected, and
- * PASS (>= 1 - tolerance), WARN (>= (1 - tolerance)^2) or FAIL; the list becomes the verdict
- * table on the terminal, summary.json and junit.xml (one test case per check). */
+/* sc_verdict.h - every measured point held to its reference (the model, a claim, a baseline):
+ * the ratio measured / reference (inverted for times), and PASS (>= 1 - tolerance), WARN
+ * (>= 1 - fail_tolerance) or FAIL. Against the model the check is two-sided: a figure better
+ * than the declared hardware allows is a WARN of its own - the topology under-declares the
+ * system. The list becomes the verdict table on the terminal, summary.json and junit.xml (one
+ * test case per check). */
 #ifndef SC_VERDICT_H
 #define SC_VERDICT_H
 
@@ -10,8 +13,25 @@
 #include "record/sc_record.h"
 #include "topology/sc_topology.h"
 
-/* Adds one check to checks: higher_is_better for bandwidth, efficiency, speedup; false for
- * times. Returns the new check (NULL when memory is short). */
+/* How a figure is held to its reference. */
+typedef struct {
+    double tolerance;      /* PASS at ratio >= 1 - tolerance */
+    double fail_tolerance; /* FAIL below 1 - fail_tolerance; 0: one tolerance further,
+                              1 - (1 - t)^2, so that a wide tolerance never loses its FAIL band */
+    bool two_sided;        /* ratio above 1 / (1 - tolerance): WARN, the reference is too low */
+} sc_band_t;
+
+/* One-sided, fail_tolerance from the tolerance. */
+sc_band_t sc_band(double tolerance);
+/* The band of t's model predictions (expect.tolerance, expect.fail_tolerance), two-sided. */
+sc_band_t sc_band_model(const sc_topology_t *t);
+
+/* Adds one check: higher_is_better for bandwidth, efficiency, speedup; false for times.
+ * Returns the new check (NULL when memory is short). */
+sc_check_t *sc_verdict_band(sc_checks_t *checks, const char *name, const char *metric,
+                            double measured, double expected, const sc_band_t *band,
+                            bool higher_is_better, const char *source);
+/* The same with sc_band(tolerance). */
 sc_check_t *sc_verdict_add(sc_checks_t *checks, const char *name, const char *metric,
                            double measured, double expected, double tolerance,
                            bool higher_is_better, const char *source);
@@ -21,5 +41,26 @@ sc_check_t *sc_verdict_add(sc_checks_t *checks, const char *name, const char *me
  * called name (by time, which for a fixed size is the same test as by bandwidth). */
 void sc_verdict_case(const sc_topology_t *t, const sc_coll_t *coll, int gpus_per_node, int nodes,
                      const char *name, sc_case_row_t *row, sc_checks_t *checks);
+
+/* Whether a case is slower than t's model lets it PASS (worth another look before the
+ * verdict). */
+bool sc_verdict_case_slow(const sc_topology_t *t, const sc_coll_t *coll, int gpus_per_node,
+                          int nodes, const sc_case_row_t *row);
+
+/* The reference probe `when` ("before the run") against the one t was calibrated with: a WARN
+ * at most, with a note - a probe says the machine is not in its calibrated state, not that the
+ * system fails. Nothing when t has no calibrated probe. */
+void sc_verdict_probe(const sc_topology_t *t, const char *when, double us, sc_checks_t *checks);
+
+/* "busbw", "algbw", "latency", "efficiency", "speedup". */
+const char *sc_claim_metric_name(int metric);
+/* A claim's check on a measured figure: at least min (or at most max), in the claim's band. */
+void sc_verdict_claim(const sc_topology_t *t, const sc_claim_t *c, double measured,
+                      sc_checks_t *checks);
+
+/* t's claims on collective cases (busbw, algbw, latency) that rows measured on
+ * gpus_per_node x nodes GPUs: the first row of the claim's collective at or above its size. */
+void sc_verdict_case_claims(const sc_topology_t *t, const sc_case_row_t *rows, size_t nrows,
+                            int gpus_per_node, int nodes, sc_checks_t *checks);
 
 #endif

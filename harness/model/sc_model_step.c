@@ -211,14 +211,17 @@ static double sc__input_us(const sc_topology_t *t, const sc_workload_t *w, const
     return per_node * w->input_cpu_ms_per_sample * 1e3 / (double)t->cores;
 }
 
-sc_status_t sc_model_plan(const sc_topology_t *t, const sc_workload_t *w, const sc_plan_t *plan,
-                          int gpus_per_node, int nodes, double bytes_scale, double compute_scale,
-                          sc_step_prediction_t *out, sc_err_t *err)
+static sc_status_t sc__model_plan(const sc_topology_t *t, const sc_workload_t *w,
+                                  const sc_plan_t *plan, int gpus_per_node, int nodes,
+                                  double bytes_scale, double compute_scale, bool as_run,
+                                  sc_step_prediction_t *out, sc_err_t *err)
 {
     const sc_layout_t *l = &plan->layout;
     double peak = sc_topology_tflops(t, w->compute_precision);
-    /* the plan's compute is at the workload's GPU speed; the topology's GPU may differ */
-    double speed = w->compute_mode == SC_COMPUTE_FLOPS && peak > 0 ? w->gpu_tflops / peak : 1.0;
+    /* the plan's compute is at the workload's GPU speed; the topology's GPU may differ (but
+     * `run` spins the plan's compute as it is) */
+    double speed =
+        !as_run && w->compute_mode == SC_COMPUTE_FLOPS && peak > 0 ? w->gpu_tflops / peak : 1.0;
     sc__sim_t sim = {.t = t,
                      .l = l,
                      .gpus_per_node = gpus_per_node,
@@ -247,9 +250,17 @@ sc_status_t sc_model_plan(const sc_topology_t *t, const sc_workload_t *w, const 
     return SC_OK;
 }
 
-sc_status_t sc_model_step(const sc_topology_t *t, const sc_workload_t *w, int gpus_per_node,
-                          int nodes, double bytes_scale, double compute_scale,
+sc_status_t sc_model_plan(const sc_topology_t *t, const sc_workload_t *w, const sc_plan_t *plan,
+                          int gpus_per_node, int nodes, double bytes_scale, double compute_scale,
                           sc_step_prediction_t *out, sc_err_t *err)
+{
+    return sc__model_plan(t, w, plan, gpus_per_node, nodes, bytes_scale, compute_scale, false, out,
+                          err);
+}
+
+static sc_status_t sc__model_step(const sc_topology_t *t, const sc_workload_t *w, int gpus_per_node,
+                                  int nodes, double bytes_scale, double compute_scale, bool as_run,
+                                  sc_step_prediction_t *out, sc_err_t *err)
 {
     sc_workload_t at;
     sc_layout_t l;
@@ -260,8 +271,22 @@ sc_status_t sc_model_step(const sc_topology_t *t, const sc_workload_t *w, int gp
         status = sc_plan_build(&at, &l, &plan, err);
     if (status != SC_OK)
         return status;
-    status =
-        sc_model_plan(t, &at, &plan, gpus_per_node, nodes, bytes_scale, compute_scale, out, err);
+    status = sc__model_plan(t, &at, &plan, gpus_per_node, nodes, bytes_scale, compute_scale, as_run,
+                            out, err);
     sc_plan_free(&plan);
     return status;
+}
+
+sc_status_t sc_model_step(const sc_topology_t *t, const sc_workload_t *w, int gpus_per_node,
+                          int nodes, double bytes_scale, double compute_scale,
+                          sc_step_prediction_t *out, sc_err_t *err)
+{
+    return sc__model_step(t, w, gpus_per_node, nodes, bytes_scale, compute_scale, false, out, err);
+}
+
+sc_status_t sc_model_step_as_run(const sc_topology_t *t, const sc_workload_t *w, int gpus_per_node,
+                                 int nodes, double bytes_scale, double compute_scale,
+                                 sc_step_prediction_t *out, sc_err_t *err)
+{
+    return sc__model_step(t, w, gpus_per_node, nodes, bytes_scale, compute_scale, true, out, err);
 }

@@ -201,6 +201,7 @@ const sc_field_t sc_case_row_fields[] = {
     C(expected_time_us, SC_FIELD_OPTIONAL, 0),
     C(expected_busbw_GBps, SC_FIELD_OPTIONAL, HTML),
     C(algorithm, SC_FIELD_TEXT_OPT, 0),
+    C(looks, SC_FIELD_INT, CSV),
     SC__END,
 };
 #undef C
@@ -242,9 +243,12 @@ const sc_field_t sc_check_fields[] = {
     K(expected, SC_FIELD_DOUBLE, HTML),
     K(ratio, SC_FIELD_DOUBLE, HTML),
     K(tolerance, SC_FIELD_DOUBLE, 0),
+    K(fail_tolerance, SC_FIELD_DOUBLE, 0),
     {"verdict", SC_FIELD_LEVEL, offsetof(sc_check_t, level), sizeof(sc_level_t), HTML},
     K(source, SC_FIELD_TEXT, 0),
     K(higher_is_better, SC_FIELD_BOOL, 0),
+    K(looks, SC_FIELD_INT, 0),
+    K(note, SC_FIELD_TEXT_OPT, HTML),
     SC__END,
 };
 #undef K

@@ -32,9 +32,12 @@ typedef struct {
     char name[192];
     char metric[24];
     double measured, expected, ratio, tolerance;
+    double fail_tolerance; /* FAIL below 1 - fail_tolerance (WARN between) */
     sc_level_t level;
     char source[32]; /* "model", "claim", "topology", "matrix median", ... */
     bool higher_is_better;
+    int looks;      /* measurements of the figure (best kept); 1 unless it was looked at again */
+    char note[128]; /* why a level is what it is, when it is not the plain band ("" none) */
 } sc_check_t;
 
 typedef struct {
@@ -67,6 +70,7 @@ typedef struct {
     /* with a topology */
     double expected_time_us, expected_busbw_GBps; /* SC_ABSENT without */
     char algorithm[32];
+    int looks; /* times the case was measured (the best kept): 1, more when it was off */
 } sc_case_row_t;
 
 /* ---- one point of the scaling curve ---- */

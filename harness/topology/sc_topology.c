@@ -84,7 +84,9 @@ static const sc_field_t sc__topology_fields[] = {
      "its spread between looks (max/min - 1)"},
     {"expect", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "what to hold measurements to"},
     {"expect.tolerance", SC_FIELD_NUMBER, T(tolerance), 0, false, 0, 1, NULL,
-     "against the model: PASS >= 1-t, WARN >= (1-t)^2"},
+     "against the model: PASS >= 1-t"},
+    {"expect.fail_tolerance", SC_FIELD_NUMBER, T(fail_tolerance), 0, false, 0, 1, NULL,
+     "against the model: FAIL below 1-f (default 1-(1-t)^2), WARN between"},
     {"expect.claims", SC_FIELD_SKIP, 0, 0, false, 0, 0, NULL, "explicit claims (a list)"},
     {NULL, 0, 0, 0, false, 0, 0, NULL, NULL},
 };
@@ -97,7 +99,9 @@ static const sc_field_t sc__claim_fields[] = {
     {"nodes", SC_FIELD_INT, C(nodes), 0, false, 1, 1e6, NULL, ""},
     {"min", SC_FIELD_NUMBER, C(min), 0, false, 0, BIG, NULL, "at least"},
     {"max", SC_FIELD_NUMBER, C(max), 0, false, 0, BIG, NULL, "at most"},
-    {"tolerance", SC_FIELD_NUMBER, C(tolerance), 0, false, 0, 1, NULL, ""},
+    {"tolerance", SC_FIELD_NUMBER, C(tolerance), 0, false, 0, 1, NULL, "PASS within"},
+    {"fail_tolerance", SC_FIELD_NUMBER, C(fail_tolerance), 0, false, 0, 1, NULL,
+     "FAIL beyond (default: one tolerance further)"},
     {NULL, 0, 0, 0, false, 0, 0, NULL, NULL},
 };
 
@@ -177,6 +181,7 @@ static sc_status_t sc__claims(const sc_yaml_doc_t *doc, sc_topology_t *t, sc_err
         memset(c, 0, sizeof(*c));
         c->gpus = c->nodes = 1;
         c->tolerance = t->tolerance;
+        c->fail_tolerance = t->fail_tolerance;
         c->line = claims->items[i]->line;
         sc_status_t status =
             sc_yaml_apply_node(doc, claims->items[i], sc__claim_fields, c, NULL, err);
@@ -247,6 +252,8 @@ static sc_status_t sc__check(const sc_topology_t *t, sc_err_t *err)
         problem = "intra: give gpu_bandwidth_GBps, link_GBps with links_per_gpu, or pcie_gen";
     else if (t->nodes > 1 && (t->nics == 0 || t->nic_gbps == 0))
         problem = "a cluster of several nodes needs nics.count and nics.rate_gbps";
+    else if (t->fail_tolerance > 0 && t->fail_tolerance < t->tolerance)
+        problem = "expect.fail_tolerance is below expect.tolerance (nothing could WARN)";
     else if (t->nvls && t->nvls_busbw_GBps == 0)
         problem = "intra.nvls needs intra.nvls_busbw_GBps";
     return problem ? sc_err_set(err, SC_ERR_INPUT, "%s: %s", t->path, problem) : SC_OK;

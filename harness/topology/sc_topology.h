@@ -45,8 +45,8 @@ typedef struct {
     char collective[24];
     double size; /* bytes */
     long long gpus, nodes;
-    double min, max; /* 0: no bound */
-    double tolerance;
+    double min, max;                  /* 0: no bound */
+    double tolerance, fail_tolerance; /* PASS >= (1 - t) x bound, WARN >= (1 - f) x bound */
     int line;
 } sc_claim_t;
 #define SC_CLAIM_METRIC_NAMES "busbw|algbw|latency|efficiency|speedup"
@@ -92,7 +92,8 @@ typedef struct {
     /* cluster */
     long long nodes;
     /* expectations */
-    double tolerance; /* for the model's predictions: PASS >= 1 - t, WARN >= (1 - t)^2 */
+    double tolerance;      /* for the model's predictions: PASS >= 1 - t */
+    double fail_tolerance; /* FAIL below 1 - f; 0: f = 1 - (1 - t)^2, one tolerance further */
     sc_claim_t claims[SC_TOPOLOGY_MAX_CLAIMS];
     int nclaims;
 } sc_topology_t;
@@ -107,10 +108,8 @@ double sc_topology_inter_GBps(const sc_topology_t *t, int gpus_per_node);
 /* The latency per algorithm step (us) and bandwidth (GB/s) a collective of `bytes` meets inside
  * a node (per GPU) or between nodes (per node, all NICs): the calibrated regime where one was
  * measured, else the declared figures. */
-void sc_topology_intra_path(const sc_topology_t *t, double bytes, double *latency_us,
-                            double *GBps);
-void sc_topology_inter_path(const sc_topology_t *t, double bytes, double *latency_us,
-                            double *GBps);
+void sc_topology_intra_path(const sc_topology_t *t, double bytes, double *latency_us, double *GBps);
+void sc_topology_inter_path(const sc_topology_t *t, double bytes, double *latency_us, double *GBps);
 /* How fast one GPU copies its memory (GB/s of bytes copied): calibrated, else half the
  * declared memory bandwidth (a copy reads and writes every byte), else 0. */
 double sc_topology_memory_GBps(const sc_topology_t *t);

@@ -18,6 +18,11 @@
  * their own SMs). On the host path progress needs the rank's own calls: calibrate measures it. */
 #define SC_DEFAULT_OVERLAP 1.0
 
+/* How many times a figure that misses its expectation is measured (the best kept) before it
+ * is judged: a host busy for a moment is not a slow host (--looks of run, coll and pairs). */
+#define SC_DEFAULT_LOOKS      3
+#define SC_DEFAULT_LOOKS_TEXT SC_DEFAULT_TEXT(SC_DEFAULT_LOOKS)
+
 /* Where results directories go unless --results-dir says otherwise (git-ignored). */
 #define SC_DEFAULT_RESULTS_DIR "results"
 
