@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job: install what is missing, build, and run the acceptance run on this machine:
-# detect what is here -> the default workload's 1..N-rank scaling curve and an all-reduce sweep
-# held to the localhost topology -> verdict (exit 1 on FAIL) -> report. Extra arguments go to
+# detect what is here -> calibrate this host (measured paths, in the run's own launch) -> the
+# default workload's 1..N-rank scaling curve and an all-reduce sweep held to the calibrated
+# localhost topology (tolerance 0.2) -> verdict (exit 1 on FAIL) -> report. Extra arguments go to
 # `scalecheck run` (e.g. --workload workloads/resnet50-dp.yaml).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,5 +21,5 @@ mkdir -p results
     --topology topologies/localhost.yaml
 # A real model's messages and compute shrunk 100x: a 2-core host runs BERT-large's step.
 exec "${mpi[@]}" build/scalecheck run --workload workloads/bert-large-dp.yaml \
-    --topology topologies/localhost.yaml --sweep-max 16M \
+    --topology topologies/localhost.yaml --calibrate --sweep-max 16M \
     --bytes-scale 0.01 --compute-scale 0.01 -n 10 -w 2 "$@"

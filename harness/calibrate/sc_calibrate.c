@@ -47,7 +47,7 @@ static void sc__median_of_looks(sc_case_rows_t *looks, int nlooks)
 /* The ladder, SC__LADDER_LOOKS times, on the ranks that pass `in` (world rank 0 among them),
  * the others waiting quietly; the fit on rank 0. */
 static sc_status_t sc__ladder(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd, bool in,
-                              const sc_calibrate_opts_t *o, sc_calibrated_path_t *path,
+                              bool tree, const sc_calibrate_opts_t *o, sc_calibrated_path_t *path,
                               sc_err_t *err)
 {
     const sc_rte_t *rte = world->rte;
@@ -73,8 +73,10 @@ static sc_status_t sc__ladder(sc_comm_t *world, MPI_Comm control, sc_watchdog_t 
         sc__median_of_looks(looks, SC__LADDER_LOOKS);
         path->rows = looks[0];
         looks[0] = (sc_case_rows_t){0};
-        sc_calibrate_fit(path->rows.items, path->rows.n, path->ranks, &path->fit,
-                         &path->worst_error);
+        sc_calibrate_fit(path->rows.items, path->rows.n, path->ranks,
+                         tree ? sc_coll_tree_steps(path->ranks)
+                              : sc_coll_ring_steps(&sc_coll_allreduce, path->ranks),
+                         &path->fit, &path->worst_error);
     }
     for (int k = 0; k < SC__LADDER_LOOKS; k++)
         sc_list_free(&looks[k]);
@@ -204,12 +206,12 @@ sc_status_t sc_calibrate_measure(sc_comm_t *world, MPI_Comm control, sc_watchdog
     /* inside one host: the ranks of rank 0's host */
     bool on_first_host = rte->host_index[rte->rank] == rte->host_index[0];
     if (status == SC_OK && rte->local_size > 1)
-        status = sc__ladder(world, control, wd, on_first_host, o, &out->intra, err);
+        status = sc__ladder(world, control, wd, on_first_host, false, o, &out->intra, err);
     snprintf(out->intra.where, sizeof(out->intra.where), "%d ranks on %s", out->intra.ranks,
              rte->hosts[0]);
     /* between hosts: one rank each */
     if (status == SC_OK && rte->nhosts > 1)
-        status = sc__ladder(world, control, wd, rte->local_rank == 0, o, &out->inter, err);
+        status = sc__ladder(world, control, wd, rte->local_rank == 0, true, o, &out->inter, err);
     snprintf(out->inter.where, sizeof(out->inter.where), "%d hosts, one rank each",
              out->inter.ranks);
     /* overlap and memory: on the ranks of one host, where the host path computes */

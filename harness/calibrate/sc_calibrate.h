@@ -53,10 +53,11 @@ void sc_calibration_free(sc_calibration_t *c);
 sc_status_t sc_probe(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd, double *us,
                      double *spread, sc_err_t *err);
 
-/* Fits alpha-beta regimes to an all-reduce ladder on n ranks (sizes growing): at most
+/* Fits alpha-beta regimes to an all-reduce ladder on n ranks (sizes growing) that pays
+ * `steps` latencies (the model's: a ring inside a host, a tree between hosts): at most
  * SC_TOPOLOGY_MAX_REGIMES lines, as few as keep every point within a few per cent. */
-void sc_calibrate_fit(const sc_case_row_t *rows, size_t nrows, int n, sc_regimes_t *fit,
-                      double *worst_error);
+void sc_calibrate_fit(const sc_case_row_t *rows, size_t nrows, int n, double steps,
+                      sc_regimes_t *fit, double *worst_error);
 
 /* What measured a calibration, for its `by:` line: version, ranks, hosts, library, date. */
 void sc_calibrate_by(sc_comm_t *world, char *by, size_t len);

@@ -1,8 +1,9 @@
 /* sc_calibrate_fit.c - measured all-reduce times as alpha-beta regimes, and the calibrated
- * topology file. The fit uses the model's own ring formula (sc_coll_ring_steps, busbw factor):
- * time = steps(n) alpha + factor(n) S / B, linear in alpha and 1/B. A regime is a run of
- * neighbouring sizes; the split into regimes minimises the squared relative error (dynamic
- * programming over the ladder), with as few regimes as keep every size within SC__GOOD. */
+ * topology file. The fit uses the model's own formula (sc_coll_ring_steps inside a
+ * host, sc_coll_tree_steps between hosts, the busbw factor): time = steps(n) alpha + factor(n) S /
+ * B, linear in alpha and 1/B. A regime is a run of neighbouring sizes; the split into regimes
+ * minimises the squared relative error (dynamic programming over the ladder), with as few regimes
+ * as keep every size within SC__GOOD. */
 #include "calibrate/sc_calibrate.h"
 
 #include <libgen.h>
@@ -82,17 +83,16 @@ static double sc__split(const sc__pt_t *p, int n, int k, int *cut)
     return cost[k][n];
 }
 
-void sc_calibrate_fit(const sc_case_row_t *rows, size_t nrows, int n, sc_regimes_t *fit,
-                      double *worst_error)
+void sc_calibrate_fit(const sc_case_row_t *rows, size_t nrows, int n, double steps,
+                      sc_regimes_t *fit, double *worst_error)
 {
     sc__pt_t p[SC__MAX_PTS];
     int m = 0;
     for (size_t i = 0; i < nrows && m < SC__MAX_PTS; i++)
         if (rows[i].time_us > 0)
-            p[m++] =
-                (sc__pt_t){sc_coll_ring_steps(&sc_coll_allreduce, n),
-                           sc_coll_allreduce.busbw_factor(n) * (double)rows[i].size_bytes / 1e3,
-                           rows[i].time_us};
+            p[m++] = (sc__pt_t){
+                steps, sc_coll_allreduce.busbw_factor(n) * (double)rows[i].size_bytes / 1e3,
+                rows[i].time_us};
     memset(fit, 0, sizeof(*fit));
     *worst_error = 0;
     if (m < SC__MIN_RUN || n < 2)

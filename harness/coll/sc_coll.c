@@ -1,5 +1,7 @@
 #include "sc_coll.h"
 
+#include <math.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -81,4 +83,9 @@ double sc_coll_ring_steps(const sc_coll_t *c, int n)
     if (c->id == SC_COLL_sendrecv)
         return 1.0;
     return c->id == SC_COLL_allreduce ? 2.0 * (n - 1) : (double)(n - 1);
+}
+
+double sc_coll_tree_steps(int n)
+{
+    return n <= 1 ? 0.0 : 2.0 * ceil(log2((double)n));
 }

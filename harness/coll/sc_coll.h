@@ -54,6 +54,10 @@ sc_status_t sc_coll_find(const char *name, const char *flag, const sc_coll_t **c
  * (reduce-scatter then all-gather), 1 for a send/receive, n-1 otherwise. The model prices a
  * ring with it and calibrate fits measured times to the same formula. */
 double sc_coll_ring_steps(const sc_coll_t *c, int n);
+/* Latency steps of an all-reduce as a tree over n nodes (NCCL's double binary tree: up and
+ * down, log2 n each); the model prices the network part of an all-reduce with it, calibrate
+ * fits the between-hosts ladder to it. */
+double sc_coll_tree_steps(int n);
 
 /* Helpers the collective files share. */
 size_t sc_coll_count_1(const sc_coll_shape_t *s);     /* count */

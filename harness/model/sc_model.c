@@ -72,7 +72,7 @@ static void sc__multi_node(const sc_topology_t *t, const sc_coll_t *c, double si
         us = steps * ((n - nodes) * ai + nodes * an) + c->busbw_factor(n) * size / (B * 1e3);
         if (sc__is(c, SC_COLL_allreduce)) {
             /* same bandwidth term (NCCL's trees reach the ring's busbw), fewer latencies */
-            double tree = 2.0 * ceil(log2((double)nodes)) * an + 2.0 * (g - 1) * ai +
+            double tree = sc_coll_tree_steps(nodes) * an + 2.0 * (g - 1) * ai +
                           c->busbw_factor(n) * size / (B * 1e3);
             if (tree < us) {
                 us = tree;
