@@ -31,7 +31,7 @@ static double sc__median(const double *v, size_t n)
 static void sc__median_of_looks(sc_case_rows_t *looks, int nlooks)
 {
     for (size_t i = 0; i < looks[0].n; i++) {
-        double t[SC__LOOKS];
+        double t[SC__LOOKS] = {0};
         int n = 0;
         for (int k = 0; k < nlooks; k++)
             if (i < looks[k].n)
@@ -121,7 +121,7 @@ static sc_status_t sc__overlap(sc_comm_t *c, uint64_t bytes, double *overlap, sc
                         .count = count,
                         .dtype = SC_DTYPE_float,
                         .op = SC_REDOP_sum};
-    double alone[SC__LOOKS], beside[SC__LOOKS], warm;
+    double alone[SC__LOOKS] = {0}, beside[SC__LOOKS] = {0}, warm;
     for (int i = 0; i < 2 && status == SC_OK; i++)
         status = sc__timed(c, &a, 0, &warm, err);
     for (int i = 0; i < SC__LOOKS && status == SC_OK; i++)
@@ -176,7 +176,7 @@ sc_status_t sc_probe(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd, doub
     sc_case_t c = {.coll = &sc_coll_allreduce, .dtype = SC_DTYPE_float, .op = SC_REDOP_sum};
     if (status == SC_OK && !sc_engine_shape_case(eng, &c, 8))
         status = sc_err_set(err, SC_ERR_RUNTIME, "probe: cannot shape an 8-byte all-reduce");
-    double looks[SC__LOOKS];
+    double looks[SC__LOOKS] = {0};
     for (int i = 0; i < SC__LOOKS && status == SC_OK; i++) {
         sc_case_result_t r;
         status = sc_engine_run_case(eng, &c, &r, err);

@@ -150,12 +150,13 @@ static sc_status_t sc__regimes(const sc_yaml_doc_t *doc, const char *key, sc_reg
         if (status != SC_OK)
             return status;
         bool last = i + 1 == list->count;
-        const char *problem = !last && r->upto == 0 ? "every regime but the last needs upto"
-                              : last && r->upto != 0
-                                  ? "the last regime has no upto (it has no bound)"
-                              : i > 0 && !last && r->upto <= out->r[i - 1].upto
-                                  ? "upto must grow from regime to regime"
-                                  : NULL;
+        const char *problem = NULL;
+        if (last && r->upto != 0)
+            problem = "the last regime has no upto (it has no bound)";
+        else if (!last && r->upto == 0)
+            problem = "every regime but the last needs upto";
+        else if (!last && i > 0 && r->upto <= out->r[i - 1].upto)
+            problem = "upto must grow from regime to regime";
         if (problem)
             return sc_err_set(err, SC_ERR_INPUT, "%s:%d:%d: calibrated.%s: %s", doc->path,
                               item->line, item->column, key, problem);
