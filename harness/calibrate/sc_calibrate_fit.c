@@ -183,7 +183,7 @@ static int sc__writer(FILE *out, void *arg)
 static size_t sc__without_block(const char *text, const char *dir, char *out)
 {
     size_t n = 0;
-    bool inside = false;
+    bool inside = false, rewrote = false; /* one extends at most (out has room for one) */
     for (const char *line = text; *line;) {
         const char *end = strchr(line, '\n');
         size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
@@ -195,7 +195,8 @@ static size_t sc__without_block(const char *text, const char *dir, char *out)
         const char *base = line + 8;
         while (*base == ' ' || *base == '"' || *base == '\'')
             base++;
-        if (strncmp(line, "extends:", 8) == 0 && *base != '/' && *base != '\n') {
+        if (!rewrote && strncmp(line, "extends:", 8) == 0 && *base != '/' && *base != '\n') {
+            rewrote = true;
             size_t blen = strcspn(base, "\"'#\n");
             while (blen > 0 && base[blen - 1] == ' ')
                 blen--;
