@@ -202,11 +202,14 @@ sc_status_t sc_calibrate_measure(sc_comm_t *world, MPI_Comm control, sc_watchdog
     const sc_rte_t *rte = world->rte;
     memset(out, 0, sizeof(*out));
     out->overlap = -1;
-    sc_status_t status = sc_probe(world, control, wd, &out->probe_us, &out->probe_spread, err);
     /* inside one host: the ranks of rank 0's host */
     bool on_first_host = rte->host_index[rte->rank] == rte->host_index[0];
-    if (status == SC_OK && rte->local_size > 1)
+    sc_status_t status = SC_OK;
+    if (rte->local_size > 1)
         status = sc__ladder(world, control, wd, on_first_host, false, o, &out->intra, err);
+    /* the probe right after the ladder: the reference for the same state of the machine */
+    if (status == SC_OK)
+        status = sc_probe(world, control, wd, &out->probe_us, &out->probe_spread, err);
     snprintf(out->intra.where, sizeof(out->intra.where), "%d ranks on %s", out->intra.ranks,
              rte->hosts[0]);
     /* between hosts: one rank each */
