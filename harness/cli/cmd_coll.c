@@ -348,8 +348,11 @@ int sc_cmd_coll(const sc_rte_t *rte, int argc, char **argv)
         status = coll__sweep(&run, &err);
     if (status == SC_OK)
         sc_session_telemetry(&run.ses, &run.doc.health, &run.doc.nhealth);
-    if (status == SC_OK && rte->rank == 0 && run.doc.judged)
+    if (status == SC_OK && rte->rank == 0 && run.doc.judged) {
+        sc_verdict_case_claims(&run.topo, run.doc.cases.items, run.doc.cases.n,
+                               rte->size / rte->nhosts, rte->nhosts, &run.doc.checks);
         sc_verdict_print(stdout, run.ses.res.log, &run.doc.checks);
+    }
     if (status == SC_OK && rte->rank == 0) {
         coll__print_summary(&run);
         status = coll__save(&run, "complete", &err);

@@ -108,6 +108,7 @@ static void judge__check(const sc_topology_t *t, const sc_foreign_t *f, sc_resul
         if (kept != NULL)
             *kept = *row;
     }
+    sc_verdict_case_claims(t, f->rows.items, f->rows.n, f->gpus / f->nodes, f->nodes, &doc->checks);
 }
 
 static void judge__document(const sc_topology_t *t, const sc_foreign_t *files, int n, int argc,

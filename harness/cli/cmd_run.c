@@ -454,8 +454,9 @@ static sc_status_t run__calibrate(run__t *run, sc_err_t *err)
                                                                    : SC_CALIBRATE_MAX_BYTES,
                               .iters = SC_CALIBRATE_ITERS};
     sc_calibration_t cal;
-    sc_status_t status =
+    sc_status_t measured =
         sc_calibrate_measure(run->ses.world, run->rte->world, run->ses.wd, &co, &cal, err);
+    sc_status_t status = measured;
     if (status == SC_OK && run->rte->rank == 0) {
         char by[256], path[PATH_MAX];
         sc_calibrate_by(run->ses.world, by, sizeof(by));
@@ -467,7 +468,19 @@ static sc_status_t run__calibrate(run__t *run, sc_err_t *err)
             sc_results_printf(&run->ses.res, "# calibrated first: held to %s\n", path);
     }
     sc_calibration_free(&cal);
-    return status;
+    if (measured != SC_OK)
+        return measured;
+    /* every rank learns whether rank 0 has its topology: nobody runs on alone */
+    int ok = status == SC_OK, root = 0;
+    sc_watchdog_arm(run->ses.wd, "rank 0's calibrated topology", &root, 1);
+    MPI_Bcast(&ok, 1, MPI_INT, 0, run->rte->world);
+    sc_watchdog_disarm(run->ses.wd);
+    return ok                ? SC_OK
+           : status != SC_OK ? status
+                             : sc_err_set(err, SC_ERR_RUNTIME,
+                                          "rank 0 (%s) could not write "
+                                          "or load the calibrated topology",
+                                          run->rte->hosts[0]);
 }
 
 /* The reference probe, when the topology has one to compare with (every rank knows: the

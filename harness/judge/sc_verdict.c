@@ -15,6 +15,17 @@ sc_band_t sc_band_model(const sc_topology_t *t)
     return (sc_band_t){t->tolerance, t->fail_tolerance, true};
 }
 
+/* The level of a ratio in a band; *under: better than a two-sided band allows. */
+static sc_level_t sc__level(double ratio, const sc_band_t *band, bool *under)
+{
+    double pass = 1.0 - band->tolerance;
+    double fail = band->fail_tolerance > 0 ? 1.0 - band->fail_tolerance : pass * pass;
+    *under = band->two_sided && pass > 0 && ratio > 1.0 / pass;
+    if (*under)
+        return SC_LEVEL_WARN;
+    return ratio >= pass ? SC_LEVEL_PASS : ratio >= fail ? SC_LEVEL_WARN : SC_LEVEL_FAIL;
+}
+
 sc_check_t *sc_verdict_band(sc_checks_t *checks, const char *name, const char *metric,
                             double measured, double expected, const sc_band_t *band,
                             bool higher_is_better, const char *source)
@@ -22,8 +33,6 @@ sc_check_t *sc_verdict_band(sc_checks_t *checks, const char *name, const char *m
     double ratio = 0;
     if (expected > 0 && measured > 0)
         ratio = higher_is_better ? measured / expected : expected / measured;
-    double pass = 1.0 - band->tolerance;
-    double fail = band->fail_tolerance > 0 ? 1.0 - band->fail_tolerance : pass * pass;
     sc_check_t *c = SC_LIST_PUSH(checks);
     if (c == NULL)
         return NULL;
@@ -35,17 +44,16 @@ sc_check_t *sc_verdict_band(sc_checks_t *checks, const char *name, const char *m
     c->expected = expected;
     c->ratio = ratio;
     c->tolerance = band->tolerance;
-    c->fail_tolerance = 1.0 - fail;
+    c->fail_tolerance = band->fail_tolerance > 0
+                            ? band->fail_tolerance
+                            : 1.0 - (1.0 - band->tolerance) * (1.0 - band->tolerance);
     c->higher_is_better = higher_is_better;
     c->looks = 1;
-    c->level = ratio >= pass ? SC_LEVEL_PASS : ratio >= fail ? SC_LEVEL_WARN : SC_LEVEL_FAIL;
-    if (band->two_sided && pass > 0 && ratio > 1.0 / pass) {
-        c->level = SC_LEVEL_WARN;
+    bool under;
+    c->level = sc__level(ratio, band, &under);
+    if (under)
         snprintf(c->note, sizeof(c->note),
-                 "better than the %s allows: it under-declares this "
-                 "system",
-                 source);
-    }
+                 "better than the %s allows: it under-declares this system", source);
     return c;
 }
 
@@ -58,17 +66,25 @@ sc_check_t *sc_verdict_add(sc_checks_t *checks, const char *name, const char *me
                            source);
 }
 
-void sc_verdict_case(const sc_topology_t *t, const sc_coll_t *coll, int gpus_per_node, int nodes,
-                     const char *name, sc_case_row_t *row, sc_checks_t *checks)
+/* The model's time for a case, with its expectation written into the row. */
+static double sc__case_expect(const sc_topology_t *t, const sc_coll_t *coll, int gpus_per_node,
+                              int nodes, sc_case_row_t *row)
 {
     sc_prediction_t e;
     sc_model_collective(t, coll, (double)row->size_bytes, gpus_per_node, nodes, &e);
     row->expected_time_us = e.time_us;
     row->expected_busbw_GBps = e.busbw_GBps;
     snprintf(row->algorithm, sizeof(row->algorithm), "%s", e.algorithm);
+    return e.time_us;
+}
+
+void sc_verdict_case(const sc_topology_t *t, const sc_coll_t *coll, int gpus_per_node, int nodes,
+                     const char *name, sc_case_row_t *row, sc_checks_t *checks)
+{
+    double expected = sc__case_expect(t, coll, gpus_per_node, nodes, row);
     sc_band_t band = sc_band_model(t);
     sc_check_t *c =
-        sc_verdict_band(checks, name, "time_us", row->time_us, e.time_us, &band, false, "model");
+        sc_verdict_band(checks, name, "time_us", row->time_us, expected, &band, false, "model");
     if (c != NULL && row->looks > 1) {
         c->looks = row->looks;
         if (c->note[0] == '\0')
@@ -79,17 +95,12 @@ void sc_verdict_case(const sc_topology_t *t, const sc_coll_t *coll, int gpus_per
 bool sc_verdict_case_slow(const sc_topology_t *t, const sc_coll_t *coll, int gpus_per_node,
                           int nodes, const sc_case_row_t *row)
 {
-    sc_prediction_t e;
-    sc_model_collective(t, coll, (double)row->size_bytes, gpus_per_node, nodes, &e);
-    return row->time_us > 0 && e.time_us / row->time_us < 1.0 - t->tolerance;
-}
-
-static const char *const sc__claim_metrics[] = {"busbw", "algbw", "latency", "efficiency",
-                                                "speedup"};
-
-const char *sc_claim_metric_name(int metric)
-{
-    return metric >= 0 && metric < 5 ? sc__claim_metrics[metric] : "?";
+    sc_case_row_t copy = *row;
+    double expected = sc__case_expect(t, coll, gpus_per_node, nodes, &copy);
+    sc_band_t band = sc_band_model(t);
+    bool under;
+    return row->time_us > 0 && sc__level(expected / row->time_us, &band, &under) != SC_LEVEL_PASS &&
+           !under;
 }
 
 /* A claim's check: at least min (or at most max), within the claim's band. */

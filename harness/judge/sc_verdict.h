@@ -52,8 +52,6 @@ bool sc_verdict_case_slow(const sc_topology_t *t, const sc_coll_t *coll, int gpu
  * system fails. Nothing when t has no calibrated probe. */
 void sc_verdict_probe(const sc_topology_t *t, const char *when, double us, sc_checks_t *checks);
 
-/* "busbw", "algbw", "latency", "efficiency", "speedup". */
-const char *sc_claim_metric_name(int metric);
 /* A claim's check on a measured figure: at least min (or at most max), in the claim's band. */
 void sc_verdict_claim(const sc_topology_t *t, const sc_claim_t *c, double measured,
                       sc_checks_t *checks);

@@ -339,3 +339,11 @@ const char *sc_fabric_name(int fabric)
 #undef SC__NAME
     return fabric >= 0 && fabric < SC_FABRIC_COUNT ? names[fabric] : "?";
 }
+
+const char *sc_claim_metric_name(int metric)
+{
+#define SC__CLAIM_NAME(id, name) #name,
+    static const char *const names[] = {SC_CLAIM_METRIC_MAP(SC__CLAIM_NAME)};
+#undef SC__CLAIM_NAME
+    return metric >= 0 && metric < SC_CLAIM_METRIC_COUNT ? names[metric] : "?";
+}

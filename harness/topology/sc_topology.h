@@ -49,8 +49,15 @@ typedef struct {
     double tolerance, fail_tolerance; /* PASS >= (1 - t) x bound, WARN >= (1 - f) x bound */
     int line;
 } sc_claim_t;
-#define SC_CLAIM_METRIC_NAMES "busbw|algbw|latency|efficiency|speedup"
-enum { SC_CLAIM_BUSBW, SC_CLAIM_ALGBW, SC_CLAIM_LATENCY, SC_CLAIM_EFFICIENCY, SC_CLAIM_SPEEDUP };
+#define SC_CLAIM_METRIC_MAP(X)                                                                     \
+    X(BUSBW, busbw)                                                                                \
+    X(ALGBW, algbw) X(LATENCY, latency) X(EFFICIENCY, efficiency) X(SPEEDUP, speedup)
+#define SC__CLAIM_ENUM(id, name) SC_CLAIM_##id,
+#define SC__CLAIM_BAR(id, name)  #name "|"
+enum { SC_CLAIM_METRIC_MAP(SC__CLAIM_ENUM) SC_CLAIM_METRIC_COUNT };
+#define SC_CLAIM_METRIC_NAMES SC_CLAIM_METRIC_MAP(SC__CLAIM_BAR)
+/* "busbw", "algbw", "latency", "efficiency", "speedup" ("?" out of range). */
+const char *sc_claim_metric_name(int metric);
 
 typedef struct {
     char name[64];

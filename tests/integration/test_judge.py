@@ -110,7 +110,11 @@ def test():
     nccl_text(good, t8, 8, ["dgx-01"])
     rc, out, err, dirs = judge(wd, [good], want_rc=0)
     summary, doc = judged(dirs[-1])
-    expect(summary["verdict"] == "PASS" and summary["checks"] == 2 * len(SIZES), f"summary {summary}")
+    # every case, and dgx-a100.yaml's busbw claim at 1 GiB on 8 GPUs
+    expect(summary["verdict"] == "PASS" and summary["checks"] == 2 * len(SIZES) + 1, f"summary {summary}")
+    claim = [c for c in doc["checks"] if c["source"] == "claim"]
+    expect(len(claim) == 1 and claim[0]["metric"] == "busbw" and claim[0]["expected"] == 220,
+           f"claim checks {claim}")
     expect(doc["command"] == "judge" and doc["topology"] == "dgx-a100", f"doc {doc['command']}")
     rows = doc["results"]
     expect(len(rows) == 2 * len(SIZES) and rows[-1]["size_bytes"] == 1 << 30, f"{len(rows)} rows")
@@ -123,10 +127,27 @@ def test():
     nccl_text(bad, t8, 8, ["dgx-01"], slow=lambda s: 2.0 if s >= 1 << 20 else 1.0)
     rc, out, err, dirs = judge(wd, [bad], want_rc=1)
     summary, _ = judged(dirs[-1])
-    slow = 2 * sum(1 for s in SIZES if s >= 1 << 20)  # both placements
+    slow = 2 * sum(1 for s in SIZES if s >= 1 << 20) + 1  # both placements, and the busbw claim
     expect(summary["verdict"] == "FAIL" and summary["fail"] == slow, f"degraded summary {summary}")
     junit = open(os.path.join(dirs[-1], "junit.xml")).read()
     expect(junit.count("<failure") == slow, f"junit failures: {junit.count('<failure')}")
+
+    # claims on other metrics, both ways: a latency ceiling at 8 B and an algbw floor at 1 GiB
+    # that the healthy file meets, then the same claims 100x tighter, which it cannot
+    for scale, want in ((1.0, 0), (100.0, 1)):
+        topo = os.path.join(wd, f"claims{int(scale)}.yaml")
+        with open(topo, "w") as f:
+            f.write(f"name: claims\nextends: {os.path.abspath(DGX)}\nexpect:\n  claims:\n"
+                    f"    - {{metric: latency, size: 8, gpus: 8, max: {t8[8] * 1.5 / scale}}}\n"
+                    f"    - {{metric: algbw, size: 1G, gpus: 8, min: {100 * scale}}}\n")
+        base = os.path.join(wd, f"claims-results{int(scale)}")
+        rc, out, err, _ = scalecheck1(["judge", "--topology", topo, "--results-dir", base, good])
+        doc = load_json(os.path.join(base, sorted(os.listdir(base))[-1], "result.json"))
+        levels = {c["metric"]: c["verdict"] for c in doc["checks"]
+                  if c["source"] == "claim" and c["metric"] != "busbw"}  # busbw: dgx-a100's own
+        expect(rc == want and set(levels) == {"latency", "algbw"} and
+               set(levels.values()) == ({"PASS"} if want == 0 else {"FAIL"}),
+               f"claims x{scale}: exit {rc}, {levels}\n{err[-400:]}")
 
     # older tables: no root column, no program line: --collective says what it was
     old = os.path.join(wd, "old.txt")
@@ -153,7 +174,7 @@ def test():
     # several files at once, one verdict
     rc, out, err, dirs = judge(wd, [good, js, bad], want_rc=1)
     summary, _ = judged(dirs[-1])
-    expect(summary["checks"] == 6 * len(SIZES) and summary["fail"] == slow, f"three files {summary}")
+    expect(summary["checks"] == 6 * len(SIZES) + 2 and summary["fail"] == slow, f"three files (+ the claim on each 8-GPU file) {summary}")
 
     # OSU: collectives give latency per size, nothing about ranks: --gpus/--nodes
     osu_ar = os.path.join(wd, "osu_allreduce.txt")
