@@ -9,6 +9,7 @@
 
 #include "cli/cmd_coll_opts.h"
 #include "cli/sc_cmd.h"
+#include "cli/sc_cmd_baseline.h"
 #include "session/sc_session.h"
 #include "report/sc_report.h"
 #include "judge/sc_verdict.h"
@@ -37,6 +38,7 @@ typedef struct {
     sc_session_t ses;
     sc_engine_t *eng;
     sc_topology_t topo;
+    sc_baseline_t baseline;
     sc_result_t doc; /* rank 0 */
     uint64_t wrong_total;
     double busbw_sum;
@@ -283,6 +285,8 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
     sc_status_t status =
         run->opts.topology ? sc_topology_load(run->opts.topology, &run->topo, err) : SC_OK;
     if (status == SC_OK)
+        status = sc_cmd_baseline_load(run->opts.baseline, &run->baseline, err);
+    if (status == SC_OK)
         status = sc_files_check_output("--json", run->opts.json_path, err);
     if (status == SC_OK)
         status = sc_files_check_output("--csv", run->opts.csv_path, err);
@@ -320,6 +324,7 @@ static void coll__teardown(coll__run_t *run)
     sc_engine_destroy(run->eng);
     sc_session_close(&run->ses);
     sc_result_free(&run->doc);
+    sc_baseline_free(&run->baseline);
 }
 
 static int coll__usage_error(const sc_rte_t *rte, const sc_err_t *err)
@@ -348,10 +353,13 @@ int sc_cmd_coll(const sc_rte_t *rte, int argc, char **argv)
         status = coll__sweep(&run, &err);
     if (status == SC_OK)
         sc_session_telemetry(&run.ses, &run.doc.health, &run.doc.nhealth);
-    if (status == SC_OK && rte->rank == 0 && run.doc.judged) {
-        sc_verdict_case_claims(&run.topo, run.doc.cases.items, run.doc.cases.n,
-                               rte->size / rte->nhosts, rte->nhosts, &run.doc.checks);
-        sc_verdict_print(stdout, run.ses.res.log, &run.doc.checks);
+    if (status == SC_OK && rte->rank == 0) {
+        if (run.opts.topology != NULL)
+            sc_verdict_case_claims(&run.topo, run.doc.cases.items, run.doc.cases.n,
+                                   rte->size / rte->nhosts, rte->nhosts, &run.doc.checks);
+        sc_cmd_baseline_hold(&run.baseline, run.opts.baseline, &run.doc);
+        if (run.doc.judged)
+            sc_verdict_print(stdout, run.ses.res.log, &run.doc.checks);
     }
     if (status == SC_OK && rte->rank == 0) {
         coll__print_summary(&run);

@@ -22,6 +22,7 @@ typedef struct {
     bool all_types, all_colls;
     const char *backend;
     const char *topology; /* expectations per case and the verdict */
+    const char *baseline; /* known-good runs every case is also held to */
     const char *json_path, *csv_path, *results_base, *name;
     double timeout_s;
     double telemetry_s;

@@ -1,14 +1,15 @@
-/* cmd_judge.c - `scalecheck judge --topology T FILE...`: results other tools wrote (nccl-tests
- * text or -J JSON, OSU micro-benchmarks) held to the topology's model like scalecheck's own
- * runs: the same verdict table, exit code (1 on FAIL), result.json, summary.json, junit.xml and
- * report.html in a results directory. Every file is read before anything is written: a bad
- * file is exit 2 with nothing on disk. */
+/* cmd_judge.c - `scalecheck judge --topology T [--baseline B] FILE...`: results other tools
+ * wrote (nccl-tests text or -J JSON, OSU micro-benchmarks) held to the topology's model and to
+ * a baseline like scalecheck's own runs: the same verdict table, exit code (1 on FAIL),
+ * result.json, summary.json, junit.xml and report.html in a results directory. Every file is read
+ * before anything is written: a bad file is exit 2 with nothing on disk. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/sc_cli.h"
 #include "cli/sc_cmd.h"
+#include "cli/sc_cmd_baseline.h"
 #include "coll/sc_coll.h"
 #include "ingest/sc_ingest.h"
 #include "judge/sc_verdict.h"
@@ -25,7 +26,7 @@
 #define JUDGE_MAX_FILES 256
 
 typedef struct {
-    const char *topology, *collective, *results_base, *name, *json_path;
+    const char *topology, *collective, *results_base, *name, *json_path, *baseline;
     int gpus, nodes;
     bool help;
     const char *files[JUDGE_MAX_FILES];
@@ -37,6 +38,8 @@ typedef struct {
 static const sc_cli_opt_t judge__options[] = {
     O('T', "topology", "FILE", "the hardware the results are held to; required", SC_OPT_STRING,
       topology, 0, 0),
+    O(0, "baseline", "FILE", "also hold the results to this baseline (baseline create)",
+      SC_OPT_STRING, baseline, 0, 0),
     O(0, "collective", "NAME", "what the files measured, when they do not say", SC_OPT_STRING,
       collective, 0, 0),
     O(0, "gpus", "N", "ranks in the run, when the file does not list them (OSU)", SC_OPT_INT, gpus,
@@ -57,9 +60,9 @@ static sc_status_t judge__parse(judge__opts_t *o, int argc, char **argv, sc_err_
 {
     sc_status_t status = sc_cli_parse_words(judge__options, argc, argv, 2, o, o->files,
                                             JUDGE_MAX_FILES, &o->nfiles, err);
-    if (status == SC_OK && !o->help && o->topology == NULL)
-        status =
-            sc_err_set(err, SC_ERR_USAGE, "--topology: required (what to hold the results to)");
+    if (status == SC_OK && !o->help && o->topology == NULL && o->baseline == NULL)
+        status = sc_err_set(err, SC_ERR_USAGE,
+                            "--topology: required (what to hold the results to), or --baseline");
     if (status == SC_OK && !o->help && o->nfiles == 0)
         status = sc_err_set(err, SC_ERR_USAGE,
                             "judge: give the files to judge (nccl-tests or OSU output)");
@@ -87,7 +90,8 @@ static sc_status_t judge__read(const judge__opts_t *o, const char *path, sc_fore
     return sc_ingest_complete(f, err);
 }
 
-/* Each row held to the model for its file's ranks and nodes, as `coll` holds its own. */
+/* Each row held to the model (with a topology) for its file's ranks and nodes, as `coll` holds its
+ * own. */
 static void judge__check(const sc_topology_t *t, const sc_foreign_t *f, sc_result_t *doc)
 {
     const sc_coll_t *coll = NULL;
@@ -103,12 +107,15 @@ static void judge__check(const sc_topology_t *t, const sc_foreign_t *f, sc_resul
                  row->dtype, sc_size_format(row->size_bytes, size, sizeof(size)),
                  row->in_place ? "in-place" : "out-of-place", f->gpus, f->nodes,
                  f->nodes == 1 ? "" : "s");
-        sc_verdict_case(t, coll, f->gpus / f->nodes, f->nodes, name, row, &doc->checks);
+        if (t != NULL)
+            sc_verdict_case(t, coll, f->gpus / f->nodes, f->nodes, name, row, &doc->checks);
         sc_case_row_t *kept = SC_LIST_PUSH(&doc->cases);
         if (kept != NULL)
             *kept = *row;
     }
-    sc_verdict_case_claims(t, f->rows.items, f->rows.n, f->gpus / f->nodes, f->nodes, &doc->checks);
+    if (t != NULL)
+        sc_verdict_case_claims(t, f->rows.items, f->rows.n, f->gpus / f->nodes, f->nodes,
+                               &doc->checks);
 }
 
 static void judge__document(const sc_topology_t *t, const sc_foreign_t *files, int n, int argc,
@@ -117,7 +124,7 @@ static void judge__document(const sc_topology_t *t, const sc_foreign_t *files, i
     sc_result_init(doc, "judge");
     snprintf(doc->version, sizeof(doc->version), "%s", SC_VERSION);
     snprintf(doc->state, sizeof(doc->state), "complete");
-    snprintf(doc->topology, sizeof(doc->topology), "%s", t->name);
+    snprintf(doc->topology, sizeof(doc->topology), "%s", t ? t->name : "");
     snprintf(doc->backend, sizeof(doc->backend), "%s", files[0].tool);
     doc->ranks = files[0].gpus;
     doc->nhosts = files[0].nodes;
@@ -164,12 +171,15 @@ int sc_cmd_judge(const sc_rte_t *rte, int argc, char **argv)
     sc_topology_t topo;
     sc_status_t status = judge__parse(&o, argc, argv, &err);
     if (status == SC_OK && o.help) {
-        printf("usage: scalecheck judge --topology FILE [options] FILE...\n\n");
+        printf("usage: scalecheck judge --topology FILE [--baseline FILE] [options] FILE...\n\n");
         sc_cli_print_help(judge__options, stdout);
         return 0;
     }
-    if (status == SC_OK)
+    if (status == SC_OK && o.topology != NULL)
         status = sc_topology_load(o.topology, &topo, &err);
+    sc_baseline_t baseline = {0};
+    if (status == SC_OK)
+        status = sc_cmd_baseline_load(o.baseline, &baseline, &err);
     if (status == SC_OK)
         status = sc_files_check_output("--json", o.json_path, &err);
     sc_foreign_t *files = calloc((size_t)o.nfiles + 1, sizeof(*files));
@@ -180,12 +190,14 @@ int sc_cmd_judge(const sc_rte_t *rte, int argc, char **argv)
     sc_result_t doc;
     sc_result_init(&doc, "judge");
     if (status == SC_OK) {
-        judge__document(&topo, files, o.nfiles, argc, argv, &doc);
+        judge__document(o.topology ? &topo : NULL, files, o.nfiles, argc, argv, &doc);
+        sc_cmd_baseline_hold(&baseline, o.baseline, &doc);
         status = judge__write(&o, &doc, &err);
     }
     for (int i = 0; files != NULL && i < o.nfiles; i++)
         sc_list_free(&files[i].rows);
     free(files);
+    sc_baseline_free(&baseline);
     int failed = status == SC_OK && sc_checks_tally(&doc.checks).fail > 0;
     sc_result_free(&doc);
     if (status != SC_OK) {

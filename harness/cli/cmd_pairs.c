@@ -13,6 +13,8 @@
 #include "report/sc_pairs_report.h"
 #include "cli/sc_cli.h"
 #include "cli/sc_cmd.h"
+#include "cli/sc_cmd_baseline.h"
+#include "report/sc_verdict_render.h"
 #include "session/sc_session.h"
 #include "report/sc_report.h"
 #include "topology/sc_topology.h"
@@ -25,8 +27,8 @@ typedef struct {
     sc_pairs_opts_t m; /* what the measurement needs */
     bool per_rank, help;
     double timeout_s;
-    const char *topology, *backend, *json_path, *csv_path, *results_base, *name, *mode, *per,
-        *method;
+    const char *topology, *baseline, *backend, *json_path, *csv_path, *results_base, *name, *mode,
+        *per, *method;
 } pairs__opts_t;
 
 #define O(s, l, meta, help, type, field, lo, hi)                                                   \
@@ -49,6 +51,8 @@ static const sc_cli_opt_t pairs__options[] = {
       0),
     O('T', "topology", "FILE", "expected bandwidth from this topology (default: the median)",
       SC_OPT_STRING, topology, 0, 0),
+    O(0, "baseline", "FILE", "also hold every pair to known-good runs (scalecheck baseline create)",
+      SC_OPT_STRING, baseline, 0, 0),
     O(0, "tolerance", "F", "a pair is slow below (1 - F) x expected (default 0.5)", SC_OPT_DOUBLE,
       m.tolerance, 0.01, 0.99),
     O(0, "backend", "NAME", "nccl, mpi or auto (default auto)", SC_OPT_STRING, backend, 0, 0),
@@ -96,6 +100,19 @@ static void pairs__header(sc_result_t *doc, const pairs__opts_t *o, const sc_rte
     doc->looks = o->m.looks;
 }
 
+/* --baseline: the pairs held to known-good runs too, those checks printed after the matrix's.
+ * Whether one failed. */
+static bool pairs__baseline(const sc_baseline_t *b, const char *path, sc_results_t *res,
+                            sc_result_t *doc)
+{
+    size_t before = doc->checks.n;
+    sc_cmd_baseline_hold(b, path, doc);
+    sc_checks_t added = {doc->checks.items + before, doc->checks.n - before, 0};
+    if (added.n > 0)
+        sc_verdict_print(stdout, res->log, &added);
+    return sc_checks_tally(&added).fail > 0;
+}
+
 int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
 {
     pairs__opts_t o = {.m = {.size = 4u << 20,
@@ -128,6 +145,9 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
     }
     /* every input and output checked before the session makes a results directory */
     double expected = status == SC_OK ? pairs__expected(&o, rte, &err, &status) : 0;
+    sc_baseline_t baseline = {0};
+    if (status == SC_OK)
+        status = sc_cmd_baseline_load(o.baseline, &baseline, &err);
     if (status == SC_OK)
         status = sc_files_check_output("--json", o.json_path, &err);
     if (status == SC_OK)
@@ -167,6 +187,7 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
         sc_result_init(&doc, "pairs");
         pairs__header(&doc, &o, rte, &ses);
         failed = sc_pairs_report(&ses.res, &m, names, expected, o.m.tolerance, &doc);
+        failed |= pairs__baseline(&baseline, o.baseline, &ses.res, &doc);
         char path[PATH_MAX];
         status = sc_json_write_result(sc_results_path(&ses.res, "result.json", path, sizeof(path)),
                                       &doc, &err);
@@ -187,5 +208,6 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
     if (x.control != MPI_COMM_NULL)
         MPI_Comm_free(&x.control);
     sc_session_close(&ses);
+    sc_baseline_free(&baseline);
     return code;
 }

@@ -1,55 +1,100 @@
 /* cmd_report.c - `scalecheck report DIR` re-renders a finished run's summary.json, junit.xml,
- * plots and report.html from its result.json; `scalecheck report DIR1 DIR2` compares the two
- * runs point by point and exits 1 when DIR2 regressed beyond --tolerance (default 5 %). */
+ * plots and report.html from its result.json; `scalecheck report DIR1 [DIR...] DIRN` holds the
+ * last run to the ones before it, as --baseline holds a run to a baseline file (the same
+ * checks: a drop beyond the earlier runs' spread, at least --tolerance, is a regression) and
+ * exits 1 when one regressed. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/sc_cli.h"
 #include "cli/sc_cmd.h"
+#include "judge/sc_baseline.h"
 #include "report/sc_json_in.h"
 #include "report/sc_report.h"
+#include "report/sc_verdict_render.h"
+#include "util/sc_defaults.h"
+
+#define REPORT_MAX_DIRS (SC_BASELINE_MAX_RUNS + 1)
+
+typedef struct {
+    double tolerance;
+    bool help;
+    const char *dirs[REPORT_MAX_DIRS];
+    int ndirs;
+} report__opts_t;
+
+#define O(s, l, meta, help, type, field, lo, hi)                                                   \
+    SC_OPT_ROW(s, l, meta, help, type, report__opts_t, field, lo, hi)
+static const sc_cli_opt_t report__options[] = {
+    O(0, "tolerance", "F",
+      "comparing: the least drop that is a regression, whatever the earlier runs' spread "
+      "(default " SC_DEFAULT_BASELINE_TOLERANCE_TEXT ")",
+      SC_OPT_DOUBLE, tolerance, 0, 0.9),
+    O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
+    SC_OPT_END,
+};
+#undef O
+
+/* The last run held to the ones before it; *regressions counts its figures beyond the band. */
+static sc_status_t report__compare(const report__opts_t *o, sc_result_t *docs, int *regressions,
+                                   sc_err_t *err)
+{
+    size_t nbase = (size_t)o->ndirs - 1;
+    sc_baseline_t b;
+    sc_status_t status = sc_baseline_build(docs, o->dirs, nbase, o->tolerance, &b, err);
+    if (status != SC_OK)
+        return status;
+    sc_checks_t checks = {0};
+    size_t matched = sc_verdict_baseline(&b, &docs[nbase], &checks);
+    *regressions = 0;
+    for (size_t i = 0; i < matched; i++)
+        *regressions += checks.items[i].level != SC_LEVEL_PASS;
+    printf("# %s held to %zu earlier run%s (%zu figures matched)\n", o->dirs[nbase], nbase,
+           nbase == 1 ? "" : "s", matched);
+    if (checks.n > 0)
+        sc_verdict_print(stdout, NULL, &checks);
+    printf("# %d regression%s beyond the spread (at least %.0f %%)\n", *regressions,
+           *regressions == 1 ? "" : "s", o->tolerance * 100);
+    if (matched == 0)
+        status = sc_err_set(err, SC_ERR_INPUT, "report: %s has no figure the earlier runs measured",
+                            o->dirs[nbase]);
+    sc_list_free(&checks);
+    sc_baseline_free(&b);
+    return status;
+}
 
 int sc_cmd_report(const sc_rte_t *rte, int argc, char **argv)
 {
     if (rte->rank != 0)
         return 0;
-    const char *dirs[2] = {NULL, NULL};
-    int ndirs = 0;
-    double tolerance = 0.05;
+    report__opts_t o = {.tolerance = SC_DEFAULT_BASELINE_TOLERANCE};
     sc_err_t err;
-    sc_status_t status = SC_OK;
-    for (int i = 2; i < argc && status == SC_OK; i++) {
-        if (strcmp(argv[i], "--tolerance") == 0 && i + 1 < argc)
-            status = sc_cli_double("--tolerance", argv[++i], 0, 1, &tolerance, &err);
-        else if (argv[i][0] == '-')
-            status = sc_err_set(&err, SC_ERR_USAGE,
-                                "%s: unknown option (report DIR [DIR2] "
-                                "[--tolerance F])",
-                                argv[i]);
-        else if (ndirs < 2)
-            dirs[ndirs++] = argv[i];
-        else
-            status = sc_err_set(&err, SC_ERR_USAGE, "report: at most two run directories");
+    sc_err_clear(&err);
+    sc_status_t status = sc_cli_parse_words(report__options, argc, argv, 2, &o, o.dirs,
+                                            REPORT_MAX_DIRS, &o.ndirs, &err);
+    if (status == SC_OK && o.help) {
+        printf("usage: scalecheck report DIR | scalecheck report DIR1 [DIR...] DIRN\n\n");
+        sc_cli_print_help(report__options, stdout);
+        return 0;
     }
-    if (status == SC_OK && ndirs == 0)
-        status = sc_err_set(&err, SC_ERR_USAGE, "report: give a run directory (or two to compare)");
-    sc_result_t a, b;
-    sc_result_init(&a, "");
-    sc_result_init(&b, "");
-    if (status == SC_OK)
-        status = sc_json_load_result(dirs[0], &a, &err);
-    if (status == SC_OK && ndirs == 2)
-        status = sc_json_load_result(dirs[1], &b, &err);
-    int regressions = 0;
-    if (status == SC_OK && ndirs == 1) {
-        status = sc_report_render(dirs[0], &a, &err);
+    if (status == SC_OK && o.ndirs == 0)
+        status =
+            sc_err_set(&err, SC_ERR_USAGE, "report: give a run directory (or more to compare)");
+    sc_result_t *docs = calloc((size_t)o.ndirs + 1, sizeof(*docs));
+    int loaded = 0, regressions = 0;
+    for (; status == SC_OK && loaded < o.ndirs; loaded++)
+        status = sc_json_load_result(o.dirs[loaded], &docs[loaded], &err);
+    if (status == SC_OK && o.ndirs == 1) {
+        status = sc_report_render(o.dirs[0], &docs[0], &err);
         if (status == SC_OK)
-            printf("report: %s/report.html (summary.json, junit.xml, plots)\n", dirs[0]);
+            printf("report: %s/report.html (summary.json, junit.xml, plots)\n", o.dirs[0]);
     } else if (status == SC_OK) {
-        status = sc_report_compare(&a, &b, tolerance, &regressions, &err);
+        status = report__compare(&o, docs, &regressions, &err);
     }
-    sc_result_free(&a);
-    sc_result_free(&b);
+    for (int i = 0; i < loaded; i++)
+        sc_result_free(&docs[i]);
+    free(docs);
     if (status != SC_OK) {
         fprintf(stderr, "scalecheck report: %s\n", err.msg);
         return sc_status_exit_code(status);

@@ -8,7 +8,8 @@
 #include <string.h>
 
 #include "calibrate/sc_calibrate.h"
-#include "cli/cmd_run_opts.h"
+#include "cli/cmd_run.h"
+#include "cli/sc_cmd_baseline.h"
 #include "cli/sc_cmd.h"
 #include "session/sc_session.h"
 #include "engine/sc_sweep.h"
@@ -25,24 +26,8 @@
 #include "util/sc_files.h"
 #include "session/sc_results.h"
 
-typedef struct {
-    int gpus_per_node, nodes;
-} run__point_t;
-
-typedef struct {
-    const sc_rte_t *rte;
-    sc_run_opts_t opts;
-    sc_workload_t w;
-    sc_topology_t topo;
-    run__point_t points[64];
-    int npoints;
-    sc_session_t ses;
-    sc_result_t doc;                  /* rank 0 */
-    double probe_before, probe_after; /* the reference probe around the run, us (0: none) */
-} run__t;
-
 /* Host-major order: ranks of a point on one node are neighbours, so TP groups stay in a node. */
-static bool run__in_point(const sc_rte_t *rte, const run__point_t *pt, int *key)
+static bool run__in_point(const sc_rte_t *rte, const sc_run_point_t *pt, int *key)
 {
     int r = rte->rank;
     *key = rte->host_index[r] * 65536 + rte->local_rank;
@@ -51,7 +36,7 @@ static bool run__in_point(const sc_rte_t *rte, const run__point_t *pt, int *key)
 
 /* The points to run, each checked against the ranks there are and the workload's layout -
  * before anything runs. */
-static sc_status_t run__points(run__t *run, sc_err_t *err)
+static sc_status_t run__points(sc_run_t *run, sc_err_t *err)
 {
     const sc_rte_t *rte = run->rte;
     int min_local = rte->size;
@@ -72,7 +57,7 @@ static sc_status_t run__points(run__t *run, sc_err_t *err)
             return sc_err_set(err, SC_ERR_USAGE,
                               "--scales: %d GPUs per node asked, but a node has only %d ranks",
                               o->scales[i], min_local);
-        run->points[run->npoints++] = (run__point_t){o->scales[i], 1};
+        run->points[run->npoints++] = (sc_run_point_t){o->scales[i], 1};
         kmax = o->scales[i] > kmax ? o->scales[i] : kmax;
     }
     bool node_curve_only = kmax == 0; /* a model replica spans nodes: only whole nodes */
@@ -85,7 +70,7 @@ static sc_status_t run__points(run__t *run, sc_err_t *err)
                               rte->nhosts);
         bool fits = ((long long)kmax * n) % model == 0;
         if ((n > 1 || node_curve_only) && (fits || o->nnodes_given) && run->npoints < 64)
-            run->points[run->npoints++] = (run__point_t){kmax, n};
+            run->points[run->npoints++] = (sc_run_point_t){kmax, n};
     }
     if (run->npoints == 0)
         return sc_err_set(err, SC_ERR_USAGE,
@@ -143,7 +128,7 @@ static void run__grid(const sc_grid_t *g, sc_comm_t *pc, MPI_Comm control, sc_po
 }
 
 /* Runs warm-up and timed steps on this rank; step_ms[i] gets this rank's step times. */
-static sc_status_t run__steps(run__t *run, sc_step_t *step, sc_comm_t *pc, double *step_ms,
+static sc_status_t run__steps(sc_run_t *run, sc_step_t *step, sc_comm_t *pc, double *step_ms,
                               sc_err_t *err)
 {
     const sc_run_opts_t *o = &run->opts;
@@ -178,8 +163,8 @@ static void run__counts(const sc_pattern_counts_t *c, int steps, sc_point_t *p)
 
 /* Combines the point's per-rank measurements on the control communicator; rank 0 (always in
  * the point) fills p. */
-static void run__combine(run__t *run, const run__point_t *pt, const sc_layout_t *l, sc_step_t *step,
-                         double *step_ms, MPI_Comm control, sc_point_t *p)
+static void run__combine(sc_run_t *run, const sc_run_point_t *pt, const sc_layout_t *l,
+                         sc_step_t *step, double *step_ms, MPI_Comm control, sc_point_t *p)
 {
     int steps = run->opts.steps, n = 0;
     MPI_Comm_size(control, &n);
@@ -227,8 +212,8 @@ static void run__combine(run__t *run, const run__point_t *pt, const sc_layout_t 
 }
 
 /* One point, on the ranks in it. */
-static sc_status_t run__point(run__t *run, const run__point_t *pt, sc_comm_t *pc, MPI_Comm control,
-                              sc_point_t *out, sc_err_t *err)
+static sc_status_t run__point(sc_run_t *run, const sc_run_point_t *pt, sc_comm_t *pc,
+                              MPI_Comm control, sc_point_t *out, sc_err_t *err)
 {
     sc_layout_t l;
     sc_grid_t grid;
@@ -273,7 +258,7 @@ static sc_status_t run__point(run__t *run, const run__point_t *pt, sc_comm_t *pc
     return status;
 }
 
-static void run__print_row(run__t *run, const sc_point_t *p)
+static void run__print_row(sc_run_t *run, const sc_point_t *p)
 {
     sc_results_printf(
         &run->ses.res,
@@ -283,7 +268,7 @@ static void run__print_row(run__t *run, const sc_point_t *p)
     fflush(stdout);
 }
 
-static sc_status_t run__all_points(run__t *run, sc_err_t *err)
+static sc_status_t run__all_points(sc_run_t *run, sc_err_t *err)
 {
     const sc_rte_t *rte = run->rte;
     if (rte->rank == 0)
@@ -292,7 +277,7 @@ static sc_status_t run__all_points(run__t *run, sc_err_t *err)
                           "nodes", "dp", "tp", "pp", "step_ms", "p99_ms", "samples/s", "speedup",
                           "eff", "comm%", "slowest");
     for (int i = 0; i < run->npoints; i++) {
-        const run__point_t *pt = &run->points[i];
+        const sc_run_point_t *pt = &run->points[i];
         int key = 0;
         bool in = run__in_point(rte, pt, &key);
         if (rte->rank == 0)
@@ -343,14 +328,14 @@ static sc_status_t run__all_points(run__t *run, sc_err_t *err)
     return SC_OK;
 }
 
-static sc_status_t run__save_csv(run__t *run, const char *path, sc_err_t *err)
+static sc_status_t run__save_csv(sc_run_t *run, const char *path, sc_err_t *err)
 {
     const sc_points_t *points = &run->doc.points;
     return sc_csv_write_records(path, points->items, points->n, sizeof(*points->items),
                                 sc_point_fields, err);
 }
 
-static sc_status_t run__save(run__t *run, const char *state, sc_err_t *err)
+static sc_status_t run__save(sc_run_t *run, const char *state, sc_err_t *err)
 {
     if (run->rte->rank != 0 || run->doc.command[0] == '\0')
         return SC_OK;
@@ -369,7 +354,7 @@ static sc_status_t run__save(run__t *run, const char *state, sc_err_t *err)
 }
 
 /* The document's header: what runs, where, how. */
-static void run__document(run__t *run)
+static void run__document(sc_run_t *run)
 {
     sc_result_t *d = &run->doc;
     sc_result_init(d, "run");
@@ -387,7 +372,7 @@ static void run__document(run__t *run)
     d->warmup = run->opts.warmup;
 }
 
-static sc_status_t run__setup(run__t *run, sc_err_t *err)
+static sc_status_t run__setup(sc_run_t *run, sc_err_t *err)
 {
     const sc_rte_t *rte = run->rte;
     char name[128];
@@ -419,136 +404,16 @@ static sc_status_t run__setup(run__t *run, sc_err_t *err)
     return SC_OK;
 }
 
-static void run__teardown(run__t *run)
+static void run__teardown(sc_run_t *run)
 {
     sc_session_close(&run->ses);
     sc_result_free(&run->doc);
-}
-
-/* With a topology: what the hosts really have against what was declared, the expectations,
- * the checks and the verdict (rank 0). */
-static void run__verdict(run__t *run, const sc_detected_t *hosts)
-{
-    sc_result_t *d = &run->doc;
-    int per_node = run->rte->size / run->rte->nhosts;
-    sc_run_shape_t shape = {&run->w, run->opts.bytes_scale, run->opts.compute_scale, per_node,
-                            run->rte->nhosts};
-    sc_topology_t actual;
-    sc_detect_compare(&run->topo, hosts, run->rte->nhosts, per_node, &actual, &d->findings);
-    d->has_findings = true;
-    sc_run_expect_detected(&actual, &shape, &d->points);
-    sc_print_findings(&run->ses.res, &d->findings);
-    sc_verdict_probe(&run->topo, "before the run", run->probe_before, &d->checks);
-    sc_run_verdict(&run->topo, &shape, &d->points, &d->sweep, &d->checks);
-    sc_verdict_probe(&run->topo, "after the run", run->probe_after, &d->checks);
-    d->judged = true;
-    snprintf(d->topology, sizeof(d->topology), "%s", run->topo.name);
-    sc_verdict_print(stdout, run->ses.res.log, &d->checks);
-}
-
-/* --calibrate: this machine measured first, in the same launch (the same placement of ranks);
- * rank 0 holds the run to the calibrated topology it writes into the run directory. */
-static sc_status_t run__calibrate(run__t *run, sc_err_t *err)
-{
-    sc_calibrate_opts_t co = {.max_bytes = run->opts.sweep_max > 0 ? run->opts.sweep_max
-                                                                   : SC_CALIBRATE_MAX_BYTES,
-                              .iters = SC_CALIBRATE_ITERS};
-    sc_calibration_t cal;
-    sc_status_t measured =
-        sc_calibrate_measure(run->ses.world, run->rte->world, run->ses.wd, &co, &cal, err);
-    sc_status_t status = measured;
-    if (status == SC_OK && run->rte->rank == 0) {
-        char by[256], path[PATH_MAX];
-        sc_calibrate_by(run->ses.world, by, sizeof(by));
-        sc_results_path(&run->ses.res, "calibrated-topology.yaml", path, sizeof(path));
-        status = sc_calibrate_write(run->opts.topology, path, &cal, by, err);
-        if (status == SC_OK)
-            status = sc_topology_load(path, &run->topo, err);
-        if (status == SC_OK)
-            sc_results_printf(&run->ses.res, "# calibrated first: held to %s\n", path);
-    }
-    sc_calibration_free(&cal);
-    if (measured != SC_OK)
-        return measured;
-    /* every rank learns whether rank 0 has its topology: nobody runs on alone */
-    int ok = status == SC_OK, root = 0;
-    sc_watchdog_arm(run->ses.wd, "rank 0's calibrated topology", &root, 1);
-    MPI_Bcast(&ok, 1, MPI_INT, 0, run->rte->world);
-    sc_watchdog_disarm(run->ses.wd);
-    return ok                ? SC_OK
-           : status != SC_OK ? status
-                             : sc_err_set(err, SC_ERR_RUNTIME,
-                                          "rank 0 (%s) could not write "
-                                          "or load the calibrated topology",
-                                          run->rte->hosts[0]);
-}
-
-/* The reference probe, when the topology has one to compare with (every rank knows: the
- * declared file was loaded everywhere, and --calibrate makes one). */
-static sc_status_t run__probe(run__t *run, double *us, sc_err_t *err)
-{
-    if (!run->opts.calibrate && !(run->opts.topology && run->topo.cal_probe_us > 0))
-        return SC_OK;
-    double spread;
-    return sc_probe(run->ses.world, run->rte->world, run->ses.wd, us, &spread, err);
-}
-
-/* Sizes slower than the topology allows get more looks (rank 0 decides which, from the model),
- * up to --looks in all. */
-static sc_status_t run__relook(run__t *run, sc_case_rows_t *sweep, sc_err_t *err)
-{
-    int per_node = run->rte->size / run->rte->nhosts;
-    unsigned char *again = calloc(sweep->n + 1, 1);
-    if (again == NULL)
-        return sc_err_set(err, SC_ERR_NOMEM, "no memory for the sweep's second looks");
-    sc_status_t status = SC_OK;
-    for (int look = 1; look < run->opts.looks && status == SC_OK; look++) {
-        for (size_t i = 0; run->rte->rank == 0 && i < sweep->n; i++)
-            again[i] = sc_verdict_case_slow(&run->topo, &sc_coll_allreduce, per_node,
-                                            run->rte->nhosts, &sweep->items[i]);
-        bool any = false;
-        status =
-            sc_sweep_relook(run->ses.world, run->rte->world, run->ses.wd, sweep, again, &any, err);
-        if (!any)
-            break;
-    }
-    free(again);
-    return status;
-}
-
-/* The optional sweep, then (with a topology) expectations, checks and the verdict. */
-static sc_status_t run__sweep_and_verdict(run__t *run, sc_err_t *err)
-{
-    sc_case_rows_t sweep = {0};
-    sc_status_t status = SC_OK;
-    if (run->opts.sweep_max > 0) {
-        sc_watchdog_arm(run->ses.wd, "all-reduce sweep", run->ses.world->world_rank,
-                        run->ses.world->size);
-        status = sc_run_sweep(run->ses.world, run->rte->world, run->ses.wd, run->opts.sweep_max,
-                              &sweep, err);
-        sc_watchdog_disarm(run->ses.wd);
-        if (status == SC_OK && run->opts.topology != NULL)
-            status = run__relook(run, &sweep, err);
-    }
-    if (status == SC_OK)
-        status = run__probe(run, &run->probe_after, err);
-    sc_detected_t *hosts = NULL;
-    if (status == SC_OK && run->opts.topology)
-        status = sc_detect_all(run->rte, &hosts, err);
-    if (status == SC_OK && run->rte->rank == 0) {
-        run->doc.sweep = sweep; /* the document owns the rows now */
-        sweep = (sc_case_rows_t){0};
-        if (run->opts.topology != NULL)
-            run__verdict(run, hosts);
-    }
-    sc_list_free(&sweep);
-    free(hosts);
-    return status;
+    sc_baseline_free(&run->baseline);
 }
 
 int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
 {
-    run__t run = {.rte = rte};
+    sc_run_t run = {.rte = rte};
     sc_err_t err;
     sc_err_clear(&err);
     int local_max = rte->local_size;
@@ -571,19 +436,21 @@ int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
     if (status == SC_OK && run.opts.topology)
         status = sc_topology_load(run.opts.topology, &run.topo, &err);
     if (status == SC_OK)
+        status = sc_cmd_baseline_load(run.opts.baseline, &run.baseline, &err);
+    if (status == SC_OK)
         status = sc_files_check_output("--json", run.opts.json_path, &err);
     if (status == SC_OK)
         status = sc_files_check_output("--csv", run.opts.csv_path, &err);
     if (status == SC_OK)
         status = run__setup(&run, &err);
     if (status == SC_OK && run.opts.calibrate)
-        status = run__calibrate(&run, &err);
+        status = sc_run_calibrate(&run, &err);
     if (status == SC_OK)
-        status = run__probe(&run, &run.probe_before, &err);
+        status = sc_run_probe(&run, &run.probe_before, &err);
     if (status == SC_OK)
         status = run__all_points(&run, &err);
     if (status == SC_OK)
-        status = run__sweep_and_verdict(&run, &err);
+        status = sc_run_sweep_and_verdict(&run, &err);
     if (status == SC_OK) {
         sc_session_telemetry(&run.ses, &run.doc.health, &run.doc.nhealth);
         status = run__save(&run, "complete", &err);

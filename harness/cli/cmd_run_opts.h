@@ -21,6 +21,7 @@ typedef struct {
     int tp, pp; /* 0: the workload's */
     const char *backend, *json_path, *csv_path, *results_base, *name;
     const char *topology; /* expectations and verdict */
+    const char *baseline; /* known-good runs the points are also held to */
     uint64_t sweep_max;   /* > 0: also an all-reduce sweep 8 B .. sweep_max on all ranks */
     bool calibrate;       /* calibrate first, and hold the run to that */
     int looks;            /* a sweep size slower than expected is measured up to this often */

@@ -24,6 +24,8 @@ static const sc__command_t sc__commands[] = {
     {"model", sc_cmd_model, "predict what a topology should deliver, without running anything",
      true},
     {"judge", sc_cmd_judge, "hold nccl-tests or OSU output to a topology: the same verdict", true},
+    {"baseline", sc_cmd_baseline, "summarise known-good runs into a baseline file (--baseline)",
+     true},
     {"report", sc_cmd_report, "re-render a run's report, or compare two runs (regressions)", true},
     {"validate", sc_cmd_validate, "check workload files (file:line:column errors)", true},
     {"compute", sc_cmd_compute, "run the compute phase alone (spin, or cuBLAS GEMM TFLOP/s)",

@@ -343,3 +343,41 @@ bool sc_field_present(const sc_field_t *f, const void *record)
         return *(const char *)at != '\0';
     return true;
 }
+
+#define B(field, kind) SC__F(sc_baseline_point_t, field, kind, 0)
+const sc_field_t sc_baseline_point_fields[] = {
+    B(key, SC_FIELD_TEXT),
+    B(metric, SC_FIELD_TEXT),
+    B(higher_is_better, SC_FIELD_BOOL),
+    B(median, SC_FIELD_DOUBLE),
+    B(lo, SC_FIELD_DOUBLE),
+    B(hi, SC_FIELD_DOUBLE),
+    B(spread, SC_FIELD_DOUBLE),
+    B(count, SC_FIELD_INT),
+    B(runs, SC_FIELD_TEXT),
+    SC__END,
+};
+#undef B
+
+#define U(field, kind) SC__F(sc_baseline_run_t, field, kind, 0)
+const sc_field_t sc_baseline_run_fields[] = {
+    U(dir, SC_FIELD_TEXT),
+    U(command, SC_FIELD_TEXT),
+    U(start_utc, SC_FIELD_TEXT),
+    U(version, SC_FIELD_TEXT),
+    U(backend, SC_FIELD_TEXT),
+    U(topology, SC_FIELD_TEXT_OPT),
+    U(ranks, SC_FIELD_INT),
+    U(nhosts, SC_FIELD_INT),
+    U(hosts, SC_FIELD_TEXT),
+    U(libraries, SC_FIELD_TEXT),
+    SC__END,
+};
+#undef U
+
+void sc_baseline_free(sc_baseline_t *b)
+{
+    sc_list_free(&b->runs);
+    sc_list_free(&b->points);
+    memset(b, 0, sizeof(*b));
+}

@@ -248,4 +248,38 @@ double sc_field_number(const sc_field_t *f, const void *record);
 /* Whether the field has a value in this record (optional ones may not). */
 bool sc_field_present(const sc_field_t *f, const void *record);
 
+/* ---- a baseline: known-good runs summarised per point (`scalecheck baseline create`) ---- */
+#define SC_BASELINE_MAX_RUNS 64
+typedef struct {
+    char dir[PATH_MAX];
+    char command[16], start_utc[32], version[32], backend[16], topology[64];
+    int ranks, nhosts;
+    char hosts[256];     /* "a,b,c" (cut short on a large fleet) */
+    char libraries[256]; /* "name version; ..." */
+} sc_baseline_run_t;
+
+typedef struct {
+    char key[192];   /* what was measured, where: "allreduce float sum 1048576 B, 4 ranks on 2
+                        hosts", "point 8 GPUs x 2 nodes (dp 16 tp 1 pp 1)", "pair a - b" */
+    char metric[24]; /* the record field: "time_us", "step_time_ms", "bidir_GBps", ... */
+    bool higher_is_better;
+    double median, lo, hi;
+    double spread; /* largest relative distance of a run's figure from the median */
+    int count;     /* runs that measured it */
+    char runs[96]; /* indices into the baseline's runs: "0 1 2" */
+} sc_baseline_point_t;
+typedef SC_LIST(sc_baseline_point_t) sc_baseline_points_t;
+typedef SC_LIST(sc_baseline_run_t) sc_baseline_runs_t;
+
+typedef struct {
+    char created_utc[32], version[32];
+    double tolerance; /* the least drop that is a finding, whatever the spread */
+    sc_baseline_runs_t runs;
+    sc_baseline_points_t points; /* sorted by key, then metric */
+} sc_baseline_t;
+
+void sc_baseline_free(sc_baseline_t *b);
+extern const sc_field_t sc_baseline_point_fields[];
+extern const sc_field_t sc_baseline_run_fields[];
+
 #endif

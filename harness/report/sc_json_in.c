@@ -6,7 +6,10 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "report/sc_json_build.h"
 
 static void sc__read_field(const json_t *v, const sc_field_t *f, void *record)
 {
@@ -37,8 +40,8 @@ static void sc__read_field(const json_t *v, const sc_field_t *f, void *record)
 
 /* Every element of the array key of doc into list, a zeroed record each, through fields
  * (absent optional figures stay absent). */
-static void sc__read_list(const json_t *doc, const char *key, void *list, size_t elem_size,
-                          const sc_field_t *fields)
+void sc_json_read_list(const json_t *doc, const char *key, void *list, size_t elem_size,
+                       const sc_field_t *fields)
 {
     size_t i;
     json_t *obj;
@@ -80,11 +83,35 @@ static void sc__header(const json_t *doc, sc_result_t *r)
     r->warmup = (int)json_integer_value(json_object_get(doc, "warmup"));
 }
 
+/* The hosts and the libraries' versions: where and with what a result was measured (a
+ * baseline records them). Nested values stay in the file. */
+static void sc__provenance(const json_t *doc, sc_result_t *r)
+{
+    const json_t *hosts = json_object_get(doc, "hosts");
+    size_t n = json_array_size(hosts);
+    if (n > 0 && (r->hosts = calloc(n, sizeof(*r->hosts))) != NULL) {
+        r->nhosts = (int)n;
+        for (size_t i = 0; i < n; i++) {
+            const char *h = json_string_value(json_array_get(hosts, i));
+            snprintf(r->hosts[i], sizeof(r->hosts[i]), "%s", h ? h : "");
+        }
+    }
+    const char *key;
+    json_t *v;
+    json_object_foreach(json_object_get(doc, "libraries"), key, v)
+    {
+        if (json_is_string(v))
+            sc_kvs_text(&r->libraries, key, json_string_value(v));
+        else if (json_is_number(v))
+            sc_kvs_number(&r->libraries, key, json_number_value(v));
+    }
+}
+
 static void sc__points(const json_t *doc, sc_result_t *r)
 {
     size_t i;
     json_t *obj;
-    sc__read_list(doc, "points", &r->points, sizeof(sc_point_t), sc_point_fields);
+    sc_json_read_list(doc, "points", &r->points, sizeof(sc_point_t), sc_point_fields);
     json_array_foreach(json_object_get(doc, "points"), i, obj)
     {
         sc_point_t *p = &r->points.items[i];
@@ -118,12 +145,13 @@ sc_status_t sc_json_load_result(const char *dir, sc_result_t *r, sc_err_t *err)
     }
     sc_result_init(r, command);
     sc__header(doc, r);
+    sc__provenance(doc, r);
     sc__points(doc, r);
-    sc__read_list(doc, "sweep", &r->sweep, sizeof(sc_case_row_t), sc_case_row_fields);
-    sc__read_list(doc, "results", &r->cases, sizeof(sc_case_row_t), sc_case_row_fields);
-    sc__read_list(doc, "pairs", &r->pairs, sizeof(sc_pair_row_t), sc_pair_row_fields);
-    sc__read_list(doc, "checks", &r->checks, sizeof(sc_check_t), sc_check_fields);
-    sc__read_list(doc, "findings", &r->findings, sizeof(sc_finding_t), sc_finding_fields);
+    sc_json_read_list(doc, "sweep", &r->sweep, sizeof(sc_case_row_t), sc_case_row_fields);
+    sc_json_read_list(doc, "results", &r->cases, sizeof(sc_case_row_t), sc_case_row_fields);
+    sc_json_read_list(doc, "pairs", &r->pairs, sizeof(sc_pair_row_t), sc_pair_row_fields);
+    sc_json_read_list(doc, "checks", &r->checks, sizeof(sc_check_t), sc_check_fields);
+    sc_json_read_list(doc, "findings", &r->findings, sizeof(sc_finding_t), sc_finding_fields);
     r->judged = json_is_array(json_object_get(doc, "checks"));
     r->has_findings = json_is_array(json_object_get(doc, "findings"));
     json_decref(doc);

@@ -44,4 +44,7 @@ int sc_json_print_health(FILE *out, const sc_health_t *hosts, int n);
 /* The JSON library's version, for `scalecheck version`. */
 const char *sc_json_library_version(void);
 
+/* A baseline as a baseline file, whole or not at all. */
+sc_status_t sc_json_write_baseline(const char *path, const sc_baseline_t *b, sc_err_t *err);
+
 #endif

@@ -3,6 +3,7 @@
 #include "sc_verdict_render.h"
 
 #include <stdbool.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,17 +24,22 @@ void sc_verdict_print(FILE *out, FILE *log, const sc_checks_t *checks)
     bool tty = isatty(fileno(out)) && getenv("NO_COLOR") == NULL; /* no-color.org */
     static const char *const colours[] = {"\033[32m", "\033[33m", "\033[31m"};
     FILE *dest[2] = {out, log};
+    int width = 53; /* the name column: as wide as the longest name, within reason */
+    for (size_t i = 0; i < checks->n; i++)
+        width = (int)fmin(fmax(width, (double)strlen(checks->items[i].name)), 100);
     for (int d = 0; d < 2; d++) {
         if (dest[d] == NULL)
             continue;
-        fprintf(dest[d], "#\n# verdict: %-44s %12s %12s %7s  %s\n", "check", "measured", "expected",
-                "ratio", "");
+        fprintf(dest[d], "#\n# verdict: %-*s %12s %12s %7s  %s\n", width - 9, "check", "measured",
+                "expected", "ratio", "");
         bool colour = tty && d == 0;
         for (size_t i = 0; i < checks->n; i++) {
             const sc_check_t *c = &checks->items[i];
-            fprintf(dest[d], "  %-53s %12.4g %12.4g %7.3f  %s%s%s\n", c->name, c->measured,
+            fprintf(dest[d], "  %-*s %12.4g %12.4g %7.3f  %s%s%s\n", width, c->name, c->measured,
                     c->expected, c->ratio, colour ? colours[c->level] : "", sc_level_name(c->level),
                     colour ? "\033[0m" : "");
+            if (c->level != SC_LEVEL_PASS && c->note[0] != '\0')
+                fprintf(dest[d], "    (%s)\n", c->note);
         }
         char line[128];
         sc__tally_line(checks, line, sizeof(line));

@@ -23,6 +23,11 @@
 #define SC_DEFAULT_LOOKS      3
 #define SC_DEFAULT_LOOKS_TEXT SC_DEFAULT_TEXT(SC_DEFAULT_LOOKS)
 
+/* The least drop against a baseline that is a finding (a WARN; twice it a FAIL), whatever the
+ * baseline's own spread: `baseline create --tolerance`, `report DIR1 DIR2 --tolerance`. */
+#define SC_DEFAULT_BASELINE_TOLERANCE      0.05
+#define SC_DEFAULT_BASELINE_TOLERANCE_TEXT SC_DEFAULT_TEXT(SC_DEFAULT_BASELINE_TOLERANCE)
+
 /* Where results directories go unless --results-dir says otherwise (git-ignored). */
 #define SC_DEFAULT_RESULTS_DIR "results"
 

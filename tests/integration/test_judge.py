@@ -1,6 +1,7 @@
 """`scalecheck judge`: results other tools wrote - nccl-tests text (with and without the root
 column, with per-iteration columns), nccl-tests -J JSON, OSU collectives and osu_bw - held to a
-topology with the same verdict, exit code and files as a scalecheck run; a degraded twin FAILs;
+topology (and to a baseline) with the same verdict, exit code and files as a scalecheck run; a
+degraded twin FAILs;
 bad input is exit 2 with nothing on disk. The inputs are written here in those tools' documented
 formats (nccl-tests src/util.cu; OSU's '# Size  Avg Latency(us)' tables)."""
 import json
@@ -109,6 +110,7 @@ def test():
     good = os.path.join(wd, "ar8.txt")
     nccl_text(good, t8, 8, ["dgx-01"])
     rc, out, err, dirs = judge(wd, [good], want_rc=0)
+    good_dir = dirs[-1]
     summary, doc = judged(dirs[-1])
     # every case, and dgx-a100.yaml's busbw claim at 1 GiB on 8 GPUs
     expect(summary["verdict"] == "PASS" and summary["checks"] == 2 * len(SIZES) + 1, f"summary {summary}")
@@ -131,6 +133,20 @@ def test():
     expect(summary["verdict"] == "FAIL" and summary["fail"] == slow, f"degraded summary {summary}")
     junit = open(os.path.join(dirs[-1], "junit.xml")).read()
     expect(junit.count("<failure") == slow, f"junit failures: {junit.count('<failure')}")
+
+    # a baseline from the healthy judged log; each log held to it alone (no topology): the
+    # degraded one FAILs where it is slow, the healthy one passes
+    bpath = os.path.join(wd, "judge-base.json")
+    rc, out, err, _ = scalecheck1(["baseline", "create", good_dir, "-o", bpath])
+    expect(rc == 0 and os.path.isfile(bpath), f"baseline create: {rc} {err}")
+    for log, want in [(good, 0), (bad, 1)]:
+        base = os.path.join(wd, "vs-baseline-" + os.path.basename(log))
+        rc, out, err, _ = scalecheck1(["judge", "--baseline", bpath, "--results-dir", base, log])
+        _, doc = judged(os.path.join(base, os.listdir(base)[0]))
+        fails = [c for c in doc["checks"] if c["verdict"] == "FAIL"]
+        expect(rc == want and all(c["source"] == "baseline" for c in doc["checks"])
+               and len(doc["checks"]) == 2 * len(SIZES) + 1
+               and len(fails) == (slow - 1 if want else 0), f"{log} vs baseline: {rc} {out[-800:]}")
 
     # claims on other metrics, both ways: a latency ceiling at 8 B and an algbw floor at 1 GiB
     # that the healthy file meets, then the same claims 100x tighter, which it cannot
@@ -212,7 +228,7 @@ def test():
     rc, out, err, _ = judge(wd, [], want_rc=2)
     expect("give the files to judge" in err, err)
     rc, out, err, _ = scalecheck1(["judge", good])
-    expect(rc == 2 and "--topology: required" in err, f"no topology: {rc} {err}")
+    expect(rc == 2 and "--topology: required" in err and "--baseline" in err, f"no topology: {rc} {err}")
     rc, out, err, _ = judge(wd, [os.path.join(wd, "missing.txt")], want_rc=2)
     expect("missing.txt: cannot open" in err, err)
 

@@ -1,7 +1,7 @@
 """Verdicts and reports: a run held to a topology gets expectations per point, checks with
 PASS/WARN/FAIL, summary.json, junit.xml (one test case per check), SVG plots and a
 self-contained report.html; a failed claim makes the exit code 1; `report DIR` re-renders a
-run and `report DIR1 DIR2` finds a regression; declared-vs-detected findings are recorded."""
+run and `report DIR1 DIR2` (the baseline machinery) finds a regression; declared-vs-detected findings are recorded."""
 import os
 import shutil
 import xml.etree.ElementTree as ET
@@ -77,11 +77,12 @@ def test():
     expect(rc == 0 and "0 regressions" in out, f"self compare: {rc} {out}")
     slow = os.path.join(wd, "slow")
     shutil.copytree(d, slow)
-    doc["points"][1]["throughput"] *= 0.5
+    doc["points"][1]["step_time_ms"] *= 2
     with open(os.path.join(slow, "result.json"), "w") as f:
         json.dump(doc, f)
     rc, out, err, _ = scalecheck1(["report", d, slow])
-    expect(rc == 1 and "REGRESSION" in out and "1 regression" in out, f"regression: {rc} {out}")
+    expect(rc == 1 and "1 regression" in out and "FAIL" in out and "vs baseline" in out,
+           f"regression: {rc} {out}")
     rc, out, err, _ = scalecheck1(["report", os.path.join(wd, "nope")])
     expect(rc == 2 and "result.json" in err, f"missing dir: {rc} {err}")
 

@@ -1,0 +1,40 @@
+/* cmd_run.h - inside `scalecheck run` only: what one run carries from start to end, shared by
+ * cmd_run.c (the points of the curves, measured) and cmd_run_judge.c (calibration, the
+ * reference probe, the sweep's second looks and the verdict). */
+#ifndef SC_CMD_RUN_H
+#define SC_CMD_RUN_H
+
+#include "cli/cmd_run_opts.h"
+#include "config/sc_workload.h"
+#include "record/sc_result.h"
+#include "session/sc_session.h"
+#include "topology/sc_topology.h"
+
+typedef struct {
+    int gpus_per_node, nodes;
+} sc_run_point_t;
+
+typedef struct {
+    const sc_rte_t *rte;
+    sc_run_opts_t opts;
+    sc_workload_t w;
+    sc_topology_t topo;
+    sc_baseline_t baseline; /* --baseline, empty without */
+    sc_run_point_t points[64];
+    int npoints;
+    sc_session_t ses;
+    sc_result_t doc;                  /* rank 0 */
+    double probe_before, probe_after; /* the reference probe around the run, us (0: none) */
+} sc_run_t;
+
+/* --calibrate: this machine measured first, in the same launch (the same placement of ranks);
+ * rank 0 holds the run to the calibrated topology it writes into the run directory. Collective. */
+sc_status_t sc_run_calibrate(sc_run_t *run, sc_err_t *err);
+/* The reference probe, when the topology has one to compare with (0 left in *us otherwise).
+ * Collective. */
+sc_status_t sc_run_probe(sc_run_t *run, double *us, sc_err_t *err);
+/* The optional all-reduce sweep with its second looks, the probe after the run, then on rank 0
+ * the expectations, the checks (topology, baseline) and the verdict. Collective. */
+sc_status_t sc_run_sweep_and_verdict(sc_run_t *run, sc_err_t *err);
+
+#endif

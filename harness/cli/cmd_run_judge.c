@@ -1,0 +1,136 @@
+/* cmd_run_judge.c - what `scalecheck run` does around its measured points: calibration in the
+ * same launch, the reference probe before and after, the all-reduce sweep with second looks at
+ * sizes slower than the model allows, and on rank 0 the checks against the topology (and what
+ * the hosts really have) and the baseline, and the verdict. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "calibrate/sc_calibrate.h"
+#include "cli/cmd_run.h"
+#include "cli/sc_cmd_baseline.h"
+#include "detect/sc_detect.h"
+#include "engine/sc_sweep.h"
+#include "judge/sc_run_verdict.h"
+#include "judge/sc_verdict.h"
+#include "report/sc_verdict_render.h"
+#include "session/sc_results.h"
+
+/* With a topology: what the hosts really have against what was declared, the expectations,
+ * the checks and the verdict (rank 0). */
+static void run__verdict(sc_run_t *run, const sc_detected_t *hosts)
+{
+    sc_result_t *d = &run->doc;
+    int per_node = run->rte->size / run->rte->nhosts;
+    sc_run_shape_t shape = {&run->w, run->opts.bytes_scale, run->opts.compute_scale, per_node,
+                            run->rte->nhosts};
+    sc_topology_t actual;
+    sc_detect_compare(&run->topo, hosts, run->rte->nhosts, per_node, &actual, &d->findings);
+    d->has_findings = true;
+    sc_run_expect_detected(&actual, &shape, &d->points);
+    sc_print_findings(&run->ses.res, &d->findings);
+    sc_verdict_probe(&run->topo, "before the run", run->probe_before, &d->checks);
+    sc_run_verdict(&run->topo, &shape, &d->points, &d->sweep, &d->checks);
+    sc_verdict_probe(&run->topo, "after the run", run->probe_after, &d->checks);
+    d->judged = true;
+    snprintf(d->topology, sizeof(d->topology), "%s", run->topo.name);
+}
+
+sc_status_t sc_run_calibrate(sc_run_t *run, sc_err_t *err)
+{
+    sc_calibrate_opts_t co = {.max_bytes = run->opts.sweep_max > 0 ? run->opts.sweep_max
+                                                                   : SC_CALIBRATE_MAX_BYTES,
+                              .iters = SC_CALIBRATE_ITERS};
+    sc_calibration_t cal;
+    sc_status_t measured =
+        sc_calibrate_measure(run->ses.world, run->rte->world, run->ses.wd, &co, &cal, err);
+    sc_status_t status = measured;
+    if (status == SC_OK && run->rte->rank == 0) {
+        char by[256], path[PATH_MAX];
+        sc_calibrate_by(run->ses.world, by, sizeof(by));
+        sc_results_path(&run->ses.res, "calibrated-topology.yaml", path, sizeof(path));
+        status = sc_calibrate_write(run->opts.topology, path, &cal, by, err);
+        if (status == SC_OK)
+            status = sc_topology_load(path, &run->topo, err);
+        if (status == SC_OK)
+            sc_results_printf(&run->ses.res, "# calibrated first: held to %s\n", path);
+    }
+    sc_calibration_free(&cal);
+    if (measured != SC_OK)
+        return measured;
+    /* every rank learns whether rank 0 has its topology: nobody runs on alone */
+    int ok = status == SC_OK, root = 0;
+    sc_watchdog_arm(run->ses.wd, "rank 0's calibrated topology", &root, 1);
+    MPI_Bcast(&ok, 1, MPI_INT, 0, run->rte->world);
+    sc_watchdog_disarm(run->ses.wd);
+    return ok                ? SC_OK
+           : status != SC_OK ? status
+                             : sc_err_set(err, SC_ERR_RUNTIME,
+                                          "rank 0 (%s) could not write "
+                                          "or load the calibrated topology",
+                                          run->rte->hosts[0]);
+}
+
+/* Every rank knows whether there is a probe to take: the declared file was loaded everywhere,
+ * and --calibrate makes one. */
+sc_status_t sc_run_probe(sc_run_t *run, double *us, sc_err_t *err)
+{
+    if (!run->opts.calibrate && !(run->opts.topology && run->topo.cal_probe_us > 0))
+        return SC_OK;
+    double spread;
+    return sc_probe(run->ses.world, run->rte->world, run->ses.wd, us, &spread, err);
+}
+
+/* Sizes slower than the topology allows get more looks (rank 0 decides which, from the model),
+ * up to --looks in all. */
+static sc_status_t run__relook(sc_run_t *run, sc_case_rows_t *sweep, sc_err_t *err)
+{
+    int per_node = run->rte->size / run->rte->nhosts;
+    unsigned char *again = calloc(sweep->n + 1, 1);
+    if (again == NULL)
+        return sc_err_set(err, SC_ERR_NOMEM, "no memory for the sweep's second looks");
+    sc_status_t status = SC_OK;
+    for (int look = 1; look < run->opts.looks && status == SC_OK; look++) {
+        for (size_t i = 0; run->rte->rank == 0 && i < sweep->n; i++)
+            again[i] = sc_verdict_case_slow(&run->topo, &sc_coll_allreduce, per_node,
+                                            run->rte->nhosts, &sweep->items[i]);
+        bool any = false;
+        status =
+            sc_sweep_relook(run->ses.world, run->rte->world, run->ses.wd, sweep, again, &any, err);
+        if (!any)
+            break;
+    }
+    free(again);
+    return status;
+}
+
+sc_status_t sc_run_sweep_and_verdict(sc_run_t *run, sc_err_t *err)
+{
+    sc_case_rows_t sweep = {0};
+    sc_status_t status = SC_OK;
+    if (run->opts.sweep_max > 0) {
+        sc_watchdog_arm(run->ses.wd, "all-reduce sweep", run->ses.world->world_rank,
+                        run->ses.world->size);
+        status = sc_run_sweep(run->ses.world, run->rte->world, run->ses.wd, run->opts.sweep_max,
+                              &sweep, err);
+        sc_watchdog_disarm(run->ses.wd);
+        if (status == SC_OK && run->opts.topology != NULL)
+            status = run__relook(run, &sweep, err);
+    }
+    if (status == SC_OK)
+        status = sc_run_probe(run, &run->probe_after, err);
+    sc_detected_t *hosts = NULL;
+    if (status == SC_OK && run->opts.topology)
+        status = sc_detect_all(run->rte, &hosts, err);
+    if (status == SC_OK && run->rte->rank == 0) {
+        run->doc.sweep = sweep; /* the document owns the rows now */
+        sweep = (sc_case_rows_t){0};
+        if (run->opts.topology != NULL)
+            run__verdict(run, hosts);
+        sc_cmd_baseline_hold(&run->baseline, run->opts.baseline, &run->doc);
+        if (run->doc.judged)
+            sc_verdict_print(stdout, run->ses.res.log, &run->doc.checks);
+    }
+    sc_list_free(&sweep);
+    free(hosts);
+    return status;
+}
