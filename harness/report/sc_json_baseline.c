@@ -10,8 +10,8 @@
 #include "report/sc_json_in.h"
 #include "report/sc_json_out.h"
 
-#define SC__BASELINE_FORMAT 1 /* the "scalecheck_baseline" number: bumped on incompatible change   \
-                               */
+/* The "scalecheck_baseline" number: bumped on an incompatible change. */
+#define SC__BASELINE_FORMAT 1
 
 sc_status_t sc_json_write_baseline(const char *path, const sc_baseline_t *b, sc_err_t *err)
 {
