@@ -255,7 +255,7 @@ void sc_baseline_sort(sc_baseline_t *b)
 const sc_baseline_point_t *sc_baseline_find(const sc_baseline_t *b, const char *key,
                                             const char *metric)
 {
-    sc_baseline_point_t probe;
+    sc_baseline_point_t probe = {0};
     snprintf(probe.key, sizeof(probe.key), "%s", key);
     snprintf(probe.metric, sizeof(probe.metric), "%s", metric);
     if (b->points.n == 0)
