@@ -234,7 +234,8 @@ static sc_status_t sc__model_plan(const sc_topology_t *t, const sc_workload_t *w
     if (status != SC_OK)
         return status;
     step_us *= sc__straggler_factor(t->step_jitter, gpus_per_node * nodes, l->micro_batches);
-    double input_us = sc__input_us(t, w, l, nodes) * compute_scale;
+    /* `run` loads no data: the input pipeline bounds a real step, not the one it runs */
+    double input_us = as_run ? 0.0 : sc__input_us(t, w, l, nodes) * compute_scale;
     step_us = input_us > step_us ? input_us : step_us;
     *out = (sc_step_prediction_t){.gpus = gpus_per_node * nodes,
                                   .nodes = nodes,

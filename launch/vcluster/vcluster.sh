@@ -108,13 +108,16 @@ run_mpi() {
     # The rsh agent runs the daemons in their host's namespace; oob/btl on the cluster subnet;
     # --bind-to none, or every daemon binds its ranks to core 0 (docs/REFERENCE.md §6).
     # launch/mpirun.sh ends the job after a fault even when a cut link would hang mpirun.
+    # The hosts share this machine's cores, which no daemon knows: a rank waiting for a peer
+    # yields (mpi_yield_when_idle), or it spins through the peer's time slice and an 8-byte
+    # all-reduce on 4 hosts takes 8 ms instead of ~0.1 ms - the scheduler, not the links.
     VCLUSTER_NAME=$name OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
         ip netns exec "$(ns_of "$name" h1)" unshare --uts sh -c 'hostname h1; exec "$@"' h1 \
         "$here/../mpirun.sh" --hostfile "$hostfile" -np "$n" --transport tcp \
         --probe "$here/vcluster.sh probe $name" \
         --mca plm_rsh_agent "$here/rsh-agent.sh" \
         --mca oob_tcp_if_include "$subnet.0/24" --mca btl_tcp_if_include "$subnet.0/24" \
-        --oversubscribe -x VCLUSTER_NAME "${margs[@]}" -- "$@"
+        --mca mpi_yield_when_idle 1 --oversubscribe -x VCLUSTER_NAME "${margs[@]}" -- "$@"
     local rc=$?
     rm -f "$hostfile"
     # After a fault, end what is left on the hosts (only this cluster's namespaces).

@@ -7,6 +7,9 @@
              what it lost, keeps every finished point, exit 3, and nothing is left running;
   repeat   - 20 healthy `pairs` runs in a row: no suspect (the count is printed);
   curve    - `run` across 1, 2 and 4 hosts gives the multi-node curve and its verdict;
+  calibrated - `run --calibrate` on 4 hosts x 1 rank: held to the cluster as measured in the
+             same launch, a healthy cluster fails no check; with h3's link shaped to 200 Mbit/s
+             the same run held to that calibrated file FAILs (exit 1);
   ucx      - `pairs` on the UCX backend, tagged messages and one-sided puts over TCP: no suspect;
   slurm    - the Slurm batch scripts (srun --mpi=pmix, and mpirun inside the allocation) under a
              real Slurm on the cluster (slurmctld, a slurmd per host, munge).
@@ -171,6 +174,43 @@ def curve(wd):
     expect(errors == [], f"vcluster.yaml contradicts the virtual cluster: {errors}")
 
 
+def calibrated_run(wd, tag, topology, calibrate):
+    base = os.path.join(wd, tag)
+    p = vmpi(1, ["run", "--workload", os.path.join(ROOT, "workloads", "resnet50-dp.yaml"),
+                 "--scales", "1", "--nodes", "1,2,4", "--topology", topology, "--bytes-scale",
+                 "0.01", "--compute-scale", "0.001", "-n", "3", "-w", "1", "--telemetry", "0",
+                 "--sweep-max", "1M", "--results-dir", base] + (["--calibrate"] if calibrate else []),
+             timeout=240)
+    dirs = run_dirs(base)
+    expect(len(dirs) == 1, f"{tag}: exit {p.returncode}, dirs {dirs}\n{p.stderr[-1500:]}")
+    doc = load_json(os.path.join(dirs[0], "result.json"))
+    fails = [c["name"] for c in doc["checks"] if c["verdict"] == "FAIL"]
+    expect(p.returncode == (1 if fails else 0), f"{tag}: exit {p.returncode} with FAILs {fails}")
+    return dirs[0], doc, fails
+
+
+def calibrated(wd):
+    # The hosts share 2 cores and a bridge: a 1 MB all-reduce takes 1.5 or 3 ms from one launch
+    # to the next, so the healthy half gets three tries (a faster figure is a WARN, not a FAIL).
+    for attempt in range(3):
+        d, doc, fails = calibrated_run(wd, f"healthy{attempt}",
+                                       os.path.join(ROOT, "topologies", "vcluster.yaml"), True)
+        cal = os.path.join(d, "calibrated-topology.yaml")
+        expect(os.path.isfile(cal) and "calibrated:" in open(cal).read(), f"no {cal}")
+        if not fails:
+            break
+    expect(not fails, f"a healthy virtual cluster failed three times: {fails}")
+    sweep = [c for c in doc["checks"] if c["name"].startswith("allreduce time")]
+    expect(len(sweep) == len(doc["sweep"]) > 0, f"{len(sweep)} sweep checks")
+    print(f"healthy: no FAIL on try {attempt + 1} "
+          f"({sum(c['verdict'] == 'WARN' for c in doc['checks'])} WARN)")
+    vc("shape", NAME, "h3", "200mbit")
+    _, doc, fails = calibrated_run(wd, "shaped", cal, False)
+    slow = [c for c in fails if c.startswith("allreduce time")]
+    expect(len(slow) >= 3, f"h3 at 200 Mbit/s: only {fails} FAIL")
+    print(f"shaped h3: {len(fails)} checks FAIL ({len(slow)} sweep sizes)")
+
+
 SLURM = os.path.join(ROOT, "launch", "slurm", "vcluster-slurm.sh")
 
 
@@ -213,7 +253,7 @@ def test():
     vc("up", NAME, "4")
     try:
         {"healthy": healthy, "shaped": shaped, "cut": cut, "repeat": repeat, "curve": curve,
-         "ucx": lambda wd: (healthy(wd, "ucx"), healthy(wd, "ucx", "put")),
+         "calibrated": calibrated, "ucx": lambda wd: (healthy(wd, "ucx"), healthy(wd, "ucx", "put")),
          "slurm": slurm}[MODE](wd)
     finally:
         vc("down", NAME, check=False)
