@@ -268,6 +268,20 @@ static void coll__run_name(const sc_coll_opts_t *o, char *name, size_t len)
         snprintf(name, len, "coll-all");
 }
 
+/* --algo: the model prices it (with a topology), and NCCL is told to use it before any
+ * communicator exists (the MPI backend chooses its own). */
+static sc_status_t coll__algo(coll__run_t *run, sc_err_t *err)
+{
+    if (run->opts.algo == NULL)
+        return SC_OK;
+    int algo;
+    sc_status_t status =
+        sc_cli_algo("--algo", run->opts.algo, run->opts.topology ? &run->topo : NULL, &algo, err);
+    if (status == SC_OK && sc_cli_algo_nccl(algo) != NULL)
+        setenv("NCCL_ALGO", sc_cli_algo_nccl(algo), 1);
+    return status;
+}
+
 /* Opens what the run needs: the session (backend, results directory, watchdog, telemetry)
  * and the engine. */
 static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t *err)
@@ -284,6 +298,8 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
     /* every input and output checked before the session makes a results directory */
     sc_status_t status =
         run->opts.topology ? sc_topology_load(run->opts.topology, &run->topo, err) : SC_OK;
+    if (status == SC_OK)
+        status = coll__algo(run, err);
     if (status == SC_OK)
         status = sc_cmd_baseline_load(run->opts.baseline, &run->baseline, err);
     if (status == SC_OK)

@@ -23,6 +23,7 @@ typedef struct {
     const char *backend;
     const char *topology; /* expectations per case and the verdict */
     const char *baseline; /* known-good runs every case is also held to */
+    const char *algo;     /* --algo: forced on NCCL (NCCL_ALGO) and in the model */
     const char *json_path, *csv_path, *results_base, *name;
     double timeout_s;
     double telemetry_s;

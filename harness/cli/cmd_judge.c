@@ -26,7 +26,7 @@
 #define JUDGE_MAX_FILES 256
 
 typedef struct {
-    const char *topology, *collective, *results_base, *name, *json_path, *baseline;
+    const char *topology, *collective, *results_base, *name, *json_path, *baseline, *algo;
     int gpus, nodes;
     bool help;
     const char *files[JUDGE_MAX_FILES];
@@ -40,6 +40,9 @@ static const sc_cli_opt_t judge__options[] = {
       topology, 0, 0),
     O(0, "baseline", "FILE", "also hold the results to this baseline (baseline create)",
       SC_OPT_STRING, baseline, 0, 0),
+    O(0, "algo", "NAME",
+      "the algorithm the files' runs forced (NCCL_ALGO): ring, tree, nvls, sharp (default auto)",
+      SC_OPT_STRING, algo, 0, 0),
     O(0, "collective", "NAME", "what the files measured, when they do not say", SC_OPT_STRING,
       collective, 0, 0),
     O(0, "gpus", "N", "ranks in the run, when the file does not list them (OSU)", SC_OPT_INT, gpus,
@@ -177,6 +180,10 @@ int sc_cmd_judge(const sc_rte_t *rte, int argc, char **argv)
     }
     if (status == SC_OK && o.topology != NULL)
         status = sc_topology_load(o.topology, &topo, &err);
+    if (status == SC_OK && o.algo != NULL && o.topology == NULL)
+        status = sc_err_set(&err, SC_ERR_USAGE, "--algo: needs --topology (it prices the model)");
+    if (status == SC_OK && o.topology != NULL)
+        status = sc_cli_algo("--algo", o.algo, &topo, &topo.algo, &err);
     sc_baseline_t baseline = {0};
     if (status == SC_OK)
         status = sc_cmd_baseline_load(o.baseline, &baseline, &err);

@@ -16,7 +16,7 @@
 #define MODEL_MAX 64
 
 typedef struct {
-    const char *topology, *workload, *collective, *json_path;
+    const char *topology, *workload, *collective, *json_path, *algo;
     uint64_t sizes[MODEL_MAX];
     int nsizes, gpus[MODEL_MAX], ngpus, nodes[MODEL_MAX], nnodes, tp, pp;
     bool help;
@@ -83,6 +83,9 @@ static const sc_cli_opt_t model__options[] = {
                model__opts_t, tp, 1, 1024),
     SC_OPT_ROW(0, "pp", "N", "override the workload's pipeline stages", SC_OPT_INT, model__opts_t,
                pp, 1, 1024),
+    O(0, "algo", "NAME",
+      "auto (default: the fastest the system has), ring, tree, nvls or sharp: price this one",
+      SC_OPT_STRING, algo),
     O(0, "json", "FILE", "write the predictions as JSON to FILE", SC_OPT_STRING, json_path),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help),
     SC_OPT_END,
@@ -177,6 +180,8 @@ int sc_cmd_model(const sc_rte_t *rte, int argc, char **argv)
         status = sc_err_set(&err, SC_ERR_USAGE, "--topology: required (a topologies/*.yaml file)");
     if (status == SC_OK && !o.help)
         status = sc_topology_load(o.topology, &topo, &err);
+    if (status == SC_OK && !o.help)
+        status = sc_cli_algo("--algo", o.algo, &topo, &topo.algo, &err);
     if (status == SC_OK && !o.help)
         status = sc_files_check_output("--json", o.json_path, &err);
     const sc_coll_t *coll = NULL;

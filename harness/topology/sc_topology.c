@@ -48,16 +48,35 @@ static const sc_field_t sc__topology_fields[] = {
     {"intra.pcie_gen", SC_FIELD_INT, T(pcie_gen), 0, false, 1, 7, NULL, ""},
     {"intra.pcie_lanes", SC_FIELD_INT, T(pcie_lanes), 0, false, 1, 32, NULL, ""},
     {"intra.p2p", SC_FIELD_BOOL, T(p2p), 0, false, 0, 0, NULL, "GPU peer-to-peer"},
-    {"intra.nvls", SC_FIELD_BOOL, T(nvls), 0, false, 0, 0, NULL, "NVLink SHARP"},
-    {"intra.nvls_busbw_GBps", SC_FIELD_NUMBER, T(nvls_busbw_GBps), 0, false, 0, 1e5, NULL, ""},
+    {"intra.nvswitch_gen", SC_FIELD_INT, T(nvswitch_gen), 0, false, 1, 9, NULL,
+     "NVSwitch generation: NVLink SHARP from gen 3"},
+    {"intra.nvls", SC_FIELD_ENUM, T(nvls_mode), 0, false, 0, 0, SC_NVLS_NAMES,
+     "NVLink SHARP: from the NVSwitch generation, or forced"},
+    {"intra.nvls_busbw_GBps", SC_FIELD_NUMBER, T(nvls_busbw_GBps), 0, false, 0, 1e5, NULL,
+     "a published NVLS all-reduce busbw on the whole node (default: derived)"},
+    {"intra.gpus_per_switch", SC_FIELD_INT, T(gpus_per_switch), 0, false, 0, 1024, NULL,
+     "GPUs behind one PCIe switch (0: each on a root port)"},
+    {"intra.pcie_uplink_lanes", SC_FIELD_INT, T(pcie_uplink_lanes), 0, false, 1, 64, NULL,
+     "a PCIe switch's lanes to its root complex"},
+    {"intra.gpu_sockets", SC_FIELD_INT, T(gpu_sockets), 0, false, 1, 64, NULL,
+     "sockets whose root complexes hold the GPUs (default node.sockets)"},
+    {"intra.p2p_level", SC_FIELD_ENUM, T(p2p_level), 0, false, 0, 0, SC_P2P_LEVEL_NAMES,
+     "the farthest PCIe path GPUs exchange peer-to-peer over (default switch, as NCCL)"},
     {"nics", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "network adapters per node"},
     {"nics.count", SC_FIELD_INT, T(nics), 0, false, 0, 1024, NULL, ""},
     {"nics.rate_gbps", SC_FIELD_NUMBER, T(nic_gbps), 0, false, 0, 1e5, NULL, "Gb/s each"},
     {"nics.efficiency", SC_FIELD_NUMBER, T(nic_efficiency), 0, false, 0.01, 1, NULL, ""},
     {"nics.latency_us", SC_FIELD_NUMBER, T(nic_latency_us), 0, false, 0, 1e6, NULL, ""},
+    {"nics.rails", SC_FIELD_BOOL, T(rails), 0, false, 0, 0, NULL,
+     "rail-optimised: NIC k of every node on the same leaf switches"},
     {"inter", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "the fabric between nodes"},
     {"inter.switch_tiers", SC_FIELD_INT, T(switch_tiers), 0, false, 0, 8, NULL, ""},
-    {"inter.oversubscription", SC_FIELD_NUMBER, T(oversubscription), 0, false, 1, 64, NULL, ""},
+    {"inter.oversubscription", SC_FIELD_NUMBER, T(oversubscription), 0, false, 1, 64, NULL,
+     "at the leaves' uplinks"},
+    {"inter.nodes_per_leaf", SC_FIELD_INT, T(nodes_per_leaf), 0, false, 0, 1e6, NULL,
+     "nodes under one leaf switch (0: all)"},
+    {"inter.sharp", SC_FIELD_BOOL, T(sharp), 0, false, 0, 0, NULL,
+     "IB SHARP: the switches reduce (NCCL CollNet)"},
     {"nodes", SC_FIELD_INT, T(nodes), 0, false, 1, 1e6, NULL, "nodes in the cluster"},
     {"training", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "how a training step runs here"},
     {"training.step_jitter", SC_FIELD_NUMBER, T(step_jitter), 0, false, 0, 1, NULL,
@@ -116,7 +135,7 @@ static void sc__defaults(sc_topology_t *t)
 {
     memset(t, 0, sizeof(*t));
     t->gpus_per_node = 1;
-    t->intra_efficiency = 0.8;
+    t->intra_efficiency = 0; /* from the path, once the fabric is known */
     t->intra_latency_us = 5.0;
     t->nic_efficiency = 0.92;
     t->nic_latency_us = 5.0;
@@ -124,6 +143,7 @@ static void sc__defaults(sc_topology_t *t)
     t->nodes = 1;
     t->tolerance = 0.1;
     t->p2p = true;
+    t->pcie_uplink_lanes = 16;
     t->step_jitter = SC_DEFAULT_STEP_JITTER;
     t->overlap_slowdown = SC_DEFAULT_OVERLAP_SLOWDOWN;
     t->overlap = SC_DEFAULT_OVERLAP;
@@ -255,8 +275,8 @@ static sc_status_t sc__check(const sc_topology_t *t, sc_err_t *err)
         problem = "a cluster of several nodes needs nics.count and nics.rate_gbps";
     else if (t->fail_tolerance > 0 && t->fail_tolerance < t->tolerance)
         problem = "expect.fail_tolerance is below expect.tolerance (nothing could WARN)";
-    else if (t->nvls && t->nvls_busbw_GBps == 0)
-        problem = "intra.nvls needs intra.nvls_busbw_GBps";
+    else if (t->nvls_mode == SC_NVLS_on && t->fabric != SC_FABRIC_nvswitch)
+        problem = "intra.nvls: on needs intra.fabric: nvswitch (NVLink SHARP runs in the switch)";
     return problem ? sc_err_set(err, SC_ERR_INPUT, "%s: %s", t->path, problem) : SC_OK;
 }
 
@@ -269,19 +289,101 @@ sc_status_t sc_topology_load(const char *path, sc_topology_t *t, sc_err_t *err)
     return status == SC_OK ? sc__check(t, err) : status;
 }
 
-double sc_topology_intra_GBps(const sc_topology_t *t)
+/* PCIe x16 per direction by generation: the raw rate, and what collective libraries reach
+ * (docs/REFERENCE.md section 2: 12, 25 and 50 GB/s for gens 3, 4 and 5; other generations at
+ * the neighbouring generation's fraction). */
+static const double sc__pcie_raw_x16[] = {0, 4.0, 8.0, 15.75, 31.5, 63.0, 121.0, 242.0};
+static const double sc__pcie_reach_x16[] = {0, 3.0, 6.0, 12.0, 25.0, 50.0, 96.0, 192.0};
+/* NVLink as NCCL reaches it: ~370 of 450 GB/s on H100 ("protocol overhead ~20 %", NCCL's
+ * maintainers, nccl-tests issue 212; docs/REFERENCE.md section 2). */
+#define SC__NVLINK_EFFICIENCY 0.82
+/* NVLink SHARP's all-reduce algbw against the line rate: 8x H100 reach ~275 GB/s algbw (480
+ * busbw) of 450 (nccl-tests issue 212; NCCL issue 1455: algbw 258-273 GB/s on 5-8 GPUs). */
+#define SC__NVLS_EFFICIENCY 0.61
+
+double sc_topology_line_GBps(const sc_topology_t *t)
 {
-    /* PCIe x16 per direction by generation (docs/REFERENCE.md §2), scaled by lanes. */
-    static const double pcie_x16[] = {0, 4.0, 8.0, 15.75, 31.5, 63.0, 121.0, 242.0};
     double raw = t->gpu_bandwidth_GBps;
     if (raw <= 0 && t->links_per_gpu > 0)
         raw = (double)t->links_per_gpu * t->link_GBps;
     if (raw <= 0 && t->pcie_gen > 0)
-        raw = pcie_x16[t->pcie_gen] * (double)(t->pcie_lanes ? t->pcie_lanes : 16) / 16.0;
-    /* Without peer-to-peer, traffic bounces through host memory: each byte crosses PCIe twice. */
-    if (t->fabric == SC_FABRIC_pcie && !t->p2p)
-        raw /= 2.0;
-    return raw * t->intra_efficiency;
+        raw = sc__pcie_raw_x16[t->pcie_gen] * (double)(t->pcie_lanes ? t->pcie_lanes : 16) / 16.0;
+    return raw;
+}
+
+static bool sc__nvlink(const sc_topology_t *t)
+{
+    return t->fabric == SC_FABRIC_nvswitch || t->fabric == SC_FABRIC_nvlink_mesh ||
+           t->fabric == SC_FABRIC_nvlink_bridge;
+}
+
+/* What PCIe reaches on `lanes` lanes: a given intra.efficiency of the raw rate, else the
+ * published reachable rate of the generation. */
+static double sc__pcie_GBps(const sc_topology_t *t, long long lanes)
+{
+    int gen = (int)t->pcie_gen;
+    double per_lane = t->intra_efficiency > 0 ? sc__pcie_raw_x16[gen] * t->intra_efficiency
+                                              : sc__pcie_reach_x16[gen];
+    return per_lane * (double)lanes / 16.0;
+}
+
+/* The PCIe path a ring over the first `gpus` GPUs needs (GPUs fill switches, then sockets, in
+ * order). */
+static sc_p2p_level_t sc__pcie_path(const sc_topology_t *t, int gpus)
+{
+    long long sockets = t->gpu_sockets ? t->gpu_sockets : t->sockets ? t->sockets : 1;
+    long long per_socket = (t->gpus_per_node + sockets - 1) / sockets;
+    if (t->gpus_per_switch > 0 && gpus <= t->gpus_per_switch)
+        return SC_P2P_switch;
+    return gpus <= per_socket ? SC_P2P_host : SC_P2P_system;
+}
+
+/* A ring over the first `gpus` GPUs on PCIe: each GPU's link; the uplink of its switch once
+ * the ring leaves the switch; and host memory (each byte crosses PCIe twice) where the path is
+ * farther than the GPUs exchange peer-to-peer (NCCL, src/graph/paths.cc ncclTopoCheckP2p: up to
+ * a common switch by default; docs/REFERENCE.md section 2), or anywhere without peer-to-peer. */
+static double sc__pcie_ring_GBps(const sc_topology_t *t, int gpus)
+{
+    double B = sc__pcie_GBps(t, t->pcie_lanes ? t->pcie_lanes : 16);
+    sc_p2p_level_t path = sc__pcie_path(t, gpus);
+    if (t->gpus_per_switch > 0 && path != SC_P2P_switch) {
+        double up = sc__pcie_GBps(t, t->pcie_uplink_lanes);
+        B = up < B ? up : B;
+    }
+    if (!t->p2p || (int)path > t->p2p_level)
+        B /= 2.0;
+    return B;
+}
+
+double sc_topology_ring_GBps(const sc_topology_t *t, int gpus)
+{
+    bool pcie = t->fabric == SC_FABRIC_pcie ||
+                (t->fabric == SC_FABRIC_nvlink_bridge && gpus > 2 && t->pcie_gen > 0);
+    if (pcie && t->pcie_gen > 0)
+        return sc__pcie_ring_GBps(t, gpus);
+    double efficiency = t->intra_efficiency > 0 ? t->intra_efficiency
+                        : sc__nvlink(t)         ? SC__NVLINK_EFFICIENCY
+                                                : 0.8;
+    return sc_topology_line_GBps(t) * efficiency;
+}
+
+double sc_topology_intra_GBps(const sc_topology_t *t)
+{
+    return sc_topology_ring_GBps(t, (int)t->gpus_per_node);
+}
+
+bool sc_topology_nvls(const sc_topology_t *t)
+{
+    return t->fabric == SC_FABRIC_nvswitch &&
+           (t->nvls_mode == SC_NVLS_on || (t->nvls_mode == SC_NVLS_auto && t->nvswitch_gen >= 3));
+}
+
+double sc_topology_nvls_algbw_GBps(const sc_topology_t *t)
+{
+    double g = (double)t->gpus_per_node;
+    if (t->nvls_busbw_GBps > 0 && g > 1)
+        return t->nvls_busbw_GBps / (2.0 * (g - 1) / g);
+    return sc_topology_line_GBps(t) * SC__NVLS_EFFICIENCY;
 }
 
 double sc_topology_inter_GBps(const sc_topology_t *t, int gpus_per_node)
@@ -298,19 +400,28 @@ static const sc_regime_t *sc__regime(const sc_regimes_t *rs, double bytes)
     return NULL;
 }
 
-void sc_topology_intra_path(const sc_topology_t *t, double bytes, double *latency_us, double *GBps)
+void sc_topology_intra_path(const sc_topology_t *t, double bytes, int gpus, double *latency_us,
+                            double *GBps)
 {
     const sc_regime_t *r = sc__regime(&t->cal_intra, bytes);
     *latency_us = r ? r->latency_us : t->intra_latency_us;
-    *GBps = r ? r->GBps : sc_topology_intra_GBps(t);
+    *GBps = r ? r->GBps : sc_topology_ring_GBps(t, gpus);
 }
 
-void sc_topology_inter_path(const sc_topology_t *t, double bytes, double *latency_us, double *GBps)
+void sc_topology_inter_path(const sc_topology_t *t, double bytes, int nodes, double *latency_us,
+                            double *GBps)
 {
     const sc_regime_t *r = sc__regime(&t->cal_inter, bytes);
     /* each switch tier on the way adds about half a NIC latency */
     *latency_us = r ? r->latency_us : t->nic_latency_us * (1.0 + 0.5 * (double)t->switch_tiers);
-    *GBps = r ? r->GBps : sc_topology_inter_GBps(t, 1);
+    if (r != NULL) {
+        *GBps = r->GBps;
+        return;
+    }
+    /* rail-optimised rings stay on their rail's leaf while the nodes fit under it: the leaves'
+     * uplinks (and their oversubscription) are not on the way */
+    bool one_leaf = t->rails && (t->nodes_per_leaf == 0 || nodes <= t->nodes_per_leaf);
+    *GBps = sc_topology_inter_GBps(t, 1) * (one_leaf ? t->oversubscription : 1.0);
 }
 
 double sc_topology_memory_GBps(const sc_topology_t *t)
@@ -330,6 +441,14 @@ double sc_topology_tflops(const sc_topology_t *t, int precision)
     default:
         return t->tflops_fp32;
     }
+}
+
+const char *sc_algo_name(int algo)
+{
+#define SC__NAME(name) #name,
+    static const char *const names[] = {SC_ALGO_MAP(SC__NAME)};
+#undef SC__NAME
+    return algo >= 0 && algo < SC_ALGO_COUNT ? names[algo] : "?";
 }
 
 const char *sc_fabric_name(int fabric)

@@ -20,8 +20,27 @@
 #define SC__NAME_BAR(name)     #name "|"
 typedef enum { SC_FABRIC_MAP(SC__ENUM_FABRIC) SC_FABRIC_COUNT } sc_fabric_t;
 typedef enum { SC_LIBRARY_MAP(SC__ENUM_LIBRARY) SC_LIB_COUNT } sc_library_t;
-#define SC_FABRIC_NAMES  SC_FABRIC_MAP(SC__NAME_BAR)
-#define SC_LIBRARY_NAMES SC_LIBRARY_MAP(SC__NAME_BAR)
+#define SC_FABRIC_NAMES SC_FABRIC_MAP(SC__NAME_BAR)
+/* The collective algorithms the model knows (--algo forces one; auto: the fastest available,
+ * as NCCL's tuner picks). nvls: NVLink SHARP inside a node; sharp: IB SHARP between nodes. */
+#define SC_ALGO_MAP(X)      X(auto) X(ring) X(tree) X(nvls) X(sharp)
+#define SC__ENUM_ALGO(name) SC_ALGO_##name,
+typedef enum { SC_ALGO_MAP(SC__ENUM_ALGO) SC_ALGO_COUNT } sc_algo_t;
+#define SC_ALGO_NAMES SC_ALGO_MAP(SC__NAME_BAR)
+const char *sc_algo_name(int algo);
+/* NVLink SHARP: from the NVSwitch generation (auto), or forced on or off. */
+#define SC_NVLS_MAP(X)      X(auto) X(on) X(off)
+#define SC__ENUM_NVLS(name) SC_NVLS_##name,
+typedef enum { SC_NVLS_MAP(SC__ENUM_NVLS) SC_NVLS_COUNT } sc_nvls_mode_t;
+#define SC_NVLS_NAMES SC_NVLS_MAP(SC__NAME_BAR)
+/* How far apart two GPUs may sit on PCIe and still exchange peer-to-peer (beyond it the
+ * library stages through host memory): below a common PCIe switch (NCCL's default), through
+ * one CPU's root complex, or across sockets. */
+#define SC_P2P_LEVEL_MAP(X) X(switch) X(host) X(system)
+#define SC__ENUM_P2P(name)  SC_P2P_##name,
+typedef enum { SC_P2P_LEVEL_MAP(SC__ENUM_P2P) SC_P2P_LEVEL_COUNT } sc_p2p_level_t;
+#define SC_P2P_LEVEL_NAMES SC_P2P_LEVEL_MAP(SC__NAME_BAR)
+#define SC_LIBRARY_NAMES   SC_LIBRARY_MAP(SC__NAME_BAR)
 
 #define SC_TOPOLOGY_MAX_CLAIMS  32
 #define SC_TOPOLOGY_MAX_REGIMES 8
@@ -76,17 +95,30 @@ typedef struct {
     double link_GBps; /* per link, per direction */
     long long links_per_gpu;
     double gpu_bandwidth_GBps; /* per GPU per direction; 0: links x link rate, or PCIe */
-    double intra_efficiency;   /* reachable fraction for NCCL-class software */
+    double intra_efficiency;   /* reachable fraction for NCCL-class software; 0: from the path
+                                  (docs/REFERENCE.md section 2) */
     double intra_latency_us;   /* per algorithm step */
     long long pcie_gen, pcie_lanes;
-    bool p2p, nvls;
-    double nvls_busbw_GBps; /* all-reduce busbw through NVLink SHARP */
+    bool p2p;
+    long long nvswitch_gen; /* 1 (V100) .. 4 (B200); NVLink SHARP from gen 3 */
+    int nvls_mode;          /* sc_nvls_mode_t */
+    double nvls_busbw_GBps; /* a published all-reduce busbw through NVLS on the whole node,
+                               overriding the derivation (0: derived) */
+    /* the PCIe tree: which GPUs share a switch and a socket */
+    long long gpus_per_switch;   /* GPUs behind one PCIe switch (0: each on a root port) */
+    long long pcie_uplink_lanes; /* a switch's lanes to its root complex */
+    long long gpu_sockets;       /* sockets whose root complexes hold the GPUs (0: sockets) */
+    int p2p_level;               /* sc_p2p_level_t: the farthest peer-to-peer path */
     /* nics */
     long long nics;
     double nic_gbps, nic_efficiency, nic_latency_us;
+    bool rails; /* rail-optimised: NIC k of every node on the same leaf switches */
     /* inter */
-    long long switch_tiers;
-    double oversubscription;
+    long long switch_tiers, nodes_per_leaf;
+    double oversubscription; /* at the leaves' uplinks: rings crossing the spine share them */
+    bool sharp;              /* IB SHARP: the switches reduce (NCCL's CollNet) */
+    /* what a run forced (--algo), not read from the file */
+    int algo; /* sc_algo_t */
     /* training: what the model adds to the communication (topologies/README.md, calibration) */
     double step_jitter, overlap_slowdown;
     double overlap; /* fraction of a started collective's progress kept while compute runs */
@@ -108,15 +140,27 @@ typedef struct {
 /* Loads path, following `extends` (relative to the file), and checks the result. */
 sc_status_t sc_topology_load(const char *path, sc_topology_t *t, sc_err_t *err);
 
-/* Per-GPU intra-node bandwidth (GB/s, per direction) as software reaches it. */
+/* Per-GPU intra-node bandwidth (GB/s, per direction) as software reaches it, for a ring over
+ * every GPU of the node. */
 double sc_topology_intra_GBps(const sc_topology_t *t);
+/* The same for a ring over `gpus` GPUs of a node: a bridged pair is joined by its bridge, more
+ * GPUs meet over PCIe; on PCIe the ring crosses switch uplinks and sockets as it grows. */
+double sc_topology_ring_GBps(const sc_topology_t *t, int gpus);
+/* A GPU's raw link rate (GB/s per direction), before any protocol overhead. */
+double sc_topology_line_GBps(const sc_topology_t *t);
+/* Whether NVLink SHARP reduces inside the switch (NVSwitch gen >= 3 unless off, or on), and the
+ * all-reduce algbw it reaches (GB/s). */
+bool sc_topology_nvls(const sc_topology_t *t);
+double sc_topology_nvls_algbw_GBps(const sc_topology_t *t);
 /* Per-GPU share of the node's NIC bandwidth (GB/s per direction) as software reaches it. */
 double sc_topology_inter_GBps(const sc_topology_t *t, int gpus_per_node);
 /* The latency per algorithm step (us) and bandwidth (GB/s) a collective of `bytes` meets inside
  * a node (per GPU) or between nodes (per node, all NICs): the calibrated regime where one was
  * measured, else the declared figures. */
-void sc_topology_intra_path(const sc_topology_t *t, double bytes, double *latency_us, double *GBps);
-void sc_topology_inter_path(const sc_topology_t *t, double bytes, double *latency_us, double *GBps);
+void sc_topology_intra_path(const sc_topology_t *t, double bytes, int gpus, double *latency_us,
+                            double *GBps);
+void sc_topology_inter_path(const sc_topology_t *t, double bytes, int nodes, double *latency_us,
+                            double *GBps);
 /* How fast one GPU copies its memory (GB/s of bytes copied): calibrated, else half the
  * declared memory bandwidth (a copy reads and writes every byte), else 0. */
 double sc_topology_memory_GBps(const sc_topology_t *t);

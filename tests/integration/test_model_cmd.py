@@ -1,7 +1,7 @@
 """`scalecheck model`: predictions for every shipped topology without launching anything, with
 the JSON fields, calibrated against public figures (nccl-tests all_reduce busbw on DGX A100:
 ~230 GB/s on 8 GPUs, ~185 GB/s across 2 nodes with 8x HDR), thousands of nodes at once, and
-the workload curve."""
+the workload curve; NVLink SHARP from the switch generation, --algo, the PCIe tree."""
 import glob
 import os
 
@@ -55,6 +55,32 @@ def test():
     expect(all(0 < p["efficiency"] <= 1.0001 for p in curve), "efficiency in (0, 1]")
     rc, out, err, _ = scalecheck1(["model"], timeout=60)
     expect(rc == 2 and "--topology: required" in err, f"no topology: {rc} {err}")
+    test_algo(topo)
+
+
+def test_algo(topo):
+    """NVLink SHARP follows from the switch generation; --algo prices what a run forced."""
+    def ar(name, gpus, *extra):
+        d, _ = model(["--topology", topo(name), "--size", "4G", "--gpus", str(gpus), "--nodes",
+                      "1", *extra])
+        return d["predictions"][0]
+    h = ar("dgx-h100", 8)
+    expect(h["algorithm"] == "nvls" and 465 <= h["busbw_GBps"] <= 495, f"DGX H100 NVLS: {h}")
+    r = ar("dgx-h100", 8, "--algo", "ring")
+    expect(r["algorithm"] == "ring" and 355 <= r["busbw_GBps"] <= 380, f"DGX H100 ring: {r}")
+    expect(ar("dgx-h100", 2)["algorithm"] == "ring", "two GPUs: the ring wins")
+    a = ar("dgx-a100", 8)
+    expect(a["algorithm"] == "ring", f"NVSwitch gen 2 has no NVLS: {a}")
+    rc, out, err, _ = scalecheck1(["model", "--topology", topo("dgx-a100"), "--size", "1G",
+                                   "--gpus", "8", "--nodes", "1", "--algo", "nvls"])
+    expect(rc == 0 and "no NVLink SHARP" in err and "ring" in out, f"forced NVLS on A100: {err}")
+    rc, out, err, _ = scalecheck1(["model", "--topology", topo("dgx-a100"), "--algo", "fast"])
+    expect(rc == 2 and "--algo" in err and "fast" in err, f"bad --algo: {rc} {err}")
+    # the PCIe tree: inside one switch the link's reach, beyond it host memory
+    p4 = ar("inspur-nf5468m6-h100pcie", 4)
+    p8 = ar("inspur-nf5468m6-h100pcie", 8)
+    expect(abs(p4["busbw_GBps"] - 25) < 0.5 and abs(p8["busbw_GBps"] - 12.5) < 0.5,
+           f"PCIe tree: {p4['busbw_GBps']} {p8['busbw_GBps']}")
 
 
 main(test)

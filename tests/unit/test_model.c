@@ -43,12 +43,12 @@ int main(void)
     sc_model_collective(&t, &sc_coll_allreduce, 1e6, 1, 1, &p);
     SC_EXPECT(p.busbw_GBps == 0.0 && strcmp(p.algorithm, "local") == 0);
     /* NVLS beats the ring at large sizes when it has more bandwidth */
-    t.nvls = true;
+    t.nvls_mode = SC_NVLS_on;
     t.nvls_busbw_GBps = 200;
     sc_model_collective(&t, &sc_coll_allreduce, 1e9, 8, 1, &p);
     SC_EXPECT(strcmp(p.algorithm, "nvls") == 0);
     SC_EXPECT(p.busbw_GBps > 150 && p.busbw_GBps <= 200);
-    t.nvls = false;
+    t.nvls_mode = SC_NVLS_off;
     /* across nodes the node's NICs (100 GB/s) bound the ring: busbw <= 100 */
     t.gpu_bandwidth_GBps = 300;
     sc_model_collective(&t, &sc_coll_allreduce, 4e9, 8, 4, &p);
