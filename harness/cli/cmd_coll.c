@@ -171,6 +171,40 @@ static void coll__expect(coll__run_t *run, const sc_case_t *c, sc_case_row_t *ro
                     &run->doc.checks);
 }
 
+/* With a topology, a case slower than the model lets it PASS is measured again, up to --looks
+ * times in all, and the faster look kept (a rank busy for a moment is not a slow system): rank
+ * 0 decides, every rank learns it by a watched broadcast and runs the same looks. Data errors
+ * of any look are kept. */
+static sc_status_t coll__looks(coll__run_t *run, sc_case_t *c, sc_case_result_t *best, int *looks,
+                               sc_err_t *err)
+{
+    const sc_rte_t *rte = run->rte;
+    for (*looks = 1; run->opts.topology != NULL;) {
+        int again = 0, root = 0;
+        if (rte->rank == 0 && *looks < run->opts.looks) {
+            sc_case_row_t row;
+            sc_case_row_fill(c, best, run->ses.world->size, &row);
+            again = sc_verdict_case_slow(&run->topo, c->coll, rte->size / rte->nhosts, rte->nhosts,
+                                         &row);
+        }
+        sc_watchdog_arm(run->ses.wd, "rank 0's choice of another look", &root, 1);
+        MPI_Bcast(&again, 1, MPI_INT, 0, rte->world);
+        sc_watchdog_disarm(run->ses.wd);
+        if (!again)
+            return SC_OK;
+        sc_case_result_t next;
+        sc_status_t status = sc_engine_run_case(run->eng, c, &next, err);
+        if (status != SC_OK)
+            return status;
+        (*looks)++;
+        uint64_t wrong = best->wrong > next.wrong ? best->wrong : next.wrong;
+        if (next.time_us.median < best->time_us.median)
+            *best = next;
+        best->wrong = wrong;
+    }
+    return SC_OK;
+}
+
 /* Runs one size out of place and in place; rank 0 prints and records the row. */
 static sc_status_t coll__run_size(coll__run_t *run, sc_case_t *c, sc_err_t *err)
 {
@@ -180,7 +214,10 @@ static sc_status_t coll__run_size(coll__run_t *run, sc_case_t *c, sc_err_t *err)
         c->in_place = ip == 1;
         if (!sc_engine_supports(run->eng, c))
             continue; /* e.g. NCCL has no in-place alltoall: the row says n/a */
+        int looks;
         sc_status_t status = sc_engine_run_case(run->eng, c, &results[ip], err);
+        if (status == SC_OK)
+            status = coll__looks(run, c, &results[ip], &looks, err);
         if (status != SC_OK)
             return status;
         ran[ip] = true;
@@ -190,6 +227,7 @@ static sc_status_t coll__run_size(coll__run_t *run, sc_case_t *c, sc_err_t *err)
         sc_case_row_t *row = run->rte->rank == 0 ? SC_LIST_PUSH(&run->doc.cases) : NULL;
         if (row != NULL) {
             sc_case_row_fill(c, &results[ip], run->ses.world->size, row);
+            row->looks = looks;
             if (run->doc.judged)
                 coll__expect(run, c, row);
         }

@@ -178,6 +178,10 @@ static const sc_cli_opt_t coll__options[] = {
     O('T', "topology", "FILE",
       "hold every case to what this hardware should deliver (topologies/*.yaml); verdict",
       SC_OPT_STRING, topology, 0, 0),
+    O(0, "looks", "N",
+      "with --topology: a case slower than expected is measured up to N times, the best kept "
+      "(default " SC_DEFAULT_LOOKS_TEXT ")",
+      SC_OPT_INT, looks, 1, 10),
     O(0, "algo", "NAME",
       "ring, tree, nvls or sharp: NCCL uses it (NCCL_ALGO) and the model prices it (default auto)",
       SC_OPT_STRING, algo, 0, 0),
@@ -226,6 +230,7 @@ static void coll__defaults(sc_coll_opts_t *o)
     o->timeout_s = SC_DEFAULT_TIMEOUT_S;
     o->telemetry_s = 1.0;
     o->device = -1;
+    o->looks = SC_DEFAULT_LOOKS;
 }
 
 /* Checks that need the whole command line (and the rank count). */

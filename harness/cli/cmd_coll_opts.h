@@ -28,6 +28,7 @@ typedef struct {
     double timeout_s;
     double telemetry_s;
     int device;
+    int looks; /* a case slower than the topology allows is measured up to this often */
     bool help;
 } sc_coll_opts_t;
 

@@ -85,6 +85,30 @@ def test():
            f"regression: {rc} {out}")
     rc, out, err, _ = scalecheck1(["report", os.path.join(wd, "nope")])
     expect(rc == 2 and "result.json" in err, f"missing dir: {rc} {err}")
+    test_coll_looks(wd)
+
+
+def test_coll_looks(wd):
+    """coll: a case slower than its topology allows is measured again (--looks) before its
+    verdict, and the check says so; a healthy case is measured once."""
+    fast = os.path.join(wd, "fast.yaml")
+    with open(fast, "w") as f:
+        f.write(f"name: fast\nextends: {os.path.join(ROOT, 'topologies', 'localhost.yaml')}\n"
+                "intra:\n  gpu_bandwidth_GBps: 100000\n  latency_us: 0.001\n")
+    base = os.path.join(wd, "looks")
+    rc, out, err, _ = mpirun(2, ["coll", "-b", "64K", "-e", "256K", "-f", "4", "-n", "10",
+                                 "--telemetry", "0", "--topology", fast, "--looks", "2",
+                                 "--results-dir", base])
+    doc = load_json(os.path.join(run_dir(base), "result.json"))
+    expect(rc == 1 and all(r["looks"] == 2 for r in doc["results"]), f"looks {rc} {doc['results']}")
+    expect(all(c["looks"] == 2 and "best of 2 looks" in c.get("note", "")
+               for c in doc["checks"] if c["verdict"] == "FAIL"), f"checks {doc['checks']}")
+    base = os.path.join(wd, "once")
+    rc, out, err, _ = mpirun(2, ["coll", "-b", "64K", "-e", "64K", "-n", "10", "--telemetry", "0",
+                                 "--topology", os.path.join(ROOT, "topologies", "localhost.yaml"),
+                                 "--looks", "1", "--results-dir", base])
+    doc = load_json(os.path.join(run_dir(base), "result.json"))
+    expect(all(r["looks"] == 1 for r in doc["results"]), f"--looks 1: {doc['results']}")
 
 
 import json
