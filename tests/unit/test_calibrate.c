@@ -93,6 +93,12 @@ int main(void)
     /* the probe: slower than calibrated is a WARN, never a FAIL */
     sc_verdict_probe(&t, "before", 40.0, &checks);
     SC_EXPECT(checks.items[checks.n - 1].level == SC_LEVEL_WARN);
+    /* within the spread the calibration saw between its looks (0.4 .. 0.8 us), it agrees */
+    t.cal_probe_spread = 1.0;
+    sc_verdict_probe(&t, "before", 0.75, &checks);
+    SC_EXPECT(checks.items[checks.n - 1].level == SC_LEVEL_PASS);
+    sc_verdict_probe(&t, "before", 0.9, &checks);
+    SC_EXPECT(checks.items[checks.n - 1].level == SC_LEVEL_WARN);
     sc_list_free(&checks);
     sc_list_free(&rows);
     unlink(declared);
