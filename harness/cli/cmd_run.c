@@ -7,17 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calibrate/sc_calibrate.h"
 #include "cli/cmd_run.h"
 #include "cli/sc_cmd_baseline.h"
 #include "cli/sc_cmd.h"
 #include "session/sc_session.h"
-#include "engine/sc_sweep.h"
-#include "judge/sc_run_verdict.h"
-#include "report/sc_verdict_render.h"
-#include "detect/sc_detect.h"
 #include "report/sc_report.h"
-#include "judge/sc_verdict.h"
 #include "patterns/sc_pattern.h"
 #include "sc_config.h"
 #include "util/sc_clock.h"
