@@ -1,8 +1,9 @@
 """Calibration on the spot, both ways: `calibrate` writes the declared topology with this
 host's measured regimes (and the ladders it fitted); a healthy host held to a calibration made
-in the same launch (`run --calibrate`) fails no check; the same host with a busy loop at a higher
-priority stealing one of its cores, held to a calibration made before it, FAILs, and the reference probe
-says the machine is not in its calibrated state. Bad usage exits 2 with nothing on disk."""
+in the same launch (`run --calibrate`, one rank per core) fails no check; the same host with busy
+loops at a higher priority taking its cores, held to a calibration made before them, gets WARNs
+from the reference probes (the machine is not in its calibrated state) and FAILs where the loops
+hit the measured figures. Bad usage exits 2 with nothing on disk."""
 import glob
 import os
 import subprocess
@@ -10,6 +11,7 @@ import subprocess
 from sclib import *
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+BIND = "core"  # one rank per core, as scripts/acceptance.sh
 LOCAL = os.path.join(ROOT, "topologies", "localhost.yaml")
 RUN = ["run", "--workload", os.path.join(ROOT, "workloads", "bert-large-dp.yaml"), "--scales",
        "1,2", "--sweep-max", "1M", "--bytes-scale", "0.001", "--compute-scale", "0.001", "-n",
@@ -54,7 +56,8 @@ def test():
     fails = []
     for attempt in range(3):
         base = os.path.join(wd, f"healthy{attempt}")
-        rc, out, err, _ = mpirun(2, RUN + ["--topology", LOCAL, "--calibrate", "--results-dir", base])
+        rc, out, err, _ = mpirun(2, RUN + ["--topology", LOCAL, "--calibrate", "--results-dir", base],
+                                 bind=BIND)
         expect(rc in (0, 1), f"healthy: exit {rc}\n{err[-800:]}")
         checks = checks_of(base)
         expect(any(c["name"].startswith("reference probe") for c in checks), "probes checked")
@@ -67,21 +70,28 @@ def test():
     if os.geteuid() != 0:
         print("SKIP degraded half: a busy loop at nice -5 needs root")
         return
-    # degraded: a busy loop at a higher priority steals a core after the calibration
-    hogs = [subprocess.Popen(["nice", "-n", "-5", "sh", "-c", "while :; do :; done"])]
+    # degraded: busy loops at a higher priority take most of both cores after the calibration
+    # (one loop alone was not always enough under the sanitizers' slower calibration)
+    hogs = [subprocess.Popen(["nice", "-n", "-5", "sh", "-c", "while :; do :; done"])
+            for _ in range(2)]
     try:
         base = os.path.join(wd, "degraded")
-        rc, out, err, _ = mpirun(2, RUN + ["--topology", cal, "--results-dir", base], timeout=150)
+        rc, out, err, _ = mpirun(2, RUN + ["--topology", cal, "--results-dir", base], timeout=150,
+                                 bind=BIND)
     finally:
         for h in hogs:
             h.kill()
             h.wait()
     checks = checks_of(base)
     fails = [c["name"] for c in checks if c["verdict"] == "FAIL"]
-    expect(rc == 1 and fails, f"degraded: exit {rc}, failed {fails}")
-    probe = [c for c in checks if c["name"].startswith("reference probe before")]
-    expect(probe and probe[0]["verdict"] in ("PASS", "WARN"), "a probe never FAILs")
-    print(f"degraded: exit 1, {len(fails)} checks FAIL")
+    # the probe's mean over ~10 ms sees the cores taken (a WARN, never a FAIL: it says the
+    # machine is not in its calibrated state); the measured figures FAIL when the loops hit them
+    probe = [c for c in checks if c["name"].startswith("reference probe")]
+    expect(len(probe) == 2 and all(c["verdict"] == "WARN" and "calibrated" in c.get("note", "")
+                                   for c in probe), f"degraded: probes {probe}")
+    expect(rc == (1 if fails else 0), f"degraded: exit {rc}, failed {fails}")
+    print(f"degraded: probes WARN ({probe[0]['ratio']:.3f} of calibrated), exit {rc}, "
+          f"{len(fails)} checks FAIL")
 
 
 main(test)
