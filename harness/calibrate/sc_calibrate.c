@@ -12,11 +12,11 @@
 #include "util/sc_clock.h"
 #include "util/sc_stats.h"
 
-#define SC__LOOKS        5
+#define SC__LOOKS 5
 /* The probe's iterations: ~10 ms of 8-byte all-reduces here, longer than the scheduler's time
  * slice, so that its mean sees a core another task takes (a median of short iterations does
  * not: most of them run while the rank holds the core). */
-#define SC__PROBE_ITERS 30000
+#define SC__PROBE_ITERS  30000
 #define SC__LADDER_LOOKS 3
 #define SC__COPY_BYTES   ((size_t)16 << 20)
 
