@@ -13,12 +13,14 @@
 #include "util/sc_stats.h"
 
 #define SC__LOOKS 5
-/* The probe's iterations: ~10 ms of 8-byte all-reduces here, longer than the scheduler's time
- * slice, so that its mean sees a core another task takes (a median of short iterations does
- * not: most of them run while the rank holds the core). */
-#define SC__PROBE_ITERS  30000
-#define SC__LADDER_LOOKS 3
-#define SC__COPY_BYTES   ((size_t)16 << 20)
+/* Each look at the probe runs for ~25 ms of 8-byte all-reduces (at most SC__PROBE_MAX_ITERS),
+ * longer than the scheduler's time slice, so that its mean sees a core another task takes (a
+ * median of short iterations does not: most of them run while the rank holds the core). A
+ * window of time, not a count: on a host that lost a core every all-reduce waits out a slice. */
+#define SC__PROBE_WINDOW_S  0.025
+#define SC__PROBE_MAX_ITERS 30000
+#define SC__LADDER_LOOKS    3
+#define SC__COPY_BYTES      ((size_t)16 << 20)
 
 static double sc__median(const double *v, size_t n)
 {
@@ -170,7 +172,10 @@ sc_status_t sc_probe(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd, doub
 {
     sc_engine_opts_t eo;
     sc_engine_opts_default(&eo);
-    eo.iters = SC__PROBE_ITERS;
+    eo.iters = 0; /* auto, stopped by the window alone: no confidence target is met below 0 */
+    eo.target_ci = -1;
+    eo.size_budget_s = SC__PROBE_WINDOW_S;
+    eo.max_iters = SC__PROBE_MAX_ITERS;
     eo.warmup = 3;
     eo.check_iters = 0;
     sc_engine_t *eng = NULL;

@@ -47,7 +47,7 @@ sc_status_t sc_calibrate_measure(sc_comm_t *world, MPI_Comm control, sc_watchdog
                                  sc_err_t *err);
 void sc_calibration_free(sc_calibration_t *c);
 
-/* The reference probe: a small all-reduce on world for ~10 ms, looked at several times; the
+/* The reference probe: a small all-reduce on world for ~25 ms, looked at several times; the
  * median of the looks' mean times (us: a mean over a window longer than a time slice sees a
  * core taken by another task) and their spread (max/min - 1) on every rank. Collective. Calibrate
  * records it; runs repeat it before and after and compare. */

@@ -180,20 +180,19 @@ static sc_status_t coll__looks(coll__run_t *run, sc_case_t *c, sc_case_result_t 
 {
     const sc_rte_t *rte = run->rte;
     for (*looks = 1; run->opts.topology != NULL;) {
-        int again = 0, root = 0;
+        unsigned char again = 0;
         if (rte->rank == 0 && *looks < run->opts.looks) {
             sc_case_row_t row;
             sc_case_row_fill(c, best, run->ses.world->size, &row);
             again = sc_verdict_case_slow(&run->topo, c->coll, rte->size / rte->nhosts, rte->nhosts,
                                          &row);
         }
-        sc_watchdog_arm(run->ses.wd, "rank 0's choice of another look", &root, 1);
-        MPI_Bcast(&again, 1, MPI_INT, 0, rte->world);
-        sc_watchdog_disarm(run->ses.wd);
-        if (!again)
-            return SC_OK;
+        sc_status_t status = sc_watchdog_bcast(run->ses.wd, rte, rte->world,
+                                               "rank 0's choice of another look", &again, 1, err);
+        if (status != SC_OK || !again)
+            return status;
         sc_case_result_t next;
-        sc_status_t status = sc_engine_run_case(run->eng, c, &next, err);
+        status = sc_engine_run_case(run->eng, c, &next, err);
         if (status != SC_OK)
             return status;
         (*looks)++;

@@ -82,6 +82,8 @@ int sc_cmd_report(const sc_rte_t *rte, int argc, char **argv)
         status =
             sc_err_set(&err, SC_ERR_USAGE, "report: give a run directory (or more to compare)");
     sc_result_t *docs = calloc((size_t)o.ndirs + 1, sizeof(*docs));
+    if (docs == NULL && status == SC_OK)
+        status = sc_err_set(&err, SC_ERR_NOMEM, "report: no memory for %d runs", o.ndirs);
     int loaded = 0, regressions = 0;
     for (; status == SC_OK && loaded < o.ndirs; loaded++)
         status = sc_json_load_result(o.dirs[loaded], &docs[loaded], &err);

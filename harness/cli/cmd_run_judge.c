@@ -58,11 +58,11 @@ sc_status_t sc_run_calibrate(sc_run_t *run, sc_err_t *err)
     if (measured != SC_OK)
         return measured;
     /* every rank learns whether rank 0 has its topology: nobody runs on alone */
-    int ok = status == SC_OK, root = 0;
-    sc_watchdog_arm(run->ses.wd, "rank 0's calibrated topology", &root, 1);
-    MPI_Bcast(&ok, 1, MPI_INT, 0, run->rte->world);
-    sc_watchdog_disarm(run->ses.wd);
-    return ok                ? SC_OK
+    unsigned char ok = status == SC_OK;
+    sc_status_t told = sc_watchdog_bcast(run->ses.wd, run->rte, run->rte->world,
+                                         "rank 0's calibrated topology", &ok, 1, err);
+    return told != SC_OK     ? told
+           : ok              ? SC_OK
            : status != SC_OK ? status
                              : sc_err_set(err, SC_ERR_RUNTIME,
                                           "rank 0 (%s) could not write "

@@ -73,13 +73,11 @@ sc_status_t sc_run_sweep(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd, 
 sc_status_t sc_sweep_relook(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd,
                             sc_case_rows_t *rows, unsigned char *again, bool *any, sc_err_t *err)
 {
-    int root = 0;
-    sc_watchdog_arm(wd, "rank 0's list of sizes to look at again", &root, 1);
-    int rc = MPI_Bcast(again, (int)rows->n, MPI_UNSIGNED_CHAR, 0, control);
-    sc_watchdog_disarm(wd);
-    if (rc != MPI_SUCCESS)
-        return sc_rte_mpi_error(world->rte, rc, "MPI_Bcast(sizes to look at again)", err);
-    sc_status_t status = SC_OK;
+    sc_status_t status = sc_watchdog_bcast(wd, world->rte, control,
+                                           "rank 0's list of sizes to look at again", again,
+                                           (int)rows->n, err);
+    if (status != SC_OK)
+        return status;
     *any = false;
     for (size_t i = 0; i < rows->n && status == SC_OK; i++) {
         if (!again[i])

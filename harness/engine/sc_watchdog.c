@@ -134,3 +134,15 @@ atomic_uint_fast64_t *sc_watchdog_progress(sc_watchdog_t *wd)
 {
     return wd != NULL ? &wd->progress : NULL;
 }
+
+sc_status_t sc_watchdog_bcast(sc_watchdog_t *wd, const sc_rte_t *rte, MPI_Comm control,
+                              const char *what, void *buf, int n, sc_err_t *err)
+{
+    int root = 0;
+    sc_watchdog_arm(wd, what, &root, 1);
+    int rc = MPI_Bcast(buf, n, MPI_BYTE, 0, control);
+    sc_watchdog_disarm(wd);
+    char call[160];
+    snprintf(call, sizeof(call), "MPI_Bcast(%s)", what);
+    return rc == MPI_SUCCESS ? SC_OK : sc_rte_mpi_error(rte, rc, call, err);
+}

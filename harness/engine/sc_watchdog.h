@@ -27,6 +27,12 @@ void sc_watchdog_arm(sc_watchdog_t *wd, const char *what, const int *peers, int 
 /* Stops watching (local work: data check, writing results). */
 void sc_watchdog_disarm(sc_watchdog_t *wd);
 
+/* Rank 0's decision (n bytes at buf) to every rank of control, the wait for it watched (what:
+ * the decision, for the watchdog's message) and an MPI error named with rank and host. wd may
+ * be NULL. Collective. */
+sc_status_t sc_watchdog_bcast(sc_watchdog_t *wd, const sc_rte_t *rte, MPI_Comm control,
+                              const char *what, void *buf, int n, sc_err_t *err);
+
 /* Progress counter the hot loop bumps after every completed operation (one relaxed store). */
 atomic_uint_fast64_t *sc_watchdog_progress(sc_watchdog_t *wd);
 

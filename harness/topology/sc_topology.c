@@ -386,9 +386,15 @@ double sc_topology_nvls_algbw_GBps(const sc_topology_t *t)
     return sc_topology_line_GBps(t) * SC__NVLS_EFFICIENCY;
 }
 
+/* The node's NICs as software reaches them (GB/s per direction), before the fabric above them. */
+static double sc__nics_GBps(const sc_topology_t *t)
+{
+    return (double)t->nics * t->nic_gbps / 8.0 * t->nic_efficiency;
+}
+
 double sc_topology_inter_GBps(const sc_topology_t *t, int gpus_per_node)
 {
-    double node = (double)t->nics * t->nic_gbps / 8.0 * t->nic_efficiency / t->oversubscription;
+    double node = sc__nics_GBps(t) / t->oversubscription;
     return gpus_per_node > 0 ? node / gpus_per_node : node;
 }
 
@@ -421,7 +427,7 @@ void sc_topology_inter_path(const sc_topology_t *t, double bytes, int nodes, dou
     /* rail-optimised rings stay on their rail's leaf while the nodes fit under it: the leaves'
      * uplinks (and their oversubscription) are not on the way */
     bool one_leaf = t->rails && (t->nodes_per_leaf == 0 || nodes <= t->nodes_per_leaf);
-    *GBps = sc_topology_inter_GBps(t, 1) * (one_leaf ? t->oversubscription : 1.0);
+    *GBps = sc__nics_GBps(t) / (one_leaf ? 1.0 : t->oversubscription);
 }
 
 double sc_topology_memory_GBps(const sc_topology_t *t)

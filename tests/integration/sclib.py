@@ -38,16 +38,19 @@ def workdir(name):
     return tempfile.mkdtemp(prefix=name + "-", dir=TMP_ROOT)
 
 
-def mpirun(np, args, env=None, timeout=240, bind="none"):
+def mpirun(np, args, env=None, timeout=240, bind="none", cpus=None):
     """Runs scalecheck on np local ranks; returns (exit code, stdout, stderr, seconds). bind:
     "core" for runs that hold this host to its calibration (one rank per core, as the
-    acceptance run: unbound, the kernel may leave two spinning ranks on one core)."""
+    acceptance run: unbound, the kernel may leave two spinning ranks on one core). cpus: a
+    taskset list the whole job is confined to (a host that lost cores: "0")."""
     full_env = dict(os.environ)
     full_env.update({"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
                      "OMPI_MCA_rmaps_base_oversubscribe": "1"})
     if env:
         full_env.update(env)
     cmd = ["mpirun", "-np", str(np), "--oversubscribe", "--bind-to", bind, SCALECHECK] + args
+    if cpus is not None:
+        cmd = ["taskset", "-c", cpus] + cmd
     start = time.monotonic()
     proc = subprocess.run(cmd, capture_output=True, text=True, env=full_env, timeout=timeout)
     return proc.returncode, proc.stdout, proc.stderr, time.monotonic() - start

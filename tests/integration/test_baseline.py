@@ -75,17 +75,12 @@ def test_degraded(wd, path, sizes):
         print("SKIP degraded coll: no taskset")
         return
     base = os.path.join(wd, "squeezed")
-    env = {"OMPI_MCA_rmaps_base_oversubscribe": "1"}
-    full = ["taskset", "-c", "0", "mpirun", "-np", "2", "--oversubscribe", "--bind-to", "none",
-            SCALECHECK] + COLL + ["--results-dir", base, "--baseline", path]
-    proc = subprocess.run(full, capture_output=True, text=True, timeout=150,
-                          env=dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
-                                   OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", **env))
+    rc, out, _, _ = mpirun(2, COLL + ["--results-dir", base, "--baseline", path], timeout=150,
+                           cpus="0")
     checks = baseline_checks(only_dir(base))
     fails = [c for c in checks if c["verdict"] == "FAIL"]
-    expect(proc.returncode == 1 and len(checks) == sizes + 1 and len(fails) >= sizes // 2,
-           f"one core: exit {proc.returncode}, {len(fails)} of {len(checks)} FAIL: "
-           f"{proc.stdout[-1500:]}")
+    expect(rc == 1 and len(checks) == sizes + 1 and len(fails) >= sizes // 2,
+           f"one core: exit {rc}, {len(fails)} of {len(checks)} FAIL: {out[-1500:]}")
     expect(checks[-1]["verdict"] == "WARN" and "whole run" in checks[-1].get("note", ""),
            f"whole run: {checks[-1]}")
     print(f"one core: {len(fails)} of {len(checks)} baseline checks FAIL, exit 1")

@@ -3,9 +3,10 @@ host's measured regimes (and the ladders it fitted); a healthy host held to a ca
 in the same launch (`run --calibrate`, one rank per core) fails no check; the same host with busy
 loops at a higher priority taking its cores, held to a calibration made before them, gets WARNs
 from the reference probes (the machine is not in its calibrated state) and FAILs where the loops
-hit the measured figures. Bad usage exits 2 with nothing on disk."""
+hit the measured figures; confined to one core, it must FAIL. Bad usage exits 2 with nothing on disk."""
 import glob
 import os
+import shutil
 import subprocess
 
 from sclib import *
@@ -84,14 +85,30 @@ def test():
             h.wait()
     checks = checks_of(base)
     fails = [c["name"] for c in checks if c["verdict"] == "FAIL"]
-    # the probe's mean over ~10 ms sees the cores taken (a WARN, never a FAIL: it says the
+    # the probe's mean over ~25 ms sees the cores taken (a WARN, never a FAIL: it says the
     # machine is not in its calibrated state); the measured figures FAIL when the loops hit them
     probe = [c for c in checks if c["name"].startswith("reference probe")]
-    expect(len(probe) == 2 and all(c["verdict"] == "WARN" and "calibrated" in c.get("note", "")
-                                   for c in probe), f"degraded: probes {probe}")
+    warned = [c for c in probe if c["verdict"] == "WARN" and "calibrated" in c.get("note", "")]
+    expect(len(probe) == 2 and warned and all(c["verdict"] != "FAIL" for c in probe),
+           f"degraded: probes {probe}")
     expect(rc == (1 if fails else 0), f"degraded: exit {rc}, failed {fails}")
-    print(f"degraded: probes WARN ({probe[0]['ratio']:.3f} of calibrated), exit {rc}, "
+    print(f"degraded: {len(warned)} probes WARN ({warned[0]['ratio']:.3f} of calibrated), exit {rc}, "
           f"{len(fails)} checks FAIL")
+    # and a host that lost a core outright (the job confined to one): the figures must FAIL
+    if shutil.which("taskset") is None:
+        print("SKIP one-core half: no taskset")
+        return
+    base = os.path.join(wd, "one-core")
+    # small: every collective there waits out a time slice (a few ms)
+    small = RUN[:RUN.index("--sweep-max")] + ["--sweep-max", "4K", "--bytes-scale", "0.001",
+                                              "--compute-scale", "0.001", "-n", "1", "-w", "0",
+                                              "--looks", "1", "--telemetry", "0"]
+    rc, out, err, _ = mpirun(2, small + ["--topology", cal, "--results-dir", base], timeout=150,
+                             cpus="0")
+    fails = [c["name"] for c in checks_of(base) if c["verdict"] == "FAIL"]
+    sweep = [n for n in fails if n.startswith("allreduce time")]
+    expect(rc == 1 and len(sweep) >= 3, f"one core: exit {rc}, failed {fails}\n{err[-600:]}")
+    print(f"one core: exit 1, {len(fails)} checks FAIL ({len(sweep)} sweep sizes)")
 
 
 main(test)
