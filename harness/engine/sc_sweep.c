@@ -73,9 +73,9 @@ sc_status_t sc_run_sweep(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd, 
 sc_status_t sc_sweep_relook(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd,
                             sc_case_rows_t *rows, unsigned char *again, bool *any, sc_err_t *err)
 {
-    sc_status_t status = sc_watchdog_bcast(wd, world->rte, control,
-                                           "rank 0's list of sizes to look at again", again,
-                                           (int)rows->n, err);
+    sc_status_t status =
+        sc_watchdog_bcast(wd, world->rte, control, "rank 0's list of sizes to look at again", again,
+                          (int)rows->n, err);
     if (status != SC_OK)
         return status;
     *any = false;
