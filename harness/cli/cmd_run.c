@@ -440,7 +440,7 @@ int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
     if (status == SC_OK && run.opts.calibrate)
         status = sc_run_calibrate(&run, &err);
     if (status == SC_OK)
-        status = sc_run_probe(&run, &run.probe_before, &err);
+        status = sc_run_probe(&run, &run.probe_before, &run.probe_before_looks, &err);
     if (status == SC_OK)
         status = run__all_points(&run, &err);
     if (status == SC_OK)

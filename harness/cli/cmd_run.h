@@ -25,14 +25,16 @@ typedef struct {
     sc_session_t ses;
     sc_result_t doc;                  /* rank 0 */
     double probe_before, probe_after; /* the reference probe around the run, us (0: none) */
+    int probe_before_looks, probe_after_looks; /* its measurements (the best kept) */
 } sc_run_t;
 
 /* --calibrate: this machine measured first, in the same launch (the same placement of ranks);
  * rank 0 holds the run to the calibrated topology it writes into the run directory. Collective. */
 sc_status_t sc_run_calibrate(sc_run_t *run, sc_err_t *err);
-/* The reference probe, when the topology has one to compare with (0 left in *us otherwise).
- * Collective. */
-sc_status_t sc_run_probe(sc_run_t *run, double *us, sc_err_t *err);
+/* The reference probe, when the topology has one to compare with (0 left in *us otherwise);
+ * looked at again (up to --looks, the best kept, the count in *looks) while it sits off the
+ * calibrated one: a blip of a few milliseconds is not a disturbed run. Collective. */
+sc_status_t sc_run_probe(sc_run_t *run, double *us, int *looks, sc_err_t *err);
 /* The optional all-reduce sweep with its second looks, the probe after the run, then on rank 0
  * the expectations, the checks (topology, baseline) and the verdict. Collective. */
 sc_status_t sc_run_sweep_and_verdict(sc_run_t *run, sc_err_t *err);

@@ -28,9 +28,11 @@ static void run__verdict(sc_run_t *run, const sc_detected_t *hosts)
     d->has_findings = true;
     sc_run_expect_detected(&actual, &shape, &d->points);
     sc_print_findings(&run->ses.res, &d->findings);
-    sc_verdict_probe(&run->topo, "before the run", run->probe_before, &d->checks);
+    sc_verdict_probe(&run->topo, "before the run", run->probe_before, run->probe_before_looks,
+                     &d->checks);
     sc_run_verdict(&run->topo, &shape, &d->points, &d->sweep, &d->checks);
-    sc_verdict_probe(&run->topo, "after the run", run->probe_after, &d->checks);
+    sc_verdict_probe(&run->topo, "after the run", run->probe_after, run->probe_after_looks,
+                     &d->checks);
     d->judged = true;
     snprintf(d->topology, sizeof(d->topology), "%s", run->topo.name);
 }
@@ -72,12 +74,24 @@ sc_status_t sc_run_calibrate(sc_run_t *run, sc_err_t *err)
 
 /* Every rank knows whether there is a probe to take: the declared file was loaded everywhere,
  * and --calibrate makes one. */
-sc_status_t sc_run_probe(sc_run_t *run, double *us, sc_err_t *err)
+sc_status_t sc_run_probe(sc_run_t *run, double *us, int *looks, sc_err_t *err)
 {
     if (!run->opts.calibrate && !(run->opts.topology && run->topo.cal_probe_us > 0))
         return SC_OK;
-    double spread;
-    return sc_probe(run->ses.world, run->rte->world, run->ses.wd, us, &spread, err);
+    sc_status_t status = SC_OK;
+    unsigned char again = 1;
+    for (*looks = 0; again && status == SC_OK; (*looks)++) {
+        double look = 0, spread;
+        status = sc_probe(run->ses.world, run->rte->world, run->ses.wd, &look, &spread, err);
+        if (status == SC_OK && (*looks == 0 || look < *us))
+            *us = look;
+        again = run->rte->rank == 0 && *looks + 1 < run->opts.looks &&
+                sc_verdict_probe_off(&run->topo, *us);
+        if (status == SC_OK)
+            status = sc_watchdog_bcast(run->ses.wd, run->rte, run->rte->world,
+                                       "whether to probe again", &again, 1, err);
+    }
+    return status;
 }
 
 /* Sizes slower than the topology allows get more looks (rank 0 decides which, from the model),
@@ -117,7 +131,7 @@ sc_status_t sc_run_sweep_and_verdict(sc_run_t *run, sc_err_t *err)
             status = run__relook(run, &sweep, err);
     }
     if (status == SC_OK)
-        status = sc_run_probe(run, &run->probe_after, err);
+        status = sc_run_probe(run, &run->probe_after, &run->probe_after_looks, err);
     sc_detected_t *hosts = NULL;
     if (status == SC_OK && run->opts.topology)
         status = sc_detect_all(run->rte, &hosts, err);

@@ -137,17 +137,34 @@ void sc_verdict_case_claims(const sc_topology_t *t, const sc_case_row_t *rows, s
     }
 }
 
-void sc_verdict_probe(const sc_topology_t *t, const char *when, double us, sc_checks_t *checks)
+/* Within the spread the calibration itself saw between its looks, a probe agrees. */
+static sc_band_t sc__probe_band(const sc_topology_t *t)
+{
+    double seen = 1.0 - 1.0 / (1.0 + t->cal_probe_spread);
+    return sc_band(seen > t->tolerance ? seen : t->tolerance);
+}
+
+bool sc_verdict_probe_off(const sc_topology_t *t, double us)
+{
+    if (t->cal_probe_us <= 0 || us <= 0)
+        return false;
+    sc_band_t band = sc__probe_band(t);
+    bool under;
+    return sc__level(t->cal_probe_us / us, &band, &under) != SC_LEVEL_PASS;
+}
+
+void sc_verdict_probe(const sc_topology_t *t, const char *when, double us, int looks,
+                      sc_checks_t *checks)
 {
     if (t->cal_probe_us <= 0 || us <= 0)
         return;
     char name[96];
     snprintf(name, sizeof(name), "reference probe %s (8 B all-reduce)", when);
-    /* within the spread the calibration itself saw between its looks, the probe agrees */
-    double seen = 1.0 - 1.0 / (1.0 + t->cal_probe_spread);
-    sc_band_t band = sc_band(seen > t->tolerance ? seen : t->tolerance);
+    sc_band_t band = sc__probe_band(t);
     sc_check_t *c =
         sc_verdict_band(checks, name, "time_us", us, t->cal_probe_us, &band, false, "calibration");
+    if (c != NULL)
+        c->looks = looks > 1 ? looks : 1;
     if (c != NULL && c->level != SC_LEVEL_PASS) {
         c->level = SC_LEVEL_WARN;
         snprintf(c->note, sizeof(c->note),

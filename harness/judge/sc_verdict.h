@@ -50,7 +50,10 @@ bool sc_verdict_case_slow(const sc_topology_t *t, const sc_coll_t *coll, int gpu
 /* The reference probe `when` ("before the run") against the one t was calibrated with: a WARN
  * at most, with a note - a probe says the machine is not in its calibrated state, not that the
  * system fails. Nothing when t has no calibrated probe. */
-void sc_verdict_probe(const sc_topology_t *t, const char *when, double us, sc_checks_t *checks);
+void sc_verdict_probe(const sc_topology_t *t, const char *when, double us, int looks,
+                      sc_checks_t *checks);
+/* Whether a probe of us sits outside the calibrated probe's band (false without one). */
+bool sc_verdict_probe_off(const sc_topology_t *t, double us);
 
 /* A claim's check on a measured figure: at least min (or at most max), in the claim's band. */
 void sc_verdict_claim(const sc_topology_t *t, const sc_claim_t *c, double measured,

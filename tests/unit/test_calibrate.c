@@ -91,13 +91,16 @@ int main(void)
     SC_EXPECT(sc_verdict_band(&checks, "e", "time_us", 50, 100, &band, false, "claim")->level ==
               SC_LEVEL_PASS);
     /* the probe: slower than calibrated is a WARN, never a FAIL */
-    sc_verdict_probe(&t, "before", 40.0, &checks);
+    sc_verdict_probe(&t, "before", 40.0, 3, &checks);
+    SC_EXPECT(checks.items[checks.n - 1].looks == 3 && sc_verdict_probe_off(&t, 40.0));
     SC_EXPECT(checks.items[checks.n - 1].level == SC_LEVEL_WARN);
     /* within the spread the calibration saw between its looks (0.4 .. 0.8 us), it agrees */
     t.cal_probe_spread = 1.0;
-    sc_verdict_probe(&t, "before", 0.75, &checks);
+    sc_verdict_probe(&t, "before", 0.75, 1, &checks);
+    SC_EXPECT(!sc_verdict_probe_off(&t, 0.75) && !sc_verdict_probe_off(&t, 0.1));
     SC_EXPECT(checks.items[checks.n - 1].level == SC_LEVEL_PASS);
-    sc_verdict_probe(&t, "before", 0.9, &checks);
+    sc_verdict_probe(&t, "before", 0.9, 1, &checks);
+    SC_EXPECT(sc_verdict_probe_off(&t, 0.9));
     SC_EXPECT(checks.items[checks.n - 1].level == SC_LEVEL_WARN);
     sc_list_free(&checks);
     sc_list_free(&rows);
