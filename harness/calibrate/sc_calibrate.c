@@ -19,8 +19,10 @@
  * window of time, not a count: on a host that lost a core every all-reduce waits out a slice. */
 #define SC__PROBE_WINDOW_S  0.025
 #define SC__PROBE_MAX_ITERS 30000
-#define SC__LADDER_LOOKS    3
+#define SC__LADDER_LOOKS    5
 #define SC__COPY_BYTES      ((size_t)16 << 20)
+
+_Static_assert(SC__LADDER_LOOKS <= SC__LOOKS, "sc__median copies at most SC__LOOKS values");
 
 static double sc__median(const double *v, size_t n)
 {
@@ -31,23 +33,22 @@ static double sc__median(const double *v, size_t n)
     return st.median;
 }
 
-/* Per size, the best of the looks' times (looks[k] holds look k's rows) into rows[0]: the run
- * holds its sizes to this with the best of its own looks (--looks), best against best, and a
- * look disturbed as a whole, or a size caught in a slow moment, does not set the reference. */
-static void sc__best_of_looks(sc_case_rows_t *looks, int nlooks)
+/* Per size, the median of the looks' times (looks[k] holds look k's rows) into rows[0]: a look
+ * disturbed as a whole is outvoted, and so is one that caught a size in a moment faster than
+ * this host's usual state (the best of the looks would hold every later run to that moment). */
+static void sc__median_of_looks(sc_case_rows_t *looks, int nlooks)
 {
     for (size_t i = 0; i < looks[0].n; i++) {
+        double t[SC__LADDER_LOOKS] = {0};
+        int n = 0;
+        for (int k = 0; k < nlooks; k++)
+            if (i < looks[k].n)
+                t[n++] = looks[k].items[i].time_us;
         sc_case_row_t *row = &looks[0].items[i];
-        double best = row->time_us;
-        for (int k = 1; k < nlooks; k++)
-            if (i < looks[k].n && looks[k].items[i].time_us > 0 &&
-                (best <= 0 || looks[k].items[i].time_us < best))
-                best = looks[k].items[i].time_us;
-        if (best > 0 && row->time_us > 0) {
-            row->algbw_GBps *= row->time_us / best;
-            row->busbw_GBps *= row->time_us / best;
-        }
-        row->time_us = best;
+        double median = sc__median(t, (size_t)n);
+        row->algbw_GBps *= row->time_us / median;
+        row->busbw_GBps *= row->time_us / median;
+        row->time_us = median;
     }
 }
 
@@ -77,7 +78,7 @@ static sc_status_t sc__ladder(sc_comm_t *world, MPI_Comm control, sc_watchdog_t 
     if (status == SC_OK)
         status = sc_rte_quiet_barrier(rte, control, err);
     if (status == SC_OK && rte->rank == 0) {
-        sc__best_of_looks(looks, SC__LADDER_LOOKS);
+        sc__median_of_looks(looks, SC__LADDER_LOOKS);
         path->rows = looks[0];
         looks[0] = (sc_case_rows_t){0};
         sc_calibrate_fit(path->rows.items, path->rows.n, path->ranks,

@@ -168,6 +168,8 @@ void sc_verdict_probe(const sc_topology_t *t, const char *when, double us, int l
     if (c != NULL && c->level != SC_LEVEL_PASS) {
         c->level = SC_LEVEL_WARN;
         snprintf(c->note, sizeof(c->note),
-                 "slower than when calibrated: something else runs here, or the machine changed");
+                 "slower than when calibrated%s: something else runs here, or the machine "
+                 "changed",
+                 c->looks > 1 ? " on every look" : "");
     }
 }
