@@ -262,63 +262,102 @@ static void run__print_row(sc_run_t *run, const sc_point_t *p)
     fflush(stdout);
 }
 
-static sc_status_t run__all_points(sc_run_t *run, sc_err_t *err)
+static void run__point_free(sc_point_t *p)
+{
+    for (int g = 0; g < p->ngrid; g++)
+        free(p->grid[g].tp_group);
+    free(p->grid);
+    p->grid = NULL;
+    p->ngrid = 0;
+}
+
+/* Point i on the ranks in it, the others waiting quietly; the point in *p on rank 0. */
+static sc_status_t run__measure(sc_run_t *run, int i, sc_point_t *p, sc_err_t *err)
 {
     const sc_rte_t *rte = run->rte;
+    const sc_run_point_t *pt = &run->points[i];
+    int key = 0;
+    bool in = run__in_point(rte, pt, &key);
     if (rte->rank == 0)
+        fprintf(stderr, "[%d/%d] %d GPU%s x %d node%s ...\r", i + 1, run->npoints,
+                pt->gpus_per_node, pt->gpus_per_node == 1 ? "" : "s", pt->nodes,
+                pt->nodes == 1 ? "" : "s");
+    char what[96];
+    snprintf(what, sizeof(what), "run point %d/%d (splitting)", i + 1, run->npoints);
+    sc_watchdog_arm(run->ses.wd, what, run->ses.world->world_rank, run->ses.world->size);
+    sc_comm_t *pc = NULL;
+    MPI_Comm control = MPI_COMM_NULL;
+    sc_status_t status = run->ses.world->ops->split(run->ses.world, in ? 0 : -1, key, &pc, err);
+    MPI_Comm_split(rte->world, in ? 0 : MPI_UNDEFINED, key, &control);
+    sc_point_init(p);
+    snprintf(what, sizeof(what), "run point %d/%d (training steps)", i + 1, run->npoints);
+    sc_watchdog_arm(run->ses.wd, what, run->ses.world->world_rank, run->ses.world->size);
+    if (status == SC_OK && in)
+        status = run__point(run, pt, pc, control, p, err);
+    if (pc != NULL)
+        pc->ops->close(pc);
+    if (control != MPI_COMM_NULL)
+        MPI_Comm_free(&control);
+    /* ranks outside the point wait here, watched, and quietly: spinning, they would take
+     * the cores of an oversubscribed host from the ranks being measured */
+    if (status == SC_OK)
+        status = sc_rte_quiet_barrier(rte, rte->world, err);
+    sc_watchdog_disarm(run->ses.wd);
+    if (status != SC_OK)
+        run__point_free(p);
+    return status;
+}
+
+static void run__write_result(sc_run_t *run)
+{
+    sc_err_t ignored;
+    char path[PATH_MAX];
+    sc_json_write_result(sc_results_path(&run->ses.res, "result.json", path, sizeof(path)),
+                         &run->doc, &ignored);
+}
+
+static sc_status_t run__all_points(sc_run_t *run, sc_err_t *err)
+{
+    if (run->rte->rank == 0)
         sc_results_printf(&run->ses.res,
                           "#\n# %5s %5s %4s %3s %3s %11s %11s %12s %8s %6s %6s  %s\n", "gpus",
                           "nodes", "dp", "tp", "pp", "step_ms", "p99_ms", "samples/s", "speedup",
                           "eff", "comm%", "slowest");
     for (int i = 0; i < run->npoints; i++) {
-        const sc_run_point_t *pt = &run->points[i];
-        int key = 0;
-        bool in = run__in_point(rte, pt, &key);
-        if (rte->rank == 0)
-            fprintf(stderr, "[%d/%d] %d GPU%s x %d node%s ...\r", i + 1, run->npoints,
-                    pt->gpus_per_node, pt->gpus_per_node == 1 ? "" : "s", pt->nodes,
-                    pt->nodes == 1 ? "" : "s");
-        char what[96];
-        snprintf(what, sizeof(what), "run point %d/%d (splitting)", i + 1, run->npoints);
-        sc_watchdog_arm(run->ses.wd, what, run->ses.world->world_rank, run->ses.world->size);
-        sc_comm_t *pc = NULL;
-        MPI_Comm control = MPI_COMM_NULL;
-        sc_status_t status = run->ses.world->ops->split(run->ses.world, in ? 0 : -1, key, &pc, err);
-        MPI_Comm_split(rte->world, in ? 0 : MPI_UNDEFINED, key, &control);
         sc_point_t p;
-        sc_point_init(&p);
-        snprintf(what, sizeof(what), "run point %d/%d (training steps)", i + 1, run->npoints);
-        sc_watchdog_arm(run->ses.wd, what, run->ses.world->world_rank, run->ses.world->size);
-        if (status == SC_OK && in)
-            status = run__point(run, pt, pc, control, &p, err);
-        if (status != SC_OK) {
-            for (int g = 0; g < p.ngrid; g++)
-                free(p.grid[g].tp_group);
-            free(p.grid);
-        }
-        if (pc != NULL)
-            pc->ops->close(pc);
-        if (control != MPI_COMM_NULL)
-            MPI_Comm_free(&control);
+        sc_status_t status = run__measure(run, i, &p, err);
         if (status != SC_OK)
             return status;
-        /* ranks outside the point wait here, watched, and quietly: spinning, they would take
-         * the cores of an oversubscribed host from the ranks being measured */
-        status = sc_rte_quiet_barrier(rte, rte->world, err);
-        if (status != SC_OK)
-            return status;
-        if (rte->rank == 0) {
+        if (run->rte->rank == 0) {
             run__print_row(run, &p);
             sc_point_t *kept = SC_LIST_PUSH(&run->doc.points);
             if (kept != NULL)
                 *kept = p; /* the document owns the grid now */
-            sc_err_t ignored;
-            char path[PATH_MAX];
-            sc_json_write_result(sc_results_path(&run->ses.res, "result.json", path, sizeof(path)),
-                                 &run->doc, &ignored);
+            else
+                run__point_free(&p);
+            run__write_result(run);
         }
     }
-    sc_watchdog_disarm(run->ses.wd);
+    return SC_OK;
+}
+
+sc_status_t sc_run_point_again(sc_run_t *run, int i, sc_err_t *err)
+{
+    sc_point_t p;
+    sc_status_t status = run__measure(run, i, &p, err);
+    if (status != SC_OK || run->rte->rank != 0)
+        return status;
+    sc_point_t *kept = &run->doc.points.items[i];
+    int looks = kept->looks + 1;
+    if (p.step_time_ms > 0 && p.step_time_ms < kept->step_time_ms) {
+        run__point_free(kept);
+        *kept = p; /* the faster look is kept, with its grid */
+        run__print_row(run, kept);
+    } else {
+        run__point_free(&p);
+    }
+    kept->looks = looks;
+    run__write_result(run);
     return SC_OK;
 }
 

@@ -35,6 +35,9 @@ sc_status_t sc_run_calibrate(sc_run_t *run, sc_err_t *err);
  * looked at again (up to --looks, the best kept, the count in *looks) while it sits off the
  * calibrated one: a blip of a few milliseconds is not a disturbed run. Collective. */
 sc_status_t sc_run_probe(sc_run_t *run, double *us, int *looks, sc_err_t *err);
+/* Point i measured again (run->points[i], already in run->doc.points on rank 0): the faster
+ * of the two kept, its looks counted. Collective. */
+sc_status_t sc_run_point_again(sc_run_t *run, int i, sc_err_t *err);
 /* The optional all-reduce sweep with its second looks, the probe after the run, then on rank 0
  * the expectations, the checks (topology, baseline) and the verdict. Collective. */
 sc_status_t sc_run_sweep_and_verdict(sc_run_t *run, sc_err_t *err);

@@ -17,6 +17,11 @@ typedef struct {
 void sc_run_verdict(const sc_topology_t *t, const sc_run_shape_t *shape, sc_points_t *points,
                     sc_case_rows_t *sweep, sc_checks_t *checks);
 
+/* Which points past the first sit below the model's band for their scaling efficiency
+ * (again[i] = 1; the others 0): those get another look before the verdict. */
+void sc_run_points_slow(const sc_topology_t *t, const sc_run_shape_t *shape, sc_points_t *points,
+                        unsigned char *again);
+
 /* Expected speedup and efficiency recomputed for what is really there (detected topology):
  * the points' expected_*_detected. */
 void sc_run_expect_detected(const sc_topology_t *actual, const sc_run_shape_t *shape,

@@ -90,6 +90,7 @@ void sc_kvs_number(sc_kvs_t *kvs, const char *key, double number)
 void sc_point_init(sc_point_t *p)
 {
     memset(p, 0, sizeof(*p));
+    p->looks = 1;
     p->expected_step_time_ms = p->expected_speedup = p->expected_efficiency = SC_ABSENT;
     p->expected_step_time_ms_detected = p->expected_speedup_detected =
         p->expected_efficiency_detected = SC_ABSENT;
@@ -227,6 +228,7 @@ const sc_field_t sc_point_fields[] = {
     P(slowest_rank, SC_FIELD_INT, CSV),
     P(slowest_host, SC_FIELD_TEXT, BOTH),
     P(slowest_rank_mean_ms, SC_FIELD_DOUBLE, 0),
+    P(looks, SC_FIELD_INT, 0),
     P(expected_step_time_ms, SC_FIELD_OPTIONAL, 0),
     P(expected_step_time_ms_detected, SC_FIELD_OPTIONAL, 0),
     P(expected_speedup_detected, SC_FIELD_OPTIONAL, 0),

@@ -92,6 +92,7 @@ typedef struct {
     int slowest_rank;
     char slowest_host[SC_HOST_MAX];
     double slowest_rank_mean_ms;
+    int looks; /* times the point was measured (the fastest kept): 1, more when it was off */
     sc_op_count_t comm[SC_POINT_OPS];
     int ncomm;
     sc_grid_row_t *grid; /* one row per rank of the point, or NULL */

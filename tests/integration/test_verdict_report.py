@@ -86,6 +86,33 @@ def test():
     rc, out, err, _ = scalecheck1(["report", os.path.join(wd, "nope")])
     expect(rc == 2 and "result.json" in err, f"missing dir: {rc} {err}")
     test_coll_looks(wd)
+    test_run_looks(wd)
+
+
+def test_run_looks(wd):
+    """run: a point of the curve below the model's band is measured again (--looks) before its
+    verdict, the faster look kept and counted; the base point is measured once."""
+    if shutil.which("taskset") is None:
+        print("SKIP run looks: no taskset")
+        return
+    args = ["run", "--workload", os.path.join(ROOT, "workloads", "bert-large-dp.yaml"),
+            "--scales", "1,2", "--bytes-scale", "0.01", "--compute-scale", "0.01", "-n", "4",
+            "-w", "1", "--telemetry", "0",
+            "--topology", os.path.join(ROOT, "topologies", "localhost.yaml")]
+    # two ranks on one core: the 2-GPU point scales at about half what the model expects
+    base = os.path.join(wd, "run-looks")
+    rc, out, err, _ = mpirun(2, args + ["--looks", "2", "--results-dir", base], cpus="0")
+    doc = load_json(os.path.join(run_dir(base), "result.json"))
+    looks = [p["looks"] for p in doc["points"]]
+    eff = [c for c in doc["checks"] if c["name"].startswith("scaling efficiency")]
+    expect(rc == 1 and looks == [1, 2], f"run looks: exit {rc}, looks {looks}\n{err[-400:]}")
+    expect(len(eff) == 1 and eff[0]["verdict"] == "FAIL" and eff[0]["looks"] == 2
+           and "best of 2 looks" in eff[0].get("note", ""), f"efficiency check {eff}")
+    base = os.path.join(wd, "run-once")
+    rc, out, err, _ = mpirun(2, args + ["--looks", "1", "--results-dir", base], cpus="0")
+    doc = load_json(os.path.join(run_dir(base), "result.json"))
+    expect([p["looks"] for p in doc["points"]] == [1, 1], f"--looks 1: {doc['points']}")
+    print(f"run looks: the slow 2-GPU point measured twice, FAIL kept ({eff[0]['ratio']:.2f})")
 
 
 def test_coll_looks(wd):
