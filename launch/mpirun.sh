@@ -46,6 +46,10 @@ mkfifo "$fifo"
 trap 'rm -f "$fifo"' EXIT
 mpirun "${args[@]}" "${extra[@]}" "$@" 2>"$fifo" &
 mpi=$!
+# Stopped ourselves (the user, the scheduler): mpirun passes SIGTERM on to the ranks, which write
+# their final state ("interrupted"); the launcher then ends in 4, as the README says.
+interrupted=""
+trap 'interrupted=1; kill -TERM "$mpi" 2>/dev/null' TERM INT HUP
 
 # Watch stderr (passing it on) for the watchdog's report.
 fault_at=""
@@ -75,6 +79,10 @@ while true; do
 done
 wait "$mpi"
 rc=$?
-# A fault that mpirun did wind down itself still ends in 3 (mpirun may report 1 or a signal).
+while kill -0 "$mpi" 2>/dev/null; do wait "$mpi"; rc=$?; done   # a trapped signal ends wait early
+# The README's codes whatever ended the job: mpirun reports 1 when it was stopped, and
+# 128+N when a rank died of signal N (a lost rank: a runtime fault).
+[ -n "$interrupted" ] && exit 4
 if [ -n "$fault_at" ] && [ "$rc" -ne 0 ]; then exit 3; fi
+[ "$rc" -le 4 ] || exit 3
 exit "$rc"

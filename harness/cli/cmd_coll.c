@@ -10,6 +10,7 @@
 #include "cli/cmd_coll_opts.h"
 #include "cli/sc_cmd.h"
 #include "cli/sc_cmd_baseline.h"
+#include "cli/sc_cmd_end.h"
 #include "session/sc_session.h"
 #include "report/sc_report.h"
 #include "judge/sc_verdict.h"
@@ -102,13 +103,7 @@ static sc_status_t coll__save(coll__run_t *run, const char *state, sc_err_t *err
 {
     if (run->rte->rank != 0)
         return SC_OK;
-    snprintf(run->doc.state, sizeof(run->doc.state), "%s", state);
-    char path[PATH_MAX];
-    sc_status_t status = sc_json_write_result(
-        sc_results_path(&run->ses.res, "result.json", path, sizeof(path)), &run->doc, err);
-    if (status == SC_OK && run->opts.json_path != NULL)
-        status = sc_json_write_result(run->opts.json_path, &run->doc, err);
-    return status;
+    return sc_cmd_save_doc(&run->ses, &run->doc, state, run->opts.json_path, err);
 }
 
 static sc_status_t coll__save_csv(coll__run_t *run, sc_err_t *err)
@@ -347,6 +342,7 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
         status = sc_session_open(&run->ses, rte, &so, err);
     if (status != SC_OK)
         return status;
+    sc_session_on_end(&run->ses, sc_cmd_end_hook, "coll");
     if (rte->rank == 0) {
         sc_result_init(&run->doc, "coll");
         run->doc.judged = run->opts.topology != NULL; /* every case is checked */
@@ -424,7 +420,7 @@ int sc_cmd_coll(const sc_rte_t *rte, int argc, char **argv)
     }
     if (status != SC_OK && rte->rank == 0 && run.doc.command[0] != '\0') {
         sc_err_t ignored;
-        coll__save(&run, "failed", &ignored);
+        sc_cmd_save_failed(&run.ses, &run.doc, &err, run.opts.json_path);
         coll__save_csv(&run, &ignored);
     }
     /* Every rank leaves with the same exit code: 1 when data were wrong or a check failed. */

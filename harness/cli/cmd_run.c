@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cmd_run.h"
+#include "cli/sc_cmd_end.h"
 #include "cli/sc_cmd_baseline.h"
 #include "cli/sc_cmd.h"
 #include "session/sc_session.h"
@@ -311,9 +312,7 @@ static sc_status_t run__measure(sc_run_t *run, int i, sc_point_t *p, sc_err_t *e
 static void run__write_result(sc_run_t *run)
 {
     sc_err_t ignored;
-    char path[PATH_MAX];
-    sc_json_write_result(sc_results_path(&run->ses.res, "result.json", path, sizeof(path)),
-                         &run->doc, &ignored);
+    sc_cmd_save_doc(&run->ses, &run->doc, "running", NULL, &ignored);
 }
 
 static sc_status_t run__all_points(sc_run_t *run, sc_err_t *err)
@@ -372,15 +371,11 @@ static sc_status_t run__save(sc_run_t *run, const char *state, sc_err_t *err)
 {
     if (run->rte->rank != 0 || run->doc.command[0] == '\0')
         return SC_OK;
-    snprintf(run->doc.state, sizeof(run->doc.state), "%s", state);
     char path[PATH_MAX];
-    sc_status_t status = sc_json_write_result(
-        sc_results_path(&run->ses.res, "result.json", path, sizeof(path)), &run->doc, err);
+    sc_status_t status = sc_cmd_save_doc(&run->ses, &run->doc, state, run->opts.json_path, err);
     if (status == SC_OK)
         status = run__save_csv(
             run, sc_results_path(&run->ses.res, "points.csv", path, sizeof(path)), err);
-    if (status == SC_OK && run->opts.json_path)
-        status = sc_json_write_result(run->opts.json_path, &run->doc, err);
     if (status == SC_OK && run->opts.csv_path)
         status = run__save_csv(run, run->opts.csv_path, err);
     return status;
@@ -419,6 +414,7 @@ static sc_status_t run__setup(sc_run_t *run, sc_err_t *err)
     sc_status_t status = sc_session_open(&run->ses, rte, &so, err);
     if (status != SC_OK)
         return status;
+    sc_session_on_end(&run->ses, sc_cmd_end_hook, "run");
     sc_kvs_t *rank_info = sc_session_rank_info(&run->ses);
     if (rte->rank != 0)
         return SC_OK;
@@ -493,9 +489,12 @@ int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
         if (status == SC_OK)
             sc_results_printf(&run.ses.res, "# report: %s/report.html\n", run.ses.res.dir);
     }
-    if (status != SC_OK) {
+    if (status != SC_OK && run.doc.command[0] != '\0') {
         sc_err_t ignored;
-        run__save(&run, "failed", &ignored);
+        char path[PATH_MAX];
+        sc_cmd_save_failed(&run.ses, &run.doc, &err, run.opts.json_path);
+        run__save_csv(&run, sc_results_path(&run.ses.res, "points.csv", path, sizeof(path)),
+                      &ignored);
     }
     /* Every rank leaves with the verdict's exit code: 1 when a check failed. */
     int failed = rte->rank == 0 && run.doc.judged && sc_checks_tally(&run.doc.checks).fail > 0;

@@ -1,6 +1,7 @@
 #include "sc_watchdog.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,26 +23,77 @@ struct sc_watchdog {
     bool stop;
     char what[256];
     char peers[512];
+    uint64_t phase; /* phases armed so far */
+    sc_progress_t *records;
     atomic_uint_fast64_t progress;
 };
 
-static void sc__watchdog_fire(sc_watchdog_t *wd, double waited_s)
+/* The signal that asked this process to stop, 0 while none did (set in the handler only). */
+static volatile sig_atomic_t sc__signal;
+
+static void sc__on_signal(int signo)
 {
-    char msg[1024];
-    pthread_mutex_lock(&wd->lock);
-    snprintf(msg, sizeof(msg),
-             "scalecheck: rank %d (host %s): timeout: no progress for %.1f s in %s; waiting on "
-             "%s; ending the job (exit 3)\n",
-             wd->rte->rank, wd->rte->host, waited_s, wd->what, wd->peers);
-    pthread_mutex_unlock(&wd->lock);
+    sc__signal = signo;
+}
+
+/* Ends the process: the reason on stderr, the hook, then _exit. */
+static void sc__watchdog_end(sc_watchdog_t *wd, sc_watchdog_end_t *end, sc_progress_state_t mine)
+{
+    sc_progress_beat(wd->records, atomic_load(&wd->progress), wd->phase, false, NULL, mine);
+    int n = end->at_fault[0] != '\0';
+    if (!n)
+        n = sc_progress_culprits(wd->records, true, end->at_fault, sizeof(end->at_fault));
+    char msg[2048];
+    snprintf(msg, sizeof(msg), "scalecheck: rank %d (host %s): %s%s%s; ending the job (exit %d)\n",
+             wd->rte->rank, wd->rte->host, end->reason, n ? "; at fault: " : "", end->at_fault,
+             end->exit_code);
     /* write(2) rather than stdio: the main thread may hold stdio's locks. */
     ssize_t ignored = write(STDERR_FILENO, msg, strlen(msg));
     (void)ignored;
     if (wd->hook != NULL)
-        wd->hook(wd->hook_arg);
+        wd->hook(wd->hook_arg, end);
     /* Leaving without MPI_Finalize makes the launcher tear the whole job down (docs/REFERENCE.md
      * §5); MPI_Abort is not callable from this thread at MPI_THREAD_FUNNELED. */
-    _exit(3);
+    _exit(end->exit_code);
+}
+
+static void sc__watchdog_fire(sc_watchdog_t *wd, double waited_s)
+{
+    sc_watchdog_end_t end = {.state = "failed", .exit_code = 3};
+    pthread_mutex_lock(&wd->lock);
+    snprintf(end.reason, sizeof(end.reason), "timeout: no progress for %.1f s in %s; waiting on %s",
+             waited_s, wd->what, wd->peers);
+    pthread_mutex_unlock(&wd->lock);
+    sc__watchdog_end(wd, &end, SC_PROGRESS_TIMEOUT);
+}
+
+/* A signal that came while a rank was lost is the launcher ending the job for it: a runtime
+ * fault (exit 3), not an interruption (exit 4). */
+static void sc__watchdog_signalled(sc_watchdog_t *wd, int signo)
+{
+    sc_watchdog_end_t end = {.state = "interrupted", .exit_code = 4};
+    bool lost = sc_progress_culprits(wd->records, false, end.at_fault, sizeof(end.at_fault)) > 0;
+    if (lost) {
+        end.state = "failed";
+        end.exit_code = 3;
+    }
+    const char *name = signo == SIGINT ? "SIGINT" : signo == SIGHUP ? "SIGHUP" : "SIGTERM";
+    pthread_mutex_lock(&wd->lock);
+    snprintf(end.reason, sizeof(end.reason), "%s %s %s %s",
+             lost ? "a rank was lost: the launcher ended the job with" : "interrupted by", name,
+             wd->armed ? "while waiting in" : "after", wd->what);
+    pthread_mutex_unlock(&wd->lock);
+    sc__watchdog_end(wd, &end, SC_PROGRESS_SIGNALLED);
+}
+
+/* This rank's progress record, on every poll. */
+static void sc__watchdog_beat(sc_watchdog_t *wd, uint64_t progress)
+{
+    if (wd->records == NULL)
+        return;
+    pthread_mutex_lock(&wd->lock);
+    sc_progress_beat(wd->records, progress, wd->phase, wd->armed, wd->what, SC_PROGRESS_RUNNING);
+    pthread_mutex_unlock(&wd->lock);
 }
 
 static void *sc__watchdog_main(void *arg)
@@ -57,8 +109,11 @@ static void *sc__watchdog_main(void *arg)
         pthread_mutex_unlock(&wd->lock);
         if (stop)
             return NULL;
+        if (sc__signal != 0)
+            sc__watchdog_signalled(wd, sc__signal);
         uint64_t now = sc_clock_ns();
         uint64_t progress = atomic_load(&wd->progress);
+        sc__watchdog_beat(wd, progress);
         if (!armed || progress != last_progress) {
             last_progress = progress;
             last_change = now;
@@ -97,6 +152,28 @@ sc_status_t sc_watchdog_start(const sc_rte_t *rte, double timeout_s, sc_watchdog
     return SC_OK;
 }
 
+void sc_watchdog_attach(sc_watchdog_t *wd, sc_progress_t *progress)
+{
+    if (wd == NULL)
+        return;
+    pthread_mutex_lock(&wd->lock);
+    wd->records = progress;
+    pthread_mutex_unlock(&wd->lock);
+}
+
+void sc_watchdog_catch_signals(sc_watchdog_t *wd)
+{
+    if (wd == NULL)
+        return;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = sc__on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
 void sc_watchdog_stop(sc_watchdog_t *wd)
 {
     if (wd == NULL)
@@ -105,6 +182,12 @@ void sc_watchdog_stop(sc_watchdog_t *wd)
     wd->stop = true;
     pthread_mutex_unlock(&wd->lock);
     pthread_join(wd->thread, NULL);
+    /* a clean end says so in its record; the signals go back to their default */
+    sc_progress_beat(wd->records, atomic_load(&wd->progress), wd->phase, false, NULL,
+                     SC_PROGRESS_DONE);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
     pthread_mutex_destroy(&wd->lock);
     free(wd);
 }
@@ -117,6 +200,7 @@ void sc_watchdog_arm(sc_watchdog_t *wd, const char *what, const int *peers, int 
     snprintf(wd->what, sizeof(wd->what), "%s", what);
     sc_rte_describe_ranks(wd->rte, peers, npeers, wd->peers, sizeof(wd->peers));
     wd->armed = true;
+    wd->phase++;
     pthread_mutex_unlock(&wd->lock);
     sc_watchdog_tick(&wd->progress);
 }

@@ -9,17 +9,36 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "engine/sc_progress.h"
 #include "rte/sc_rte.h"
 
 typedef struct sc_watchdog sc_watchdog_t;
 
-/* Called on the watchdog thread just before the process ends (e.g. to flush a log). */
-typedef void (*sc_watchdog_hook_t)(void *arg);
+/* How the job ends when the watchdog ends it. */
+typedef struct {
+    const char *state;   /* "failed" (a timeout) or "interrupted" (a signal) */
+    char reason[640];    /* what happened, from this rank */
+    char at_fault[1024]; /* the ranks the progress records point at, or "" */
+    int exit_code;       /* 3 (timeout) or 4 (interrupted) */
+} sc_watchdog_end_t;
+
+/* Called on the watchdog thread just before the process ends (keep what finished, write the
+ * final state). */
+typedef void (*sc_watchdog_hook_t)(void *arg, const sc_watchdog_end_t *end);
 
 /* Starts the watchdog thread. timeout_s <= 0 disables it (every call below is then a no-op). */
 sc_status_t sc_watchdog_start(const sc_rte_t *rte, double timeout_s, sc_watchdog_hook_t hook,
                               void *hook_arg, sc_watchdog_t **out, sc_err_t *err);
 void sc_watchdog_stop(sc_watchdog_t *wd);
+
+/* The progress records the watchdog keeps this rank's slot of, and reads when it ends the job
+ * (NULL: none). */
+void sc_watchdog_attach(sc_watchdog_t *wd, sc_progress_t *progress);
+
+/* SIGINT, SIGTERM and SIGHUP are caught from now on: the watchdog thread (within 50 ms) writes
+ * the final state through its hook and ends the process with exit code 4. Without a watchdog
+ * (--timeout 0) the signals keep their default action. */
+void sc_watchdog_catch_signals(sc_watchdog_t *wd);
 
 /* Arms the watchdog for a phase of waiting: `what` describes the operation ("allreduce 1M
  * float sum in-place"), peers the ranks (world numbering) it waits on. Copies both. */

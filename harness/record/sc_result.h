@@ -13,7 +13,9 @@ typedef struct {
     /* header */
     char command[16]; /* "coll", "run", "pairs" */
     char version[32];
-    char state[16]; /* "running", "complete", "failed" */
+    char state[16];      /* "running", "complete", "failed", "interrupted" */
+    char reason[640];    /* why it ended when it did not complete ("" otherwise) */
+    char at_fault[1024]; /* the ranks and hosts the progress records point at, or "" */
     char start_utc[32];
     char results_dir[PATH_MAX];
     char backend[16];

@@ -26,6 +26,8 @@ static json_t *sc__header(const sc_result_t *r)
         json_pack("{s:s, s:s, s:s, s:i, s:i}", "tool", "scalecheck", "version", r->version,
                   "command", r->command, "ranks", r->ranks, "nhosts", r->nhosts);
     sc__set_text(doc, "state", r->state);
+    sc__set_text(doc, "reason", r->reason);
+    sc__set_text(doc, "at_fault", r->at_fault);
     sc__set_text(doc, "start_utc", r->start_utc);
     sc__set_text(doc, "results_dir", r->results_dir);
     sc__set_text(doc, "backend", r->backend);
@@ -192,6 +194,22 @@ static json_t *sc__result_json(const sc_result_t *r)
 sc_status_t sc_json_write_result(const char *path, const sc_result_t *r, sc_err_t *err)
 {
     return sc_json_write_new(path, sc__result_json(r), err);
+}
+
+sc_status_t sc_json_mark_end(const char *path, const char *command, const char *state,
+                             const char *reason, const char *at_fault, sc_err_t *err)
+{
+    json_error_t jerr;
+    json_t *doc = json_load_file(path, 0, &jerr);
+    if (!json_is_object(doc)) { /* nothing written yet: the ending is the whole document */
+        json_decref(doc);
+        doc = json_pack("{s:s, s:s}", "tool", "scalecheck", "command", command);
+    }
+    json_object_set_new(doc, "state", json_string(state));
+    json_object_set_new(doc, "reason", json_string(reason));
+    if (at_fault[0] != '\0')
+        json_object_set_new(doc, "at_fault", json_string(at_fault));
+    return sc_json_write_new(path, doc, err);
 }
 
 sc_status_t sc_json_write_summary(const char *path, const sc_result_t *r, const char *const *plots,

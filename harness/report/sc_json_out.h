@@ -13,6 +13,13 @@
 /* The whole result document (coll, run or pairs) as result.json. */
 sc_status_t sc_json_write_result(const char *path, const sc_result_t *r, sc_err_t *err);
 
+/* The final state of a run whose result document is on disk (written by the main thread before
+ * it was stopped): path's state, reason and at_fault set, the rest kept; a document of just
+ * those when there was none yet. For the watchdog's ending, which must not read the records the
+ * main thread may be changing. */
+sc_status_t sc_json_mark_end(const char *path, const char *command, const char *state,
+                             const char *reason, const char *at_fault, sc_err_t *err);
+
 /* summary.json: the verdict's tally (or "NONE" when nothing was judged), the plots drawn (and
  * why none, when gnuplot failed) and the headline facts of the run. */
 sc_status_t sc_json_write_summary(const char *path, const sc_result_t *r, const char *const *plots,

@@ -29,6 +29,22 @@ static sc_status_t sc__mkdir_p(const char *path, sc_err_t *err)
     return SC_OK;
 }
 
+/* Space held back for the final state: a disk that fills during the run still takes it. Real
+ * blocks (written, not a sparse file); none when the disk is already too full to hold them. */
+static void sc__reserve(const sc_results_t *res)
+{
+    char path[PATH_MAX], zeros[4096] = {0};
+    FILE *f = fopen(sc_results_path(res, ".reserve", path, sizeof(path)), "w");
+    if (f == NULL)
+        return;
+    bool ok = true;
+    for (size_t at = 0; ok && at < SC_RESULTS_RESERVE_BYTES; at += sizeof(zeros))
+        ok = fwrite(zeros, 1, sizeof(zeros), f) == sizeof(zeros);
+    ok &= fclose(f) == 0;
+    if (!ok)
+        unlink(path);
+}
+
 sc_status_t sc_results_open(sc_results_t *res, const char *base, const char *name, sc_err_t *err)
 {
     memset(res, 0, sizeof(*res));
@@ -55,7 +71,15 @@ sc_status_t sc_results_open(sc_results_t *res, const char *base, const char *nam
     res->log = fopen(sc_results_path(res, "log", path, sizeof(path)), "w");
     if (res->log == NULL)
         return sc_err_set(err, SC_ERR_IO, "cannot create %s: %s", path, strerror(errno));
+    sc__reserve(res);
     return SC_OK;
+}
+
+void sc_results_release_reserve(const sc_results_t *res)
+{
+    char path[PATH_MAX];
+    if (res->dir[0] != '\0')
+        unlink(sc_results_path(res, ".reserve", path, sizeof(path)));
 }
 
 static int sc__remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -76,6 +100,7 @@ void sc_results_discard(sc_results_t *res)
 
 void sc_results_close(sc_results_t *res)
 {
+    sc_results_release_reserve(res);
     if (res->log != NULL)
         fclose(res->log);
     res->log = NULL;

@@ -18,7 +18,12 @@ typedef struct {
 /* Creates base (and parents) if needed, then a new directory base/<UTC>-<name>[-k] and its
  * log. Fails with SC_ERR_IO naming the path. */
 sc_status_t sc_results_open(sc_results_t *res, const char *base, const char *name, sc_err_t *err);
+/* Closes the log and gives back the reserve. */
 void sc_results_close(sc_results_t *res);
+/* The run directory holds SC_RESULTS_RESERVE_BYTES in `.reserve` from the start, for the
+ * final state of a run that filled the disk: given back here, before that last write. */
+#define SC_RESULTS_RESERVE_BYTES ((size_t)256 << 10)
+void sc_results_release_reserve(const sc_results_t *res);
 /* Removes the run directory and all it holds (a run that ended in a usage error, exit 2,
  * leaves nothing on disk). Nothing when no directory was made. */
 void sc_results_discard(sc_results_t *res);

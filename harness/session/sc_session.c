@@ -3,11 +3,71 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The watchdog's hook: the log flushed, then (rank 0) the command's final state, under the
+ * write lock - waited for a second at most, the main thread may be stuck holding it. */
+static void sc__session_end(void *arg, const sc_watchdog_end_t *end)
+{
+    sc_session_t *s = arg;
+    sc_results_flush(&s->res);
+    if (s->on_end == NULL || s->res.dir[0] == '\0')
+        return;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 1;
+    bool locked = pthread_mutex_timedlock(&s->write_lock, &until) == 0;
+    s->on_end(s->on_end_arg, s->res.dir, end);
+    if (locked)
+        pthread_mutex_unlock(&s->write_lock);
+}
+
+/* The progress records: rank 0 makes the file in its run directory, the others map it when
+ * they can (a run directory on a file system they share). */
+static void sc__session_records(sc_session_t *s)
+{
+    const sc_rte_t *rte = s->rte;
+    if (rte->rank == 0)
+        sc_results_path(&s->res, ".progress", s->progress_path, sizeof(s->progress_path));
+    if (rte->rank == 0)
+        s->progress = sc_progress_open(s->progress_path, rte, true);
+    int root = 0;
+    sc_watchdog_arm(s->wd, "the progress records' path", &root, 1);
+    MPI_Bcast(s->progress_path, (int)sizeof(s->progress_path), MPI_CHAR, 0, rte->world);
+    sc_watchdog_disarm(s->wd);
+    if (rte->rank != 0 && s->progress_path[0] != '\0')
+        s->progress = sc_progress_open(s->progress_path, rte, false);
+    sc_watchdog_attach(s->wd, s->progress);
+    sc_watchdog_catch_signals(s->wd);
+}
+
+void sc_session_on_end(sc_session_t *s, sc_session_end_fn fn, void *arg)
+{
+    s->on_end_arg = arg;
+    s->on_end = fn;
+}
+
+void sc_session_lock(sc_session_t *s)
+{
+    pthread_mutex_lock(&s->write_lock);
+}
+
+void sc_session_unlock(sc_session_t *s)
+{
+    pthread_mutex_unlock(&s->write_lock);
+}
+
+int sc_session_culprits(const sc_session_t *s, char *buf, size_t len)
+{
+    return sc_progress_culprits(s->progress, false, buf, len);
+}
 
 sc_status_t sc_session_open(sc_session_t *s, const sc_rte_t *rte, const sc_session_opts_t *o,
                             sc_err_t *err)
 {
     memset(s, 0, sizeof(*s));
+    pthread_mutex_init(&s->write_lock, NULL);
     s->rte = rte;
     sc_backend_opts_t bopts = {.device = o->device, .timeout_s = o->timeout_s};
     sc_status_t status =
@@ -20,13 +80,14 @@ sc_status_t sc_session_open(sc_session_t *s, const sc_rte_t *rte, const sc_sessi
     int ok = status == SC_OK, all_ok = 0;
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, rte->world);
     if (all_ok)
-        status = sc_watchdog_start(rte, o->timeout_s, sc_results_flush, &s->res, &s->wd, err);
+        status = sc_watchdog_start(rte, o->timeout_s, sc__session_end, s, &s->wd, err);
     else if (status == SC_OK)
         status = sc_err_set(err, SC_ERR_IO, "rank 0 could not create the results directory");
     if (status != SC_OK) {
         sc_session_close(s);
         return status;
     }
+    sc__session_records(s);
     s->sampling = o->telemetry_s > 0;
     if (s->sampling && rte->local_rank == 0) /* one sampler per host */
         s->telemetry = sc_telemetry_start(o->telemetry_s, rte->host);
@@ -111,6 +172,11 @@ void sc_session_close(sc_session_t *s)
     s->telemetry = NULL;
     sc_watchdog_stop(s->wd);
     s->wd = NULL;
+    sc_progress_close(s->progress);
+    s->progress = NULL;
+    if (s->rte != NULL && s->rte->rank == 0 && s->progress_path[0] != '\0')
+        unlink(s->progress_path); /* a clean end; a fault keeps the records as evidence */
+    s->progress_path[0] = '\0';
     if (s->world != NULL)
         s->world->ops->close(s->world);
     s->world = NULL;
@@ -135,8 +201,12 @@ int sc_session_finish(sc_session_t *s, const sc_rte_t *rte, const char *cmd, sc_
                       const sc_err_t *err, int failed)
 {
     int code = sc_status_exit_code(status);
+    char at_fault[1024] = "";
+    if (code == 3)
+        sc_session_culprits(s, at_fault, sizeof(at_fault));
     if (status != SC_OK && (rte->rank == 0 || code != 2))
-        fprintf(stderr, "scalecheck %s: %s\n", cmd, err->msg);
+        fprintf(stderr, "scalecheck %s: %s%s%s\n", cmd, err->msg, at_fault[0] ? "; at fault: " : "",
+                at_fault);
     if (code == 3)
         MPI_Abort(rte->world, 3);
     if (code == 2) /* bad input: nothing measured, nothing left on disk */

@@ -5,6 +5,8 @@
 #ifndef SC_SESSION_H
 #define SC_SESSION_H
 
+#include <pthread.h>
+
 #include "comm/sc_backend.h"
 #include "engine/sc_watchdog.h"
 #include "session/sc_results.h"
@@ -19,20 +21,38 @@ typedef struct {
     const char *name;         /* run directory name after the time stamp */
 } sc_session_opts_t;
 
+/* What the command does when the watchdog ends the job (rank 0: the final state into its
+ * result document on disk). Runs on the watchdog thread, under the session's write lock. */
+typedef void (*sc_session_end_fn)(void *arg, const char *dir, const sc_watchdog_end_t *end);
+
 typedef struct {
     const sc_rte_t *rte;
     sc_comm_t *world;
     char note[512]; /* how --backend auto chose, or "" */
     sc_results_t res;
     sc_watchdog_t *wd;
+    sc_progress_t *progress; /* the ranks' progress records in the run directory, or NULL */
+    char progress_path[PATH_MAX];
     sc_telemetry_t *telemetry;
     bool sampling;
+    sc_session_end_fn on_end;
+    void *on_end_arg;
+    pthread_mutex_t write_lock; /* held while the result document is written */
 } sc_session_t;
 
 /* Opens everything; collective. On error nothing is left open and every rank has the same
  * status (a usage error is reported once, by rank 0, by the caller). */
 sc_status_t sc_session_open(sc_session_t *s, const sc_rte_t *rte, const sc_session_opts_t *o,
                             sc_err_t *err);
+/* Sets what rank 0 does when the watchdog ends the job (a timeout, a signal). */
+void sc_session_on_end(sc_session_t *s, sc_session_end_fn fn, void *arg);
+/* Held around every write of the result document, so that the watchdog's final state is never
+ * overwritten by, or mixed with, one the main thread was writing. */
+void sc_session_lock(sc_session_t *s);
+void sc_session_unlock(sc_session_t *s);
+/* The ranks the progress records point at, in words ("" none); their count. */
+int sc_session_culprits(const sc_session_t *s, char *buf, size_t len);
+
 /* Every rank's backend description (versions, GPU, NCCL_* variables): rte->size lists on
  * rank 0 (free each, then the array), NULL elsewhere. Collective. */
 sc_kvs_t *sc_session_rank_info(sc_session_t *s);

@@ -1,0 +1,24 @@
+/* sc_cmd_end.h - how a measuring command's result document ends, whatever ended the run: saved
+ * under the session's write lock while it runs, its final state ("complete", "failed" with the
+ * error and the ranks at fault, "interrupted") written by the main thread or, when the watchdog
+ * ends the job, by the watchdog's hook; a full disk gives the run directory's reserve back for
+ * that last write (sc_cmd_end.c). */
+#ifndef SC_CMD_END_H
+#define SC_CMD_END_H
+
+#include "record/sc_result.h"
+#include "session/sc_session.h"
+
+/* The watchdog's ending (sc_session_on_end): arg is the command's name ("coll"). */
+void sc_cmd_end_hook(void *arg, const char *dir, const sc_watchdog_end_t *end);
+
+/* result.json (and json_path when given) written from doc with state, under the lock (rank 0). */
+sc_status_t sc_cmd_save_doc(sc_session_t *ses, sc_result_t *doc, const char *state,
+                            const char *json_path, sc_err_t *err);
+
+/* A run that stopped on error `why`: its reason and the ranks at fault into doc, saved as
+ * "failed" (the reserve given back when the disk is full). Rank 0. */
+void sc_cmd_save_failed(sc_session_t *ses, sc_result_t *doc, const sc_err_t *why,
+                        const char *json_path);
+
+#endif

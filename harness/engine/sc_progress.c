@@ -1,0 +1,127 @@
+/* sc_progress.c - the per-rank progress records (sc_progress.h): a file of fixed slots that
+ * every rank maps shared; each rank writes only its own slot, from its watchdog thread. */
+#include "engine/sc_progress.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+/* A heartbeat older than this is a rank that no longer runs: the watchdog beats every 50 ms. */
+#define SC__STALE_MS 1000
+
+struct sc_progress {
+    sc_progress_slot_t *slots; /* the mapping */
+    int nslots, rank;
+    char host[64];
+};
+
+uint64_t sc_progress_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000ull + (uint64_t)ts.tv_nsec / 1000000ull;
+}
+
+sc_progress_t *sc_progress_open(const char *path, const sc_rte_t *rte, bool create)
+{
+    size_t bytes = (size_t)rte->size * sizeof(sc_progress_slot_t);
+    int fd = open(path, create ? O_RDWR | O_CREAT | O_CLOEXEC : O_RDWR | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return NULL;
+    bool sized = !create || ftruncate(fd, (off_t)bytes) == 0;
+    void *map = sized ? mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
+    close(fd);
+    sc_progress_t *p = map != MAP_FAILED ? calloc(1, sizeof(*p)) : NULL;
+    if (p == NULL) {
+        if (map != MAP_FAILED)
+            munmap(map, bytes);
+        return NULL;
+    }
+    p->slots = map;
+    p->nslots = rte->size;
+    snprintf(p->host, sizeof(p->host), "%s", rte->host);
+    p->rank = rte->rank;
+    sc_progress_slot_t *mine = &p->slots[rte->rank];
+    mine->rank = rte->rank;
+    mine->pid = (int32_t)getpid();
+    snprintf(mine->host, sizeof(mine->host), "%s", rte->host);
+    sc_progress_beat(p, 0, 0, false, "start-up", SC_PROGRESS_RUNNING);
+    return p;
+}
+
+void sc_progress_close(sc_progress_t *p)
+{
+    if (p == NULL)
+        return;
+    munmap(p->slots, (size_t)p->nslots * sizeof(sc_progress_slot_t));
+    free(p);
+}
+
+void sc_progress_beat(sc_progress_t *p, uint64_t progress, uint64_t phase, bool armed,
+                      const char *what, sc_progress_state_t state)
+{
+    if (p == NULL)
+        return;
+    sc_progress_slot_t *mine = &p->slots[p->rank];
+    mine->progress = progress;
+    mine->phase = phase;
+    mine->armed = armed;
+    if (what != NULL)
+        snprintf(mine->what, sizeof(mine->what), "%s", what);
+    mine->state = (int32_t)state;
+    mine->heartbeat_ms = sc_progress_now_ms(); /* last: a reader sees a beat after its data */
+}
+
+/* Why rank r is at fault, or NULL. */
+static const char *sc__fault(const sc_progress_slot_t *s, const char *my_host, bool stuck,
+                             uint64_t now, double *ago)
+{
+    *ago = (double)(now - s->heartbeat_ms) / 1e3;
+    if (s->state != SC_PROGRESS_RUNNING)
+        return NULL; /* no record, or it ended on its own terms and said so */
+    /* on this host a process that is gone is known at once; elsewhere its heartbeat tells */
+    if (strcmp(s->host, my_host) == 0 && s->pid > 0 && kill(s->pid, 0) != 0 && errno == ESRCH)
+        return "ended without a word (killed or crashed)";
+    if (now > s->heartbeat_ms && now - s->heartbeat_ms >= SC__STALE_MS)
+        return "stopped answering (stopped, killed or crashed)";
+    if (!stuck)
+        return NULL;
+    if (!s->armed)
+        return "is not waiting on anyone (busy in its own work)";
+    return NULL;
+}
+
+int sc_progress_culprits(const sc_progress_t *p, bool stuck, char *buf, size_t len)
+{
+    if (len > 0)
+        buf[0] = '\0';
+    if (p == NULL)
+        return 0;
+    uint64_t now = sc_progress_now_ms();
+    int n = 0;
+    size_t used = 0;
+    for (int r = 0; r < p->nslots; r++) {
+        sc_progress_slot_t s = p->slots[r]; /* a copy: its owner may be writing */
+        s.host[sizeof(s.host) - 1] = s.what[sizeof(s.what) - 1] = '\0';
+        double ago;
+        const char *why = sc__fault(&s, p->host, stuck, now, &ago);
+        if (why == NULL)
+            continue;
+        char one[400];
+        int w = snprintf(one, sizeof(one), "%srank %d (host %s) %s", n ? "; " : "", r, s.host, why);
+        if (ago >= 1.0 && w > 0 && (size_t)w < sizeof(one))
+            snprintf(one + w, sizeof(one) - (size_t)w, " %.1f s ago", ago);
+        size_t at = strlen(one);
+        snprintf(one + at, sizeof(one) - at, ", last in %s", s.what);
+        if (used < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s", one);
+        n++;
+    }
+    return n;
+}

@@ -1,0 +1,56 @@
+/* sc_progress.h - one small record per rank in a file every rank maps (the run directory's
+ * `.progress`), so that a rank whose watchdog fires, or that is told to stop, can see the others
+ * without MPI: which one stopped answering (its watchdog's heartbeat went stale: stopped, killed,
+ * crashed), which one is not where the others are (not waiting, or behind them), and the last
+ * operation of each. Ranks that cannot open the file (a run directory that is not on a shared
+ * file system) simply have no record; the others still have theirs. */
+#ifndef SC_PROGRESS_H
+#define SC_PROGRESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rte/sc_rte.h"
+
+/* How a rank's run ended, as its own record says. */
+typedef enum {
+    SC_PROGRESS_RUNNING = 1,
+    SC_PROGRESS_DONE,     /* ended normally */
+    SC_PROGRESS_TIMEOUT,  /* its watchdog fired */
+    SC_PROGRESS_SIGNALLED /* it was told to stop (SIGTERM, SIGINT, SIGHUP) */
+} sc_progress_state_t;
+
+typedef struct {
+    uint64_t heartbeat_ms; /* CLOCK_REALTIME, every poll of the watchdog */
+    uint64_t progress;     /* operations completed */
+    uint64_t phase;        /* phases armed so far (each collective, each wait): for a reader */
+    int32_t state;         /* sc_progress_state_t, 0: never written */
+    int32_t armed;         /* 1 while waiting on other ranks */
+    int32_t rank, pid;
+    char host[64];
+    char what[160]; /* the operation armed last */
+} sc_progress_slot_t;
+
+typedef struct sc_progress sc_progress_t;
+
+/* Maps path (created, ranks slots, by the caller that passes create) and returns this rank's
+ * view; NULL when the file cannot be mapped (the run goes on without records). */
+sc_progress_t *sc_progress_open(const char *path, const sc_rte_t *rte, bool create);
+void sc_progress_close(sc_progress_t *p);
+
+/* This rank's slot: written by its watchdog thread only. */
+void sc_progress_beat(sc_progress_t *p, uint64_t progress, uint64_t phase, bool armed,
+                      const char *what, sc_progress_state_t state);
+
+/* The ranks at fault as seen from here, in words ("rank 2 (host h2) stopped answering
+ * (stopped, killed or crashed) 12.1 s ago, last in allreduce 1M; ..."), and how many. A rank
+ * whose heartbeat went stale is always named; when the job is stuck (a timeout), so is one that
+ * is waiting on no one (busy in its own work while the others wait). Writes "" when nothing
+ * points at anyone, or there are no records. */
+int sc_progress_culprits(const sc_progress_t *p, bool stuck, char *buf, size_t len);
+
+/* The realtime clock in ms (comparable between hosts whose clocks are kept in step). */
+uint64_t sc_progress_now_ms(void);
+
+#endif
