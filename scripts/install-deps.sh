@@ -15,6 +15,7 @@ packages=(
   gnuplot-nox                     # plots in the reports
   iproute2 iputils-ping           # the virtual cluster (network namespaces, tc) and host probes
   slurm-wlm munge                 # a real Slurm on the virtual cluster (tests)
+  libxml2-utils                   # xmllint: junit.xml validated against the JUnit schema (tests)
 )
 
 missing=()

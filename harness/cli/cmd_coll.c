@@ -74,26 +74,7 @@ static void coll__options(const sc_coll_opts_t *o, sc_kvs_t *out)
 static void coll__document(coll__run_t *run, int argc, char **argv)
 {
     sc_result_t *d = &run->doc;
-    const sc_rte_t *rte = run->rte;
-    time_t now = time(NULL);
-    struct tm utc;
-    gmtime_r(&now, &utc);
-    strftime(d->start_utc, sizeof(d->start_utc), "%Y-%m-%dT%H:%M:%SZ", &utc);
-    snprintf(d->version, sizeof(d->version), "%s", SC_VERSION);
-    snprintf(d->results_dir, sizeof(d->results_dir), "%s", run->ses.res.dir);
-    snprintf(d->backend, sizeof(d->backend), "%s", run->ses.world->ops->name);
-    snprintf(d->backend_note, sizeof(d->backend_note), "%s", run->ses.note);
-    d->ranks = rte->size;
-    d->nhosts = rte->nhosts;
-    d->argv = calloc((size_t)argc + 1, sizeof(char *));
-    for (int i = 0; d->argv != NULL && i < argc; i++)
-        d->argv[i] = strdup(argv[i]);
-    d->hosts = calloc((size_t)rte->nhosts, sizeof(*d->hosts));
-    d->rank_hosts = calloc((size_t)rte->size, sizeof(*d->rank_hosts));
-    for (int r = 0; d->hosts != NULL && d->rank_hosts != NULL && r < rte->size; r++) {
-        memcpy(d->rank_hosts[r], rte->hosts[r], SC_HOST_MAX);
-        memcpy(d->hosts[rte->host_index[r]], rte->hosts[r], SC_HOST_MAX);
-    }
+    sc_cmd_doc_header(d, &run->ses, argc, argv);
     coll__libraries(run, &d->libraries);
     coll__options(&run->opts, &d->options);
 }

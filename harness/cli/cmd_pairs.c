@@ -14,6 +14,7 @@
 #include "cli/sc_cli.h"
 #include "cli/sc_cmd.h"
 #include "cli/sc_cmd_baseline.h"
+#include "cli/sc_cmd_end.h"
 #include "report/sc_verdict_render.h"
 #include "session/sc_session.h"
 #include "report/sc_report.h"
@@ -83,18 +84,13 @@ static double pairs__expected(const pairs__opts_t *o, const sc_rte_t *rte, sc_er
 }
 
 /* The document's header: what ran, where, how. */
-static void pairs__header(sc_result_t *doc, const pairs__opts_t *o, const sc_rte_t *rte,
-                          const sc_session_t *ses)
+static void pairs__header(sc_result_t *doc, const pairs__opts_t *o, const sc_session_t *ses,
+                          int argc, char **argv)
 {
-    snprintf(doc->version, sizeof(doc->version), "%s", SC_VERSION);
-    snprintf(doc->state, sizeof(doc->state), "complete");
-    snprintf(doc->backend, sizeof(doc->backend), "%s", ses->world->ops->name);
-    snprintf(doc->results_dir, sizeof(doc->results_dir), "%s", ses->res.dir);
+    sc_cmd_doc_header(doc, ses, argc, argv);
     snprintf(doc->mode, sizeof(doc->mode), "%s", o->mode);
     snprintf(doc->per, sizeof(doc->per), "%s", o->per);
     snprintf(doc->method, sizeof(doc->method), "%s", o->method);
-    doc->ranks = rte->size;
-    doc->nhosts = rte->nhosts;
     doc->pair_size_bytes = o->m.size;
     doc->pair_iters = o->m.iters;
     doc->looks = o->m.looks;
@@ -111,6 +107,77 @@ static bool pairs__baseline(const sc_baseline_t *b, const char *path, sc_results
     if (added.n > 0)
         sc_verdict_print(stdout, res->log, &added);
     return sc_checks_tally(&added).fail > 0;
+}
+
+/* What one pairs run carries on rank 0: the participants' names and the document the rounds
+ * are saved into as they finish. */
+typedef struct {
+    const pairs__opts_t *o;
+    sc_session_t *ses;
+    char **names;
+    int n;
+    sc_result_t doc;
+} pairs__run_t;
+
+static void pairs__run_free(pairs__run_t *run)
+{
+    for (int i = 0; run->names != NULL && i < run->n; i++)
+        free(run->names[i]);
+    free(run->names);
+    run->names = NULL;
+    if (run->doc.command[0] != '\0')
+        sc_result_free(&run->doc);
+}
+
+/* The participants' names (host, or host:rank with --per rank) and the document (rank 0). */
+static sc_status_t pairs__start(pairs__run_t *run, const sc_comm_t *pc, const sc_rte_t *rte,
+                                int argc, char **argv, sc_err_t *err)
+{
+    run->n = pc != NULL ? pc->size : 0;
+    run->names = calloc((size_t)run->n + 1, sizeof(char *));
+    for (int i = 0; run->names != NULL && i < run->n; i++) {
+        int w = pc->world_rank[i];
+        char label[SC_HOST_MAX + 16];
+        if (run->o->per_rank)
+            snprintf(label, sizeof(label), "%s:%d", rte->hosts[w], w);
+        else
+            snprintf(label, sizeof(label), "%s", rte->hosts[w]);
+        run->names[i] = strdup(label);
+        if (run->names[i] == NULL)
+            return sc_err_set(err, SC_ERR_NOMEM, "pairs: no memory for the names");
+    }
+    if (run->names == NULL)
+        return sc_err_set(err, SC_ERR_NOMEM, "pairs: no memory for the names");
+    sc_result_init(&run->doc, "pairs");
+    pairs__header(&run->doc, run->o, run->ses, argc, argv);
+    return sc_cmd_save_doc(run->ses, &run->doc, "running", NULL, err);
+}
+
+/* After each round: the matrices so far into result.json, so that a fault keeps them. */
+static void pairs__round(void *arg, const sc_pairs_matrix_t *so_far, int round, int rounds)
+{
+    pairs__run_t *run = arg;
+    sc_result_t *doc = &run->doc;
+    int n = so_far->n;
+    size_t bytes = (size_t)n * (size_t)n * sizeof(double);
+    if (doc->uni == NULL) {
+        doc->npairs_nodes = n;
+        doc->pair_names = calloc((size_t)n, sizeof(*doc->pair_names));
+        for (int i = 0; doc->pair_names != NULL && i < n; i++)
+            snprintf(doc->pair_names[i], sizeof(doc->pair_names[i]), "%s", run->names[i]);
+        doc->uni = malloc(bytes);
+        doc->bidir = malloc(bytes);
+        doc->latency = malloc(bytes);
+    }
+    if (doc->uni == NULL || doc->bidir == NULL || doc->latency == NULL || !doc->pair_names)
+        return;
+    memcpy(doc->uni, so_far->uni, bytes);
+    memcpy(doc->bidir, so_far->bidir, bytes);
+    memcpy(doc->latency, so_far->lat, bytes);
+    snprintf(doc->reason, sizeof(doc->reason), "%d of %d rounds done", round, rounds);
+    sc_err_t ignored;
+    sc_cmd_save_doc(run->ses, doc, "running", NULL, &ignored);
+    doc->reason[0] = '\0';
 }
 
 int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
@@ -162,47 +229,42 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
         status = sc_session_open(&ses, rte, &so, &err);
     }
     bool in = o.per_rank || rte->local_rank == 0;
-    sc_pairs_ctx_t x = {.rte = rte, .control = MPI_COMM_NULL, .wd = ses.wd};
+    pairs__run_t run = {.o = &o, .ses = &ses};
+    sc_pairs_ctx_t x = {.rte = rte,
+                        .control = MPI_COMM_NULL,
+                        .wd = ses.wd,
+                        .on_round = pairs__round,
+                        .on_round_arg = &run};
     if (status == SC_OK) {
+        sc_session_on_end(&ses, sc_cmd_end_hook, "pairs");
         status = ses.world->ops->split(ses.world, in ? 0 : -1, rte->rank, &x.pc, &err);
         MPI_Comm_split(rte->world, in ? 0 : MPI_UNDEFINED, rte->rank, &x.control);
     }
-    int n = x.pc ? x.pc->size : 0;
+    if (status == SC_OK && rte->rank == 0)
+        status = pairs__start(&run, x.pc, rte, argc, argv, &err);
     bool failed = false;
     sc_pairs_matrix_t m = {0};
     if (status == SC_OK && x.pc != NULL)
         status = sc_pairs_measure(&x, &o.m, expected, &m, &err);
     if (status == SC_OK && rte->rank == 0) {
-        const char **names = calloc((size_t)n, sizeof(char *));
-        char(*labels)[96] = calloc((size_t)n, sizeof(*labels));
-        for (int i = 0; i < n; i++) {
-            int w = x.pc->world_rank[i];
-            if (o.per_rank)
-                snprintf(labels[i], sizeof(labels[i]), "%s:%d", rte->hosts[w], w);
-            else
-                snprintf(labels[i], sizeof(labels[i]), "%s", rte->hosts[w]);
-            names[i] = labels[i];
-        }
-        sc_result_t doc;
-        sc_result_init(&doc, "pairs");
-        pairs__header(&doc, &o, rte, &ses);
-        failed = sc_pairs_report(&ses.res, &m, names, expected, o.m.tolerance, &doc);
-        failed |= pairs__baseline(&baseline, o.baseline, &ses.res, &doc);
-        char path[PATH_MAX];
-        status = sc_json_write_result(sc_results_path(&ses.res, "result.json", path, sizeof(path)),
-                                      &doc, &err);
-        if (status == SC_OK && o.json_path)
-            status = sc_json_write_result(o.json_path, &doc, &err);
+        sc_result_t *doc = &run.doc;
+        sc_result_free(doc); /* the rounds' document gives way to the judged one */
+        sc_result_init(doc, "pairs");
+        pairs__header(doc, &o, &ses, argc, argv);
+        failed = sc_pairs_report(&ses.res, &m, (const char *const *)run.names, expected,
+                                 o.m.tolerance, doc);
+        failed |= pairs__baseline(&baseline, o.baseline, &ses.res, doc);
+        status = sc_cmd_save_doc(&ses, doc, "complete", o.json_path, &err);
         if (status == SC_OK)
-            status = sc_pairs_save_csv(&ses.res, o.csv_path, &doc.pairs, &err);
+            status = sc_pairs_save_csv(&ses.res, o.csv_path, &doc->pairs, &err);
         if (status == SC_OK)
-            status = sc_report_render(ses.res.dir, &doc, &err);
-        sc_result_free(&doc);
-        free(names);
-        free(labels);
+            status = sc_report_render(ses.res.dir, doc, &err);
     }
+    if (status != SC_OK && rte->rank == 0 && run.doc.command[0] != '\0')
+        sc_cmd_save_failed(&ses, &run.doc, &err, o.json_path);
     int code = sc_session_finish(&ses, rte, "pairs", status, &err, failed);
     sc_pairs_matrix_free(&m);
+    pairs__run_free(&run);
     if (x.pc)
         x.pc->ops->close(x.pc);
     if (x.control != MPI_COMM_NULL)

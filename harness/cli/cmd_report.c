@@ -64,6 +64,16 @@ static sc_status_t report__compare(const report__opts_t *o, sc_result_t *docs, i
     return status;
 }
 
+/* A run that did not complete says so, and report exits as the run did: 4 when it was
+ * interrupted, 3 when it failed or ended without a final state. */
+static int report__incomplete(const char *dir, const sc_result_t *r)
+{
+    printf("report: %s: INCOMPLETE (%s)%s%s%s%s\n", dir,
+           r->state[0] ? r->state : "no final state: still \"running\", killed outright",
+           r->reason[0] ? ": " : "", r->reason, r->at_fault[0] ? "; at fault: " : "", r->at_fault);
+    return strcmp(r->state, "interrupted") == 0 ? 4 : 3;
+}
+
 int sc_cmd_report(const sc_rte_t *rte, int argc, char **argv)
 {
     if (rte->rank != 0)
@@ -87,10 +97,13 @@ int sc_cmd_report(const sc_rte_t *rte, int argc, char **argv)
     int loaded = 0, regressions = 0;
     for (; status == SC_OK && loaded < o.ndirs; loaded++)
         status = sc_json_load_result(o.dirs[loaded], &docs[loaded], &err);
+    int incomplete = 0;
     if (status == SC_OK && o.ndirs == 1) {
         status = sc_report_render(o.dirs[0], &docs[0], &err);
         if (status == SC_OK)
             printf("report: %s/report.html (summary.json, junit.xml, plots)\n", o.dirs[0]);
+        if (status == SC_OK && sc_result_incomplete(&docs[0]))
+            incomplete = report__incomplete(o.dirs[0], &docs[0]);
     } else if (status == SC_OK) {
         status = report__compare(&o, docs, &regressions, &err);
     }
@@ -101,5 +114,5 @@ int sc_cmd_report(const sc_rte_t *rte, int argc, char **argv)
         fprintf(stderr, "scalecheck report: %s\n", err.msg);
         return sc_status_exit_code(status);
     }
-    return regressions > 0 ? 1 : 0;
+    return incomplete ? incomplete : regressions > 0 ? 1 : 0;
 }

@@ -386,14 +386,9 @@ static void run__document(sc_run_t *run)
 {
     sc_result_t *d = &run->doc;
     sc_result_init(d, "run");
-    snprintf(d->version, sizeof(d->version), "%s", SC_VERSION);
+    sc_cmd_doc_header(d, &run->ses, run->argc, run->argv);
     snprintf(d->workload, sizeof(d->workload), "%s", run->w.name);
     snprintf(d->workload_file, sizeof(d->workload_file), "%s", run->opts.workload);
-    snprintf(d->backend, sizeof(d->backend), "%s", run->ses.world->ops->name);
-    snprintf(d->backend_note, sizeof(d->backend_note), "%s", run->ses.note);
-    snprintf(d->results_dir, sizeof(d->results_dir), "%s", run->ses.res.dir);
-    d->ranks = run->rte->size;
-    d->nhosts = run->rte->nhosts;
     d->bytes_scale = run->opts.bytes_scale;
     d->compute_scale = run->opts.compute_scale;
     d->steps = run->opts.steps;
@@ -442,7 +437,7 @@ static void run__teardown(sc_run_t *run)
 
 int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
 {
-    sc_run_t run = {.rte = rte};
+    sc_run_t run = {.rte = rte, .argc = argc, .argv = argv};
     sc_err_t err;
     sc_err_clear(&err);
     int local_max = rte->local_size;

@@ -16,6 +16,8 @@ typedef struct {
 
 typedef struct {
     const sc_rte_t *rte;
+    int argc;
+    char **argv;
     sc_run_opts_t opts;
     sc_workload_t w;
     sc_topology_t topo;

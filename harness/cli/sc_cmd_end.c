@@ -2,8 +2,38 @@
 #include "cli/sc_cmd_end.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #include "report/sc_json_out.h"
+#include "sc_config.h"
+
+void sc_cmd_doc_header(sc_result_t *d, const sc_session_t *ses, int argc, char **argv)
+{
+    const sc_rte_t *rte = ses->rte;
+    time_t now = time(NULL);
+    struct tm utc;
+    gmtime_r(&now, &utc);
+    strftime(d->start_utc, sizeof(d->start_utc), "%Y-%m-%dT%H:%M:%SZ", &utc);
+    snprintf(d->version, sizeof(d->version), "%s", SC_VERSION);
+    snprintf(d->results_dir, sizeof(d->results_dir), "%s", ses->res.dir);
+    snprintf(d->backend, sizeof(d->backend), "%s", ses->world->ops->name);
+    snprintf(d->backend_note, sizeof(d->backend_note), "%s", ses->note);
+    d->ranks = rte->size;
+    d->nhosts = rte->nhosts;
+    if (argv != NULL) {
+        d->argv = calloc((size_t)argc + 1, sizeof(char *));
+        for (int i = 0; d->argv != NULL && i < argc; i++)
+            d->argv[i] = strdup(argv[i]);
+    }
+    d->hosts = calloc((size_t)rte->nhosts, sizeof(*d->hosts));
+    d->rank_hosts = calloc((size_t)rte->size, sizeof(*d->rank_hosts));
+    for (int r = 0; d->hosts != NULL && d->rank_hosts != NULL && r < rte->size; r++) {
+        memcpy(d->rank_hosts[r], rte->hosts[r], SC_HOST_MAX);
+        memcpy(d->hosts[rte->host_index[r]], rte->hosts[r], SC_HOST_MAX);
+    }
+}
 
 void sc_cmd_end_hook(void *arg, const char *dir, const sc_watchdog_end_t *end)
 {
@@ -35,6 +65,9 @@ sc_status_t sc_cmd_save_doc(sc_session_t *ses, sc_result_t *doc, const char *sta
     if (ses->rte == NULL || ses->rte->rank != 0 || ses->res.dir[0] == '\0')
         return SC_OK;
     snprintf(doc->state, sizeof(doc->state), "%s", state);
+    struct tm start = {0};
+    if (strptime(doc->start_utc, "%Y-%m-%dT%H:%M:%SZ", &start) != NULL)
+        doc->elapsed_s = difftime(time(NULL), timegm(&start));
     return sc__write(ses, doc, json_path, err);
 }
 

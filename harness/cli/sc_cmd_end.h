@@ -9,6 +9,10 @@
 #include "record/sc_result.h"
 #include "session/sc_session.h"
 
+/* The header every measuring command's document starts with: the time it started, version,
+ * run directory, backend (and how auto chose it), ranks and hosts, and argv when given. */
+void sc_cmd_doc_header(sc_result_t *d, const sc_session_t *ses, int argc, char **argv);
+
 /* The watchdog's ending (sc_session_on_end): arg is the command's name ("coll"). */
 void sc_cmd_end_hook(void *arg, const char *dir, const sc_watchdog_end_t *end);
 

@@ -23,6 +23,9 @@ typedef struct {
     double *uni, *bidir, *lat; /* n x n, filled where this rank measured */
     double *first;             /* n x n: uni at the first look, before later looks */
     int *looks;                /* n x n: how many times the pair was measured */
+    sc_pairs_round_fn on_round;
+    void *on_round_arg;
+    sc_pairs_matrix_t so_far; /* the first participant's, with on_round */
 } sc__ctx_t;
 
 /* Partner of i in round r of a round-robin over m (even) slots; the circle method. */
@@ -160,6 +163,44 @@ static sc_status_t sc__pair(sc__ctx_t *x, int a, int b, sc_err_t *err)
 }
 
 /* All rounds; in serial mode every pair of a round runs alone. */
+/* The round's figures to the first participant (each rank's own: its peer, its direction, and
+ * the pair's latency and both-ways figure from its lower member), merged into so_far, and the
+ * command told. Collective over the participants; nothing without on_round. */
+static sc_status_t sc__round_done(sc__ctx_t *x, int round, int rounds, int peer, sc_err_t *err)
+{
+    if (x->on_round == NULL)
+        return SC_OK;
+    sc_comm_t *pc = x->pc;
+    int n = pc->size, me = pc->rank;
+    bool paired = peer < n;
+    double mine[4] = {paired ? peer : -1, paired ? x->uni[me * n + peer] : 0,
+                      paired ? x->lat[me * n + peer] : 0, paired ? x->bidir[me * n + peer] : 0};
+    double *all = me == 0 ? calloc((size_t)n * 4, sizeof(double)) : NULL;
+    sc_watchdog_arm(x->wd, "pairs, the round's figures to the first participant", pc->world_rank,
+                    n);
+    int rc = MPI_Gather(mine, 4, MPI_DOUBLE, all, 4, MPI_DOUBLE, 0, x->control);
+    sc_watchdog_disarm(x->wd);
+    if (rc != MPI_SUCCESS) {
+        free(all);
+        return sc_rte_mpi_error(x->rte, rc, "MPI_Gather(pairs round)", err);
+    }
+    for (int r = 0; all != NULL && x->so_far.uni != NULL && r < n; r++) {
+        int p = (int)all[r * 4];
+        if (p < 0 || p >= n)
+            continue;
+        x->so_far.uni[r * n + p] = all[r * 4 + 1];
+        if (all[r * 4 + 2] > 0)
+            x->so_far.lat[r * n + p] = x->so_far.lat[p * n + r] = all[r * 4 + 2];
+        if (all[r * 4 + 3] > 0)
+            x->so_far.bidir[r * n + p] = x->so_far.bidir[p * n + r] = all[r * 4 + 3];
+        x->so_far.looks[r * n + p] = 1;
+    }
+    if (all != NULL && x->so_far.uni != NULL)
+        x->on_round(x->on_round_arg, &x->so_far, round + 1, rounds);
+    free(all);
+    return SC_OK;
+}
+
 static sc_status_t sc__rounds(sc__ctx_t *x, sc_err_t *err)
 {
     sc_comm_t *pc = x->pc;
@@ -184,6 +225,10 @@ static sc_status_t sc__rounds(sc__ctx_t *x, sc_err_t *err)
                 status = sc__pair(x, pc->rank < peer ? pc->rank : peer,
                                   pc->rank < peer ? peer : pc->rank, err);
         }
+        if (status == SC_OK) /* the round's last pairs finish before its figures are sent */
+            status = sc_rte_quiet_barrier(x->rte, x->control, err);
+        if (status == SC_OK)
+            status = sc__round_done(x, r, m - 1, peer, err);
     }
     if (status == SC_OK) { /* the last pair is measured while the others wait here, quietly */
         sc_watchdog_arm(x->wd, "pairs, the end of the last round", pc->world_rank, n);
@@ -278,13 +323,35 @@ static sc_status_t sc__confirm(sc__ctx_t *x, double expected, sc_err_t *err)
     return status;
 }
 
+/* An n x n matrix of zeros (a member NULL when memory ran out: so_far is then not kept). */
+static void sc__matrix_alloc(sc_pairs_matrix_t *m, int n)
+{
+    size_t nn = (size_t)n * (size_t)n;
+    m->n = n;
+    m->uni = calloc(nn, sizeof(double));
+    m->first = calloc(nn, sizeof(double));
+    m->bidir = calloc(nn, sizeof(double));
+    m->lat = calloc(nn, sizeof(double));
+    m->looks = calloc(nn, sizeof(int));
+    if (!m->uni || !m->first || !m->bidir || !m->lat || !m->looks)
+        sc_pairs_matrix_free(m);
+}
+
 sc_status_t sc_pairs_measure(const sc_pairs_ctx_t *in, const sc_pairs_opts_t *o, double expected,
                              sc_pairs_matrix_t *out, sc_err_t *err)
 {
     int n = in->pc->size;
-    sc__ctx_t x = {.rte = in->rte, .pc = in->pc, .control = in->control, .o = o, .wd = in->wd};
+    sc__ctx_t x = {.rte = in->rte,
+                   .pc = in->pc,
+                   .control = in->control,
+                   .o = o,
+                   .wd = in->wd,
+                   .on_round = in->on_round,
+                   .on_round_arg = in->on_round_arg};
     memset(out, 0, sizeof(*out));
     out->n = n;
+    if (in->on_round != NULL && in->pc->rank == 0)
+        sc__matrix_alloc(&x.so_far, n);
     x.buf = x.pc->ops->alloc(x.pc, 2 * o->size);
     out->uni = x.uni = calloc((size_t)n * n, sizeof(double));
     out->bidir = x.bidir = calloc((size_t)n * n, sizeof(double));
@@ -313,6 +380,7 @@ sc_status_t sc_pairs_measure(const sc_pairs_ctx_t *in, const sc_pairs_opts_t *o,
     }
     if (x.buf)
         x.pc->ops->free(x.pc, x.buf);
+    sc_pairs_matrix_free(&x.so_far);
     return status;
 }
 

@@ -27,11 +27,18 @@ typedef struct {
     int *looks;          /* how many times the pair was measured */
 } sc_pairs_matrix_t;
 
+/* After each round, on the first participant: the matrix so far (0 where not measured yet),
+ * so that a fault keeps the rounds that finished. */
+typedef void (*sc_pairs_round_fn)(void *arg, const sc_pairs_matrix_t *so_far, int round,
+                                  int rounds);
+
 typedef struct {
     const sc_rte_t *rte;
     sc_comm_t *pc;    /* the participants */
     MPI_Comm control; /* the same ranks, for the quiet waits and the gathers */
     sc_watchdog_t *wd;
+    sc_pairs_round_fn on_round; /* NULL: none; the same on every participant */
+    void *on_round_arg;
 } sc_pairs_ctx_t;
 
 /* Measures the matrix (collective over the participants; every one ends with all of it).

@@ -114,6 +114,11 @@ void sc_localization_free(sc_localization_t *l)
     l->nslow = l->nsuspects = 0;
 }
 
+bool sc_result_incomplete(const sc_result_t *r)
+{
+    return strcmp(r->state, "complete") != 0;
+}
+
 void sc_result_init(sc_result_t *r, const char *command)
 {
     memset(r, 0, sizeof(*r));

@@ -16,6 +16,7 @@ typedef struct {
     char state[16];      /* "running", "complete", "failed", "interrupted" */
     char reason[640];    /* why it ended when it did not complete ("" otherwise) */
     char at_fault[1024]; /* the ranks and hosts the progress records point at, or "" */
+    double elapsed_s;    /* from the start to the last save */
     char start_utc[32];
     char results_dir[PATH_MAX];
     char backend[16];
@@ -58,6 +59,9 @@ typedef struct {
 
 /* An empty document for command (every list empty, every figure absent). */
 void sc_result_init(sc_result_t *r, const char *command);
+/* Whether the run did not reach "complete" (failed, interrupted, or still "running": ended
+ * without a word). */
+bool sc_result_incomplete(const sc_result_t *r);
 /* Frees everything the document holds (not the telemetry's own records: see sc_health_free). */
 void sc_result_free(sc_result_t *r);
 

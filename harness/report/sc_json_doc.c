@@ -29,6 +29,8 @@ static json_t *sc__header(const sc_result_t *r)
     sc__set_text(doc, "reason", r->reason);
     sc__set_text(doc, "at_fault", r->at_fault);
     sc__set_text(doc, "start_utc", r->start_utc);
+    if (r->elapsed_s > 0)
+        json_object_set_new(doc, "elapsed_s", json_real(r->elapsed_s));
     sc__set_text(doc, "results_dir", r->results_dir);
     sc__set_text(doc, "backend", r->backend);
     json_object_set_new(doc, "backend_note", json_string(r->backend_note));
@@ -156,9 +158,12 @@ static void sc__pairs_part(const sc_result_t *r, json_t *doc)
     json_object_set_new(doc, "uni_GBps", sc_json_matrix(r->uni, n));
     /* later looks run each pair alone: in concurrent mode a pair slow only under the load of the
      * others passes at a later look, and this keeps what the first look saw */
-    json_object_set_new(doc, "uni_first_look_GBps", sc_json_matrix(r->uni_first, n));
-    json_object_set_new(doc, "bidir_GBps", sc_json_matrix(r->bidir, n));
-    json_object_set_new(doc, "latency_us", sc_json_matrix(r->latency, n));
+    if (r->uni_first != NULL) /* not while the rounds run */
+        json_object_set_new(doc, "uni_first_look_GBps", sc_json_matrix(r->uni_first, n));
+    if (r->bidir != NULL)
+        json_object_set_new(doc, "bidir_GBps", sc_json_matrix(r->bidir, n));
+    if (r->latency != NULL)
+        json_object_set_new(doc, "latency_us", sc_json_matrix(r->latency, n));
     json_object_set_new(
         doc, "pairs",
         sc_json_records(r->pairs.items, r->pairs.n, sizeof(*r->pairs.items), sc_pair_row_fields));
@@ -217,6 +222,11 @@ sc_status_t sc_json_write_summary(const char *path, const sc_result_t *r, const 
 {
     json_t *summary = r->judged ? sc_json_tally(sc_checks_tally(&r->checks))
                                 : json_pack("{s:s}", "verdict", "NONE");
+    if (sc_result_incomplete(r)) { /* whatever was judged, the run did not finish */
+        json_object_set_new(summary, "verdict", json_string("INCOMPLETE"));
+        sc__set_text(summary, "reason", r->reason);
+        sc__set_text(summary, "at_fault", r->at_fault);
+    }
     json_t *list = json_array();
     for (int i = 0; i < nplots; i++)
         json_array_append_new(list, json_string(plots[i]));

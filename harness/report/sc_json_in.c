@@ -70,6 +70,7 @@ static void sc__header(const json_t *doc, sc_result_t *r)
     sc__text(doc, "state", r->state, sizeof(r->state));
     sc__text(doc, "reason", r->reason, sizeof(r->reason));
     sc__text(doc, "at_fault", r->at_fault, sizeof(r->at_fault));
+    r->elapsed_s = json_number_value(json_object_get(doc, "elapsed_s"));
     sc__text(doc, "start_utc", r->start_utc, sizeof(r->start_utc));
     sc__text(doc, "results_dir", r->results_dir, sizeof(r->results_dir));
     sc__text(doc, "backend", r->backend, sizeof(r->backend));

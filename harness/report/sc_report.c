@@ -238,7 +238,17 @@ static void sc__html_facts(FILE *out, const sc_result_t *r)
             fprintf(out, "<br>\n");
         }
     fprintf(out, "<b>ranks</b>: %d on %d host(s)</p>\n", r->ranks, r->nhosts);
-    if (r->judged) {
+    if (sc_result_incomplete(r)) {
+        fprintf(out, "<p>verdict: <span class='badge fail'>INCOMPLETE</span> the run ended ");
+        sc_files_xml_text(out, r->state[0] ? r->state : "without a final state");
+        fprintf(out, ": ");
+        sc_files_xml_text(out, r->reason);
+        if (r->at_fault[0] != '\0') {
+            fprintf(out, "<br><b>at fault</b>: ");
+            sc_files_xml_text(out, r->at_fault);
+        }
+        fprintf(out, "</p>\n");
+    } else if (r->judged) {
         static const char *const classes[] = {"pass", "warn", "fail"};
         sc_level_t level = sc_checks_tally(&r->checks).level;
         fprintf(out, "<p>verdict: <span class='badge %s'>%s</span></p>\n", classes[level],
@@ -280,9 +290,9 @@ sc_status_t sc_report_render(const char *dir, const sc_result_t *r, sc_err_t *er
     char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/summary.json", dir);
     sc_status_t status = sc_json_write_summary(path, r, plots, nplots, why, err);
-    if (status == SC_OK && r->judged) {
+    if (status == SC_OK && (r->judged || sc_result_incomplete(r))) {
         snprintf(path, sizeof(path), "%s/junit.xml", dir);
-        status = sc_verdict_write_junit(path, r->command, &r->checks, err);
+        status = sc_verdict_write_junit(path, r, err);
     }
     if (status == SC_OK) {
         sc__html_t h = {dir, r, plots, nplots};

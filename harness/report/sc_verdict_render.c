@@ -54,10 +54,11 @@ void sc_verdict_print_line(sc_results_t *res, const sc_checks_t *checks)
     sc_results_printf(res, "%s", line);
 }
 
-typedef struct {
-    const char *suite;
-    const sc_checks_t *checks;
-} sc__junit_t;
+/* The ISO 8601 time the run started, without its zone (the JUnit schema's xs:dateTime form). */
+static void sc__junit_timestamp(const sc_result_t *r, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.19s", r->start_utc[0] ? r->start_utc : "1970-01-01T00:00:00");
+}
 
 static void sc__junit_case(FILE *out, const char *suite, const sc_check_t *c)
 {
@@ -68,38 +69,81 @@ static void sc__junit_case(FILE *out, const char *suite, const sc_check_t *c)
     sc_files_xml_text(out, suite);
     fprintf(out, "\" name=\"");
     sc_files_xml_text(out, c->name);
-    fprintf(out, "\">");
-    if (c->level == SC_LEVEL_FAIL) {
-        fprintf(out, "<failure message=\"");
-        sc_files_xml_text(out, detail);
-        fprintf(out, "\"/>");
-    } else {
-        fprintf(out, "<system-out>%s: ", sc_level_name(c->level));
-        sc_files_xml_text(out, detail);
-        fprintf(out, "</system-out>");
+    fprintf(out, "\" time=\"0\"");
+    if (c->level != SC_LEVEL_FAIL) {
+        fprintf(out, "/>\n");
+        return;
     }
-    fprintf(out, "</testcase>\n");
+    fprintf(out, ">\n    <failure type=\"FAIL\" message=\"");
+    sc_files_xml_text(out, detail);
+    fprintf(out, "\">");
+    sc_files_xml_text(out, c->note);
+    fprintf(out, "</failure>\n  </testcase>\n");
+}
+
+/* A run that did not complete is one more test case, in error, with the reason. */
+static void sc__junit_incomplete(FILE *out, const sc_result_t *r)
+{
+    fprintf(out, "  <testcase classname=\"scalecheck.");
+    sc_files_xml_text(out, r->command);
+    fprintf(out, "\" name=\"the run completed\" time=\"0\">\n    <error type=\"");
+    sc_files_xml_text(out, r->state[0] ? r->state : "running");
+    fprintf(out, "\" message=\"");
+    sc_files_xml_text(out, r->reason[0] ? r->reason : "the run ended without a final state");
+    fprintf(out, "\">");
+    sc_files_xml_text(out, r->at_fault);
+    fprintf(out, "</error>\n  </testcase>\n");
+}
+
+static void sc__junit_property(FILE *out, const char *name, const char *value)
+{
+    fprintf(out, "    <property name=\"%s\" value=\"", name);
+    sc_files_xml_text(out, value);
+    fprintf(out, "\"/>\n");
 }
 
 static int sc__junit_writer(FILE *out, void *arg)
 {
-    const sc__junit_t *j = arg;
-    sc_tally_t t = sc_checks_tally(j->checks);
-    fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n<testsuite name=\"");
-    sc_files_xml_text(out, j->suite);
-    fprintf(out, "\" tests=\"%zu\" failures=\"%d\" errors=\"0\" skipped=\"0\">\n", j->checks->n,
-            t.fail);
-    for (size_t i = 0; i < j->checks->n; i++)
-        sc__junit_case(out, j->suite, &j->checks->items[i]);
-    fprintf(out, "</testsuite>\n</testsuites>\n");
+    const sc_result_t *r = arg;
+    sc_tally_t t = sc_checks_tally(&r->checks);
+    bool incomplete = sc_result_incomplete(r);
+    char stamp[32];
+    sc__junit_timestamp(r, stamp, sizeof(stamp));
+    fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"scalecheck.");
+    sc_files_xml_text(out, r->command);
+    fprintf(out, "\" timestamp=\"%s\" hostname=\"", stamp);
+    sc_files_xml_text(out, r->hosts != NULL && r->nhosts > 0 ? r->hosts[0] : "localhost");
+    fprintf(out, "\" tests=\"%zu\" failures=\"%d\" errors=\"%d\" time=\"%.3f\">\n",
+            r->checks.n + incomplete, t.fail, incomplete ? 1 : 0,
+            r->elapsed_s > 0 ? r->elapsed_s : 0.0);
+    fprintf(out, "  <properties>\n");
+    sc__junit_property(out, "state", r->state);
+    sc__junit_property(out, "version", r->version);
+    sc__junit_property(out, "backend", r->backend);
+    sc__junit_property(out, "topology", r->topology);
+    sc__junit_property(out, "results_dir", r->results_dir);
+    fprintf(out, "  </properties>\n");
+    for (size_t i = 0; i < r->checks.n; i++)
+        sc__junit_case(out, r->command, &r->checks.items[i]);
+    if (incomplete)
+        sc__junit_incomplete(out, r);
+    /* WARN has no place in a test case of this schema: the suite's output lists them */
+    fprintf(out, "  <system-out>");
+    for (size_t i = 0; i < r->checks.n; i++)
+        if (r->checks.items[i].level == SC_LEVEL_WARN) {
+            fprintf(out, "WARN ");
+            sc_files_xml_text(out, r->checks.items[i].name);
+            fprintf(out, ": ratio %.3f %s\n", r->checks.items[i].ratio,
+                    r->checks.items[i].note[0] ? "-" : "");
+            sc_files_xml_text(out, r->checks.items[i].note);
+        }
+    fprintf(out, "</system-out>\n  <system-err/>\n</testsuite>\n");
     return ferror(out);
 }
 
-sc_status_t sc_verdict_write_junit(const char *path, const char *suite, const sc_checks_t *checks,
-                                   sc_err_t *err)
+sc_status_t sc_verdict_write_junit(const char *path, const sc_result_t *r, sc_err_t *err)
 {
-    sc__junit_t j = {suite, checks};
-    return sc_files_write_text(path, sc__junit_writer, &j, err);
+    return sc_files_write_text(path, sc__junit_writer, (void *)r, err);
 }
 
 void sc_print_findings(sc_results_t *res, const sc_findings_t *findings)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "record/sc_record.h"
+#include "record/sc_result.h"
 #include "session/sc_results.h"
 #include "util/sc_status.h"
 
@@ -14,9 +15,10 @@ void sc_verdict_print(FILE *out, FILE *log, const sc_checks_t *checks);
 /* The verdict line alone: "# verdict: PASS (n pass, n warn, n fail)". */
 void sc_verdict_print_line(sc_results_t *res, const sc_checks_t *checks);
 
-/* junit.xml: one <testcase> per check, failures for FAIL, WARN as system-out. */
-sc_status_t sc_verdict_write_junit(const char *path, const char *suite, const sc_checks_t *checks,
-                                   sc_err_t *err);
+/* junit.xml in the Ant/Jenkins JUnit schema (one <testsuite>: timestamp, hostname, time,
+ * <properties>, <system-out>, <system-err>): one <testcase> per check, a <failure> for FAIL,
+ * WARN listed in the suite's output, and a run that did not complete one more case in <error>. */
+sc_status_t sc_verdict_write_junit(const char *path, const sc_result_t *r, sc_err_t *err);
 
 /* The declared-vs-detected findings, one line each (res NULL: stdout only). */
 void sc_print_findings(sc_results_t *res, const sc_findings_t *findings);
