@@ -28,6 +28,9 @@ done
 [ $# -gt 0 ] || { sed -n '2,16p' "$0" >&2; exit 2; }
 
 args=(--bind-to none)   # ranks pick their own cores/GPUs; binding by slot is wrong for containers
+# A rank told to stop writes its final state before it leaves: give it 2 s, not 1, before
+# SIGKILL (a busy host may not schedule its watchdog thread at once).
+args+=(--mca odls_base_sigkill_timeout 2)
 [ -n "$hostfile" ] && args+=(--hostfile "$hostfile")
 [ -n "$np" ] && args+=(-np "$np")
 [ -n "$per_node" ] && args+=(--map-by "ppr:$per_node:node")
@@ -44,12 +47,16 @@ export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM:-1}
 fifo=$(mktemp -u /tmp/scalecheck-launch.XXXXXX)
 mkfifo "$fifo"
 trap 'rm -f "$fifo"' EXIT
-mpirun "${args[@]}" "${extra[@]}" "$@" 2>"$fifo" &
+# mpirun in a session of its own: a signal meant for the job reaches it once, from here. Two
+# SIGTERMs make mpirun kill the ranks outright (no final state), which a terminal's Ctrl-C to
+# the whole foreground group, or a scheduler signalling every process, would otherwise cause.
+setsid mpirun "${args[@]}" "${extra[@]}" "$@" 2>"$fifo" &
 mpi=$!
-# Stopped ourselves (the user, the scheduler): mpirun passes SIGTERM on to the ranks, which write
-# their final state ("interrupted"); the launcher then ends in 4, as the README says.
-interrupted=""
-trap 'interrupted=1; kill -TERM "$mpi" 2>/dev/null' TERM INT HUP
+# Stopped ourselves (the user, the scheduler): mpirun passes one SIGTERM on to the ranks, which
+# write their final state ("interrupted"); the launcher then ends in 4, as the README says. A
+# second later, in case mpirun got the signal directly as well and is already winding down.
+interrupted="" forwarded=""
+trap 'interrupted=${interrupted:-$SECONDS}' TERM INT HUP
 
 # Watch stderr (passing it on) for the watchdog's report.
 fault_at=""
@@ -60,6 +67,10 @@ while true; do
         case "$line" in *"ending the job (exit 3)"*) [ -z "$fault_at" ] && fault_at=$SECONDS ;; esac
     elif ! kill -0 "$mpi" 2>/dev/null; then
         break
+    fi
+    if [ -n "$interrupted" ] && [ -z "$forwarded" ] && [ $((SECONDS - interrupted)) -ge 2 ]; then
+        forwarded=1
+        kill -TERM "$mpi" 2>/dev/null
     fi
     if [ -n "$fault_at" ] && [ $((SECONDS - fault_at)) -ge "$grace" ] && kill -0 "$mpi" 2>/dev/null; then
         lost=()

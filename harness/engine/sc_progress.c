@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +96,45 @@ static const char *sc__fault(const sc_progress_slot_t *s, const char *my_host, b
     if (!s->armed)
         return "is not waiting on anyone (busy in its own work)";
     return NULL;
+}
+
+void sc_progress_note_fault(sc_progress_t *p, const char *at_fault)
+{
+    if (p != NULL)
+        snprintf(p->slots[p->rank].at_fault, sizeof(p->slots[p->rank].at_fault), "%s", at_fault);
+    atomic_thread_fence(
+        memory_order_release); /* the text lands before the state that points at it */
+}
+
+bool sc_progress_peer_timed_out(const sc_progress_t *p, char *who, size_t who_len, char *at_fault,
+                                size_t len)
+{
+    for (int r = 0; p != NULL && r < p->nslots; r++) {
+        sc_progress_slot_t s = p->slots[r];
+        if (r == p->rank || s.state != SC_PROGRESS_TIMEOUT)
+            continue;
+        s.host[sizeof(s.host) - 1] = s.at_fault[sizeof(s.at_fault) - 1] = '\0';
+        snprintf(who, who_len, "rank %d (host %s)", r, s.host);
+        snprintf(at_fault, len, "%s", s.at_fault);
+        return true;
+    }
+    return false;
+}
+
+int sc_progress_ranks(const sc_progress_t *p)
+{
+    return p != NULL ? p->nslots : 0;
+}
+
+bool sc_progress_others_moved(const sc_progress_t *p, uint64_t *seen)
+{
+    bool moved = false;
+    for (int r = 0; p != NULL && r < p->nslots; r++) {
+        uint64_t now = p->slots[r].progress;
+        moved |= r != p->rank && p->slots[r].state == SC_PROGRESS_RUNNING && now != seen[r];
+        seen[r] = now;
+    }
+    return moved;
 }
 
 int sc_progress_culprits(const sc_progress_t *p, bool stuck, char *buf, size_t len)

@@ -29,7 +29,8 @@ typedef struct {
     int32_t armed;         /* 1 while waiting on other ranks */
     int32_t rank, pid;
     char host[64];
-    char what[160]; /* the operation armed last */
+    char what[160];     /* the operation armed last */
+    char at_fault[512]; /* a rank whose watchdog fired: whom it found at fault */
 } sc_progress_slot_t;
 
 typedef struct sc_progress sc_progress_t;
@@ -49,6 +50,20 @@ void sc_progress_beat(sc_progress_t *p, uint64_t progress, uint64_t phase, bool 
  * is waiting on no one (busy in its own work while the others wait). Writes "" when nothing
  * points at anyone, or there are no records. */
 int sc_progress_culprits(const sc_progress_t *p, bool stuck, char *buf, size_t len);
+
+/* A rank whose watchdog fires leaves whom it found at fault in its record, for the ranks the
+ * launcher then stops. */
+void sc_progress_note_fault(sc_progress_t *p, const char *at_fault);
+/* The first other rank whose watchdog fired, in words ("rank 1 (host h1)"), and whom it found
+ * at fault; false when none did. */
+bool sc_progress_peer_timed_out(const sc_progress_t *p, char *who, size_t who_len, char *at_fault,
+                                size_t len);
+
+/* Whether any other rank that runs has completed operations since the last call (seen: one
+ * counter per rank, zeroed by the caller at first). A rank that waits on others outside their
+ * work (a point of the curve it is not part of) is not stuck while they progress. */
+bool sc_progress_others_moved(const sc_progress_t *p, uint64_t *seen);
+int sc_progress_ranks(const sc_progress_t *p);
 
 /* The realtime clock in ms (comparable between hosts whose clocks are kept in step). */
 uint64_t sc_progress_now_ms(void);

@@ -25,6 +25,7 @@ struct sc_watchdog {
     char peers[512];
     uint64_t phase; /* phases armed so far */
     sc_progress_t *records;
+    uint64_t *others_seen; /* the others' progress at the last poll (with records) */
     atomic_uint_fast64_t progress;
 };
 
@@ -39,10 +40,12 @@ static void sc__on_signal(int signo)
 /* Ends the process: the reason on stderr, the hook, then _exit. */
 static void sc__watchdog_end(sc_watchdog_t *wd, sc_watchdog_end_t *end, sc_progress_state_t mine)
 {
+    if (mine == SC_PROGRESS_TIMEOUT) { /* stuck: who is not where the others wait */
+        sc_progress_culprits(wd->records, true, end->at_fault, sizeof(end->at_fault));
+        sc_progress_note_fault(wd->records, end->at_fault); /* before the state says so */
+    }
     sc_progress_beat(wd->records, atomic_load(&wd->progress), wd->phase, false, NULL, mine);
-    int n = end->at_fault[0] != '\0';
-    if (!n)
-        n = sc_progress_culprits(wd->records, true, end->at_fault, sizeof(end->at_fault));
+    bool n = end->at_fault[0] != '\0';
     char msg[2048];
     snprintf(msg, sizeof(msg), "scalecheck: rank %d (host %s): %s%s%s; ending the job (exit %d)\n",
              wd->rte->rank, wd->rte->host, end->reason, n ? "; at fault: " : "", end->at_fault,
@@ -72,16 +75,28 @@ static void sc__watchdog_fire(sc_watchdog_t *wd, double waited_s)
 static void sc__watchdog_signalled(sc_watchdog_t *wd, int signo)
 {
     sc_watchdog_end_t end = {.state = "interrupted", .exit_code = 4};
-    bool lost = sc_progress_culprits(wd->records, false, end.at_fault, sizeof(end.at_fault)) > 0;
+    char who[96] = "";
+    bool timed_out = sc_progress_peer_timed_out(wd->records, who, sizeof(who), end.at_fault,
+                                                sizeof(end.at_fault));
+    if (timed_out && end.at_fault[0] == '\0') /* what this rank sees, then */
+        sc_progress_culprits(wd->records, false, end.at_fault, sizeof(end.at_fault));
+    bool lost = timed_out ||
+                sc_progress_culprits(wd->records, false, end.at_fault, sizeof(end.at_fault)) > 0;
     if (lost) {
         end.state = "failed";
         end.exit_code = 3;
     }
     const char *name = signo == SIGINT ? "SIGINT" : signo == SIGHUP ? "SIGHUP" : "SIGTERM";
     pthread_mutex_lock(&wd->lock);
-    snprintf(end.reason, sizeof(end.reason), "%s %s %s %s",
-             lost ? "a rank was lost: the launcher ended the job with" : "interrupted by", name,
-             wd->armed ? "while waiting in" : "after", wd->what);
+    if (timed_out)
+        snprintf(end.reason, sizeof(end.reason),
+                 "timeout: %s found no progress for --timeout s and ended the job (%s here %s "
+                 "%s)",
+                 who, name, wd->armed ? "while waiting in" : "after", wd->what);
+    else
+        snprintf(end.reason, sizeof(end.reason), "%s %s %s %s",
+                 lost ? "a rank was lost: the launcher ended the job with" : "interrupted by", name,
+                 wd->armed ? "while waiting in" : "after", wd->what);
     pthread_mutex_unlock(&wd->lock);
     sc__watchdog_end(wd, &end, SC_PROGRESS_SIGNALLED);
 }
@@ -106,6 +121,8 @@ static void *sc__watchdog_main(void *arg)
         nanosleep(&nap, NULL);
         pthread_mutex_lock(&wd->lock);
         bool stop = wd->stop, armed = wd->armed;
+        uint64_t *seen = wd->others_seen;
+        const sc_progress_t *records = wd->records;
         pthread_mutex_unlock(&wd->lock);
         if (stop)
             return NULL;
@@ -114,7 +131,8 @@ static void *sc__watchdog_main(void *arg)
         uint64_t now = sc_clock_ns();
         uint64_t progress = atomic_load(&wd->progress);
         sc__watchdog_beat(wd, progress);
-        if (!armed || progress != last_progress) {
+        bool others = seen != NULL && sc_progress_others_moved(records, seen);
+        if (!armed || progress != last_progress || others) {
             last_progress = progress;
             last_change = now;
             continue;
@@ -156,9 +174,13 @@ void sc_watchdog_attach(sc_watchdog_t *wd, sc_progress_t *progress)
 {
     if (wd == NULL)
         return;
+    uint64_t *seen = calloc((size_t)sc_progress_ranks(progress) + 1, sizeof(uint64_t));
     pthread_mutex_lock(&wd->lock);
     wd->records = progress;
+    wd->others_seen = progress != NULL ? seen : NULL;
     pthread_mutex_unlock(&wd->lock);
+    if (progress == NULL)
+        free(seen);
 }
 
 void sc_watchdog_catch_signals(sc_watchdog_t *wd)
@@ -182,6 +204,7 @@ void sc_watchdog_stop(sc_watchdog_t *wd)
     wd->stop = true;
     pthread_mutex_unlock(&wd->lock);
     pthread_join(wd->thread, NULL);
+    free(wd->others_seen);
     /* a clean end says so in its record; the signals go back to their default */
     sc_progress_beat(wd->records, atomic_load(&wd->progress), wd->phase, false, NULL,
                      SC_PROGRESS_DONE);

@@ -103,6 +103,7 @@ static sc_status_t sc__stream(sc__ctx_t *x, int from, int to, double *gbps, sc_e
         double g = 0;
         status = sc__stream_once(x, from, to, x->o->iters, &g, err);
         *gbps = g > *gbps ? g : *gbps;
+        sc_watchdog_tick(sc_watchdog_progress(x->wd)); /* a long stream is not a stuck one */
     }
     return status;
 }

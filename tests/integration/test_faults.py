@@ -1,0 +1,204 @@
+"""The fault matrix: coll, run and pairs, launched through launch/mpirun.sh, each hit mid-run by
+a killed rank, a stopped rank (SIGSTOP) and SIGTERM to the launcher; coll also by a full results
+disk. For each: the job ends within its bound (timeout + 10 s), with the README's exit code
+(3 a runtime fault, 4 interrupted), result.json holds the final state and its reason, the rank
+at fault is named, and the work that finished is kept; `report` on it says INCOMPLETE and exits
+as the run did, and its junit.xml validates against the JUnit schema."""
+import glob
+import os
+import shutil
+import signal
+import subprocess
+import time
+
+from sclib import *
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+LAUNCH = os.path.join(ROOT, "launch", "mpirun.sh")
+XSD = os.path.join(ROOT, "tests", "schema", "junit-ant.xsd")
+TIMEOUT = 6  # the runs' --timeout: the stopped rank's bound
+NP = 4
+
+COMMANDS = {
+    # each runs for tens of seconds unhurt; `ready` says when some work has finished
+    "coll": (["coll", "-b", "8", "-e", "256M", "-n", "40", "-c", "0"],
+             lambda d: len(d.get("results", [])) >= 3, lambda d: len(d.get("results", []))),
+    "run": (["run", "--workload", os.path.join(ROOT, "workloads", "bert-large-dp.yaml"),
+             "--scales", "1,2,4", "--bytes-scale", "0.01", "--compute-scale", "0.01", "-n",
+             "1500", "-w", "1", "--telemetry", "0"],
+            lambda d: len(d.get("points", [])) >= 1, lambda d: len(d.get("points", []))),
+    "pairs": (["pairs", "--per", "rank", "--size", "64M", "-n", "40"],
+              lambda d: "rounds done" in d.get("reason", ""),
+              lambda d: sum(1 for row in d.get("uni_GBps", []) for v in row if v > 0)),
+}
+
+
+def env():
+    e = dict(os.environ)
+    e.update({"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+              "NO_COLOR": "1"})
+    return e
+
+
+def result(base):
+    files = glob.glob(os.path.join(base, "*", "result.json"))
+    if not files:
+        return None
+    try:
+        return load_json(files[0])
+    except (ValueError, OSError):
+        return None  # between a write and its rename
+
+
+def rank_pid(base, rank):
+    """The pid of world rank `rank` of the job writing into base (its --results-dir)."""
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                cmd = f.read().split(b"\0")
+            if not cmd or not cmd[0].endswith(b"scalecheck") or base.encode() not in cmd:
+                continue
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                if f"OMPI_COMM_WORLD_RANK={rank}".encode() in f.read().split(b"\0"):
+                    return int(pid)
+        except OSError:
+            continue
+    return None
+
+
+def start(cmd, base):
+    args, ready, _ = COMMANDS[cmd]
+    full = [LAUNCH, "-np", str(NP), "--oversubscribe", "--", SCALECHECK] + args + \
+        ["--timeout", str(TIMEOUT), "--results-dir", base]
+    proc = subprocess.Popen(full, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env(), start_new_session=True)
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and proc.poll() is None:
+        d = result(base)
+        if d is not None and ready(d):
+            return proc
+        time.sleep(0.2)
+    proc.kill()
+    out, err = proc.communicate()
+    raise Failure(f"{cmd}: never got going (exit {proc.returncode})\n{err[-800:]}")
+
+
+def finish(proc, bound):
+    start_t = time.monotonic()
+    try:
+        out, err = proc.communicate(timeout=bound + 30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        raise Failure(f"no end {bound + 30} s after the fault\n{err[-800:]}")
+    return proc.returncode, err, time.monotonic() - start_t
+
+
+def cleanup(base):
+    """Whatever a stopped rank left behind: continued, then killed."""
+    for rank in range(NP):
+        pid = rank_pid(base, rank)
+        if pid:
+            for sig in (signal.SIGCONT, signal.SIGKILL):
+                try:
+                    os.kill(pid, sig)
+                except OSError:
+                    pass
+
+
+def check_end(cmd, fault, base, rc, err, took, code, state, culprit, kept_before):
+    where = f"{cmd}/{fault}"
+    bound = TIMEOUT + 10
+    expect(took <= bound, f"{where}: ended {took:.1f} s after the fault (bound {bound} s)")
+    d = result(base)
+    expect(rc == code, f"{where}: exit {rc}, expected {code} (state {d and d.get('state')})\n"
+           f"{err[-1500:]}")
+    expect(d is not None, f"{where}: no readable result.json")
+    expect(d.get("state") == state and d.get("reason"),
+           f"{where}: exit {rc}, state {d.get('state')!r}, reason {d.get('reason')!r}\n"
+           f"{err[-1500:]}")
+    if culprit is not None:
+        expect(f"rank {culprit} (host" in d.get("at_fault", ""),
+               f"{where}: at_fault {d.get('at_fault')!r} does not name rank {culprit}")
+    kept = COMMANDS[cmd][2](d)
+    expect(kept >= kept_before and kept > 0,
+           f"{where}: {kept} finished items kept, {kept_before} were there before the fault")
+    run_dir = glob.glob(os.path.join(base, "*"))[0]
+    rc2, out2, err2, _ = scalecheck1(["report", run_dir])
+    expect(rc2 == code and "INCOMPLETE" in out2, f"{where}: report exit {rc2}: {out2} {err2}")
+    if shutil.which("xmllint"):
+        v = subprocess.run(["xmllint", "--noout", "--schema", XSD,
+                            os.path.join(run_dir, "junit.xml")], capture_output=True, text=True)
+        expect(v.returncode == 0, f"{where}: junit.xml: {v.stderr}")
+    print(f"{where}: exit {rc} in {took:.1f} s, {state}: {d['reason'][:70]}...; "
+          f"{kept} items kept; at fault: {d.get('at_fault', '')[:60]}")
+
+
+# the rank hit: one in the part of the run that is going on (run's second point has ranks 0-1)
+VICTIM = {"coll": 2, "run": 1, "pairs": 2}
+
+
+def one(cmd, fault, wd):
+    base = os.path.join(wd, f"{cmd}-{fault}")
+    victim = VICTIM[cmd]
+    proc = start(cmd, base)
+    kept_before = COMMANDS[cmd][2](result(base))
+    try:
+        if fault == "killed":
+            os.kill(rank_pid(base, victim), signal.SIGKILL)
+            rc, err, took = finish(proc, 0)
+            check_end(cmd, fault, base, rc, err, took, 3, "failed", victim, kept_before)
+        elif fault == "stopped":
+            os.kill(rank_pid(base, victim), signal.SIGSTOP)
+            rc, err, took = finish(proc, TIMEOUT)
+            check_end(cmd, fault, base, rc, err, took, 3, "failed", victim, kept_before)
+            expect("timeout" in result(base)["reason"], f"{cmd}/stopped: not a timeout")
+        else:
+            os.killpg(proc.pid, signal.SIGTERM)  # as a terminal or a scheduler stops a job
+            rc, err, took = finish(proc, 0)
+            check_end(cmd, fault, base, rc, err, took, 4, "interrupted", None, kept_before)
+    finally:
+        cleanup(base)
+
+
+def full_disk(wd):
+    """The results disk fills up mid-run: the reserve the run directory holds takes the final
+    state, which names the cause; nothing hangs."""
+    mnt = os.path.join(wd, "small-disk")
+    os.makedirs(mnt)
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs",
+                                            mnt], capture_output=True).returncode != 0:
+        print("SKIP full disk: cannot mount a small tmpfs here (needs root)")
+        return
+    try:
+        base = os.path.join(mnt, "results")
+        proc = start("coll", base)
+        kept_before = COMMANDS["coll"][2](result(base))
+        with open(os.path.join(mnt, "filler"), "wb") as f:  # every free block taken
+            try:
+                while True:
+                    f.write(b"\0" * 65536)
+            except OSError:
+                pass
+        rc, err, took = finish(proc, 60)
+        d = result(base)
+        expect(rc == 3, f"full disk: exit {rc}\n{err[-600:]}")
+        expect(d is not None and d["state"] == "failed" and "space" in d.get("reason", ""),
+               f"full disk: {d and (d['state'], d.get('reason'))}")
+        expect(len(d.get("results", [])) >= kept_before, "full disk: finished sizes lost")
+        print(f"full disk: exit 3 in {took:.1f} s, failed: {d['reason'][:80]}")
+    finally:
+        subprocess.run(["umount", "-l", mnt], capture_output=True)
+
+
+def test():
+    wd = workdir("faults")
+    for cmd in COMMANDS:
+        for fault in ("killed", "stopped", "sigterm"):
+            one(cmd, fault, wd)
+    full_disk(wd)
+
+
+main(test)
