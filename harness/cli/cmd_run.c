@@ -492,7 +492,8 @@ int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
                       &ignored);
     }
     /* Every rank leaves with the verdict's exit code: 1 when a check failed. */
-    int failed = rte->rank == 0 && run.doc.judged && sc_checks_tally(&run.doc.checks).fail > 0;
+    int failed = rte->rank == 0 && ((run.doc.judged && sc_checks_tally(&run.doc.checks).fail > 0) ||
+                                    run.doc.wrong_total > 0);
     int code = sc_session_finish(&run.ses, rte, "run", status, &err, failed);
     run__teardown(&run);
     return code;

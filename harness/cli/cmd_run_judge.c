@@ -165,6 +165,13 @@ sc_status_t sc_run_sweep_and_verdict(sc_run_t *run, sc_err_t *err)
     if (status == SC_OK && run->opts.topology)
         status = sc_detect_all(run->rte, &hosts, err);
     if (status == SC_OK && run->rte->rank == 0) {
+        for (size_t i = 0; i < sweep.n; i++)
+            run->doc.wrong_total += sweep.items[i].wrong;
+        if (sweep.n > 0)
+            sc_results_printf(&run->ses.res, "# sweep data check: %llu wrong element%s %s\n",
+                              (unsigned long long)run->doc.wrong_total,
+                              run->doc.wrong_total == 1 ? "" : "s",
+                              run->doc.wrong_total ? "FAILED" : "OK");
         run->doc.sweep = sweep; /* the document owns the rows now */
         sweep = (sc_case_rows_t){0};
         if (run->opts.topology != NULL)

@@ -18,6 +18,19 @@ def test():
     expect([r["wrong"] for r in doc["results"]] == [2, 2], f"wrong: {[r['wrong'] for r in doc['results']]}")
     expect(doc["summary"]["wrong_total"] == 4, "summary")
     expect("# Out of bounds values : 4 FAILED" in out, "table summary line")
+    # run's all-reduce sweep checks its data too: wrong elements fail the run (exit 1), a clean
+    # twin passes
+    run = ["run", "--workload", os.path.join(os.path.dirname(__file__), "..", "..", "workloads",
+                                             "bert-large-dp.yaml"),
+           "--scales", "1", "--sweep-max", "4K", "--bytes-scale", "0.001", "--compute-scale",
+           "0.001", "-n", "2", "-w", "0", "--telemetry", "0", "--results-dir", os.path.join(wd, "r")]
+    rc, out, err, _ = mpirun(2, run, env={"SCALECHECK_TEST_FAULT": "corrupt:1"})
+    rows = load_json(os.path.join(sorted(run_dirs(os.path.join(wd, "r")))[-1], "result.json"))
+    wrong = sum(r["wrong"] for r in rows["sweep"])
+    expect(rc == 1 and wrong > 0 and "wrong elements FAILED" in out,
+           f"run with wrong data: exit {rc}, {wrong} wrong\n{out[-400:]}")
+    rc, out, err, _ = mpirun(2, run)
+    expect(rc == 0 and "0 wrong elements OK" in out, f"run, clean: exit {rc}\n{out[-400:]}")
 
 
 main(test)
