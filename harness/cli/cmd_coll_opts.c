@@ -146,8 +146,8 @@ static sc_status_t coll__seed(void *t, const char *flag, const char *v, sc_err_t
     SC_OPT_ROW(s, l, meta, help, type, sc_coll_opts_t, field, lo, hi)
 static const sc_cli_opt_t coll__options[] = {
     O('b', "minbytes", "SIZE", "smallest size, K/M/G suffixes (default 8)", SC_OPT_SIZE, min_bytes,
-      0, 0),
-    O('e', "maxbytes", "SIZE", "largest size (default 64M)", SC_OPT_SIZE, max_bytes, 0, 0),
+      1, 0),
+    O('e', "maxbytes", "SIZE", "largest size (default 64M)", SC_OPT_SIZE, max_bytes, 1, 0),
     SC_OPT_CUSTOM_ROW('f', "stepfactor", "F", "multiply the size by F each step (default 2)",
                       coll__factor),
     SC_OPT_CUSTOM_ROW('i', "stepbytes", "SIZE", "add SIZE each step instead of -f", coll__step),

@@ -5,27 +5,42 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/sc_cli.h"
 #include "cli/sc_cmd.h"
 #include "session/sc_results.h"
 #include "detect/sc_detect.h"
 #include "report/sc_verdict_render.h"
 #include "util/sc_files.h"
 
+typedef struct {
+    const char *output, *declared;
+    bool help;
+} detect__opts_t;
+
+#define O(s, l, meta, help, type, field)                                                           \
+    SC_OPT_ROW(s, l, meta, help, type, detect__opts_t, field, 0, 0)
+static const sc_cli_opt_t detect__options[] = {
+    O('o', "output", "FILE", "write what the hosts have as a topology file", SC_OPT_STRING, output),
+    O('T', "topology", "FILE", "list every difference from this declared topology", SC_OPT_STRING,
+      declared),
+    O('h', "help", NULL, "this help", SC_OPT_FLAG, help),
+    SC_OPT_END,
+};
+#undef O
+
 int sc_cmd_detect(const sc_rte_t *rte, int argc, char **argv)
 {
-    const char *output = NULL, *declared = NULL;
+    detect__opts_t o = {0};
     sc_err_t err;
-    sc_status_t status = SC_OK;
-    for (int i = 2; i < argc && status == SC_OK; i++) {
-        if ((strcmp(argv[i], "--output") == 0 || strcmp(argv[i], "-o") == 0) && i + 1 < argc)
-            output = argv[++i];
-        else if ((strcmp(argv[i], "--topology") == 0 || strcmp(argv[i], "-T") == 0) && i + 1 < argc)
-            declared = argv[++i];
-        else
-            status = sc_err_set(&err, SC_ERR_USAGE,
-                                "%s: unknown option (detect [--output FILE] [--topology FILE])",
-                                argv[i]);
+    sc_status_t status = sc_cli_parse(detect__options, argc, argv, 2, &o, &err);
+    if (status == SC_OK && o.help) {
+        if (rte->rank == 0) {
+            printf("usage: mpirun -np N scalecheck detect [--output FILE] [--topology FILE]\n\n");
+            sc_cli_print_help(detect__options, stdout);
+        }
+        return 0;
     }
+    const char *output = o.output, *declared = o.declared;
     sc_topology_t topo;
     if (status == SC_OK && declared != NULL)
         status = sc_topology_load(declared, &topo, &err);

@@ -27,6 +27,8 @@ static sc_status_t model__ints(const char *flag, const char *v, int *out, int *n
     char copy[512];
     snprintf(copy, sizeof(copy), "%s", v);
     *n = 0;
+    if (sc_cli_check_list(flag, v, err) != SC_OK)
+        return err->status;
     for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok && *n < MODEL_MAX;
          tok = strtok_r(NULL, ",", &save)) {
         long x = 0;
@@ -56,9 +58,13 @@ static sc_status_t model__sizes(void *t, const char *flag, const char *v, sc_err
     char copy[512];
     snprintf(copy, sizeof(copy), "%s", v);
     o->nsizes = 0;
+    if (sc_cli_check_list(flag, v, err) != SC_OK)
+        return err->status;
     for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok && o->nsizes < MODEL_MAX;
          tok = strtok_r(NULL, ",", &save)) {
         sc_status_t status = sc_size_parse(tok, flag, &o->sizes[o->nsizes++], err);
+        if (status == SC_OK && o->sizes[o->nsizes - 1] == 0)
+            status = sc_err_set(err, SC_ERR_USAGE, "%s: a size of 0 bytes moves nothing", flag);
         if (status != SC_OK)
             return status;
     }

@@ -35,7 +35,7 @@ typedef struct {
 #define O(s, l, meta, help, type, field, lo, hi)                                                   \
     SC_OPT_ROW(s, l, meta, help, type, pairs__opts_t, field, lo, hi)
 static const sc_cli_opt_t pairs__options[] = {
-    O(0, "size", "SIZE", "message size for bandwidth (default 4M)", SC_OPT_SIZE, m.size, 0, 0),
+    O(0, "size", "SIZE", "message size for bandwidth (default 4M)", SC_OPT_SIZE, m.size, 1, 0),
     O('n', "iters", "N", "messages per bandwidth measurement (default 8)", SC_OPT_INT, m.iters, 1,
       100000),
     O(0, "lat-iters", "N", "ping-pongs per latency measurement (default 50)", SC_OPT_INT,
@@ -211,6 +211,12 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
         return 0;
     }
     /* every input and output checked before the session makes a results directory */
+    int participants = o.per_rank ? rte->size : rte->nhosts;
+    if (status == SC_OK && participants < 2)
+        status = sc_err_set(&err, SC_ERR_USAGE,
+                            "%d %s: a pair needs two (more hosts, or --per rank for the ranks of "
+                            "one host)",
+                            participants, o.per_rank ? "rank" : "host");
     double expected = status == SC_OK ? pairs__expected(&o, rte, &err, &status) : 0;
     sc_baseline_t baseline = {0};
     if (status == SC_OK)

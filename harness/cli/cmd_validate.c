@@ -3,6 +3,7 @@
  * carry file:line:column; exit 2 on the first bad one. */
 #include <stdio.h>
 
+#include "cli/sc_cli.h"
 #include "cli/sc_cmd.h"
 #include "config/sc_workload.h"
 #include "config/sc_yaml.h"
@@ -38,23 +39,41 @@ static sc_status_t validate__one(const char *path, char *summary, size_t len, sc
     return status;
 }
 
+#define VALIDATE_MAX_FILES 256
+
+typedef struct {
+    bool help;
+} validate__opts_t;
+
+static const sc_cli_opt_t validate__options[] = {
+    SC_OPT_ROW('h', "help", NULL, "this help", SC_OPT_FLAG, validate__opts_t, help, 0, 0),
+    SC_OPT_END,
+};
+
 int sc_cmd_validate(const sc_rte_t *rte, int argc, char **argv)
 {
-    if (argc < 3) {
-        if (rte->rank == 0)
-            fprintf(stderr, "scalecheck validate: give one or more files to check\n");
-        return 2;
-    }
-    for (int i = 2; i < argc; i++) {
-        char summary[512];
-        sc_err_t err;
-        if (validate__one(argv[i], summary, sizeof(summary), &err) != SC_OK) {
-            if (rte->rank == 0)
-                fprintf(stderr, "scalecheck validate: %s\n", err.msg);
-            return sc_status_exit_code(err.status);
+    validate__opts_t o = {0};
+    const char *files[VALIDATE_MAX_FILES];
+    int nfiles = 0;
+    sc_err_t err;
+    sc_status_t status = sc_cli_parse_words(validate__options, argc, argv, 2, &o, files,
+                                            VALIDATE_MAX_FILES, &nfiles, &err);
+    if (status == SC_OK && o.help) {
+        if (rte->rank == 0) {
+            printf("usage: scalecheck validate FILE...  (workloads and topologies)\n\n");
+            sc_cli_print_help(validate__options, stdout);
         }
-        if (rte->rank == 0)
-            printf("%s: ok (%s)\n", argv[i], summary);
+        return 0;
     }
-    return 0;
+    if (status == SC_OK && nfiles == 0)
+        status = sc_err_set(&err, SC_ERR_USAGE, "give one or more files to check");
+    for (int i = 0; i < nfiles && status == SC_OK; i++) {
+        char summary[512];
+        status = validate__one(files[i], summary, sizeof(summary), &err);
+        if (status == SC_OK && rte->rank == 0)
+            printf("%s: ok (%s)\n", files[i], summary);
+    }
+    if (status != SC_OK && rte->rank == 0)
+        fprintf(stderr, "scalecheck validate: %s\n", err.msg);
+    return sc_status_exit_code(status);
 }

@@ -5,15 +5,35 @@
 #include "cli/sc_cmd.h"
 #include "coll/sc_coll.h"
 #include "comm/sc_backend.h"
+#include "cli/sc_cli.h"
 #include "report/sc_json_out.h"
 #include "sc_config.h"
 
+typedef struct {
+    bool help;
+} version__opts_t;
+
+static const sc_cli_opt_t version__options[] = {
+    SC_OPT_ROW('h', "help", NULL, "this help", SC_OPT_FLAG, version__opts_t, help, 0, 0),
+    SC_OPT_END,
+};
+
 int sc_cmd_version(const sc_rte_t *rte, int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    if (rte->rank != 0)
+    version__opts_t o = {0};
+    sc_err_t err;
+    sc_status_t status = sc_cli_parse(version__options, argc, argv, 2, &o, &err);
+    if (status != SC_OK || rte->rank != 0) {
+        if (status != SC_OK && rte->rank == 0)
+            fprintf(stderr, "scalecheck version: %s\n", err.msg);
+        return sc_status_exit_code(status);
+    }
+    if (o.help) {
+        printf("usage: scalecheck version: the versions of scalecheck and of the libraries it "
+               "runs with\n\n");
+        sc_cli_print_help(version__options, stdout);
         return 0;
+    }
     printf("scalecheck %s\n", SC_VERSION);
     printf("mpi: %s\n", rte->mpi_version);
     printf("libyaml: %s\n", yaml_get_version_string());

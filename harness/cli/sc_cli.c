@@ -56,6 +56,9 @@ static sc_status_t sc__store(const sc_cli_opt_t *opt, void *target, const char *
     case SC_OPT_SIZE: {
         uint64_t bytes = 0;
         status = sc_size_parse(value, flag, &bytes, err);
+        if (status == SC_OK && opt->min > 0 && (double)bytes < opt->min)
+            status = sc_err_set(err, SC_ERR_USAGE, "%s: '%s' is below the least size, %.0f B", flag,
+                                value, opt->min);
         if (status == SC_OK)
             memcpy(slot, &bytes, sizeof(bytes));
         return status;
@@ -63,6 +66,14 @@ static sc_status_t sc__store(const sc_cli_opt_t *opt, void *target, const char *
     default:
         return opt->handler(target, flag, value, err);
     }
+}
+
+sc_status_t sc_cli_check_list(const char *flag, const char *v, sc_err_t *err)
+{
+    size_t n = strlen(v);
+    if (n == 0 || v[0] == ',' || v[n - 1] == ',' || strstr(v, ",,") != NULL)
+        return sc_err_set(err, SC_ERR_USAGE, "%s: '%s' has an empty item", flag, v);
+    return SC_OK;
 }
 
 /* Finds the option argv[*i] names and its value (inline or the next argument). */

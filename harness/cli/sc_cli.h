@@ -78,4 +78,7 @@ sc_status_t sc_cli_algo(const char *flag, const char *name, sc_topology_t *t, in
 /* NCCL_ALGO's value for a forced algorithm (NULL for auto). */
 const char *sc_cli_algo_nccl(int algo);
 
+/* A comma list with no empty item ("1,,2", "1,", "" are refused, naming the flag). */
+sc_status_t sc_cli_check_list(const char *flag, const char *v, sc_err_t *err);
+
 #endif

@@ -8,6 +8,8 @@
 #include <strings.h>
 #include <yaml.h>
 
+#include "util/sc_files.h"
+
 #define SC__YAML_MAX_BYTES (4u << 20)
 #define SC__YAML_MAX_DEPTH 64
 #define SC__YAML_MAX_NODES 100000
@@ -158,6 +160,8 @@ static sc_status_t sc__event(sc__builder_t *b, const yaml_event_t *ev, int *docu
 
 static sc_status_t sc__read_file(const char *path, unsigned char **data, size_t *len, sc_err_t *err)
 {
+    if (sc_files_check_input(path, err) != SC_OK)
+        return err->status;
     FILE *f = fopen(path, "rb");
     if (f == NULL)
         return sc_err_set(err, SC_ERR_INPUT, "%s: cannot open: %s", path, strerror(errno));

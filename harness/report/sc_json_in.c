@@ -2,6 +2,7 @@
  * pairs, the checks and the findings, each through its field table. What only a person reads
  * (rank_info, telemetry, the grid) stays in the file. */
 #include "report/sc_json_in.h"
+#include "util/sc_files.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -136,6 +137,8 @@ sc_status_t sc_json_load_result(const char *dir, sc_result_t *r, sc_err_t *err)
 {
     char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/result.json", dir);
+    if (sc_files_check_input(path, err) != SC_OK)
+        return err->status;
     json_error_t jerr;
     json_t *doc = json_load_file(path, 0, &jerr);
     if (doc == NULL)

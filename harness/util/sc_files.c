@@ -29,6 +29,21 @@ sc_status_t sc_files_check_output(const char *flag, const char *path, sc_err_t *
     return SC_OK;
 }
 
+sc_status_t sc_files_check_input(const char *path, sc_err_t *err)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return sc_err_set(err, SC_ERR_INPUT, "%s: cannot open: %s", path, strerror(errno));
+    if (S_ISREG(st.st_mode))
+        return SC_OK;
+    const char *what = S_ISDIR(st.st_mode)    ? "a directory"
+                       : S_ISFIFO(st.st_mode) ? "a FIFO"
+                       : S_ISCHR(st.st_mode)  ? "a character device"
+                       : S_ISSOCK(st.st_mode) ? "a socket"
+                                              : "not a regular file";
+    return sc_err_set(err, SC_ERR_INPUT, "%s: is %s, not a regular file", path, what);
+}
+
 sc_status_t sc_files_write_text(const char *path, sc_files_writer_t writer, void *arg,
                                 sc_err_t *err)
 {

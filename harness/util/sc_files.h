@@ -13,6 +13,10 @@
  * flag and the path otherwise. */
 sc_status_t sc_files_check_output(const char *flag, const char *path, sc_err_t *err);
 
+/* An input that must be a regular file (a FIFO would block the reader, a directory reads as
+ * nothing): SC_ERR_INPUT naming path and what it is instead, or why it cannot be opened. */
+sc_status_t sc_files_check_input(const char *path, sc_err_t *err);
+
 /* Writes what writer produces (it returns non-zero on failure) to path, whole or not at all. */
 typedef int (*sc_files_writer_t)(FILE *out, void *arg);
 sc_status_t sc_files_write_text(const char *path, sc_files_writer_t writer, void *arg,

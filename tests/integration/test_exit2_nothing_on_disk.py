@@ -37,6 +37,8 @@ def test():
     bad_topo = write(os.path.join(wd, "bad-topo.yaml"), "name: x\ngpus_per_node: [1, 2\n")
     bad_work = write(os.path.join(wd, "bad-work.yaml"), "name: w\nmodel: {layers: -3}\n")
     missing = os.path.join(wd, "no-such-folder", "out.json")
+    fifo = os.path.join(wd, "workload.fifo")
+    os.mkfifo(fifo)
     folder = os.path.join(wd, "a-folder")
     os.makedirs(folder)
     results = os.path.join(wd, "results")
@@ -56,6 +58,16 @@ def test():
         ("pairs broken topology", 2, pairs + ["--topology", bad_topo], r"bad-topo\.yaml:\d+:\d+: "),
         ("pairs --json missing folder", 2, pairs + ["--json", missing], "--json"),
         ("pairs --csv is a folder", 2, pairs + ["--csv", folder], "--csv"),
+        # nothing to measure is not a PASS
+        ("coll -b 0 -e 0", 2, ["coll", "-b", "0", "-e", "0", "-n", "1"], "-b: '0'"),
+        ("coll -e 0", 2, ["coll", "-b", "8", "-e", "0", "-n", "1"], "-e: '0'"),
+        ("pairs --size 0", 2, ["pairs", "--per", "rank", "--size", "0"], "--size: '0'"),
+        ("pairs on one host, per node", 2, ["pairs", "--size", "4K"], "1 host: a pair needs two"),
+        # inputs that are not regular files: named, never read (a FIFO would block)
+        ("run --workload is a FIFO", 2, ["run", "--workload", fifo, "--scales", "1"],
+         "is a FIFO, not a regular file"),
+        ("run --workload is a folder", 2, ["run", "--workload", folder, "--scales", "1"],
+         "is a directory, not a regular file"),
     ]
     for label, np, args, named in cases:
         check_case(label, np, args, results, named)
@@ -70,11 +82,23 @@ def test():
                                            "--json", missing], "--json"),
         ("detect broken topology", ["detect", "--topology", bad_topo], r"bad-topo\.yaml:\d+:\d+: "),
         ("detect --output is a folder", ["detect", "--output", folder], "--output"),
+        ("model --size 0", ["model", "--topology", TOPOLOGY, "--size", "0"], "--size: a size of 0"),
+        ("model --size 1,,2", ["model", "--topology", TOPOLOGY, "--size", "1,,2"],
+         "--size: '1,,2' has an empty item"),
+        ("validate a folder", ["validate", folder], "is a directory"),
+        ("report of a missing run", ["report", os.path.join(wd, "nope")],
+         r"nope/result\.json: cannot open: No such file"),
+        ("version --bogus", ["version", "--bogus"], "--bogus: unknown option"),
+        ("detect --bogus", ["detect", "--bogus"], "--bogus: unknown option"),
     ]
     for label, args, named in single:
         check_case(label, 0, args, results, named)
     expect(not os.path.exists(missing), "an output file was written into a missing folder")
     expect(os.listdir(folder) == [], f"something was written into {folder}")
+    # and --help where it was refused
+    for cmd in ("validate", "detect", "report", "version"):
+        rc, out, err, _ = scalecheck1([cmd, "--help"])
+        expect(rc == 0 and "--help" in out, f"{cmd} --help: exit {rc}\n{out}{err}")
     print(f"{len(cases) + len(single)} bad inputs: exit 2, named, nothing on disk")
 
 

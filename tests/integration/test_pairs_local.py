@@ -44,7 +44,7 @@ def test():
     for args, message in [(["--mode", "x"], "--mode: 'x' is not concurrent or serial"),
                           (["--method", "x"], "--method: 'x' is not tag or put"),
                           (["--per", "x"], "--per: 'x' is not node or rank"),
-                          (["--method", "put"], "--method put: one-sided transfers need the ucx backend (not mpi)")]:
+                          (["--method", "put", "--per", "rank"], "--method put: one-sided transfers need the ucx backend (not mpi)")]:
         rc, out, err, _ = mpirun(2, ["pairs", "--backend", "mpi", "--results-dir", os.path.join(wd, "bad")] + args, timeout=60)
         expect(rc == 2 and message in err, f"{args}: exit {rc}\n{err[-600:]}")
 
