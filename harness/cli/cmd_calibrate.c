@@ -36,7 +36,7 @@ static const sc_cli_opt_t calibrate__options[] = {
     O(0, "backend", "NAME", "nccl, mpi or auto (default auto)", SC_OPT_STRING, backend, 0, 0),
     O(0, "results-dir", "DIR", "where run directories go (default " SC_DEFAULT_RESULTS_DIR ")",
       SC_OPT_STRING, results_base, 0, 0),
-    O(0, "name", "NAME", "run name (default calibrate)", SC_OPT_STRING, name, 0, 0),
+    O(0, "name", "NAME", "run name (default calibrate)", SC_OPT_NAME, name, 0, 0),
     O(0, "timeout", "SECONDS", "bound on every wait (default " SC_DEFAULT_TIMEOUT_TEXT ")",
       SC_OPT_DOUBLE, timeout_s, 0, 86400),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),

@@ -117,15 +117,6 @@ static sc_status_t coll__collective(void *t, const char *flag, const char *v, sc
     return coll__list(flag, v, count, coll__coll_index, &o->colls, err);
 }
 
-static sc_status_t coll__name(void *t, const char *flag, const char *v, sc_err_t *err)
-{
-    if (*v == '\0' || strpbrk(v, "/ \t") != NULL)
-        return sc_err_set(err, SC_ERR_USAGE, "%s: '%s' may not be empty or contain '/' or blanks",
-                          flag, v);
-    ((sc_coll_opts_t *)t)->name = v;
-    return SC_OK;
-}
-
 static sc_status_t coll__target_ci(void *t, const char *flag, const char *v, sc_err_t *err)
 {
     double pct = 0;
@@ -196,8 +187,8 @@ static const sc_cli_opt_t coll__options[] = {
     O(0, "csv", "FILE", "also write the CSV results to FILE", SC_OPT_STRING, csv_path, 0, 0),
     O(0, "results-dir", "DIR", "where run directories go (default results)", SC_OPT_STRING,
       results_base, 0, 0),
-    SC_OPT_CUSTOM_ROW(0, "name", "NAME",
-                      "run name in the directory name (default coll-<collective>)", coll__name),
+    O(0, "name", "NAME", "run name in the directory name (default coll-<collective>)", SC_OPT_NAME,
+      name, 0, 0),
     O(0, "timeout", "SECONDS",
       "bound on every wait on other ranks, 0 = none (default " SC_DEFAULT_TIMEOUT_TEXT ")",
       SC_OPT_DOUBLE, timeout_s, 0.0, 86400.0),

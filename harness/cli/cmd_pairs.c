@@ -61,7 +61,7 @@ static const sc_cli_opt_t pairs__options[] = {
     O(0, "csv", "FILE", "also write the pairs as CSV to FILE", SC_OPT_STRING, csv_path, 0, 0),
     O(0, "results-dir", "DIR", "where run directories go (default results)", SC_OPT_STRING,
       results_base, 0, 0),
-    O(0, "name", "NAME", "run name (default pairs)", SC_OPT_STRING, name, 0, 0),
+    O(0, "name", "NAME", "run name (default pairs)", SC_OPT_NAME, name, 0, 0),
     O(0, "timeout", "SECONDS", "bound on every wait (default 60)", SC_OPT_DOUBLE, timeout_s, 0,
       86400),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),

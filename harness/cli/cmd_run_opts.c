@@ -82,7 +82,7 @@ static const sc_cli_opt_t run__options[] = {
     O(0, "csv", "FILE", "also write the points as CSV to FILE", SC_OPT_STRING, csv_path, 0, 0),
     O(0, "results-dir", "DIR", "where run directories go (default results)", SC_OPT_STRING,
       results_base, 0, 0),
-    O(0, "name", "NAME", "run name in the directory name (default run-<workload>)", SC_OPT_STRING,
+    O(0, "name", "NAME", "run name in the directory name (default run-<workload>)", SC_OPT_NAME,
       name, 0, 0),
     O(0, "timeout", "SECONDS",
       "bound on every wait on other ranks (default " SC_DEFAULT_TIMEOUT_TEXT ")", SC_OPT_DOUBLE,

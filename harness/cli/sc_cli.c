@@ -1,5 +1,6 @@
 #include "sc_cli.h"
 
+#include "util/sc_names.h"
 #include "util/sc_size.h"
 
 #include <errno.h>
@@ -48,6 +49,11 @@ static sc_status_t sc__store(const sc_cli_opt_t *opt, void *target, const char *
         if (status == SC_OK)
             memcpy(slot, &d, sizeof(d));
         return status;
+    case SC_OPT_NAME:
+        if (!sc_name_ok(value))
+            return sc_err_set(err, SC_ERR_USAGE, "%s: not a name: %s", flag, SC_NAME_RULE);
+        memcpy(slot, &value, sizeof(value));
+        return SC_OK;
     case SC_OPT_STRING:
         if (*value == '\0')
             return sc_err_set(err, SC_ERR_USAGE, "%s: empty value", flag);

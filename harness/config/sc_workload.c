@@ -12,7 +12,7 @@
 
 /* The schema, once: parsing, defaults documentation and workloads/README.md follow it. */
 static const sc_field_t sc__workload_fields[] = {
-    {"name", SC_FIELD_STRING, W(name), 64, true, 0, 0, NULL, "short name"},
+    {"name", SC_FIELD_NAME, W(name), 64, true, 0, 0, NULL, "short name"},
     {"description", SC_FIELD_STRING, W(description), 256, false, 0, 0, NULL, "one line"},
     {"model", SC_FIELD_SECTION, 0, 0, true, 0, 0, NULL, "the model"},
     {"model.kind", SC_FIELD_ENUM, W(kind), 0, false, 0, 0, "transformer|cnn", "architecture"},

@@ -47,6 +47,7 @@ typedef enum {
                          K M G T, "1GiB"; "1GB" refused as ambiguous; stored as a double */
     SC_FIELD_BOOL,    /* true/false/yes/no */
     SC_FIELD_STRING,  /* copied into a char array of `size` bytes */
+    SC_FIELD_NAME,    /* a STRING that must be a name (util/sc_names.h: it becomes a path) */
     SC_FIELD_ENUM,    /* one of `choices` ("a|b|c"); stored as the index (int) */
     SC_FIELD_SECTION, /* a map whose fields are the entries whose path starts with "name." */
     SC_FIELD_SKIP     /* a known key whose value the caller reads itself (lists, includes) */

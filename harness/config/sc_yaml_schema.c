@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "config/sc_yaml.h"
+#include "util/sc_names.h"
 #include "util/sc_size.h"
 
 static size_t sc__edit_distance(const char *a, const char *b)
@@ -160,6 +161,10 @@ static sc_status_t sc__store(const sc_yaml_doc_t *doc, const sc_field_t *f, cons
         }
         *(int *)slot = index;
         return SC_OK;
+    case SC_FIELD_NAME:
+        if (!sc_name_ok(n->value))
+            return sc__bad(doc, n, f->path, err, "%s", "not a name: " SC_NAME_RULE);
+        /* fall through */
     case SC_FIELD_STRING:
         if (strlen(n->value) >= f->size)
             return sc__bad(doc, n, f->path, err, "longer than %s characters",

@@ -18,7 +18,7 @@
 #define SC__MAX_EXTENDS 8
 
 static const sc_field_t sc__topology_fields[] = {
-    {"name", SC_FIELD_STRING, T(name), 64, false, 0, 0, NULL, "short name"},
+    {"name", SC_FIELD_NAME, T(name), 64, false, 0, 0, NULL, "short name"},
     {"description", SC_FIELD_STRING, T(description), 256, false, 0, 0, NULL, "one line"},
     {"extends", SC_FIELD_SKIP, 0, 0, false, 0, 0, NULL, "file this one builds on"},
     {"library", SC_FIELD_ENUM, T(library), 0, false, 0, 0, SC_LIBRARY_NAMES,
@@ -216,6 +216,17 @@ static sc_status_t sc__claims(const sc_yaml_doc_t *doc, sc_topology_t *t, sc_err
     return SC_OK;
 }
 
+/* Whether name is a YAML file's name (printable, ending in .yaml or .yml). */
+static bool sc__topology_file_name(const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *c = name; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            return false;
+    return (n > 5 && strcmp(name + n - 5, ".yaml") == 0) ||
+           (n > 4 && strcmp(name + n - 4, ".yml") == 0);
+}
+
 /* Loads one file over t, after the file it extends. chain holds the files being loaded. */
 static sc_status_t sc__load(const char *path, sc_topology_t *t, char chain[][PATH_MAX], int depth,
                             sc_err_t *err)
@@ -243,6 +254,12 @@ static sc_status_t sc__load(const char *path, sc_topology_t *t, char chain[][PAT
     if (base != NULL && base->kind != SC_YAML_SCALAR)
         status = sc_err_set(err, SC_ERR_INPUT, "%s:%d:%d: extends: expected a file name", path,
                             base->line, base->column);
+    else if (base != NULL && !sc__topology_file_name(base->value))
+        /* what is read must be a topology of ours: never another file, whose content an error
+         * message would quote */
+        status = sc_err_set(err, SC_ERR_INPUT,
+                            "%s:%d:%d: extends: '%s' is not a topology file (*.yaml, *.yml)", path,
+                            base->line, base->column, base->value);
     else if (base != NULL) {
         char dir[PATH_MAX], next[PATH_MAX * 2];
         snprintf(dir, sizeof(dir), "%s", path);

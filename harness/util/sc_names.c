@@ -1,6 +1,7 @@
 #include "sc_names.h"
 
 #include <stdio.h>
+#include <ctype.h>
 #include <string.h>
 
 int sc_names_find(const char *const *names, int count, const char *name)
@@ -17,4 +18,15 @@ void sc_names_join(const char *const *names, int count, char *buf, size_t len)
     buf[0] = '\0';
     for (int i = 0; i < count && used < len; i++)
         used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", names[i]);
+}
+
+bool sc_name_ok(const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n > 63 || name[0] == '.' || name[0] == '-')
+        return false;
+    for (const char *c = name; *c; c++)
+        if (!isalnum((unsigned char)*c) && strchr("._+-", *c) == NULL)
+            return false;
+    return true;
 }

@@ -18,6 +18,13 @@ def line_of(text, needle):
 # (file name, content (str or bytes), expected text in stderr; {f} is the file's path)
 CASES = [
     ("empty", "", "{f}:1:1: empty file"),
+    # names become directory names and terminal text: one rule, file:line:column
+    ("name-slash", "name: 'a/b'\ngpus_per_node: 1\n", "{f}:1:7: name: not a name"),
+    ("name-dotdot", "name: '../../x'\ngpus_per_node: 1\n", "{f}:1:7: name: not a name"),
+    ("name-escape", 'name: "a\\nb\\e[31m"\ngpus_per_node: 1\n', "{f}:1:7: name: not a name"),
+    # extends reads topology files only, and never quotes another file
+    ("extends-not-yaml", "name: x\nextends: /etc/passwd\n",
+     "{f}:2:10: extends: '/etc/passwd' is not a topology file"),
     ("comment-only", "# nothing here\n", "{f}:1:1: empty file"),
     ("binary", b"\x00\x01\x02garbage\xff", "{f}:1:1: not a text file (contains NUL bytes)"),
     ("list-root", "- a\n- b\n", "{f}:1:1: document: expected a map of settings"),
@@ -56,7 +63,7 @@ CASES = [
     ("both-batches", BERT.replace("  per_gpu_batch: 32\n", "  per_gpu_batch: 32\n  global_batch: 64\n"),
      "give exactly one of batch.global_batch and batch.per_gpu_batch"),
     ("hidden-not-tp", BERT.replace("  tp: 1\n", "  tp: 3\n"), "model.hidden must be a multiple of parallel.tp"),
-    ("name-too-long", BERT.replace("name: bert-large-dp", "name: " + "x" * 80), "name: longer than 63 characters"),
+    ("name-too-long", BERT.replace("name: bert-large-dp", "name: " + "x" * 80), "name: not a name: 1-63 letters"),
     ("topo-bad-fabric", LOCAL.replace("fabric: shm", "fabric: carrier-pigeon"),
      "intra.fabric: 'carrier-pigeon' is not one of nvswitch|nvlink_mesh|nvlink_bridge|pcie|infinity_fabric|hccs|shm"),
     ("topo-nvls-word", LOCAL.replace("fabric: shm", "fabric: shm\n  nvls: maybe"),
