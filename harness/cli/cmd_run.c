@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cmd_run.h"
 #include "cli/sc_cmd_end.h"
@@ -279,7 +280,7 @@ static sc_status_t run__measure(sc_run_t *run, int i, sc_point_t *p, sc_err_t *e
     const sc_run_point_t *pt = &run->points[i];
     int key = 0;
     bool in = run__in_point(rte, pt, &key);
-    if (rte->rank == 0)
+    if (rte->rank == 0 && isatty(STDERR_FILENO)) /* progress: never into a log file */
         fprintf(stderr, "[%d/%d] %d GPU%s x %d node%s ...\r", i + 1, run->npoints,
                 pt->gpus_per_node, pt->gpus_per_node == 1 ? "" : "s", pt->nodes,
                 pt->nodes == 1 ? "" : "s");
