@@ -372,11 +372,12 @@ static sc_status_t run__save(sc_run_t *run, const char *state, sc_err_t *err)
 {
     if (run->rte->rank != 0 || run->doc.command[0] == '\0')
         return SC_OK;
-    char path[PATH_MAX];
     sc_status_t status = sc_cmd_save_doc(&run->ses, &run->doc, state, run->opts.json_path, err);
-    if (status == SC_OK)
+    if (status == SC_OK) {
+        char path[PATH_MAX];
         status = run__save_csv(
             run, sc_results_path(&run->ses.res, "points.csv", path, sizeof(path)), err);
+    }
     if (status == SC_OK && run->opts.csv_path)
         status = run__save_csv(run, run->opts.csv_path, err);
     return status;

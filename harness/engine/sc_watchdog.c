@@ -183,7 +183,7 @@ void sc_watchdog_attach(sc_watchdog_t *wd, sc_progress_t *progress)
         free(seen);
 }
 
-void sc_watchdog_catch_signals(sc_watchdog_t *wd)
+void sc_watchdog_catch_signals(const sc_watchdog_t *wd)
 {
     if (wd == NULL)
         return;

@@ -38,7 +38,7 @@ void sc_watchdog_attach(sc_watchdog_t *wd, sc_progress_t *progress);
 /* SIGINT, SIGTERM and SIGHUP are caught from now on: the watchdog thread (within 50 ms) writes
  * the final state through its hook and ends the process with exit code 4. Without a watchdog
  * (--timeout 0) the signals keep their default action. */
-void sc_watchdog_catch_signals(sc_watchdog_t *wd);
+void sc_watchdog_catch_signals(const sc_watchdog_t *wd);
 
 /* Arms the watchdog for a phase of waiting: `what` describes the operation ("allreduce 1M
  * float sum in-place"), peers the ranks (world numbering) it waits on. Copies both. */

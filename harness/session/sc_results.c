@@ -77,9 +77,10 @@ sc_status_t sc_results_open(sc_results_t *res, const char *base, const char *nam
 
 void sc_results_release_reserve(const sc_results_t *res)
 {
-    char path[PATH_MAX];
-    if (res->dir[0] != '\0')
+    if (res->dir[0] != '\0') {
+        char path[PATH_MAX];
         unlink(sc_results_path(res, ".reserve", path, sizeof(path)));
+    }
 }
 
 static int sc__remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
