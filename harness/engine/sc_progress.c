@@ -109,16 +109,19 @@ void sc_progress_note_fault(sc_progress_t *p, const char *at_fault)
 bool sc_progress_peer_timed_out(const sc_progress_t *p, char *who, size_t who_len, char *at_fault,
                                 size_t len)
 {
+    bool found = false;
     for (int r = 0; p != NULL && r < p->nslots; r++) {
         sc_progress_slot_t s = p->slots[r];
-        if (r == p->rank || s.state != SC_PROGRESS_TIMEOUT)
+        if (r == p->rank || s.state != SC_PROGRESS_TIMEOUT || (found && s.at_fault[0] == '\0'))
             continue;
         s.host[sizeof(s.host) - 1] = s.at_fault[sizeof(s.at_fault) - 1] = '\0';
         snprintf(who, who_len, "rank %d (host %s)", r, s.host);
         snprintf(at_fault, len, "%s", s.at_fault);
-        return true;
+        found = true;
+        if (s.at_fault[0] != '\0') /* the first that found someone at fault */
+            return true;
     }
-    return false;
+    return found;
 }
 
 int sc_progress_ranks(const sc_progress_t *p)

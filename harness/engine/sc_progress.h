@@ -54,8 +54,8 @@ int sc_progress_culprits(const sc_progress_t *p, bool stuck, char *buf, size_t l
 /* A rank whose watchdog fires leaves whom it found at fault in its record, for the ranks the
  * launcher then stops. */
 void sc_progress_note_fault(sc_progress_t *p, const char *at_fault);
-/* The first other rank whose watchdog fired, in words ("rank 1 (host h1)"), and whom it found
- * at fault; false when none did. */
+/* An other rank whose watchdog fired, in words ("rank 1 (host h1)"), and whom it found at fault
+ * (the first that found someone); false when none fired. */
 bool sc_progress_peer_timed_out(const sc_progress_t *p, char *who, size_t who_len, char *at_fault,
                                 size_t len);
 

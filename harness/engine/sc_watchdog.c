@@ -41,7 +41,12 @@ static void sc__on_signal(int signo)
 static void sc__watchdog_end(sc_watchdog_t *wd, sc_watchdog_end_t *end, sc_progress_state_t mine)
 {
     if (mine == SC_PROGRESS_TIMEOUT) { /* stuck: who is not where the others wait */
-        sc_progress_culprits(wd->records, true, end->at_fault, sizeof(end->at_fault));
+        char who[96];
+        /* or, when the launcher already woke the culprit (SIGCONT before SIGTERM), whom a
+         * rank that fired earlier found */
+        if (sc_progress_culprits(wd->records, true, end->at_fault, sizeof(end->at_fault)) == 0)
+            sc_progress_peer_timed_out(wd->records, who, sizeof(who), end->at_fault,
+                                       sizeof(end->at_fault));
         sc_progress_note_fault(wd->records, end->at_fault); /* before the state says so */
     }
     sc_progress_beat(wd->records, atomic_load(&wd->progress), wd->phase, false, NULL, mine);
@@ -115,7 +120,7 @@ static void *sc__watchdog_main(void *arg)
 {
     sc_watchdog_t *wd = arg;
     uint64_t last_progress = atomic_load(&wd->progress);
-    uint64_t last_change = sc_clock_ns();
+    uint64_t last_change = sc_clock_ns(), last_poll = last_change;
     for (;;) {
         struct timespec nap = {0, (long)SC__WATCHDOG_POLL_NS};
         nanosleep(&nap, NULL);
@@ -132,7 +137,11 @@ static void *sc__watchdog_main(void *arg)
         uint64_t progress = atomic_load(&wd->progress);
         sc__watchdog_beat(wd, progress);
         bool others = seen != NULL && sc_progress_others_moved(records, seen);
-        if (!armed || progress != last_progress || others) {
+        /* polls a second apart: this process was stopped itself (SIGSTOP, then SIGCONT) - the
+         * others waited on it, it waited on nobody in that time */
+        bool was_stopped = now - last_poll > 1000000000ull;
+        last_poll = now;
+        if (!armed || progress != last_progress || others || was_stopped) {
             last_progress = progress;
             last_change = now;
             continue;

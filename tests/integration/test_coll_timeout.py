@@ -27,7 +27,12 @@ def test():
     expect(len(dirs) == 1, f"results dirs {dirs}")
     doc = load_json(os.path.join(dirs[0], "result.json"))
     sizes = [r["size_bytes"] for r in doc["results"]]
-    expect(doc["state"] == "running", f"state {doc['state']}")
+    # the final state: failed, the timeout as its reason, and the hung rank named from the
+    # progress records (it waits on nobody while the others wait on it)
+    expect(doc["state"] == "failed" and "timeout" in doc.get("reason", ""),
+           f"state {doc['state']}, reason {doc.get('reason')}")
+    expect("rank 1 (host" in doc.get("at_fault", "") and "rank 1 (host" in msg,
+           f"the hung rank is not named: {doc.get('at_fault')!r}; {msg}")
     expect(sizes == [8, 8, 64, 64, 512, 512], f"finished sizes kept: {sizes}")
 
 

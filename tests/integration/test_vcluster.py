@@ -135,7 +135,8 @@ def cut(wd):
     expect("lost host(s): h2" in p.stderr, f"the lost host is named:\n{p.stderr[-800:]}")
     doc = load_json(glob.glob(os.path.join(base, "*", "result.json"))[0])
     sizes = sorted({r["size_bytes"] for r in doc["results"]})
-    expect(doc["state"] == "running" and 262144 in sizes, f"finished points kept: {sizes}")
+    expect(doc["state"] == "failed" and "timeout" in doc.get("reason", "") and 262144 in sizes,
+           f"final state {doc['state']} ({doc.get('reason')}), finished points kept: {sizes}")
     expect(leftovers() == 0, f"{leftovers()} processes left in the cluster")
     print(f"cut: exit 3 {took:.1f} s after the cut, kept sizes {sizes}")
 
