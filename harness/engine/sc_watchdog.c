@@ -41,12 +41,13 @@ static void sc__on_signal(int signo)
 static void sc__watchdog_end(sc_watchdog_t *wd, sc_watchdog_end_t *end, sc_progress_state_t mine)
 {
     if (mine == SC_PROGRESS_TIMEOUT) { /* stuck: who is not where the others wait */
-        char who[96];
         /* or, when the launcher already woke the culprit (SIGCONT before SIGTERM), whom a
          * rank that fired earlier found */
-        if (sc_progress_culprits(wd->records, true, end->at_fault, sizeof(end->at_fault)) == 0)
+        if (sc_progress_culprits(wd->records, true, end->at_fault, sizeof(end->at_fault)) == 0) {
+            char who[96];
             sc_progress_peer_timed_out(wd->records, who, sizeof(who), end->at_fault,
                                        sizeof(end->at_fault));
+        }
         sc_progress_note_fault(wd->records, end->at_fault); /* before the state says so */
     }
     sc_progress_beat(wd->records, atomic_load(&wd->progress), wd->phase, false, NULL, mine);
