@@ -8,10 +8,11 @@ cd "$(dirname "$0")/.."
 secs=${1:-20}
 out=build-fuzz
 mkdir -p "$out"
-cc=$(command -v clang || command -v clang-14)
+cc=$(command -v clang || command -v clang-14 || true)
+[ -n "$cc" ] || { echo "fuzz.sh: needs clang with libFuzzer (Debian: apt-get install clang)" >&2; exit 2; }
 srcs=(harness/config/sc_yaml.c harness/config/sc_yaml_schema.c harness/config/sc_workload.c
       harness/topology/sc_topology.c harness/util/sc_dtype.c harness/util/sc_status.c
-      harness/util/sc_names.c harness/util/sc_size.c
+      harness/util/sc_names.c harness/util/sc_size.c harness/util/sc_files.c
       tests/fuzz/fuzz_loader.c)
 flags=(-std=c17 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined
        -fno-sanitize-recover=undefined -Iharness)
