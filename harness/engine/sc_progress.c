@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,7 +21,29 @@ struct sc_progress {
     sc_progress_slot_t *slots; /* the mapping */
     int nslots, rank;
     char host[64];
+    bool local_only; /* on a network file system: other hosts' slots are not trusted */
 };
+
+/* Whether fd's file system shares pages between the hosts that map it. A network file system
+ * (NFS, Lustre, GPFS, BeeGFS, CIFS/SMB) does not keep a shared mapping coherent across hosts:
+ * another host's slot could read stale and blame a rank that runs. Magic numbers: statfs(2). */
+static bool sc__coherent_across_hosts(int fd)
+{
+    static const unsigned long network[] = {0x6969,     /* NFS */
+                                            0x0BD00BD0, /* Lustre */
+                                            0x47504653, /* GPFS */
+                                            0x19830326, /* BeeGFS */
+                                            0xFF534D42, /* CIFS */
+                                            0xFE534D42, /* SMB2 */
+                                            0x65735546 /* FUSE */};
+    struct statfs fs;
+    if (fstatfs(fd, &fs) != 0)
+        return false;
+    for (size_t i = 0; i < sizeof(network) / sizeof(network[0]); i++)
+        if ((unsigned long)fs.f_type == network[i])
+            return false;
+    return true;
+}
 
 uint64_t sc_progress_now_ms(void)
 {
@@ -37,6 +60,7 @@ sc_progress_t *sc_progress_open(const char *path, const sc_rte_t *rte, bool crea
         return NULL;
     bool sized = !create || ftruncate(fd, (off_t)bytes) == 0;
     void *map = sized ? mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
+    bool local_only = !sc__coherent_across_hosts(fd);
     close(fd);
     sc_progress_t *p = map != MAP_FAILED ? calloc(1, sizeof(*p)) : NULL;
     if (p == NULL) {
@@ -46,6 +70,7 @@ sc_progress_t *sc_progress_open(const char *path, const sc_rte_t *rte, bool crea
     }
     p->slots = map;
     p->nslots = rte->size;
+    p->local_only = local_only;
     snprintf(p->host, sizeof(p->host), "%s", rte->host);
     p->rank = rte->rank;
     sc_progress_slot_t *mine = &p->slots[rte->rank];
@@ -124,6 +149,22 @@ bool sc_progress_peer_timed_out(const sc_progress_t *p, char *who, size_t who_le
     return found;
 }
 
+void sc_progress_wait_ended(const sc_progress_t *p, int rank, int max_ms)
+{
+    if (p == NULL || rank == p->rank || rank < 0 || rank >= p->nslots)
+        return;
+    if (p->local_only && strcmp(p->slots[rank].host, p->host) != 0)
+        return;
+    for (int waited = 0; waited < max_ms; waited += 5) {
+        const volatile sc_progress_slot_t *s = &p->slots[rank];
+        if (s->state != SC_PROGRESS_RUNNING ||
+            sc_progress_now_ms() - s->heartbeat_ms >= SC__STALE_MS)
+            return;
+        struct timespec nap = {0, 5000000L};
+        nanosleep(&nap, NULL);
+    }
+}
+
 int sc_progress_ranks(const sc_progress_t *p)
 {
     return p != NULL ? p->nslots : 0;
@@ -134,7 +175,9 @@ bool sc_progress_others_moved(const sc_progress_t *p, uint64_t *seen)
     bool moved = false;
     for (int r = 0; p != NULL && r < p->nslots; r++) {
         uint64_t now = p->slots[r].progress;
-        moved |= r != p->rank && p->slots[r].state == SC_PROGRESS_RUNNING && now != seen[r];
+        bool trusted = !p->local_only || strcmp(p->slots[r].host, p->host) == 0;
+        moved |=
+            trusted && r != p->rank && p->slots[r].state == SC_PROGRESS_RUNNING && now != seen[r];
         seen[r] = now;
     }
     return moved;
@@ -152,6 +195,8 @@ int sc_progress_culprits(const sc_progress_t *p, bool stuck, char *buf, size_t l
     for (int r = 0; r < p->nslots; r++) {
         sc_progress_slot_t s = p->slots[r]; /* a copy: its owner may be writing */
         s.host[sizeof(s.host) - 1] = s.what[sizeof(s.what) - 1] = '\0';
+        if (p->local_only && strcmp(s.host, p->host) != 0)
+            continue;
         double ago;
         const char *why = sc__fault(&s, p->host, stuck, now, &ago);
         if (why == NULL)

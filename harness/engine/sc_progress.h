@@ -3,7 +3,9 @@
  * without MPI: which one stopped answering (its watchdog's heartbeat went stale: stopped, killed,
  * crashed), which one is not where the others are (not waiting, or behind them), and the last
  * operation of each. Ranks that cannot open the file (a run directory that is not on a shared
- * file system) simply have no record; the others still have theirs. */
+ * file system) simply have no record; the others still have theirs. On a network file system
+ * (NFS, Lustre, ...) a shared mapping is not coherent between hosts: there only the slots of
+ * the reader's own host are trusted. */
 #ifndef SC_PROGRESS_H
 #define SC_PROGRESS_H
 
@@ -58,6 +60,11 @@ void sc_progress_note_fault(sc_progress_t *p, const char *at_fault);
  * (the first that found someone); false when none fired. */
 bool sc_progress_peer_timed_out(const sc_progress_t *p, char *who, size_t who_len, char *at_fault,
                                 size_t len);
+
+/* Waits (up to max_ms) until rank's record says it ended, or is missing or stale: a rank that
+ * ends the job first gives the rank that writes the results the moment it needs, before the
+ * launcher kills the rest. */
+void sc_progress_wait_ended(const sc_progress_t *p, int rank, int max_ms);
 
 /* Whether any other rank that runs has completed operations since the last call (seen: one
  * counter per rank, zeroed by the caller at first). A rank that waits on others outside their

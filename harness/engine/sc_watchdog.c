@@ -1,6 +1,8 @@
 #include "sc_watchdog.h"
 
+#include <errno.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -29,12 +31,38 @@ struct sc_watchdog {
     atomic_uint_fast64_t progress;
 };
 
-/* The signal that asked this process to stop, 0 while none did (set in the handler only). */
+/* The signal that asked this process to stop, 0 while none did (set in the handler only), and
+ * the semaphore that wakes the watchdog at once (sem_post is async-signal-safe): the launcher
+ * may SIGKILL a rank soon after its SIGTERM once another rank has left, so the final state is
+ * written right away, not at the next poll. */
 static volatile sig_atomic_t sc__signal;
+static sem_t sc__wake;
+static atomic_bool sc__wake_ready;
 
 static void sc__on_signal(int signo)
 {
     sc__signal = signo;
+    if (atomic_load(&sc__wake_ready))
+        sem_post(&sc__wake);
+}
+
+/* One poll interval, cut short by a signal. */
+static void sc__nap(void)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += (long)SC__WATCHDOG_POLL_NS;
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec += 1;
+        until.tv_nsec -= 1000000000L;
+    }
+    if (atomic_load(&sc__wake_ready)) {
+        while (sem_timedwait(&sc__wake, &until) != 0 && errno == EINTR && sc__signal == 0)
+            ;
+        return;
+    }
+    struct timespec nap = {0, (long)SC__WATCHDOG_POLL_NS};
+    nanosleep(&nap, NULL);
 }
 
 /* Ends the process: the reason on stderr, the hook, then _exit. */
@@ -50,7 +78,6 @@ static void sc__watchdog_end(sc_watchdog_t *wd, sc_watchdog_end_t *end, sc_progr
         }
         sc_progress_note_fault(wd->records, end->at_fault); /* before the state says so */
     }
-    sc_progress_beat(wd->records, atomic_load(&wd->progress), wd->phase, false, NULL, mine);
     bool n = end->at_fault[0] != '\0';
     char msg[2048];
     snprintf(msg, sizeof(msg), "scalecheck: rank %d (host %s): %s%s%s; ending the job (exit %d)\n",
@@ -61,6 +88,10 @@ static void sc__watchdog_end(sc_watchdog_t *wd, sc_watchdog_end_t *end, sc_progr
     (void)ignored;
     if (wd->hook != NULL)
         wd->hook(wd->hook_arg, end);
+    /* the record says so once the final state is written; and the ranks that do not write it
+     * leave only after the one that does (rank 0), or after 1.5 s */
+    sc_progress_beat(wd->records, atomic_load(&wd->progress), wd->phase, false, NULL, mine);
+    sc_progress_wait_ended(wd->records, 0, 1500);
     /* Leaving without MPI_Finalize makes the launcher tear the whole job down (docs/REFERENCE.md
      * §5); MPI_Abort is not callable from this thread at MPI_THREAD_FUNNELED. */
     _exit(end->exit_code);
@@ -123,8 +154,7 @@ static void *sc__watchdog_main(void *arg)
     uint64_t last_progress = atomic_load(&wd->progress);
     uint64_t last_change = sc_clock_ns(), last_poll = last_change;
     for (;;) {
-        struct timespec nap = {0, (long)SC__WATCHDOG_POLL_NS};
-        nanosleep(&nap, NULL);
+        sc__nap();
         pthread_mutex_lock(&wd->lock);
         bool stop = wd->stop, armed = wd->armed;
         uint64_t *seen = wd->others_seen;
@@ -197,6 +227,8 @@ void sc_watchdog_catch_signals(const sc_watchdog_t *wd)
 {
     if (wd == NULL)
         return;
+    if (!atomic_load(&sc__wake_ready) && sem_init(&sc__wake, 0, 0) == 0)
+        atomic_store(&sc__wake_ready, true);
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = sc__on_signal;

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 /* The watchdog's hook: the log flushed, then (rank 0) the command's final state, under the
- * write lock - waited for a second at most, the main thread may be stuck holding it - and kept:
+ * write lock - waited for 0.2 s at most, the main thread may be stuck holding it - and kept:
  * the process ends next, and the main thread must not write its "running" over the end. */
 static void sc__session_end(void *arg, const sc_watchdog_end_t *end)
 {
@@ -17,7 +17,11 @@ static void sc__session_end(void *arg, const sc_watchdog_end_t *end)
         return;
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += 1;
+    until.tv_nsec += 200000000L; /* 0.2 s: the launcher's SIGKILL comes 2 s after its SIGTERM */
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec += 1;
+        until.tv_nsec -= 1000000000L;
+    }
     (void)pthread_mutex_timedlock(&s->write_lock, &until);
     s->on_end(s->on_end_arg, s->res.dir, end);
 }
