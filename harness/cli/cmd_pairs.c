@@ -253,10 +253,8 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
     if (status == SC_OK && x.pc != NULL)
         status = sc_pairs_measure(&x, &o.m, expected, &m, &err);
     if (status == SC_OK && rte->rank == 0) {
-        sc_result_t *doc = &run.doc;
-        sc_result_free(doc); /* the rounds' document gives way to the judged one */
-        sc_result_init(doc, "pairs");
-        pairs__header(doc, &o, &ses, argc, argv);
+        sc_result_t *doc = &run.doc; /* its header stays; the rounds' matrices give way */
+        sc_result_free_matrix(doc);
         failed = sc_pairs_report(&ses.res, &m, (const char *const *)run.names, expected,
                                  o.m.tolerance, doc);
         failed |= pairs__baseline(&baseline, o.baseline, &ses.res, doc);

@@ -38,8 +38,6 @@ void sc_cmd_doc_header(sc_result_t *d, const sc_session_t *ses, int argc, char *
 void sc_cmd_end_hook(void *arg, const char *dir, const sc_watchdog_end_t *end)
 {
     char path[PATH_MAX];
-    snprintf(path, sizeof(path), "%s/.reserve", dir);
-    remove(path); /* the space held back for this write */
     snprintf(path, sizeof(path), "%s/result.json", dir);
     sc_err_t err;
     if (sc_json_mark_end(path, arg, end->state, end->reason, end->at_fault, &err) != SC_OK)

@@ -45,6 +45,13 @@ static bool sc__coherent_across_hosts(int fd)
     return true;
 }
 
+/* Whether this view may believe slot s: always on a file system the hosts share coherently,
+ * else only for its own host. */
+static bool sc__trusted(const sc_progress_t *p, const sc_progress_slot_t *s)
+{
+    return !p->local_only || strncmp(s->host, p->host, sizeof(s->host)) == 0;
+}
+
 uint64_t sc_progress_now_ms(void)
 {
     struct timespec ts;
@@ -74,10 +81,9 @@ sc_progress_t *sc_progress_open(const char *path, const sc_rte_t *rte, bool crea
     snprintf(p->host, sizeof(p->host), "%s", rte->host);
     p->rank = rte->rank;
     sc_progress_slot_t *mine = &p->slots[rte->rank];
-    mine->rank = rte->rank;
     mine->pid = (int32_t)getpid();
     snprintf(mine->host, sizeof(mine->host), "%s", rte->host);
-    sc_progress_beat(p, 0, 0, false, "start-up", SC_PROGRESS_RUNNING);
+    sc_progress_beat(p, 0, false, "start-up", SC_PROGRESS_RUNNING);
     return p;
 }
 
@@ -89,14 +95,13 @@ void sc_progress_close(sc_progress_t *p)
     free(p);
 }
 
-void sc_progress_beat(sc_progress_t *p, uint64_t progress, uint64_t phase, bool armed,
-                      const char *what, sc_progress_state_t state)
+void sc_progress_beat(sc_progress_t *p, uint64_t progress, bool armed, const char *what,
+                      sc_progress_state_t state)
 {
     if (p == NULL)
         return;
     sc_progress_slot_t *mine = &p->slots[p->rank];
     mine->progress = progress;
-    mine->phase = phase;
     mine->armed = armed;
     if (what != NULL)
         snprintf(mine->what, sizeof(mine->what), "%s", what);
@@ -127,8 +132,8 @@ void sc_progress_note_fault(sc_progress_t *p, const char *at_fault)
 {
     if (p != NULL)
         snprintf(p->slots[p->rank].at_fault, sizeof(p->slots[p->rank].at_fault), "%s", at_fault);
-    atomic_thread_fence(
-        memory_order_release); /* the text lands before the state that points at it */
+    /* the text lands before the state that points at it */
+    atomic_thread_fence(memory_order_release);
 }
 
 bool sc_progress_peer_timed_out(const sc_progress_t *p, char *who, size_t who_len, char *at_fault,
@@ -153,7 +158,7 @@ void sc_progress_wait_ended(const sc_progress_t *p, int rank, int max_ms)
 {
     if (p == NULL || rank == p->rank || rank < 0 || rank >= p->nslots)
         return;
-    if (p->local_only && strcmp(p->slots[rank].host, p->host) != 0)
+    if (!sc__trusted(p, &p->slots[rank]))
         return;
     for (int waited = 0; waited < max_ms; waited += 5) {
         const volatile sc_progress_slot_t *s = &p->slots[rank];
@@ -175,9 +180,8 @@ bool sc_progress_others_moved(const sc_progress_t *p, uint64_t *seen)
     bool moved = false;
     for (int r = 0; p != NULL && r < p->nslots; r++) {
         uint64_t now = p->slots[r].progress;
-        bool trusted = !p->local_only || strcmp(p->slots[r].host, p->host) == 0;
-        moved |=
-            trusted && r != p->rank && p->slots[r].state == SC_PROGRESS_RUNNING && now != seen[r];
+        moved |= sc__trusted(p, &p->slots[r]) && r != p->rank &&
+                 p->slots[r].state == SC_PROGRESS_RUNNING && now != seen[r];
         seen[r] = now;
     }
     return moved;
@@ -195,7 +199,7 @@ int sc_progress_culprits(const sc_progress_t *p, bool stuck, char *buf, size_t l
     for (int r = 0; r < p->nslots; r++) {
         sc_progress_slot_t s = p->slots[r]; /* a copy: its owner may be writing */
         s.host[sizeof(s.host) - 1] = s.what[sizeof(s.what) - 1] = '\0';
-        if (p->local_only && strcmp(s.host, p->host) != 0)
+        if (!sc__trusted(p, &s))
             continue;
         double ago;
         const char *why = sc__fault(&s, p->host, stuck, now, &ago);

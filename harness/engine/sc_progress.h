@@ -26,10 +26,9 @@ typedef enum {
 typedef struct {
     uint64_t heartbeat_ms; /* CLOCK_REALTIME, every poll of the watchdog */
     uint64_t progress;     /* operations completed */
-    uint64_t phase;        /* phases armed so far (each collective, each wait): for a reader */
     int32_t state;         /* sc_progress_state_t, 0: never written */
     int32_t armed;         /* 1 while waiting on other ranks */
-    int32_t rank, pid;
+    int32_t pid;           /* a vanished process on the reader's host is known at once */
     char host[64];
     char what[160];     /* the operation armed last */
     char at_fault[512]; /* a rank whose watchdog fired: whom it found at fault */
@@ -43,8 +42,8 @@ sc_progress_t *sc_progress_open(const char *path, const sc_rte_t *rte, bool crea
 void sc_progress_close(sc_progress_t *p);
 
 /* This rank's slot: written by its watchdog thread only. */
-void sc_progress_beat(sc_progress_t *p, uint64_t progress, uint64_t phase, bool armed,
-                      const char *what, sc_progress_state_t state);
+void sc_progress_beat(sc_progress_t *p, uint64_t progress, bool armed, const char *what,
+                      sc_progress_state_t state);
 
 /* The ranks at fault as seen from here, in words ("rank 2 (host h2) stopped answering
  * (stopped, killed or crashed) 12.1 s ago, last in allreduce 1M; ..."), and how many. A rank

@@ -25,7 +25,6 @@ struct sc_watchdog {
     bool stop;
     char what[256];
     char peers[512];
-    uint64_t phase; /* phases armed so far */
     sc_progress_t *records;
     uint64_t *others_seen; /* the others' progress at the last poll (with records) */
     atomic_uint_fast64_t progress;
@@ -49,13 +48,7 @@ static void sc__on_signal(int signo)
 /* One poll interval, cut short by a signal. */
 static void sc__nap(void)
 {
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_nsec += (long)SC__WATCHDOG_POLL_NS;
-    if (until.tv_nsec >= 1000000000L) {
-        until.tv_sec += 1;
-        until.tv_nsec -= 1000000000L;
-    }
+    struct timespec until = sc_clock_deadline(SC__WATCHDOG_POLL_NS);
     if (atomic_load(&sc__wake_ready)) {
         while (sem_timedwait(&sc__wake, &until) != 0 && errno == EINTR && sc__signal == 0)
             ;
@@ -65,7 +58,7 @@ static void sc__nap(void)
     nanosleep(&nap, NULL);
 }
 
-/* Ends the process: the reason on stderr, the hook, then _exit. */
+/* Ends the process: the hook (the final state), the reason on stderr, then _exit. */
 static void sc__watchdog_end(sc_watchdog_t *wd, sc_watchdog_end_t *end, sc_progress_state_t mine)
 {
     if (mine == SC_PROGRESS_TIMEOUT) { /* stuck: who is not where the others wait */
@@ -78,6 +71,9 @@ static void sc__watchdog_end(sc_watchdog_t *wd, sc_watchdog_end_t *end, sc_progr
         }
         sc_progress_note_fault(wd->records, end->at_fault); /* before the state says so */
     }
+    /* the final state first: the launcher may kill this rank soon */
+    if (wd->hook != NULL)
+        wd->hook(wd->hook_arg, end);
     bool n = end->at_fault[0] != '\0';
     char msg[2048];
     snprintf(msg, sizeof(msg), "scalecheck: rank %d (host %s): %s%s%s; ending the job (exit %d)\n",
@@ -86,11 +82,9 @@ static void sc__watchdog_end(sc_watchdog_t *wd, sc_watchdog_end_t *end, sc_progr
     /* write(2) rather than stdio: the main thread may hold stdio's locks. */
     ssize_t ignored = write(STDERR_FILENO, msg, strlen(msg));
     (void)ignored;
-    if (wd->hook != NULL)
-        wd->hook(wd->hook_arg, end);
     /* the record says so once the final state is written; and the ranks that do not write it
      * leave only after the one that does (rank 0), or after 1.5 s */
-    sc_progress_beat(wd->records, atomic_load(&wd->progress), wd->phase, false, NULL, mine);
+    sc_progress_beat(wd->records, atomic_load(&wd->progress), false, NULL, mine);
     sc_progress_wait_ended(wd->records, 0, 1500);
     /* Leaving without MPI_Finalize makes the launcher tear the whole job down (docs/REFERENCE.md
      * §5); MPI_Abort is not callable from this thread at MPI_THREAD_FUNNELED. */
@@ -144,7 +138,7 @@ static void sc__watchdog_beat(sc_watchdog_t *wd, uint64_t progress)
     if (wd->records == NULL)
         return;
     pthread_mutex_lock(&wd->lock);
-    sc_progress_beat(wd->records, progress, wd->phase, wd->armed, wd->what, SC_PROGRESS_RUNNING);
+    sc_progress_beat(wd->records, progress, wd->armed, wd->what, SC_PROGRESS_RUNNING);
     pthread_mutex_unlock(&wd->lock);
 }
 
@@ -248,8 +242,7 @@ void sc_watchdog_stop(sc_watchdog_t *wd)
     pthread_join(wd->thread, NULL);
     free(wd->others_seen);
     /* a clean end says so in its record; the signals go back to their default */
-    sc_progress_beat(wd->records, atomic_load(&wd->progress), wd->phase, false, NULL,
-                     SC_PROGRESS_DONE);
+    sc_progress_beat(wd->records, atomic_load(&wd->progress), false, NULL, SC_PROGRESS_DONE);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGHUP, SIG_DFL);
@@ -265,7 +258,6 @@ void sc_watchdog_arm(sc_watchdog_t *wd, const char *what, const int *peers, int 
     snprintf(wd->what, sizeof(wd->what), "%s", what);
     sc_rte_describe_ranks(wd->rte, peers, npeers, wd->peers, sizeof(wd->peers));
     wd->armed = true;
-    wd->phase++;
     pthread_mutex_unlock(&wd->lock);
     sc_watchdog_tick(&wd->progress);
 }

@@ -55,13 +55,9 @@ static void sc__curve_checks(const sc_topology_t *t, const sc_points_t *points, 
         char name[96];
         snprintf(name, sizeof(name), "scaling efficiency at %d GPUs x %d node%s", p->gpus, p->nodes,
                  p->nodes == 1 ? "" : "s");
-        sc_check_t *c = sc_verdict_band(checks, name, "efficiency", p->efficiency,
-                                        p->expected_efficiency, &band, true, "model");
-        if (c != NULL && p->looks > 1) {
-            c->looks = p->looks;
-            if (c->note[0] == '\0')
-                snprintf(c->note, sizeof(c->note), "best of %d looks", p->looks);
-        }
+        sc_verdict_note_looks(sc_verdict_band(checks, name, "efficiency", p->efficiency,
+                                              p->expected_efficiency, &band, true, "model"),
+                              p->looks);
     }
 }
 
@@ -69,19 +65,12 @@ void sc_run_points_slow(const sc_topology_t *t, const sc_run_shape_t *shape, sc_
                         unsigned char *again)
 {
     sc__expect_curve(t, shape, points, sc__declared);
-    sc_checks_t checks = {0};
-    sc__curve_checks(t, points, &checks);
-    for (size_t i = 0; i < points->n; i++)
-        again[i] = 0;
-    /* the checks follow the points past the first that have an expectation, in order */
-    size_t k = 0;
-    for (size_t i = 1; i < points->n && k < checks.n; i++) {
-        if (!sc_present(points->items[i].expected_efficiency))
-            continue;
-        const sc_check_t *c = &checks.items[k++];
-        again[i] = c->level != SC_LEVEL_PASS && c->ratio < 1.0;
+    sc_band_t band = sc_band_model(t);
+    for (size_t i = 0; i < points->n; i++) {
+        const sc_point_t *p = &points->items[i];
+        again[i] = i > 0 && sc_present(p->expected_efficiency) &&
+                   sc_verdict_short(p->efficiency / p->expected_efficiency, &band);
     }
-    sc_list_free(&checks);
 }
 
 static void sc__sweep_checks(const sc_topology_t *t, const sc_run_shape_t *s, sc_case_rows_t *sweep,

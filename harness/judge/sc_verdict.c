@@ -26,6 +26,21 @@ static sc_level_t sc__level(double ratio, const sc_band_t *band, bool *under)
     return ratio >= pass ? SC_LEVEL_PASS : ratio >= fail ? SC_LEVEL_WARN : SC_LEVEL_FAIL;
 }
 
+bool sc_verdict_short(double ratio, const sc_band_t *band)
+{
+    bool under;
+    return ratio > 0 && sc__level(ratio, band, &under) != SC_LEVEL_PASS && !under;
+}
+
+void sc_verdict_note_looks(sc_check_t *c, int looks)
+{
+    if (c == NULL || looks <= 1)
+        return;
+    c->looks = looks;
+    if (c->note[0] == '\0')
+        snprintf(c->note, sizeof(c->note), "best of %d looks", looks);
+}
+
 sc_check_t *sc_verdict_band(sc_checks_t *checks, const char *name, const char *metric,
                             double measured, double expected, const sc_band_t *band,
                             bool higher_is_better, const char *source)
@@ -83,13 +98,9 @@ void sc_verdict_case(const sc_topology_t *t, const sc_coll_t *coll, int gpus_per
 {
     double expected = sc__case_expect(t, coll, gpus_per_node, nodes, row);
     sc_band_t band = sc_band_model(t);
-    sc_check_t *c =
-        sc_verdict_band(checks, name, "time_us", row->time_us, expected, &band, false, "model");
-    if (c != NULL && row->looks > 1) {
-        c->looks = row->looks;
-        if (c->note[0] == '\0')
-            snprintf(c->note, sizeof(c->note), "best of %d looks", row->looks);
-    }
+    sc_verdict_note_looks(
+        sc_verdict_band(checks, name, "time_us", row->time_us, expected, &band, false, "model"),
+        row->looks);
 }
 
 bool sc_verdict_case_slow(const sc_topology_t *t, const sc_coll_t *coll, int gpus_per_node,
@@ -98,9 +109,7 @@ bool sc_verdict_case_slow(const sc_topology_t *t, const sc_coll_t *coll, int gpu
     sc_case_row_t copy = *row;
     double expected = sc__case_expect(t, coll, gpus_per_node, nodes, &copy);
     sc_band_t band = sc_band_model(t);
-    bool under;
-    return row->time_us > 0 && sc__level(expected / row->time_us, &band, &under) != SC_LEVEL_PASS &&
-           !under;
+    return row->time_us > 0 && sc_verdict_short(expected / row->time_us, &band);
 }
 
 /* A claim's check: at least min (or at most max), within the claim's band. */
@@ -149,8 +158,7 @@ bool sc_verdict_probe_off(const sc_topology_t *t, double us)
     if (t->cal_probe_us <= 0 || us <= 0)
         return false;
     sc_band_t band = sc__probe_band(t);
-    bool under;
-    return sc__level(t->cal_probe_us / us, &band, &under) != SC_LEVEL_PASS;
+    return sc_verdict_short(t->cal_probe_us / us, &band);
 }
 
 void sc_verdict_probe(const sc_topology_t *t, const char *when, double us, int looks,

@@ -25,6 +25,11 @@ typedef struct {
 sc_band_t sc_band(double tolerance);
 /* The band of t's model predictions (expect.tolerance, expect.fail_tolerance), two-sided. */
 sc_band_t sc_band_model(const sc_topology_t *t);
+/* Whether a ratio (higher is better) falls short of band: not PASS, and not a two-sided band's
+ * "better than allowed" - what earns a figure another look. */
+bool sc_verdict_short(double ratio, const sc_band_t *band);
+/* A check made from the best of looks measurements: their count, and a note saying so. */
+void sc_verdict_note_looks(sc_check_t *c, int looks);
 
 /* Adds one check: higher_is_better for bandwidth, efficiency, speedup; false for times.
  * Returns the new check (NULL when memory is short). */

@@ -163,7 +163,6 @@ static sc_status_t sc__pair(sc__ctx_t *x, int a, int b, sc_err_t *err)
     return status;
 }
 
-/* All rounds; in serial mode every pair of a round runs alone. */
 /* The round's figures to the first participant (each rank's own: its peer, its direction, and
  * the pair's latency and both-ways figure from its lower member), merged into so_far, and the
  * command told. Collective over the participants; nothing without on_round. */
@@ -171,6 +170,10 @@ static sc_status_t sc__round_done(sc__ctx_t *x, int round, int rounds, int peer,
 {
     if (x->on_round == NULL)
         return SC_OK;
+    /* the round's last pairs finish before its figures are sent; the others wait quietly */
+    sc_status_t status = sc_rte_quiet_barrier(x->rte, x->control, err);
+    if (status != SC_OK)
+        return status;
     sc_comm_t *pc = x->pc;
     int n = pc->size, me = pc->rank;
     bool paired = peer < n;
@@ -202,6 +205,7 @@ static sc_status_t sc__round_done(sc__ctx_t *x, int round, int rounds, int peer,
     return SC_OK;
 }
 
+/* All rounds; in serial mode every pair of a round runs alone. */
 static sc_status_t sc__rounds(sc__ctx_t *x, sc_err_t *err)
 {
     sc_comm_t *pc = x->pc;
@@ -226,8 +230,6 @@ static sc_status_t sc__rounds(sc__ctx_t *x, sc_err_t *err)
                 status = sc__pair(x, pc->rank < peer ? pc->rank : peer,
                                   pc->rank < peer ? peer : pc->rank, err);
         }
-        if (status == SC_OK) /* the round's last pairs finish before its figures are sent */
-            status = sc_rte_quiet_barrier(x->rte, x->control, err);
         if (status == SC_OK)
             status = sc__round_done(x, r, m - 1, peer, err);
     }
@@ -324,9 +326,10 @@ static sc_status_t sc__confirm(sc__ctx_t *x, double expected, sc_err_t *err)
     return status;
 }
 
-/* An n x n matrix of zeros (a member NULL when memory ran out: so_far is then not kept). */
+/* An n x n matrix of zeros, or all of it NULL when memory ran out. */
 static void sc__matrix_alloc(sc_pairs_matrix_t *m, int n)
 {
+    memset(m, 0, sizeof(*m));
     size_t nn = (size_t)n * (size_t)n;
     m->n = n;
     m->uni = calloc(nn, sizeof(double));
@@ -336,6 +339,7 @@ static void sc__matrix_alloc(sc_pairs_matrix_t *m, int n)
     m->looks = calloc(nn, sizeof(int));
     if (!m->uni || !m->first || !m->bidir || !m->lat || !m->looks)
         sc_pairs_matrix_free(m);
+    m->n = n;
 }
 
 sc_status_t sc_pairs_measure(const sc_pairs_ctx_t *in, const sc_pairs_opts_t *o, double expected,
@@ -349,18 +353,17 @@ sc_status_t sc_pairs_measure(const sc_pairs_ctx_t *in, const sc_pairs_opts_t *o,
                    .wd = in->wd,
                    .on_round = in->on_round,
                    .on_round_arg = in->on_round_arg};
-    memset(out, 0, sizeof(*out));
-    out->n = n;
     if (in->on_round != NULL && in->pc->rank == 0)
         sc__matrix_alloc(&x.so_far, n);
     x.buf = x.pc->ops->alloc(x.pc, 2 * o->size);
-    out->uni = x.uni = calloc((size_t)n * n, sizeof(double));
-    out->bidir = x.bidir = calloc((size_t)n * n, sizeof(double));
-    out->lat = x.lat = calloc((size_t)n * n, sizeof(double));
-    out->looks = x.looks = calloc((size_t)n * n, sizeof(int));
-    out->first = x.first = calloc((size_t)n * n, sizeof(double));
+    sc__matrix_alloc(out, n);
+    x.uni = out->uni;
+    x.bidir = out->bidir;
+    x.lat = out->lat;
+    x.looks = out->looks;
+    x.first = out->first;
     sc_status_t status = SC_OK;
-    if (!x.buf || !x.uni || !x.bidir || !x.lat || !x.looks || !x.first)
+    if (!x.buf || !x.uni)
         status = sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): no memory for pairs",
                             x.rte->rank, x.rte->host);
     if (status == SC_OK) /* written once: unwritten host pages all read the one zero page */

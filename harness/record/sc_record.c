@@ -137,6 +137,18 @@ static void sc__points_free(sc_points_t *points)
     sc_list_free(points);
 }
 
+void sc_result_free_matrix(sc_result_t *r)
+{
+    free(r->pair_names);
+    free(r->uni);
+    free(r->uni_first);
+    free(r->bidir);
+    free(r->latency);
+    r->pair_names = NULL;
+    r->uni = r->uni_first = r->bidir = r->latency = NULL;
+    r->npairs_nodes = 0;
+}
+
 void sc_result_free(sc_result_t *r)
 {
     for (char **a = r->argv; a && *a; a++)
@@ -152,11 +164,7 @@ void sc_result_free(sc_result_t *r)
     sc__points_free(&r->points);
     sc_list_free(&r->sweep);
     sc_list_free(&r->cases);
-    free(r->pair_names);
-    free(r->uni);
-    free(r->uni_first);
-    free(r->bidir);
-    free(r->latency);
+    sc_result_free_matrix(r);
     sc_list_free(&r->pairs);
     sc_localization_free(&r->localization);
     sc_list_free(&r->checks);

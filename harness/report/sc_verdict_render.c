@@ -133,9 +133,10 @@ static int sc__junit_writer(FILE *out, void *arg)
         if (r->checks.items[i].level == SC_LEVEL_WARN) {
             fprintf(out, "WARN ");
             sc_files_xml_text(out, r->checks.items[i].name);
-            fprintf(out, ": ratio %.3f %s\n", r->checks.items[i].ratio,
-                    r->checks.items[i].note[0] ? "-" : "");
+            fprintf(out, ": ratio %.3f%s", r->checks.items[i].ratio,
+                    r->checks.items[i].note[0] ? " - " : "");
             sc_files_xml_text(out, r->checks.items[i].note);
+            fprintf(out, "\n");
         }
     fprintf(out, "</system-out>\n  <system-err/>\n</testsuite>\n");
     return ferror(out);

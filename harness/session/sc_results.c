@@ -121,12 +121,22 @@ void sc_results_printf(sc_results_t *res, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Flushed only when nobody holds the stream: the main thread may be stuck writing to it (a
+ * pipe the launcher no longer reads), and this runs on the watchdog just before the end. */
+static void sc__flush_if_free(FILE *f)
+{
+    if (f != NULL && ftrylockfile(f) == 0) {
+        fflush_unlocked(f);
+        funlockfile(f);
+    }
+}
+
 void sc_results_flush(void *arg)
 {
     sc_results_t *res = arg;
-    fflush(stdout);
-    if (res != NULL && res->log != NULL)
-        fflush(res->log);
+    sc__flush_if_free(stdout);
+    if (res != NULL)
+        sc__flush_if_free(res->log);
 }
 
 const char *sc_results_path(const sc_results_t *res, const char *file, char *buf, size_t len)

@@ -31,7 +31,8 @@ void sc_results_discard(sc_results_t *res);
 /* printf to stdout and to the log (when open). */
 void sc_results_printf(sc_results_t *res, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* Flushes stdout and the log (safe to call from the watchdog before the process ends). */
+/* Flushes stdout and the log, each unless another thread holds it (never waits: the watchdog
+ * calls it just before the process ends). */
 void sc_results_flush(void *res);
 
 /* Gathers every rank's bytes (len 0: nothing) to rank 0: returns their concatenation there,

@@ -3,46 +3,42 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-/* The watchdog's hook: the log flushed, then (rank 0) the command's final state, under the
- * write lock - waited for 0.2 s at most, the main thread may be stuck holding it - and kept:
- * the process ends next, and the main thread must not write its "running" over the end. */
+#include "util/sc_clock.h"
+
+/* The watchdog's hook: (rank 0) the command's final state, the reserve given back for it, under
+ * the write lock - waited for 0.2 s at most (the launcher's SIGKILL comes 2 s after its SIGTERM,
+ * and the main thread may be stuck holding it) - and kept: the process ends next, and the main
+ * thread must not write its "running" over the end; then the output flushed. */
 static void sc__session_end(void *arg, const sc_watchdog_end_t *end)
 {
     sc_session_t *s = arg;
-    sc_results_flush(&s->res);
-    if (s->on_end == NULL || s->res.dir[0] == '\0')
-        return;
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_nsec += 200000000L; /* 0.2 s: the launcher's SIGKILL comes 2 s after its SIGTERM */
-    if (until.tv_nsec >= 1000000000L) {
-        until.tv_sec += 1;
-        until.tv_nsec -= 1000000000L;
+    if (s->on_end != NULL && s->res.dir[0] != '\0') {
+        struct timespec until = sc_clock_deadline(200000000ull);
+        (void)pthread_mutex_timedlock(&s->write_lock, &until);
+        sc_results_release_reserve(&s->res);
+        s->on_end(s->on_end_arg, s->res.dir, end);
     }
-    (void)pthread_mutex_timedlock(&s->write_lock, &until);
-    s->on_end(s->on_end_arg, s->res.dir, end);
+    sc_results_flush(&s->res);
 }
 
 /* The progress records: rank 0 makes the file in its run directory, the others map it when
  * they can (a run directory on a file system they share). */
-static void sc__session_records(sc_session_t *s)
+static sc_status_t sc__session_records(sc_session_t *s, sc_err_t *err)
 {
     const sc_rte_t *rte = s->rte;
-    if (rte->rank == 0)
+    if (rte->rank == 0) {
         sc_results_path(&s->res, ".progress", s->progress_path, sizeof(s->progress_path));
-    if (rte->rank == 0)
         s->progress = sc_progress_open(s->progress_path, rte, true);
-    int root = 0;
-    sc_watchdog_arm(s->wd, "the progress records' path", &root, 1);
-    MPI_Bcast(s->progress_path, (int)sizeof(s->progress_path), MPI_CHAR, 0, rte->world);
-    sc_watchdog_disarm(s->wd);
-    if (rte->rank != 0 && s->progress_path[0] != '\0')
+    }
+    sc_status_t status = sc_watchdog_bcast(s->wd, rte, rte->world, "the progress records' path",
+                                           s->progress_path, (int)sizeof(s->progress_path), err);
+    if (status == SC_OK && rte->rank != 0 && s->progress_path[0] != '\0')
         s->progress = sc_progress_open(s->progress_path, rte, false);
     sc_watchdog_attach(s->wd, s->progress);
     sc_watchdog_catch_signals(s->wd);
+    return status;
 }
 
 void sc_session_on_end(sc_session_t *s, sc_session_end_fn fn, void *arg)
@@ -86,11 +82,12 @@ sc_status_t sc_session_open(sc_session_t *s, const sc_rte_t *rte, const sc_sessi
         status = sc_watchdog_start(rte, o->timeout_s, sc__session_end, s, &s->wd, err);
     else if (status == SC_OK)
         status = sc_err_set(err, SC_ERR_IO, "rank 0 could not create the results directory");
+    if (status == SC_OK)
+        status = sc__session_records(s, err);
     if (status != SC_OK) {
         sc_session_close(s);
         return status;
     }
-    sc__session_records(s);
     s->sampling = o->telemetry_s > 0;
     if (s->sampling && rte->local_rank == 0) /* one sampler per host */
         s->telemetry = sc_telemetry_start(o->telemetry_s, rte->host);

@@ -4,6 +4,7 @@ self-contained report.html; a failed claim makes the exit code 1; `report DIR` r
 run and `report DIR1 DIR2` (the baseline machinery) finds a regression; declared-vs-detected findings are recorded."""
 import os
 import shutil
+import subprocess
 import xml.etree.ElementTree as ET
 
 from sclib import *
@@ -65,8 +66,11 @@ def test():
     expect(rc == 1, f"impossible claim: exit {rc}, expected 1\n{err[-800:]}")
     bd = run_dir(bad)
     failures = ET.parse(os.path.join(bd, "junit.xml")).getroot().findall(".//failure")
-    expect(any("claim" in ET.tostring(f, encoding="unicode") for f in failures) or len(failures) >= 1,
-           "junit failure for the claim")
+    expect(any("(claim)" in f.get("message", "") and f.get("message", "").startswith("busbw")
+               for f in failures), f"no junit failure for the busbw claim: {[f.attrib for f in failures]}")
+    # both junit files, passing and failing, in the Ant/Jenkins JUnit schema
+    for run in (d, bd):
+        valid(os.path.join(run, "junit.xml"))
     expect("verdict: FAIL" in out, "terminal verdict line")
 
     # report DIR re-renders; report DIR DIR compares (no regression); a slower copy regresses
@@ -87,6 +91,16 @@ def test():
     expect(rc == 2 and "result.json" in err, f"missing dir: {rc} {err}")
     test_coll_looks(wd)
     test_run_looks(wd)
+
+
+def valid(junit):
+    if shutil.which("xmllint") is None:
+        print("SKIP schema check: no xmllint (libxml2-utils)")
+        return
+    v = subprocess.run(["xmllint", "--noout", "--schema",
+                        os.path.join(ROOT, "tests", "schema", "junit-ant.xsd"), junit],
+                       capture_output=True, text=True)
+    expect(v.returncode == 0, f"{junit}: {v.stderr}")
 
 
 def test_run_looks(wd):
