@@ -1,10 +1,12 @@
 /* cmd_version.c - `scalecheck version`: what was built in, and the library versions. */
+#include <limits.h>
 #include <stdio.h>
 #include <yaml.h>
 
 #include "cli/sc_cmd.h"
 #include "coll/sc_coll.h"
 #include "comm/sc_backend.h"
+#include "comm/sc_gpu_plugin.h"
 #include "cli/sc_cli.h"
 #include "report/sc_json_out.h"
 #include "sc_config.h"
@@ -50,9 +52,11 @@ int sc_cmd_version(const sc_rte_t *rte, int argc, char **argv)
         printf(" %s", (*b)->name);
     printf("\ngpu path: %s\n", SC_HAVE_NCCL ? "built (CUDA + NCCL + cuBLAS)" : "not built");
 #if SC_HAVE_NCCL
-    char gpu[256];
-    sc_backend_nccl_versions(gpu, sizeof(gpu));
-    printf("%s\n", gpu);
+    char gpu[PATH_MAX + 512];
+    const sc_gpu_plugin_t *plugin = sc_gpu_plugin_load(gpu, sizeof(gpu));
+    if (plugin != NULL)
+        plugin->versions(gpu, sizeof(gpu));
+    printf("%s%s\n", plugin != NULL ? "" : "gpu plugin: not loadable: ", gpu);
 #endif
     return 0;
 }

@@ -537,7 +537,7 @@ static const sc_graph_ops_t nccl__graph = {nccl__graph_begin, nccl__graph_end, n
                                            nccl__graph_destroy};
 static const sc_gemm_ops_t nccl__gemm = {nccl__compute_gemm};
 
-const sc_backend_ops_t sc_backend_nccl_ops = {
+const sc_backend_ops_t sc_nccl_ops = {
     .name = "nccl",
     .open = sc_nccl_open,
     .close = sc_nccl_close,

@@ -59,6 +59,10 @@ static inline sc_status_t nccl__cuda(const nccl__comm_t *c, cudaError_t rc, cons
 sc_status_t sc_nccl_settle(nccl__comm_t *c, ncclResult_t rc, const char *what, sc_err_t *err);
 /* Bounded wait for the communication stream. */
 sc_status_t sc_nccl_sync(sc_comm_t *comm, sc_err_t *err);
+/* The backend's table (backend_nccl.c), handed to the program by sc_gpu_entry.c. */
+extern const sc_backend_ops_t sc_nccl_ops;
+/* The loaded NCCL's and CUDA's versions, in words; needs no GPU (backend_nccl_comm.c). */
+void sc_backend_nccl_versions(char *buf, size_t len);
 /* Lifecycle (backend_nccl_comm.c). */
 sc_status_t sc_nccl_open(const sc_rte_t *rte, const sc_backend_opts_t *opts, sc_comm_t **world,
                          sc_err_t *err);

@@ -57,20 +57,6 @@ static sc_status_t nccl__check_shared(const sc_rte_t *rte, bool picked, int devi
     return shared && (rte->rank == a || rte->rank == b) ? SC_ERR_USAGE : SC_OK;
 }
 
-/* Every rank learns the outcome of the first rank that failed (so all leave the same way). */
-static sc_status_t nccl__agree(const sc_rte_t *rte, sc_status_t mine, char *why, size_t len,
-                               sc_err_t *err)
-{
-    int first_bad = mine == SC_OK ? rte->size : rte->rank;
-    MPI_Allreduce(MPI_IN_PLACE, &first_bad, 1, MPI_INT, MPI_MIN, rte->world);
-    if (first_bad == rte->size)
-        return SC_OK;
-    int status = (int)mine;
-    MPI_Bcast(&status, 1, MPI_INT, first_bad, rte->world);
-    MPI_Bcast(why, (int)len, MPI_CHAR, first_bad, rte->world);
-    return sc_err_set(err, (sc_status_t)status, "%s", why);
-}
-
 static sc_status_t nccl__resources(nccl__comm_t *c, sc_err_t *err)
 {
     sc_status_t status = nccl__cuda(c, cudaSetDevice(c->device), "cudaSetDevice", err);
@@ -155,14 +141,14 @@ sc_status_t sc_nccl_open(const sc_rte_t *rte, const sc_backend_opts_t *opts, sc_
     int device = -1;
     sc_status_t status = nccl__pick_device(rte, opts->device, &device, why, sizeof(why));
     sc_status_t shared = nccl__check_shared(rte, status == SC_OK, device, why, sizeof(why));
-    status = nccl__agree(rte, status == SC_OK ? shared : status, why, sizeof(why), err);
+    status = sc_rte_agree(rte, status == SC_OK ? shared : status, why, sizeof(why), err);
     if (status != SC_OK)
         return status;
     nccl__comm_t *c = nccl__new(rte, device, opts->timeout_s);
     if (c == NULL)
         return sc_err_set(err, SC_ERR_NOMEM, "rank %d: no memory for the NCCL backend", rte->rank);
     status =
-        sc_comm_init_base(&c->base, &sc_backend_nccl_ops, rte, rte->rank, rte->size, NULL, err);
+        sc_comm_init_base(&c->base, &sc_nccl_ops, rte, rte->rank, rte->size, NULL, err);
     if (status == SC_OK)
         status = nccl__resources(c, err);
     ncclUniqueId id;
@@ -196,14 +182,14 @@ static sc_status_t nccl__gather_members(nccl__comm_t *c, int color, int key, int
         nccl__cuda(c, cudaMalloc((void **)&d_all, bytes + sizeof(mine)), "cudaMalloc", err);
     int *d_mine = d_all ? d_all + 3 * c->base.size : NULL;
     if (status == SC_OK) /* the backend's copies: on the stream NCCL uses, waited for */
-        status = sc_backend_nccl_ops.from_host(&c->base, d_mine, mine, sizeof(mine), err);
+        status = sc_nccl_ops.from_host(&c->base, d_mine, mine, sizeof(mine), err);
     if (status == SC_OK)
         status = sc_nccl_settle(c, ncclAllGather(d_mine, d_all, 3, ncclInt32, c->nccl, c->stream),
                                 "ncclAllGather(split members)", err);
     if (status == SC_OK)
         status = sc_nccl_sync(&c->base, err);
     if (status == SC_OK)
-        status = sc_backend_nccl_ops.to_host(&c->base, all, d_all, bytes, err);
+        status = sc_nccl_ops.to_host(&c->base, all, d_all, bytes, err);
     cudaFree(d_all);
     return status;
 }
@@ -308,7 +294,7 @@ sc_status_t sc_nccl_split(sc_comm_t *comm, int color, int key, sc_comm_t **out, 
         ncclCommCount(child, &size);
         nccl__order_members(all, comm->size, color, members);
         c = nccl__new(comm->rte, parent->device, parent->timeout_s);
-        status = c ? sc_comm_init_base(&c->base, &sc_backend_nccl_ops, comm->rte, rank, size,
+        status = c ? sc_comm_init_base(&c->base, &sc_nccl_ops, comm->rte, rank, size,
                                        members, err)
                    : sc_err_set(err, SC_ERR_NOMEM, "no memory for a split");
         if (c == NULL)

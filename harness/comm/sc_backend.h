@@ -40,6 +40,7 @@ typedef struct sc_comm sc_comm_t;
 typedef struct {
     int device;       /* GPU backends: device index, -1 = the rank's index on its host */
     double timeout_s; /* bound on every wait inside the backend (<= 0: none) */
+    bool named;       /* set by sc_backend_open: asked for by name, not tried by auto */
 } sc_backend_opts_t;
 typedef sc_status_t (*sc_coll_fn_t)(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err);
 
@@ -199,9 +200,9 @@ extern const sc_backend_ops_t sc_backend_mpi_ops;
 extern const sc_backend_ops_t sc_backend_ucx_ops;
 #endif
 #if SC_HAVE_NCCL
+/* The GPU path's entry in the list: it loads the GPU plugin (comm/sc_gpu_plugin.h) when it is
+ * opened, and the communicator it returns carries the plugin's own table. */
 extern const sc_backend_ops_t sc_backend_nccl_ops;
-/* "nccl: 2.28.9 (header 22809)  cuda runtime: 13000  driver: 0 (no driver)" - needs no GPU. */
-void sc_backend_nccl_versions(char *buf, size_t len);
 #endif
 
 #endif

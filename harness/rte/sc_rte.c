@@ -142,6 +142,22 @@ void sc_rte_describe_ranks(const sc_rte_t *rte, const int *ranks, int nranks, ch
     }
 }
 
+sc_status_t sc_rte_agree(const sc_rte_t *rte, sc_status_t mine, char *why, size_t len,
+                         sc_err_t *err)
+{
+    int first_bad = mine == SC_OK ? rte->size : rte->rank;
+    if (rte->world != MPI_COMM_NULL)
+        MPI_Allreduce(MPI_IN_PLACE, &first_bad, 1, MPI_INT, MPI_MIN, rte->world);
+    if (first_bad == rte->size)
+        return SC_OK;
+    int status = (int)mine;
+    if (rte->world != MPI_COMM_NULL) {
+        MPI_Bcast(&status, 1, MPI_INT, first_bad, rte->world);
+        MPI_Bcast(why, (int)len, MPI_CHAR, first_bad, rte->world);
+    }
+    return sc_err_set(err, (sc_status_t)status, "%s", why);
+}
+
 sc_status_t sc_rte_mpi_error(const sc_rte_t *rte, int mpi_rc, const char *what, sc_err_t *err)
 {
     char text[MPI_MAX_ERROR_STRING];

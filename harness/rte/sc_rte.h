@@ -47,6 +47,12 @@ sc_status_t sc_rte_quiet_wait(const sc_rte_t *rte, MPI_Request *req, const char 
 /* A barrier on comm waited for with sc_rte_quiet_wait. */
 sc_status_t sc_rte_quiet_barrier(const sc_rte_t *rte, MPI_Comm comm, sc_err_t *err);
 
+/* Every rank learns the outcome of the lowest rank whose own was not SC_OK: that rank's status
+ * and why (len bytes, the same len on every rank) go into err on every rank, so that all leave
+ * the same way; SC_OK when every rank's was. Collective over rte->world (none when alone). */
+sc_status_t sc_rte_agree(const sc_rte_t *rte, sc_status_t mine, char *why, size_t len,
+                         sc_err_t *err);
+
 /* Turns an MPI error code into err with the operation's name and this rank's context. */
 sc_status_t sc_rte_mpi_error(const sc_rte_t *rte, int mpi_rc, const char *what, sc_err_t *err);
 
