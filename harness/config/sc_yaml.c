@@ -52,25 +52,69 @@ static sc_status_t sc__append(sc__builder_t *b, sc_yaml_node_t *parent, sc_yaml_
                               sc_err_t *err)
 {
     if (parent->kind == SC_YAML_MAP) {
-        for (size_t i = 0; i < parent->count; i++) {
-            if (strcmp(parent->items[i]->key, b->pending_key) == 0) {
-                char msg[300];
-                snprintf(msg, sizeof(msg), "duplicate key '%s' (first at line %d)", b->pending_key,
-                         parent->items[i]->line);
-                return sc__at(b->path, b->key_line, b->key_column, err, msg);
-            }
-        }
         child->key = b->pending_key;
         child->key_line = b->key_line;
         child->key_column = b->key_column;
         b->pending_key = NULL;
     }
-    sc_yaml_node_t **grown = realloc(parent->items, (parent->count + 1) * sizeof(*grown));
-    if (grown == NULL)
-        return sc_err_set(err, SC_ERR_NOMEM, "%s: out of memory", b->path);
-    parent->items = grown;
+    if (parent->count == parent->capacity) { /* doubling: linear in the members */
+        size_t capacity = parent->capacity ? 2 * parent->capacity : 4;
+        sc_yaml_node_t **grown = realloc(parent->items, capacity * sizeof(*grown));
+        if (grown == NULL)
+            return sc_err_set(err, SC_ERR_NOMEM, "%s: out of memory", b->path);
+        parent->items = grown;
+        parent->capacity = capacity;
+    }
     parent->items[parent->count++] = child;
     return SC_OK;
+}
+
+/* Members by key, then by where their key is: duplicates end up side by side, first first. */
+static int sc__by_key(const void *a, const void *b)
+{
+    const sc_yaml_node_t *x = *(sc_yaml_node_t *const *)a, *y = *(sc_yaml_node_t *const *)b;
+    int order = strcmp(x->key, y->key);
+    if (order == 0)
+        order = x->key_line != y->key_line ? (x->key_line > y->key_line) - (x->key_line < y->key_line)
+                                           : (x->key_column > y->key_column) -
+                                                 (x->key_column < y->key_column);
+    return order;
+}
+
+static bool sc__before(const sc_yaml_node_t *x, const sc_yaml_node_t *y)
+{
+    return x->key_line < y->key_line ||
+           (x->key_line == y->key_line && x->key_column < y->key_column);
+}
+
+/* A closed map's duplicate keys, found by sorting (a 50 000-key map in milliseconds, where a
+ * check at every member took seconds): the one that comes first in the file is reported. */
+static sc_status_t sc__check_keys(const sc__builder_t *b, const sc_yaml_node_t *map, sc_err_t *err)
+{
+    if (map->kind != SC_YAML_MAP || map->count < 2)
+        return SC_OK;
+    sc_yaml_node_t **sorted = malloc(map->count * sizeof(*sorted));
+    if (sorted == NULL)
+        return sc_err_set(err, SC_ERR_NOMEM, "%s: out of memory", b->path);
+    memcpy(sorted, map->items, map->count * sizeof(*sorted));
+    qsort(sorted, map->count, sizeof(*sorted), sc__by_key);
+    const sc_yaml_node_t *dup = NULL, *first = NULL;
+    for (size_t i = 1, group = 0; i < map->count; i++) {
+        if (strcmp(sorted[i]->key, sorted[group]->key) != 0) {
+            group = i;
+            continue;
+        }
+        if (dup == NULL || sc__before(sorted[i], dup)) {
+            dup = sorted[i];
+            first = sorted[group];
+        }
+    }
+    free(sorted);
+    if (dup == NULL)
+        return SC_OK;
+    char msg[300];
+    snprintf(msg, sizeof(msg), "duplicate key '%s' (first at line %d)", dup->key, first->line);
+    return sc__at(b->path, dup->key_line, dup->key_column, err, msg);
 }
 
 /* A new node from event ev, attached to the open collection (or made the root). */
@@ -152,7 +196,7 @@ static sc_status_t sc__event(sc__builder_t *b, const yaml_event_t *ev, int *docu
     case YAML_MAPPING_END_EVENT:
     case YAML_SEQUENCE_END_EVENT:
         b->depth--;
-        return SC_OK;
+        return sc__check_keys(b, b->stack[b->depth], err);
     default:
         return SC_OK;
     }

@@ -24,6 +24,7 @@ struct sc_yaml_node {
     int key_column;
     sc_yaml_node_t **items; /* MAP: members (each with key), SEQ: elements */
     size_t count;
+    size_t capacity; /* of items */
 };
 
 typedef struct {

@@ -3,6 +3,7 @@ by `scalecheck validate` with its exact error (file:line:column where there is a
 exit 2 - bad syntax, wrong types, unknown keys with a suggestion, missing fields, negative or
 absurd values, cycles in `extends`, huge numbers, empty files, binary garbage."""
 import os
+import time
 
 from sclib import *
 
@@ -88,6 +89,39 @@ CASES = [
 ]
 
 
+def many_keys(wd, n):
+    """A map of n keys whose last one repeats the eighth: the loader must find it, at its line."""
+    path = os.path.join(wd, f"keys-{n}.yaml")
+    with open(path, "w") as f:
+        f.write("name: x\n" + "".join(f"k{i}: {i}\n" for i in range(n)) + "k7: again\n")
+    return path, n + 2
+
+
+def fastest(args, rounds=3):
+    best = None
+    for _ in range(rounds):
+        start = time.monotonic()
+        rc, out, err, _ = scalecheck1(args, timeout=60)
+        took = time.monotonic() - start
+        best = took if best is None else min(best, took)
+    return rc, err, best
+
+
+def check_many_keys(wd):
+    """Duplicate keys are found in time linear in the keys: 4x the keys may cost at most ~4x
+    (a check at every member cost 16x: 5 s at 50 000 keys). The ratio, not a time, is held."""
+    took = {}
+    for n in (10000, 40000):
+        path, line = many_keys(wd, n)
+        rc, err, took[n] = fastest(["validate", path])
+        want = f"{path}:{line}:1: duplicate key 'k7' (first at line 9)"
+        expect(rc == 2 and want in err, f"{n} keys: exit {rc}, expected '{want}' in {err[:300]}")
+    ratio = took[40000] / took[10000]
+    expect(ratio < 8, f"40 000 keys took {took[40000]:.3f} s, {ratio:.1f}x the 10 000 keys' "
+                      f"{took[10000]:.3f} s: the loader is not linear")
+    print(f"keys: 10 000 in {took[10000] * 1000:.0f} ms, 40 000 in {took[40000] * 1000:.0f} ms")
+
+
 def test():
     wd = workdir("malformed")
     results = []
@@ -116,6 +150,7 @@ def test():
         f.write("name: x\n" + "# padding\n" * 500000)
     rc, out, err, _ = scalecheck1(["validate", big])
     expect(rc == 2 and "larger than 4 MiB" in err, f"huge file: {rc} {err}")
+    check_many_keys(wd)
     expect(len(results) + 3 >= 30, f"only {len(results) + 3} malformed cases")
     print(f"{len(results) + 3} malformed files refused with their messages")
 
