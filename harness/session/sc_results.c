@@ -29,6 +29,33 @@ static sc_status_t sc__mkdir_p(const char *path, sc_err_t *err)
     return SC_OK;
 }
 
+sc_status_t sc_results_check_base(const char *base, sc_err_t *err)
+{
+    char near[PATH_MAX];
+    snprintf(near, sizeof(near), "%s", base[0] != '\0' ? base : ".");
+    struct stat st;
+    while (stat(near, &st) != 0) { /* up to the nearest part that exists */
+        if (errno != ENOENT)
+            return sc_err_set(err, SC_ERR_USAGE, "--results-dir: %s: %s", near, strerror(errno));
+        char *slash = strrchr(near, '/');
+        if (slash == NULL)
+            snprintf(near, sizeof(near), ".");
+        else if (slash == near)
+            near[1] = '\0';
+        else
+            *slash = '\0';
+    }
+    if (!S_ISDIR(st.st_mode))
+        return sc_err_set(err, SC_ERR_USAGE, "--results-dir: %s is not a folder", near);
+    char probe[PATH_MAX + 32];
+    snprintf(probe, sizeof(probe), "%s/.scalecheck-probe-XXXXXX", near);
+    if (mkdtemp(probe) == NULL)
+        return sc_err_set(err, SC_ERR_USAGE, "--results-dir: cannot make a folder in %s: %s", near,
+                          strerror(errno));
+    rmdir(probe);
+    return SC_OK;
+}
+
 /* Space held back for the final state: a disk that fills during the run still takes it. Real
  * blocks (written, not a sparse file); none when the disk is already too full to hold them. */
 static void sc__reserve(const sc_results_t *res)

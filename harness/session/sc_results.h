@@ -18,6 +18,11 @@ typedef struct {
 /* Creates base (and parents) if needed, then a new directory base/<UTC>-<name>[-k] and its
  * log. Fails with SC_ERR_IO naming the path. */
 sc_status_t sc_results_open(sc_results_t *res, const char *base, const char *name, sc_err_t *err);
+/* Whether sc_results_open could make its directory under base, checked before anything runs:
+ * the nearest folder of base that exists takes a new folder (one is made and removed at once,
+ * which answers for read-only file systems and permissions alike). SC_ERR_USAGE naming
+ * --results-dir and the folder otherwise; nothing is left on disk. */
+sc_status_t sc_results_check_base(const char *base, sc_err_t *err);
 /* Closes the log and gives back the reserve. */
 void sc_results_close(sc_results_t *res);
 /* The run directory holds SC_RESULTS_RESERVE_BYTES in `.reserve` from the start, for the

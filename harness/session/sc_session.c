@@ -69,8 +69,15 @@ sc_status_t sc_session_open(sc_session_t *s, const sc_rte_t *rte, const sc_sessi
     pthread_mutex_init(&s->write_lock, NULL);
     s->rte = rte;
     sc_backend_opts_t bopts = {.device = o->device, .timeout_s = o->timeout_s};
-    sc_status_t status =
-        sc_backend_open(o->backend, rte, &bopts, &s->world, s->note, sizeof(s->note), err);
+    /* a results folder rank 0 cannot make is bad usage, found before any backend opens */
+    char why[sizeof(err->msg)] = "";
+    sc_status_t status = rte->rank == 0 ? sc_results_check_base(o->results_base, err) : SC_OK;
+    if (status != SC_OK)
+        snprintf(why, sizeof(why), "%s", err->msg);
+    status = sc_rte_agree(rte, status, why, sizeof(why), err);
+    if (status == SC_OK)
+        status =
+            sc_backend_open(o->backend, rte, &bopts, &s->world, s->note, sizeof(s->note), err);
     if (status != SC_OK)
         return status;
     if (rte->rank == 0)

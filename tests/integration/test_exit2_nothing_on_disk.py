@@ -32,6 +32,25 @@ def check_case(label, np, args, results, named):
     expect(left == [], f"{label}: left on disk: {left}")
 
 
+def check_results_dirs(wd, commands):
+    """A --results-dir that cannot take a run directory is bad usage, found before anything
+    runs (it was exit 3, after the backend had opened): a file, a folder under a file, a file
+    system that takes no new folder."""
+    afile = write(os.path.join(wd, "a-file"), "x")
+    bad = [(afile, "is not a folder"), (os.path.join(afile, "sub"), "Not a directory"),
+           ("/proc/scalecheck-results", "cannot make a folder in /proc")]
+    for name, args in commands:
+        for path, named in bad:
+            rc, out, err, _ = mpirun(2, args + ["--results-dir", path])
+            expect(rc == 2 and "--results-dir: " in err and named in err,
+                   f"{name} --results-dir {path}: exit {rc}\n{err[-600:]}")
+            expect("backend auto" not in out, f"{name}: the backend opened before the check")
+    rc, out, err, _ = scalecheck1(["judge", "--topology", TOPOLOGY, "--results-dir", afile, afile])
+    expect(rc == 2 and "--results-dir: " in err, f"judge --results-dir a file: exit {rc}\n{err}")
+    expect(open(afile).read() == "x" and not [f for f in os.listdir(wd) if "probe" in f],
+           "the check left something behind")
+
+
 def test():
     wd = workdir("exit2")
     bad_topo = write(os.path.join(wd, "bad-topo.yaml"), "name: x\ngpus_per_node: [1, 2\n")
@@ -71,6 +90,7 @@ def test():
     ]
     for label, np, args, named in cases:
         check_case(label, np, args, results, named)
+    check_results_dirs(wd, [("coll", coll), ("run", run), ("pairs", pairs + ["--per", "rank"])])
     # Commands without a results directory: exit 2 and no output file.
     single = [
         ("model broken topology", ["model", "--topology", bad_topo], r"bad-topo\.yaml:\d+:\d+: "),
