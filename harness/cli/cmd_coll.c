@@ -230,6 +230,25 @@ static sc_status_t coll__sweep_one(coll__run_t *run, const sc_coll_t *coll, sc_d
     return SC_OK;
 }
 
+/* The buffers the largest size needs on this rank, over the collectives of the run. */
+static uint64_t coll__largest_need(const coll__run_t *run)
+{
+    const sc_coll_opts_t *o = &run->opts;
+    uint64_t largest = 0, size = o->min_bytes; /* to the last size the sweep reaches */
+    if (o->step_set && o->step_bytes > 0 && o->max_bytes > size)
+        size += (o->max_bytes - size) / o->step_bytes * o->step_bytes;
+    while (!o->step_set && size < o->max_bytes && coll__next_size(o, size) <= o->max_bytes)
+        size = coll__next_size(o, size);
+    for (const sc_coll_t *const *cp = sc_coll_list(); *cp != NULL; cp++) {
+        sc_case_t c = {.coll = *cp, .dtype = SC_DTYPE_int8, .root = o->root};
+        if ((o->colls & 1u << (cp - sc_coll_list())) && sc_engine_shape_case(run->eng, &c, size)) {
+            uint64_t need = sc_engine_case_bytes(run->eng, &c);
+            largest = need > largest ? need : largest;
+        }
+    }
+    return largest;
+}
+
 static sc_status_t coll__sweep(coll__run_t *run, sc_err_t *err)
 {
     const sc_coll_opts_t *o = &run->opts;
@@ -339,6 +358,8 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
         return sc_err_set(err, SC_ERR_USAGE, "-G: CUDA graphs need a GPU backend (backend %s)",
                           world->ops->name);
     status = sc_engine_create(world, rte->world, &run->opts.eng, run->ses.wd, &run->eng, err);
+    if (status == SC_OK)
+        status = sc_comm_check_memory(world, coll__largest_need(run), "-e", err);
     sc_kvs_t *rank_info = sc_session_rank_info(&run->ses);
     if (rte->rank == 0) {
         coll__document(run, argc, argv);

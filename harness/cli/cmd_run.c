@@ -310,6 +310,28 @@ static sc_status_t run__measure(sc_run_t *run, int i, sc_point_t *p, sc_err_t *e
     return status;
 }
 
+/* The most buffer memory a rank of the run needs: the largest point's step buffer, or the
+ * sweep's two buffers at --sweep-max. */
+static uint64_t run__largest_need(const sc_run_t *run)
+{
+    uint64_t largest = 2 * run->opts.sweep_max;
+    for (int i = 0; i < run->npoints; i++) {
+        sc_workload_t at;
+        sc_layout_t l;
+        sc_plan_t plan;
+        sc_err_t ignored; /* a point that does not lay out fails later, with its own message */
+        int n = run->points[i].gpus_per_node * run->points[i].nodes;
+        sc_workload_at(&run->w, n, &at);
+        if (sc_workload_layout(&at, n, &l, &ignored) != SC_OK ||
+            sc_plan_build(&at, &l, &plan, &ignored) != SC_OK)
+            continue;
+        uint64_t need = sc_step_buffer_bytes(&plan, run->opts.bytes_scale);
+        largest = need > largest ? need : largest;
+        sc_plan_free(&plan);
+    }
+    return largest;
+}
+
 static void run__write_result(sc_run_t *run)
 {
     sc_err_t ignored;
@@ -469,6 +491,10 @@ int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
         status = sc_files_check_output("--csv", run.opts.csv_path, &err);
     if (status == SC_OK)
         status = run__setup(&run, &err);
+    if (status == SC_OK)
+        status = sc_comm_check_memory(run.ses.world, run__largest_need(&run),
+                                      run.opts.sweep_max > 0 ? "--sweep-max" : "--bytes-scale",
+                                      &err);
     if (status == SC_OK && run.opts.calibrate)
         status = sc_run_calibrate(&run, &err);
     if (status == SC_OK)

@@ -532,6 +532,15 @@ static sc_status_t nccl__iwait(sc_comm_t *comm, sc_err_t *err)
     return status == SC_OK ? sc_nccl_sync(comm, err) : status;
 }
 
+static sc_status_t nccl__memory(sc_comm_t *comm, uint64_t *free_bytes, sc_err_t *err)
+{
+    size_t free_now = 0, total = 0;
+    sc_status_t status = nccl__cuda(nccl__of(comm), cudaMemGetInfo(&free_now, &total),
+                                    "cudaMemGetInfo", err);
+    *free_bytes = free_now;
+    return status;
+}
+
 static const sc_timer_ops_t nccl__timer = {nccl__timer_start, nccl__timer_stop, nccl__timer_read};
 static const sc_graph_ops_t nccl__graph = {nccl__graph_begin, nccl__graph_end, nccl__graph_launch,
                                            nccl__graph_destroy};
@@ -562,6 +571,7 @@ const sc_backend_ops_t sc_nccl_ops = {
     .iwait = nccl__iwait,
     .sync = sc_nccl_sync,
     .barrier = nccl__barrier,
+    .memory = nccl__memory,
     .coll =
         {
             [SC_COLL_allreduce] = nccl__allreduce,

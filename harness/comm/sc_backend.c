@@ -1,6 +1,7 @@
 #include "sc_backend.h"
 
 #include "coll/sc_check.h"
+#include "util/sc_memory.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,4 +79,59 @@ sc_status_t sc_backend_open(const char *name, const sc_rte_t *rte, const sc_back
         return sc_err_set(err, SC_ERR_UNSUPPORTED, "--backend auto: no backend could open here");
     return sc_err_set(err, SC_ERR_USAGE, "--backend: unknown backend '%s' (built in: %sauto)", name,
                       names);
+}
+
+/* This rank's host's need: the sum over its ranks (rte->size needs gathered). */
+static sc_status_t sc__host_need(const sc_rte_t *rte, uint64_t need, uint64_t *host_need,
+                                 int *ranks, sc_err_t *err)
+{
+    uint64_t *all = malloc((size_t)rte->size * sizeof(*all));
+    if (all == NULL)
+        return sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): no memory", rte->rank, rte->host);
+    int rc = MPI_Allgather(&need, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, rte->world);
+    *host_need = 0;
+    *ranks = 0;
+    for (int r = 0; rc == MPI_SUCCESS && r < rte->size; r++)
+        if (rte->host_index[r] == rte->host_index[rte->rank]) {
+            *host_need += all[r];
+            ++*ranks;
+        }
+    free(all);
+    return rc == MPI_SUCCESS ? SC_OK : sc_rte_mpi_error(rte, rc, "MPI_Allgather(memory)", err);
+}
+
+/* "31.5 GiB": a figure read, where sc_size_format would keep every byte of a measured one. */
+static const char *sc__gib(uint64_t bytes, char *buf, size_t len)
+{
+    double gib = (double)bytes / (double)(1ull << 30);
+    if (gib >= 1.0)
+        snprintf(buf, len, "%.1f GiB", gib);
+    else
+        snprintf(buf, len, "%.1f MiB", (double)bytes / (double)(1ull << 20));
+    return buf;
+}
+
+sc_status_t sc_comm_check_memory(sc_comm_t *world, uint64_t need, const char *flag, sc_err_t *err)
+{
+    const sc_rte_t *rte = world->rte;
+    uint64_t free_bytes = 0, total = need;
+    int ranks = 1;
+    char where[64] = "device memory", why[SC_ERR_MSG_MAX] = "";
+    sc_status_t status = world->ops->memory != NULL ? world->ops->memory(world, &free_bytes, err)
+                                                    : sc__host_need(rte, need, &total, &ranks, err);
+    if (status != SC_OK)
+        return status;
+    if (world->ops->memory == NULL)
+        free_bytes = sc_memory_host_available(where, sizeof(where));
+    sc_status_t mine = SC_OK;
+    if (free_bytes > 0 && (double)total > 0.9 * (double)free_bytes) {
+        char a[32], b[32], c[32];
+        snprintf(why, sizeof(why),
+                 "%s: the buffers need %s a rank, %s for the %d rank%s of host %s, more than "
+                 "90 %% of the %s it has available (%s)",
+                 flag, sc__gib(need, a, sizeof(a)), sc__gib(total, b, sizeof(b)), ranks,
+                 ranks == 1 ? "" : "s", rte->host, sc__gib(free_bytes, c, sizeof(c)), where);
+        mine = SC_ERR_USAGE;
+    }
+    return sc_rte_agree(rte, mine, why, sizeof(why), err);
 }

@@ -134,6 +134,9 @@ typedef struct {
     /* Waits until every operation issued on comm has completed (GPU: stream sync). */
     sc_status_t (*sync)(sc_comm_t *comm, sc_err_t *err);
     sc_status_t (*barrier)(sc_comm_t *comm, sc_err_t *err);
+    /* Optional: free bytes where this rank's buffers live, when that is not host memory (GPU:
+     * the device's free memory). NULL: buffers are host memory. */
+    sc_status_t (*memory)(sc_comm_t *comm, uint64_t *free_bytes, sc_err_t *err);
     /* The collectives the backend runs, by id; NULL where it has none (UCX: point to point
      * only). */
     sc_coll_fn_t coll[SC_COLL_COUNT];
@@ -159,6 +162,13 @@ sc_status_t sc_comm_istart(sc_comm_t *comm, sc_coll_id_t coll, const sc_coll_arg
  * it has no entry. */
 sc_status_t sc_comm_coll(sc_comm_t *comm, sc_coll_id_t coll, const sc_coll_args_t *args,
                          sc_err_t *err);
+
+/* Whether buffers of need bytes on every rank of world fit, checked before they are made (a
+ * huge -e or --sweep-max would otherwise run until the allocation fails mid-run, or the OOM
+ * killer comes): host memory takes the needs of all ranks of a host, a device the need of its
+ * rank; at most 90 % of what is available (the rest for the libraries). SC_ERR_USAGE naming
+ * flag, the figures and the first host short of memory, on every rank. Collective. */
+sc_status_t sc_comm_check_memory(sc_comm_t *world, uint64_t need, const char *flag, sc_err_t *err);
 
 /* Backends compiled into this build, NULL-terminated. */
 const sc_backend_ops_t *const *sc_backend_list(void);

@@ -493,14 +493,26 @@ static sc_status_t sc__check_case(sc_engine_t *eng, const sc_case_t *c, sc_case_
     return SC_OK;
 }
 
+/* Elements of the larger of the case's two buffers on this rank (at least one). */
+static size_t sc__case_elems(const sc_engine_t *eng, const sc_case_t *c)
+{
+    sc_coll_shape_t shape = {eng->comm->rank, eng->comm->size, c->root, c->count};
+    size_t send = c->coll->send_count(&shape), recv = c->coll->recv_count(&shape);
+    size_t elems = send > recv ? send : recv;
+    return elems ? elems : 1;
+}
+
+uint64_t sc_engine_case_bytes(const sc_engine_t *eng, const sc_case_t *c)
+{
+    return 2 * (uint64_t)sc__case_elems(eng, c) * sc_dtype_size(c->dtype);
+}
+
 sc_status_t sc_engine_run_case(sc_engine_t *eng, const sc_case_t *c, sc_case_result_t *out,
                                sc_err_t *err)
 {
     memset(out, 0, sizeof(*out));
     sc_comm_t *comm = eng->comm;
-    sc_coll_shape_t shape = {comm->rank, comm->size, c->root, c->count};
-    size_t send = c->coll->send_count(&shape), recv = c->coll->recv_count(&shape);
-    size_t elems = send > recv ? send : recv;
+    size_t elems = sc__case_elems(eng, c);
     if (!sc_comm_supports(comm, c->coll->id, c->dtype, c->in_place))
         return sc_err_set(err, SC_ERR_UNSUPPORTED, "backend %s does not run %s on %s%s",
                           comm->ops->name, c->coll->name, sc_dtype_name(c->dtype),
@@ -508,7 +520,7 @@ sc_status_t sc_engine_run_case(sc_engine_t *eng, const sc_case_t *c, sc_case_res
     if (c->count > INT_MAX)
         return sc_err_set(err, SC_ERR_USAGE,
                           "-e: %zu elements per rank exceed what MPI takes in one call", c->count);
-    sc_status_t status = sc__reserve(eng, (elems ? elems : 1) * sc_dtype_size(c->dtype), err);
+    sc_status_t status = sc__reserve(eng, elems * sc_dtype_size(c->dtype), err);
     if (status != SC_OK)
         return status;
     sc__maybe_hang(eng, c);

@@ -76,6 +76,9 @@ void sc_engine_destroy(sc_engine_t *eng);
  * is too small for one element per rank. */
 bool sc_engine_shape_case(const sc_engine_t *eng, sc_case_t *c, uint64_t requested_bytes);
 
+/* The bytes of buffers (send and receive) this rank needs for case c (shaped). */
+uint64_t sc_engine_case_bytes(const sc_engine_t *eng, const sc_case_t *c);
+
 /* Whether the backend runs this case (type, in place) at all. */
 bool sc_engine_supports(const sc_engine_t *eng, const sc_case_t *c);
 

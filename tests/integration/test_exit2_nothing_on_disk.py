@@ -82,6 +82,13 @@ def test():
         ("coll -e 0", 2, ["coll", "-b", "8", "-e", "0", "-n", "1"], "-e: '0'"),
         ("pairs --size 0", 2, ["pairs", "--per", "rank", "--size", "0"], "--size: '0'"),
         ("pairs on one host, per node", 2, ["pairs", "--size", "4K"], "1 host: a pair needs two"),
+        # more memory than the host has: refused with the figures before anything is allocated
+        ("coll -b 4G -e 8G", 2, ["coll", "-b", "4G", "-e", "8G", "-c", "0"],
+         r"-e: the buffers need 16\.0 GiB a rank, 32\.0 GiB for the 2 ranks of host .* more "
+         r"than 90 % of the [0-9.]+ [GM]iB it has available \((MemAvailable|cgroup memory\.max)\)"),
+        ("coll -e 1T", 2, ["coll", "-e", "1T"], r"-e: the buffers need 2048\.0 GiB a rank"),
+        ("run --sweep-max 1T", 2, run + ["--sweep-max", "1T"],
+         r"--sweep-max: the buffers need 2048\.0 GiB a rank"),
         # inputs that are not regular files: named, never read (a FIFO would block)
         ("run --workload is a FIFO", 2, ["run", "--workload", fifo, "--scales", "1"],
          "is a FIFO, not a regular file"),
