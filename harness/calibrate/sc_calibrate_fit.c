@@ -6,6 +6,7 @@
  * as keep every size within SC__GOOD. */
 #include "calibrate/sc_calibrate.h"
 
+#include <errno.h>
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "coll/sc_coll.h"
+#include "calibrate/sc_calibrate_bases.h"
 #include "util/sc_files.h"
 
 #define SC__GOOD     0.05 /* a fit this close everywhere needs no further regime */
@@ -177,71 +179,23 @@ static int sc__writer(FILE *out, void *arg)
     return ferror(out);
 }
 
-/* Copies text into out without a top-level `calibrated:` block (it runs to the next top-level
- * key) and with a relative `extends:` made absolute from dir (the copy may live elsewhere).
- * Returns the length copied; out holds len + PATH_MAX bytes. */
-static size_t sc__without_block(const char *text, const char *dir, char *out)
-{
-    size_t n = 0;
-    bool inside = false, rewrote = false; /* one extends at most (out has room for one) */
-    for (const char *line = text; *line;) {
-        const char *end = strchr(line, '\n');
-        size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
-        bool top = line[0] != ' ' && line[0] != '\t' && line[0] != '#' && line[0] != '\n';
-        if (top)
-            inside = strncmp(line, "calibrated:", 11) == 0;
-        bool our_comment = strncmp(line, "# Measured here by `scalecheck calibrate`", 40) == 0 ||
-                           strncmp(line, "# (topologies/README.md, \"Calibration on", 40) == 0;
-        const char *base = line + 8;
-        while (*base == ' ' || *base == '"' || *base == '\'')
-            base++;
-        if (!rewrote && strncmp(line, "extends:", 8) == 0 && *base != '/' && *base != '\n') {
-            rewrote = true;
-            size_t blen = strcspn(base, "\"'#\n");
-            while (blen > 0 && base[blen - 1] == ' ')
-                blen--;
-            n += (size_t)sprintf(out + n, "extends: \"%s/%.*s\"\n", dir, (int)blen, base);
-        } else if (!inside && !our_comment) {
-            memcpy(out + n, line, len);
-            n += len;
-        }
-        line += len;
-    }
-    out[n] = '\0';
-    return n;
-}
-
 sc_status_t sc_calibrate_write(const char *declared_path, const char *out_path,
                                const sc_calibration_t *c, const char *by, sc_err_t *err)
 {
-    FILE *in = fopen(declared_path, "r");
-    if (in == NULL)
-        return sc_err_set(err, SC_ERR_IO, "%s: cannot open", declared_path);
-    char *text = NULL, *kept = NULL;
-    size_t cap = 0, len = 0;
-    int ch;
-    while ((ch = fgetc(in)) != EOF) {
-        if (len + 1 >= cap) {
-            char *bigger = realloc(text, cap = cap ? cap * 2 : 4096);
-            if (bigger == NULL)
-                break;
-            text = bigger;
-        }
-        text[len++] = (char)ch;
+    char real[PATH_MAX], line[PATH_MAX + 32];
+    if (realpath(declared_path, real) == NULL)
+        return sc_err_set(err, SC_ERR_IO, "%s: cannot resolve it: %s", declared_path,
+                          strerror(errno));
+    char *text = sc_calibrate_read_text(real, err), *kept = NULL;
+    if (text == NULL)
+        return err->status;
+    sc_status_t status = sc_calibrate_extends_line(real, text, out_path, line, sizeof(line), err);
+    if (status == SC_OK && (kept = malloc(strlen(text) + strlen(line) + 1)) == NULL)
+        status = sc_err_set(err, SC_ERR_NOMEM, "%s: no memory to copy it", declared_path);
+    if (status == SC_OK) {
+        sc__file_t f = {kept, sc_calibrate_copy_text(text, line, true, kept), c, by};
+        status = sc_files_write_text(out_path, sc__writer, &f, err);
     }
-    fclose(in);
-    char real[PATH_MAX];
-    if (realpath(declared_path, real) == NULL) {
-        free(text);
-        return sc_err_set(err, SC_ERR_IO, "%s: cannot resolve its folder", declared_path);
-    }
-    if (text == NULL || ch != EOF || (kept = malloc(len + PATH_MAX + 1)) == NULL) {
-        free(text);
-        return sc_err_set(err, SC_ERR_NOMEM, "%s: no memory to read it", declared_path);
-    }
-    text[len] = '\0';
-    sc__file_t f = {kept, sc__without_block(text, dirname(real), kept), c, by};
-    sc_status_t status = sc_files_write_text(out_path, sc__writer, &f, err);
     free(text);
     free(kept);
     return status;

@@ -9,6 +9,7 @@
 
 #include "config/sc_workload.h"
 #include "config/sc_yaml.h"
+#include "sc_config.h"
 #include "util/sc_defaults.h"
 
 #define T(field)        offsetof(sc_topology_t, field)
@@ -227,6 +228,36 @@ static bool sc__topology_file_name(const char *name)
            (n > 4 && strcmp(name + n - 4, ".yml") == 0);
 }
 
+/* Whether real (a resolved path) lies inside folder (resolved here). */
+static bool sc__inside(const char *real, const char *folder)
+{
+    char dir[PATH_MAX];
+    if (realpath(folder, dir) == NULL)
+        return false;
+    size_t n = strlen(dir);
+    return strncmp(real, dir, n) == 0 && (real[n] == '/' || (n == 1 && dir[0] == '/'));
+}
+
+bool sc_topology_shipped(const char *real)
+{
+    char shipped[] = SC_TOPOLOGY_DIRS;
+    for (char *save = NULL, *d = strtok_r(shipped, ":", &save); d; d = strtok_r(NULL, ":", &save))
+        if (sc__inside(real, d))
+            return true;
+    return false;
+}
+
+/* A topology extends only files beside it (its folder and below) or the shipped ones: never a
+ * file elsewhere, whose content an error would quote. */
+static bool sc__may_extend(const char *from, const char *base)
+{
+    char real[PATH_MAX], dir[PATH_MAX];
+    if (realpath(base, real) == NULL)
+        return true; /* missing: the load says so */
+    snprintf(dir, sizeof(dir), "%s", from);
+    return sc__inside(real, dirname(dir)) || sc_topology_shipped(real);
+}
+
 /* Loads one file over t, after the file it extends. chain holds the files being loaded. */
 static sc_status_t sc__load(const char *path, sc_topology_t *t, char chain[][PATH_MAX], int depth,
                             sc_err_t *err)
@@ -267,7 +298,13 @@ static sc_status_t sc__load(const char *path, sc_topology_t *t, char chain[][PAT
             snprintf(next, sizeof(next), "%s", base->value);
         else
             snprintf(next, sizeof(next), "%s/%s", dirname(dir), base->value);
-        status = sc__load(next, t, chain, depth + 1, err);
+        if (!sc__may_extend(path, next))
+            status = sc_err_set(err, SC_ERR_INPUT,
+                                "%s:%d:%d: extends: '%s' is neither beside this file nor a "
+                                "shipped topology",
+                                path, base->line, base->column, base->value);
+        else
+            status = sc__load(next, t, chain, depth + 1, err);
     }
     if (status == SC_OK)
         status = sc_yaml_apply(&doc, sc__topology_fields, t, NULL, err);

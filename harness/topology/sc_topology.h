@@ -168,4 +168,8 @@ double sc_topology_memory_GBps(const sc_topology_t *t);
 double sc_topology_tflops(const sc_topology_t *t, int precision);
 const char *sc_fabric_name(int fabric);
 
+/* Whether real (a resolved path) is one of the shipped topologies (SC_TOPOLOGY_DIRS), which any
+ * topology may extend; other bases must lie beside the file that extends them. */
+bool sc_topology_shipped(const char *real);
+
 #endif

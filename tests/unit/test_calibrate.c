@@ -6,12 +6,66 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "calibrate/sc_calibrate.h"
 #include "judge/sc_verdict.h"
 #include "model/sc_model.h"
+#include "sc_config.h"
 #include "sc_test.h"
+#include "topology/sc_topology.h"
+
+static void put(const char *dir, const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    SC_EXPECT(f != NULL);
+    if (f != NULL) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* A topology extends files beside it or shipped ones only; the calibrated copy, which lives
+ * elsewhere, carries its non-shipped bases along (<copy>.bases/) and names shipped ones by path. */
+static void check_bases(const sc_calibration_t *cal)
+{
+    char root[] = "/tmp/sc-bases-XXXXXX", user[600], other[600], shipped[512], text[1200];
+    SC_EXPECT(mkdtemp(root) != NULL);
+    snprintf(user, sizeof(user), "%s/user", root);
+    snprintf(other, sizeof(other), "%s/other", root);
+    SC_EXPECT(mkdir(user, 0755) == 0 && mkdir(other, 0755) == 0);
+    char sub[700];
+    snprintf(sub, sizeof(sub), "%s/sub", user);
+    SC_EXPECT(mkdir(sub, 0755) == 0);
+    snprintf(shipped, sizeof(shipped), "%s", SC_TOPOLOGY_DIRS);
+    shipped[strcspn(shipped, ":")] = '\0';
+    snprintf(text, sizeof(text), "name: b\nextends: %s/localhost.yaml\nintra:\n  fabric: shm\n"
+             "  gpu_bandwidth_GBps: 7\n", shipped);
+    put(sub, "base.yaml", text);
+    put(user, "mine.yaml", "name: m\nextends: sub/base.yaml\n");
+    put(other, "evil.yaml", "name: e\nextends: ../user/sub/base.yaml\n");
+    char mine[700], out[700], evil[700], copied[800];
+    snprintf(mine, sizeof(mine), "%s/mine.yaml", user);
+    snprintf(out, sizeof(out), "%s/cal.yaml", other);
+    snprintf(evil, sizeof(evil), "%s/evil.yaml", other);
+    snprintf(copied, sizeof(copied), "%s/cal.yaml.bases/1-base.yaml", other);
+    sc_err_t err;
+    sc_topology_t t;
+    SC_EXPECT(sc_topology_load(evil, &t, &err) == SC_ERR_INPUT);
+    SC_EXPECT(strstr(err.msg, "evil.yaml:2:10: extends: '../user/sub/base.yaml' is neither beside "
+                              "this file nor a shipped topology") != NULL);
+    SC_EXPECT(sc_calibrate_write(mine, out, cal, "test", &err) == SC_OK);
+    SC_EXPECT(access(copied, R_OK) == 0);
+    SC_EXPECT(sc_topology_load(out, &t, &err) == SC_OK);
+    SC_EXPECT(t.gpu_bandwidth_GBps == 7 && strcmp(t.name, "m") == 0);
+    SC_EXPECT(strcmp(t.calibrated_by, "test") == 0);
+    char cmd[700];
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+    SC_EXPECT(system(cmd) == 0);
+}
 
 static double truth_us(double size, int n)
 {
@@ -102,6 +156,7 @@ int main(void)
     sc_verdict_probe(&t, "before", 0.9, 1, &checks);
     SC_EXPECT(sc_verdict_probe_off(&t, 0.9));
     SC_EXPECT(checks.items[checks.n - 1].level == SC_LEVEL_WARN);
+    check_bases(&cal);
     sc_list_free(&checks);
     sc_list_free(&rows);
     unlink(declared);
