@@ -81,10 +81,13 @@ while true; do
             done
         fi
         echo "scalecheck launcher: the job did not wind down ${grace} s after a fault; lost host(s): ${lost[*]:-none unreachable}; stopping mpirun (exit 3)" >&2
-        kill -INT "$mpi" 2>/dev/null; sleep 0.5; kill -INT "$mpi" 2>/dev/null   # mpirun: twice = force
+        # One SIGTERM, then SIGKILL: Open MPI 4.1's mpirun crashes (SIGSEGV) when it is
+        # interrupted twice while a daemon is unreachable. Disowned, so that the shell does not
+        # report how it ended: the line above has said what happened.
+        disown "$mpi" 2>/dev/null
+        kill -TERM "$mpi" 2>/dev/null
         for _ in 1 2 3 4; do kill -0 "$mpi" 2>/dev/null || break; sleep 0.5; done
         kill -KILL "$mpi" 2>/dev/null
-        wait "$mpi" 2>/dev/null
         exit 3
     fi
 done

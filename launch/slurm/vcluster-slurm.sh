@@ -78,7 +78,11 @@ case "$1" in
         exec "$vc" exec "$name" h1 env SLURM_CONF="$conf" OMPI_MCA_btl_tcp_if_include=10.77.0.0/24 \
             OMPI_MCA_oob_tcp_if_include=10.77.0.0/24 OMPI_ALLOW_RUN_AS_ROOT=1 \
             OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "$cmd" "$@" ;;
-    stop) for p in "$dir"/slurm*.pid "$dir"/munged.pid; do
-              [ -f "$p" ] && kill "$(cat "$p")" 2>/dev/null || true; done ;;
+    stop) pids=()
+          for p in "$dir"/slurm*.pid "$dir"/munged.pid; do
+              [ -f "$p" ] && pids+=("$(cat "$p")"); done
+          kill "${pids[@]}" 2>/dev/null || true
+          for _ in $(seq 20); do kill -0 "${pids[@]}" 2>/dev/null || break; sleep 0.1; done
+          rm -rf "$dir" ;;  # its state, spools and logs: nothing is left behind
     *) sed -n '2,7p' "$0" >&2; exit 2 ;;
 esac

@@ -4,4 +4,7 @@
 # already quoted for a shell, hence sh -c "$*".
 host=$1
 shift
-exec ip netns exec "$VCLUSTER_NAME-$host" unshare --uts sh -c "hostname $host; $*"
+# Its temporary files (the MPI runtime's session directory) go to the host's own folder, which
+# `vcluster.sh down` removes.
+TMPDIR=/tmp/vcluster-$VCLUSTER_NAME/$host exec ip netns exec "$VCLUSTER_NAME-$host" \
+    unshare --uts sh -c "hostname $host; $*"

@@ -14,17 +14,39 @@
 #   vcluster.sh hosts NAME                  list the hosts
 #   vcluster.sh probe NAME HOST             exit 0 when HOST answers from h1
 # Needs root (ip netns, tc). See docs/REFERENCE.md §6 and launch/README.md.
+# `up` exits 4 where this machine cannot make network namespaces (a chroot, an unprivileged
+# container), with ip's reason, and leaves nothing behind. What runs on a host keeps its
+# temporary files (the MPI runtime's session directories, shared-memory segments) in the
+# cluster's own folders, which `down` removes with the namespaces.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 subnet=10.77.0
 
 ns_of() { echo "$1-$2"; }            # NAME HOST -> namespace
+tmp_of() { echo "/tmp/vcluster-$1"; }    # NAME -> the hosts' TMPDIRs (one folder a host)
+shm_of() { echo "/dev/shm/vcluster-$1"; } # NAME -> Open MPI's shared-memory segments
 bridge_ns() { echo "$1-br"; }
 hosts_of() { ip netns list | awk '{print $1}' | grep -E "^$1-h[0-9]+$" | sed "s/^$1-//" | sort -V; }
 
+# A failed `up` removes what it made, says why and exits 4: the tests skip on 4.
+up_failed() {
+    local name=$1 why
+    trap - ERR
+    set +e
+    exec 2>&5 5>&-
+    why=$(tail -n 1 "$2" 2>/dev/null)
+    rm -f "$2"
+    down "$name"
+    echo "vcluster: cannot create network namespaces here: ${why:-unknown reason}" >&2
+    exit 4
+}
+
 up() {
-    local name=$1 n=$2 br
+    local name=$1 n=$2 br errs
     br=$(bridge_ns "$name")
+    errs=$(mktemp)
+    trap 'up_failed "$name" "$errs"' ERR
+    exec 5>&2 2>"$errs"  # ip's own words, for the reason
     ip netns add "$br"
     ip -n "$br" link set lo up
     ip -n "$br" link add br0 type bridge
@@ -43,7 +65,12 @@ up() {
         ip -n "$ns" link set eth0 up
         ip -n "$br" link set "p$i" master br0
         ip -n "$br" link set "p$i" up
+        mkdir -p "$(tmp_of "$name")/$host"
     done
+    mkdir -p "$(shm_of "$name")"
+    trap - ERR
+    exec 2>&5 5>&-
+    rm -f "$errs"
 }
 
 kill_all() {
@@ -60,19 +87,26 @@ probe() {
 }
 
 down() {
-    local name=$1 ns
-    for ns in $(ip netns list | awk '{print $1}' | grep -E "^$name-(h[0-9]+|br)$"); do
+    local name=$1 ns f
+    for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep -E "^$name-(h[0-9]+|br)$"); do
         # end what runs there first (mpirun may ignore SIGTERM when a link is cut: KILL)
         for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null || true; done
         ip netns del "$ns" 2>/dev/null || true
     done
+    # a namespace that was half made (its mount point without a mount) is not listed by ip
+    for f in /run/netns/"$name"-h* /run/netns/"$name"-br; do
+        [ -e "$f" ] || continue
+        umount "$f" 2>/dev/null || true
+        rm -f "$f" 2>/dev/null || true
+    done
+    rm -rf "$(tmp_of "$name")" "$(shm_of "$name")"
 }
 
 # Runs a command on a host, with the host's own hostname (unshare --uts).
 exec_on() {
     local name=$1 host=$2; shift 2
-    exec ip netns exec "$(ns_of "$name" "$host")" unshare --uts sh -c \
-        'hostname "$0"; exec "$@"' "$host" "$@"
+    TMPDIR=$(tmp_of "$name")/$host exec ip netns exec "$(ns_of "$name" "$host")" unshare --uts \
+        sh -c 'hostname "$0"; exec "$@"' "$host" "$@"
 }
 
 shape() {
@@ -111,12 +145,14 @@ run_mpi() {
     # The hosts share this machine's cores, which no daemon knows: a rank waiting for a peer
     # yields (mpi_yield_when_idle), or it spins through the peer's time slice and an 8-byte
     # all-reduce on 4 hosts takes 8 ms instead of ~0.1 ms - the scheduler, not the links.
-    VCLUSTER_NAME=$name OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+    VCLUSTER_NAME=$name TMPDIR=$(tmp_of "$name")/h1 \
+        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
         ip netns exec "$(ns_of "$name" h1)" unshare --uts sh -c 'hostname h1; exec "$@"' h1 \
         "$here/../mpirun.sh" --hostfile "$hostfile" -np "$n" --transport tcp \
         --probe "$here/vcluster.sh probe $name" \
         --mca plm_rsh_agent "$here/rsh-agent.sh" \
         --mca oob_tcp_if_include "$subnet.0/24" --mca btl_tcp_if_include "$subnet.0/24" \
+        --mca btl_vader_backing_directory "$(shm_of "$name")" \
         --mca mpi_yield_when_idle 1 --oversubscribe -x VCLUSTER_NAME "${margs[@]}" -- "$@"
     local rc=$?
     rm -f "$hostfile"
@@ -136,5 +172,5 @@ case "$cmd" in
     hosts) hosts_of "$@" ;;
     probe) probe "$@" ;;
     mpirun) set +e; run_mpi "$@"; exit $? ;;
-    *) sed -n '2,18p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,22p' "$0" >&2; exit 2 ;;
 esac

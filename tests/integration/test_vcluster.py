@@ -12,8 +12,12 @@
              the same run held to that calibrated file FAILs (exit 1);
   ucx      - `pairs` on the UCX backend, tagged messages and one-sided puts over TCP: no suspect;
   slurm    - the Slurm batch scripts (srun --mpi=pmix, and mpirun inside the allocation) under a
-             real Slurm on the cluster (slurmctld, a slurmd per host, munge).
-Needs root (network namespaces)."""
+             real Slurm on the cluster (slurmctld, a slurmd per host, munge);
+  refused  - `up` where namespaces cannot be made (an unprivileged user namespace stands in
+             for a chroot or a container): exit 4 with ip's reason, nothing left behind.
+Every mode checks that `down` leaves nothing: no namespace, no process, no temporary folder of
+the cluster, no MPI session directory. Where this machine cannot make namespaces, each mode
+skips with the reason (77). Needs root (network namespaces)."""
 import glob
 import os
 import shutil
@@ -107,6 +111,15 @@ def shaped(wd):
     expect(doc["verdict"]["verdict"] == "FAIL", f"two slow hosts, topology: {doc['verdict']}")
 
 
+def finished_sizes(base):
+    """The sizes result.json holds (it is rewritten whole, by a rename, after every size)."""
+    files = glob.glob(os.path.join(base, "*", "result.json"))
+    try:
+        return {r["size_bytes"] for r in load_json(files[0])["results"]} if files else set()
+    except (OSError, ValueError, KeyError):
+        return set()
+
+
 def cut(wd):
     base = os.path.join(wd, "results")
     timeout_s = 4
@@ -114,8 +127,7 @@ def cut(wd):
 
     def cutter():  # cut h2 once the run has finished a few sizes
         for _ in range(600):
-            files = glob.glob(os.path.join(base, "*", "result.json"))
-            if files and '"size_bytes": 262144' in open(files[0]).read():
+            if 262144 in finished_sizes(base):
                 break
             time.sleep(0.1)
         vc("cut", NAME, "h2")
@@ -133,6 +145,8 @@ def cut(wd):
     expect(took <= timeout_s + 10, f"ended {took:.1f} s after the cut (bound {timeout_s + 10})")
     expect("timeout: no progress" in p.stderr and "waiting on ranks" in p.stderr, "watchdog report")
     expect("lost host(s): h2" in p.stderr, f"the lost host is named:\n{p.stderr[-800:]}")
+    expect("Segmentation fault" not in p.stderr and "core dumped" not in p.stderr,
+           f"the launcher's stop crashed mpirun:\n{p.stderr[-800:]}")
     doc = load_json(glob.glob(os.path.join(base, "*", "result.json"))[0])
     sizes = sorted({r["size_bytes"] for r in doc["results"]})
     expect(doc["state"] == "failed" and "timeout" in doc.get("reason", "") and 262144 in sizes,
@@ -243,15 +257,49 @@ def slurm(wd):
         subprocess.run([SLURM, "stop", NAME], capture_output=True, timeout=30)
 
 
+def cluster_files():
+    """What a cluster may leave on this machine: its folders, its namespaces' mount points, and
+    the MPI runtime's session directories (those of hosts h1, h2, ... named by host)."""
+    found = glob.glob(f"/tmp/vcluster-{NAME}*") + glob.glob(f"/dev/shm/vcluster-{NAME}*")
+    found += glob.glob(f"/run/netns/{NAME}-*") + glob.glob("/tmp/ompi.h[0-9]*")
+    return sorted(found)
+
+
+def refused():
+    if subprocess.run(["unshare", "--user", "--map-root-user", "true"],
+                      capture_output=True).returncode != 0:
+        print("SKIP: unprivileged user namespaces are not allowed here (the stand-in for a "
+              "machine without network namespaces)")
+        sys.exit(77)
+    before = cluster_files()
+    p = subprocess.run(["unshare", "--user", "--map-root-user", VC, "up", NAME, "2"],
+                       capture_output=True, text=True, timeout=60)
+    expect(p.returncode == 4, f"up without namespaces: exit {p.returncode}, expected 4\n{p.stderr}")
+    lines = p.stderr.strip().splitlines()
+    expect(len(lines) == 1 and lines[0].startswith("vcluster: cannot create network namespaces "
+                                                   "here: ") and len(lines[0]) > 50,
+           f"one line with ip's reason, got: {lines}")
+    out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+    expect(NAME not in out and cluster_files() == before, f"left behind: {cluster_files()}")
+    print(f"refused: exit 4, {lines[0]}")
+
+
 def test():
     if os.geteuid() != 0:
         print("SKIP: needs root for network namespaces")
         sys.exit(77)
+    if MODE == "refused":
+        return refused()
     if MODE == "slurm" and not shutil.which("slurmctld"):
         print("SKIP: Slurm is not installed (scripts/install-deps.sh installs it)")
         sys.exit(77)
     wd = workdir("vcluster-" + MODE)
-    vc("up", NAME, "4")
+    before = cluster_files()
+    p = vc("up", NAME, "4", check=False)
+    if p.returncode == 4:  # a chroot, an unprivileged container: the reason, not a failure
+        print(f"SKIP: {p.stderr.strip()}")
+        sys.exit(77)
+    expect(p.returncode == 0, f"vcluster.sh up: exit {p.returncode}\n{p.stderr[-1500:]}")
     try:
         {"healthy": healthy, "shaped": shaped, "cut": cut, "repeat": repeat, "curve": curve,
          "calibrated": calibrated, "ucx": lambda wd: (healthy(wd, "ucx"), healthy(wd, "ucx", "put")),
@@ -260,6 +308,8 @@ def test():
         vc("down", NAME, check=False)
     out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
     expect(NAME + "-" not in out, "namespaces left behind")
+    left = [f for f in cluster_files() if f not in before]
+    expect(not left, f"down left behind: {left}")
 
 
 main(test)
