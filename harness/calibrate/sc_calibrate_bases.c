@@ -121,8 +121,7 @@ static int sc__put_text(FILE *out, void *arg)
 /* The line a file in a copy's chain carries at depth: a shipped base by its path, another one
  * copied as bases_dir/<depth+1>-<name> (named from the folder of the file that extends it). */
 static sc_status_t sc__line(const char *src_real, const char *text, const char *bases_dir,
-                            const char *from_copy, int depth, char *line, size_t len,
-                            sc_err_t *err)
+                            const char *from_copy, int depth, char *line, size_t len, sc_err_t *err)
 {
     char real[PATH_MAX];
     line[0] = '\0';

@@ -190,8 +190,8 @@ int sc_cmd_judge(const sc_rte_t *rte, int argc, char **argv)
     if (status == SC_OK)
         status = sc_files_check_output("--json", o.json_path, &err);
     if (status == SC_OK)
-        status = sc_results_check_base(o.results_base ? o.results_base : SC_DEFAULT_RESULTS_DIR,
-                                       &err);
+        status =
+            sc_results_check_base(o.results_base ? o.results_base : SC_DEFAULT_RESULTS_DIR, &err);
     sc_foreign_t *files = calloc((size_t)o.nfiles + 1, sizeof(*files));
     if (files == NULL && status == SC_OK)
         status = sc_err_set(&err, SC_ERR_NOMEM, "no memory");

@@ -154,6 +154,7 @@ static void run__counts(const sc_pattern_counts_t *c, int steps, sc_point_t *p)
             snprintf(k->op, sizeof(k->op), "%s", sc_plan_op_index_name(op));
             k->calls = (double)c->calls[op] / steps;
             k->bytes = (double)c->bytes[op] / steps;
+            k->sent_bytes = (double)c->sent[op] / steps;
         }
 }
 
@@ -178,6 +179,8 @@ static void run__combine(sc_run_t *run, const sc_run_point_t *pt, const sc_layou
     MPI_Allreduce(MPI_IN_PLACE, step->counts.calls, SC_PLAN_OP_COUNT, MPI_UINT64_T, MPI_SUM,
                   control);
     MPI_Allreduce(MPI_IN_PLACE, step->counts.bytes, SC_PLAN_OP_COUNT, MPI_UINT64_T, MPI_SUM,
+                  control);
+    MPI_Allreduce(MPI_IN_PLACE, step->counts.sent, SC_PLAN_OP_COUNT, MPI_UINT64_T, MPI_SUM,
                   control);
     if (run->rte->rank != 0)
         return;
@@ -492,9 +495,9 @@ int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
     if (status == SC_OK)
         status = run__setup(&run, &err);
     if (status == SC_OK)
-        status = sc_comm_check_memory(run.ses.world, run__largest_need(&run),
-                                      run.opts.sweep_max > 0 ? "--sweep-max" : "--bytes-scale",
-                                      &err);
+        status =
+            sc_comm_check_memory(run.ses.world, run__largest_need(&run),
+                                 run.opts.sweep_max > 0 ? "--sweep-max" : "--bytes-scale", &err);
     if (status == SC_OK && run.opts.calibrate)
         status = sc_run_calibrate(&run, &err);
     if (status == SC_OK)

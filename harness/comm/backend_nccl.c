@@ -535,8 +535,8 @@ static sc_status_t nccl__iwait(sc_comm_t *comm, sc_err_t *err)
 static sc_status_t nccl__memory(sc_comm_t *comm, uint64_t *free_bytes, sc_err_t *err)
 {
     size_t free_now = 0, total = 0;
-    sc_status_t status = nccl__cuda(nccl__of(comm), cudaMemGetInfo(&free_now, &total),
-                                    "cudaMemGetInfo", err);
+    sc_status_t status =
+        nccl__cuda(nccl__of(comm), cudaMemGetInfo(&free_now, &total), "cudaMemGetInfo", err);
     *free_bytes = free_now;
     return status;
 }

@@ -147,8 +147,7 @@ sc_status_t sc_nccl_open(const sc_rte_t *rte, const sc_backend_opts_t *opts, sc_
     nccl__comm_t *c = nccl__new(rte, device, opts->timeout_s);
     if (c == NULL)
         return sc_err_set(err, SC_ERR_NOMEM, "rank %d: no memory for the NCCL backend", rte->rank);
-    status =
-        sc_comm_init_base(&c->base, &sc_nccl_ops, rte, rte->rank, rte->size, NULL, err);
+    status = sc_comm_init_base(&c->base, &sc_nccl_ops, rte, rte->rank, rte->size, NULL, err);
     if (status == SC_OK)
         status = nccl__resources(c, err);
     ncclUniqueId id;
@@ -294,8 +293,7 @@ sc_status_t sc_nccl_split(sc_comm_t *comm, int color, int key, sc_comm_t **out, 
         ncclCommCount(child, &size);
         nccl__order_members(all, comm->size, color, members);
         c = nccl__new(comm->rte, parent->device, parent->timeout_s);
-        status = c ? sc_comm_init_base(&c->base, &sc_nccl_ops, comm->rte, rank, size,
-                                       members, err)
+        status = c ? sc_comm_init_base(&c->base, &sc_nccl_ops, comm->rte, rank, size, members, err)
                    : sc_err_set(err, SC_ERR_NOMEM, "no memory for a split");
         if (c == NULL)
             ncclCommAbort(child);

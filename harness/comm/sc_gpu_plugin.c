@@ -91,8 +91,8 @@ const sc_gpu_plugin_t *sc_gpu_plugin_load(char *why, size_t len)
 /* Tried by auto: a host without the driver answers at once, and the plugin is not even loaded
  * (it would map CUDA, NCCL and cuBLAS into every host-path rank). Named (--backend nccl): the
  * plugin and CUDA say themselves what is missing. Every step is agreed by all ranks. */
-static sc_status_t gpu__open(const sc_rte_t *rte, const sc_backend_opts_t *opts,
-                             sc_comm_t **world, sc_err_t *err)
+static sc_status_t gpu__open(const sc_rte_t *rte, const sc_backend_opts_t *opts, sc_comm_t **world,
+                             sc_err_t *err)
 {
     char why[sizeof(gpu__loaded.why) + SC_HOST_MAX + 64] = "", detail[sizeof(gpu__loaded.why)];
     sc_status_t mine = SC_OK;

@@ -11,7 +11,7 @@
 
 #include "comm/sc_backend.h"
 
-#define SC_GPU_PLUGIN_FILE "libscalecheck-gpu.so"
+#define SC_GPU_PLUGIN_FILE  "libscalecheck-gpu.so"
 #define SC_GPU_PLUGIN_ENTRY "sc_gpu_plugin"
 /* Where to look first (a path to the module); then beside the program, then ../lib/scalecheck. */
 #define SC_GPU_PLUGIN_ENV "SCALECHECK_GPU_PLUGIN"

@@ -75,9 +75,9 @@ static int sc__by_key(const void *a, const void *b)
     const sc_yaml_node_t *x = *(sc_yaml_node_t *const *)a, *y = *(sc_yaml_node_t *const *)b;
     int order = strcmp(x->key, y->key);
     if (order == 0)
-        order = x->key_line != y->key_line ? (x->key_line > y->key_line) - (x->key_line < y->key_line)
-                                           : (x->key_column > y->key_column) -
-                                                 (x->key_column < y->key_column);
+        order = x->key_line != y->key_line
+                    ? (x->key_line > y->key_line) - (x->key_line < y->key_line)
+                    : (x->key_column > y->key_column) - (x->key_column < y->key_column);
     return order;
 }
 

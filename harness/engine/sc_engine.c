@@ -345,6 +345,24 @@ static bool sc__auto_done(const sc_engine_t *eng, size_t have, double elapsed_s)
     return st.ci_rel <= eng->opts.target_ci;
 }
 
+/* The next batch of -n auto: twice the last (up to SC__AUTO_BATCH_MAX), but no more than the
+ * iterations left under the cap and, at the pace so far, under the budget: the budget is kept
+ * to about one iteration, where doubling alone could spend three times it. Every rank has the
+ * same elapsed time (sc__elapsed agrees on it), so every rank picks the same batch. */
+static int sc__auto_next_batch(const sc_engine_t *eng, int batch, size_t have, double elapsed_s)
+{
+    size_t next = (size_t)batch * 2 > SC__AUTO_BATCH_MAX ? SC__AUTO_BATCH_MAX : (size_t)batch * 2;
+    if (have + next > (size_t)eng->opts.max_iters)
+        next = (size_t)eng->opts.max_iters - have;
+    double per_iter = have > 0 ? elapsed_s / (double)have : 0;
+    if (per_iter > 0) {
+        double fits = (eng->opts.size_budget_s - elapsed_s) / per_iter;
+        if (fits < (double)next)
+            next = fits >= 1 ? (size_t)fits : 1;
+    }
+    return (int)next;
+}
+
 /* Sets step up: with -G, captures graph_ops operations into a CUDA graph. */
 static sc_status_t sc__prepare_step(sc_engine_t *eng, const sc_case_t *c, const sc_coll_args_t *a,
                                     sc__step_t *step, sc_err_t *err)
@@ -398,9 +416,7 @@ static sc_status_t sc__time_loop(sc_engine_t *eng, const sc__step_t *step, sc_ca
         have += (size_t)batch;
         if (fixed || sc__auto_done(eng, have, elapsed))
             break;
-        batch = batch * 2 > SC__AUTO_BATCH_MAX ? SC__AUTO_BATCH_MAX : batch * 2;
-        if (have + (size_t)batch > (size_t)eng->opts.max_iters)
-            batch = (int)((size_t)eng->opts.max_iters - have);
+        batch = sc__auto_next_batch(eng, batch, have, elapsed);
     }
     out->iterations = have;
     sc_stats_compute(eng->samples, have, &out->host_time_us);

@@ -12,6 +12,8 @@
 typedef struct {
     uint64_t calls[SC_PLAN_OP_COUNT];
     uint64_t bytes[SC_PLAN_OP_COUNT]; /* payload as the plan sizes it (before --bytes-scale) */
+    uint64_t sent[SC_PLAN_OP_COUNT];  /* payload handed to the backend (scaled, capped, >= 1
+                                         element a rank), in the plan's units */
 } sc_pattern_counts_t;
 
 /* A rank's place in the grid and its group communicators (NULL where the group is this rank

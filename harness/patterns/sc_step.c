@@ -34,13 +34,18 @@ static sc_dtype_t sc__wire_dtype(const sc_comm_t *comm, int precision)
     return sc_comm_supports(comm, SC_COLL_allreduce, dtype, false) ? dtype : SC_DTYPE_float;
 }
 
+/* Whether a collective's count is each rank's share of the payload (the plan sizes the whole). */
+static bool sc__per_rank(sc_coll_id_t coll)
+{
+    return coll == SC_COLL_reducescatter || coll == SC_COLL_allgather || coll == SC_COLL_alltoall;
+}
+
 /* Per-rank element count for a payload of `bytes` (scaled), at least one per rank. */
 static size_t sc__count(const sc_step_t *s, const sc_comm_t *comm, sc_coll_id_t coll, double bytes,
                         sc_dtype_t dtype)
 {
     double elems = bytes * s->bytes_scale / (double)sc_dtype_size(dtype);
-    bool per_rank =
-        coll == SC_COLL_reducescatter || coll == SC_COLL_allgather || coll == SC_COLL_alltoall;
+    bool per_rank = sc__per_rank(coll);
     if (per_rank)
         elems /= comm->size;
     size_t count = (size_t)elems;
@@ -49,11 +54,13 @@ static size_t sc__count(const sc_step_t *s, const sc_comm_t *comm, sc_coll_id_t 
     return count > 0 ? count : 1;
 }
 
-static void sc__count_op(sc_step_t *s, const sc_plan_op_t *op)
+/* One operation issued: sent is the payload handed to the backend, in the plan's units. */
+static void sc__count_op(sc_step_t *s, const sc_plan_op_t *op, uint64_t sent)
 {
     int k = sc_plan_op_index(op);
     s->counts.calls[k]++;
     s->counts.bytes[k] += (uint64_t)op->bytes;
+    s->counts.sent[k] += sent;
 }
 
 /* A blocking collective is the library's blocking one: its non-blocking ones are other
@@ -69,7 +76,9 @@ static sc_status_t sc__coll(sc_step_t *s, sc_comm_t *comm, const sc_plan_op_t *o
         .dtype = dtype,
         .op = SC_REDOP_sum,
     };
-    sc__count_op(s, op);
+    sc__count_op(s, op,
+                 (uint64_t)a.count * sc_dtype_size(dtype) *
+                     (sc__per_rank(op->coll) ? (uint64_t)comm->size : 1));
     if (s->trace != NULL)
         s->trace(s->trace_arg, op->coll, comm, dtype, a.count);
     uint64_t t0 = sc_clock_ns();
@@ -88,7 +97,7 @@ static sc_status_t sc__p2p(sc_step_t *s, sc_comm_t *pp, const sc_plan_op_t *op, 
 {
     size_t half = s->buf_bytes / 2, count = (size_t)(op->bytes * s->bytes_scale);
     count = count > half ? half : (count ? count : 1);
-    sc__count_op(s, op);
+    sc__count_op(s, op, count);
     if (op->kind == SC_PLAN_SEND)
         return pp->ops->isend(pp, s->buf, count, SC_DTYPE_uint8, op->peer_stage, err);
     uint64_t t0 = sc_clock_ns();

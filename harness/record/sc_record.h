@@ -76,8 +76,9 @@ typedef struct {
 /* ---- one point of the scaling curve ---- */
 #define SC_POINT_OPS 16 /* operation kinds counted per step (>= SC_PLAN_OP_COUNT) */
 typedef struct {
-    char op[24]; /* "tp.allreduce", "pp.send", ... */
-    double calls, bytes;
+    char op[24];         /* "tp.allreduce", "pp.send", ... */
+    double calls, bytes; /* per step: bytes as the plan sizes them */
+    double sent_bytes;   /* per step: what was handed to the backend (after --bytes-scale) */
 } sc_op_count_t;
 
 typedef struct {

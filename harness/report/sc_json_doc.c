@@ -85,9 +85,9 @@ static json_t *sc__points_json(const sc_points_t *points)
         const sc_point_t *p = &points->items[i];
         json_t *obj = sc_json_record(p, sc_point_fields), *comm = json_object();
         for (int k = 0; k < p->ncomm; k++)
-            json_object_set_new(
-                comm, p->comm[k].op,
-                json_pack("{s:f, s:f}", "calls", p->comm[k].calls, "bytes", p->comm[k].bytes));
+            json_object_set_new(comm, p->comm[k].op,
+                                json_pack("{s:f, s:f, s:f}", "calls", p->comm[k].calls, "bytes",
+                                          p->comm[k].bytes, "sent_bytes", p->comm[k].sent_bytes));
         json_object_set_new(obj, "comm", comm);
         if (p->grid != NULL)
             json_object_set_new(obj, "grid", sc__grid_json(p));

@@ -129,6 +129,7 @@ static void sc__points(const json_t *doc, sc_result_t *r)
             snprintf(k->op, sizeof(k->op), "%s", op);
             k->calls = json_number_value(json_object_get(c, "calls"));
             k->bytes = json_number_value(json_object_get(c, "bytes"));
+            k->sent_bytes = json_number_value(json_object_get(c, "sent_bytes"));
         }
     }
 }

@@ -76,8 +76,7 @@ sc_status_t sc_session_open(sc_session_t *s, const sc_rte_t *rte, const sc_sessi
         snprintf(why, sizeof(why), "%s", err->msg);
     status = sc_rte_agree(rte, status, why, sizeof(why), err);
     if (status == SC_OK)
-        status =
-            sc_backend_open(o->backend, rte, &bopts, &s->world, s->note, sizeof(s->note), err);
+        status = sc_backend_open(o->backend, rte, &bopts, &s->world, s->note, sizeof(s->note), err);
     if (status != SC_OK)
         return status;
     if (rte->rank == 0)

@@ -27,9 +27,10 @@ def baseline_checks(d):
             if c["source"] == "baseline"]
 
 
-def create(wd, dirs, name="base.json"):
+def create(wd, dirs, name="base.json", tolerance=None):
     path = os.path.join(wd, name)
-    rc, out, err, _ = scalecheck1(["baseline", "create"] + dirs + ["-o", path])
+    extra = ["--tolerance", str(tolerance)] if tolerance is not None else []
+    rc, out, err, _ = scalecheck1(["baseline", "create"] + dirs + ["-o", path] + extra)
     expect(rc == 0 and os.path.exists(path), f"baseline create: {rc} {out} {err}")
     return path, load_json(path)
 
@@ -52,17 +53,19 @@ def test_coll(wd):
         expect(p["metric"] == "time_us" and p["count"] == 2 and p["runs"] == "all"
                and p["lo"] <= p["median"] <= p["hi"] and p["spread"] >= 0
                and abs(p["spread"] - (p["hi"] - p["lo"]) / 2 / p["median"]) < 1e-6, f"point {p}")
-    # held to it: a check per case and the whole run, recorded with the file
+    # held to it (at a tolerance this noisy host keeps: 50 %, FAIL at twice that): a healthy
+    # run fails nothing; the squeezed run below, held at the default 5 %, must FAIL
+    loose, _ = create(wd, good, "loose.json", tolerance=0.5)
     base = os.path.join(wd, "held")
-    rc, out, err, _ = mpirun(2, COLL + ["--results-dir", base, "--baseline", path])
-    expect(rc in (0, 1), f"coll --baseline: {rc} {err[-600:]}")
+    rc, out, err, _ = mpirun(2, COLL + ["--results-dir", base, "--baseline", loose])
     d = only_dir(base)
     checks = baseline_checks(d)
     expect(len(checks) == sizes + 1 and checks[-1]["name"].startswith("whole run"),
            f"{len(checks)} baseline checks")
     doc = load_json(os.path.join(d, "result.json"))
-    expect(doc["options"]["baseline"] == path, "the baseline is recorded")
-    expect(rc == (1 if any(c["verdict"] == "FAIL" for c in doc["checks"]) else 0), "exit code")
+    expect(doc["options"]["baseline"] == loose, "the baseline is recorded")
+    expect(rc == 0 and not [c for c in doc["checks"] if c["verdict"] == "FAIL"],
+           f"a healthy run held to its baseline: exit {rc}, {[c['verdict'] for c in checks]}")
     print(f"coll: {sizes} cases held to 2 runs, levels "
           f"{[c['verdict'][0] for c in checks]}")
     return good, path, sizes
@@ -118,22 +121,24 @@ def test_run_and_pairs(wd):
     expect(rc == 0, f"run: {rc} {err[-600:]}")
     path, b = create(wd, [only_dir(first)], "run-base.json")
     expect([p["metric"] for p in b["points"]] == ["step_time_ms"] * 2, f"run points {b['points']}")
+    path, b = create(wd, [only_dir(first)], "run-loose.json", tolerance=0.5)
     base = os.path.join(wd, "run1")
     rc, out, err, _ = mpirun(2, RUN + ["--results-dir", base, "--baseline", path])
     checks = baseline_checks(only_dir(base))
-    expect(rc in (0, 1) and len(checks) == 3 and "point 2 GPUs x 1 node" in checks[1]["name"],
-           f"run --baseline: {rc} {[c['name'] for c in checks]}")
+    expect(rc == 0 and len(checks) == 3 and "point 2 GPUs x 1 node" in checks[1]["name"],
+           f"run --baseline (healthy, 50 %): {rc} {[(c['name'], c['verdict']) for c in checks]}")
     expect("verdict:" in out, "the verdict printed without a topology")
     pairs = ["pairs", "--per", "rank", "-n", "4", "--size", "256K"]
     first = os.path.join(wd, "pairs0")
     rc, _, err, _ = mpirun(2, pairs + ["--results-dir", first])
-    expect(rc in (0, 1), f"pairs: {rc} {err[-600:]}")
-    path, b = create(wd, [only_dir(first)], "pairs-base.json")
+    expect(rc == 0, f"pairs: {rc} {err[-600:]}")
+    path, b = create(wd, [only_dir(first)], "pairs-base.json", tolerance=0.5)
     expect({p["metric"] for p in b["points"]} == {"bidir_GBps", "latency_us"}, f"{b['points']}")
     base = os.path.join(wd, "pairs1")
     rc, out, err, _ = mpirun(2, pairs + ["--results-dir", base, "--baseline", path])
     checks = baseline_checks(only_dir(base))
-    expect(rc in (0, 1) and len(checks) == len(b["points"]) + 1, f"pairs --baseline: {checks}")
+    expect(rc == 0 and len(checks) == len(b["points"]) + 1,
+           f"pairs --baseline (healthy, 50 %): exit {rc}, {[(c['name'], c['verdict']) for c in checks]}")
 
 
 def test_bad_input(wd, good):

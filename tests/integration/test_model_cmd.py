@@ -3,6 +3,7 @@ the JSON fields, calibrated against public figures (nccl-tests all_reduce busbw 
 ~230 GB/s on 8 GPUs, ~185 GB/s across 2 nodes with 8x HDR), thousands of nodes at once, and
 the workload curve; NVLink SHARP from the switch generation, --algo, the PCIe tree."""
 import glob
+import math
 import os
 
 from sclib import *
@@ -40,10 +41,21 @@ def test():
     expect(one("allreduce", 1 << 20, 1, 1)["busbw_GBps"] == 0, "one GPU has no busbw")
     expect(one("allreduce", 8, 8, 1)["time_us"] < one("allreduce", 1 << 30, 8, 1)["time_us"], "time grows")
 
-    # every shipped topology predicts something sensible
+    # every shipped topology predicts something sensible: no bus bandwidth on one GPU, some on
+    # more; time and algbw agree with the size; across nodes no faster than inside the best node
     for path in sorted(glob.glob(os.path.join(ROOT, "topologies", "*.yaml"))):
         d, _ = model(["--topology", path, "--size", "1G"])
-        expect(all(p["busbw_GBps"] >= 0 for p in d["predictions"]), path)
+        name, preds = os.path.basename(path), d["predictions"]
+        for p in preds:
+            where = f"{name}: {p['gpus']} GPUs on {p['nodes']} nodes"
+            expect((p["busbw_GBps"] == 0) == (p["gpus"] == 1), f"{where}: busbw {p['busbw_GBps']}")
+            expect(p["time_us"] > 0 and math.isclose(p["algbw_GBps"] * p["time_us"] * 1e3,
+                                                     p["size_bytes"], rel_tol=1e-3),
+                   f"{where}: algbw {p['algbw_GBps']} x time {p['time_us']} us != size")
+        inside = max((p["busbw_GBps"] for p in preds if p["nodes"] == 1), default=0)
+        across = [p["busbw_GBps"] for p in preds if p["nodes"] > 1]
+        expect(all(b <= inside * 1.0001 for b in across),
+               f"{name}: across nodes {across} faster than inside one ({inside})")
 
     # the workload curve: speedup 1 at the base, efficiency <= ~1
     d, out = model(["--topology", topo("dgx-a100"), "--workload",

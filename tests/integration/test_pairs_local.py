@@ -11,12 +11,16 @@ from sclib import *
 def test():
     wd = workdir("pairs")
     jpath, cpath = os.path.join(wd, "p.json"), os.path.join(wd, "p.csv")
+    # one pair at a time (3 ranks share 2 cores: concurrent pairs would measure the cores they
+    # fight over) and a wide band: a healthy host names no suspect and exits 0 (the degraded
+    # twin, a host whose link is shaped, is vcluster-shaped's)
     rc, out, err, _ = mpirun(3, ["pairs", "--per", "rank", "--size", "256K", "--tolerance", "0.9",
-                                 "--json", jpath, "--csv", cpath, "--results-dir", os.path.join(wd, "r")])
-    expect(rc in (0, 1), f"exit {rc}\n{err[-1000:]}")
+                                 "--mode", "serial", "--json", jpath, "--csv", cpath,
+                                 "--results-dir", os.path.join(wd, "r")])
+    expect(rc == 0, f"healthy pairs: exit {rc}\n{out[-1500:]}{err[-1000:]}")
     doc = load_json(jpath)
     n = len(doc["names"])
-    expect(n == 3 and doc["method"] == "tag" and doc["mode"] == "concurrent", f"header {doc['names']}")
+    expect(n == 3 and doc["method"] == "tag" and doc["mode"] == "serial", f"header {doc['names']}")
     for key in ("uni_GBps", "bidir_GBps", "latency_us"):
         m = doc[key]
         expect(len(m) == 3 and all(len(r) == 3 for r in m), f"{key} shape")
@@ -26,7 +30,8 @@ def test():
     first, best = doc["uni_first_look_GBps"], doc["uni_GBps"]  # later looks only ever raise
     expect(all(0 < first[i][j] <= best[i][j] for i in range(3) for j in range(3) if i != j),
            f"first look {first} vs best {best}")
-    expect(rc == (1 if doc["localization"]["suspects"] or doc["verdict"]["fail"] else 0), "exit vs verdict")
+    expect(not doc["localization"]["suspects"] and doc["verdict"]["fail"] == 0,
+           f"healthy: {doc['localization']['suspects']} {doc['verdict']}")
     expect("uni-directional bandwidth" in out and "# suspects:" in out, "terminal heatmap")
     html = open(glob.glob(os.path.join(wd, "r", "*", "report.html"))[0]).read()
     a, b = doc["names"][0], doc["names"][1]

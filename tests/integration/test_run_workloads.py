@@ -27,14 +27,28 @@ def expected_counts(wname, tp, pp, dp):
     return c
 
 
+SCALE = 0.0005  # --bytes-scale of every run here
+
+
+def check_sent(where, op, calls, nbytes, sent, gpus):
+    """What went to the backend is the plan's payload times --bytes-scale, to within the
+    rounding to whole elements (at most 8 B a rank of the group, each call either way: a floor,
+    or the one element every rank sends at least)."""
+    slack = calls * 8 * gpus
+    expect(abs(sent - nbytes * SCALE) <= slack,
+           f"{where}: {op} sent {sent:.0f} B a step, the plan's {nbytes:.0f} B x {SCALE} is "
+           f"{nbytes * SCALE:.0f} (+-{slack})")
+
+
 def check_point(wname, p):
     where = f"{wname} at {p['gpus']} GPUs (dp {p['dp']} tp {p['tp']} pp {p['pp']})"
     exp = expected_counts(wname, p["tp"], p["pp"], p["dp"])
-    got = {op: [v["calls"], v["bytes"]] for op, v in p["comm"].items()}
+    got = {op: [v["calls"], v["bytes"], v["sent_bytes"]] for op, v in p["comm"].items()}
     expect(set(got) == set(exp), f"{where}: operations {sorted(got)} != expected {sorted(exp)}")
     for op, (calls, nbytes) in exp.items():
         expect(got[op][0] == calls, f"{where}: {op} calls {got[op][0]} != {calls}")
         expect(math.isclose(got[op][1], nbytes, rel_tol=1e-6), f"{where}: {op} bytes {got[op][1]} != {nbytes}")
+        check_sent(where, op, calls, nbytes, got[op][2], p["gpus"])
     for key in ("step_time_ms", "throughput", "speedup", "efficiency", "comm_fraction",
                 "slowest_rank", "slowest_host", "step_time_p99_ms"):
         expect(key in p, f"{where}: no {key}")
@@ -59,7 +73,7 @@ def run_workload(name, extra, scales):
     wd = workdir("run-" + name)
     jpath = os.path.join(wd, "r.json")
     rc, out, err, _ = mpirun(8, ["run", "--workload", os.path.join(ROOT, "workloads", name + ".yaml"),
-                                 "--scales", scales, "-n", "2", "-w", "1", "--bytes-scale", "0.0005",
+                                 "--scales", scales, "-n", "2", "-w", "1", "--bytes-scale", str(SCALE),
                                  "--compute-scale", "0.0005", "--telemetry", "0", "--json", jpath,
                                  "--csv", os.path.join(wd, "r.csv"), "--results-dir",
                                  os.path.join(wd, "results")] + extra)

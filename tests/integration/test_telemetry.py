@@ -11,7 +11,7 @@ FAKE = os.environ["FAKE_NVML"]
 def test():
     wd = workdir("telemetry")
     jpath = os.path.join(wd, "t.json")
-    rc, out, err, _ = mpirun(2, ["coll", "-b", "64K", "-e", "64K", "-n", "200", "--telemetry",
+    rc, out, err, _ = mpirun(2, ["coll", "-b", "64K", "-e", "64K", "-n", "5000", "--telemetry",
                                  "0.02", "--json", jpath, "--results-dir", os.path.join(wd, "r")],
                              env={"SCALECHECK_NVML_LIBRARY": FAKE})
     expect(rc == 0, f"exit {rc}\n{err[-1000:]}")
@@ -22,7 +22,12 @@ def test():
     expect(gpus[1]["bus_id"] == "00000000:1C:00.0", gpus[1]["bus_id"])
     g0, g1 = gpus
     n1 = len(g1["samples"])
-    expect(n1 >= 2, f"at least the first and last sample: {n1}")
+    # sampled every 0.02 s while the run lasted (the last sample is taken at the end, at once)
+    times = [x["t_s"] for x in g1["samples"]]
+    steps = sorted(b - a for a, b in zip(times, times[1:-1]))
+    expect(n1 >= 4 and steps, f"a run of ~0.2 s sampled every 0.02 s has {n1} samples: {times}")
+    expect(0.015 <= steps[len(steps) // 2] <= 0.04,
+           f"median spacing {steps[len(steps) // 2]:.4f} s, the interval is 0.02 s: {times}")
     expect(g0["max_temp_c"] == 40 and g1["max_temp_c"] == min(84 + n1 - 1, 90), f"temps {g1['max_temp_c']} n={n1}")
     expect(g0["ecc_uncorrected_new"] == 0 and g1["ecc_uncorrected_new"] == n1 - 1,
            f"ECC new: {g0['ecc_uncorrected_new']} {g1['ecc_uncorrected_new']} n={n1}")

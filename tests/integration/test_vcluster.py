@@ -170,18 +170,24 @@ def repeat(wd):
 
 def curve(wd):
     jpath = os.path.join(wd, "curve.json")
+    # held to the shipped vcluster.yaml in a wide band (50x either way: it is not calibrated
+    # here): a healthy cluster must PASS; the calibrated mode has the degraded twin (a shaped
+    # host FAILs)
+    loose = os.path.join(wd, "loose.yaml")
+    with open(loose, "w") as f:
+        f.write(f"name: loose\nextends: {os.path.join(ROOT, 'topologies', 'vcluster.yaml')}\n"
+                "expect:\n  tolerance: 0.98\n")
     p = vmpi(1, ["run", "--workload", os.path.join(ROOT, "workloads", "resnet50-dp.yaml"),
-                 "--scales", "1", "--nodes", "1,2,4", "--topology",
-                 os.path.join(ROOT, "topologies", "vcluster.yaml"), "--bytes-scale", "0.01",
+                 "--scales", "1", "--nodes", "1,2,4", "--topology", loose, "--bytes-scale", "0.01",
                  "--compute-scale", "0.001", "-n", "3", "-w", "1", "--telemetry", "0",
                  "--json", jpath, "--results-dir", os.path.join(wd, "results")])
-    expect(p.returncode in (0, 1), f"curve: exit {p.returncode}\n{p.stderr[-1500:]}")
+    expect(p.returncode == 0, f"healthy curve: exit {p.returncode}\n{p.stdout[-1500:]}{p.stderr[-800:]}")
     doc = load_json(jpath)
     expect([(q["gpus"], q["nodes"]) for q in doc["points"]] == [(1, 1), (2, 2), (4, 4)],
            f"points {[(q['gpus'], q['nodes']) for q in doc['points']]}")
     expect(doc["nhosts"] == 4 and doc["verdict"]["checks"] >= 2, f"verdict {doc.get('verdict')}")
-    expect(p.returncode == (1 if doc["verdict"]["fail"] else 0),
-           f"curve: exit {p.returncode} against {doc['verdict']}")
+    expect(doc["verdict"]["fail"] == 0 and doc["verdict"]["warn"] == 0,
+           f"healthy curve: {doc['verdict']}")
     hosts = {q["slowest_host"] for q in doc["points"]}
     expect(hosts <= {"h1", "h2", "h3", "h4"}, f"slowest hosts {hosts}")
     # the shipped topology agrees with the cluster the project builds: no error findings
@@ -239,17 +245,17 @@ def slurm(wd):
             p = subprocess.run([SLURM, "sbatch", NAME, "--wait", "-N", "4", "--ntasks-per-node=1",
                                 f"--chdir={ROOT}", f"--output={out}",
                                 os.path.join(ROOT, "launch", "slurm", script), "pairs", "--mode",
-                                "serial", "--json", jpath, "--results-dir",
+                                "serial", "--tolerance", "0.9", "--json", jpath, "--results-dir",
                                 os.path.join(wd, "results")],
                                capture_output=True, text=True, timeout=240)
             log = open(out).read() if os.path.exists(out) else ""
-            # The launcher is under test here, not the links: 1 (a noisy pair) is an answer too.
-            expect(p.returncode in (0, 1) and os.path.exists(jpath),
+            # The launcher is under test here, on a healthy cluster in a wide band: it must PASS.
+            expect(p.returncode == 0 and os.path.exists(jpath),
                    f"{script}: sbatch exit {p.returncode}\n{p.stderr}\n{log[-1500:]}")
             doc = load_json(jpath)
             expect(doc["names"] == ["h1", "h2", "h3", "h4"], f"{script}: {doc['names']}")
-            failed = doc["verdict"]["fail"] > 0 or doc["localization"]["suspects"]
-            expect(p.returncode == (1 if failed else 0), f"{script}: exit {p.returncode} vs {doc['verdict']}")
+            expect(doc["verdict"]["fail"] == 0 and not doc["localization"]["suspects"],
+                   f"{script}: healthy, yet {doc['verdict']} {doc['localization']['suspects']}")
             expect(all(r["uni_ab_GBps"] > 0 and r["uni_ba_GBps"] > 0 for r in doc["pairs"]),
                    f"{script}: every pair measured")
             print(f"{script}: 4 nodes, {len(doc['localization']['suspects'])} suspects")

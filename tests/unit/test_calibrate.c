@@ -42,8 +42,10 @@ static void check_bases(const sc_calibration_t *cal)
     SC_EXPECT(mkdir(sub, 0755) == 0);
     snprintf(shipped, sizeof(shipped), "%s", SC_TOPOLOGY_DIRS);
     shipped[strcspn(shipped, ":")] = '\0';
-    snprintf(text, sizeof(text), "name: b\nextends: %s/localhost.yaml\nintra:\n  fabric: shm\n"
-             "  gpu_bandwidth_GBps: 7\n", shipped);
+    snprintf(text, sizeof(text),
+             "name: b\nextends: %s/localhost.yaml\nintra:\n  fabric: shm\n"
+             "  gpu_bandwidth_GBps: 7\n",
+             shipped);
     put(sub, "base.yaml", text);
     put(user, "mine.yaml", "name: m\nextends: sub/base.yaml\n");
     put(other, "evil.yaml", "name: e\nextends: ../user/sub/base.yaml\n");
