@@ -16,6 +16,7 @@ packages=(
   iproute2 iputils-ping           # the virtual cluster (network namespaces, tc) and host probes
   slurm-wlm munge                 # a real Slurm on the virtual cluster (tests)
   libxml2-utils                   # xmllint: junit.xml validated against the JUnit schema (tests)
+  clang libclang-rt-14-dev        # scripts/fuzz.sh: libFuzzer with ASan/UBSan (CI)
 )
 
 missing=()

@@ -283,7 +283,8 @@ static sc_status_t run__measure(sc_run_t *run, int i, sc_point_t *p, sc_err_t *e
     const sc_run_point_t *pt = &run->points[i];
     int key = 0;
     bool in = run__in_point(rte, pt, &key);
-    if (rte->rank == 0 && isatty(STDERR_FILENO)) /* progress: never into a log file */
+    bool progress = rte->rank == 0 && isatty(STDERR_FILENO); /* never into a log file */
+    if (progress)
         fprintf(stderr, "[%d/%d] %d GPU%s x %d node%s ...\r", i + 1, run->npoints,
                 pt->gpus_per_node, pt->gpus_per_node == 1 ? "" : "s", pt->nodes,
                 pt->nodes == 1 ? "" : "s");
@@ -308,6 +309,8 @@ static sc_status_t run__measure(sc_run_t *run, int i, sc_point_t *p, sc_err_t *e
     if (status == SC_OK)
         status = sc_rte_quiet_barrier(rte, rte->world, err);
     sc_watchdog_disarm(run->ses.wd);
+    if (progress) /* erased, so that what follows (the row, an error) starts on a clean line */
+        fputs("\r\033[K", stderr);
     if (status != SC_OK)
         run__point_free(p);
     return status;

@@ -5,7 +5,7 @@ import os
 
 from sclib import *
 
-BASE = os.path.join(workdir("badflags"), "results")
+WD = workdir("badflags")
 CASES = [
     (["-b", "12X"], "-b: '12X' has an unknown suffix"),
     (["-e", "abc"], "-e: 'abc' is not a size"),
@@ -38,17 +38,18 @@ CASES = [
 ]
 
 
-def run_case(case):
-    args, message = case
-    return args, message, mpirun(2, ["coll", "--results-dir", BASE] + args, timeout=60)
+def run_case(numbered):
+    """One case in a results folder of its own: the run that made a directory is the one named."""
+    i, (args, message) = numbered
+    base = os.path.join(WD, f"results-{i}")
+    return args, message, base, mpirun(2, ["coll", "--results-dir", base] + args, timeout=60)
 
 
 def test():
     # mpirun takes 1-2 s to wind a failed job down, so the cases run four at a time.
     with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
-        outcomes = list(pool.map(run_case, CASES))
-    base = BASE
-    for args, message, (rc, out, err, _) in outcomes:
+        outcomes = list(pool.map(run_case, enumerate(CASES)))
+    for args, message, base, (rc, out, err, _) in outcomes:
         expect(rc == 2, f"{args}: exit {rc}, expected 2\n{err[-1000:]}")
         expect(message in err, f"{args}: expected '{message}' in stderr, got:\n{err[-1000:]}")
         expect(err.count("scalecheck coll:") == 1, f"{args}: the message should appear once:\n{err}")

@@ -3,8 +3,9 @@
   shaped   - one host's link shaped to 200 Mbit/s (< 25 %): `pairs` names that host, exit 1;
              then a second host too: against the median a note and WARN, against the
              topology's expectation both hosts named;
-  cut      - a link cut in the middle of a run: the run ends within its timeout + 10 s, names
-             what it lost, keeps every finished point, exit 3, and nothing is left running;
+  cut      - a link cut in the middle of coll, run and pairs: each ends within its timeout +
+             10 s, names what it lost, keeps what it finished, exit 3, and nothing is left
+             running;
   repeat   - 20 healthy `pairs` runs in a row: no suspect (the count is printed);
   curve    - `run` across 1, 2 and 4 hosts gives the multi-node curve and its verdict;
   calibrated - `run --calibrate` on 4 hosts x 1 rank: held to the cluster as measured in the
@@ -111,23 +112,43 @@ def shaped(wd):
     expect(doc["verdict"]["verdict"] == "FAIL", f"two slow hosts, topology: {doc['verdict']}")
 
 
-def finished_sizes(base):
-    """The sizes result.json holds (it is rewritten whole, by a rename, after every size)."""
+def current_doc(base):
+    """The run's result.json as it stands (rewritten whole, by a rename, as work finishes)."""
     files = glob.glob(os.path.join(base, "*", "result.json"))
     try:
-        return {r["size_bytes"] for r in load_json(files[0])["results"]} if files else set()
-    except (OSError, ValueError, KeyError):
-        return set()
+        return load_json(files[0]) if files else None
+    except (OSError, ValueError):
+        return None
 
 
-def cut(wd):
-    base = os.path.join(wd, "results")
-    timeout_s = 4
+def measured_pairs(doc):
+    m = doc.get("uni_GBps") or []
+    return sum(1 for i, row in enumerate(m) for j, v in enumerate(row) if i != j and v > 0)
+
+
+# A link cut in the middle of each command: (name, arguments, when to cut (the result document
+# shows finished work), what must be kept).
+CUTS = [
+    ("coll", ["coll", "-b", "64K", "-e", "64M", "-f", "2", "-n", "40"],
+     lambda d: 262144 in {r["size_bytes"] for r in d.get("results", [])},
+     lambda d: 262144 in {r["size_bytes"] for r in d.get("results", [])}),
+    ("run", ["run", "--workload", os.path.join(ROOT, "workloads", "resnet50-dp.yaml"), "--scales",
+             "1", "--nodes", "1,2,4", "--bytes-scale", "0.01", "--compute-scale", "0.001", "-n",
+             "3000", "-w", "1", "--telemetry", "0"],
+     lambda d: len(d.get("points", [])) >= 1, lambda d: len(d.get("points", [])) >= 1),
+    ("pairs", ["pairs", "--mode", "serial", "-n", "20"],
+     lambda d: d.get("reason", "").startswith("1 of"), lambda d: measured_pairs(d) >= 2),
+]
+
+
+def cut_one(wd, name, args, ready, kept, timeout_s=4):
+    base = os.path.join(wd, "results-" + name)
     cut_at = []
 
-    def cutter():  # cut h2 once the run has finished a few sizes
+    def cutter():  # cut h2 once the run has finished some work (bounded: 60 s)
         for _ in range(600):
-            if 262144 in finished_sizes(base):
+            doc = current_doc(base)
+            if doc is not None and ready(doc):
                 break
             time.sleep(0.1)
         vc("cut", NAME, "h2")
@@ -135,24 +156,30 @@ def cut(wd):
 
     t = threading.Thread(target=cutter)
     t.start()
-    p = vmpi(1, ["coll", "-b", "64K", "-e", "64M", "-f", "2", "-n", "40", "--timeout",
-                 str(timeout_s), "--results-dir", base], timeout=120)
+    p = vmpi(1, args + ["--timeout", str(timeout_s), "--results-dir", base], timeout=120)
     ended = time.monotonic()
     t.join()
-    expect(cut_at, "the cut never happened")
+    vc("heal", NAME, "h2")
+    expect(cut_at, f"{name}: the cut never happened")
     took = ended - cut_at[0]
-    expect(p.returncode == 3, f"cut: exit {p.returncode}, expected 3\n{p.stderr[-1500:]}")
-    expect(took <= timeout_s + 10, f"ended {took:.1f} s after the cut (bound {timeout_s + 10})")
-    expect("timeout: no progress" in p.stderr and "waiting on ranks" in p.stderr, "watchdog report")
-    expect("lost host(s): h2" in p.stderr, f"the lost host is named:\n{p.stderr[-800:]}")
+    expect(p.returncode == 3, f"{name} cut: exit {p.returncode}, expected 3\n{p.stderr[-1500:]}")
+    expect(took <= timeout_s + 10, f"{name}: ended {took:.1f} s after the cut (bound {timeout_s + 10})")
+    expect("timeout: no progress" in p.stderr and "waiting on ranks" in p.stderr,
+           f"{name}: watchdog report\n{p.stderr[-800:]}")
+    expect("lost host(s): h2" in p.stderr, f"{name}: the lost host is named:\n{p.stderr[-800:]}")
     expect("Segmentation fault" not in p.stderr and "core dumped" not in p.stderr,
-           f"the launcher's stop crashed mpirun:\n{p.stderr[-800:]}")
-    doc = load_json(glob.glob(os.path.join(base, "*", "result.json"))[0])
-    sizes = sorted({r["size_bytes"] for r in doc["results"]})
-    expect(doc["state"] == "failed" and "timeout" in doc.get("reason", "") and 262144 in sizes,
-           f"final state {doc['state']} ({doc.get('reason')}), finished points kept: {sizes}")
-    expect(leftovers() == 0, f"{leftovers()} processes left in the cluster")
-    print(f"cut: exit 3 {took:.1f} s after the cut, kept sizes {sizes}")
+           f"{name}: the launcher's stop crashed mpirun:\n{p.stderr[-800:]}")
+    doc = current_doc(base)
+    expect(doc is not None and doc["state"] == "failed" and "timeout" in doc.get("reason", ""),
+           f"{name}: final state {doc and doc['state']} ({doc and doc.get('reason')})")
+    expect(kept(doc), f"{name}: the finished work was not kept")
+    expect(leftovers() == 0, f"{name}: {leftovers()} processes left in the cluster")
+    print(f"{name} cut: exit 3 {took:.1f} s after the cut, finished work kept")
+
+
+def cut(wd):
+    for name, args, ready, kept in CUTS:
+        cut_one(wd, name, args, ready, kept)
 
 
 def repeat(wd):
