@@ -201,6 +201,7 @@ static const sc_cli_opt_t coll__options[] = {
     O(0, "size-budget", "SECONDS", "-n auto: time budget per size (default 2)", SC_OPT_DOUBLE,
       eng.size_budget_s, 0.001, 3600.0),
     SC_OPT_CUSTOM_ROW(0, "seed", "N", "seed of the data-check values", coll__seed),
+    O(0, "no-preflight", NULL, SC_NO_PREFLIGHT_HELP, SC_OPT_FLAG, no_preflight, 0, 0),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
     SC_OPT_END,
 };

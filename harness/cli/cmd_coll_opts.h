@@ -29,7 +29,7 @@ typedef struct {
     double telemetry_s;
     int device;
     int looks; /* a case slower than the topology allows is measured up to this often */
-    bool help;
+    bool help, no_preflight;
 } sc_coll_opts_t;
 
 /* The defaults, then argv[first..) parsed and checked against nranks. SC_ERR_USAGE naming the

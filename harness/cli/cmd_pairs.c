@@ -23,10 +23,11 @@
 #include "report/sc_json_out.h"
 #include "sc_config.h"
 #include "util/sc_files.h"
+#include "cli/sc_cmd_preflight.h"
 
 typedef struct {
     sc_pairs_opts_t m; /* what the measurement needs */
-    bool per_rank, help;
+    bool per_rank, help, no_preflight;
     double timeout_s;
     const char *topology, *baseline, *backend, *json_path, *csv_path, *results_base, *name, *mode,
         *per, *method;
@@ -64,6 +65,7 @@ static const sc_cli_opt_t pairs__options[] = {
     O(0, "name", "NAME", "run name (default pairs)", SC_OPT_NAME, name, 0, 0),
     O(0, "timeout", "SECONDS", "bound on every wait (default 60)", SC_OPT_DOUBLE, timeout_s, 0,
       86400),
+    O(0, "no-preflight", NULL, SC_NO_PREFLIGHT_HELP, SC_OPT_FLAG, no_preflight, 0, 0),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
     SC_OPT_END,
 };
@@ -248,6 +250,8 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
     }
     if (status == SC_OK && rte->rank == 0)
         status = pairs__start(&run, x.pc, rte, argc, argv, &err);
+    if (status == SC_OK && rte->nhosts > 1 && !o.no_preflight)
+        status = sc_cmd_preflight_hosts(&ses, &run.doc, &err);
     bool failed = false;
     sc_pairs_matrix_t m = {0};
     if (status == SC_OK && x.pc != NULL)

@@ -21,6 +21,7 @@
 #include "report/sc_json_out.h"
 #include "util/sc_files.h"
 #include "session/sc_results.h"
+#include "cli/sc_cmd_preflight.h"
 
 /* Host-major order: ranks of a point on one node are neighbours, so TP groups stay in a node. */
 static bool run__in_point(const sc_rte_t *rte, const sc_run_point_t *pt, int *key)
@@ -497,6 +498,8 @@ int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
         status = sc_files_check_output("--csv", run.opts.csv_path, &err);
     if (status == SC_OK)
         status = run__setup(&run, &err);
+    if (status == SC_OK && rte->nhosts > 1 && !run.opts.no_preflight)
+        status = sc_cmd_preflight_hosts(&run.ses, &run.doc, &err);
     if (status == SC_OK)
         status =
             sc_comm_check_memory(run.ses.world, run__largest_need(&run),

@@ -26,7 +26,7 @@ typedef struct {
     bool calibrate;       /* calibrate first, and hold the run to that */
     int looks;            /* a sweep size slower than expected is measured up to this often */
     double timeout_s, telemetry_s;
-    bool help;
+    bool help, no_preflight;
 } sc_run_opts_t;
 
 /* Defaults, then argv[first..). Scales and nodes default to powers of two up to what the job

@@ -169,6 +169,7 @@ void sc_result_free(sc_result_t *r)
     sc_localization_free(&r->localization);
     sc_list_free(&r->checks);
     sc_list_free(&r->findings);
+    sc_list_free(&r->preflight);
     sc_health_free(r->health, r->nhealth);
     memset(r, 0, sizeof(*r));
 }

@@ -45,10 +45,10 @@ typedef struct {
     sc_level_t level; /* the worst of them */
 } sc_tally_t;
 
-/* ---- declared vs detected ---- */
+/* ---- declared vs detected, hosts set up differently (preflight) ---- */
 typedef struct {
     char severity[16];
-    char what[96];
+    char what[256];
     double declared, detected;
     char host[SC_HOST_MAX];
 } sc_finding_t;

@@ -7,6 +7,7 @@
 #define SC_RESULT_H
 
 #include "record/sc_health.h"
+#include "record/sc_hostcfg.h"
 #include "record/sc_record.h"
 
 typedef struct {
@@ -52,6 +53,7 @@ typedef struct {
     sc_checks_t checks;
     sc_findings_t findings;
     bool has_findings;
+    sc_hostcfgs_t preflight; /* each host's configuration, when preflight ran (rank 0) */
     /* telemetry per host, or NULL when not sampled */
     sc_health_t *health;
     int nhealth;

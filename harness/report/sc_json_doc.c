@@ -184,6 +184,10 @@ static json_t *sc__result_json(const sc_result_t *r)
         json_object_set_new(doc, "findings",
                             sc_json_records(r->findings.items, r->findings.n,
                                             sizeof(*r->findings.items), sc_finding_fields));
+    if (r->preflight.n > 0)
+        json_object_set_new(doc, "preflight",
+                            sc_json_records(r->preflight.items, r->preflight.n,
+                                            sizeof(*r->preflight.items), sc_hostcfg_fields));
     sc__set_text(doc, "topology", r->topology);
     if (r->judged) {
         json_object_set_new(doc, "checks",

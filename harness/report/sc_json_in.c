@@ -159,6 +159,7 @@ sc_status_t sc_json_load_result(const char *dir, sc_result_t *r, sc_err_t *err)
     sc_json_read_list(doc, "pairs", &r->pairs, sizeof(sc_pair_row_t), sc_pair_row_fields);
     sc_json_read_list(doc, "checks", &r->checks, sizeof(sc_check_t), sc_check_fields);
     sc_json_read_list(doc, "findings", &r->findings, sizeof(sc_finding_t), sc_finding_fields);
+    sc_json_read_list(doc, "preflight", &r->preflight, sizeof(sc_hostcfg_t), sc_hostcfg_fields);
     r->judged = json_is_array(json_object_get(doc, "checks"));
     r->has_findings = json_is_array(json_object_get(doc, "findings"));
     json_decref(doc);

@@ -152,11 +152,14 @@ void sc_print_findings(sc_results_t *res, const sc_findings_t *findings)
     sc_results_t none = {.log = NULL};
     if (res == NULL)
         res = &none;
-    sc_results_printf(res, "#\n# declared vs detected: %zu finding%s\n", findings->n,
-                      findings->n == 1 ? "" : "s");
+    sc_results_printf(res, "#\n# findings (declared vs detected, hosts set up differently): %zu\n",
+                      findings->n);
     for (size_t i = 0; i < findings->n; i++) {
         const sc_finding_t *f = &findings->items[i];
-        sc_results_printf(res, "  %-8s %-42s declared %-8g detected %-8g on %s\n", f->severity,
-                          f->what, f->declared, f->detected, f->host);
+        if (sc_present(f->declared)) /* declared vs detected */
+            sc_results_printf(res, "  %-8s %-42s declared %-8g detected %-8g on %s\n", f->severity,
+                              f->what, f->declared, f->detected, f->host);
+        else /* preflight: the text names the hosts */
+            sc_results_printf(res, "  %-8s %s\n", f->severity, f->what);
     }
 }

@@ -38,7 +38,21 @@ enum { NVML__SUCCESS = 0, NVML__TEMPERATURE_GPU = 0, NVML__CLOCK_SM = 1, NVML__C
     X("nvmlDeviceGetNvLinkState", get_link_state, nvml__return_t,                                  \
       (nvml__device_t, unsigned, int *))                                                           \
     X("nvmlDeviceGetNvLinkVersion", get_link_version, nvml__return_t,                              \
-      (nvml__device_t, unsigned, unsigned *))
+      (nvml__device_t, unsigned, unsigned *))                                                      \
+    X("nvmlSystemGetDriverVersion", get_driver, nvml__return_t, (char *, unsigned))                \
+    X("nvmlSystemGetCudaDriverVersion", get_cuda_driver, nvml__return_t, (int *))                  \
+    X("nvmlDeviceGetMaxClockInfo", get_max_clock, nvml__return_t,                                  \
+      (nvml__device_t, int, unsigned *))                                                           \
+    X("nvmlDeviceGetEccMode", get_ecc_mode, nvml__return_t, (nvml__device_t, int *, int *))        \
+    X("nvmlDeviceGetPersistenceMode", get_persistence, nvml__return_t, (nvml__device_t, int *))    \
+    X("nvmlDeviceGetCurrPcieLinkGeneration", get_pcie_gen, nvml__return_t,                         \
+      (nvml__device_t, unsigned *))                                                                \
+    X("nvmlDeviceGetMaxPcieLinkGeneration", get_pcie_max_gen, nvml__return_t,                      \
+      (nvml__device_t, unsigned *))                                                                \
+    X("nvmlDeviceGetCurrPcieLinkWidth", get_pcie_width, nvml__return_t,                            \
+      (nvml__device_t, unsigned *))                                                                \
+    X("nvmlDeviceGetMaxPcieLinkWidth", get_pcie_max_width, nvml__return_t,                         \
+      (nvml__device_t, unsigned *))
 
 struct sc_nvml {
     void *lib;
@@ -165,4 +179,51 @@ void sc_nvml_sample(sc_nvml_t *n, unsigned index, sc_gpu_sample_t *out)
     if (n->get_ecc && n->get_ecc(dev, 1, 0, &ull) == NVML__SUCCESS)
         out->ecc_uncorrected = (long long)ull;
     nvml__links(n, dev, out);
+}
+
+void sc_nvml_driver(sc_nvml_t *n, char *driver, size_t len, int *cuda_driver)
+{
+    if (n->get_driver == NULL || n->get_driver(driver, (unsigned)len) != NVML__SUCCESS)
+        snprintf(driver, len, "-");
+    if (n->get_cuda_driver == NULL || n->get_cuda_driver(cuda_driver) != NVML__SUCCESS)
+        *cuda_driver = -1;
+}
+
+/* An unsigned query of dev, -1 where NVML lacks it or does not answer. */
+static int nvml__uint(nvml__return_t (*fn)(nvml__device_t, unsigned *), nvml__device_t dev)
+{
+    unsigned v = 0;
+    return fn != NULL && fn(dev, &v) == NVML__SUCCESS ? (int)v : -1;
+}
+
+void sc_nvml_config(sc_nvml_t *n, unsigned index, sc_gpu_config_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->max_sm_mhz = out->max_mem_mhz = out->ecc = out->persistence = -1;
+    out->pcie_gen = out->pcie_width = out->pcie_max_gen = out->pcie_max_width = -1;
+    out->nvlinks_up = -1;
+    nvml__device_t dev = NULL;
+    if (n->get_handle(index, &dev) != NVML__SUCCESS)
+        return;
+    unsigned u = 0;
+    int current = 0, pending = 0;
+    if (n->get_name && n->get_name(dev, out->name, sizeof(out->name)) != NVML__SUCCESS)
+        out->name[0] = '\0';
+    if (n->get_max_clock && n->get_max_clock(dev, NVML__CLOCK_SM, &u) == NVML__SUCCESS)
+        out->max_sm_mhz = (int)u;
+    if (n->get_max_clock && n->get_max_clock(dev, NVML__CLOCK_MEM, &u) == NVML__SUCCESS)
+        out->max_mem_mhz = (int)u;
+    if (n->get_ecc_mode && n->get_ecc_mode(dev, &current, &pending) == NVML__SUCCESS)
+        out->ecc = current != 0;
+    if (n->get_persistence && n->get_persistence(dev, &current) == NVML__SUCCESS)
+        out->persistence = current != 0;
+    out->pcie_gen = nvml__uint(n->get_pcie_gen, dev);
+    out->pcie_max_gen = nvml__uint(n->get_pcie_max_gen, dev);
+    out->pcie_width = nvml__uint(n->get_pcie_width, dev);
+    out->pcie_max_width = nvml__uint(n->get_pcie_max_width, dev);
+    sc_gpu_sample_t links;
+    memset(&links, 0, sizeof(links));
+    nvml__links(n, dev, &links);
+    if (links.nvlinks_reported > 0)
+        out->nvlinks_up = links.nvlinks_up;
 }

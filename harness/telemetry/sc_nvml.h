@@ -16,6 +16,17 @@ typedef struct sc_nvml sc_nvml_t;
 sc_nvml_t *sc_nvml_open(char *why, size_t len);
 void sc_nvml_close(sc_nvml_t *nvml);
 unsigned sc_nvml_count(const sc_nvml_t *nvml);
+/* How a GPU is set up (preflight compares hosts by it); -1 where NVML does not say. */
+typedef struct {
+    char name[96];
+    int max_sm_mhz, max_mem_mhz;
+    int ecc, persistence; /* 1 on, 0 off */
+    int pcie_gen, pcie_width, pcie_max_gen, pcie_max_width;
+    int nvlinks_up; /* -1: no link reported */
+} sc_gpu_config_t;
+void sc_nvml_config(sc_nvml_t *nvml, unsigned index, sc_gpu_config_t *out);
+/* The driver's version ("550.54.15", "-") and the CUDA version it supports (12040; -1). */
+void sc_nvml_driver(sc_nvml_t *nvml, char *driver, size_t len, int *cuda_driver);
 /* Samples GPU index; every field NVML does not answer stays "not reported". */
 void sc_nvml_sample(sc_nvml_t *nvml, unsigned index, sc_gpu_sample_t *out);
 

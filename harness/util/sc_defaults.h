@@ -6,6 +6,8 @@
  * (--timeout; the NCCL communicator's bound too). Long enough for a training step or a 1 GB
  * all-reduce over a slow link; short enough that a hung job ends within minutes. */
 #define SC_DEFAULT_TIMEOUT_S 300
+/* coll, run and pairs check that the hosts are set up alike when they run on several */
+#define SC_NO_PREFLIGHT_HELP "skip the check that all hosts are set up alike (multi-node runs)"
 
 /* The model's stated factors (topology training.*), calibrated in topologies/README.md against
  * DeepLearningExamples' ResNet-50 scaling on DGX A100: a rank's compute between two gradient

@@ -6,5 +6,6 @@ host=$1
 shift
 # Its temporary files (the MPI runtime's session directory) go to the host's own folder, which
 # `vcluster.sh down` removes.
+# Its variables (`vcluster.sh env`) are read there too.
 TMPDIR=/tmp/vcluster-$VCLUSTER_NAME/$host exec ip netns exec "$VCLUSTER_NAME-$host" \
-    unshare --uts sh -c "hostname $host; $*"
+    unshare --uts sh -c "hostname $host; [ -f \"\$TMPDIR/env\" ] && . \"\$TMPDIR/env\"; $*"

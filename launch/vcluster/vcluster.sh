@@ -10,6 +10,8 @@
 #   vcluster.sh shape NAME HOST RATE        limit HOST's link (tc tbf, both ends), e.g. 200mbit
 #   vcluster.sh cut NAME HOST               take HOST's link down
 #   vcluster.sh heal NAME HOST              undo shape/cut
+#   vcluster.sh env NAME HOST VAR=VALUE...  set variables for what runs on HOST (a host set up
+#                                           differently: preflight's tests)
 #   vcluster.sh down NAME                   kill what runs in the hosts, delete everything
 #   vcluster.sh hosts NAME                  list the hosts
 #   vcluster.sh probe NAME HOST             exit 0 when HOST answers from h1
@@ -103,10 +105,19 @@ down() {
 }
 
 # Runs a command on a host, with the host's own hostname (unshare --uts).
+# What runs on a host reads its variables from here (`env`); sourced by exec_on, run_mpi (h1)
+# and rsh-agent.sh (the MPI daemons of the other hosts).
+env_of() { echo "$(tmp_of "$1")/$2/env"; }
+
+set_env() {
+    local name=$1 host=$2 kv; shift 2
+    for kv in "$@"; do printf 'export %s=%q\n' "${kv%%=*}" "${kv#*=}" >> "$(env_of "$name" "$host")"; done
+}
+
 exec_on() {
     local name=$1 host=$2; shift 2
     TMPDIR=$(tmp_of "$name")/$host exec ip netns exec "$(ns_of "$name" "$host")" unshare --uts \
-        sh -c 'hostname "$0"; exec "$@"' "$host" "$@"
+        sh -c 'hostname "$0"; [ -f "$TMPDIR/env" ] && . "$TMPDIR/env"; exec "$@"' "$host" "$@"
 }
 
 shape() {
@@ -147,7 +158,8 @@ run_mpi() {
     # all-reduce on 4 hosts takes 8 ms instead of ~0.1 ms - the scheduler, not the links.
     VCLUSTER_NAME=$name TMPDIR=$(tmp_of "$name")/h1 \
         OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-        ip netns exec "$(ns_of "$name" h1)" unshare --uts sh -c 'hostname h1; exec "$@"' h1 \
+        ip netns exec "$(ns_of "$name" h1)" unshare --uts \
+        sh -c 'hostname h1; [ -f "$TMPDIR/env" ] && . "$TMPDIR/env"; exec "$@"' h1 \
         "$here/../mpirun.sh" --hostfile "$hostfile" -np "$n" --transport tcp \
         --probe "$here/vcluster.sh probe $name" \
         --mca plm_rsh_agent "$here/rsh-agent.sh" \
@@ -168,9 +180,10 @@ case "$cmd" in
     exec) exec_on "$@" ;;
     shape) shape "$@" ;;
     heal) heal "$@" ;;
+    env) set_env "$@" ;;
     cut) cut "$@" ;;
     hosts) hosts_of "$@" ;;
     probe) probe "$@" ;;
     mpirun) set +e; run_mpi "$@"; exit $? ;;
-    *) sed -n '2,22p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,24p' "$0" >&2; exit 2 ;;
 esac

@@ -1,9 +1,11 @@
 /* fake_nvml.c - a test double of libnvidia-ml.so.1 (loaded through SCALECHECK_NVML_LIBRARY) so
  * that the telemetry path is tested on machines without a GPU. Two GPUs: GPU 0 healthy, GPU 1
  * running hot (temperature climbing past 85 C), gaining an uncorrected ECC error per sample,
- * with NVLink 3 down and throttling. Only the functions scalecheck resolves exist; the
- * NVLink version call is left out on purpose (optional functions must be optional). */
+ * with NVLink 3 down and throttling, its PCIe link at x8 of x16. Only the functions scalecheck
+ * resolves exist; the NVLink version call is left out on purpose (optional functions must be
+ * optional). FAKE_NVML_DRIVER sets the driver version it reports (a host set up differently). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -105,5 +107,66 @@ int nvmlDeviceGetTotalEccErrors(void *dev, int type, int counter, unsigned long 
 int nvmlDeviceGetNvLinkState(void *dev, unsigned link, int *active)
 {
     *active = !(fake_index(dev) == 1 && link == 3);
+    return 0;
+}
+
+int nvmlSystemGetDriverVersion(char *version, unsigned len)
+{
+    const char *v = getenv("FAKE_NVML_DRIVER");
+    snprintf(version, len, "%s", v != NULL ? v : "550.54.15");
+    return 0;
+}
+
+int nvmlSystemGetCudaDriverVersion(int *version)
+{
+    *version = 12040;
+    return 0;
+}
+
+int nvmlDeviceGetMaxClockInfo(void *dev, int type, unsigned *mhz)
+{
+    (void)dev;
+    *mhz = type == 2 ? 2619 : 1980;
+    return 0;
+}
+
+int nvmlDeviceGetEccMode(void *dev, int *current, int *pending)
+{
+    (void)dev;
+    *current = *pending = 1;
+    return 0;
+}
+
+int nvmlDeviceGetPersistenceMode(void *dev, int *mode)
+{
+    (void)dev;
+    *mode = 1;
+    return 0;
+}
+
+int nvmlDeviceGetCurrPcieLinkGeneration(void *dev, unsigned *gen)
+{
+    (void)dev;
+    *gen = 5;
+    return 0;
+}
+
+int nvmlDeviceGetMaxPcieLinkGeneration(void *dev, unsigned *gen)
+{
+    (void)dev;
+    *gen = 5;
+    return 0;
+}
+
+int nvmlDeviceGetCurrPcieLinkWidth(void *dev, unsigned *width)
+{
+    *width = fake_index(dev) == 1 ? 8 : 16;
+    return 0;
+}
+
+int nvmlDeviceGetMaxPcieLinkWidth(void *dev, unsigned *width)
+{
+    (void)dev;
+    *width = 16;
     return 0;
 }

@@ -14,6 +14,9 @@
   ucx      - `pairs` on the UCX backend, tagged messages and one-sided puts over TCP: no suspect;
   slurm    - the Slurm batch scripts (srun --mpi=pmix, and mpirun inside the allocation) under a
              real Slurm on the cluster (slurmctld, a slurmd per host, munge);
+  preflight - hosts set up alike PASS (`preflight`, and inside a multi-node `coll`); then h3
+             with another GPU driver, h4's port at a lower rate (errors) and a variable set on
+             h2 alone (a warning), through a fake NVML and sysfs: FAIL, exit 1, each named;
   refused  - `up` where namespaces cannot be made (an unprivileged user namespace stands in
              for a chroot or a container): exit 4 with ip's reason, nothing left behind.
 Every mode checks that `down` leaves nothing: no namespace, no process, no temporary folder of
@@ -298,6 +301,62 @@ def cluster_files():
     return sorted(found)
 
 
+def fake_sysfs(wd, host, rate):
+    """A sysfs tree with one InfiniBand port (SCALECHECK_SYSFS_ROOT)."""
+    port = os.path.join(wd, "sysfs-" + host, "class", "infiniband", "mlx5_0", "ports", "1")
+    os.makedirs(port)
+    for name, text in (("state", "4: ACTIVE"), ("rate", rate), ("link_layer", "InfiniBand")):
+        with open(os.path.join(port, name), "w") as f:
+            f.write(text + "\n")
+    with open(os.path.join(port, "..", "..", "fw_ver"), "w") as f:
+        f.write("28.39.1002\n")
+    return os.path.join(wd, "sysfs-" + host)
+
+
+def preflight(wd):
+    base = os.path.join(wd, "results")
+    jpath = os.path.join(wd, "alike.json")
+    p = vmpi(1, ["preflight", "--json", jpath, "--results-dir", base])
+    doc = load_json(jpath)
+    expect(p.returncode == 0 and [h["host"] for h in doc["preflight"]] == ["h1", "h2", "h3", "h4"],
+           f"alike: exit {p.returncode}, hosts {[h['host'] for h in doc.get('preflight', [])]}")
+    expect(doc["findings"] == [] and doc["checks"][0]["verdict"] == "PASS",
+           f"alike: {doc['findings']} {doc['checks']}")
+    expect("preflight: 4 hosts set up alike" in p.stdout, p.stdout[-800:])
+    jpath = os.path.join(wd, "coll.json")
+    p = vmpi(1, ["coll", "-b", "8", "-e", "8", "-n", "2", "--json", jpath, "--results-dir", base])
+    names = [c["name"] for c in load_json(jpath)["checks"]]
+    expect(p.returncode == 0 and names == ["preflight: 4 hosts set up alike"],
+           f"coll on 4 hosts: exit {p.returncode}, checks {names}")
+    p = vmpi(1, ["coll", "-b", "8", "-e", "8", "-n", "2", "--no-preflight", "--json", jpath,
+                 "--results-dir", base])
+    expect(p.returncode == 0 and "checks" not in load_json(jpath), "--no-preflight")
+    # h3 another driver, h4 a slower port, h2 a variable of its own; every host has the fake
+    # NVML's GPU 1 at PCIe x8 of x16
+    for h in ("h1", "h2", "h3", "h4"):
+        rate = "100 Gb/sec (4X EDR)" if h == "h4" else "200 Gb/sec (4X HDR)"
+        vc("env", NAME, h, f"SCALECHECK_NVML_LIBRARY={os.environ['FAKE_NVML']}",
+           f"SCALECHECK_SYSFS_ROOT={fake_sysfs(wd, h, rate)}")
+    vc("env", NAME, "h3", "FAKE_NVML_DRIVER=560.35.03")
+    vc("env", NAME, "h2", "NCCL_SOCKET_IFNAME=eth0")
+    jpath = os.path.join(wd, "odd.json")
+    p = vmpi(1, ["preflight", "--json", jpath, "--results-dir", base])
+    doc = load_json(jpath)
+    found = {(f["severity"], f["what"]) for f in doc["findings"]}
+    port = "mlx5_0/1 ACTIVE {} InfiniBand"
+    want = {("error", "h3: GPU driver 560.35.03 while 3 hosts have 550.54.15"),
+            ("error", "h4: IB/RoCE ports " + port.format("100 Gb/sec (4X EDR)") +
+             " while 3 hosts have " + port.format("200 Gb/sec (4X HDR)")),
+            ("warning", "h2: NCCL_SOCKET_IFNAME eth0 while 3 hosts have (unset)")}
+    want |= {("warning", f"{h}: GPU 1 at PCIe Gen5 x8 of Gen5 x16") for h in ("h1", "h2", "h3", "h4")}
+    expect(p.returncode == 1 and found == want, f"odd hosts: exit {p.returncode}\n"
+           f"missing {want - found}\nunexpected {found - want}")
+    check = doc["checks"][0]
+    expect(check["verdict"] == "FAIL" and check["measured"] == 4, f"check {check}")
+    expect("h3: GPU driver 560.35.03" in p.stdout and "verdict: FAIL" in p.stdout, p.stdout[-1500:])
+    print(f"preflight: alike PASS; odd hosts FAIL with {len(found)} findings")
+
+
 def refused():
     if subprocess.run(["unshare", "--user", "--map-root-user", "true"],
                       capture_output=True).returncode != 0:
@@ -336,7 +395,7 @@ def test():
     try:
         {"healthy": healthy, "shaped": shaped, "cut": cut, "repeat": repeat, "curve": curve,
          "calibrated": calibrated, "ucx": lambda wd: (healthy(wd, "ucx"), healthy(wd, "ucx", "put")),
-         "slurm": slurm}[MODE](wd)
+         "slurm": slurm, "preflight": preflight}[MODE](wd)
     finally:
         vc("down", NAME, check=False)
     out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
