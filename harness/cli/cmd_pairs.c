@@ -27,10 +27,11 @@
 
 typedef struct {
     sc_pairs_opts_t m; /* what the measurement needs */
-    bool per_rank, help, no_preflight;
+    bool per_rank, help, no_preflight, plan_only;
     double timeout_s;
+    int plan_nodes;
     const char *topology, *baseline, *backend, *json_path, *csv_path, *results_base, *name, *mode,
-        *per, *method;
+        *per, *method, *strategy;
 } pairs__opts_t;
 
 #define O(s, l, meta, help, type, field, lo, hi)                                                   \
@@ -65,6 +66,12 @@ static const sc_cli_opt_t pairs__options[] = {
     O(0, "name", "NAME", "run name (default pairs)", SC_OPT_NAME, name, 0, 0),
     O(0, "timeout", "SECONDS", "bound on every wait (default 60)", SC_OPT_DOUBLE, timeout_s, 0,
       86400),
+    O(0, "strategy", "all|quick",
+      "every pair (n-1 rounds), or the quick search for bad nodes and links (default all)",
+      SC_OPT_STRING, strategy, 0, 0),
+    O(0, "plan-only", NULL, "print the rounds and pairs each strategy takes on --nodes, no traffic",
+      SC_OPT_FLAG, plan_only, 0, 0),
+    O(0, "nodes", "N", "participants --plan-only plans for", SC_OPT_INT, plan_nodes, 2, 1000000),
     O(0, "no-preflight", NULL, SC_NO_PREFLIGHT_HELP, SC_OPT_FLAG, no_preflight, 0, 0),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
     SC_OPT_END,
@@ -93,9 +100,28 @@ static void pairs__header(sc_result_t *doc, const pairs__opts_t *o, const sc_ses
     snprintf(doc->mode, sizeof(doc->mode), "%s", o->mode);
     snprintf(doc->per, sizeof(doc->per), "%s", o->per);
     snprintf(doc->method, sizeof(doc->method), "%s", o->method);
+    snprintf(doc->strategy, sizeof(doc->strategy), "%s", sc_pairs_strategy_name(o->m.strategy));
     doc->pair_size_bytes = o->m.size;
     doc->pair_iters = o->m.iters;
     doc->looks = o->m.looks;
+}
+
+/* --plan-only: what each strategy takes on n participants, healthy and with bad nodes. */
+static int pairs__plan(int n)
+{
+    printf("# pairs plan for %d participants: rounds and pairs measured (no traffic)\n", n);
+    printf("# %-8s %14s %14s %14s\n", "strategy", "all well", "1 bad node", "2 bad nodes");
+    for (int s = SC_PAIRS_ALL; s <= SC_PAIRS_QUICK; s++) {
+        char cell[3][32];
+        for (int k = 0; k < 3; k++) {
+            int rounds = 0, pairs = 0;
+            sc_pairs_plan_counts((sc_pairs_strategy_t)s, n, k, &rounds, &pairs);
+            snprintf(cell[k], sizeof(cell[k]), "%d / %d", rounds, pairs);
+        }
+        printf("  %-8s %14s %14s %14s\n", sc_pairs_strategy_name((sc_pairs_strategy_t)s), cell[0],
+               cell[1], cell[2]);
+    }
+    return 0;
 }
 
 /* --baseline: the pairs held to known-good runs too, those checks printed after the matrix's.
@@ -194,7 +220,8 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
                        .results_base = SC_DEFAULT_RESULTS_DIR,
                        .mode = "concurrent",
                        .per = "node",
-                       .method = "tag"};
+                       .method = "tag",
+                       .strategy = "all"};
     sc_err_t err;
     sc_err_clear(&err);
     sc_status_t status = sc_cli_parse(pairs__options, argc, argv, 2, &o, &err);
@@ -204,6 +231,11 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
         status = sc_err_set(&err, SC_ERR_USAGE, "--per: '%s' is not node or rank", o.per);
     if (status == SC_OK && strcmp(o.method, "tag") && strcmp(o.method, "put"))
         status = sc_err_set(&err, SC_ERR_USAGE, "--method: '%s' is not tag or put", o.method);
+    if (status == SC_OK && strcmp(o.strategy, "all") && strcmp(o.strategy, "quick"))
+        status = sc_err_set(&err, SC_ERR_USAGE, "--strategy: '%s' is not all or quick", o.strategy);
+    if (status == SC_OK && o.plan_only && o.plan_nodes < 2)
+        status = sc_err_set(&err, SC_ERR_USAGE, "--plan-only: needs --nodes N (2 or more)");
+    o.m.strategy = !strcmp(o.strategy, "quick") ? SC_PAIRS_QUICK : SC_PAIRS_ALL;
     o.m.put = !strcmp(o.method, "put");
     o.m.serial = !strcmp(o.mode, "serial");
     o.per_rank = !strcmp(o.per, "rank");
@@ -212,6 +244,8 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
             sc_cli_print_help(pairs__options, stdout);
         return 0;
     }
+    if (status == SC_OK && o.plan_only)
+        return rte->rank == 0 ? pairs__plan(o.plan_nodes) : 0;
     /* every input and output checked before the session makes a results directory */
     int participants = o.per_rank ? rte->size : rte->nhosts;
     if (status == SC_OK && participants < 2)
@@ -259,6 +293,12 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
     if (status == SC_OK && rte->rank == 0) {
         sc_result_t *doc = &run.doc; /* its header stays; the rounds' matrices give way */
         sc_result_free_matrix(doc);
+        doc->pair_rounds = m.rounds;
+        doc->pairs_measured = m.measured;
+        int all_rounds = 0, all_pairs = 0;
+        sc_pairs_plan_counts(SC_PAIRS_ALL, m.n, 0, &all_rounds, &all_pairs);
+        sc_results_printf(&ses.res, "# pairs: strategy %s, %d round%s, %d of %d pairs measured\n",
+                          doc->strategy, m.rounds, m.rounds == 1 ? "" : "s", m.measured, all_pairs);
         failed = sc_pairs_report(&ses.res, &m, (const char *const *)run.names, expected,
                                  o.m.tolerance, doc);
         failed |= pairs__baseline(&baseline, o.baseline, &ses.res, doc);

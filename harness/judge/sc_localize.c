@@ -35,15 +35,21 @@ static void sc__median_note(double best, double median, double tolerance, char *
              median, (1.0 - tolerance) * 100, best);
 }
 
-void sc_localize(const double *bw, int n, const char *const *names, double reference,
-                 double tolerance, sc_localization_t *out)
+/* Whether pair i-j was measured. */
+static bool sc__measured(const int *measured, int n, int i, int j)
+{
+    return measured == NULL || measured[i * n + j] > 0;
+}
+
+void sc_localize(const double *bw, const int *measured, int n, const char *const *names,
+                 double reference, double tolerance, sc_localization_t *out)
 {
     memset(out, 0, sizeof(*out));
     double best = 0;
     for (int i = 0; i < n * n; i++)
         best = i / n != i % n && bw[i] > best ? bw[i] : best;
     if (reference <= 0) {
-        reference = sc_stats_matrix_median(bw, n);
+        reference = sc_stats_matrix_median(bw, measured, n);
         sc__median_note(best, reference, tolerance, out->reference_note,
                         sizeof(out->reference_note));
     }
@@ -59,9 +65,13 @@ void sc_localize(const double *bw, int n, const char *const *names, double refer
         return;
     }
     double limit = (1.0 - tolerance) * reference;
-    int *slow_of = calloc((size_t)n, sizeof(int));
-    for (int i = 0; i < n; i++)
+    int *slow_of = calloc((size_t)n, sizeof(int)), *pairs_of = calloc((size_t)n, sizeof(int));
+    for (int i = 0; slow_of && pairs_of && i < n; i++)
         for (int j = i + 1; j < n; j++) {
+            if (!sc__measured(measured, n, i, j))
+                continue;
+            pairs_of[i]++;
+            pairs_of[j]++;
             double b = sc__pair_min(bw, n, i, j);
             if (b >= limit)
                 continue;
@@ -74,24 +84,25 @@ void sc_localize(const double *bw, int n, const char *const *names, double refer
         }
     /* Nodes: most of their pairs slow. With two nodes one cannot tell node from link. */
     bool *node_suspect = calloc((size_t)n, sizeof(bool));
-    for (int i = 0; i < n && n >= 3; i++) {
-        if (slow_of[i] < 2 || 4 * slow_of[i] < 3 * (n - 1))
+    for (int i = 0; slow_of && pairs_of && node_suspect && i < n && n >= 3; i++) {
+        if (slow_of[i] < 2 || 4 * slow_of[i] < 3 * pairs_of[i])
             continue;
         node_suspect[i] = true;
         double sum = 0;
         for (int j = 0; j < n; j++)
-            if (j != i)
+            if (j != i && sc__measured(measured, n, i, j))
                 sum += sc__pair_min(bw, n, i, j);
         sc_suspect_t *s = sc__suspect(out, "node", names[i]);
         snprintf(s->evidence, sizeof(s->evidence),
                  "%d of %d pairs slow; mean %.3g GB/s against %.3g GB/s expected (node or NIC)",
-                 slow_of[i], n - 1, sum / (n - 1), reference);
+                 slow_of[i], pairs_of[i], sum / pairs_of[i], reference);
     }
     /* Links: slow pairs between nodes that are otherwise fine. */
-    for (int i = 0; i < n; i++)
+    for (int i = 0; node_suspect && i < n; i++)
         for (int j = i + 1; j < n; j++) {
             double b = sc__pair_min(bw, n, i, j);
-            if (b >= limit || node_suspect[i] || node_suspect[j])
+            if (!sc__measured(measured, n, i, j) || b >= limit || node_suspect[i] ||
+                node_suspect[j])
                 continue;
             char where[2 * SC_HOST_MAX + 40];
             snprintf(where, sizeof(where), "%s <-> %s", names[i], names[j]);
@@ -102,5 +113,6 @@ void sc_localize(const double *bw, int n, const char *const *names, double refer
                      b, reference);
         }
     free(slow_of);
+    free(pairs_of);
     free(node_suspect);
 }

@@ -6,14 +6,15 @@
 
 #include "record/sc_record.h"
 
-/* bw[i * n + j]: GB/s from i to j (diagonal ignored). reference: what a healthy pair should
- * reach (the topology's expectation, or 0 to use the matrix's median). A pair is slow when
- * either direction is below (1 - tolerance) x reference; a node is a suspect when at least 3/4
- * of its pairs (and at least 2) are slow. names[i] labels node i. Fills out: the reference, the
- * fastest direction of any pair (best_GBps), the slow pairs, the suspects (a node, or a link)
- * with their evidence, and a note when the median may not be a fair reference (free it with
- * sc_localization_free). */
-void sc_localize(const double *bw, int n, const char *const *names, double reference,
-                 double tolerance, sc_localization_t *out);
+/* bw[i * n + j]: GB/s from i to j (diagonal ignored); measured[i * n + j] > 0 where the pair was
+ * measured (NULL: every pair was; a search strategy measures few). reference: what a healthy
+ * pair should reach (the topology's expectation, or 0 to use the median of what was measured).
+ * A pair is slow when either direction is below (1 - tolerance) x reference; a node is a
+ * suspect when at least 3/4 of its measured pairs (and at least 2) are slow. names[i] labels node
+ * i. Fills out: the reference, the fastest direction of any pair (best_GBps), the slow pairs, the
+ * suspects (a node, or a link) with their evidence, and a note when the median may not be a fair
+ * reference (free it with sc_localization_free). */
+void sc_localize(const double *bw, const int *measured, int n, const char *const *names,
+                 double reference, double tolerance, sc_localization_t *out);
 
 #endif

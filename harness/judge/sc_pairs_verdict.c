@@ -14,7 +14,8 @@ static void pairs__check_name(char *buf, size_t len, const char *a, const char *
     snprintf(buf, len, "pair %s <-> %s bandwidth", a, b);
 }
 
-/* A row and a check per pair (the slower direction against the reference), in the same order. */
+/* A row and a check per measured pair (the slower direction against the reference), in the
+ * same order. */
 static void pairs__rows_and_checks(const sc_pairs_view_t *m, const char *const *names,
                                    double reference, double tolerance, const char *source,
                                    sc_result_t *doc)
@@ -22,6 +23,8 @@ static void pairs__rows_and_checks(const sc_pairs_view_t *m, const char *const *
     int n = m->n;
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++) {
+            if (m->looks[i * n + j] == 0) /* a search strategy left it out */
+                continue;
             double ab = m->uni[i * n + j], ba = m->uni[j * n + i];
             char name[160];
             pairs__check_name(name, sizeof(name), names[i], names[j]);
@@ -42,7 +45,7 @@ static void pairs__rows_and_checks(const sc_pairs_view_t *m, const char *const *
 
 /* A pair the localisation found slow (slow at every look) fails, whatever the WARN band says;
  * then each row gets its check's verdict. */
-static void pairs__fail_slow(sc_result_t *doc)
+static void pairs__fail_slow(sc_result_t *doc, size_t first_check)
 {
     const sc_localization_t *loc = &doc->localization;
     for (int k = 0; k < loc->nslow; k++) {
@@ -52,8 +55,8 @@ static void pairs__fail_slow(sc_result_t *doc)
             if (!strcmp(doc->checks.items[c].name, name))
                 doc->checks.items[c].level = SC_LEVEL_FAIL;
     }
-    for (size_t k = 0; k < doc->pairs.n && k < doc->checks.n; k++)
-        doc->pairs.items[k].level = doc->checks.items[k].level;
+    for (size_t k = 0; k < doc->pairs.n && first_check + k < doc->checks.n; k++)
+        doc->pairs.items[k].level = doc->checks.items[first_check + k].level;
 }
 
 /* A doubtful reference (the median, below the best pair's slow line) is a WARN check: never a
@@ -73,11 +76,12 @@ static void pairs__doubt(double tolerance, sc_result_t *doc)
 void sc_pairs_judge(const sc_pairs_view_t *m, const char *const *names, double expected,
                     double tolerance, sc_result_t *doc)
 {
-    sc_localize(m->uni, m->n, names, expected, tolerance, &doc->localization);
+    sc_localize(m->uni, m->looks, m->n, names, expected, tolerance, &doc->localization);
     doc->has_localization = true;
+    size_t first_check = doc->checks.n; /* after what came before (preflight's) */
     pairs__rows_and_checks(m, names, doc->localization.reference_GBps, tolerance,
                            expected > 0 ? "topology" : "matrix median", doc);
-    pairs__fail_slow(doc);
+    pairs__fail_slow(doc, first_check);
     pairs__doubt(tolerance, doc);
     doc->judged = true;
 }

@@ -28,16 +28,6 @@ typedef struct {
     sc_pairs_matrix_t so_far; /* the first participant's, with on_round */
 } sc__ctx_t;
 
-/* Partner of i in round r of a round-robin over m (even) slots; the circle method. */
-static int sc__partner(int i, int r, int m)
-{
-    if (i == m - 1)
-        return r;
-    if (i == r)
-        return m - 1;
-    return ((2 * r - i) % (m - 1) + (m - 1)) % (m - 1);
-}
-
 static sc_status_t sc__send_n(sc__ctx_t *x, int peer, size_t bytes, int n, sc_err_t *err)
 {
     sc_status_t status = SC_OK;
@@ -176,7 +166,7 @@ static sc_status_t sc__round_done(sc__ctx_t *x, int round, int rounds, int peer,
         return status;
     sc_comm_t *pc = x->pc;
     int n = pc->size, me = pc->rank;
-    bool paired = peer < n;
+    bool paired = peer >= 0 && peer < n;
     double mine[4] = {paired ? peer : -1, paired ? x->uni[me * n + peer] : 0,
                       paired ? x->lat[me * n + peer] : 0, paired ? x->bidir[me * n + peer] : 0};
     double *all = me == 0 ? calloc((size_t)n * 4, sizeof(double)) : NULL;
@@ -205,33 +195,41 @@ static sc_status_t sc__round_done(sc__ctx_t *x, int round, int rounds, int peer,
     return SC_OK;
 }
 
-/* All rounds; in serial mode every pair of a round runs alone. */
-static sc_status_t sc__rounds(sc__ctx_t *x, sc_err_t *err)
+/* The pairs of round r (peers: n partners a round, -1 none) that run before the pair whose lower
+ * member is lo, and all of them (serial mode runs them one at a time, by lower member). */
+static int sc__pairs_before(const int *round, int n, int lo)
+{
+    int k = 0;
+    for (int i = 0; i < lo && i < n; i++)
+        k += round[i] > i;
+    return k;
+}
+
+/* The rounds of peers (rounds x n), numbered from base of total for the progress. */
+static sc_status_t sc__rounds(sc__ctx_t *x, const int *peers, int rounds, int base, int total,
+                              sc_err_t *err)
 {
     sc_comm_t *pc = x->pc;
-    int n = pc->size, m = n % 2 ? n + 1 : n;
+    int n = pc->size;
     sc_status_t status = SC_OK;
-    for (int r = 0; r < m - 1 && status == SC_OK; r++) {
-        int peer = sc__partner(pc->rank, r, m);
-        int slots = x->o->serial ? m / 2 : 1;
+    for (int r = 0; r < rounds && status == SC_OK; r++) {
+        const int *round = &peers[r * n];
+        int peer = round[pc->rank], lo = pc->rank < peer ? pc->rank : peer;
+        int slots = x->o->serial ? sc__pairs_before(round, n, n) : 1;
         for (int s = 0; s < slots && status == SC_OK; s++) {
-            int lo = pc->rank < peer ? pc->rank : peer;
             /* serial: the s-th pair of the round (ordered by its lower member) runs now */
-            int order = 0;
-            for (int i = 0; i < lo; i++)
-                order += i < sc__partner(i, r, m);
-            bool mine = peer < n && (!x->o->serial || order == s);
+            bool mine = peer >= 0 && (!x->o->serial || sc__pairs_before(round, n, lo) == s);
             char what[96];
-            snprintf(what, sizeof(what), "pairs round %d, pair %d<->%d", r + 1, pc->rank, peer);
+            snprintf(what, sizeof(what), "pairs round %d, pair %d<->%d", base + r + 1, pc->rank,
+                     peer);
             sc_watchdog_arm(x->wd, what, pc->world_rank, n);
             /* quiet: in serial mode most ranks wait here while one pair measures */
             status = sc_rte_quiet_barrier(x->rte, x->control, err);
             if (status == SC_OK && mine)
-                status = sc__pair(x, pc->rank < peer ? pc->rank : peer,
-                                  pc->rank < peer ? peer : pc->rank, err);
+                status = sc__pair(x, lo, pc->rank < peer ? peer : pc->rank, err);
         }
         if (status == SC_OK)
-            status = sc__round_done(x, r, m - 1, peer, err);
+            status = sc__round_done(x, base + r, total, peer, err);
     }
     if (status == SC_OK) { /* the last pair is measured while the others wait here, quietly */
         sc_watchdog_arm(x->wd, "pairs, the end of the last round", pc->world_rank, n);
@@ -302,13 +300,13 @@ static sc_status_t sc__confirm(sc__ctx_t *x, double expected, sc_err_t *err)
     int n = x->pc->size;
     sc_status_t status = SC_OK;
     for (int round = 0; status == SC_OK; round++) {
-        double reference = expected > 0 ? expected : sc_stats_matrix_median(x->uni, n);
+        double reference = expected > 0 ? expected : sc_stats_matrix_median(x->uni, x->looks, n);
         double limit = (1.0 - x->o->tolerance) * reference;
         bool any = false;
         for (int a = 0; a < n && status == SC_OK; a++)
             for (int b = a + 1; b < n && status == SC_OK; b++) {
                 bool slow = x->uni[a * n + b] < limit || x->uni[b * n + a] < limit;
-                if (!slow || x->looks[a * n + b] >= x->o->looks)
+                if (!slow || x->looks[a * n + b] == 0 || x->looks[a * n + b] >= x->o->looks)
                     continue;
                 if (!any) { /* the round's pause, before its first look */
                     long pause_ns = round < 3 ? 250000000L << round : 2000000000L;
@@ -323,6 +321,61 @@ static sc_status_t sc__confirm(sc__ctx_t *x, double expected, sc_err_t *err)
             break;
     }
     sc_watchdog_disarm(x->wd);
+    return status;
+}
+
+/* Rounds measured (every rank fills the pairs it was in), the matrices gathered on every rank,
+ * the first looks kept, then the slow pairs looked at again. */
+static sc_status_t sc__measure_rounds(sc__ctx_t *x, const int *peers, int rounds, int base,
+                                      double expected, sc_err_t *err)
+{
+    int nn = x->pc->size * x->pc->size;
+    sc_status_t status = sc__rounds(x, peers, rounds, base, base + rounds, err);
+    if (status == SC_OK)
+        status = sc__gather(x, err);
+    if (status == SC_OK) {
+        memcpy(x->first, x->uni, (size_t)nn * sizeof(double));
+        status = sc__confirm(x, expected, err);
+    }
+    return status;
+}
+
+static void sc__matrix_alloc(sc_pairs_matrix_t *m, int n);
+
+/* Quick's second step: the members of pairs slow at every look, each with a node of a healthy
+ * pair. Measured into fresh matrices (the gather sums what each rank filled), then merged into
+ * out where a pair was measured. */
+static sc_status_t sc__quick_again(sc__ctx_t *x, double expected, sc_pairs_matrix_t *out,
+                                   sc_err_t *err)
+{
+    int n = x->pc->size, *peers = NULL;
+    double reference = expected > 0 ? expected : sc_stats_matrix_median(out->uni, out->looks, n);
+    int rounds = sc_pairs_quick_retests(n, out->uni, out->looks,
+                                        (1.0 - x->o->tolerance) * reference, &peers);
+    if (rounds == 0)
+        return SC_OK;
+    sc_pairs_matrix_t again;
+    sc__matrix_alloc(&again, n);
+    if (again.uni == NULL) {
+        free(peers);
+        return sc_err_set(err, SC_ERR_NOMEM, "rank %d: no memory for pairs", x->rte->rank);
+    }
+    x->uni = again.uni, x->bidir = again.bidir, x->lat = again.lat, x->looks = again.looks;
+    x->first = again.first;
+    /* held to the first step's reference: the pairs looked at again are the doubtful ones, and
+     * their own median would not be a fair one */
+    sc_status_t status = sc__measure_rounds(x, peers, rounds, out->rounds, reference, err);
+    for (int i = 0; status == SC_OK && i < n * n; i++)
+        if (again.looks[i] > 0) {
+            out->uni[i] = again.uni[i], out->first[i] = again.first[i];
+            out->bidir[i] = again.bidir[i], out->lat[i] = again.lat[i];
+            out->looks[i] = again.looks[i];
+        }
+    out->rounds += rounds;
+    x->uni = out->uni, x->bidir = out->bidir, x->lat = out->lat, x->looks = out->looks;
+    x->first = out->first;
+    sc_pairs_matrix_free(&again);
+    free(peers);
     return status;
 }
 
@@ -374,14 +427,20 @@ sc_status_t sc_pairs_measure(const sc_pairs_ctx_t *in, const sc_pairs_opts_t *o,
                             x.pc->ops->name);
     if (status == SC_OK && o->put)
         status = x.pc->ops->rma->expose(x.pc, x.buf, 2 * o->size, err);
+    int *peers = NULL;
+    int rounds = o->strategy == SC_PAIRS_QUICK ? sc_pairs_plan_quick(n, &peers)
+                                               : sc_pairs_plan_all(n, &peers);
+    if (status == SC_OK && rounds < 0)
+        status = sc_err_set(err, SC_ERR_NOMEM, "rank %d: no memory for the rounds", x.rte->rank);
     if (status == SC_OK)
-        status = sc__rounds(&x, err);
-    if (status == SC_OK)
-        status = sc__gather(&x, err);
-    if (status == SC_OK) {
-        memcpy(x.first, x.uni, (size_t)n * n * sizeof(double));
-        status = sc__confirm(&x, expected, err);
-    }
+        status = sc__measure_rounds(&x, peers, rounds, 0, expected, err);
+    out->rounds = rounds;
+    if (status == SC_OK && o->strategy == SC_PAIRS_QUICK)
+        status = sc__quick_again(&x, expected, out, err);
+    for (int a = 0; out->looks != NULL && a < n; a++)
+        for (int b = a + 1; b < n; b++)
+            out->measured += out->looks[a * n + b] > 0;
+    free(peers);
     if (x.buf)
         x.pc->ops->free(x.pc, x.buf);
     sc_pairs_matrix_free(&x.so_far);

@@ -9,6 +9,7 @@
 
 #include "comm/sc_backend.h"
 #include "engine/sc_watchdog.h"
+#include "pairs/sc_pairs_plan.h"
 
 typedef struct {
     uint64_t size;        /* message size for bandwidth */
@@ -17,14 +18,16 @@ typedef struct {
     bool serial;          /* one pair at a time, else disjoint pairs at once */
     bool put;             /* one-sided RMA puts instead of tagged messages */
     double tolerance;     /* slow: below (1 - tolerance) x the reference */
+    sc_pairs_strategy_t strategy;
 } sc_pairs_opts_t;
 
 /* The measurement, n x n, entry [i * n + j] from participant i to j. */
 typedef struct {
     int n;
-    double *uni, *first; /* GB/s from i to j: best look, and first look */
-    double *bidir, *lat; /* GB/s both ways; microseconds one way */
-    int *looks;          /* how many times the pair was measured */
+    double *uni, *first;  /* GB/s from i to j: best look, and first look */
+    double *bidir, *lat;  /* GB/s both ways; microseconds one way */
+    int *looks;           /* how many times the pair was measured (0: not measured) */
+    int rounds, measured; /* rounds run, pairs measured (the first look of each) */
 } sc_pairs_matrix_t;
 
 /* After each round, on the first participant: the matrix so far (0 where not measured yet),

@@ -45,7 +45,8 @@ typedef struct {
     sc_pair_rows_t pairs;
     sc_localization_t localization;
     bool has_localization;
-    char mode[16], per[16], method[16];
+    char mode[16], per[16], method[16], strategy[16];
+    int pair_rounds, pairs_measured; /* what the strategy took */
     uint64_t pair_size_bytes;
     int pair_iters, looks;
     /* judged */

@@ -61,7 +61,7 @@ void sc_stats_compute(double *samples, size_t n, sc_stats_t *out)
     out->ci_rel = out->median > 0.0 ? (out->ci_hi - out->ci_lo) / 2.0 / out->median : 0.0;
 }
 
-double sc_stats_matrix_median(const double *m, int n)
+double sc_stats_matrix_median(const double *m, const int *measured, int n)
 {
     if (n < 2)
         return 0.0;
@@ -71,8 +71,12 @@ double sc_stats_matrix_median(const double *m, int n)
         return 0.0;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++)
-            if (i != j)
+            if (i != j && (measured == NULL || measured[i * n + j] > 0))
                 v[count++] = m[i * n + j];
+    if (count == 0) {
+        free(v);
+        return 0.0;
+    }
     qsort(v, count, sizeof(double), sc__cmp_double);
     double med = count % 2 ? v[count / 2] : (v[count / 2 - 1] + v[count / 2]) / 2;
     free(v);

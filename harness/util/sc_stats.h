@@ -24,7 +24,8 @@ void sc_stats_compute(double *samples, size_t n, sc_stats_t *out);
  * the median: the binomial order statistics n/2 -+ 1.96 sqrt(n)/2, clamped to [0, n-1]. */
 void sc_stats_median_ci_index(size_t n, size_t *lo, size_t *hi);
 
-/* Median of the off-diagonal entries of an n x n matrix (0 when n < 2). */
-double sc_stats_matrix_median(const double *m, int n);
+/* Median of the off-diagonal entries of an n x n matrix that were measured (measured[i * n + j]
+ * > 0; NULL: all of them); 0 when there is none. */
+double sc_stats_matrix_median(const double *m, const int *measured, int n);
 
 #endif

@@ -8,6 +8,8 @@
 #                                    run COMMAND with PER_HOST ranks on every host (mpirun in h1)
 #   vcluster.sh exec NAME HOST COMMAND...   run a command on host HOST (h1, h2, ...)
 #   vcluster.sh shape NAME HOST RATE        limit HOST's link (tc tbf, both ends), e.g. 200mbit
+#   vcluster.sh shape-pair NAME HA HB RATE  limit only the traffic between HA and HB (a slow
+#                                           route; tc htb + a u32 filter, both ends)
 #   vcluster.sh cut NAME HOST               take HOST's link down
 #   vcluster.sh heal NAME HOST              undo shape/cut
 #   vcluster.sh env NAME HOST VAR=VALUE...  set variables for what runs on HOST (a host set up
@@ -128,6 +130,25 @@ shape() {
         burst 256kbit latency 400ms
 }
 
+# The traffic of one host to one address only, through an htb class of its own (the rest goes
+# to a class too fast to matter; htb and u32 are what a minimal kernel has: no prio, no netem).
+shape_to() {
+    local ns=$1 dst=$2 rate=$3
+    ip netns exec "$ns" tc qdisc replace dev eth0 root handle 1: htb default 10
+    ip netns exec "$ns" tc class replace dev eth0 parent 1: classid 1:10 htb rate 100gbit \
+        quantum 200000
+    ip netns exec "$ns" tc class replace dev eth0 parent 1: classid 1:20 htb rate "$rate" \
+        quantum 1514
+    ip netns exec "$ns" tc filter replace dev eth0 protocol ip parent 1:0 prio 1 u32 \
+        match ip dst "$dst/32" flowid 1:20
+}
+
+shape_pair() {
+    local name=$1 a=$2 b=$3 rate=$4
+    shape_to "$(ns_of "$name" "$a")" "$subnet.${b#h}" "$rate"
+    shape_to "$(ns_of "$name" "$b")" "$subnet.${a#h}" "$rate"
+}
+
 heal() {
     local name=$1 host=$2 i=${2#h}
     ip netns exec "$(ns_of "$name" "$host")" tc qdisc del dev eth0 root 2>/dev/null || true
@@ -179,11 +200,12 @@ case "$cmd" in
     down) down "$@" ;;
     exec) exec_on "$@" ;;
     shape) shape "$@" ;;
+    shape-pair) shape_pair "$@" ;;
     heal) heal "$@" ;;
     env) set_env "$@" ;;
     cut) cut "$@" ;;
     hosts) hosts_of "$@" ;;
     probe) probe "$@" ;;
     mpirun) set +e; run_mpi "$@"; exit $? ;;
-    *) sed -n '2,24p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,26p' "$0" >&2; exit 2 ;;
 esac

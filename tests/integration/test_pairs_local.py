@@ -46,7 +46,15 @@ def test():
                    f"{path}: {row['uni_ab_GBps']} vs {pair['uni_ab_GBps']}")
             expect(row["verdict"] == check["verdict"] == pair["verdict"] and int(row["looks"]) >= 1,
                    f"{path}: verdict {row} vs {check}")
-    for args, message in [(["--mode", "x"], "--mode: 'x' is not concurrent or serial"),
+    # --plan-only: what each strategy takes on a fleet, without traffic
+    rc, out, err, _ = scalecheck1(["pairs", "--plan-only", "--nodes", "1000"])
+    rows = {l.split()[0]: l.split()[1:] for l in out.splitlines() if l.startswith("  ")}
+    expect(rc == 0 and rows.get("all") == ["999", "/", "499500"] * 3
+           and rows.get("quick") == ["1", "/", "500", "2", "/", "502", "2", "/", "504"],
+           f"plan-only: exit {rc}\n{out}{err}")
+    for args, message in [(["--strategy", "x"], "--strategy: 'x' is not all or quick"),
+                          (["--plan-only"], "--plan-only: needs --nodes N"),
+                          (["--mode", "x"], "--mode: 'x' is not concurrent or serial"),
                           (["--method", "x"], "--method: 'x' is not tag or put"),
                           (["--per", "x"], "--per: 'x' is not node or rank"),
                           (["--method", "put", "--per", "rank"], "--method put: one-sided transfers need the ucx backend (not mpi)")]:

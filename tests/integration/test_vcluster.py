@@ -17,6 +17,10 @@
   preflight - hosts set up alike PASS (`preflight`, and inside a multi-node `coll`); then h3
              with another GPU driver, h4's port at a lower rate (errors) and a variable set on
              h2 alone (a warning), through a fake NVML and sysfs: FAIL, exit 1, each named;
+  strategies - on 8 hosts, `pairs --strategy quick` (each node paired once, then the members of
+             slow pairs with healthy nodes) against `all`: healthy, one node shaped slow, two,
+             and one route (h1 <-> h2) shaped: each names what is slow, quick with far fewer
+             pairs (4, 6, 8 and 6 of 28);
   refused  - `up` where namespaces cannot be made (an unprivileged user namespace stands in
              for a chroot or a container): exit 4 with ip's reason, nothing left behind.
 Every mode checks that `down` leaves nothing: no namespace, no process, no temporary folder of
@@ -357,6 +361,37 @@ def preflight(wd):
     print(f"preflight: alike PASS; odd hosts FAIL with {len(found)} findings")
 
 
+def strategy_run(wd, tag, strategy):
+    jpath = os.path.join(wd, f"{tag}-{strategy}.json")
+    p = vmpi(1, ["pairs", "--mode", "serial", "--strategy", strategy, "--size", "256K", "-n", "4",
+                 "--json", jpath, "--results-dir", os.path.join(wd, "results")])
+    doc = load_json(jpath)
+    found = sorted((s["kind"], s["where"]) for s in doc["localization"]["suspects"])
+    return p.returncode, doc, found
+
+
+def strategies(wd):
+    cases = [("healthy", [], [], 4, ()),
+             ("one-node", [("shape", "h3")], [("node", "h3")], 6, ("all",)),
+             ("two-nodes", [("shape", "h3"), ("shape", "h6")], [("node", "h3"), ("node", "h6")], 8,
+              ()),
+             ("route", [("shape-pair", "h1", "h2")], [("link", "h1 <-> h2")], 6, ("all",))]
+    for tag, faults, want, quick_pairs, others in cases:
+        for fault in faults:
+            vc(fault[0], NAME, *fault[1:], "200mbit")
+        for strategy in ("quick",) + others:
+            rc, doc, found = strategy_run(wd, tag, strategy)
+            pairs = quick_pairs if strategy == "quick" else 28
+            expect(rc == (1 if want else 0) and found == want and doc["pairs_measured"] == pairs
+                   and doc["strategy"] == strategy,
+                   f"{tag}, {strategy}: exit {rc}, suspects {found} (want {want}), "
+                   f"{doc['pairs_measured']} pairs (want {pairs}), {doc['rounds']} rounds")
+            print(f"{tag}: {strategy} names {found or 'nothing'} with {pairs} of 28 pairs in "
+                  f"{doc['rounds']} rounds")
+        for h in ("h1", "h2", "h3", "h6"):
+            vc("heal", NAME, h)
+
+
 def refused():
     if subprocess.run(["unshare", "--user", "--map-root-user", "true"],
                       capture_output=True).returncode != 0:
@@ -387,7 +422,7 @@ def test():
         sys.exit(77)
     wd = workdir("vcluster-" + MODE)
     before = cluster_files()
-    p = vc("up", NAME, "4", check=False)
+    p = vc("up", NAME, "8" if MODE == "strategies" else "4", check=False)
     if p.returncode == 4:  # a chroot, an unprivileged container: the reason, not a failure
         print(f"SKIP: {p.stderr.strip()}")
         sys.exit(77)
@@ -395,7 +430,7 @@ def test():
     try:
         {"healthy": healthy, "shaped": shaped, "cut": cut, "repeat": repeat, "curve": curve,
          "calibrated": calibrated, "ucx": lambda wd: (healthy(wd, "ucx"), healthy(wd, "ucx", "put")),
-         "slurm": slurm, "preflight": preflight}[MODE](wd)
+         "slurm": slurm, "preflight": preflight, "strategies": strategies}[MODE](wd)
     finally:
         vc("down", NAME, check=False)
     out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
