@@ -24,6 +24,7 @@
 #include "util/sc_files.h"
 #include "session/sc_results.h"
 #include "cli/sc_cmd_preflight.h"
+#include "report/sc_prometheus.h"
 
 static uint64_t coll__next_size(const sc_coll_opts_t *o, uint64_t size)
 {
@@ -340,6 +341,8 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
     if (status == SC_OK)
         status = sc_files_check_output("--csv", run->opts.csv_path, err);
     if (status == SC_OK)
+        status = sc_files_check_output("--metrics", run->opts.metrics_path, err);
+    if (status == SC_OK)
         status = sc_session_open(&run->ses, rte, &so, err);
     if (status != SC_OK)
         return status;
@@ -422,6 +425,8 @@ int sc_cmd_coll(const sc_rte_t *rte, int argc, char **argv)
             status = coll__save_csv(&run, &err);
         if (status == SC_OK)
             status = sc_report_render(run.ses.res.dir, &run.doc, &err);
+        if (status == SC_OK && run.opts.metrics_path != NULL)
+            status = sc_prometheus_write(run.opts.metrics_path, &run.doc, &err);
     }
     if (status != SC_OK && rte->rank == 0 && run.doc.command[0] != '\0') {
         sc_err_t ignored;

@@ -202,6 +202,7 @@ static const sc_cli_opt_t coll__options[] = {
       eng.size_budget_s, 0.001, 3600.0),
     SC_OPT_CUSTOM_ROW(0, "seed", "N", "seed of the data-check values", coll__seed),
     O(0, "no-preflight", NULL, SC_NO_PREFLIGHT_HELP, SC_OPT_FLAG, no_preflight, 0, 0),
+    O(0, "metrics", "FILE", SC_METRICS_HELP, SC_OPT_STRING, metrics_path, 0, 0),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
     SC_OPT_END,
 };

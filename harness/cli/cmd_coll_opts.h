@@ -30,6 +30,7 @@ typedef struct {
     int device;
     int looks; /* a case slower than the topology allows is measured up to this often */
     bool help, no_preflight;
+    const char *metrics_path; /* --metrics */
 } sc_coll_opts_t;
 
 /* The defaults, then argv[first..) parsed and checked against nranks. SC_ERR_USAGE naming the

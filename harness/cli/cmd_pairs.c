@@ -24,6 +24,7 @@
 #include "sc_config.h"
 #include "util/sc_files.h"
 #include "cli/sc_cmd_preflight.h"
+#include "report/sc_prometheus.h"
 
 typedef struct {
     sc_pairs_opts_t m; /* what the measurement needs */
@@ -31,7 +32,7 @@ typedef struct {
     double timeout_s;
     int plan_nodes;
     const char *topology, *baseline, *backend, *json_path, *csv_path, *results_base, *name, *mode,
-        *per, *method, *strategy;
+        *per, *method, *strategy, *metrics_path;
 } pairs__opts_t;
 
 #define O(s, l, meta, help, type, field, lo, hi)                                                   \
@@ -73,6 +74,7 @@ static const sc_cli_opt_t pairs__options[] = {
       SC_OPT_FLAG, plan_only, 0, 0),
     O(0, "nodes", "N", "participants --plan-only plans for", SC_OPT_INT, plan_nodes, 2, 1000000),
     O(0, "no-preflight", NULL, SC_NO_PREFLIGHT_HELP, SC_OPT_FLAG, no_preflight, 0, 0),
+    O(0, "metrics", "FILE", SC_METRICS_HELP, SC_OPT_STRING, metrics_path, 0, 0),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
     SC_OPT_END,
 };
@@ -110,7 +112,7 @@ static void pairs__header(sc_result_t *doc, const pairs__opts_t *o, const sc_ses
 static int pairs__plan(int n)
 {
     printf("# pairs plan for %d participants: rounds and pairs measured (no traffic)\n", n);
-    printf("# %-8s %14s %14s %14s\n", "strategy", "all well", "1 bad node", "2 bad nodes");
+    printf("# %-8s %16s %16s %16s\n", "strategy", "all well", "1 bad node", "2 bad nodes");
     for (int s = SC_PAIRS_ALL; s <= SC_PAIRS_QUICK; s++) {
         char cell[3][32];
         for (int k = 0; k < 3; k++) {
@@ -118,7 +120,7 @@ static int pairs__plan(int n)
             sc_pairs_plan_counts((sc_pairs_strategy_t)s, n, k, &rounds, &pairs);
             snprintf(cell[k], sizeof(cell[k]), "%d / %d", rounds, pairs);
         }
-        printf("  %-8s %14s %14s %14s\n", sc_pairs_strategy_name((sc_pairs_strategy_t)s), cell[0],
+        printf("  %-8s %16s %16s %16s\n", sc_pairs_strategy_name((sc_pairs_strategy_t)s), cell[0],
                cell[1], cell[2]);
     }
     return 0;
@@ -261,6 +263,8 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
         status = sc_files_check_output("--json", o.json_path, &err);
     if (status == SC_OK)
         status = sc_files_check_output("--csv", o.csv_path, &err);
+    if (status == SC_OK)
+        status = sc_files_check_output("--metrics", o.metrics_path, &err);
     sc_session_t ses = {0};
     if (status == SC_OK) {
         sc_session_opts_t so = {.backend = o.backend,
@@ -307,6 +311,8 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
             status = sc_pairs_save_csv(&ses.res, o.csv_path, &doc->pairs, &err);
         if (status == SC_OK)
             status = sc_report_render(ses.res.dir, doc, &err);
+        if (status == SC_OK && o.metrics_path != NULL)
+            status = sc_prometheus_write(o.metrics_path, doc, &err);
     }
     if (status != SC_OK && rte->rank == 0 && run.doc.command[0] != '\0')
         sc_cmd_save_failed(&ses, &run.doc, &err, o.json_path);

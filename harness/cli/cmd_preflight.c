@@ -10,6 +10,7 @@
 #include "cli/sc_cmd.h"
 #include "cli/sc_cmd_end.h"
 #include "cli/sc_cmd_preflight.h"
+#include "report/sc_prometheus.h"
 #include "report/sc_report.h"
 #include "report/sc_verdict_render.h"
 #include "util/sc_defaults.h"
@@ -17,7 +18,7 @@
 
 typedef struct {
     double timeout_s;
-    const char *json_path, *results_base, *name;
+    const char *json_path, *results_base, *name, *metrics_path;
     bool help;
 } preflight__opts_t;
 
@@ -31,6 +32,7 @@ static const sc_cli_opt_t preflight__options[] = {
       SC_OPT_STRING, results_base, 0, 0),
     O(0, "name", "NAME", "the run directory's name after the time stamp (default preflight)",
       SC_OPT_NAME, name, 0, 0),
+    O(0, "metrics", "FILE", SC_METRICS_HELP, SC_OPT_STRING, metrics_path, 0, 0),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
     SC_OPT_END,
 };
@@ -53,6 +55,8 @@ int sc_cmd_preflight(const sc_rte_t *rte, int argc, char **argv)
     }
     if (status == SC_OK)
         status = sc_files_check_output("--json", o.json_path, &err);
+    if (status == SC_OK)
+        status = sc_files_check_output("--metrics", o.metrics_path, &err);
     sc_session_t ses = {0};
     sc_result_t doc;
     sc_result_init(&doc, "preflight");
@@ -77,6 +81,8 @@ int sc_cmd_preflight(const sc_rte_t *rte, int argc, char **argv)
         status = sc_cmd_save_doc(&ses, &doc, "complete", o.json_path, &err);
         if (status == SC_OK)
             status = sc_report_render(ses.res.dir, &doc, &err);
+        if (status == SC_OK && o.metrics_path != NULL)
+            status = sc_prometheus_write(o.metrics_path, &doc, &err);
         if (status == SC_OK)
             sc_results_printf(&ses.res, "# report: %s/report.html\n", ses.res.dir);
     }

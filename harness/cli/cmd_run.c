@@ -22,6 +22,7 @@
 #include "util/sc_files.h"
 #include "session/sc_results.h"
 #include "cli/sc_cmd_preflight.h"
+#include "report/sc_prometheus.h"
 
 /* Host-major order: ranks of a point on one node are neighbours, so TP groups stay in a node. */
 static bool run__in_point(const sc_rte_t *rte, const sc_run_point_t *pt, int *key)
@@ -497,6 +498,8 @@ int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
     if (status == SC_OK)
         status = sc_files_check_output("--csv", run.opts.csv_path, &err);
     if (status == SC_OK)
+        status = sc_files_check_output("--metrics", run.opts.metrics_path, &err);
+    if (status == SC_OK)
         status = run__setup(&run, &err);
     if (status == SC_OK && rte->nhosts > 1 && !run.opts.no_preflight)
         status = sc_cmd_preflight_hosts(&run.ses, &run.doc, &err);
@@ -518,6 +521,8 @@ int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
     }
     if (status == SC_OK && rte->rank == 0) {
         status = sc_report_render(run.ses.res.dir, &run.doc, &err);
+        if (status == SC_OK && run.opts.metrics_path != NULL)
+            status = sc_prometheus_write(run.opts.metrics_path, &run.doc, &err);
         if (status == SC_OK)
             sc_results_printf(&run.ses.res, "# report: %s/report.html\n", run.ses.res.dir);
     }

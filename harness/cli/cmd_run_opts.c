@@ -90,6 +90,7 @@ static const sc_cli_opt_t run__options[] = {
     O(0, "telemetry", "SECONDS", "GPU health sampling interval, 0 = off (default 1)", SC_OPT_DOUBLE,
       telemetry_s, 0.0, 3600.0),
     O(0, "no-preflight", NULL, SC_NO_PREFLIGHT_HELP, SC_OPT_FLAG, no_preflight, 0, 0),
+    O(0, "metrics", "FILE", SC_METRICS_HELP, SC_OPT_STRING, metrics_path, 0, 0),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
     SC_OPT_END,
 };

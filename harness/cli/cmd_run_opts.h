@@ -27,6 +27,7 @@ typedef struct {
     int looks;            /* a sweep size slower than expected is measured up to this often */
     double timeout_s, telemetry_s;
     bool help, no_preflight;
+    const char *metrics_path; /* --metrics */
 } sc_run_opts_t;
 
 /* Defaults, then argv[first..). Scales and nodes default to powers of two up to what the job

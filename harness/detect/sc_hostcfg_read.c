@@ -332,10 +332,13 @@ sc_status_t sc_hostcfg_gather(const sc_rte_t *rte, sc_hostcfg_t **hosts, int *nh
             each[h] = all[r];
         taken[h] = true;
     }
+    bool short_of_memory = each == NULL || taken == NULL;
     free(taken);
     free(all);
-    if (each == NULL)
+    if (short_of_memory) {
+        free(each);
         return sc_err_set(err, SC_ERR_NOMEM, "rank 0 (host %s): no memory", rte->host);
+    }
     *hosts = each;
     *nhosts = rte->nhosts;
     return SC_OK;

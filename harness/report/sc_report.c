@@ -1,3 +1,4 @@
+#include "report/sc_prometheus.h"
 #include "sc_report.h"
 
 #include <errno.h>
@@ -293,6 +294,10 @@ sc_status_t sc_report_render(const char *dir, const sc_result_t *r, sc_err_t *er
     if (status == SC_OK && (r->judged || sc_result_incomplete(r))) {
         snprintf(path, sizeof(path), "%s/junit.xml", dir);
         status = sc_verdict_write_junit(path, r, err);
+    }
+    if (status == SC_OK) {
+        snprintf(path, sizeof(path), "%s/metrics.prom", dir);
+        status = sc_prometheus_write(path, r, err);
     }
     if (status == SC_OK) {
         sc__html_t h = {dir, r, plots, nplots};

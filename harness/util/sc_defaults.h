@@ -7,6 +7,10 @@
  * all-reduce over a slow link; short enough that a hung job ends within minutes. */
 #define SC_DEFAULT_TIMEOUT_S 300
 /* coll, run and pairs check that the hosts are set up alike when they run on several */
+/* node_exporter's textfile collector reads what --metrics writes */
+#define SC_METRICS_HELP                                                                            \
+    "also write the run's metrics here (Prometheus text format: node_exporter's textfile "         \
+    "collector reads *.prom)"
 #define SC_NO_PREFLIGHT_HELP "skip the check that all hosts are set up alike (multi-node runs)"
 
 /* The model's stated factors (topology training.*), calibrated in topologies/README.md against
