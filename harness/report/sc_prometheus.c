@@ -134,10 +134,12 @@ static void prom__points(FILE *out, const sc_result_t *r)
             char gpus[16], nodes[16];
             snprintf(gpus, sizeof(gpus), "%d", p->gpus);
             snprintf(nodes, sizeof(nodes), "%d", p->nodes);
+            double value;
+            memcpy(&value, (const char *)p + figures[f].offset, sizeof(value));
             prom__sample(
                 out, r, figures[f].name,
                 (const char *[]){"workload", r->workload, "gpus", gpus, "nodes", nodes, NULL},
-                *(const double *)((const char *)p + figures[f].offset));
+                value);
         }
     }
 }
