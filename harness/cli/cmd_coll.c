@@ -43,6 +43,7 @@ typedef struct {
     sc_topology_t topo;
     sc_baseline_t baseline;
     sc_result_t doc; /* rank 0 */
+    sc_cmd_ending_t ending;
     uint64_t wrong_total;
     double busbw_sum;
     size_t busbw_rows;
@@ -346,7 +347,8 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
         status = sc_session_open(&run->ses, rte, &so, err);
     if (status != SC_OK)
         return status;
-    sc_session_on_end(&run->ses, sc_cmd_end_hook, "coll");
+    run->ending = (sc_cmd_ending_t){"coll", run->opts.metrics_path};
+    sc_session_on_end(&run->ses, sc_cmd_end_hook, &run->ending);
     if (rte->rank == 0) {
         sc_result_init(&run->doc, "coll");
         run->doc.judged = run->opts.topology != NULL; /* every case is checked */
@@ -430,7 +432,7 @@ int sc_cmd_coll(const sc_rte_t *rte, int argc, char **argv)
     }
     if (status != SC_OK && rte->rank == 0 && run.doc.command[0] != '\0') {
         sc_err_t ignored;
-        sc_cmd_save_failed(&run.ses, &run.doc, &err, run.opts.json_path);
+        sc_cmd_save_failed(&run.ses, &run.doc, &err, run.opts.json_path, run.opts.metrics_path);
         coll__save_csv(&run, &ignored);
     }
     /* Every rank leaves with the same exit code: 1 when data were wrong or a check failed. */

@@ -266,6 +266,7 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
     if (status == SC_OK)
         status = sc_files_check_output("--metrics", o.metrics_path, &err);
     sc_session_t ses = {0};
+    sc_cmd_ending_t ending = {"pairs", o.metrics_path};
     if (status == SC_OK) {
         sc_session_opts_t so = {.backend = o.backend,
                                 .device = -1,
@@ -282,7 +283,7 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
                         .on_round = pairs__round,
                         .on_round_arg = &run};
     if (status == SC_OK) {
-        sc_session_on_end(&ses, sc_cmd_end_hook, "pairs");
+        sc_session_on_end(&ses, sc_cmd_end_hook, &ending);
         status = ses.world->ops->split(ses.world, in ? 0 : -1, rte->rank, &x.pc, &err);
         MPI_Comm_split(rte->world, in ? 0 : MPI_UNDEFINED, rte->rank, &x.control);
     }
@@ -315,7 +316,7 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
             status = sc_prometheus_write(o.metrics_path, doc, &err);
     }
     if (status != SC_OK && rte->rank == 0 && run.doc.command[0] != '\0')
-        sc_cmd_save_failed(&ses, &run.doc, &err, o.json_path);
+        sc_cmd_save_failed(&ses, &run.doc, &err, o.json_path, o.metrics_path);
     int code = sc_session_finish(&ses, rte, "pairs", status, &err, failed);
     sc_pairs_matrix_free(&m);
     pairs__run_free(&run);

@@ -58,6 +58,7 @@ int sc_cmd_preflight(const sc_rte_t *rte, int argc, char **argv)
     if (status == SC_OK)
         status = sc_files_check_output("--metrics", o.metrics_path, &err);
     sc_session_t ses = {0};
+    sc_cmd_ending_t ending = {"preflight", o.metrics_path};
     sc_result_t doc;
     sc_result_init(&doc, "preflight");
     if (status == SC_OK) {
@@ -69,7 +70,7 @@ int sc_cmd_preflight(const sc_rte_t *rte, int argc, char **argv)
         status = sc_session_open(&ses, rte, &so, &err);
     }
     if (status == SC_OK) {
-        sc_session_on_end(&ses, sc_cmd_end_hook, "preflight");
+        sc_session_on_end(&ses, sc_cmd_end_hook, &ending);
         if (rte->rank == 0)
             sc_cmd_doc_header(&doc, &ses, argc, argv);
         status = sc_cmd_preflight_hosts(&ses, &doc, &err);
@@ -87,7 +88,7 @@ int sc_cmd_preflight(const sc_rte_t *rte, int argc, char **argv)
             sc_results_printf(&ses.res, "# report: %s/report.html\n", ses.res.dir);
     }
     if (status != SC_OK && rte->rank == 0 && doc.command[0] != '\0' && ses.res.dir[0] != '\0')
-        sc_cmd_save_failed(&ses, &doc, &err, o.json_path);
+        sc_cmd_save_failed(&ses, &doc, &err, o.json_path, o.metrics_path);
     int code = sc_session_finish(&ses, rte, "preflight", status, &err, failed);
     sc_session_close(&ses);
     sc_result_free(&doc);

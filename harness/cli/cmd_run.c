@@ -441,7 +441,8 @@ static sc_status_t run__setup(sc_run_t *run, sc_err_t *err)
     sc_status_t status = sc_session_open(&run->ses, rte, &so, err);
     if (status != SC_OK)
         return status;
-    sc_session_on_end(&run->ses, sc_cmd_end_hook, "run");
+    run->ending = (sc_cmd_ending_t){"run", run->opts.metrics_path};
+    sc_session_on_end(&run->ses, sc_cmd_end_hook, &run->ending);
     sc_kvs_t *rank_info = sc_session_rank_info(&run->ses);
     if (rte->rank != 0)
         return SC_OK;
@@ -529,7 +530,7 @@ int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
     if (status != SC_OK && run.doc.command[0] != '\0') {
         sc_err_t ignored;
         char path[PATH_MAX];
-        sc_cmd_save_failed(&run.ses, &run.doc, &err, run.opts.json_path);
+        sc_cmd_save_failed(&run.ses, &run.doc, &err, run.opts.json_path, run.opts.metrics_path);
         run__save_csv(&run, sc_results_path(&run.ses.res, "points.csv", path, sizeof(path)),
                       &ignored);
     }

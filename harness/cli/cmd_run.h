@@ -5,6 +5,7 @@
 #define SC_CMD_RUN_H
 
 #include "cli/cmd_run_opts.h"
+#include "cli/sc_cmd_end.h"
 #include "config/sc_workload.h"
 #include "record/sc_result.h"
 #include "session/sc_session.h"
@@ -25,6 +26,7 @@ typedef struct {
     sc_run_point_t points[64];
     int npoints;
     sc_session_t ses;
+    sc_cmd_ending_t ending;           /* what the watchdog's ending needs */
     sc_result_t doc;                  /* rank 0 */
     double probe_before, probe_after; /* the reference probe around the run, us (0: none) */
     int probe_before_looks, probe_after_looks; /* its measurements (the best kept) */

@@ -6,7 +6,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "report/sc_json_in.h"
 #include "report/sc_json_out.h"
+#include "report/sc_prometheus.h"
 #include "sc_config.h"
 
 void sc_cmd_doc_header(sc_result_t *d, const sc_session_t *ses, int argc, char **argv)
@@ -35,13 +37,33 @@ void sc_cmd_doc_header(sc_result_t *d, const sc_session_t *ses, int argc, char *
     }
 }
 
+/* metrics.prom in dir, and at metrics_path when given; a failure is said, not fatal. */
+static void sc__metrics(const char *dir, const sc_result_t *doc, const char *metrics_path)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "%s/metrics.prom", dir);
+    sc_err_t err;
+    if (sc_prometheus_write(path, doc, &err) != SC_OK ||
+        (metrics_path != NULL && sc_prometheus_write(metrics_path, doc, &err) != SC_OK))
+        fprintf(stderr, "scalecheck: the metrics were not written: %s\n", err.msg);
+}
+
 void sc_cmd_end_hook(void *arg, const char *dir, const sc_watchdog_end_t *end)
 {
+    const sc_cmd_ending_t *ending = arg;
     char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/result.json", dir);
     sc_err_t err;
-    if (sc_json_mark_end(path, arg, end->state, end->reason, end->at_fault, &err) != SC_OK)
+    if (sc_json_mark_end(path, ending->command, end->state, end->reason, end->at_fault, &err) !=
+        SC_OK) {
         fprintf(stderr, "scalecheck: the final state was not written: %s\n", err.msg);
+        return;
+    }
+    sc_result_t doc;
+    sc_result_init(&doc, ending->command); /* freed whatever the load did */
+    if (sc_json_load_result(dir, &doc, &err) == SC_OK)
+        sc__metrics(dir, &doc, ending->metrics_path);
+    sc_result_free(&doc);
 }
 
 static sc_status_t sc__write(sc_session_t *ses, const sc_result_t *doc, const char *json_path,
@@ -70,16 +92,19 @@ sc_status_t sc_cmd_save_doc(sc_session_t *ses, sc_result_t *doc, const char *sta
 }
 
 void sc_cmd_save_failed(sc_session_t *ses, sc_result_t *doc, const sc_err_t *why,
-                        const char *json_path)
+                        const char *json_path, const char *metrics_path)
 {
     if (ses->rte == NULL || ses->rte->rank != 0 || ses->res.dir[0] == '\0')
         return;
     snprintf(doc->reason, sizeof(doc->reason), "%s", why->msg);
     sc_session_culprits(ses, doc->at_fault, sizeof(doc->at_fault));
     sc_err_t ignored;
-    if (sc_cmd_save_doc(ses, doc, "failed", json_path, &ignored) == SC_OK)
-        return;
-    sc_results_release_reserve(&ses->res); /* a full disk: the space held back for this */
-    if (sc_cmd_save_doc(ses, doc, "failed", NULL, &ignored) != SC_OK)
-        fprintf(stderr, "scalecheck: the final state was not written: %s\n", ignored.msg);
+    if (sc_cmd_save_doc(ses, doc, "failed", json_path, &ignored) != SC_OK) {
+        sc_results_release_reserve(&ses->res); /* a full disk: the space held back for this */
+        if (sc_cmd_save_doc(ses, doc, "failed", NULL, &ignored) != SC_OK) {
+            fprintf(stderr, "scalecheck: the final state was not written: %s\n", ignored.msg);
+            return;
+        }
+    }
+    sc__metrics(ses->res.dir, doc, metrics_path);
 }

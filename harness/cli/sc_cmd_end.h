@@ -13,7 +13,15 @@
  * run directory, backend (and how auto chose it), ranks and hosts, and argv when given. */
 void sc_cmd_doc_header(sc_result_t *d, const sc_session_t *ses, int argc, char **argv);
 
-/* The watchdog's ending (sc_session_on_end): arg is the command's name ("coll"). */
+/* What the watchdog's ending needs of the command: its name ("coll") and where --metrics goes
+ * (NULL: the run directory's metrics.prom alone). */
+typedef struct {
+    const char *command;
+    const char *metrics_path;
+} sc_cmd_ending_t;
+
+/* The watchdog's ending (sc_session_on_end; arg: a sc_cmd_ending_t that outlives the run): the
+ * final state into result.json, then the metrics from it, so that monitoring sees the run end. */
 void sc_cmd_end_hook(void *arg, const char *dir, const sc_watchdog_end_t *end);
 
 /* result.json (and json_path when given) written from doc with state, under the lock (rank 0). */
@@ -21,8 +29,9 @@ sc_status_t sc_cmd_save_doc(sc_session_t *ses, sc_result_t *doc, const char *sta
                             const char *json_path, sc_err_t *err);
 
 /* A run that stopped on error `why`: its reason and the ranks at fault into doc, saved as
- * "failed" (the reserve given back when the disk is full). Rank 0. */
+ * "failed" (the reserve given back when the disk is full), and its metrics (the run directory's,
+ * and metrics_path when given) written. Rank 0. */
 void sc_cmd_save_failed(sc_session_t *ses, sc_result_t *doc, const sc_err_t *why,
-                        const char *json_path);
+                        const char *json_path, const char *metrics_path);
 
 #endif

@@ -3,6 +3,7 @@ the finished results stay written, and the job ends with exit 3 within timeout +
 Uses the test-only fault switch SCALECHECK_TEST_FAULT=hang:RANK:SIZE."""
 import os
 
+import promtext
 from sclib import *
 
 TIMEOUT = 2
@@ -11,9 +12,11 @@ TIMEOUT = 2
 def test():
     wd = workdir("timeout")
     base = os.path.join(wd, "results")
+    metrics = os.path.join(wd, "coll.prom")
     rc, out, err, _, secs = mpirun_from_output(
         3, ["coll", "-b", "8", "-e", "1M", "-f", "8", "-n", "5", "--timeout", str(TIMEOUT),
-            "--results-dir", base], env={"SCALECHECK_TEST_FAULT": "hang:1:4096"}, timeout=60)
+            "--metrics", metrics, "--results-dir", base],
+        env={"SCALECHECK_TEST_FAULT": "hang:1:4096"}, timeout=60)
     expect(rc == 3, f"exit {rc}, expected 3\n{err[-2000:]}")
     # from the run's first output (the hang follows three small sizes): mpirun's own start-up
     # is not the run's to bound
@@ -36,6 +39,12 @@ def test():
     expect("rank 1 (host" in doc.get("at_fault", "") and "rank 1 (host" in msg,
            f"the hung rank is not named: {doc.get('at_fault')!r}; {msg}")
     expect(sizes == [8, 8, 64, 64, 512, 512], f"finished sizes kept: {sizes}")
+    # monitoring sees the run end: the metrics say failed, in the run directory and --metrics
+    for path in (metrics, os.path.join(dirs[0], "metrics.prom")):
+        fams = promtext.parse(open(path).read())
+        state = fams["scalecheck_run_info"]["samples"][0][0]["state"]
+        complete = fams["scalecheck_run_complete"]["samples"][0][1]
+        expect(state == "failed" and complete == 0, f"{path}: state {state}, complete {complete}")
 
 
 main(test)
