@@ -20,5 +20,6 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv);
 int sc_cmd_version(const sc_rte_t *rte, int argc, char **argv);
 int sc_cmd_baseline(const sc_rte_t *rte, int argc, char **argv);
 int sc_cmd_preflight(const sc_rte_t *rte, int argc, char **argv);
+int sc_cmd_health(const sc_rte_t *rte, int argc, char **argv);
 
 #endif

@@ -335,6 +335,9 @@ def preflight(wd):
     p = vmpi(1, ["coll", "-b", "8", "-e", "8", "-n", "2", "--no-preflight", "--json", jpath,
                  "--results-dir", base])
     expect(p.returncode == 0 and "checks" not in load_json(jpath), "--no-preflight")
+    p = vmpi(1, ["health", "--results-dir", base])
+    expect(p.returncode == 2 and "health checks one node: start it on each node (4 hosts here)"
+           in p.stderr, f"health on 4 hosts: exit {p.returncode}\n{p.stderr[-600:]}")
     # h3 another driver, h4 a slower port, h2 a variable of its own; every host has the fake
     # NVML's GPU 1 at PCIe x8 of x16
     for h in ("h1", "h2", "h3", "h4"):

@@ -1,0 +1,84 @@
+"""The node health check for schedulers (`scalecheck health`, NHC-style): a healthy node exits 0
+with "scalecheck health: OK" and keeps no run directory; a GPU too hot and an NVLink down (the
+fake NVML), or a fabric port DOWN (a fake sysfs), exit 1 with a first line "ERROR: scalecheck
+health: <what>" and keep the run directory as evidence (more than one host is refused: the
+vcluster-preflight test).
+The Slurm wrapper drains a failing node with that line as the reason (scontrol stood in for by
+a script that records its arguments) and leaves a healthy one alone; the Kubernetes CronJob
+parses as one."""
+import os
+import subprocess
+
+import yaml
+
+from sclib import *
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+WRAPPER = os.path.join(ROOT, "launch", "slurm", "scalecheck-healthcheck.sh")
+
+
+def port_down(wd):
+    port = os.path.join(wd, "sysfs", "class", "infiniband", "mlx5_0", "ports", "1")
+    os.makedirs(port)
+    for name, text in (("state", "1: DOWN"), ("rate", "200 Gb/sec (4X HDR)"),
+                       ("link_layer", "InfiniBand")):
+        with open(os.path.join(port, name), "w") as f:
+            f.write(text + "\n")
+    return os.path.join(wd, "sysfs")
+
+
+def health(wd, tag, loose, extra=(), env=None):
+    base = os.path.join(wd, tag)
+    rc, out, err, _ = mpirun(2, ["health", "--topology", loose, "--size", "1M",
+                                 "--results-dir", base] + list(extra), env=env, timeout=120)
+    first = out.splitlines()[0] if out else ""
+    return rc, first, out, err, run_dirs(base) if os.path.isdir(base) else []
+
+
+def test_wrapper(wd, sysfs):
+    calls = os.path.join(wd, "scontrol.calls")
+    fake = os.path.join(wd, "scontrol")
+    with open(fake, "w") as f:
+        f.write(f'#!/bin/sh\nprintf "%s\\n" "$*" >> {calls}\n')
+    os.chmod(fake, 0o755)
+    env = dict(os.environ, SCALECHECK=SCALECHECK, SCALECHECK_RANKS="2", SCONTROL=fake,
+               SCALECHECK_HEALTH_ARGS=f"--size 1M --results-dir {os.path.join(wd, 'w')}")
+    p = subprocess.run([WRAPPER], capture_output=True, text=True, env=env, timeout=180)
+    expect(p.returncode == 0 and not os.path.exists(calls),
+           f"healthy: exit {p.returncode}, scontrol called: {os.path.exists(calls)}\n{p.stderr}")
+    env["SCALECHECK_SYSFS_ROOT"] = sysfs
+    p = subprocess.run([WRAPPER], capture_output=True, text=True, env=env, timeout=180)
+    called = open(calls).read().strip() if os.path.exists(calls) else ""
+    host = subprocess.run(["hostname", "-s"], capture_output=True, text=True).stdout.strip()
+    want = (f"update NodeName={host} State=DRAIN Reason=scalecheck health: fabric ports ACTIVE: "
+            "mlx5_0/1 is DOWN")
+    expect(p.returncode == 1 and called == want, f"drain: exit {p.returncode}, scontrol {called!r}"
+                                                 f" (want {want!r})\n{p.stderr}")
+
+
+def test():
+    wd = workdir("health")
+    loose = os.path.join(wd, "loose.yaml")
+    with open(loose, "w") as f:  # a wide band: a healthy host PASSes (see test_verdict_report)
+        f.write(f"name: loose\nextends: {os.path.join(ROOT, 'topologies', 'localhost.yaml')}\n"
+                "expect:\n  tolerance: 0.98\n")
+    rc, first, out, err, dirs = health(wd, "ok", loose)
+    expect(rc == 0 and first.startswith("scalecheck health: OK") and dirs == [],
+           f"healthy: exit {rc}, {first!r}, left {dirs}\n{out}{err[-500:]}")
+    expect("all-reduce of 1M B across the node's 2 ranks" in out, out)
+    fake = {"SCALECHECK_NVML_LIBRARY": os.environ["FAKE_NVML"]}
+    rc, first, out, err, dirs = health(wd, "hot", loose, ["--max-temp", "80"], fake)
+    expect(rc == 1 and first == "ERROR: scalecheck health: GPU 1 temperature: 84 C, above 80 C"
+           and len(dirs) == 1, f"hot GPU: exit {rc}, {first!r}, dirs {dirs}\n{out}")
+    expect("GPU 1 NVLinks up" in out and "17 of 18 links up" in out, f"NVLink down:\n{out}")
+    sysfs = port_down(wd)
+    rc, first, out, err, dirs = health(wd, "port", loose, env={"SCALECHECK_SYSFS_ROOT": sysfs})
+    expect(rc == 1 and first == "ERROR: scalecheck health: fabric ports ACTIVE: mlx5_0/1 is DOWN",
+           f"port down: exit {rc}, {first!r}\n{out}")
+    test_wrapper(wd, sysfs)
+    job = yaml.safe_load(open(os.path.join(ROOT, "launch", "k8s", "scalecheck-health-cronjob.yaml")))
+    container = job["spec"]["jobTemplate"]["spec"]["template"]["spec"]["containers"][0]
+    expect(job["kind"] == "CronJob" and "health" in container["command"], f"cronjob {job}")
+
+
+main(test)
