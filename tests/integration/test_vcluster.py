@@ -13,7 +13,8 @@
              the same run held to that calibrated file FAILs (exit 1);
   ucx      - `pairs` on the UCX backend, tagged messages and one-sided puts over TCP: no suspect;
   slurm    - the Slurm batch scripts (srun --mpi=pmix, and mpirun inside the allocation) under a
-             real Slurm on the cluster (slurmctld, a slurmd per host, munge);
+             real Slurm on the cluster (slurmctld, a slurmd per host, munge), and the health
+             check as HealthCheckProgram draining h2 with its reason, then resumed;
   preflight - hosts set up alike PASS (`preflight`, and inside a multi-node `coll`); then h3
              with another GPU driver, h4's port at a lower rate (errors) and a variable set on
              h2 alone (a warning), through a fake NVML and sysfs: FAIL, exit 1, each named;
@@ -293,8 +294,38 @@ def slurm(wd):
             expect(all(r["uni_ab_GBps"] > 0 and r["uni_ba_GBps"] > 0 for r in doc["pairs"]),
                    f"{script}: every pair measured")
             print(f"{script}: 4 nodes, {len(doc['localization']['suspects'])} suspects")
+        drain(wd)
     finally:
         subprocess.run([SLURM, "stop", NAME], capture_output=True, timeout=30)
+
+
+def drain(wd):
+    """The health check as Slurm's HealthCheckProgram on h2: a port DOWN drains h2 with the
+    check's line as the reason (`sinfo -R`); once healthy and resumed, nothing is drained."""
+    conf = f"/tmp/vcluster-slurm-{NAME}/slurm.conf"
+    port = os.path.join(wd, "sysfs", "class", "infiniband", "mlx5_0", "ports", "1")
+    os.makedirs(port)
+    for name, text in (("state", "1: DOWN"), ("rate", "200 Gb/sec (4X HDR)"),
+                       ("link_layer", "InfiniBand")):
+        with open(os.path.join(port, name), "w") as f:
+            f.write(text + "\n")
+    wrapper = os.path.join(ROOT, "launch", "slurm", "scalecheck-healthcheck.sh")
+    common = ["env", f"SLURM_CONF={conf}", f"SCALECHECK={SCALECHECK}", "SCALECHECK_RANKS=1",
+              f"SCALECHECK_HEALTH_ARGS=--size 64K --results-dir {os.path.join(wd, 'health')}"]
+    reasons = lambda: vc("exec", NAME, "h1", "env", f"SLURM_CONF={conf}", "sinfo", "-R", "-h",
+                         "-o", "%n|%E").stdout
+    p = vc("exec", NAME, "h2", *common, f"SCALECHECK_SYSFS_ROOT={os.path.join(wd, 'sysfs')}",
+           wrapper, check=False)
+    want = "h2|scalecheck health: fabric ports ACTIVE: mlx5_0/1 is DOWN"
+    got = reasons()
+    expect(p.returncode == 1 and want in got, f"drain: exit {p.returncode}, sinfo -R: {got!r}\n"
+                                              f"{p.stderr[-800:]}")
+    vc("exec", NAME, "h1", "env", f"SLURM_CONF={conf}", "scontrol", "update", "NodeName=h2",
+       "State=RESUME")
+    p = vc("exec", NAME, "h2", *common, wrapper, check=False)
+    got = reasons()
+    expect(p.returncode == 0 and "h2|" not in got, f"healthy: exit {p.returncode}, sinfo -R {got!r}")
+    print(f"health check: h2 drained with '{want.split('|')[1]}', then healthy and resumed")
 
 
 def cluster_files():
