@@ -11,7 +11,7 @@ secs=${1:-20}
 out=build-fuzz
 mkdir -p "$out"
 cc=$(command -v clang || command -v clang-14 || true)
-[ -n "$cc" ] || { echo "fuzz.sh: needs clang with libFuzzer (scripts/install-deps.sh installs it)" >&2; exit 2; }
+[ -n "$cc" ] || { echo "fuzz.sh: needs clang with libFuzzer (scripts/install-deps.sh --test installs it)" >&2; exit 2; }
 # the build's configuration header, as CMake writes it, for the loaders alone
 mkdir -p "$out/generated"
 sed -e "s#@PROJECT_VERSION@#fuzz#" -e "s#@SC_HAVE_NCCL@#0#" -e "s#@SC_HAVE_UCX@#0#" \

@@ -1,23 +1,36 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages scalecheck needs to build and test. Idempotent: does nothing
-# (no apt-get update, no network) when every package is already installed.
+# Installs the Debian 12 packages scalecheck needs. Idempotent: does nothing (no apt-get update,
+# no network) when every package is already installed.
+#   scripts/install-deps.sh          what building and running need (the main job); an MPI that
+#                                    is already there (Open MPI or MPICH: an mpicc on PATH) is
+#                                    used, never replaced - Open MPI only where there is none
+#   scripts/install-deps.sh --test   that, plus what the test suite needs (Open MPI for its
+#                                    launcher flags, Python, the style tools, Slurm and munge for
+#                                    the virtual cluster, xmllint, clang for the fuzzers)
 set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config
-  openmpi-bin libopenmpi-dev      # MPI host backend and launcher
   libyaml-dev                     # YAML workload/topology loaders
   libjansson-dev                  # JSON results
   libhwloc-dev                    # topology detection (CPUs, NUMA)
   libucx-dev                      # UCX backend (point-to-point)
+  gnuplot-nox                     # plots in the reports
+)
+mpi=(openmpi-bin libopenmpi-dev)  # MPI host backend and launcher
+tests=(
   python3 python3-yaml            # test helpers that parse JSON/CSV/YAML
   clang-format cppcheck           # style gates (scripts/lint.sh)
-  gnuplot-nox                     # plots in the reports
   iproute2 iputils-ping           # the virtual cluster (network namespaces, tc) and host probes
   slurm-wlm munge                 # a real Slurm on the virtual cluster (tests)
   libxml2-utils                   # xmllint: junit.xml validated against the JUnit schema (tests)
   clang libclang-rt-14-dev        # scripts/fuzz.sh: libFuzzer with ASan/UBSan (CI)
 )
+case "${1:-}" in
+  --test) packages+=("${mpi[@]}" "${tests[@]}") ;;
+  "") command -v mpicc >/dev/null 2>&1 || packages+=("${mpi[@]}") ;;
+  *) echo "install-deps: usage: scripts/install-deps.sh [--test]" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do
