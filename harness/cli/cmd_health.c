@@ -10,6 +10,8 @@
 
 #include "cli/sc_cli.h"
 #include "cli/sc_cmd.h"
+#include "cli/sc_cmd_end.h"
+#include "report/sc_report.h"
 #include "coll/sc_coll.h"
 #include "detect/sc_hostcfg_read.h"
 #include "engine/sc_sweep.h"
@@ -139,8 +141,9 @@ static sc_status_t health__allreduce(const sc_rte_t *rte, sc_session_t *ses, con
     return status;
 }
 
-/* NHC's way: one line that says it all first, then the table. */
-static int health__report(const sc_checks_t *checks)
+/* NHC's way: one line that says it all first, then the table (on the terminal and in the run
+ * directory's log, kept when the node fails). */
+static int health__report(sc_results_t *res, const sc_checks_t *checks)
 {
     sc_tally_t t = sc_checks_tally(checks);
     const sc_check_t *first = NULL;
@@ -148,11 +151,12 @@ static int health__report(const sc_checks_t *checks)
         if (checks->items[i].level == SC_LEVEL_FAIL)
             first = &checks->items[i];
     if (first != NULL)
-        printf("ERROR: scalecheck health: %s%s%s\n", first->name, first->note[0] ? ": " : "",
-               first->note);
+        sc_results_printf(res, "ERROR: scalecheck health: %s%s%s\n", first->name,
+                          first->note[0] ? ": " : "", first->note);
     else
-        printf("scalecheck health: OK (%d checks, %d warnings)\n", t.checks, t.warn);
-    sc_verdict_print(stdout, NULL, checks);
+        sc_results_printf(res, "scalecheck health: OK (%d checks, %d warnings)\n", t.checks,
+                          t.warn);
+    sc_verdict_print(stdout, res->log, checks);
     fflush(stdout);
     return first != NULL;
 }
@@ -191,19 +195,36 @@ int sc_cmd_health(const sc_rte_t *rte, int argc, char **argv)
                                 .name = "health"};
         status = sc_session_open(&ses, rte, &so, &err);
     }
-    sc_checks_t checks = {0};
+    /* the evidence a failing node keeps: result.json with every check (a final state whatever
+     * ends the run: the watchdog's ending marks it), summary, junit.xml, metrics.prom */
+    sc_result_t doc;
+    sc_result_init(&doc, "health");
+    sc_cmd_ending_t ending = {"health", NULL};
+    if (status == SC_OK) {
+        sc_session_on_end(&ses, sc_cmd_end_hook, &ending);
+        if (rte->rank == 0)
+            sc_cmd_doc_header(&doc, &ses, argc, argv);
+        doc.judged = true;
+        status = sc_cmd_save_doc(&ses, &doc, "running", NULL, &err);
+    }
     if (status == SC_OK && rte->rank == 0) {
-        health__gpus(topo, o.max_temp_c, &checks);
-        health__ports(rte, &checks);
+        health__gpus(topo, o.max_temp_c, &doc.checks);
+        health__ports(rte, &doc.checks);
     }
     if (status == SC_OK)
-        status = health__allreduce(rte, &ses, topo, o.size, &checks, &err);
-    int failed = status == SC_OK && rte->rank == 0 ? health__report(&checks) : 0;
+        status = health__allreduce(rte, &ses, topo, o.size, &doc.checks, &err);
+    int failed = status == SC_OK && rte->rank == 0 ? health__report(&ses.res, &doc.checks) : 0;
+    if (status == SC_OK && rte->rank == 0)
+        status = sc_cmd_save_doc(&ses, &doc, "complete", NULL, &err);
+    if (status == SC_OK && rte->rank == 0 && failed)
+        status = sc_report_render(ses.res.dir, &doc, &err);
+    if (status != SC_OK && rte->rank == 0 && doc.version[0] != '\0')
+        sc_cmd_save_failed(&ses, &doc, &err, NULL, NULL);
     int code = sc_session_finish(&ses, rte, "health", status, &err, failed);
     if (code == 0 && rte->rank == 0) /* run every few minutes: a healthy node leaves nothing */
         sc_results_discard(&ses.res);
     sc_session_close(&ses);
-    sc_list_free(&checks);
+    sc_result_free(&doc);
     free(topo);
     return code;
 }

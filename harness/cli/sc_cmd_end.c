@@ -94,7 +94,10 @@ sc_status_t sc_cmd_save_doc(sc_session_t *ses, sc_result_t *doc, const char *sta
 void sc_cmd_save_failed(sc_session_t *ses, sc_result_t *doc, const sc_err_t *why,
                         const char *json_path, const char *metrics_path)
 {
-    if (ses->rte == NULL || ses->rte->rank != 0 || ses->res.dir[0] == '\0')
+    /* bad usage found after the session opened: the run directory goes (nothing on disk), and
+     * nothing is written where --json or --metrics point */
+    if (ses->rte == NULL || ses->rte->rank != 0 || ses->res.dir[0] == '\0' ||
+        why->status == SC_ERR_USAGE)
         return;
     snprintf(doc->reason, sizeof(doc->reason), "%s", why->msg);
     sc_session_culprits(ses, doc->at_fault, sizeof(doc->at_fault));

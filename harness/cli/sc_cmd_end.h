@@ -30,7 +30,8 @@ sc_status_t sc_cmd_save_doc(sc_session_t *ses, sc_result_t *doc, const char *sta
 
 /* A run that stopped on error `why`: its reason and the ranks at fault into doc, saved as
  * "failed" (the reserve given back when the disk is full), and its metrics (the run directory's,
- * and metrics_path when given) written. Rank 0. */
+ * and metrics_path when given) written. Rank 0. Nothing for bad usage (exit 2 leaves nothing
+ * on disk: the session removes the run directory). */
 void sc_cmd_save_failed(sc_session_t *ses, sc_result_t *doc, const sc_err_t *why,
                         const char *json_path, const char *metrics_path);
 

@@ -308,8 +308,12 @@ sc_status_t sc_hostcfg_gather(const sc_rte_t *rte, sc_hostcfg_t **hosts, int *nh
 {
     *hosts = NULL;
     *nhosts = 0;
+    /* the first rank of each host reads for it (NVML's start-up costs per process); the others
+     * send an empty record of the same size, so that one MPI_Gather takes all */
     sc_hostcfg_t mine;
-    sc_hostcfg_read(rte, &mine);
+    memset(&mine, 0, sizeof(mine));
+    if (rte->local_rank == 0)
+        sc_hostcfg_read(rte, &mine);
     sc_hostcfg_t *all = rte->rank == 0 ? calloc((size_t)rte->size, sizeof(*all)) : NULL;
     int ok = rte->rank != 0 || all != NULL;
     MPI_Bcast(&ok, 1, MPI_INT, 0, rte->world);

@@ -216,9 +216,10 @@ static sc_status_t sc__rounds(sc__ctx_t *x, const int *peers, int rounds, int ba
         const int *round = &peers[r * n];
         int peer = round[pc->rank], lo = pc->rank < peer ? pc->rank : peer;
         int slots = x->o->serial ? sc__pairs_before(round, n, n) : 1;
+        int order = x->o->serial ? sc__pairs_before(round, n, lo) : 0; /* my pair's turn */
         for (int s = 0; s < slots && status == SC_OK; s++) {
             /* serial: the s-th pair of the round (ordered by its lower member) runs now */
-            bool mine = peer >= 0 && (!x->o->serial || sc__pairs_before(round, n, lo) == s);
+            bool mine = peer >= 0 && (!x->o->serial || order == s);
             char what[96];
             snprintf(what, sizeof(what), "pairs round %d, pair %d<->%d", base + r + 1, pc->rank,
                      peer);
@@ -358,7 +359,8 @@ static sc_status_t sc__quick_again(sc__ctx_t *x, double expected, sc_pairs_matri
     sc__matrix_alloc(&again, n);
     if (again.uni == NULL) {
         free(peers);
-        return sc_err_set(err, SC_ERR_NOMEM, "rank %d: no memory for pairs", x->rte->rank);
+        return sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): no memory for pairs", x->rte->rank,
+                          x->rte->host);
     }
     x->uni = again.uni, x->bidir = again.bidir, x->lat = again.lat, x->looks = again.looks;
     x->first = again.first;
@@ -431,7 +433,8 @@ sc_status_t sc_pairs_measure(const sc_pairs_ctx_t *in, const sc_pairs_opts_t *o,
     int rounds = o->strategy == SC_PAIRS_QUICK ? sc_pairs_plan_quick(n, &peers)
                                                : sc_pairs_plan_all(n, &peers);
     if (status == SC_OK && rounds < 0)
-        status = sc_err_set(err, SC_ERR_NOMEM, "rank %d: no memory for the rounds", x.rte->rank);
+        status = sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): no memory for the rounds",
+                            x.rte->rank, x.rte->host);
     if (status == SC_OK)
         status = sc__measure_rounds(&x, peers, rounds, 0, expected, err);
     out->rounds = rounds;

@@ -2,6 +2,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -84,6 +85,13 @@ static void prom__checks(FILE *out, const sc_result_t *r)
     }
 }
 
+/* Whether two rows are the same case but for the size. */
+static bool prom__same_case(const sc_case_row_t *a, const sc_case_row_t *b)
+{
+    return strcmp(a->collective, b->collective) == 0 && strcmp(a->dtype, b->dtype) == 0 &&
+           strcmp(a->op, b->op) == 0 && a->in_place == b->in_place;
+}
+
 /* The largest size of each collective, type, reduction and place (coll's cases, run's sweep). */
 static void prom__cases(FILE *out, const sc_result_t *r, const sc_case_rows_t *rows)
 {
@@ -92,24 +100,29 @@ static void prom__cases(FILE *out, const sc_result_t *r, const sc_case_rows_t *r
     prom__family(out, "scalecheck_busbw_gigabytes_per_second", "gauge",
                  "Bus bandwidth at the largest size measured, per collective, type, reduction "
                  "and place (10^9 bytes/s).");
-    for (size_t i = 0; i < rows->n; i++) {
-        const sc_case_row_t *c = &rows->items[i];
-        bool largest = true;
-        for (size_t j = 0; j < rows->n && largest; j++) {
-            const sc_case_row_t *d = &rows->items[j];
-            largest = !(strcmp(d->collective, c->collective) == 0 &&
-                        strcmp(d->dtype, c->dtype) == 0 && strcmp(d->op, c->op) == 0 &&
-                        d->in_place == c->in_place && d->size_bytes > c->size_bytes);
-        }
+    /* one pass, each row against the cases seen so far (a few hundred at most), not against
+     * every row: coll -d all -o all writes tens of thousands */
+    size_t *largest = malloc(rows->n * sizeof(*largest)), nkeys = 0;
+    for (size_t i = 0; largest != NULL && i < rows->n; i++) {
+        size_t k = 0;
+        while (k < nkeys && !prom__same_case(&rows->items[largest[k]], &rows->items[i]))
+            k++;
+        if (k == nkeys)
+            largest[nkeys++] = i;
+        else if (rows->items[i].size_bytes > rows->items[largest[k]].size_bytes)
+            largest[k] = i;
+    }
+    for (size_t k = 0; k < nkeys; k++) {
+        const sc_case_row_t *c = &rows->items[largest[k]];
         char size[32];
         snprintf(size, sizeof(size), "%llu", (unsigned long long)c->size_bytes);
-        if (largest)
-            prom__sample(out, r, "scalecheck_busbw_gigabytes_per_second",
-                         (const char *[]){"collective", c->collective, "dtype", c->dtype, "op",
-                                          c->op, "in_place", c->in_place ? "true" : "false",
-                                          "size_bytes", size, NULL},
-                         c->busbw_GBps);
+        prom__sample(out, r, "scalecheck_busbw_gigabytes_per_second",
+                     (const char *[]){"collective", c->collective, "dtype", c->dtype, "op", c->op,
+                                      "in_place", c->in_place ? "true" : "false", "size_bytes",
+                                      size, NULL},
+                     c->busbw_GBps);
     }
+    free(largest);
 }
 
 static void prom__points(FILE *out, const sc_result_t *r)

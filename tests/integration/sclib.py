@@ -93,6 +93,18 @@ def mpirun_from_output(np, args, env=None, timeout=240):
             end - (first[0] if first else start))
 
 
+def fake_ib_sysfs(root, state="4: ACTIVE", rate="200 Gb/sec (4X HDR)"):
+    """A sysfs tree under root with one InfiniBand port, mlx5_0/1, as the kernel lays it out
+    (SCALECHECK_SYSFS_ROOT points scalecheck at it); returns root."""
+    port = os.path.join(root, "class", "infiniband", "mlx5_0", "ports", "1")
+    os.makedirs(port)
+    for name, text in (("state", state), ("rate", rate), ("link_layer", "InfiniBand"),
+                       (os.path.join("..", "..", "fw_ver"), "28.39.1002")):
+        with open(os.path.join(port, name), "w") as f:
+            f.write(text + "\n")
+    return root
+
+
 def scalecheck1(args, env=None, timeout=60):
     """Runs scalecheck as one process without mpirun (an MPI singleton): for the commands that
     need no peers (validate, model, report, version), and ~2 s faster per failing call."""

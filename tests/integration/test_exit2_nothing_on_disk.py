@@ -61,6 +61,7 @@ def test():
     folder = os.path.join(wd, "a-folder")
     os.makedirs(folder)
     results = os.path.join(wd, "results")
+    later_json, later_prom = os.path.join(wd, "later.json"), os.path.join(wd, "later.prom")
     coll = ["coll", "-b", "8", "-e", "64", "-n", "2", "-w", "0"]
     run = ["run", "--workload", WORKLOAD, "--scales", "1", "-n", "1", "-w", "0",
            "--bytes-scale", "0.001", "--compute-scale", "0.001", "--telemetry", "0"]
@@ -87,6 +88,10 @@ def test():
          r"-e: the buffers need 16\.0 GiB a rank, 32\.0 GiB for the 2 ranks of host .* more "
          r"than 90 % of the [0-9.]+ [GM]iB it has available \((MemAvailable|cgroup memory\.max)\)"),
         ("coll -e 1T", 2, ["coll", "-e", "1T"], r"-e: the buffers need 2048\.0 GiB a rank"),
+        # found after the session opened: no --json, no --metrics written either
+        ("coll -e 1T --json --metrics", 2, ["coll", "-e", "1T", "--json", later_json,
+                                             "--metrics", later_prom],
+         r"-e: the buffers need 2048\.0 GiB a rank"),
         ("run --sweep-max 1T", 2, run + ["--sweep-max", "1T"],
          r"--sweep-max: the buffers need 2048\.0 GiB a rank"),
         # inputs that are not regular files: named, never read (a FIFO would block)
@@ -121,6 +126,8 @@ def test():
     for label, args, named in single:
         check_case(label, 0, args, results, named)
     expect(not os.path.exists(missing), "an output file was written into a missing folder")
+    expect(not os.path.exists(later_json) and not os.path.exists(later_prom),
+           "a usage error found after the session opened wrote --json or --metrics")
     expect(os.listdir(folder) == [], f"something was written into {folder}")
     # and --help where it was refused
     for cmd in ("validate", "detect", "report", "version"):

@@ -1,7 +1,8 @@
 """The node health check for schedulers (`scalecheck health`, NHC-style): a healthy node exits 0
 with "scalecheck health: OK" and keeps no run directory; a GPU too hot and an NVLink down (the
 fake NVML), or a fabric port DOWN (a fake sysfs), exit 1 with a first line "ERROR: scalecheck
-health: <what>" and keep the run directory as evidence (more than one host is refused: the
+health: <what>" and keep the run directory as evidence (result.json with every check, the
+log, junit.xml); an all-reduce slower than the topology allows fails the same way (more than one host is refused: the
 vcluster-preflight test).
 The Slurm wrapper drains a failing node with that line as the reason (scontrol stood in for by
 a script that records its arguments) and leaves a healthy one alone; the Kubernetes CronJob
@@ -15,16 +16,6 @@ from sclib import *
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 WRAPPER = os.path.join(ROOT, "launch", "slurm", "scalecheck-healthcheck.sh")
-
-
-def port_down(wd):
-    port = os.path.join(wd, "sysfs", "class", "infiniband", "mlx5_0", "ports", "1")
-    os.makedirs(port)
-    for name, text in (("state", "1: DOWN"), ("rate", "200 Gb/sec (4X HDR)"),
-                       ("link_layer", "InfiniBand")):
-        with open(os.path.join(port, name), "w") as f:
-            f.write(text + "\n")
-    return os.path.join(wd, "sysfs")
 
 
 def health(wd, tag, loose, extra=(), env=None):
@@ -71,7 +62,22 @@ def test():
     expect(rc == 1 and first == "ERROR: scalecheck health: GPU 1 temperature: 84 C, above 80 C"
            and len(dirs) == 1, f"hot GPU: exit {rc}, {first!r}, dirs {dirs}\n{out}")
     expect("GPU 1 NVLinks up" in out and "17 of 18 links up" in out, f"NVLink down:\n{out}")
-    sysfs = port_down(wd)
+    evidence = load_json(os.path.join(dirs[0], "result.json"))
+    levels = {c["name"]: c["verdict"] for c in evidence["checks"]}
+    expect(evidence["state"] == "complete" and levels.get("GPU 1 temperature") == "FAIL"
+           and first in open(os.path.join(dirs[0], "log")).read()
+           and os.path.exists(os.path.join(dirs[0], "junit.xml")),
+           f"the evidence kept: {evidence['state']}, {levels}")
+    # the all-reduce against a node it cannot match: its degraded twin
+    fast = os.path.join(wd, "fast.yaml")
+    with open(fast, "w") as f:
+        f.write(f"name: fast\nextends: {loose}\nintra:\n  gpu_bandwidth_GBps: 100000\n"
+                "  latency_us: 0.001\n")
+    rc, first, out, err, dirs = health(wd, "slow", fast)
+    expect(rc == 1 and first.startswith("ERROR: scalecheck health: all-reduce of ")
+           and "across the node's 2 ranks" in first and len(dirs) == 1,
+           f"slow all-reduce: exit {rc}, {first!r}\n{out}")
+    sysfs = fake_ib_sysfs(os.path.join(wd, "sysfs"), state="1: DOWN")
     rc, first, out, err, dirs = health(wd, "port", loose, env={"SCALECHECK_SYSFS_ROOT": sysfs})
     expect(rc == 1 and first == "ERROR: scalecheck health: fabric ports ACTIVE: mlx5_0/1 is DOWN",
            f"port down: exit {rc}, {first!r}\n{out}")

@@ -303,18 +303,13 @@ def drain(wd):
     """The health check as Slurm's HealthCheckProgram on h2: a port DOWN drains h2 with the
     check's line as the reason (`sinfo -R`); once healthy and resumed, nothing is drained."""
     conf = f"/tmp/vcluster-slurm-{NAME}/slurm.conf"
-    port = os.path.join(wd, "sysfs", "class", "infiniband", "mlx5_0", "ports", "1")
-    os.makedirs(port)
-    for name, text in (("state", "1: DOWN"), ("rate", "200 Gb/sec (4X HDR)"),
-                       ("link_layer", "InfiniBand")):
-        with open(os.path.join(port, name), "w") as f:
-            f.write(text + "\n")
+    sysfs = fake_ib_sysfs(os.path.join(wd, "sysfs"), state="1: DOWN")
     wrapper = os.path.join(ROOT, "launch", "slurm", "scalecheck-healthcheck.sh")
     common = ["env", f"SLURM_CONF={conf}", f"SCALECHECK={SCALECHECK}", "SCALECHECK_RANKS=1",
               f"SCALECHECK_HEALTH_ARGS=--size 64K --results-dir {os.path.join(wd, 'health')}"]
     reasons = lambda: vc("exec", NAME, "h1", "env", f"SLURM_CONF={conf}", "sinfo", "-R", "-h",
                          "-o", "%n|%E").stdout
-    p = vc("exec", NAME, "h2", *common, f"SCALECHECK_SYSFS_ROOT={os.path.join(wd, 'sysfs')}",
+    p = vc("exec", NAME, "h2", *common, f"SCALECHECK_SYSFS_ROOT={sysfs}",
            wrapper, check=False)
     want = "h2|scalecheck health: fabric ports ACTIVE: mlx5_0/1 is DOWN"
     got = reasons()
@@ -334,18 +329,6 @@ def cluster_files():
     found = glob.glob(f"/tmp/vcluster-{NAME}*") + glob.glob(f"/dev/shm/vcluster-{NAME}*")
     found += glob.glob(f"/run/netns/{NAME}-*") + glob.glob("/tmp/ompi.h[0-9]*")
     return sorted(found)
-
-
-def fake_sysfs(wd, host, rate):
-    """A sysfs tree with one InfiniBand port (SCALECHECK_SYSFS_ROOT)."""
-    port = os.path.join(wd, "sysfs-" + host, "class", "infiniband", "mlx5_0", "ports", "1")
-    os.makedirs(port)
-    for name, text in (("state", "4: ACTIVE"), ("rate", rate), ("link_layer", "InfiniBand")):
-        with open(os.path.join(port, name), "w") as f:
-            f.write(text + "\n")
-    with open(os.path.join(port, "..", "..", "fw_ver"), "w") as f:
-        f.write("28.39.1002\n")
-    return os.path.join(wd, "sysfs-" + host)
 
 
 def preflight(wd):
@@ -374,7 +357,7 @@ def preflight(wd):
     for h in ("h1", "h2", "h3", "h4"):
         rate = "100 Gb/sec (4X EDR)" if h == "h4" else "200 Gb/sec (4X HDR)"
         vc("env", NAME, h, f"SCALECHECK_NVML_LIBRARY={os.environ['FAKE_NVML']}",
-           f"SCALECHECK_SYSFS_ROOT={fake_sysfs(wd, h, rate)}")
+           f"SCALECHECK_SYSFS_ROOT={fake_ib_sysfs(os.path.join(wd, 'sysfs-' + h), rate=rate)}")
     vc("env", NAME, "h3", "FAKE_NVML_DRIVER=560.35.03")
     vc("env", NAME, "h2", "NCCL_SOCKET_IFNAME=eth0")
     jpath = os.path.join(wd, "odd.json")
