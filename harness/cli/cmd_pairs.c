@@ -18,6 +18,7 @@
 #include "report/sc_verdict_render.h"
 #include "session/sc_session.h"
 #include "report/sc_report.h"
+#include "topology/sc_switches.h"
 #include "topology/sc_topology.h"
 #include "util/sc_defaults.h"
 #include "report/sc_json_out.h"
@@ -67,8 +68,9 @@ static const sc_cli_opt_t pairs__options[] = {
     O(0, "name", "NAME", "run name (default pairs)", SC_OPT_NAME, name, 0, 0),
     O(0, "timeout", "SECONDS", "bound on every wait (default 60)", SC_OPT_DOUBLE, timeout_s, 0,
       86400),
-    O(0, "strategy", "all|quick",
-      "every pair (n-1 rounds), or the quick search for bad nodes and links (default all)",
+    O(0, "strategy", SC_PAIRS_STRATEGY_CHOICES,
+      "every pair (n-1 rounds); quick: each node once, suspects again; bisect: group "
+      "all-reduces halved; switch: under and across the topology's leaves (default all)",
       SC_OPT_STRING, strategy, 0, 0),
     O(0, "plan-only", NULL, "print the rounds and pairs each strategy takes on --nodes, no traffic",
       SC_OPT_FLAG, plan_only, 0, 0),
@@ -80,18 +82,56 @@ static const sc_cli_opt_t pairs__options[] = {
 };
 #undef O
 
-static double pairs__expected(const pairs__opts_t *o, const sc_rte_t *rte, sc_err_t *err,
-                              sc_status_t *status)
+/* What a pair should reach by the topology (0: no topology, the matrix's median), and the
+ * switch map's leaf of every rank's host when --strategy switch asks for it (all are checked
+ * before anything runs: a host under no leaf is exit 2). */
+static sc_status_t pairs__topology(const pairs__opts_t *o, const sc_rte_t *rte, double *expected,
+                                   sc_leaves_t *leaves, sc_err_t *err)
 {
     sc_topology_t t;
+    *expected = 0;
     if (o->topology == NULL)
-        return 0;
-    *status = sc_topology_load(o->topology, &t, err);
-    if (*status != SC_OK)
-        return 0;
+        return o->m.strategy == SC_PAIRS_switch
+                   ? sc_err_set(err, SC_ERR_USAGE,
+                                "--strategy switch: needs --topology FILE with a switches: map")
+                   : SC_OK;
+    sc_status_t status = sc_topology_load(o->topology, &t, err);
+    if (status != SC_OK)
+        return status;
     /* between nodes: the node's NICs; inside one: a GPU's intra bandwidth */
-    return rte->nhosts > 1 && !o->per_rank ? sc_topology_inter_GBps(&t, 1)
-                                           : sc_topology_intra_GBps(&t);
+    *expected = rte->nhosts > 1 && !o->per_rank ? sc_topology_inter_GBps(&t, 1)
+                                                : sc_topology_intra_GBps(&t);
+    if (o->m.strategy != SC_PAIRS_switch)
+        return SC_OK;
+    const char **hosts = calloc((size_t)rte->size, sizeof(char *));
+    for (int r = 0; hosts != NULL && r < rte->size; r++)
+        hosts[r] = rte->hosts[r];
+    status = hosts ? sc_switches_leaves(&t, hosts, rte->size, leaves, err)
+                   : sc_err_set(err, SC_ERR_NOMEM, "no memory for the switch map");
+    free(hosts);
+    return status;
+}
+
+/* The leaves of the participants (from every rank's): the plan's and the judge's map. */
+static void pairs__participant_leaves(const sc_leaves_t *ranks, const sc_comm_t *pc,
+                                      pairs__opts_t *o, sc_leaves_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (ranks->nleaves == 0 || pc == NULL)
+        return;
+    out->leaf_of = calloc((size_t)pc->size, sizeof(int));
+    out->names = calloc((size_t)ranks->nleaves, sizeof(*out->names));
+    if (out->leaf_of == NULL || out->names == NULL) {
+        sc_leaves_free(out); /* no map: switch plans as one leaf */
+        return;
+    }
+    out->n = pc->size;
+    out->nleaves = ranks->nleaves;
+    memcpy(out->names, ranks->names, (size_t)ranks->nleaves * sizeof(*out->names));
+    for (int i = 0; i < pc->size; i++)
+        out->leaf_of[i] = ranks->leaf_of[pc->world_rank[i]];
+    o->m.leaf_of = out->leaf_of;
+    o->m.nleaves = out->nleaves;
 }
 
 /* The document's header: what ran, where, how. */
@@ -102,25 +142,39 @@ static void pairs__header(sc_result_t *doc, const pairs__opts_t *o, const sc_ses
     snprintf(doc->mode, sizeof(doc->mode), "%s", o->mode);
     snprintf(doc->per, sizeof(doc->per), "%s", o->per);
     snprintf(doc->method, sizeof(doc->method), "%s", o->method);
-    snprintf(doc->strategy, sizeof(doc->strategy), "%s", sc_pairs_strategy_name(o->m.strategy));
+    snprintf(doc->strategy, sizeof(doc->strategy), "%s", o->strategy);
     doc->pair_size_bytes = o->m.size;
     doc->pair_iters = o->m.iters;
     doc->looks = o->m.looks;
 }
 
+#define PAIRS_PLAN_LEAF 32 /* nodes under a leaf when no topology says (a 64-port leaf) */
+
 /* --plan-only: what each strategy takes on n participants, healthy and with bad nodes. */
-static int pairs__plan(int n)
+static int pairs__plan(int n, const char *topology)
 {
-    printf("# pairs plan for %d participants: rounds and pairs measured (no traffic)\n", n);
-    printf("# %-8s %16s %16s %16s\n", "strategy", "all well", "1 bad node", "2 bad nodes");
-    for (int s = SC_PAIRS_ALL; s <= SC_PAIRS_QUICK; s++) {
-        char cell[3][32];
+    sc_topology_t t;
+    sc_err_t err;
+    int leaf = PAIRS_PLAN_LEAF;
+    if (topology != NULL && sc_topology_load(topology, &t, &err) != SC_OK) {
+        fprintf(stderr, "scalecheck pairs: %s\n", err.msg);
+        return 2;
+    }
+    leaf = topology != NULL && t.nodes_per_leaf > 0 ? (int)t.nodes_per_leaf : leaf;
+    printf("# pairs plan for %d participants: rounds / measurements (pairs, and group all-reduces "
+           "for bisect), no traffic\n# switch: %d nodes under each leaf (%s)\n",
+           n, leaf,
+           topology != NULL && t.nodes_per_leaf > 0 ? "the topology's inter.nodes_per_leaf"
+                                                    : "none given");
+    printf("# %-8s %22s %22s %22s\n", "strategy", "all well", "1 bad node", "2 bad nodes");
+    for (int s = 0; s < SC_PAIRS_STRATEGIES; s++) {
+        char cell[3][40];
         for (int k = 0; k < 3; k++) {
-            int rounds = 0, pairs = 0;
-            sc_pairs_plan_counts((sc_pairs_strategy_t)s, n, k, &rounds, &pairs);
-            snprintf(cell[k], sizeof(cell[k]), "%d / %d", rounds, pairs);
+            sc_pairs_count_t c;
+            sc_pairs_plan_counts((sc_pairs_strategy_t)s, n, k, leaf, &c);
+            snprintf(cell[k], sizeof(cell[k]), "%d / %lld", c.rounds, c.pairs + c.groups);
         }
-        printf("  %-8s %16s %16s %16s\n", sc_pairs_strategy_name((sc_pairs_strategy_t)s), cell[0],
+        printf("  %-8s %22s %22s %22s\n", sc_pairs_strategy_name((sc_pairs_strategy_t)s), cell[0],
                cell[1], cell[2]);
     }
     return 0;
@@ -233,11 +287,17 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
         status = sc_err_set(&err, SC_ERR_USAGE, "--per: '%s' is not node or rank", o.per);
     if (status == SC_OK && strcmp(o.method, "tag") && strcmp(o.method, "put"))
         status = sc_err_set(&err, SC_ERR_USAGE, "--method: '%s' is not tag or put", o.method);
-    if (status == SC_OK && strcmp(o.strategy, "all") && strcmp(o.strategy, "quick"))
-        status = sc_err_set(&err, SC_ERR_USAGE, "--strategy: '%s' is not all or quick", o.strategy);
+    int strategy = sc_pairs_strategy_parse(o.strategy);
+    if (status == SC_OK && strategy < 0)
+        status = sc_err_set(&err, SC_ERR_USAGE, "--strategy: '%s' is not one of %s", o.strategy,
+                            SC_PAIRS_STRATEGY_CHOICES);
     if (status == SC_OK && o.plan_only && o.plan_nodes < 2)
         status = sc_err_set(&err, SC_ERR_USAGE, "--plan-only: needs --nodes N (2 or more)");
-    o.m.strategy = !strcmp(o.strategy, "quick") ? SC_PAIRS_QUICK : SC_PAIRS_ALL;
+    o.m.strategy = strategy >= 0 ? (sc_pairs_strategy_t)strategy : SC_PAIRS_all;
+    if (status == SC_OK && !strcmp(o.method, "put") && strcmp(o.backend, "ucx")) /* up front */
+        status = sc_err_set(&err, SC_ERR_USAGE, SC_PAIRS_PUT_NEEDS_UCX, o.backend);
+    if (status == SC_OK && o.m.strategy == SC_PAIRS_bisect && !strcmp(o.backend, "ucx"))
+        status = sc_err_set(&err, SC_ERR_USAGE, SC_PAIRS_NO_ALLREDUCE, "ucx");
     o.m.put = !strcmp(o.method, "put");
     o.m.serial = !strcmp(o.mode, "serial");
     o.per_rank = !strcmp(o.per, "rank");
@@ -247,7 +307,7 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
         return 0;
     }
     if (status == SC_OK && o.plan_only)
-        return rte->rank == 0 ? pairs__plan(o.plan_nodes) : 0;
+        return rte->rank == 0 ? pairs__plan(o.plan_nodes, o.topology) : 0;
     /* every input and output checked before the session makes a results directory */
     int participants = o.per_rank ? rte->size : rte->nhosts;
     if (status == SC_OK && participants < 2)
@@ -255,7 +315,10 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
                             "%d %s: a pair needs two (more hosts, or --per rank for the ranks of "
                             "one host)",
                             participants, o.per_rank ? "rank" : "host");
-    double expected = status == SC_OK ? pairs__expected(&o, rte, &err, &status) : 0;
+    double expected = 0;
+    sc_leaves_t rank_leaves = {0}, leaves = {0};
+    if (status == SC_OK)
+        status = pairs__topology(&o, rte, &expected, &rank_leaves, &err);
     sc_baseline_t baseline = {0};
     if (status == SC_OK)
         status = sc_cmd_baseline_load(o.baseline, &baseline, &err);
@@ -293,6 +356,7 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
         status = sc_cmd_preflight_hosts(&ses, &run.doc, &err);
     bool failed = false;
     sc_pairs_matrix_t m = {0};
+    pairs__participant_leaves(&rank_leaves, x.pc, &o, &leaves);
     if (status == SC_OK && x.pc != NULL)
         status = sc_pairs_measure(&x, &o.m, expected, &m, &err);
     if (status == SC_OK && rte->rank == 0) {
@@ -300,12 +364,15 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
         sc_result_free_matrix(doc);
         doc->pair_rounds = m.rounds;
         doc->pairs_measured = m.measured;
-        int all_rounds = 0, all_pairs = 0;
-        sc_pairs_plan_counts(SC_PAIRS_ALL, m.n, 0, &all_rounds, &all_pairs);
-        sc_results_printf(&ses.res, "# pairs: strategy %s, %d round%s, %d of %d pairs measured\n",
-                          doc->strategy, m.rounds, m.rounds == 1 ? "" : "s", m.measured, all_pairs);
+        sc_pairs_count_t all;
+        sc_pairs_plan_counts(SC_PAIRS_all, m.n, 0, 0, &all);
+        sc_results_printf(&ses.res, "# pairs: strategy %s, %d round%s, %d of %lld pairs measured%s",
+                          doc->strategy, m.rounds, m.rounds == 1 ? "" : "s", m.measured, all.pairs,
+                          m.ngroups > 0 ? "" : "\n");
+        if (m.ngroups > 0)
+            sc_results_printf(&ses.res, ", %d group all-reduces\n", m.ngroups);
         failed = sc_pairs_report(&ses.res, &m, (const char *const *)run.names, expected,
-                                 o.m.tolerance, doc);
+                                 o.m.tolerance, leaves.nleaves > 0 ? &leaves : NULL, doc);
         failed |= pairs__baseline(&baseline, o.baseline, &ses.res, doc);
         status = sc_cmd_save_doc(&ses, doc, "complete", o.json_path, &err);
         if (status == SC_OK)
@@ -326,5 +393,7 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
         MPI_Comm_free(&x.control);
     sc_session_close(&ses);
     sc_baseline_free(&baseline);
+    sc_leaves_free(&rank_leaves);
+    sc_leaves_free(&leaves);
     return code;
 }

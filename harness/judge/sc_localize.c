@@ -41,8 +41,81 @@ static bool sc__measured(const int *measured, int n, int i, int j)
     return measured == NULL || measured[i * n + j] > 0;
 }
 
+/* Between two leaves: the pairs measured across, how many slow, and whether that is most. */
+typedef struct {
+    int pairs, slow;
+    bool bad; /* at least 3/4 (and at least 2) slow: the leaves' uplinks or the spine */
+} sc__across_t;
+
+/* Every leaf pair (a * L + b, both ways) counted; NULL when memory is short. */
+static sc__across_t *sc__across(const double *bw, const int *measured, int n,
+                                const sc_leaves_t *leaves, double limit)
+{
+    int nl = leaves->nleaves;
+    sc__across_t *x = calloc((size_t)nl * nl, sizeof(sc__across_t));
+    for (int i = 0; x && i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            int a = leaves->leaf_of[i], b = leaves->leaf_of[j];
+            if (a == b || !sc__measured(measured, n, i, j))
+                continue;
+            bool slow = sc__pair_min(bw, n, i, j) < limit;
+            x[a * nl + b].pairs++, x[b * nl + a].pairs++;
+            x[a * nl + b].slow += slow, x[b * nl + a].slow += slow;
+        }
+    for (int k = 0; x && k < nl * nl; k++)
+        x[k].bad = x[k].pairs >= 2 && 4 * x[k].slow >= 3 * x[k].pairs;
+    return x;
+}
+
+/* The switch suspects: a leaf slow with every other leaf it was measured with (two or more): its
+ * uplinks; else each slow leaf pair: the path between them. */
+static void sc__switch_suspects(const sc_leaves_t *leaves, const sc__across_t *x,
+                                sc_localization_t *out)
+{
+    int nl = leaves->nleaves;
+    bool *uplinks = calloc((size_t)nl, sizeof(bool));
+    for (int a = 0; uplinks && a < nl; a++) {
+        int others = 0, slow = 0;
+        for (int b = 0; b < nl; b++)
+            others += b != a && x[a * nl + b].pairs > 0, slow += b != a && x[a * nl + b].bad;
+        uplinks[a] = others >= 2 && slow == others;
+        if (!uplinks[a])
+            continue;
+        char where[96];
+        snprintf(where, sizeof(where), "%s uplinks", leaves->names[a]);
+        sc_suspect_t *s = sc__suspect(out, "switch", where);
+        snprintf(s->evidence, sizeof(s->evidence),
+                 "slow across the spine with all %d other leaves, its hosts fine under it (the "
+                 "leaf's uplinks)",
+                 others);
+    }
+    for (int a = 0; uplinks && a < nl; a++)
+        for (int b = a + 1; b < nl; b++) {
+            if (!x[a * nl + b].bad || uplinks[a] || uplinks[b])
+                continue;
+            char where[160];
+            snprintf(where, sizeof(where), "%s <-> %s", leaves->names[a], leaves->names[b]);
+            sc_suspect_t *s = sc__suspect(out, "switch", where);
+            snprintf(s->evidence, sizeof(s->evidence),
+                     "%d of %d pairs between the two leaves slow, their hosts fine under each "
+                     "(the leaves' uplinks or the spine between them)",
+                     x[a * nl + b].slow, x[a * nl + b].pairs);
+        }
+    free(uplinks);
+}
+
+/* Whether pair i-j crosses a slow leaf pair (explained by it: no node, no link). */
+static bool sc__explained(const sc_leaves_t *leaves, const sc__across_t *x, int i, int j)
+{
+    if (x == NULL)
+        return false;
+    int a = leaves->leaf_of[i], b = leaves->leaf_of[j];
+    return a != b && x[a * leaves->nleaves + b].bad;
+}
+
 void sc_localize(const double *bw, const int *measured, int n, const char *const *names,
-                 double reference, double tolerance, sc_localization_t *out)
+                 double reference, double tolerance, const sc_leaves_t *leaves,
+                 sc_localization_t *out)
 {
     memset(out, 0, sizeof(*out));
     double best = 0;
@@ -58,13 +131,20 @@ void sc_localize(const double *bw, const int *measured, int n, const char *const
     out->tolerance = tolerance;
     size_t npairs = (size_t)n * (size_t)(n > 1 ? n - 1 : 0) / 2 + 1;
     out->slow_pairs = calloc(npairs, sizeof(sc_slow_pair_t));
-    out->suspects = calloc(npairs + (size_t)n, sizeof(sc_suspect_t));
+    /* room for every link and node, the switch suspects (leaves and their pairs) and the bisect
+     * groups' (fewer than n) that the verdict adds */
+    size_t nl = leaves != NULL ? (size_t)leaves->nleaves : 0;
+    out->suspects = calloc(npairs + 2 * (size_t)n + nl * (nl + 1) / 2, sizeof(sc_suspect_t));
     if (out->slow_pairs == NULL || out->suspects == NULL) {
         sc_localization_free(out);
         snprintf(out->reference_note, sizeof(out->reference_note), "no memory to localise");
         return;
     }
     double limit = (1.0 - tolerance) * reference;
+    bool mapped = leaves != NULL && leaves->nleaves > 1 && leaves->n == n;
+    sc__across_t *across = mapped ? sc__across(bw, measured, n, leaves, limit) : NULL;
+    if (across != NULL)
+        sc__switch_suspects(leaves, across, out);
     int *slow_of = calloc((size_t)n, sizeof(int)), *pairs_of = calloc((size_t)n, sizeof(int));
     for (int i = 0; slow_of && pairs_of && i < n; i++)
         for (int j = i + 1; j < n; j++) {
@@ -75,12 +155,14 @@ void sc_localize(const double *bw, const int *measured, int n, const char *const
             double b = sc__pair_min(bw, n, i, j);
             if (b >= limit)
                 continue;
-            slow_of[i]++;
-            slow_of[j]++;
             sc_slow_pair_t *sp = &out->slow_pairs[out->nslow++];
             snprintf(sp->a, sizeof(sp->a), "%s", names[i]);
             snprintf(sp->b, sizeof(sp->b), "%s", names[j]);
             sp->GBps = b;
+            if (sc__explained(leaves, across, i, j)) /* the switch's, not the nodes' */
+                continue;
+            slow_of[i]++;
+            slow_of[j]++;
         }
     /* Nodes: most of their pairs slow. With two nodes one cannot tell node from link. */
     bool *node_suspect = calloc((size_t)n, sizeof(bool));
@@ -102,7 +184,7 @@ void sc_localize(const double *bw, const int *measured, int n, const char *const
         for (int j = i + 1; j < n; j++) {
             double b = sc__pair_min(bw, n, i, j);
             if (!sc__measured(measured, n, i, j) || b >= limit || node_suspect[i] ||
-                node_suspect[j])
+                node_suspect[j] || sc__explained(leaves, across, i, j))
                 continue;
             char where[2 * SC_HOST_MAX + 40];
             snprintf(where, sizeof(where), "%s <-> %s", names[i], names[j]);
@@ -115,4 +197,5 @@ void sc_localize(const double *bw, const int *measured, int n, const char *const
     free(slow_of);
     free(pairs_of);
     free(node_suspect);
+    free(across);
 }

@@ -73,15 +73,60 @@ static void pairs__doubt(double tolerance, sc_result_t *doc)
         c->level = SC_LEVEL_WARN;
 }
 
+/* Whether anything inside group g is slow: a smaller slow group, or a slow measured pair. */
+static bool pairs__explained(const sc_pairs_view_t *m, const sc_group_rows_t *groups, size_t g,
+                             double limit)
+{
+    const sc_group_row_t *G = &groups->items[g];
+    int lo = G->first, hi = G->first + G->size, n = m->n;
+    for (size_t k = 0; k < groups->n; k++) {
+        const sc_group_row_t *h = &groups->items[k];
+        if (k != g && h->slow && h->first >= lo && h->first + h->size <= hi && h->size < G->size)
+            return true;
+    }
+    for (int i = lo; i < hi; i++)
+        for (int j = i + 1; j < hi; j++)
+            if (m->looks[i * n + j] > 0 && (m->uni[i * n + j] < limit || m->uni[j * n + i] < limit))
+                return true;
+    return false;
+}
+
+/* A check per bisect group, and a suspect for a slow group nothing inside explains. */
+static void pairs__groups(const sc_pairs_view_t *m, double tolerance, sc_result_t *doc)
+{
+    sc_localization_t *loc = &doc->localization;
+    double limit = (1.0 - tolerance) * loc->reference_GBps;
+    for (size_t g = 0; g < doc->groups.n; g++) {
+        sc_group_row_t *row = &doc->groups.items[g];
+        char name[320];
+        snprintf(name, sizeof(name), "group all-reduce %s", row->members);
+        sc_check_t *c = sc_verdict_add(&doc->checks, name, "busbw_GBps", row->busbw_GBps,
+                                       m->group_reference, tolerance, true, "first groups' median");
+        if (c != NULL && row->slow) /* slow at every look */
+            c->level = SC_LEVEL_FAIL;
+        row->level = c != NULL ? c->level : row->level;
+        if (!row->slow || pairs__explained(m, &doc->groups, g, limit) || loc->suspects == NULL)
+            continue;
+        sc_suspect_t *s = &loc->suspects[loc->nsuspects++];
+        snprintf(s->kind, sizeof(s->kind), "group");
+        snprintf(s->where, sizeof(s->where), "%s", row->members);
+        snprintf(s->evidence, sizeof(s->evidence),
+                 "all-reduce at %.3g GB/s against %.3g GB/s, yet nothing inside it is slow: a "
+                 "link between its halves (measure them with --strategy all)",
+                 row->busbw_GBps, m->group_reference);
+    }
+}
+
 void sc_pairs_judge(const sc_pairs_view_t *m, const char *const *names, double expected,
                     double tolerance, sc_result_t *doc)
 {
-    sc_localize(m->uni, m->looks, m->n, names, expected, tolerance, &doc->localization);
+    sc_localize(m->uni, m->looks, m->n, names, expected, tolerance, m->leaves, &doc->localization);
     doc->has_localization = true;
     size_t first_check = doc->checks.n; /* after what came before (preflight's) */
     pairs__rows_and_checks(m, names, doc->localization.reference_GBps, tolerance,
                            expected > 0 ? "topology" : "matrix median", doc);
     pairs__fail_slow(doc, first_check);
     pairs__doubt(tolerance, doc);
+    pairs__groups(m, tolerance, doc);
     doc->judged = true;
 }

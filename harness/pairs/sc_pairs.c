@@ -11,24 +11,10 @@
 #include <time.h>
 
 #include "util/sc_clock.h"
+#include "pairs/sc_pairs_core.h"
 #include "util/sc_stats.h"
 
-typedef struct {
-    const sc_rte_t *rte;
-    sc_comm_t *pc;    /* the participants */
-    MPI_Comm control; /* the same ranks, for the quiet waits and the gathers */
-    void *buf;
-    const sc_pairs_opts_t *o;
-    sc_watchdog_t *wd;
-    double *uni, *bidir, *lat; /* n x n, filled where this rank measured */
-    double *first;             /* n x n: uni at the first look, before later looks */
-    int *looks;                /* n x n: how many times the pair was measured */
-    sc_pairs_round_fn on_round;
-    void *on_round_arg;
-    sc_pairs_matrix_t so_far; /* the first participant's, with on_round */
-} sc__ctx_t;
-
-static sc_status_t sc__send_n(sc__ctx_t *x, int peer, size_t bytes, int n, sc_err_t *err)
+static sc_status_t sc__send_n(sc_pairs_run_t *x, int peer, size_t bytes, int n, sc_err_t *err)
 {
     sc_status_t status = SC_OK;
     for (int k = 0; k < n && status == SC_OK; k++)
@@ -36,7 +22,7 @@ static sc_status_t sc__send_n(sc__ctx_t *x, int peer, size_t bytes, int n, sc_er
     return status;
 }
 
-static sc_status_t sc__recv_n(sc__ctx_t *x, int peer, size_t bytes, int n, sc_err_t *err)
+static sc_status_t sc__recv_n(sc_pairs_run_t *x, int peer, size_t bytes, int n, sc_err_t *err)
 {
     char *rbuf = (char *)x->buf + x->o->size;
     sc_status_t status = SC_OK;
@@ -49,8 +35,8 @@ static sc_status_t sc__recv_n(sc__ctx_t *x, int peer, size_t bytes, int n, sc_er
 
 /* One direction: `from` sends `count` messages, `to` acknowledges with one byte. GB/s, measured
  * by the sender (0 on the receiver). */
-static sc_status_t sc__stream_once(sc__ctx_t *x, int from, int to, int count, double *gbps,
-                                   sc_err_t *err)
+sc_status_t sc_pairs_stream_once(sc_pairs_run_t *x, int from, int to, int count, double *gbps,
+                                 sc_err_t *err)
 {
     sc_comm_t *pc = x->pc;
     size_t size = x->o->size;
@@ -85,13 +71,13 @@ static sc_status_t sc__stream_once(sc__ctx_t *x, int from, int to, int count, do
     return status == SC_OK ? pc->ops->iwait(pc, err) : status;
 }
 
-static sc_status_t sc__stream(sc__ctx_t *x, int from, int to, double *gbps, sc_err_t *err)
+static sc_status_t sc__stream(sc_pairs_run_t *x, int from, int to, double *gbps, sc_err_t *err)
 {
     sc_status_t status = SC_OK;
     *gbps = 0;
     for (int t = 0; t < SC__TRIALS && status == SC_OK; t++) {
         double g = 0;
-        status = sc__stream_once(x, from, to, x->o->iters, &g, err);
+        status = sc_pairs_stream_once(x, from, to, x->o->iters, &g, err);
         *gbps = g > *gbps ? g : *gbps;
         sc_watchdog_tick(sc_watchdog_progress(x->wd)); /* a long stream is not a stuck one */
     }
@@ -99,7 +85,7 @@ static sc_status_t sc__stream(sc__ctx_t *x, int from, int to, double *gbps, sc_e
 }
 
 /* Pair a < b; the caller is one of them. */
-static sc_status_t sc__pair(sc__ctx_t *x, int a, int b, sc_err_t *err)
+static sc_status_t sc__pair(sc_pairs_run_t *x, int a, int b, sc_err_t *err)
 {
     sc_comm_t *pc = x->pc;
     int me = pc->rank, n = pc->size, peer = me == a ? b : a;
@@ -107,9 +93,9 @@ static sc_status_t sc__pair(sc__ctx_t *x, int a, int b, sc_err_t *err)
     /* Warm-up, untimed: transports connect lazily (TCP handshakes, registration) and the first
      * bytes of a connection are slow; one message each way gets past it. */
     double ignored = 0;
-    sc_status_t status = sc__stream_once(x, a, b, 1, &ignored, err);
+    sc_status_t status = sc_pairs_stream_once(x, a, b, 1, &ignored, err);
     if (status == SC_OK)
-        status = sc__stream_once(x, b, a, 1, &ignored, err);
+        status = sc_pairs_stream_once(x, b, a, 1, &ignored, err);
     /* latency: ping-pong of 8 bytes */
     uint64_t t0 = sc_clock_ns();
     for (int k = 0; k < x->o->lat_iters && status == SC_OK; k++) {
@@ -156,7 +142,7 @@ static sc_status_t sc__pair(sc__ctx_t *x, int a, int b, sc_err_t *err)
 /* The round's figures to the first participant (each rank's own: its peer, its direction, and
  * the pair's latency and both-ways figure from its lower member), merged into so_far, and the
  * command told. Collective over the participants; nothing without on_round. */
-static sc_status_t sc__round_done(sc__ctx_t *x, int round, int rounds, int peer, sc_err_t *err)
+static sc_status_t sc__round_done(sc_pairs_run_t *x, int round, int rounds, int peer, sc_err_t *err)
 {
     if (x->on_round == NULL)
         return SC_OK;
@@ -206,7 +192,7 @@ static int sc__pairs_before(const int *round, int n, int lo)
 }
 
 /* The rounds of peers (rounds x n), numbered from base of total for the progress. */
-static sc_status_t sc__rounds(sc__ctx_t *x, const int *peers, int rounds, int base, int total,
+static sc_status_t sc__rounds(sc_pairs_run_t *x, const int *peers, int rounds, int base, int total,
                               sc_err_t *err)
 {
     sc_comm_t *pc = x->pc;
@@ -242,8 +228,8 @@ static sc_status_t sc__rounds(sc__ctx_t *x, const int *peers, int rounds, int ba
 
 /* Every participant ends with the sum of buf over all of them, waiting quietly: entries written
  * by one rank each are gathered this way. */
-static sc_status_t sc__sum(sc__ctx_t *x, void *buf, int count, MPI_Datatype type, const char *what,
-                           sc_err_t *err)
+sc_status_t sc_pairs_sum(sc_pairs_run_t *x, void *buf, int count, MPI_Datatype type,
+                         const char *what, sc_err_t *err)
 {
     MPI_Request req;
     int rc = MPI_Iallreduce(MPI_IN_PLACE, buf, count, type, MPI_SUM, x->control, &req);
@@ -252,24 +238,24 @@ static sc_status_t sc__sum(sc__ctx_t *x, void *buf, int count, MPI_Datatype type
 }
 
 /* The matrices each rank filled where it measured, gathered on every rank (watched). */
-static sc_status_t sc__gather(sc__ctx_t *x, sc_err_t *err)
+static sc_status_t sc__gather(sc_pairs_run_t *x, sc_err_t *err)
 {
     int nn = x->pc->size * x->pc->size;
     sc_watchdog_arm(x->wd, "pairs, gathering the matrices", x->pc->world_rank, x->pc->size);
-    sc_status_t status = sc__sum(x, x->uni, nn, MPI_DOUBLE, "MPI_Iallreduce(uni)", err);
+    sc_status_t status = sc_pairs_sum(x, x->uni, nn, MPI_DOUBLE, "MPI_Iallreduce(uni)", err);
     if (status == SC_OK)
-        status = sc__sum(x, x->bidir, nn, MPI_DOUBLE, "MPI_Iallreduce(bidir)", err);
+        status = sc_pairs_sum(x, x->bidir, nn, MPI_DOUBLE, "MPI_Iallreduce(bidir)", err);
     if (status == SC_OK)
-        status = sc__sum(x, x->lat, nn, MPI_DOUBLE, "MPI_Iallreduce(latency)", err);
+        status = sc_pairs_sum(x, x->lat, nn, MPI_DOUBLE, "MPI_Iallreduce(latency)", err);
     if (status == SC_OK)
-        status = sc__sum(x, x->looks, nn, MPI_INT, "MPI_Iallreduce(looks)", err);
+        status = sc_pairs_sum(x, x->looks, nn, MPI_INT, "MPI_Iallreduce(looks)", err);
     sc_watchdog_disarm(x->wd);
     return status;
 }
 
 /* One more look at a slow pair: each slow direction is measured once more and keeps its better
  * figure. Every rank learns the figures, so that all take the same next step. */
-static sc_status_t sc__look_once(sc__ctx_t *x, int a, int b, double limit, sc_err_t *err)
+static sc_status_t sc__look_once(sc_pairs_run_t *x, int a, int b, double limit, sc_err_t *err)
 {
     sc_comm_t *pc = x->pc;
     int n = pc->size;
@@ -280,10 +266,10 @@ static sc_status_t sc__look_once(sc__ctx_t *x, int a, int b, double limit, sc_er
     sc_watchdog_arm(x->wd, what, pc->world_rank, n);
     sc_status_t status = SC_OK;
     if ((pc->rank == a || pc->rank == b) && *ab < limit)
-        status = sc__stream_once(x, a, b, x->o->iters, &fresh[0], err);
+        status = sc_pairs_stream_once(x, a, b, x->o->iters, &fresh[0], err);
     if ((pc->rank == a || pc->rank == b) && *ba < limit && status == SC_OK)
-        status = sc__stream_once(x, b, a, x->o->iters, &fresh[1], err);
-    sc_status_t gathered = sc__sum(x, fresh, 2, MPI_DOUBLE, "MPI_Iallreduce(look)", err);
+        status = sc_pairs_stream_once(x, b, a, x->o->iters, &fresh[1], err);
+    sc_status_t gathered = sc_pairs_sum(x, fresh, 2, MPI_DOUBLE, "MPI_Iallreduce(look)", err);
     *ab = fresh[0] > *ab ? fresh[0] : *ab;
     *ba = fresh[1] > *ba ? fresh[1] : *ba;
     x->looks[a * n + b] = x->looks[b * n + a] = x->looks[a * n + b] + 1;
@@ -296,7 +282,7 @@ static sc_status_t sc__look_once(sc__ctx_t *x, int a, int b, double limit, sc_er
  * pairs cost n-1 measurements, not n-1 pauses. Looks raise figures and so the median: the line
  * is drawn again each round, until no pair below it has looks left. Every rank holds the same
  * matrix and takes the same steps. */
-static sc_status_t sc__confirm(sc__ctx_t *x, double expected, sc_err_t *err)
+static sc_status_t sc__confirm(sc_pairs_run_t *x, double expected, sc_err_t *err)
 {
     int n = x->pc->size;
     sc_status_t status = SC_OK;
@@ -327,8 +313,8 @@ static sc_status_t sc__confirm(sc__ctx_t *x, double expected, sc_err_t *err)
 
 /* Rounds measured (every rank fills the pairs it was in), the matrices gathered on every rank,
  * the first looks kept, then the slow pairs looked at again. */
-static sc_status_t sc__measure_rounds(sc__ctx_t *x, const int *peers, int rounds, int base,
-                                      double expected, sc_err_t *err)
+sc_status_t sc_pairs_measure_rounds(sc_pairs_run_t *x, const int *peers, int rounds, int base,
+                                    double expected, sc_err_t *err)
 {
     int nn = x->pc->size * x->pc->size;
     sc_status_t status = sc__rounds(x, peers, rounds, base, base + rounds, err);
@@ -341,22 +327,20 @@ static sc_status_t sc__measure_rounds(sc__ctx_t *x, const int *peers, int rounds
     return status;
 }
 
-static void sc__matrix_alloc(sc_pairs_matrix_t *m, int n);
-
-/* Quick's second step: the members of pairs slow at every look, each with a node of a healthy
- * pair. Measured into fresh matrices (the gather sums what each rank filled), then merged into
- * out where a pair was measured. */
-static sc_status_t sc__quick_again(sc__ctx_t *x, double expected, sc_pairs_matrix_t *out,
-                                   sc_err_t *err)
+/* The second step of quick, bisect and a one-leaf switch: the SUSPECTs of state (and those the
+ * matrix adds: members of pairs slow at every look) each with a GOOD node, against the
+ * reference the first step drew. Measured into fresh matrices (the gather sums what each rank
+ * filled), then merged into out where a pair was measured. */
+sc_status_t sc_pairs_again(sc_pairs_run_t *x, double reference, signed char *state,
+                           sc_pairs_matrix_t *out, sc_err_t *err)
 {
     int n = x->pc->size, *peers = NULL;
-    double reference = expected > 0 ? expected : sc_stats_matrix_median(out->uni, out->looks, n);
-    int rounds = sc_pairs_quick_retests(n, out->uni, out->looks,
-                                        (1.0 - x->o->tolerance) * reference, &peers);
+    sc_pairs_states(n, out->uni, out->looks, (1.0 - x->o->tolerance) * reference, state);
+    int rounds = sc_pairs_retests(n, state, &peers);
     if (rounds == 0)
         return SC_OK;
     sc_pairs_matrix_t again;
-    sc__matrix_alloc(&again, n);
+    sc_pairs_matrix_alloc(&again, n);
     if (again.uni == NULL) {
         free(peers);
         return sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): no memory for pairs", x->rte->rank,
@@ -366,7 +350,7 @@ static sc_status_t sc__quick_again(sc__ctx_t *x, double expected, sc_pairs_matri
     x->first = again.first;
     /* held to the first step's reference: the pairs looked at again are the doubtful ones, and
      * their own median would not be a fair one */
-    sc_status_t status = sc__measure_rounds(x, peers, rounds, out->rounds, reference, err);
+    sc_status_t status = sc_pairs_measure_rounds(x, peers, rounds, out->rounds, reference, err);
     for (int i = 0; status == SC_OK && i < n * n; i++)
         if (again.looks[i] > 0) {
             out->uni[i] = again.uni[i], out->first[i] = again.first[i];
@@ -381,8 +365,44 @@ static sc_status_t sc__quick_again(sc__ctx_t *x, double expected, sc_pairs_matri
     return status;
 }
 
-/* An n x n matrix of zeros, or all of it NULL when memory ran out. */
-static void sc__matrix_alloc(sc_pairs_matrix_t *m, int n)
+/* The first step's rounds, then what the strategy does with them. */
+static sc_status_t sc__strategy(sc_pairs_run_t *x, double expected, sc_pairs_matrix_t *out,
+                                sc_err_t *err)
+{
+    const sc_pairs_opts_t *o = x->o;
+    int n = x->pc->size, *peers = NULL, rounds = -1;
+    if (o->strategy == SC_PAIRS_bisect)
+        return sc_pairs_bisect(x, expected, out, err);
+    if (o->strategy == SC_PAIRS_quick)
+        rounds = sc_pairs_plan_quick(n, &peers);
+    else if (o->strategy == SC_PAIRS_switch)
+        rounds = sc_pairs_plan_switch(n, o->leaf_of, o->nleaves, &peers);
+    else
+        rounds = sc_pairs_plan_all(n, &peers);
+    sc_status_t status = SC_OK;
+    if (rounds < 0)
+        status = sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): no memory for the rounds",
+                            x->rte->rank, x->rte->host);
+    if (status == SC_OK)
+        status = sc_pairs_measure_rounds(x, peers, rounds, 0, expected, err);
+    out->rounds = rounds > 0 ? rounds : 0;
+    free(peers);
+    /* under one leaf, switch knows no more than quick's first step: a partner to tell apart */
+    bool again =
+        o->strategy == SC_PAIRS_quick || (o->strategy == SC_PAIRS_switch && o->nleaves < 2);
+    signed char *state = again ? calloc((size_t)n, 1) : NULL;
+    if (status == SC_OK && again && state == NULL)
+        status = sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): no memory for pairs",
+                            x->rte->rank, x->rte->host);
+    if (status == SC_OK && again)
+        status = sc_pairs_again(
+            x, expected > 0 ? expected : sc_stats_matrix_median(out->uni, out->looks, n), state,
+            out, err);
+    free(state);
+    return status;
+}
+
+void sc_pairs_matrix_alloc(sc_pairs_matrix_t *m, int n)
 {
     memset(m, 0, sizeof(*m));
     size_t nn = (size_t)n * (size_t)n;
@@ -401,17 +421,17 @@ sc_status_t sc_pairs_measure(const sc_pairs_ctx_t *in, const sc_pairs_opts_t *o,
                              sc_pairs_matrix_t *out, sc_err_t *err)
 {
     int n = in->pc->size;
-    sc__ctx_t x = {.rte = in->rte,
-                   .pc = in->pc,
-                   .control = in->control,
-                   .o = o,
-                   .wd = in->wd,
-                   .on_round = in->on_round,
-                   .on_round_arg = in->on_round_arg};
+    sc_pairs_run_t x = {.rte = in->rte,
+                        .pc = in->pc,
+                        .control = in->control,
+                        .o = o,
+                        .wd = in->wd,
+                        .on_round = in->on_round,
+                        .on_round_arg = in->on_round_arg};
     if (in->on_round != NULL && in->pc->rank == 0)
-        sc__matrix_alloc(&x.so_far, n);
-    x.buf = x.pc->ops->alloc(x.pc, 2 * o->size);
-    sc__matrix_alloc(out, n);
+        sc_pairs_matrix_alloc(&x.so_far, n);
+    x.buf = x.pc->ops->alloc(x.pc, SC_PAIRS_BUF(o->size));
+    sc_pairs_matrix_alloc(out, n);
     x.uni = out->uni;
     x.bidir = out->bidir;
     x.lat = out->lat;
@@ -422,28 +442,16 @@ sc_status_t sc_pairs_measure(const sc_pairs_ctx_t *in, const sc_pairs_opts_t *o,
         status = sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): no memory for pairs",
                             x.rte->rank, x.rte->host);
     if (status == SC_OK) /* written once: unwritten host pages all read the one zero page */
-        status = x.pc->ops->fill_bytes(x.pc, x.buf, 0x3C, 2 * o->size, err);
+        status = x.pc->ops->fill_bytes(x.pc, x.buf, 0x3C, SC_PAIRS_BUF(o->size), err);
     if (status == SC_OK && o->put && x.pc->ops->rma == NULL)
-        status = sc_err_set(err, SC_ERR_USAGE,
-                            "--method put: one-sided transfers need the ucx backend (not %s)",
-                            x.pc->ops->name);
+        status = sc_err_set(err, SC_ERR_USAGE, SC_PAIRS_PUT_NEEDS_UCX, x.pc->ops->name);
     if (status == SC_OK && o->put)
         status = x.pc->ops->rma->expose(x.pc, x.buf, 2 * o->size, err);
-    int *peers = NULL;
-    int rounds = o->strategy == SC_PAIRS_QUICK ? sc_pairs_plan_quick(n, &peers)
-                                               : sc_pairs_plan_all(n, &peers);
-    if (status == SC_OK && rounds < 0)
-        status = sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): no memory for the rounds",
-                            x.rte->rank, x.rte->host);
     if (status == SC_OK)
-        status = sc__measure_rounds(&x, peers, rounds, 0, expected, err);
-    out->rounds = rounds;
-    if (status == SC_OK && o->strategy == SC_PAIRS_QUICK)
-        status = sc__quick_again(&x, expected, out, err);
+        status = sc__strategy(&x, expected, out, err);
     for (int a = 0; out->looks != NULL && a < n; a++)
         for (int b = a + 1; b < n; b++)
             out->measured += out->looks[a * n + b] > 0;
-    free(peers);
     if (x.buf)
         x.pc->ops->free(x.pc, x.buf);
     sc_pairs_matrix_free(&x.so_far);
@@ -457,5 +465,6 @@ void sc_pairs_matrix_free(sc_pairs_matrix_t *m)
     free(m->lat);
     free(m->looks);
     free(m->first);
+    free(m->groups);
     memset(m, 0, sizeof(*m));
 }

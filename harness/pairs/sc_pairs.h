@@ -10,6 +10,7 @@
 #include "comm/sc_backend.h"
 #include "engine/sc_watchdog.h"
 #include "pairs/sc_pairs_plan.h"
+#include "topology/sc_switches.h"
 
 typedef struct {
     uint64_t size;        /* message size for bandwidth */
@@ -19,15 +20,33 @@ typedef struct {
     bool put;             /* one-sided RMA puts instead of tagged messages */
     double tolerance;     /* slow: below (1 - tolerance) x the reference */
     sc_pairs_strategy_t strategy;
+    const int *leaf_of; /* switch: each participant's leaf (0 .. nleaves - 1) */
+    int nleaves;
 } sc_pairs_opts_t;
+
+/* Puts on a backend without one-sided transfers (printf format: the backend's name). */
+#define SC_PAIRS_PUT_NEEDS_UCX "--method put: one-sided transfers need the ucx backend (not %s)"
+/* Bisect on a backend without collectives (printf format: the backend's name). */
+#define SC_PAIRS_NO_ALLREDUCE "--strategy bisect: the %s backend has no all-reduce (mpi or nccl)"
+
+/* A group all-reduce of the bisect search. */
+typedef struct {
+    sc_span_t span;   /* its participants */
+    int round, looks; /* the round it ran in (from 1), times measured */
+    double busbw_GBps;
+    bool slow;
+} sc_pairs_group_t;
 
 /* The measurement, n x n, entry [i * n + j] from participant i to j. */
 typedef struct {
     int n;
-    double *uni, *first;  /* GB/s from i to j: best look, and first look */
-    double *bidir, *lat;  /* GB/s both ways; microseconds one way */
-    int *looks;           /* how many times the pair was measured (0: not measured) */
-    int rounds, measured; /* rounds run, pairs measured (the first look of each) */
+    double *uni, *first;      /* GB/s from i to j: best look, and first look */
+    double *bidir, *lat;      /* GB/s both ways; microseconds one way */
+    int *looks;               /* how many times the pair was measured (0: not measured) */
+    int rounds, measured;     /* rounds run, pairs measured (the first look of each) */
+    sc_pairs_group_t *groups; /* bisect: the groups measured, in order */
+    int ngroups;
+    double group_reference; /* bisect: the busbw the groups were held to */
 } sc_pairs_matrix_t;
 
 /* After each round, on the first participant: the matrix so far (0 where not measured yet),
@@ -48,6 +67,8 @@ typedef struct {
  * expected: GB/s that draws the slow line, or 0 for the matrix's median. */
 sc_status_t sc_pairs_measure(const sc_pairs_ctx_t *ctx, const sc_pairs_opts_t *o, double expected,
                              sc_pairs_matrix_t *out, sc_err_t *err);
+/* An n x n matrix of zeros, or all of it NULL when memory ran out. */
+void sc_pairs_matrix_alloc(sc_pairs_matrix_t *m, int n);
 void sc_pairs_matrix_free(sc_pairs_matrix_t *m);
 
 #endif

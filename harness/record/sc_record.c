@@ -166,6 +166,7 @@ void sc_result_free(sc_result_t *r)
     sc_list_free(&r->cases);
     sc_result_free_matrix(r);
     sc_list_free(&r->pairs);
+    sc_list_free(&r->groups);
     sc_localization_free(&r->localization);
     sc_list_free(&r->checks);
     sc_list_free(&r->findings);
@@ -287,6 +288,18 @@ const sc_field_t sc_pair_row_fields[] = {
     R(latency_us, SC_FIELD_DOUBLE, CSV),
     R(looks, SC_FIELD_INT, CSV),
     {"verdict", SC_FIELD_LEVEL, offsetof(sc_pair_row_t, level), sizeof(sc_level_t), CSV},
+    SC__END,
+};
+#undef R
+
+#define R(field, kind, show) SC__F(sc_group_row_t, field, kind, show)
+const sc_field_t sc_group_row_fields[] = {
+    R(members, SC_FIELD_TEXT, CSV),
+    R(size, SC_FIELD_INT, CSV),
+    R(round, SC_FIELD_INT, CSV),
+    R(busbw_GBps, SC_FIELD_DOUBLE, CSV),
+    R(looks, SC_FIELD_INT, CSV),
+    {"verdict", SC_FIELD_LEVEL, offsetof(sc_group_row_t, level), sizeof(sc_level_t), CSV},
     SC__END,
 };
 #undef R

@@ -131,7 +131,7 @@ typedef struct {
 } sc_slow_pair_t;
 
 typedef struct {
-    char kind[8]; /* "node" or "link" */
+    char kind[8]; /* "node", "link" or "switch" */
     char where[2 * SC_HOST_MAX + 40];
     char evidence[256];
 } sc_suspect_t;
@@ -146,6 +146,16 @@ typedef struct {
 } sc_localization_t;
 
 void sc_localization_free(sc_localization_t *l);
+
+/* A group all-reduce of the bisect search: its members, the bus bandwidth it reached (best
+ * look) and whether that was slow. */
+typedef struct {
+    char members[256];             /* "h1 h2 h3 h4", cut short with "..." on a large group */
+    int first, size, round, looks; /* first: its first participant (0-based) */
+    double busbw_GBps;
+    bool slow; /* below the slow line at every look */
+    sc_level_t level;
+} sc_group_row_t;
 
 /* ---- a compute phase on one rank (`scalecheck compute`) ---- */
 typedef struct {
@@ -190,6 +200,7 @@ typedef struct {
 } sc_foreign_t;
 typedef SC_LIST(sc_point_t) sc_points_t;
 typedef SC_LIST(sc_pair_row_t) sc_pair_rows_t;
+typedef SC_LIST(sc_group_row_t) sc_group_rows_t;
 typedef SC_LIST(sc_prediction_row_t) sc_prediction_rows_t;
 typedef SC_LIST(sc_model_point_t) sc_model_points_t;
 
@@ -240,6 +251,7 @@ extern const sc_field_t sc_point_fields[];
 extern const sc_field_t sc_check_fields[];
 extern const sc_field_t sc_finding_fields[];
 extern const sc_field_t sc_pair_row_fields[];
+extern const sc_field_t sc_group_row_fields[];
 extern const sc_field_t sc_gemm_row_fields[]; /* sc_compute_row_t, --mode gemm */
 extern const sc_field_t sc_spin_row_fields[]; /* sc_compute_row_t, --mode spin */
 extern const sc_field_t sc_prediction_row_fields[];

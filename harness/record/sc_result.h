@@ -43,6 +43,7 @@ typedef struct {
     char (*pair_names)[SC_HOST_MAX + 16];
     double *uni, *uni_first, *bidir, *latency; /* npairs_nodes^2 each */
     sc_pair_rows_t pairs;
+    sc_group_rows_t groups; /* the bisect search's group all-reduces */
     sc_localization_t localization;
     bool has_localization;
     char mode[16], per[16], method[16], strategy[16];

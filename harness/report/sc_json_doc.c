@@ -153,6 +153,9 @@ static void sc__pairs_part(const sc_result_t *r, json_t *doc)
     json_object_set_new(doc, "strategy", json_string(r->strategy));
     json_object_set_new(doc, "rounds", json_integer(r->pair_rounds));
     json_object_set_new(doc, "pairs_measured", json_integer(r->pairs_measured));
+    json_object_set_new(doc, "groups",
+                        sc_json_records(r->groups.items, r->groups.n, sizeof(*r->groups.items),
+                                        sc_group_row_fields));
     json_object_set_new(doc, "size_bytes", json_integer((json_int_t)r->pair_size_bytes));
     json_object_set_new(doc, "iters", json_integer(r->pair_iters));
     json_object_set_new(doc, "looks", json_integer(r->looks));

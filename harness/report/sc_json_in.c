@@ -157,6 +157,7 @@ sc_status_t sc_json_load_result(const char *dir, sc_result_t *r, sc_err_t *err)
     sc_json_read_list(doc, "sweep", &r->sweep, sizeof(sc_case_row_t), sc_case_row_fields);
     sc_json_read_list(doc, "results", &r->cases, sizeof(sc_case_row_t), sc_case_row_fields);
     sc_json_read_list(doc, "pairs", &r->pairs, sizeof(sc_pair_row_t), sc_pair_row_fields);
+    sc_json_read_list(doc, "groups", &r->groups, sizeof(sc_group_row_t), sc_group_row_fields);
     sc_json_read_list(doc, "checks", &r->checks, sizeof(sc_check_t), sc_check_fields);
     sc_json_read_list(doc, "findings", &r->findings, sizeof(sc_finding_t), sc_finding_fields);
     sc_json_read_list(doc, "preflight", &r->preflight, sizeof(sc_hostcfg_t), sc_hostcfg_fields);

@@ -55,16 +55,68 @@ static void pairs__print_findings(sc_results_t *res, const sc_localization_t *lo
                           loc->suspects[k].where, loc->suspects[k].evidence);
 }
 
+/* "h1 h2 h3", cut short with "..." where the names run past the field. */
+static void pairs__members(char *out, size_t len, const char *const *names, sc_span_t span)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = span.first; i < span.first + span.count; i++) {
+        size_t need = strlen(names[i]) + (used ? 1 : 0);
+        if (used + need + 4 >= len) {
+            snprintf(out + used, len - used, " ...");
+            return;
+        }
+        used += (size_t)snprintf(out + used, len - used, "%s%s", used ? " " : "", names[i]);
+    }
+}
+
+/* The bisect groups as rows of doc, and as a table. */
+static void pairs__groups(sc_results_t *res, const sc_pairs_matrix_t *m, const char *const *names,
+                          sc_result_t *doc)
+{
+    if (m->ngroups == 0)
+        return;
+    sc_results_printf(res,
+                      "#\n# bisect groups (all-reduce busbw, held to %.3g GB/s: the first "
+                      "groups' median)\n# %5s %5s %10s %5s  %s\n",
+                      m->group_reference, "round", "size", "GB/s", "looks", "members");
+    for (int g = 0; g < m->ngroups; g++) {
+        const sc_pairs_group_t *G = &m->groups[g];
+        sc_group_row_t *row = SC_LIST_PUSH(&doc->groups);
+        if (row == NULL)
+            return;
+        pairs__members(row->members, sizeof(row->members), names, G->span);
+        row->first = G->span.first;
+        row->size = G->span.count;
+        row->round = G->round;
+        row->looks = G->looks;
+        row->busbw_GBps = G->busbw_GBps;
+        row->slow = G->slow;
+        sc_results_printf(res, "  %5d %5d %10.3f %5d  %s%s\n", row->round, row->size,
+                          row->busbw_GBps, row->looks, row->members, G->slow ? "  (slow)" : "");
+    }
+}
+
 bool sc_pairs_report(sc_results_t *res, const sc_pairs_matrix_t *m, const char *const *names,
-                     double expected, double tolerance, sc_result_t *doc)
+                     double expected, double tolerance, const sc_leaves_t *leaves, sc_result_t *doc)
 {
     int n = m->n;
-    sc_pairs_judge(&(sc_pairs_view_t){n, m->uni, m->bidir, m->lat, m->looks}, names, expected,
-                   tolerance, doc);
+    pairs__groups(res, m, names, doc);
+    sc_pairs_judge(
+        &(sc_pairs_view_t){n, m->uni, m->bidir, m->lat, m->looks, leaves, m->group_reference},
+        names, expected, tolerance, doc);
     double reference = doc->localization.reference_GBps;
-    pairs__heatmap(res, m->uni, n, names, reference, "uni-directional bandwidth");
-    pairs__heatmap(res, m->bidir, n, names, 2 * reference,
-                   "bi-directional bandwidth (both directions)");
+    if (m->measured == 0)
+        sc_results_printf(res, "#\n# no pair measured: every group was healthy\n");
+    else if (n <= SC_PAIRS_HEATMAP_MAX) {
+        pairs__heatmap(res, m->uni, n, names, reference, "uni-directional bandwidth");
+        pairs__heatmap(res, m->bidir, n, names, 2 * reference,
+                       "bi-directional bandwidth (both directions)");
+    } else
+        sc_results_printf(res,
+                          "#\n# %d participants: no heatmap above %d (pairs.csv, the HTML "
+                          "report)\n",
+                          n, SC_PAIRS_HEATMAP_MAX);
     pairs__print_findings(res, &doc->localization);
     sc_verdict_print_line(res, &doc->checks);
     doc->npairs_nodes = n;

@@ -9,12 +9,16 @@
 #include "record/sc_result.h"
 #include "session/sc_results.h"
 
+#define SC_PAIRS_HEATMAP_MAX 32 /* wider matrices are for the JSON, the CSV and the HTML */
+
 /* Rank 0: judges the matrix (the localisation, a check per pair), prints the heatmaps,
  * suspects and verdict to res, and puts the matrices, the pairs, the localisation and the
- * checks in doc. expected: GB/s from the topology, or 0 for the matrix's median. Returns
- * whether anything failed (a FAIL or a suspect). */
+ * checks in doc (the bisect groups and their checks too; leaves: the switch map, or NULL).
+ * Heatmaps only up to SC_PAIRS_HEATMAP_MAX participants. expected: GB/s from the topology, or 0 for
+ * the matrix's median. Returns whether anything failed (a FAIL or a suspect). */
 bool sc_pairs_report(sc_results_t *res, const sc_pairs_matrix_t *m, const char *const *names,
-                     double expected, double tolerance, sc_result_t *doc);
+                     double expected, double tolerance, const sc_leaves_t *leaves,
+                     sc_result_t *doc);
 
 /* pairs.csv in the run directory, and at extra when not NULL: one row per pair. */
 sc_status_t sc_pairs_save_csv(const sc_results_t *res, const char *extra,

@@ -22,6 +22,8 @@ static const sc_field_t sc__topology_fields[] = {
     {"name", SC_FIELD_NAME, T(name), 64, false, 0, 0, NULL, "short name"},
     {"description", SC_FIELD_STRING, T(description), 256, false, 0, 0, NULL, "one line"},
     {"extends", SC_FIELD_SKIP, 0, 0, false, 0, 0, NULL, "file this one builds on"},
+    {"switches", SC_FIELD_SKIP, 0, 0, false, 0, 0, NULL,
+     "leaf switches and the hosts under them (pairs --strategy switch)"},
     {"library", SC_FIELD_ENUM, T(library), 0, false, 0, 0, SC_LIBRARY_NAMES,
      "collective library of the vendor"},
     {"node", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "one server"},
@@ -308,6 +310,8 @@ static sc_status_t sc__load(const char *path, sc_topology_t *t, char chain[][PAT
     }
     if (status == SC_OK)
         status = sc_yaml_apply(&doc, sc__topology_fields, t, NULL, err);
+    if (status == SC_OK && sc_yaml_get(doc.root, "switches") != NULL) /* the nearest file's */
+        snprintf(t->switches_file, sizeof(t->switches_file), "%s", path);
     if (status == SC_OK)
         status = sc__claims(&doc, t, err);
     if (status == SC_OK)

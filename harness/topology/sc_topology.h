@@ -82,7 +82,8 @@ typedef struct {
     char name[64];
     char description[256];
     char path[512];
-    int library; /* sc_library_t */
+    char switches_file[512]; /* the file that declares `switches:` (topology/sc_switches.h) */
+    int library;             /* sc_library_t */
     /* node */
     char gpu[64];
     long long gpus_per_node;

@@ -10,6 +10,8 @@
 #   vcluster.sh shape NAME HOST RATE        limit HOST's link (tc tbf, both ends), e.g. 200mbit
 #   vcluster.sh shape-pair NAME HA HB RATE  limit only the traffic between HA and HB (a slow
 #                                           route; tc htb + a u32 filter, both ends)
+#   vcluster.sh shape-between NAME "HA..." "HB..." RATE   the traffic between two sets of hosts
+#                                           (a slow path between two leaf switches)
 #   vcluster.sh cut NAME HOST               take HOST's link down
 #   vcluster.sh heal NAME HOST              undo shape/cut
 #   vcluster.sh env NAME HOST VAR=VALUE...  set variables for what runs on HOST (a host set up
@@ -133,20 +135,31 @@ shape() {
 # The traffic of one host to one address only, through an htb class of its own (the rest goes
 # to a class too fast to matter; htb and u32 are what a minimal kernel has: no prio, no netem).
 shape_to() {
-    local ns=$1 dst=$2 rate=$3
+    local ns=$1 rate=$2 dst; shift 2
     ip netns exec "$ns" tc qdisc replace dev eth0 root handle 1: htb default 10
     ip netns exec "$ns" tc class replace dev eth0 parent 1: classid 1:10 htb rate 100gbit \
         quantum 200000
     ip netns exec "$ns" tc class replace dev eth0 parent 1: classid 1:20 htb rate "$rate" \
         quantum 1514
-    ip netns exec "$ns" tc filter replace dev eth0 protocol ip parent 1:0 prio 1 u32 \
-        match ip dst "$dst/32" flowid 1:20
+    for dst in "$@"; do  # every address shares the one slow class: one slow uplink
+        ip netns exec "$ns" tc filter add dev eth0 protocol ip parent 1:0 prio 1 u32 \
+            match ip dst "$dst/32" flowid 1:20
+    done
 }
 
 shape_pair() {
     local name=$1 a=$2 b=$3 rate=$4
-    shape_to "$(ns_of "$name" "$a")" "$subnet.${b#h}" "$rate"
-    shape_to "$(ns_of "$name" "$b")" "$subnet.${a#h}" "$rate"
+    shape_to "$(ns_of "$name" "$a")" "$rate" "$subnet.${b#h}"
+    shape_to "$(ns_of "$name" "$b")" "$rate" "$subnet.${a#h}"
+}
+
+# Every host of one set slowed towards every host of the other, both ways.
+shape_between() {
+    local name=$1 rate=$4 h addrs_a=() addrs_b=()
+    for h in $2; do addrs_a+=("$subnet.${h#h}"); done
+    for h in $3; do addrs_b+=("$subnet.${h#h}"); done
+    for h in $2; do shape_to "$(ns_of "$name" "$h")" "$rate" "${addrs_b[@]}"; done
+    for h in $3; do shape_to "$(ns_of "$name" "$h")" "$rate" "${addrs_a[@]}"; done
 }
 
 heal() {
@@ -201,11 +214,12 @@ case "$cmd" in
     exec) exec_on "$@" ;;
     shape) shape "$@" ;;
     shape-pair) shape_pair "$@" ;;
+    shape-between) shape_between "$@" ;;
     heal) heal "$@" ;;
     env) set_env "$@" ;;
     cut) cut "$@" ;;
     hosts) hosts_of "$@" ;;
     probe) probe "$@" ;;
     mpirun) set +e; run_mpi "$@"; exit $? ;;
-    *) sed -n '2,26p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,28p' "$0" >&2; exit 2 ;;
 esac

@@ -7,6 +7,8 @@ import os
 
 from sclib import *
 
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
 
 def test():
     wd = workdir("pairs")
@@ -50,9 +52,34 @@ def test():
     rc, out, err, _ = scalecheck1(["pairs", "--plan-only", "--nodes", "1000"])
     rows = {l.split()[0]: l.split()[1:] for l in out.splitlines() if l.startswith("  ")}
     expect(rc == 0 and rows.get("all") == ["999", "/", "499500"] * 3
-           and rows.get("quick") == ["1", "/", "500", "2", "/", "502", "2", "/", "504"],
+           and rows.get("quick") == ["1", "/", "500", "2", "/", "502", "2", "/", "504"]
+           and rows.get("bisect") == ["1", "/", "16", "9", "/", "29", "9", "/", "42"]
+           and rows.get("switch") == ["32", "/", "15628"] * 3,
            f"plan-only: exit {rc}\n{out}{err}")
-    for args, message in [(["--strategy", "x"], "--strategy: 'x' is not all or quick"),
+    # bisect on one host, every rank a participant: 16 ranks make 4 groups of 4, all healthy in
+    # a wide band: no pair is measured (the degraded twins are vcluster-strategies')
+    bpath = os.path.join(wd, "bisect.json")
+    rc, out, err, _ = mpirun(16, ["pairs", "--per", "rank", "--strategy", "bisect", "--size", "64K",
+                                  "-n", "2", "--tolerance", "0.9", "--mode", "serial", "--json",
+                                  bpath, "--results-dir", os.path.join(wd, "r")], timeout=240)
+    doc = load_json(bpath)
+    groups = doc["groups"]
+    expect(rc == 0 and doc["strategy"] == "bisect" and doc["rounds"] == 1
+           and [g["size"] for g in groups] == [4] * 4 and doc["pairs_measured"] == 0
+           and all(g["busbw_GBps"] > 0 and g["verdict"] == "PASS" for g in groups)
+           and len(doc["checks"]) == 4 and "bisect groups" in out,
+           f"bisect: exit {rc}, {doc['rounds']} rounds, groups {groups}\n{out[-1500:]}")
+    expect(groups[1]["members"].split() == [f"{doc['names'][i]}" for i in range(4, 8)],
+           f"members {groups[1]['members']} of {doc['names']}")
+    # a switch map that leaves this host out
+    topo = os.path.join(wd, "switches.yaml")
+    with open(topo, "w") as f:
+        f.write(f"name: one-leaf\nextends: {os.path.join(ROOT, 'topologies', 'localhost.yaml')}\n"
+                "switches:\n  leaf1: [no-such-host]\n")
+    for args, message in [(["--strategy", "x"], "--strategy: 'x' is not one of all|quick|bisect|switch"),
+                          (["--strategy", "switch", "--per", "rank"], "--strategy switch: needs --topology FILE with a switches: map"),
+                          (["--strategy", "switch", "--per", "rank", "-T", topo], "switches: host "),
+                          (["--strategy", "bisect", "--per", "rank", "--backend", "ucx"], "--strategy bisect: the ucx backend has no all-reduce"),
                           (["--plan-only"], "--plan-only: needs --nodes N"),
                           (["--mode", "x"], "--mode: 'x' is not concurrent or serial"),
                           (["--method", "x"], "--method: 'x' is not tag or put"),
@@ -60,6 +87,7 @@ def test():
                           (["--method", "put", "--per", "rank"], "--method put: one-sided transfers need the ucx backend (not mpi)")]:
         rc, out, err, _ = mpirun(2, ["pairs", "--backend", "mpi", "--results-dir", os.path.join(wd, "bad")] + args, timeout=60)
         expect(rc == 2 and message in err, f"{args}: exit {rc}\n{err[-600:]}")
+        expect(not os.path.exists(os.path.join(wd, "bad")), f"{args}: exit 2 left the results directory")
 
 
 main(test)

@@ -18,10 +18,12 @@
   preflight - hosts set up alike PASS (`preflight`, and inside a multi-node `coll`); then h3
              with another GPU driver, h4's port at a lower rate (errors) and a variable set on
              h2 alone (a warning), through a fake NVML and sysfs: FAIL, exit 1, each named;
-  strategies - on 8 hosts, `pairs --strategy quick` (each node paired once, then the members of
-             slow pairs with healthy nodes) against `all`: healthy, one node shaped slow, two,
-             and one route (h1 <-> h2) shaped: each names what is slow, quick with far fewer
-             pairs (4, 6, 8 and 6 of 28);
+  strategies - on 8 hosts (strategies16: 16), the search strategies quick, bisect (group
+             all-reduces halved) and switch (two leaves from a switch map) against all:
+             healthy, one node shaped slow, two, one route (h1 <-> h2), and the path between the
+             two leaves (every host of one slowed towards every host of the other): each names
+             what is slow, the searches with at most half the pairs, quick and bisect with
+             exactly what --plan-only says;
   refused  - `up` where namespaces cannot be made (an unprivileged user namespace stands in
              for a chroot or a container): exit 4 with ip's reason, nothing left behind.
 Every mode checks that `down` leaves nothing: no namespace, no process, no temporary folder of
@@ -29,6 +31,7 @@ the cluster, no MPI session directory. Where this machine cannot make namespaces
 skips with the reason (77). Needs root (network namespaces)."""
 import glob
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -41,6 +44,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 VC = os.path.join(ROOT, "launch", "vcluster", "vcluster.sh")
 MODE = sys.argv[1]
 NAME = f"sc{MODE[:3]}{os.getpid() % 10000}"
+HOSTS = {"strategies": 8, "strategies16": 16}.get(MODE, 4)
 
 
 def vc(*args, timeout=120, check=True):
@@ -378,35 +382,89 @@ def preflight(wd):
     print(f"preflight: alike PASS; odd hosts FAIL with {len(found)} findings")
 
 
-def strategy_run(wd, tag, strategy):
+def switch_map(wd, leaves):
+    """A topology that extends the shipped vcluster one with a switch map of `leaves` leaves."""
+    path = os.path.join(wd, f"switches-{leaves}.yaml")  # beside what extends it: shipped
+    hosts = HOSTS // leaves
+    with open(path, "w") as f:
+        f.write(f"name: vc-switches\nextends: {os.path.join(ROOT, 'topologies', 'vcluster.yaml')}\n"
+                f"nodes: {HOSTS}\nswitches:\n")
+        for l in range(leaves):
+            f.write(f"  leaf{l + 1}: \"h[{l * hosts + 1}-{(l + 1) * hosts}]\"\n")
+    return path
+
+
+def strategy_run(wd, tag, strategy, topology):
     jpath = os.path.join(wd, f"{tag}-{strategy}.json")
+    extra = ["-T", topology, "--tolerance", "0.75"] if strategy == "switch" else []
+    t0 = time.monotonic()
     p = vmpi(1, ["pairs", "--mode", "serial", "--strategy", strategy, "--size", "256K", "-n", "4",
-                 "--json", jpath, "--results-dir", os.path.join(wd, "results")])
+                 "--json", jpath, "--results-dir", os.path.join(wd, "results")] + extra, timeout=600)
+    wall = time.monotonic() - t0
+    expect(os.path.exists(jpath), f"{tag}, {strategy}: exit {p.returncode}, no JSON\n{p.stdout[-2000:]}"
+           f"\n{p.stderr[-2000:]}")
     doc = load_json(jpath)
     found = sorted((s["kind"], s["where"]) for s in doc["localization"]["suspects"])
-    return p.returncode, doc, found
+    return p.returncode, doc, found, wall
+
+
+def planned(strategy, k):
+    """What --plan-only says the strategy takes with k bad nodes: (rounds, measurements)."""
+    p = subprocess.run([SCALECHECK, "pairs", "--plan-only", "--nodes", str(HOSTS)],
+                       capture_output=True, text=True, timeout=30)
+    for line in p.stdout.splitlines():
+        if line.split()[:1] == [strategy]:
+            cells = re.findall(r"(\d+) / (\d+)", line)
+            return int(cells[k][0]), int(cells[k][1])
+    raise Failure(f"--plan-only has no {strategy} row:\n{p.stdout}")
+
+
+# What each case shapes, what every strategy must name, and which strategies run it.
+def strategy_cases():
+    mid = HOSTS // 2 + 2  # a node under the second leaf
+    half_a = " ".join(f"h{i}" for i in range(1, HOSTS // 2 + 1))
+    half_b = " ".join(f"h{i}" for i in range(HOSTS // 2 + 1, HOSTS + 1))
+    searches = ("quick", "bisect", "switch")
+    return [("healthy", [], [], 0, searches),
+            ("one-node", [("shape", "h3")], [("node", "h3")], 1, searches + ("all",)),
+            ("two-nodes", [("shape", "h3"), ("shape", f"h{mid}")],
+             [("node", "h3"), ("node", f"h{mid}")], 2, searches),
+            ("route", [("shape-pair", "h1", "h2")], [("link", "h1 <-> h2")], 1,
+             searches + (("all",) if HOSTS <= 8 else ())),
+            ("uplink", [("shape-between", half_a, half_b)], [("switch", "leaf1 <-> leaf2")], 0,
+             ("switch",))] + ([  # four leaves: the last one slow towards all three others
+        ("leaf-uplinks", [("shape-between", "h13 h14 h15 h16", " ".join(f"h{i}" for i in range(1, 13)))],
+         [("switch", "leaf4 uplinks")], 0, ("switch",))] if HOSTS == 16 else [])
 
 
 def strategies(wd):
-    cases = [("healthy", [], [], 4, ()),
-             ("one-node", [("shape", "h3")], [("node", "h3")], 6, ("all",)),
-             ("two-nodes", [("shape", "h3"), ("shape", "h6")], [("node", "h3"), ("node", "h6")], 8,
-              ()),
-             ("route", [("shape-pair", "h1", "h2")], [("link", "h1 <-> h2")], 6, ("all",))]
-    for tag, faults, want, quick_pairs, others in cases:
+    total = HOSTS * (HOSTS - 1) // 2
+    for tag, faults, want, bad, runs in strategy_cases():
+        topology = switch_map(wd, 4 if tag == "leaf-uplinks" else 2)
         for fault in faults:
             vc(fault[0], NAME, *fault[1:], "200mbit")
-        for strategy in ("quick",) + others:
-            rc, doc, found = strategy_run(wd, tag, strategy)
-            pairs = quick_pairs if strategy == "quick" else 28
-            expect(rc == (1 if want else 0) and found == want and doc["pairs_measured"] == pairs
-                   and doc["strategy"] == strategy,
+        for strategy in runs:
+            rc, doc, found, wall = strategy_run(wd, tag, strategy, topology)
+            measured = doc["pairs_measured"] + len(doc["groups"])
+            expect(rc == (1 if want else 0) and found == sorted(want) and doc["strategy"] == strategy,
                    f"{tag}, {strategy}: exit {rc}, suspects {found} (want {want}), "
-                   f"{doc['pairs_measured']} pairs (want {pairs}), {doc['rounds']} rounds")
-            print(f"{tag}: {strategy} names {found or 'nothing'} with {pairs} of 28 pairs in "
-                  f"{doc['rounds']} rounds")
-        for h in ("h1", "h2", "h3", "h6"):
-            vc("heal", NAME, h)
+                   f"{doc['pairs_measured']} pairs, {len(doc['groups'])} groups, "
+                   f"{doc['rounds']} rounds")
+            if strategy in ("quick", "bisect") and tag != "route":
+                # the plan's worst case (each bad node in a first pair or group of its own)
+                rounds, plan = planned(strategy, bad)
+                expect(measured == plan and doc["rounds"] == rounds,
+                       f"{tag}, {strategy}: {measured} measurements in {doc['rounds']} rounds, "
+                       f"the plan says {plan} in {rounds}")
+            if strategy != "all":
+                expect(measured <= total // 2, f"{tag}, {strategy}: {measured} of {total}")
+            else:
+                expect(measured == total, f"{tag}, all: {measured} of {total}")
+            print(f"{HOSTS} hosts, {tag}: {strategy} names {found or 'nothing'} with "
+                  f"{doc['pairs_measured']} pairs + {len(doc['groups'])} groups of {total} pairs, "
+                  f"{doc['rounds']} rounds, {wall:.1f} s")
+        for h in range(1, HOSTS + 1):
+            vc("heal", NAME, f"h{h}")
 
 
 def refused():
@@ -439,7 +497,7 @@ def test():
         sys.exit(77)
     wd = workdir("vcluster-" + MODE)
     before = cluster_files()
-    p = vc("up", NAME, "8" if MODE == "strategies" else "4", check=False)
+    p = vc("up", NAME, str(HOSTS), check=False)
     if p.returncode == 4:  # a chroot, an unprivileged container: the reason, not a failure
         print(f"SKIP: {p.stderr.strip()}")
         sys.exit(77)
@@ -447,7 +505,8 @@ def test():
     try:
         {"healthy": healthy, "shaped": shaped, "cut": cut, "repeat": repeat, "curve": curve,
          "calibrated": calibrated, "ucx": lambda wd: (healthy(wd, "ucx"), healthy(wd, "ucx", "put")),
-         "slurm": slurm, "preflight": preflight, "strategies": strategies}[MODE](wd)
+         "slurm": slurm, "preflight": preflight, "strategies": strategies,
+         "strategies16": strategies}[MODE](wd)
     finally:
         vc("down", NAME, check=False)
     out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout

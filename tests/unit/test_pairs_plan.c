@@ -3,6 +3,7 @@
  * healthy one, no node twice in a round, nothing when no pair is healthy), the counts
  * --plan-only prints, and the localisation of what quick measured: a bad node (slow with a good
  * partner too) and a bad route (fine with the others). */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,7 +82,7 @@ static void check_quick(void)
     check_rounds(peers, rounds, N, seen);
     measure_again(uni, looks, peers, rounds, 2);
     sc_localization_t loc;
-    sc_localize(uni, looks, N, names, 0, 0.5, &loc);
+    sc_localize(uni, looks, N, names, 0, 0.5, NULL, &loc);
     SC_EXPECT(loc.nsuspects == 1 && !strcmp(loc.suspects[0].kind, "node") &&
               !strcmp(loc.suspects[0].where, "h3"));
     sc_localization_free(&loc);
@@ -90,7 +91,7 @@ static void check_quick(void)
     measured(uni, looks, 0, 1); /* h1 - h2 slow, both fine with others: the route */
     rounds = sc_pairs_quick_retests(N, uni, looks, 1.0, &peers);
     measure_again(uni, looks, peers, rounds, -1);
-    sc_localize(uni, looks, N, names, 0, 0.5, &loc);
+    sc_localize(uni, looks, N, names, 0, 0.5, NULL, &loc);
     SC_EXPECT(loc.nsuspects == 1 && !strcmp(loc.suspects[0].kind, "link") &&
               !strcmp(loc.suspects[0].where, "h1 <-> h2"));
     sc_localization_free(&loc);
@@ -101,19 +102,132 @@ static void check_quick(void)
     SC_EXPECT(sc_pairs_quick_retests(N, uni, looks, 1.0, &peers) == 0 && peers == NULL);
 }
 
+/* The bisect search run as the driver runs it (the same pure steps), on groups slow when they
+ * hold a bad node: the bad nodes end as the only suspects' sources, and the counts match what
+ * --plan-only says. */
+static void bisect_walk(int n, const bool *bad, sc_pairs_count_t *walked, signed char *state)
+{
+    sc_span_t groups[600], next[600], leaves[600];
+    bool slow[600];
+    int ngroups = sc_pairs_bisect_start(n, groups), nleaves = 0, nall = 0;
+    *walked = (sc_pairs_count_t){0};
+    for (int g = 0; g < ngroups; g++)
+        if (groups[g].count <= SC_BISECT_LEAF)
+            leaves[nleaves++] = groups[g];
+        else
+            groups[nall++] = groups[g];
+    for (ngroups = nall; ngroups > 0;) {
+        walked->rounds++;
+        walked->groups += ngroups;
+        for (int g = 0; g < ngroups; g++) {
+            slow[g] = false;
+            for (int i = groups[g].first; i < groups[g].first + groups[g].count; i++)
+                slow[g] |= bad[i];
+            for (int i = groups[g].first; !slow[g] && i < groups[g].first + groups[g].count; i++)
+                state[i] = SC_PAIRS_GOOD;
+        }
+        ngroups = sc_pairs_bisect_next(groups, slow, ngroups, next, leaves, &nleaves);
+        memcpy(groups, next, (size_t)ngroups * sizeof(sc_span_t));
+    }
+    int *peers = NULL, rounds = sc_pairs_plan_leaves(n, leaves, nleaves, &peers);
+    if (n <= 64) {
+        int seen[64 * 64] = {0};
+        check_rounds(peers, rounds, n, seen);
+    }
+    for (int r = 0; r < rounds; r++)
+        for (int i = 0; i < n; i++) {
+            int p = peers[r * n + i];
+            if (p > i) {
+                walked->pairs++;
+                if (state[i] != SC_PAIRS_SUSPECT)
+                    state[i] = bad[i] || bad[p] ? SC_PAIRS_SUSPECT : SC_PAIRS_GOOD;
+                if (state[p] != SC_PAIRS_SUSPECT)
+                    state[p] = bad[i] || bad[p] ? SC_PAIRS_SUSPECT : SC_PAIRS_GOOD;
+            }
+        }
+    walked->rounds += nleaves > 0 ? rounds : 0;
+    free(peers);
+    int again = sc_pairs_retests(n, state, &peers), suspects = 0;
+    for (int i = 0; i < n; i++)
+        suspects += state[i] == SC_PAIRS_SUSPECT;
+    walked->rounds += again;
+    walked->pairs += again > 0 ? suspects : 0;
+    free(peers);
+}
+
+static void check_bisect(int n, int k)
+{
+    bool bad[1200] = {false};
+    signed char state[1200] = {0};
+    sc_span_t first[600];
+    int ngroups = sc_pairs_bisect_start(n, first), covered = 0;
+    for (int g = 0; g < ngroups; g++) {
+        SC_EXPECT(first[g].first == covered && first[g].count >= 2);
+        covered += first[g].count;
+        if (g < k)
+            bad[first[g].first] = true;
+    }
+    SC_EXPECT(covered == n && ngroups == (n < 16 ? n / 2 : n / 4 < 16 ? n / 4 : 16));
+    sc_pairs_count_t walked, planned;
+    bisect_walk(n, bad, &walked, state);
+    sc_pairs_plan_counts(SC_PAIRS_bisect, n, k, 0, &planned);
+    SC_EXPECT(walked.rounds == planned.rounds && walked.pairs == planned.pairs &&
+              walked.groups == planned.groups);
+    for (int i = 0; i < n; i++) /* every bad node is looked at again */
+        SC_EXPECT(!bad[i] || state[i] == SC_PAIRS_SUSPECT);
+}
+
+/* Switch's rounds: disjoint pairs; every pair under a leaf is inside one, every leaf meets
+ * every other leaf once across. */
+static void check_switch(void)
+{
+    int leaf_of[10] = {0, 0, 0, 0, 1, 1, 1, 2, 2, 2}, *peers = NULL, n = 10, seen[100] = {0};
+    int rounds = sc_pairs_plan_switch(n, leaf_of, 3, &peers);
+    SC_EXPECT(rounds == 2 + 3); /* an odd leaf: two rounds under; three leaves: three across */
+    check_rounds(peers, rounds, n, seen);
+    int met[9] = {0}, under = 0;
+    for (int a = 0; a < n; a++)
+        for (int b = a + 1; b < n; b++)
+            if (seen[a * n + b]) {
+                SC_EXPECT(seen[a * n + b] == 1);
+                under += leaf_of[a] == leaf_of[b];
+                met[leaf_of[a] * 3 + leaf_of[b]]++;
+            }
+    SC_EXPECT(under == 2 + 1 + 1 + 1 + 1); /* 4: two pairs; 3 and 3: a pair and the odd one */
+    SC_EXPECT(met[0 * 3 + 1] == 3 && met[0 * 3 + 2] == 3 && met[1 * 3 + 2] == 3);
+    free(peers);
+    sc_pairs_count_t c;
+    sc_pairs_plan_counts(SC_PAIRS_switch, 64, 2, 32, &c);
+    SC_EXPECT(c.rounds == 2 && c.pairs == 64); /* 16 + 16 under, 32 across */
+}
+
 int main(void)
 {
     check_all(N);
     check_all(7);
     check_quick();
-    int rounds = 0, pairs = 0;
-    sc_pairs_plan_counts(SC_PAIRS_ALL, 1000, 0, &rounds, &pairs);
-    SC_EXPECT(rounds == 999 && pairs == 499500);
-    sc_pairs_plan_counts(SC_PAIRS_QUICK, 1000, 0, &rounds, &pairs);
-    SC_EXPECT(rounds == 1 && pairs == 500);
-    sc_pairs_plan_counts(SC_PAIRS_QUICK, 1000, 2, &rounds, &pairs);
-    SC_EXPECT(rounds == 2 && pairs == 504);
-    sc_pairs_plan_counts(SC_PAIRS_QUICK, 8, 1, &rounds, &pairs);
-    SC_EXPECT(rounds == 2 && pairs == 6);
+    sc_pairs_count_t c;
+    sc_pairs_plan_counts(SC_PAIRS_all, 1000, 0, 0, &c);
+    SC_EXPECT(c.rounds == 999 && c.pairs == 499500);
+    sc_pairs_plan_counts(SC_PAIRS_quick, 1000, 0, 0, &c);
+    SC_EXPECT(c.rounds == 1 && c.pairs == 500);
+    sc_pairs_plan_counts(SC_PAIRS_quick, 1000, 2, 0, &c);
+    SC_EXPECT(c.rounds == 2 && c.pairs == 504);
+    sc_pairs_plan_counts(SC_PAIRS_quick, 8, 1, 0, &c);
+    SC_EXPECT(c.rounds == 2 && c.pairs == 6);
+    for (int n = 2; n <= 40; n++)
+        for (int k = 0; k <= 2; k++)
+            check_bisect(n, k);
+    check_bisect(1000, 1);
+    check_bisect(1024, 2);
+    /* 16 groups of 64: 64 -> 32 -> 16 -> 8 -> 4 -> 2 + 2, then 2 suspects again */
+    sc_pairs_plan_counts(SC_PAIRS_bisect, 1024, 1, 0, &c);
+    SC_EXPECT(c.groups == 16 + 2 * 4 && c.rounds == 1 + 4 + 1 + 1 && c.pairs == 2 + 2);
+    sc_pairs_plan_counts(SC_PAIRS_bisect, 1024, 0, 0, &c);
+    SC_EXPECT(c.groups == 16 && c.rounds == 1 && c.pairs == 0);
+    check_switch();
+    SC_EXPECT(sc_pairs_strategy_parse("bisect") == SC_PAIRS_bisect &&
+              sc_pairs_strategy_parse("ring") == -1 &&
+              !strcmp(sc_pairs_strategy_name(SC_PAIRS_switch), "switch"));
     return sc_test_done("test_pairs_plan");
 }
