@@ -17,6 +17,8 @@ static const sc__command_t sc__commands[] = {
     {"coll", sc_cmd_coll, "measure collectives (nccl-tests-style sweeps)", false},
     {"run", sc_cmd_run, "run a workload's training step and measure its scaling curves", false},
     {"pairs", sc_cmd_pairs, "point-to-point matrix between nodes, and where a problem is", false},
+    {"soak", sc_cmd_soak, "the stability run: cycles until --duration, health sampled, drift",
+     false},
     {"preflight", sc_cmd_preflight,
      "are all hosts set up the same? versions, GPUs, ports, CPU, kernel; the odd ones named",
      false},

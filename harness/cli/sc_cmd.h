@@ -17,6 +17,7 @@ int sc_cmd_judge(const sc_rte_t *rte, int argc, char **argv);
 int sc_cmd_detect(const sc_rte_t *rte, int argc, char **argv);
 int sc_cmd_calibrate(const sc_rte_t *rte, int argc, char **argv);
 int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv);
+int sc_cmd_soak(const sc_rte_t *rte, int argc, char **argv);
 int sc_cmd_version(const sc_rte_t *rte, int argc, char **argv);
 int sc_cmd_baseline(const sc_rte_t *rte, int argc, char **argv);
 int sc_cmd_preflight(const sc_rte_t *rte, int argc, char **argv);

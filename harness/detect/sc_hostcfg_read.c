@@ -13,6 +13,7 @@
 #include "comm/sc_gpu_plugin.h"
 #include "sc_config.h"
 #include "telemetry/sc_nvml.h"
+#include "util/sc_files.h"
 #if SC_HAVE_UCX
 #include <ucp/api/ucp.h>
 #endif
@@ -29,12 +30,6 @@ static bool cfg__line(const char *path, char *buf, size_t len)
     if (ok)
         buf[strcspn(buf, "\n")] = '\0';
     return ok;
-}
-
-static const char *cfg__sysfs(void)
-{
-    const char *root = getenv("SCALECHECK_SYSFS_ROOT");
-    return root != NULL && root[0] != '\0' ? root : "/sys";
 }
 
 /* Appends text to buf (len bytes), "; " between items; what does not fit is cut. */
@@ -211,7 +206,7 @@ static int cfg__list(const char *dir, struct dirent ***out)
 static void cfg__ib(sc_hostcfg_t *c)
 {
     char dir[1024], path[1300], fw[64], text[160];
-    snprintf(dir, sizeof(dir), "%s/class/infiniband", cfg__sysfs());
+    snprintf(dir, sizeof(dir), "%s/class/infiniband", sc_files_sysfs_root());
     struct dirent **devs = NULL;
     int n = cfg__list(dir, &devs);
     for (int i = 0; i < n; i++) {
@@ -252,7 +247,7 @@ static void cfg__cpu(sc_hostcfg_t *c)
     if (f != NULL)
         fclose(f);
     snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu0/cpufreq/scaling_governor",
-             cfg__sysfs());
+             sc_files_sysfs_root());
     if (!cfg__line(path, c->governor, sizeof(c->governor)))
         snprintf(c->governor, sizeof(c->governor), "-");
     struct utsname u;

@@ -1,6 +1,7 @@
 /* sc_health.h - a GPU's state as NVML reports it (one sample), and what a host's telemetry
  * made of a run: per GPU its samples and the summary the stability checks need (the hottest
- * temperature, ECC errors that appeared, throttling, NVLinks down). */
+ * temperature, ECC errors that appeared, throttling, NVLinks down, error counters and XIDs),
+ * and the host's own counters (CPU temperature, EDAC, InfiniBand port errors). */
 #ifndef SC_HEALTH_H
 #define SC_HEALTH_H
 
@@ -22,7 +23,11 @@ typedef struct {
     long long throttle_reasons; /* bit mask as NVML reports it; -1: not reported */
     long long ecc_corrected;    /* volatile (since boot) counts; -1: not reported */
     long long ecc_uncorrected;
-    int nvlinks_reported; /* links that answered the state query */
+    long long pcie_replays;  /* PCIe replay counter; -1: not reported */
+    long long nvlink_errors; /* NVLink replays, recoveries and CRC errors, all links; -1 */
+    long long retired_pages; /* pages retired, both causes; -1 */
+    long long remapped_rows; /* rows remapped, corrected and uncorrected; -1 */
+    int nvlinks_reported;    /* links that answered the state query */
     int nvlinks_up;
     int nvlink_version[SC_NVML_MAX_LINKS]; /* 0: link not reported */
     int nvlink_active[SC_NVML_MAX_LINKS];  /* -1: not reported */
@@ -38,6 +43,9 @@ typedef struct {
     double max_power_w;                               /* -1: never reported */
     long long ecc_uncorrected_new, ecc_corrected_new; /* -1: not reported */
     int min_nvlinks_up;                               /* -1: not reported */
+    long long pcie_replays_new, nvlink_errors_new;    /* grown while sampled; -1 */
+    long long retired_pages, remapped_rows;           /* at the last sample; -1 */
+    long long xids, last_xid;                         /* XID events seen, the last one's XID */
 } sc_gpu_health_t;
 
 typedef struct sc_health {
@@ -48,6 +56,10 @@ typedef struct sc_health {
     sc_gpu_health_t *gpus;
     int ngpus;
     long samples_dropped;
+    /* the host's own, from sysfs (-1 where the kernel gives none): the hottest CPU sensor, and
+     * what grew while sampled - EDAC memory errors, InfiniBand port errors */
+    int max_cpu_temp_c;
+    long long edac_corrected_new, edac_uncorrected_new, ib_errors_new;
 } sc_health_t;
 
 /* Frees one host's GPUs and their samples. */

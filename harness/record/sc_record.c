@@ -167,6 +167,7 @@ void sc_result_free(sc_result_t *r)
     sc_result_free_matrix(r);
     sc_list_free(&r->pairs);
     sc_list_free(&r->groups);
+    sc_soak_cycles_free(&r->soak);
     sc_localization_free(&r->localization);
     sc_list_free(&r->checks);
     sc_list_free(&r->findings);
@@ -351,6 +352,8 @@ double sc_field_number(const sc_field_t *f, const void *record)
         return *(const int *)at;
     case SC_FIELD_U64:
         return (double)*(const uint64_t *)at;
+    case SC_FIELD_I64:
+        return (double)*(const long long *)at;
     case SC_FIELD_DOUBLE:
     case SC_FIELD_OPTIONAL:
         return *(const double *)at;

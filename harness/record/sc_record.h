@@ -228,6 +228,7 @@ void sc_kvs_number(sc_kvs_t *kvs, const char *key, double number);
 typedef enum {
     SC_FIELD_INT,      /* int */
     SC_FIELD_U64,      /* uint64_t */
+    SC_FIELD_I64,      /* long long (a counter, -1: not reported) */
     SC_FIELD_DOUBLE,   /* double */
     SC_FIELD_OPTIONAL, /* double, absent when NaN */
     SC_FIELD_BOOL,     /* bool */

@@ -9,6 +9,7 @@
 #include "record/sc_health.h"
 #include "record/sc_hostcfg.h"
 #include "record/sc_record.h"
+#include "record/sc_soak.h"
 
 typedef struct {
     /* header */
@@ -56,6 +57,11 @@ typedef struct {
     sc_findings_t findings;
     bool has_findings;
     sc_hostcfgs_t preflight; /* each host's configuration, when preflight ran (rank 0) */
+    /* soak: the cycles (every launch's, from the journal), the duration asked for, the soak
+     * time done, the launches (1 + resumes) */
+    sc_soak_cycles_t soak;
+    double soak_duration_s, soak_s;
+    int soak_launches;
     /* telemetry per host, or NULL when not sampled */
     sc_health_t *health;
     int nhealth;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "report/sc_json_build.h"
+#include "report/sc_soak_journal.h"
 #include "report/sc_json_out.h"
 
 static json_t *sc__strings(char (*list)[SC_HOST_MAX], int n)
@@ -186,6 +187,11 @@ static json_t *sc__result_json(const sc_result_t *r)
         sc__coll_part(r, doc);
     else if (strcmp(r->command, "pairs") == 0)
         sc__pairs_part(r, doc);
+    else if (strcmp(r->command, "soak") == 0) /* the cycles are the journal's */
+        json_object_set_new(doc, "soak",
+                            json_pack("{s:f, s:f, s:i, s:i, s:s}", "duration_s", r->soak_duration_s,
+                                      "soak_s", r->soak_s, "cycles", (int)r->soak.n, "launches",
+                                      r->soak_launches, "journal", SC_SOAK_JOURNAL));
     if (r->has_findings)
         json_object_set_new(doc, "findings",
                             sc_json_records(r->findings.items, r->findings.n,

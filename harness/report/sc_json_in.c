@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report/sc_json_build.h"
+#include "report/sc_soak_journal.h"
 
 static void sc__read_field(const json_t *v, const sc_field_t *f, void *record)
 {
@@ -21,6 +22,9 @@ static void sc__read_field(const json_t *v, const sc_field_t *f, void *record)
         break;
     case SC_FIELD_U64:
         *(uint64_t *)at = (uint64_t)json_number_value(v);
+        break;
+    case SC_FIELD_I64:
+        *(long long *)at = json_is_integer(v) ? (long long)json_integer_value(v) : -1;
         break;
     case SC_FIELD_DOUBLE:
     case SC_FIELD_OPTIONAL:
@@ -41,6 +45,15 @@ static void sc__read_field(const json_t *v, const sc_field_t *f, void *record)
 
 /* Every element of the array key of doc into list, a zeroed record each, through fields
  * (absent optional figures stay absent). */
+void sc_json_read_record(const json_t *obj, void *record, const sc_field_t *fields)
+{
+    for (const sc_field_t *f = fields; f->name != NULL; f++) {
+        json_t *v = json_object_get(obj, f->name);
+        if (v != NULL || f->kind == SC_FIELD_OPTIONAL)
+            sc__read_field(v, f, record);
+    }
+}
+
 void sc_json_read_list(const json_t *doc, const char *key, void *list, size_t elem_size,
                        const sc_field_t *fields)
 {
@@ -51,11 +64,7 @@ void sc_json_read_list(const json_t *doc, const char *key, void *list, size_t el
         void *record = sc_list_push(list, elem_size);
         if (record == NULL)
             return;
-        for (const sc_field_t *f = fields; f->name != NULL; f++) {
-            json_t *v = json_object_get(obj, f->name);
-            if (v != NULL || f->kind == SC_FIELD_OPTIONAL)
-                sc__read_field(v, f, record);
-        }
+        sc_json_read_record(obj, record, fields);
     }
 }
 
@@ -134,6 +143,25 @@ static void sc__points(const json_t *doc, sc_result_t *r)
     }
 }
 
+/* A soak's figures, and its cycles from the journal beside result.json (none when it is gone). */
+static void sc__soak(const json_t *doc, const char *dir, sc_result_t *r)
+{
+    const json_t *soak = json_object_get(doc, "soak");
+    if (soak == NULL)
+        return;
+    r->soak_duration_s = json_number_value(json_object_get(soak, "duration_s"));
+    r->soak_s = json_number_value(json_object_get(soak, "soak_s"));
+    r->soak_launches = (int)json_integer_value(json_object_get(soak, "launches"));
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "%s/%s", dir, SC_SOAK_JOURNAL);
+    sc_soak_start_t start;
+    sc_err_t ignored;
+    bool complete = false;
+    if (sc_soak_journal_read(path, &start, &r->soak, &complete, &ignored) != SC_OK)
+        sc_soak_cycles_free(&r->soak);
+    sc_soak_start_free(&start);
+}
+
 sc_status_t sc_json_load_result(const char *dir, sc_result_t *r, sc_err_t *err)
 {
     char path[PATH_MAX];
@@ -163,6 +191,7 @@ sc_status_t sc_json_load_result(const char *dir, sc_result_t *r, sc_err_t *err)
     sc_json_read_list(doc, "preflight", &r->preflight, sizeof(sc_hostcfg_t), sc_hostcfg_fields);
     r->judged = json_is_array(json_object_get(doc, "checks"));
     r->has_findings = json_is_array(json_object_get(doc, "findings"));
+    sc__soak(doc, dir, r);
     json_decref(doc);
     return SC_OK;
 }

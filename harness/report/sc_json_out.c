@@ -25,6 +25,8 @@ static json_t *sc__field_json(const sc_field_t *f, const void *record)
         return json_integer(*(const int *)at);
     case SC_FIELD_U64:
         return json_integer((json_int_t) * (const uint64_t *)at);
+    case SC_FIELD_I64:
+        return json_integer((json_int_t) * (const long long *)at);
     case SC_FIELD_DOUBLE:
     case SC_FIELD_OPTIONAL:
         return json_real(*(const double *)at);
@@ -230,6 +232,9 @@ static void sc__csv_value(FILE *out, const sc_field_t *f, const void *record)
         break;
     case SC_FIELD_U64:
         fprintf(out, "%" PRIu64, *(const uint64_t *)at);
+        break;
+    case SC_FIELD_I64:
+        fprintf(out, "%lld", *(const long long *)at);
         break;
     case SC_FIELD_DOUBLE:
     case SC_FIELD_OPTIONAL:

@@ -214,6 +214,47 @@ static void prom__health(FILE *out, const sc_result_t *r)
     }
 }
 
+/* A soak: its progress, and the last cycle's figures per host (what monitoring watches while it
+ * runs: result.json and these are saved every cycle). */
+static void prom__soak(FILE *out, const sc_result_t *r)
+{
+    if (r->soak.n == 0)
+        return;
+    const sc_soak_cycle_t *c = &r->soak.items[r->soak.n - 1];
+    prom__family(out, "scalecheck_soak_cycles", "gauge", "Cycles the soak has finished.");
+    prom__sample(out, r, "scalecheck_soak_cycles", NULL, (double)r->soak.n);
+    prom__family(out, "scalecheck_soak_seconds", "gauge", "Soak time done, and asked for.");
+    prom__sample(out, r, "scalecheck_soak_seconds", (const char *[]){"of", "done", NULL},
+                 r->soak_s);
+    prom__sample(out, r, "scalecheck_soak_seconds", (const char *[]){"of", "duration", NULL},
+                 r->soak_duration_s);
+    prom__family(out, "scalecheck_soak_cycle_verdict", "gauge",
+                 "The last cycle held to the limits (0 PASS, 1 WARN, 2 FAIL).");
+    prom__sample(out, r, "scalecheck_soak_cycle_verdict", NULL, c->level);
+    static const struct {
+        const char *name, *help;
+    } figures[] = {
+        {"scalecheck_soak_gpu_max_temperature_celsius", "The last cycle's hottest GPU."},
+        {"scalecheck_soak_cpu_max_temperature_celsius", "The last cycle's hottest CPU sensor."},
+        {"scalecheck_soak_xid_errors", "XID errors in the last cycle."},
+        {"scalecheck_soak_ecc_uncorrected_new", "Uncorrected ECC errors in the last cycle."},
+    };
+    for (size_t f = 0; f < sizeof(figures) / sizeof(figures[0]); f++) {
+        bool family = false;
+        for (int k = 0; k < c->nhosts; k++) {
+            const sc_soak_host_t *h = &c->hosts[k];
+            double v[] = {h->max_gpu_temp_c, h->max_cpu_temp_c, (double)h->xids,
+                          (double)h->ecc_uncorrected_new};
+            if (v[f] < 0) /* not reported */
+                continue;
+            if (!family)
+                prom__family(out, figures[f].name, "gauge", figures[f].help);
+            family = true;
+            prom__sample(out, r, figures[f].name, (const char *[]){"host", h->host, NULL}, v[f]);
+        }
+    }
+}
+
 static void prom__preflight(FILE *out, const sc_result_t *r)
 {
     for (size_t i = 0; i < r->checks.n; i++)
@@ -234,6 +275,7 @@ static int prom__writer(FILE *out, void *arg)
     prom__points(out, r);
     prom__pairs(out, r);
     prom__health(out, r);
+    prom__soak(out, r);
     prom__preflight(out, r);
     return ferror(out);
 }

@@ -1,4 +1,5 @@
 #include "report/sc_prometheus.h"
+#include "report/sc_report_core.h"
 #include "sc_report.h"
 
 #include <errno.h>
@@ -49,7 +50,7 @@ static sc_status_t sc__dat(const char *dir, const char *file, const void *items,
 /* Runs gnuplot on script in dir; false (and why) when it is not there or fails. The directory
  * goes to the shell in single quotes, each quote in it written as '\'' (a run name may hold one).
  */
-static bool sc__gnuplot(const char *dir, const char *script, char *why, size_t len)
+bool sc_report_gnuplot(const char *dir, const char *script, char *why, size_t len)
 {
     char cmd[2 * PATH_MAX + 64];
     size_t used = (size_t)snprintf(cmd, sizeof(cmd), "cd '");
@@ -73,7 +74,7 @@ static bool sc__gnuplot(const char *dir, const char *script, char *why, size_t l
     return rc == 0;
 }
 
-static const char *sc__plot_style =
+const char *const sc_report_plot_style =
     "reset\nset terminal svg size 720,440 dynamic font 'sans,12' background '#ffffff'\n"
     "set grid\nset key top left\n";
 
@@ -138,10 +139,10 @@ static int sc__plots(const char *dir, const sc_result_t *r, const char **plots, 
                                    pl->keys, &ignored) != SC_OK)
             continue;
         used += (size_t)snprintf(script + used, sizeof(script) - used, "%sset output '%s.svg'\n%s",
-                                 sc__plot_style, pl->name, pl->commands);
+                                 sc_report_plot_style, pl->name, pl->commands);
         drawn[i] = true;
     }
-    if (used == 0 || !sc__gnuplot(dir, script, why, len))
+    if (used == 0 || !sc_report_gnuplot(dir, script, why, len))
         return 0;
     int n = 0;
     static const char *const svgs[SC__NPLOTS] = {"speedup.svg", "busbw.svg"};
@@ -151,7 +152,7 @@ static int sc__plots(const char *dir, const sc_result_t *r, const char **plots, 
     return n;
 }
 
-static void sc__html_file(FILE *out, const char *dir, const char *file)
+void sc_report_html_file(FILE *out, const char *dir, const char *file)
 {
     char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/%s", dir, file);
@@ -271,9 +272,10 @@ static int sc__html_writer(FILE *out, void *arg)
             r->command);
     sc__html_facts(out, r);
     for (int i = 0; i < h->nplots; i++)
-        sc__html_file(out, h->dir, h->plots[i]);
+        sc_report_html_file(out, h->dir, h->plots[i]);
     sc__html_table(out, "Scaling curve", sc__points_rows(r));
     sc__html_table(out, "Collective sweep", sc__sweep_rows(r));
+    sc_soak_html_cycles(out, &r->soak);
     sc__html_table(out, "Checks",
                    (sc__rows_t){r->checks.items, r->checks.n, sizeof(sc_check_t), sc_check_fields});
     sc__html_table(
@@ -285,9 +287,10 @@ static int sc__html_writer(FILE *out, void *arg)
 
 sc_status_t sc_report_render(const char *dir, const sc_result_t *r, sc_err_t *err)
 {
-    const char *plots[SC__NPLOTS];
+    const char *plots[SC__NPLOTS + SC_SOAK_PLOTS];
     char why[256] = "";
-    int nplots = sc__plots(dir, r, plots, why, sizeof(why));
+    int nplots = r->soak.n > 0 ? sc_soak_plots(dir, &r->soak, plots, why, sizeof(why))
+                               : sc__plots(dir, r, plots, why, sizeof(why));
     char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/summary.json", dir);
     sc_status_t status = sc_json_write_summary(path, r, plots, nplots, why, err);

@@ -102,6 +102,22 @@ sc_status_t sc_results_open(sc_results_t *res, const char *base, const char *nam
     return SC_OK;
 }
 
+sc_status_t sc_results_reopen(sc_results_t *res, const char *dir, sc_err_t *err)
+{
+    memset(res, 0, sizeof(*res));
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return sc_err_set(err, SC_ERR_USAGE, "--resume: %s is not a run directory", dir);
+    snprintf(res->dir, sizeof(res->dir), "%s", dir);
+    res->reused = true;
+    char path[PATH_MAX];
+    res->log = fopen(sc_results_path(res, "log", path, sizeof(path)), "a");
+    if (res->log == NULL)
+        return sc_err_set(err, SC_ERR_IO, "cannot append to %s: %s", path, strerror(errno));
+    sc__reserve(res);
+    return SC_OK;
+}
+
 void sc_results_release_reserve(const sc_results_t *res)
 {
     if (res->dir[0] != '\0') {
@@ -121,7 +137,7 @@ static int sc__remove_entry(const char *path, const struct stat *st, int flag, s
 void sc_results_discard(sc_results_t *res)
 {
     sc_results_close(res);
-    if (res->dir[0] != '\0')
+    if (res->dir[0] != '\0' && !res->reused)
         nftw(res->dir, sc__remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     res->dir[0] = '\0';
 }

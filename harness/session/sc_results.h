@@ -5,6 +5,7 @@
 #define SC_RESULTS_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "rte/sc_rte.h"
@@ -13,11 +14,15 @@
 typedef struct {
     char dir[PATH_MAX]; /* empty when no directory was made (ranks other than 0) */
     FILE *log;
+    bool reused; /* an earlier run's directory carried on (soak --resume): never discarded */
 } sc_results_t;
 
 /* Creates base (and parents) if needed, then a new directory base/<UTC>-<name>[-k] and its
  * log. Fails with SC_ERR_IO naming the path. */
 sc_status_t sc_results_open(sc_results_t *res, const char *base, const char *name, sc_err_t *err);
+/* An earlier run's directory taken up again: its log appended to. SC_ERR_USAGE when it is not
+ * a directory. */
+sc_status_t sc_results_reopen(sc_results_t *res, const char *dir, sc_err_t *err);
 /* Whether sc_results_open could make its directory under base, checked before anything runs:
  * the nearest folder of base that exists takes a new folder (one is made and removed at once,
  * which answers for read-only file systems and permissions alike). SC_ERR_USAGE naming

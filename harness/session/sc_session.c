@@ -80,7 +80,8 @@ sc_status_t sc_session_open(sc_session_t *s, const sc_rte_t *rte, const sc_sessi
     if (status != SC_OK)
         return status;
     if (rte->rank == 0)
-        status = sc_results_open(&s->res, o->results_base, o->name, err);
+        status = o->reuse_dir != NULL ? sc_results_reopen(&s->res, o->reuse_dir, err)
+                                      : sc_results_open(&s->res, o->results_base, o->name, err);
     /* Every rank learns whether rank 0 could make its directory: nobody half-runs. */
     int ok = status == SC_OK, all_ok = 0;
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, rte->world);

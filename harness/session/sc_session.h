@@ -19,6 +19,7 @@ typedef struct {
     double telemetry_s;       /* 0: no sampling */
     const char *results_base; /* parent of the run directory */
     const char *name;         /* run directory name after the time stamp */
+    const char *reuse_dir;    /* an earlier run's directory to carry on in (NULL: a new one) */
 } sc_session_opts_t;
 
 /* What the command does when the watchdog ends the job (rank 0: the final state into its

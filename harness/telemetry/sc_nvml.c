@@ -1,6 +1,7 @@
 #include "sc_nvml.h"
 
 #include <dlfcn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,23 @@ typedef struct {
     char bus_id[32];
 } nvml__pci_info_t;
 
-enum { NVML__SUCCESS = 0, NVML__TEMPERATURE_GPU = 0, NVML__CLOCK_SM = 1, NVML__CLOCK_MEM = 2 };
+/* The library's nvmlEventData_t (v2 wait); eventData holds the XID of an XID event. */
+typedef struct {
+    nvml__device_t device;
+    unsigned long long type, data;
+    // cppcheck-suppress unusedStructMember
+    unsigned gpu_instance, compute_instance;
+} nvml__event_t;
+
+enum {
+    NVML__SUCCESS = 0,
+    NVML__INSUFFICIENT_SIZE = 7,
+    NVML__TEMPERATURE_GPU = 0,
+    NVML__CLOCK_SM = 1,
+    NVML__CLOCK_MEM = 2,
+    NVML__NVLINK_COUNTERS = 4, /* DL replay, recovery, CRC flit, CRC data */
+};
+#define NVML__EVENT_XID 0x8ull /* nvmlEventTypeXidCriticalError */
 
 /* name in the library, member, return type, parameters */
 #define NVML__FUNCTIONS(X)                                                                         \
@@ -52,10 +69,24 @@ enum { NVML__SUCCESS = 0, NVML__TEMPERATURE_GPU = 0, NVML__CLOCK_SM = 1, NVML__C
     X("nvmlDeviceGetCurrPcieLinkWidth", get_pcie_width, nvml__return_t,                            \
       (nvml__device_t, unsigned *))                                                                \
     X("nvmlDeviceGetMaxPcieLinkWidth", get_pcie_max_width, nvml__return_t,                         \
-      (nvml__device_t, unsigned *))
+      (nvml__device_t, unsigned *))                                                                \
+    X("nvmlDeviceGetPcieReplayCounter", get_pcie_replay, nvml__return_t,                           \
+      (nvml__device_t, unsigned *))                                                                \
+    X("nvmlDeviceGetNvLinkErrorCounter", get_link_errors, nvml__return_t,                          \
+      (nvml__device_t, unsigned, int, unsigned long long *))                                       \
+    X("nvmlDeviceGetRetiredPages", get_retired, nvml__return_t,                                    \
+      (nvml__device_t, int, unsigned *, unsigned long long *))                                     \
+    X("nvmlDeviceGetRemappedRows", get_remapped, nvml__return_t,                                   \
+      (nvml__device_t, unsigned *, unsigned *, unsigned *, unsigned *))                            \
+    X("nvmlEventSetCreate", event_set_create, nvml__return_t, (void **))                           \
+    X("nvmlDeviceRegisterEvents", register_events, nvml__return_t,                                 \
+      (nvml__device_t, unsigned long long, void *))                                                \
+    X("nvmlEventSetWait_v2", event_wait, nvml__return_t, (void *, nvml__event_t *, unsigned))      \
+    X("nvmlEventSetFree", event_set_free, nvml__return_t, (void *))
 
 struct sc_nvml {
     void *lib;
+    void *events; /* the XID event set (sc_nvml_xid_watch), or NULL */
 #define NVML__MEMBER(sym, member, ret, params) ret(*member) params;
     NVML__FUNCTIONS(NVML__MEMBER)
 #undef NVML__MEMBER
@@ -118,6 +149,8 @@ void sc_nvml_close(sc_nvml_t *n)
 {
     if (n == NULL)
         return;
+    if (n->events != NULL && n->event_set_free != NULL)
+        n->event_set_free(n->events);
     if (n->shutdown)
         n->shutdown();
     dlclose(n->lib);
@@ -146,6 +179,34 @@ static void nvml__links(sc_nvml_t *n, nvml__device_t dev, sc_gpu_sample_t *out)
     }
 }
 
+/* The error counters a soak watches grow: PCIe replays, NVLink replays, recoveries and CRC
+ * errors over every link, pages retired (both causes), rows remapped. -1 where not answered. */
+static void nvml__counters(sc_nvml_t *n, nvml__device_t dev, sc_gpu_sample_t *out)
+{
+    unsigned u = 0, corr = 0, unc = 0, pending = 0, failed = 0;
+    out->pcie_replays =
+        n->get_pcie_replay && n->get_pcie_replay(dev, &u) == NVML__SUCCESS ? (long long)u : -1;
+    out->nvlink_errors = -1;
+    for (unsigned link = 0; n->get_link_errors && link < SC_NVML_MAX_LINKS; link++)
+        for (int c = 0; c < NVML__NVLINK_COUNTERS; c++) {
+            unsigned long long v = 0;
+            if (n->get_link_errors(dev, link, c, &v) == NVML__SUCCESS)
+                out->nvlink_errors =
+                    (out->nvlink_errors < 0 ? 0 : out->nvlink_errors) + (long long)v;
+        }
+    out->retired_pages = -1;
+    for (int cause = 0; n->get_retired && cause < 2; cause++) {
+        unsigned count = 0; /* 0: only the count is asked for */
+        nvml__return_t rc = n->get_retired(dev, cause, &count, NULL);
+        if (rc == NVML__SUCCESS || rc == NVML__INSUFFICIENT_SIZE)
+            out->retired_pages = (out->retired_pages < 0 ? 0 : out->retired_pages) + count;
+    }
+    out->remapped_rows =
+        n->get_remapped && n->get_remapped(dev, &corr, &unc, &pending, &failed) == NVML__SUCCESS
+            ? (long long)corr + unc
+            : -1;
+}
+
 void sc_nvml_sample(sc_nvml_t *n, unsigned index, sc_gpu_sample_t *out)
 {
     memset(out, 0, sizeof(*out));
@@ -153,6 +214,7 @@ void sc_nvml_sample(sc_nvml_t *n, unsigned index, sc_gpu_sample_t *out)
     out->temp_c = out->sm_mhz = out->mem_mhz = -1;
     out->power_w = -1;
     out->throttle_reasons = out->ecc_corrected = out->ecc_uncorrected = -1;
+    out->pcie_replays = out->nvlink_errors = out->retired_pages = out->remapped_rows = -1;
     nvml__device_t dev = NULL;
     if (n->get_handle(index, &dev) != NVML__SUCCESS)
         return;
@@ -179,6 +241,37 @@ void sc_nvml_sample(sc_nvml_t *n, unsigned index, sc_gpu_sample_t *out)
     if (n->get_ecc && n->get_ecc(dev, 1, 0, &ull) == NVML__SUCCESS)
         out->ecc_uncorrected = (long long)ull;
     nvml__links(n, dev, out);
+    nvml__counters(n, dev, out);
+}
+
+bool sc_nvml_xid_watch(sc_nvml_t *n, unsigned count)
+{
+    if (!n->event_set_create || !n->register_events || !n->event_wait ||
+        n->event_set_create(&n->events) != NVML__SUCCESS)
+        return false;
+    bool any = false;
+    for (unsigned g = 0; g < count; g++) {
+        nvml__device_t dev = NULL;
+        any |= n->get_handle(g, &dev) == NVML__SUCCESS &&
+               n->register_events(dev, NVML__EVENT_XID, n->events) == NVML__SUCCESS;
+    }
+    return any;
+}
+
+bool sc_nvml_xid_next(sc_nvml_t *n, unsigned count, unsigned *gpu, long long *xid)
+{
+    nvml__event_t e;
+    memset(&e, 0, sizeof(e));
+    if (n->events == NULL || n->event_wait(n->events, &e, 0) != NVML__SUCCESS)
+        return false;
+    *gpu = count; /* a device not among ours: counted on none */
+    for (unsigned g = 0; g < count; g++) {
+        nvml__device_t dev = NULL;
+        if (n->get_handle(g, &dev) == NVML__SUCCESS && dev == e.device)
+            *gpu = g;
+    }
+    *xid = (e.type & NVML__EVENT_XID) ? (long long)e.data : 0;
+    return true;
 }
 
 void sc_nvml_driver(sc_nvml_t *n, char *driver, size_t len, int *cuda_driver)

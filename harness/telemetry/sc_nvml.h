@@ -1,10 +1,13 @@
 /* sc_nvml.h - GPU health through NVML, loaded at run time with dlopen (there is no nvml.h at
  * build time, and a machine without a driver must still run): temperature, power, clocks,
- * throttle reasons, ECC error counts and NVLink state per GPU. Absent NVML is a reason, not a
- * failure. SCALECHECK_NVML_LIBRARY names another library file (the tests use a fake one). */
+ * throttle reasons, ECC error counts, NVLink state, the error counters a soak watches (PCIe
+ * replays, NVLink errors, retired pages, remapped rows) per GPU, and XID events. Absent NVML is a
+ * reason, not a failure. SCALECHECK_NVML_LIBRARY names another library file (the tests use a fake
+ * one). */
 #ifndef SC_NVML_H
 #define SC_NVML_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "record/sc_health.h"
@@ -29,5 +32,10 @@ void sc_nvml_config(sc_nvml_t *nvml, unsigned index, sc_gpu_config_t *out);
 void sc_nvml_driver(sc_nvml_t *nvml, char *driver, size_t len, int *cuda_driver);
 /* Samples GPU index; every field NVML does not answer stays "not reported". */
 void sc_nvml_sample(sc_nvml_t *nvml, unsigned index, sc_gpu_sample_t *out);
+/* XID errors as NVML events (nvmlEventTypeXidCriticalError): watch GPUs 0 .. count-1 (false
+ * where NVML has no events), then take the next event without waiting (false: none), with its
+ * GPU (count: not one of ours) and XID. */
+bool sc_nvml_xid_watch(sc_nvml_t *nvml, unsigned count);
+bool sc_nvml_xid_next(sc_nvml_t *nvml, unsigned count, unsigned *gpu, long long *xid);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "telemetry/sc_host_counters.h"
 #include "telemetry/sc_nvml.h"
 #include "util/sc_clock.h"
 
@@ -25,6 +26,9 @@ struct sc_telemetry {
     size_t cap[SC__TELEMETRY_MAX_GPUS];
     sc_gpu_sample_t first[SC__TELEMETRY_MAX_GPUS], last[SC__TELEMETRY_MAX_GPUS];
     long dropped;
+    long long xids[SC__TELEMETRY_MAX_GPUS], last_xid[SC__TELEMETRY_MAX_GPUS];
+    sc_host_counters_t host_first; /* the host's counters when sampling started */
+    int max_cpu_temp_c;
     pthread_t thread;
     bool thread_running;
     pthread_mutex_t lock;
@@ -32,10 +36,29 @@ struct sc_telemetry {
     bool stop;
 };
 
+/* XID events since the last look, counted per GPU (under the lock). */
+static void sc__xids(sc_telemetry_t *t)
+{
+    unsigned g = 0;
+    long long xid = 0;
+    for (int k = 0; k < 1000 && sc_nvml_xid_next(t->nvml, t->ngpus, &g, &xid); k++)
+        if (g < t->ngpus) {
+            t->xids[g]++;
+            t->last_xid[g] = xid;
+        }
+}
+
 static void sc__sample_all(sc_telemetry_t *t)
 {
     double now = (double)(sc_clock_ns() - t->start_ns) * 1e-9;
-    for (unsigned g = 0; g < t->ngpus; g++) {
+    sc_host_counters_t host;
+    sc_host_counters_read(&host);
+    pthread_mutex_lock(&t->lock);
+    t->max_cpu_temp_c = host.cpu_temp_c > t->max_cpu_temp_c ? host.cpu_temp_c : t->max_cpu_temp_c;
+    if (t->nvml != NULL)
+        sc__xids(t);
+    pthread_mutex_unlock(&t->lock);
+    for (unsigned g = 0; t->nvml != NULL && g < t->ngpus; g++) {
         sc_gpu_sample_t s;
         sc_nvml_sample(t->nvml, g, &s);
         s.t_s = now;
@@ -91,17 +114,25 @@ sc_telemetry_t *sc_telemetry_start(double interval_s, const char *host)
     t->start_ns = sc_clock_ns();
     pthread_mutex_init(&t->lock, NULL);
     pthread_cond_init(&t->wake, NULL);
+    t->max_cpu_temp_c = -1;
+    sc_host_counters_read(&t->host_first);
     t->nvml = sc_nvml_open(t->reason, sizeof(t->reason));
-    if (t->nvml == NULL)
-        return t;
-    t->ngpus = sc_nvml_count(t->nvml);
-    if (t->ngpus > SC__TELEMETRY_MAX_GPUS)
-        t->ngpus = SC__TELEMETRY_MAX_GPUS;
-    sc__sample_all(t);
+    if (t->nvml != NULL) {
+        t->ngpus = sc_nvml_count(t->nvml);
+        t->ngpus = t->ngpus > SC__TELEMETRY_MAX_GPUS ? SC__TELEMETRY_MAX_GPUS : t->ngpus;
+        sc_nvml_xid_watch(t->nvml, t->ngpus);
+    }
+    sc__sample_all(t); /* the host's sensors are sampled without NVML too */
     t->thread_running = pthread_create(&t->thread, NULL, sc__telemetry_main, t) == 0;
     if (!t->thread_running)
         snprintf(t->reason, sizeof(t->reason), "cannot start the sampling thread");
     return t;
+}
+
+/* How much a counter grew (-1: not reported at either end). */
+static long long sc__grown(long long first, long long last)
+{
+    return first >= 0 && last >= 0 ? last - first : -1;
 }
 
 /* GPU g's summary over its samples, into t->gpus[g]. */
@@ -126,12 +157,25 @@ static void sc__gpu_summary(sc_telemetry_t *t, unsigned g)
     }
     if (gpu->min_nvlinks_up == INT_MAX)
         gpu->min_nvlinks_up = -1;
-    gpu->ecc_uncorrected_new = first->ecc_uncorrected >= 0 && last->ecc_uncorrected >= 0
-                                   ? last->ecc_uncorrected - first->ecc_uncorrected
-                                   : -1;
-    gpu->ecc_corrected_new = first->ecc_corrected >= 0 && last->ecc_corrected >= 0
-                                 ? last->ecc_corrected - first->ecc_corrected
-                                 : -1;
+    gpu->ecc_uncorrected_new = sc__grown(first->ecc_uncorrected, last->ecc_uncorrected);
+    gpu->ecc_corrected_new = sc__grown(first->ecc_corrected, last->ecc_corrected);
+    gpu->pcie_replays_new = sc__grown(first->pcie_replays, last->pcie_replays);
+    gpu->nvlink_errors_new = sc__grown(first->nvlink_errors, last->nvlink_errors);
+    gpu->retired_pages = last->retired_pages;
+    gpu->remapped_rows = last->remapped_rows;
+    gpu->xids = t->xids[g];
+    gpu->last_xid = t->last_xid[g];
+}
+
+/* The host's counters at the end against the start. */
+static void sc__host_summary(const sc_telemetry_t *t, sc_health_t *out)
+{
+    sc_host_counters_t last;
+    sc_host_counters_read(&last);
+    out->max_cpu_temp_c = last.cpu_temp_c > t->max_cpu_temp_c ? last.cpu_temp_c : t->max_cpu_temp_c;
+    out->edac_corrected_new = sc__grown(t->host_first.edac_corrected, last.edac_corrected);
+    out->edac_uncorrected_new = sc__grown(t->host_first.edac_uncorrected, last.edac_uncorrected);
+    out->ib_errors_new = sc__grown(t->host_first.ib_errors, last.ib_errors);
 }
 
 void sc_telemetry_finish(sc_telemetry_t *t, sc_health_t *out)
@@ -151,6 +195,7 @@ void sc_telemetry_finish(sc_telemetry_t *t, sc_health_t *out)
     snprintf(out->host, sizeof(out->host), "%s", t->host);
     out->available = t->nvml != NULL;
     out->interval_s = t->interval_s;
+    sc__host_summary(t, out);
     if (t->nvml != NULL) {
         sc__sample_all(t);
         out->gpus = calloc((size_t)t->ngpus + 1, sizeof(sc_gpu_health_t));

@@ -110,6 +110,26 @@ static const sc_field_t sc__topology_fields[] = {
     {"expect.fail_tolerance", SC_FIELD_NUMBER, T(fail_tolerance), 0, false, 0, 1, NULL,
      "against the model: FAIL below 1-f (default 1-(1-t)^2), WARN between"},
     {"expect.claims", SC_FIELD_SKIP, 0, 0, false, 0, 0, NULL, "explicit claims (a list)"},
+    {"expect.soak", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL,
+     "what `scalecheck soak` holds every cycle to"},
+    {"expect.soak.max_gpu_temp_c", SC_FIELD_NUMBER, T(soak.max_gpu_temp_c), 0, false, 0, 200, NULL,
+     "hottest a GPU may run (default 85)"},
+    {"expect.soak.max_cpu_temp_c", SC_FIELD_NUMBER, T(soak.max_cpu_temp_c), 0, false, 0, 200, NULL,
+     "hottest a CPU sensor may read (default 95)"},
+    {"expect.soak.ecc_uncorrected", SC_FIELD_NUMBER, T(soak.ecc_uncorrected), 0, false, 0, 1e9,
+     NULL, "uncorrected ECC errors a host may gain in a cycle (default 0)"},
+    {"expect.soak.xid", SC_FIELD_NUMBER, T(soak.xid), 0, false, 0, 1e9, NULL,
+     "XID errors a host may raise in a cycle (default 0)"},
+    {"expect.soak.retired_pages", SC_FIELD_NUMBER, T(soak.retired_pages), 0, false, 0, 1e9, NULL,
+     "pages a host may retire over the soak (default 0)"},
+    {"expect.soak.remapped_rows", SC_FIELD_NUMBER, T(soak.remapped_rows), 0, false, 0, 1e9, NULL,
+     "rows a host may remap over the soak (default 0)"},
+    {"expect.soak.edac_uncorrected", SC_FIELD_NUMBER, T(soak.edac_uncorrected), 0, false, 0, 1e9,
+     NULL, "uncorrected host memory errors (EDAC) in a cycle (default 0)"},
+    {"expect.soak.max_throttle_fraction", SC_FIELD_NUMBER, T(soak.max_throttle_fraction), 0, false,
+     0, 1, NULL, "share of a cycle's samples a GPU may be throttled (default 0.1)"},
+    {"expect.soak.max_drift", SC_FIELD_NUMBER, T(soak.max_drift), 0, false, 0, 1, NULL,
+     "slide of a figure from the first cycles to the last (default 0.05)"},
     {NULL, 0, 0, 0, false, 0, 0, NULL, NULL},
 };
 
@@ -137,6 +157,10 @@ static const sc_field_t sc__regime_fields[] = {
 static void sc__defaults(sc_topology_t *t)
 {
     memset(t, 0, sizeof(*t));
+    t->soak = (sc_soak_limits_t){.max_gpu_temp_c = SC_DEFAULT_SOAK_MAX_GPU_TEMP_C,
+                                 .max_cpu_temp_c = SC_DEFAULT_SOAK_MAX_CPU_TEMP_C,
+                                 .max_throttle_fraction = SC_DEFAULT_SOAK_MAX_THROTTLE_FRACTION,
+                                 .max_drift = SC_DEFAULT_SOAK_MAX_DRIFT};
     t->gpus_per_node = 1;
     t->intra_efficiency = 0; /* from the path, once the fabric is known */
     t->intra_latency_us = 5.0;

@@ -78,6 +78,16 @@ enum { SC_CLAIM_METRIC_MAP(SC__CLAIM_ENUM) SC_CLAIM_METRIC_COUNT };
 /* "busbw", "algbw", "latency", "efficiency", "speedup" ("?" out of range). */
 const char *sc_claim_metric_name(int metric);
 
+/* What `scalecheck soak` holds a run to (expect.soak; defaults in util/sc_defaults.h). A count
+ * limit holds the growth over a cycle, or over the soak for pages and rows (0: none may
+ * appear). */
+typedef struct {
+    double max_gpu_temp_c, max_cpu_temp_c;
+    double ecc_uncorrected, xid, retired_pages, remapped_rows, edac_uncorrected;
+    double max_throttle_fraction;
+    double max_drift; /* a figure's slide from the first cycles to the last */
+} sc_soak_limits_t;
+
 typedef struct {
     char name[64];
     char description[256];
@@ -135,6 +145,7 @@ typedef struct {
     double tolerance;      /* for the model's predictions: PASS >= 1 - t */
     double fail_tolerance; /* FAIL below 1 - f; 0: f = 1 - (1 - t)^2, one tolerance further */
     sc_claim_t claims[SC_TOPOLOGY_MAX_CLAIMS];
+    sc_soak_limits_t soak; /* expect.soak: what a soak holds every cycle to */
     int nclaims;
 } sc_topology_t;
 

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -82,4 +83,10 @@ void sc_files_xml_text(FILE *out, const char *text)
             fputc(*text, out);
         }
     }
+}
+
+const char *sc_files_sysfs_root(void)
+{
+    const char *root = getenv("SCALECHECK_SYSFS_ROOT");
+    return root != NULL && root[0] != '\0' ? root : "/sys";
 }

@@ -25,4 +25,7 @@ sc_status_t sc_files_write_text(const char *path, sc_files_writer_t writer, void
 /* text for XML and HTML (junit.xml, report.html): <, >, & and " escaped; NULL writes nothing. */
 void sc_files_xml_text(FILE *out, const char *text);
 
+/* Where sysfs is read from: SCALECHECK_SYSFS_ROOT when set (the tests' fake trees), else /sys. */
+const char *sc_files_sysfs_root(void);
+
 #endif

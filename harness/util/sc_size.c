@@ -81,3 +81,18 @@ char *sc_size_format(uint64_t bytes, char *buf, size_t len)
         snprintf(buf, len, "%" PRIu64 "%c", whole, suffixes[idx]);
     return buf;
 }
+
+bool sc_duration_parse(const char *text, double *seconds)
+{
+    char *end = NULL;
+    double v = text != NULL ? strtod(text, &end) : 0;
+    if (end == text || end == NULL)
+        return false;
+    double unit = *end == '\0' || !strcmp(end, "s") ? 1
+                  : !strcmp(end, "m")               ? 60
+                  : !strcmp(end, "h")               ? 3600
+                  : !strcmp(end, "d")               ? 86400
+                                                    : 0;
+    *seconds = v * unit;
+    return unit > 0 && v > 0 && *seconds < 1e9;
+}

@@ -6,6 +6,7 @@
 #define SC_SIZE_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "sc_status.h"
@@ -17,5 +18,9 @@ sc_status_t sc_size_parse(const char *text, const char *what, uint64_t *bytes, s
 
 /* Writes a short form of bytes ("64M", "1.5K", "8") into buf. Returns buf. */
 char *sc_size_format(uint64_t bytes, char *buf, size_t len);
+
+/* A duration: a number of seconds, or with s, m, h or d ("90s", "30m", "72h", "3d"); more than
+ * 0 and finite. false otherwise. */
+bool sc_duration_parse(const char *text, double *seconds);
 
 #endif

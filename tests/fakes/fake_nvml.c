@@ -170,3 +170,84 @@ int nvmlDeviceGetMaxPcieLinkWidth(void *dev, unsigned *width)
     *width = 16;
     return 0;
 }
+
+/* The counters a soak watches: GPU 1's PCIe replays and NVLink CRC errors grow with every
+ * query, it has two retired pages and one remapped row; GPU 0 has none. */
+static unsigned fake_replay_calls[2], fake_link_calls[2];
+
+int nvmlDeviceGetPcieReplayCounter(void *dev, unsigned *value)
+{
+    unsigned g = fake_index(dev);
+    *value = g == 0 ? 0 : fake_replay_calls[g]++;
+    return 0;
+}
+
+int nvmlDeviceGetNvLinkErrorCounter(void *dev, unsigned link, int counter,
+                                    unsigned long long *value)
+{
+    unsigned g = fake_index(dev);
+    *value = g == 1 && link == 3 && counter == 2 ? fake_link_calls[g]++ : 0; /* CRC flit */
+    return 0;
+}
+
+int nvmlDeviceGetRetiredPages(void *dev, int cause, unsigned *count, unsigned long long *addresses)
+{
+    (void)addresses;
+    *count = fake_index(dev) == 1 && cause == 1 ? 2 : 0;
+    return 0;
+}
+
+int nvmlDeviceGetRemappedRows(void *dev, unsigned *corrected, unsigned *uncorrected,
+                              unsigned *pending, unsigned *failed)
+{
+    *corrected = 0;
+    *uncorrected = fake_index(dev) == 1 ? 1 : 0;
+    *pending = *failed = 0;
+    return 0;
+}
+
+/* XID events: GPU 1 raises XID 79 (fallen off the bus) at the third look, then 48 (a double-bit
+ * ECC error) at the sixth; FAKE_NVML_NO_XID=1 keeps it quiet. */
+typedef struct {
+    void *device;
+    unsigned long long type, data;
+    unsigned gpu_instance, compute_instance;
+} fake_event_t;
+
+static int fake_event_set, fake_registered;
+static unsigned fake_waits;
+
+int nvmlEventSetCreate(void **set)
+{
+    *set = &fake_event_set;
+    return 0;
+}
+
+int nvmlDeviceRegisterEvents(void *dev, unsigned long long types, void *set)
+{
+    (void)dev;
+    (void)set;
+    fake_registered |= (types & 0x8ull) != 0;
+    return 0;
+}
+
+int nvmlEventSetWait_v2(void *set, fake_event_t *data, unsigned timeout_ms)
+{
+    (void)set;
+    (void)timeout_ms;
+    const char *quiet = getenv("FAKE_NVML_NO_XID");
+    unsigned look = ++fake_waits;
+    if (!fake_registered || (quiet != NULL && quiet[0] == '1') || (look != 3 && look != 6))
+        return 10; /* NVML_ERROR_TIMEOUT: nothing happened */
+    memset(data, 0, sizeof(*data));
+    data->device = (void *)2ul; /* GPU 1 */
+    data->type = 0x8ull;
+    data->data = look == 3 ? 79 : 48;
+    return 0;
+}
+
+int nvmlEventSetFree(void *set)
+{
+    (void)set;
+    return 0;
+}

@@ -24,12 +24,15 @@
              two leaves (every host of one slowed towards every host of the other): each names
              what is slow, the searches with at most half the pairs, quick and bisect with
              exactly what --plan-only says;
+  soak     - `soak` on 4 hosts: the quick pair check in every cycle, clean (PASS), then with h3
+             shaped: every cycle names h3 and fails, exit 1;
   refused  - `up` where namespaces cannot be made (an unprivileged user namespace stands in
              for a chroot or a container): exit 4 with ip's reason, nothing left behind.
 Every mode checks that `down` leaves nothing: no namespace, no process, no temporary folder of
 the cluster, no MPI session directory. Where this machine cannot make namespaces, each mode
 skips with the reason (77). Needs root (network namespaces)."""
 import glob
+import json
 import os
 import re
 import shutil
@@ -467,6 +470,35 @@ def strategies(wd):
             vc("heal", NAME, f"h{h}")
 
 
+def soak(wd):
+    """The soak's quick pair check across hosts: healthy, then with h3 shaped."""
+    small = ["--bytes-scale", "0.001", "--compute-scale", "0.01", "--sweep-max", "256K",
+             "--steps", "3", "--cycle", "3", "--pair-size", "256K", "--mode", "serial",
+             "--max-drift", "0.9"]
+    for tag, shaped in (("healthy", False), ("shaped", True)):
+        if shaped:
+            vc("shape", NAME, "h3", "200mbit")
+        jpath = os.path.join(wd, f"soak-{tag}.json")
+        p = vmpi(1, ["soak", "--duration", "9s", "--json", jpath,
+                     "--results-dir", os.path.join(wd, "results-" + tag)] + small, timeout=240)
+        doc = load_json(jpath)
+        run = doc["results_dir"]
+        with open(os.path.join(run, "journal.jsonl")) as f:
+            cycles = [json.loads(l) for l in f if '"type":"cycle"' in l]
+        suspects = [c.get("suspect_text", "") for c in cycles]
+        if not shaped:
+            expect(p.returncode == 0 and doc["verdict"]["verdict"] == "PASS" and cycles
+                   and all(c["pairs_measured"] == 2 and c["pair_min_GBps"] > 0 and not c["suspects"]
+                           for c in cycles) and len(cycles[0]["hosts"]) == 4,
+                   f"healthy soak: exit {p.returncode}, {doc['verdict']}, {suspects}\n{p.stdout[-1500:]}")
+        else:
+            expect(p.returncode == 1 and all(s == "node h3" for s in suspects)
+                   and all(c["verdict"] == "FAIL" for c in cycles),
+                   f"shaped soak: exit {p.returncode}, suspects {suspects}\n{p.stdout[-1500:]}")
+        print(f"soak, {tag}: {len(cycles)} cycles, pair check {suspects or 'clean'}")
+    vc("heal", NAME, "h3")
+
+
 def refused():
     if subprocess.run(["unshare", "--user", "--map-root-user", "true"],
                       capture_output=True).returncode != 0:
@@ -506,7 +538,7 @@ def test():
         {"healthy": healthy, "shaped": shaped, "cut": cut, "repeat": repeat, "curve": curve,
          "calibrated": calibrated, "ucx": lambda wd: (healthy(wd, "ucx"), healthy(wd, "ucx", "put")),
          "slurm": slurm, "preflight": preflight, "strategies": strategies,
-         "strategies16": strategies}[MODE](wd)
+         "strategies16": strategies, "soak": soak}[MODE](wd)
     finally:
         vc("down", NAME, check=False)
     out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout

@@ -1,0 +1,279 @@
+/* sc_soak_verdict.c - a soak's cycles held to the limits, and the whole run: the worst cycle per
+ * host and figure, and the drift from the first cycles to the last. */
+#include "judge/sc_soak_verdict.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge/sc_verdict.h"
+#include "util/sc_stats.h"
+
+/* Appends "; text" to the cycle's breaches (cut where it does not fit). */
+static void soak__breach(sc_soak_cycle_t *c, const char *fmt, double a, double b)
+{
+    size_t used = strlen(c->breaches);
+    if (used + 4 < sizeof(c->breaches)) {
+        if (used > 0)
+            used += (size_t)snprintf(c->breaches + used, sizeof(c->breaches) - used, "; ");
+        snprintf(c->breaches + used, sizeof(c->breaches) - used, fmt, a, b);
+    }
+    c->level = SC_LEVEL_FAIL;
+}
+
+void sc_soak_judge_cycle(sc_soak_cycle_t *c, const sc_soak_limits_t *l)
+{
+    c->level = SC_LEVEL_PASS;
+    c->breaches[0] = '\0';
+    for (int k = 0; k < c->nhosts; k++) {
+        const sc_soak_host_t *h = &c->hosts[k];
+        char fmt[160];
+#define SOAK__OVER(value, limit, what)                                                             \
+    if ((value) >= 0 && (double)(value) > (limit)) {                                               \
+        snprintf(fmt, sizeof(fmt), "%s: %s", h->host, what);                                       \
+        soak__breach(c, fmt, (double)(value), (limit));                                            \
+    }
+        SOAK__OVER(h->max_gpu_temp_c, l->max_gpu_temp_c, "GPU at %.0f C, above %.0f C")
+        SOAK__OVER(h->max_cpu_temp_c, l->max_cpu_temp_c, "CPU at %.0f C, above %.0f C")
+        SOAK__OVER(h->throttle_fraction, l->max_throttle_fraction,
+                   "GPU throttled in %.2f of the samples, above %.2f")
+        SOAK__OVER(h->ecc_uncorrected_new, l->ecc_uncorrected, "%.0f uncorrected ECC errors (%.0f)")
+        SOAK__OVER(h->xids, l->xid, "%.0f XID errors (limit %.0f)")
+        SOAK__OVER(h->edac_uncorrected_new, l->edac_uncorrected,
+                   "%.0f uncorrected memory errors (EDAC, limit %.0f)")
+#undef SOAK__OVER
+    }
+    if (c->suspects > 0)
+        soak__breach(c, "%.0f suspect(s) in the pair check%.0s", c->suspects, 0);
+}
+
+int sc_soak_drift_span(int ncycles)
+{
+    int span = ncycles / 3;
+    return span < 2 ? 2 : span > 3 ? 3 : span;
+}
+
+/* A check at most limit: PASS within it, else over (FAIL or WARN), with a note. */
+static void soak__limit(sc_checks_t *checks, const char *name, const char *metric, double measured,
+                        double limit, sc_level_t over, const char *note)
+{
+    sc_check_t *c = SC_LIST_PUSH(checks);
+    if (c == NULL)
+        return;
+    snprintf(c->name, sizeof(c->name), "%s", name);
+    snprintf(c->metric, sizeof(c->metric), "%s", metric);
+    snprintf(c->source, sizeof(c->source), "expect.soak");
+    snprintf(c->note, sizeof(c->note), "%s", note);
+    c->measured = measured;
+    c->expected = limit;
+    c->ratio = measured <= limit ? 1.0 : limit > 0 ? limit / measured : 0.0;
+    c->level = measured <= limit ? SC_LEVEL_PASS : over;
+    c->looks = 1;
+}
+
+/* The figures a host is held to: the record's field, how it folds, its limit, FAIL or WARN. */
+typedef struct {
+    const char *what, *metric;
+    size_t offset;
+    int kind; /* 0 int, 1 long long, 2 double */
+    bool sum;
+    sc_level_t over;
+} soak__figure_t;
+
+/* One host's figure over the cycles: the worst (max) or the total (sum), and the first cycle
+ * past limit; value -1 when no cycle reported it. */
+typedef struct {
+    double value;
+    int first_over, reported;
+} soak__fold_t;
+
+static double soak__value(const sc_soak_host_t *h, const soak__figure_t *fig)
+{
+    const char *at = (const char *)h + fig->offset;
+    int i = 0;
+    long long ll = 0;
+    double d = 0;
+    if (fig->kind == 0)
+        memcpy(&i, at, sizeof(i));
+    else if (fig->kind == 1)
+        memcpy(&ll, at, sizeof(ll));
+    else
+        memcpy(&d, at, sizeof(d));
+    return fig->kind == 0 ? i : fig->kind == 1 ? (double)ll : d;
+}
+
+static soak__fold_t soak__fold(const sc_soak_cycles_t *cycles, const char *host,
+                               const soak__figure_t *fig, double limit)
+{
+    soak__fold_t f = {-1, 0, 0};
+    for (size_t i = 0; i < cycles->n; i++)
+        for (int k = 0; k < cycles->items[i].nhosts; k++) {
+            const sc_soak_host_t *h = &cycles->items[i].hosts[k];
+            double v = soak__value(h, fig);
+            if (strcmp(h->host, host) != 0 || v < 0)
+                continue;
+            f.reported++;
+            f.value = fig->sum ? (f.value < 0 ? 0 : f.value) + v : (v > f.value ? v : f.value);
+            if (v > limit && f.first_over == 0)
+                f.first_over = cycles->items[i].cycle;
+        }
+    return f;
+}
+
+static double soak__limit_of(const sc_soak_limits_t *l, const char *metric)
+{
+    if (!strcmp(metric, "gpu_temp_c"))
+        return l->max_gpu_temp_c;
+    if (!strcmp(metric, "cpu_temp_c"))
+        return l->max_cpu_temp_c;
+    if (!strcmp(metric, "throttle_fraction"))
+        return l->max_throttle_fraction;
+    if (!strcmp(metric, "ecc_uncorrected"))
+        return l->ecc_uncorrected;
+    if (!strcmp(metric, "xids"))
+        return l->xid;
+    if (!strcmp(metric, "edac_uncorrected"))
+        return l->edac_uncorrected;
+    if (!strcmp(metric, "retired_pages"))
+        return l->retired_pages;
+    if (!strcmp(metric, "remapped_rows"))
+        return l->remapped_rows;
+    return 0; /* corrected counters: any growth is worth a WARN */
+}
+
+#define FIG(what, metric, field, kind, sum, over)                                                  \
+    {                                                                                              \
+        what, metric, offsetof(sc_soak_host_t, field), kind, sum, over                             \
+    }
+static const soak__figure_t soak__figures[] = {
+    FIG("hottest GPU", "gpu_temp_c", max_gpu_temp_c, 0, false, SC_LEVEL_FAIL),
+    FIG("hottest CPU sensor", "cpu_temp_c", max_cpu_temp_c, 0, false, SC_LEVEL_FAIL),
+    FIG("GPU throttled share of a cycle", "throttle_fraction", throttle_fraction, 2, false,
+        SC_LEVEL_FAIL),
+    FIG("uncorrected ECC errors", "ecc_uncorrected", ecc_uncorrected_new, 1, true, SC_LEVEL_FAIL),
+    FIG("XID errors", "xids", xids, 1, true, SC_LEVEL_FAIL),
+    FIG("uncorrected memory errors (EDAC)", "edac_uncorrected", edac_uncorrected_new, 1, true,
+        SC_LEVEL_FAIL),
+    FIG("corrected ECC errors", "ecc_corrected", ecc_corrected_new, 1, true, SC_LEVEL_WARN),
+    FIG("PCIe replays", "pcie_replays", pcie_replays_new, 1, true, SC_LEVEL_WARN),
+    FIG("NVLink errors (replay, recovery, CRC)", "nvlink_errors", nvlink_errors_new, 1, true,
+        SC_LEVEL_WARN),
+    FIG("corrected memory errors (EDAC)", "edac_corrected", edac_corrected_new, 1, true,
+        SC_LEVEL_WARN),
+    FIG("InfiniBand port errors", "ib_errors", ib_errors_new, 1, true, SC_LEVEL_WARN),
+};
+#undef FIG
+
+/* Pages retired and rows remapped during the soak: the last cycle's count against the first. */
+static void soak__growth(const sc_soak_cycles_t *cycles, const char *host, const char *what,
+                         size_t offset, double limit, sc_checks_t *checks)
+{
+    long long first = -1, last = -1;
+    for (size_t i = 0; i < cycles->n; i++)
+        for (int k = 0; k < cycles->items[i].nhosts; k++) {
+            const sc_soak_host_t *h = &cycles->items[i].hosts[k];
+            long long v = 0;
+            memcpy(&v, (const char *)h + offset, sizeof(v));
+            if (strcmp(h->host, host) != 0 || v < 0)
+                continue;
+            first = first < 0 ? v : first;
+            last = v;
+        }
+    if (first < 0)
+        return;
+    char name[192], note[128];
+    snprintf(name, sizeof(name), "%s: %s during the soak", host, what);
+    snprintf(note, sizeof(note), "%lld at the first cycle, %lld at the last", first, last);
+    soak__limit(checks, name, what, (double)(last - first), limit, SC_LEVEL_FAIL, note);
+}
+
+static void soak__host_checks(const sc_soak_cycles_t *cycles, const char *host,
+                              const sc_soak_limits_t *l, sc_checks_t *checks)
+{
+    for (size_t f = 0; f < sizeof(soak__figures) / sizeof(soak__figures[0]); f++) {
+        const soak__figure_t *fig = &soak__figures[f];
+        double limit = soak__limit_of(l, fig->metric);
+        soak__fold_t v = soak__fold(cycles, host, fig, limit);
+        if (v.reported == 0)
+            continue;
+        char name[192], note[128] = "";
+        snprintf(name, sizeof(name), "%s: %s", host, fig->what);
+        if (v.first_over > 0)
+            snprintf(note, sizeof(note), "first past %.3g in cycle %d", limit, v.first_over);
+        soak__limit(checks, name, fig->metric, v.value, limit, fig->over, note);
+    }
+    soak__growth(cycles, host, "retired_pages", offsetof(sc_soak_host_t, retired_pages),
+                 l->retired_pages, checks);
+    soak__growth(cycles, host, "remapped_rows", offsetof(sc_soak_host_t, remapped_rows),
+                 l->remapped_rows, checks);
+}
+
+/* The median of a figure over cycles [from, to) that have it (NaN: none). */
+static double soak__median(const sc_soak_cycles_t *cycles, size_t from, size_t to,
+                           double (*figure)(const sc_soak_cycle_t *))
+{
+    double v[3];
+    size_t n = 0;
+    for (size_t i = from; i < to && n < 3; i++)
+        if (sc_present(figure(&cycles->items[i])))
+            v[n++] = figure(&cycles->items[i]);
+    if (n == 0)
+        return SC_ABSENT;
+    sc_stats_t st;
+    sc_stats_compute(v, n, &st);
+    return st.median;
+}
+
+static double soak__step(const sc_soak_cycle_t *c)
+{
+    return c->step_ms;
+}
+
+static double soak__pair(const sc_soak_cycle_t *c)
+{
+    return c->pair_min_GBps;
+}
+
+/* A figure's first cycles against its last: FAIL past max_drift. */
+static void soak__drift(const sc_soak_cycles_t *cycles, const sc_soak_limits_t *l, const char *name,
+                        const char *metric, double (*figure)(const sc_soak_cycle_t *),
+                        bool higher_is_better, sc_checks_t *checks)
+{
+    size_t n = cycles->n, span = (size_t)sc_soak_drift_span((int)n);
+    if (n < SC_SOAK_DRIFT_CYCLES)
+        return;
+    double first = soak__median(cycles, 0, span, figure);
+    double last = soak__median(cycles, n - span, n, figure);
+    if (!sc_present(first) || !sc_present(last) || first <= 0 || last <= 0)
+        return;
+    sc_band_t band = {.tolerance = l->max_drift, .fail_tolerance = l->max_drift};
+    sc_check_t *c =
+        sc_verdict_band(checks, name, metric, last, first, &band, higher_is_better, "first cycles");
+    if (c != NULL)
+        snprintf(c->note, sizeof(c->note), "median of the last %zu cycles against the first %zu",
+                 span, span);
+}
+
+void sc_soak_judge(const sc_soak_cycles_t *cycles, const sc_soak_limits_t *l, sc_checks_t *checks)
+{
+    if (cycles->n == 0)
+        return;
+    const sc_soak_cycle_t *last = &cycles->items[cycles->n - 1];
+    for (int k = 0; k < last->nhosts; k++)
+        soak__host_checks(cycles, last->hosts[k].host, l, checks);
+    char name[192];
+    snprintf(name, sizeof(name), "drift: all-reduce busbw at %llu B",
+             last->nsizes ? (unsigned long long)last->size_bytes[last->nsizes - 1] : 0ull);
+    soak__drift(cycles, l, name, "busbw_GBps", sc_soak_cycle_busbw, true, checks);
+    soak__drift(cycles, l, "drift: training step time", "step_time_ms", soak__step, false, checks);
+    soak__drift(cycles, l, "drift: slowest pair", "GBps", soak__pair, true, checks);
+    int failed = 0;
+    for (size_t i = 0; i < cycles->n; i++)
+        failed += cycles->items[i].level == SC_LEVEL_FAIL;
+    char note[128];
+    snprintf(note, sizeof(note), "%d of %zu cycles broke a limit (the journal says what)", failed,
+             cycles->n);
+    soak__limit(checks, "cycles within the limits", "failed_cycles", failed, 0, SC_LEVEL_FAIL,
+                failed ? note : "");
+}

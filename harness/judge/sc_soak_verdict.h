@@ -1,0 +1,25 @@
+/* sc_soak_verdict.h - a soak judged: each cycle against the limits (expect.soak) as it ends,
+ * and the whole run at the end - per host the worst of every health figure over the cycles,
+ * and the drift of the performance figures from the first cycles to the last. */
+#ifndef SC_SOAK_VERDICT_H
+#define SC_SOAK_VERDICT_H
+
+#include "record/sc_soak.h"
+#include "topology/sc_topology.h"
+
+/* The cycle's level and what broke the limits (c->level, c->breaches): FAIL on a hot GPU or
+ * CPU, throttling past its share, uncorrected ECC or EDAC errors, an XID, a node suspect. */
+void sc_soak_judge_cycle(sc_soak_cycle_t *c, const sc_soak_limits_t *l);
+
+/* How many cycles at each end a drift compares (their medians): a third of the run, 2 to 3;
+ * below SC_SOAK_DRIFT_CYCLES cycles there is no drift check (one noisy cycle is no trend). */
+#define SC_SOAK_DRIFT_CYCLES 6
+int sc_soak_drift_span(int ncycles);
+
+/* The run's checks: per host and limit the worst cycle (its number in the note); corrected
+ * errors that grew (ECC, PCIe replays, NVLink, EDAC, InfiniBand) a WARN; the drift of the
+ * largest sweep size's busbw, the step time and the slowest pair, FAIL past max_drift
+ * (SC_SOAK_DRIFT_CYCLES cycles at least); hosts without GPU telemetry named in a note. */
+void sc_soak_judge(const sc_soak_cycles_t *cycles, const sc_soak_limits_t *l, sc_checks_t *checks);
+
+#endif

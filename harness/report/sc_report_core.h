@@ -1,0 +1,27 @@
+/* sc_report_core.h - what the report's parts share inside the report module: gnuplot run on a
+ * script, the plots' style, an SVG inlined into the page; and the soak's part of the report
+ * (sc_soak_report.c). Not for other modules: they use sc_report.h. */
+#ifndef SC_REPORT_CORE_H
+#define SC_REPORT_CORE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "record/sc_soak.h"
+
+/* Runs gnuplot on script in dir; false (and why) when it is not there or fails. */
+bool sc_report_gnuplot(const char *dir, const char *script, char *why, size_t len);
+extern const char *const sc_report_plot_style;
+/* dir/file (an SVG) copied into the page, without its XML declaration. */
+void sc_report_html_file(FILE *out, const char *dir, const char *file);
+
+/* The soak's time series (soak.dat, a row a cycle) and its plots over hours: GPU and CPU
+ * temperature, GPU power, the largest sweep size's busbw, the training step time; their names
+ * into plots (room for SC_SOAK_PLOTS); how many were drawn. */
+#define SC_SOAK_PLOTS 4
+int sc_soak_plots(const char *dir, const sc_soak_cycles_t *cycles, const char **plots, char *why,
+                  size_t len);
+/* A row a cycle in the page (nothing without cycles). */
+void sc_soak_html_cycles(FILE *out, const sc_soak_cycles_t *cycles);
+
+#endif
