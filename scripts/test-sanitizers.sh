@@ -14,4 +14,14 @@ cmake --build "$dir" -j "$(nproc)" >/dev/null
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:halt_on_error=1:exitcode=86
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=86
 cd "$dir"
+# A representative subset (CI runs this after the whole suite): every unit and integration test
+# but the long multi-host ones whose code paths shorter tests run too: 20 healthy runs in a row,
+# the shaped hosts and the strategies on 8 and 16 hosts (pairs-local runs bisect, the unit tests
+# every schedule and the switch map; vcluster-healthy, -cut, -soak the multi-host pairs), the
+# Slurm, calibrated and curve clusters, the killed-and-resumed 60-second soak (the degraded soak
+# runs the same loop, the unit test the journal read back).
+# Arguments replace the subset (e.g. -R unit- ; or -E '^$' for everything).
+if [ $# -eq 0 ]; then
+    set -- -E '^(vcluster-(repeat|shaped|strategies|strategies16|slurm|calibrated|curve)|soak-resumed)$'
+fi
 ctest --output-on-failure -j 2 "$@"

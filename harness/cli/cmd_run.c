@@ -216,46 +216,24 @@ static void run__combine(sc_run_t *run, const sc_run_point_t *pt, const sc_layou
 static sc_status_t run__point(sc_run_t *run, const sc_run_point_t *pt, sc_comm_t *pc,
                               MPI_Comm control, sc_point_t *out, sc_err_t *err)
 {
-    sc_layout_t l;
-    sc_grid_t grid;
-    sc_plan_t plan;
-    sc_workload_t at; /* the workload as it runs on this point's ranks */
-    sc_workload_at(&run->w, pc->size, &at);
-    sc_status_t status = sc_workload_layout(&at, pc->size, &l, err);
-    if (status == SC_OK)
-        status = sc_plan_build(&at, &l, &plan, err);
+    sc_step_ready_t r;
+    sc_status_t status =
+        sc_step_prepare(pc, &run->w, run->opts.bytes_scale, run->opts.compute_scale, &r, err);
     if (status != SC_OK)
         return status;
-    status = sc_grid_create(pc, &l, &grid, err);
-    if (status != SC_OK) {
-        sc_plan_free(&plan);
-        return status;
-    }
-    sc_step_t step = {.plan = &plan,
-                      .grid = &grid,
-                      .world = pc,
-                      .bytes_scale = run->opts.bytes_scale,
-                      .compute_scale = run->opts.compute_scale};
-    step.buf_bytes = sc_step_buffer_bytes(&plan, run->opts.bytes_scale);
-    step.buf = pc->ops->alloc(pc, step.buf_bytes);
     double *step_ms = calloc((size_t)run->opts.steps, sizeof(double));
-    if (step.buf == NULL || step_ms == NULL)
-        status = sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): cannot allocate %zu bytes",
-                            run->rte->rank, run->rte->host, step.buf_bytes);
+    if (step_ms == NULL)
+        status = sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): no memory for step times",
+                            run->rte->rank, run->rte->host);
     if (status == SC_OK)
-        status = pc->ops->fill_bytes(pc, step.buf, 0, step.buf_bytes, err);
-    if (status == SC_OK)
-        status = run__steps(run, &step, pc, step_ms, err);
+        status = run__steps(run, &r.step, pc, step_ms, err);
     if (status == SC_OK) {
         if (pc->size <= 64)
-            run__grid(&grid, pc, control, out);
-        run__combine(run, pt, &l, &step, step_ms, control, out);
+            run__grid(&r.grid, pc, control, out);
+        run__combine(run, pt, &r.layout, &r.step, step_ms, control, out);
     }
-    if (step.buf != NULL)
-        pc->ops->free(pc, step.buf);
     free(step_ms);
-    sc_grid_destroy(&grid);
-    sc_plan_free(&plan);
+    sc_step_release(&r);
     return status;
 }
 

@@ -2,7 +2,7 @@
  * reduced acceptance - an all-reduce sweep, steps of the workload at full scale, the quick pair
  * check between hosts - run back to back until --duration of soak time is done, every host's
  * health sampled all through (soak/sc_soak_cycle.h). Each cycle is held to the topology's
- * expect.soak as it ends and appended to the journal (report/sc_soak_journal.h), synced, so a
+ * expect.soak as it ends and appended to the journal (report/sc_json_soak.h), synced, so a
  * killed soak loses at most the cycle it was in; `soak --resume DIR` carries on with the same
  * options on the same ranks and hosts. At the end: the worst of each health figure per host, the
  * drift from the first cycles to the last, the time-series plots and the verdict. */
@@ -20,7 +20,7 @@
 #include "report/sc_json_out.h"
 #include "report/sc_prometheus.h"
 #include "report/sc_report.h"
-#include "report/sc_soak_journal.h"
+#include "report/sc_json_soak.h"
 #include "report/sc_verdict_render.h"
 #include "sc_config.h"
 #include "soak/sc_soak_cycle.h"

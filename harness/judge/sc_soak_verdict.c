@@ -10,15 +10,79 @@
 #include "judge/sc_verdict.h"
 #include "util/sc_stats.h"
 
-/* Appends "; text" to the cycle's breaches (cut where it does not fit). */
-static void soak__breach(sc_soak_cycle_t *c, const char *fmt, double a, double b)
+/* The figures a host is held to: the record's field, how it folds over the cycles, its limit
+ * (an offset into sc_soak_limits_t; NO_LIMIT: any growth), FAIL or WARN past it, its unit. */
+typedef struct {
+    const char *what, *metric;
+    size_t offset;
+    int kind; /* 0 int, 1 long long, 2 double */
+    bool sum;
+    size_t limit;
+    sc_level_t over;
+    const char *unit;
+} soak__figure_t;
+
+#define NO_LIMIT ((size_t)-1)
+#define FIG(what, metric, field, kind, sum, limit, over, unit)                                     \
+    {                                                                                              \
+        what, metric, offsetof(sc_soak_host_t, field), kind, sum, limit, over, unit                \
+    }
+#define LIM(field) offsetof(sc_soak_limits_t, field)
+static const soak__figure_t soak__figures[] = {
+    FIG("hottest GPU", "gpu_temp_c", max_gpu_temp_c, 0, false, LIM(max_gpu_temp_c), SC_LEVEL_FAIL,
+        " C"),
+    FIG("hottest CPU sensor", "cpu_temp_c", max_cpu_temp_c, 0, false, LIM(max_cpu_temp_c),
+        SC_LEVEL_FAIL, " C"),
+    FIG("GPU throttled share of a cycle", "throttle_fraction", throttle_fraction, 2, false,
+        LIM(max_throttle_fraction), SC_LEVEL_FAIL, ""),
+    FIG("uncorrected ECC errors", "ecc_uncorrected", ecc_uncorrected_new, 1, true,
+        LIM(ecc_uncorrected), SC_LEVEL_FAIL, ""),
+    FIG("XID errors", "xids", xids, 1, true, LIM(xid), SC_LEVEL_FAIL, ""),
+    FIG("uncorrected memory errors (EDAC)", "edac_uncorrected", edac_uncorrected_new, 1, true,
+        LIM(edac_uncorrected), SC_LEVEL_FAIL, ""),
+    FIG("corrected ECC errors", "ecc_corrected", ecc_corrected_new, 1, true, NO_LIMIT,
+        SC_LEVEL_WARN, ""),
+    FIG("PCIe replays", "pcie_replays", pcie_replays_new, 1, true, NO_LIMIT, SC_LEVEL_WARN, ""),
+    FIG("NVLink errors (replay, recovery, CRC)", "nvlink_errors", nvlink_errors_new, 1, true,
+        NO_LIMIT, SC_LEVEL_WARN, ""),
+    FIG("corrected memory errors (EDAC)", "edac_corrected", edac_corrected_new, 1, true, NO_LIMIT,
+        SC_LEVEL_WARN, ""),
+    FIG("InfiniBand port errors", "ib_errors", ib_errors_new, 1, true, NO_LIMIT, SC_LEVEL_WARN, ""),
+};
+#define NFIGURES (sizeof(soak__figures) / sizeof(soak__figures[0]))
+#undef LIM
+#undef FIG
+
+/* A figure's limit (0 where any growth counts). */
+static double soak__limit_of(const sc_soak_limits_t *l, const soak__figure_t *fig)
+{
+    double v = 0;
+    if (fig->limit != NO_LIMIT)
+        memcpy(&v, (const char *)l + fig->limit, sizeof(v));
+    return v;
+}
+
+/* A host's value of a figure (-1: not reported). */
+static double soak__value(const sc_soak_host_t *h, const soak__figure_t *fig)
+{
+    const char *at = (const char *)h + fig->offset;
+    int i = 0;
+    long long ll = 0;
+    double d = 0;
+    if (fig->kind == 0)
+        memcpy(&i, at, sizeof(i));
+    else if (fig->kind == 1)
+        memcpy(&ll, at, sizeof(ll));
+    else
+        memcpy(&d, at, sizeof(d));
+    return fig->kind == 0 ? i : fig->kind == 1 ? (double)ll : d;
+}
+
+/* Appends "; text" to the cycle's breaches (cut where it does not fit), and fails it. */
+static void soak__breach(sc_soak_cycle_t *c, const char *text)
 {
     size_t used = strlen(c->breaches);
-    if (used + 4 < sizeof(c->breaches)) {
-        if (used > 0)
-            used += (size_t)snprintf(c->breaches + used, sizeof(c->breaches) - used, "; ");
-        snprintf(c->breaches + used, sizeof(c->breaches) - used, fmt, a, b);
-    }
+    snprintf(c->breaches + used, sizeof(c->breaches) - used, "%s%s", used ? "; " : "", text);
     c->level = SC_LEVEL_FAIL;
 }
 
@@ -26,26 +90,21 @@ void sc_soak_judge_cycle(sc_soak_cycle_t *c, const sc_soak_limits_t *l)
 {
     c->level = SC_LEVEL_PASS;
     c->breaches[0] = '\0';
-    for (int k = 0; k < c->nhosts; k++) {
-        const sc_soak_host_t *h = &c->hosts[k];
-        char fmt[160];
-#define SOAK__OVER(value, limit, what)                                                             \
-    if ((value) >= 0 && (double)(value) > (limit)) {                                               \
-        snprintf(fmt, sizeof(fmt), "%s: %s", h->host, what);                                       \
-        soak__breach(c, fmt, (double)(value), (limit));                                            \
+    char text[256];
+    for (int k = 0; k < c->nhosts; k++)
+        for (size_t f = 0; f < NFIGURES; f++) {
+            const soak__figure_t *fig = &soak__figures[f];
+            double v = soak__value(&c->hosts[k], fig), limit = soak__limit_of(l, fig);
+            if (fig->over != SC_LEVEL_FAIL || v < 0 || v <= limit)
+                continue;
+            snprintf(text, sizeof(text), "%s: %s at %.3g%s, above %.3g%s", c->hosts[k].host,
+                     fig->what, v, fig->unit, limit, fig->unit);
+            soak__breach(c, text);
+        }
+    if (c->suspects > 0) {
+        snprintf(text, sizeof(text), "the pair check: %s", c->suspect_text);
+        soak__breach(c, text);
     }
-        SOAK__OVER(h->max_gpu_temp_c, l->max_gpu_temp_c, "GPU at %.0f C, above %.0f C")
-        SOAK__OVER(h->max_cpu_temp_c, l->max_cpu_temp_c, "CPU at %.0f C, above %.0f C")
-        SOAK__OVER(h->throttle_fraction, l->max_throttle_fraction,
-                   "GPU throttled in %.2f of the samples, above %.2f")
-        SOAK__OVER(h->ecc_uncorrected_new, l->ecc_uncorrected, "%.0f uncorrected ECC errors (%.0f)")
-        SOAK__OVER(h->xids, l->xid, "%.0f XID errors (limit %.0f)")
-        SOAK__OVER(h->edac_uncorrected_new, l->edac_uncorrected,
-                   "%.0f uncorrected memory errors (EDAC, limit %.0f)")
-#undef SOAK__OVER
-    }
-    if (c->suspects > 0)
-        soak__breach(c, "%.0f suspect(s) in the pair check%.0s", c->suspects, 0);
 }
 
 int sc_soak_drift_span(int ncycles)
@@ -72,36 +131,12 @@ static void soak__limit(sc_checks_t *checks, const char *name, const char *metri
     c->looks = 1;
 }
 
-/* The figures a host is held to: the record's field, how it folds, its limit, FAIL or WARN. */
-typedef struct {
-    const char *what, *metric;
-    size_t offset;
-    int kind; /* 0 int, 1 long long, 2 double */
-    bool sum;
-    sc_level_t over;
-} soak__figure_t;
-
 /* One host's figure over the cycles: the worst (max) or the total (sum), and the first cycle
  * past limit; value -1 when no cycle reported it. */
 typedef struct {
     double value;
     int first_over, reported;
 } soak__fold_t;
-
-static double soak__value(const sc_soak_host_t *h, const soak__figure_t *fig)
-{
-    const char *at = (const char *)h + fig->offset;
-    int i = 0;
-    long long ll = 0;
-    double d = 0;
-    if (fig->kind == 0)
-        memcpy(&i, at, sizeof(i));
-    else if (fig->kind == 1)
-        memcpy(&ll, at, sizeof(ll));
-    else
-        memcpy(&d, at, sizeof(d));
-    return fig->kind == 0 ? i : fig->kind == 1 ? (double)ll : d;
-}
 
 static soak__fold_t soak__fold(const sc_soak_cycles_t *cycles, const char *host,
                                const soak__figure_t *fig, double limit)
@@ -120,50 +155,6 @@ static soak__fold_t soak__fold(const sc_soak_cycles_t *cycles, const char *host,
         }
     return f;
 }
-
-static double soak__limit_of(const sc_soak_limits_t *l, const char *metric)
-{
-    if (!strcmp(metric, "gpu_temp_c"))
-        return l->max_gpu_temp_c;
-    if (!strcmp(metric, "cpu_temp_c"))
-        return l->max_cpu_temp_c;
-    if (!strcmp(metric, "throttle_fraction"))
-        return l->max_throttle_fraction;
-    if (!strcmp(metric, "ecc_uncorrected"))
-        return l->ecc_uncorrected;
-    if (!strcmp(metric, "xids"))
-        return l->xid;
-    if (!strcmp(metric, "edac_uncorrected"))
-        return l->edac_uncorrected;
-    if (!strcmp(metric, "retired_pages"))
-        return l->retired_pages;
-    if (!strcmp(metric, "remapped_rows"))
-        return l->remapped_rows;
-    return 0; /* corrected counters: any growth is worth a WARN */
-}
-
-#define FIG(what, metric, field, kind, sum, over)                                                  \
-    {                                                                                              \
-        what, metric, offsetof(sc_soak_host_t, field), kind, sum, over                             \
-    }
-static const soak__figure_t soak__figures[] = {
-    FIG("hottest GPU", "gpu_temp_c", max_gpu_temp_c, 0, false, SC_LEVEL_FAIL),
-    FIG("hottest CPU sensor", "cpu_temp_c", max_cpu_temp_c, 0, false, SC_LEVEL_FAIL),
-    FIG("GPU throttled share of a cycle", "throttle_fraction", throttle_fraction, 2, false,
-        SC_LEVEL_FAIL),
-    FIG("uncorrected ECC errors", "ecc_uncorrected", ecc_uncorrected_new, 1, true, SC_LEVEL_FAIL),
-    FIG("XID errors", "xids", xids, 1, true, SC_LEVEL_FAIL),
-    FIG("uncorrected memory errors (EDAC)", "edac_uncorrected", edac_uncorrected_new, 1, true,
-        SC_LEVEL_FAIL),
-    FIG("corrected ECC errors", "ecc_corrected", ecc_corrected_new, 1, true, SC_LEVEL_WARN),
-    FIG("PCIe replays", "pcie_replays", pcie_replays_new, 1, true, SC_LEVEL_WARN),
-    FIG("NVLink errors (replay, recovery, CRC)", "nvlink_errors", nvlink_errors_new, 1, true,
-        SC_LEVEL_WARN),
-    FIG("corrected memory errors (EDAC)", "edac_corrected", edac_corrected_new, 1, true,
-        SC_LEVEL_WARN),
-    FIG("InfiniBand port errors", "ib_errors", ib_errors_new, 1, true, SC_LEVEL_WARN),
-};
-#undef FIG
 
 /* Pages retired and rows remapped during the soak: the last cycle's count against the first. */
 static void soak__growth(const sc_soak_cycles_t *cycles, const char *host, const char *what,
@@ -191,9 +182,9 @@ static void soak__growth(const sc_soak_cycles_t *cycles, const char *host, const
 static void soak__host_checks(const sc_soak_cycles_t *cycles, const char *host,
                               const sc_soak_limits_t *l, sc_checks_t *checks)
 {
-    for (size_t f = 0; f < sizeof(soak__figures) / sizeof(soak__figures[0]); f++) {
+    for (size_t f = 0; f < NFIGURES; f++) {
         const soak__figure_t *fig = &soak__figures[f];
-        double limit = soak__limit_of(l, fig->metric);
+        double limit = soak__limit_of(l, fig);
         soak__fold_t v = soak__fold(cycles, host, fig, limit);
         if (v.reported == 0)
             continue;

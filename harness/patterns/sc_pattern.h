@@ -52,4 +52,18 @@ size_t sc_step_buffer_bytes(const sc_plan_t *plan, double bytes_scale);
 /* Runs one training step: this rank's stage of the plan. */
 sc_status_t sc_step_run(sc_step_t *step, sc_err_t *err);
 
+/* A workload's step made ready on comm (collective over it): the workload as it runs on
+ * comm's ranks, its layout, plan and grid, and the step with its buffer allocated and filled.
+ * On error nothing is left to release. */
+typedef struct {
+    sc_workload_t at;
+    sc_layout_t layout;
+    sc_plan_t plan;
+    sc_grid_t grid;
+    sc_step_t step;
+} sc_step_ready_t;
+sc_status_t sc_step_prepare(sc_comm_t *comm, const sc_workload_t *w, double bytes_scale,
+                            double compute_scale, sc_step_ready_t *r, sc_err_t *err);
+void sc_step_release(sc_step_ready_t *r);
+
 #endif

@@ -3,6 +3,8 @@
  * the group's next wait), activations sent and received between stages. */
 #include "sc_pattern.h"
 
+#include <string.h>
+
 #include "util/sc_clock.h"
 
 /* The communicator the compute phase runs on: the one whose started operations it should
@@ -167,4 +169,49 @@ size_t sc_step_buffer_bytes(const sc_plan_t *plan, double bytes_scale)
      * shared-memory copies run at different speeds for different alignments). */
     size_t half = ((size_t)need + 4095) / 4096 * 4096;
     return 2 * half;
+}
+
+sc_status_t sc_step_prepare(sc_comm_t *comm, const sc_workload_t *w, double bytes_scale,
+                            double compute_scale, sc_step_ready_t *r, sc_err_t *err)
+{
+    memset(r, 0, sizeof(*r));
+    sc_workload_at(w, comm->size, &r->at);
+    sc_status_t status = sc_workload_layout(&r->at, comm->size, &r->layout, err);
+    if (status == SC_OK)
+        status = sc_plan_build(&r->at, &r->layout, &r->plan, err);
+    if (status != SC_OK)
+        return status;
+    status = sc_grid_create(comm, &r->layout, &r->grid, err);
+    if (status != SC_OK) {
+        sc_plan_free(&r->plan);
+        return status;
+    }
+    r->step = (sc_step_t){.plan = &r->plan,
+                          .grid = &r->grid,
+                          .world = comm,
+                          .bytes_scale = bytes_scale,
+                          .compute_scale = compute_scale};
+    r->step.buf_bytes = sc_step_buffer_bytes(&r->plan, bytes_scale);
+    r->step.buf = comm->ops->alloc(comm, r->step.buf_bytes);
+    if (r->step.buf == NULL)
+        status = sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): cannot allocate %zu bytes",
+                            comm->rte->rank, comm->rte->host, r->step.buf_bytes);
+    if (status == SC_OK)
+        status = comm->ops->fill_bytes(comm, r->step.buf, 0, r->step.buf_bytes, err);
+    if (status != SC_OK)
+        sc_step_release(r);
+    return status;
+}
+
+void sc_step_release(sc_step_ready_t *r)
+{
+    if (r->step.buf != NULL)
+        r->step.world->ops->free(r->step.world, r->step.buf);
+    r->step.buf = NULL;
+    if (r->step.grid != NULL)
+        sc_grid_destroy(&r->grid);
+    if (r->step.plan != NULL)
+        sc_plan_free(&r->plan);
+    r->step.grid = NULL;
+    r->step.plan = NULL;
 }

@@ -1,6 +1,6 @@
 /* sc_soak.h - the stability run's records: what one cycle measured (a sweep, a training step,
  * the quick pair check) and what each host's health was while it ran, and the limits every
- * cycle is held to (the topology's expect.soak). The journal (report/sc_soak_journal.h) is
+ * cycle is held to (the topology's expect.soak). The journal (report/sc_json_soak.h) is
  * these records, one JSON line a cycle. */
 #ifndef SC_SOAK_H
 #define SC_SOAK_H

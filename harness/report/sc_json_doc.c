@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "report/sc_json_build.h"
-#include "report/sc_soak_journal.h"
+#include "report/sc_json_soak.h"
 #include "report/sc_json_out.h"
 
 static json_t *sc__strings(char (*list)[SC_HOST_MAX], int n)

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "report/sc_json_build.h"
-#include "report/sc_soak_journal.h"
+#include "report/sc_json_soak.h"
 
 static void sc__read_field(const json_t *v, const sc_field_t *f, void *record)
 {

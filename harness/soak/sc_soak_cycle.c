@@ -8,7 +8,6 @@
 
 #include "engine/sc_sweep.h"
 #include "patterns/sc_pattern.h"
-#include "plan/sc_plan.h"
 #include "util/sc_clock.h"
 #include "util/sc_stats.h"
 
@@ -46,36 +45,16 @@ static sc_status_t soak__steps(const sc_soak_ctx_t *x, sc_step_t *step, double *
 static sc_status_t soak__step(const sc_soak_ctx_t *x, double *median_ms, sc_err_t *err)
 {
     sc_comm_t *world = x->ses->world;
-    sc_workload_t at;
-    sc_layout_t l;
-    sc_plan_t plan;
-    sc_grid_t grid;
-    sc_workload_at(x->w, world->size, &at);
-    sc_status_t status = sc_workload_layout(&at, world->size, &l, err);
-    if (status == SC_OK)
-        status = sc_plan_build(&at, &l, &plan, err);
+    sc_step_ready_t r;
+    sc_status_t status = sc_step_prepare(world, x->w, x->bytes_scale, x->compute_scale, &r, err);
     if (status != SC_OK)
         return status;
-    status = sc_grid_create(world, &l, &grid, err);
-    if (status != SC_OK) {
-        sc_plan_free(&plan);
-        return status;
-    }
-    sc_step_t step = {.plan = &plan,
-                      .grid = &grid,
-                      .world = world,
-                      .bytes_scale = x->bytes_scale,
-                      .compute_scale = x->compute_scale};
-    step.buf_bytes = sc_step_buffer_bytes(&plan, x->bytes_scale);
-    step.buf = world->ops->alloc(world, step.buf_bytes);
     double *step_ms = calloc((size_t)x->steps, sizeof(double));
-    if (step.buf == NULL || step_ms == NULL)
-        status = sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): cannot allocate %zu bytes",
-                            x->ses->rte->rank, x->ses->rte->host, step.buf_bytes);
+    if (step_ms == NULL)
+        status = sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): no memory for step times",
+                            x->ses->rte->rank, x->ses->rte->host);
     if (status == SC_OK)
-        status = world->ops->fill_bytes(world, step.buf, 0, step.buf_bytes, err);
-    if (status == SC_OK)
-        status = soak__steps(x, &step, step_ms, err);
+        status = soak__steps(x, &r.step, step_ms, err);
     if (status == SC_OK) { /* a step lasts as long as its slowest rank */
         sc_watchdog_arm(x->ses->wd, "soak, the step times", world->world_rank, world->size);
         MPI_Allreduce(MPI_IN_PLACE, step_ms, x->steps, MPI_DOUBLE, MPI_MAX, x->ses->rte->world);
@@ -84,11 +63,8 @@ static sc_status_t soak__step(const sc_soak_ctx_t *x, double *median_ms, sc_err_
         sc_stats_compute(step_ms, (size_t)x->steps, &st);
         *median_ms = st.median;
     }
-    if (step.buf != NULL)
-        world->ops->free(world, step.buf);
     free(step_ms);
-    sc_grid_destroy(&grid);
-    sc_plan_free(&plan);
+    sc_step_release(&r);
     return status;
 }
 

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "judge/sc_soak_verdict.h"
-#include "report/sc_soak_journal.h"
+#include "report/sc_json_soak.h"
 #include "sc_test.h"
 #include "util/sc_size.h"
 
@@ -108,7 +108,7 @@ static void check_verdicts(void)
     SC_EXPECT(check(&checks, "h1: retired_pages during the soak")->level == SC_LEVEL_FAIL);
     SC_EXPECT(check(&checks, "h1: uncorrected ECC errors")->level == SC_LEVEL_PASS);
     SC_EXPECT(cycles.items[3].level == SC_LEVEL_FAIL && cycles.items[2].level == SC_LEVEL_PASS &&
-              strstr(cycles.items[3].breaches, "h1: GPU at 88 C, above 85 C") != NULL);
+              strstr(cycles.items[3].breaches, "h1: hottest GPU at 88 C, above 85 C") != NULL);
     const sc_check_t *failed = check(&checks, "cycles within the limits");
     SC_EXPECT(failed->level == SC_LEVEL_FAIL && failed->measured == 2);
     sc_list_free(&checks);

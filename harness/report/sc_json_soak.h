@@ -1,12 +1,12 @@
-/* sc_soak_journal.h - a soak's journal, DIR/journal.jsonl: append-only JSON Lines, one object a
+/* sc_json_soak.h - a soak's journal, DIR/journal.jsonl: append-only JSON Lines, one object a
  * line, each written whole with one write() and synced before the next cycle starts, so that a
  * killed soak loses at most the cycle it was in:
  *   {"type":"start", version, start_utc, ranks, hosts, argv, duration_s}
  *   {"type":"cycle", cycle, start_s, wall_s, ..., "sweep":[...], "hosts":[...]}   one a cycle
  *   {"type":"resume", at_utc, cycles}           where `soak --resume DIR` carried on
  *   {"type":"end", state, reason, verdict}       where a launch ended (complete or not) */
-#ifndef SC_SOAK_JOURNAL_H
-#define SC_SOAK_JOURNAL_H
+#ifndef SC_JSON_SOAK_H
+#define SC_JSON_SOAK_H
 
 #include <stdbool.h>
 

@@ -1,6 +1,6 @@
-/* sc_soak_journal.c - the soak's JSON Lines journal: each line one jansson object dumped
+/* sc_json_soak.c - the soak's JSON Lines journal: each line one jansson object dumped
  * compact, appended with a single write() and fsync'd; read back line by line. */
-#include "report/sc_soak_journal.h"
+#include "report/sc_json_soak.h"
 
 #include <errno.h>
 #include <fcntl.h>
