@@ -6,7 +6,8 @@
 #                                    used, never replaced - Open MPI only where there is none
 #   scripts/install-deps.sh --test   that, plus what the test suite needs (Open MPI for its
 #                                    launcher flags, Python, the style tools, Slurm and munge for
-#                                    the virtual cluster, xmllint, clang for the fuzzers)
+#                                    the virtual cluster, xmllint, clang for the fuzzers,
+#                                    dpkg-dev and groff for the package and man page tests)
 set -euo pipefail
 
 packages=(
@@ -25,6 +26,7 @@ tests=(
   slurm-wlm munge                 # a real Slurm on the virtual cluster (tests)
   libxml2-utils                   # xmllint: junit.xml validated against the JUnit schema (tests)
   clang libclang-rt-14-dev        # scripts/fuzz.sh: libFuzzer with ASan/UBSan (CI)
+  dpkg-dev groff-base             # the .deb built by cpack and installed (install-deb), man pages read
 )
 case "${1:-}" in
   --test) packages+=("${mpi[@]}" "${tests[@]}") ;;

@@ -19,9 +19,10 @@ cd "$dir"
 # the shaped hosts and the strategies on 8 and 16 hosts (pairs-local runs bisect, the unit tests
 # every schedule and the switch map; vcluster-healthy, -cut, -soak the multi-host pairs), the
 # Slurm, calibrated and curve clusters, the killed-and-resumed 60-second soak (the degraded soak
-# runs the same loop, the unit test the journal read back).
+# runs the same loop, the unit test the journal read back), the .deb (install-prefix installs the
+# same files).
 # Arguments replace the subset (e.g. -R unit- ; or -E '^$' for everything).
 if [ $# -eq 0 ]; then
-    set -- -E '^(vcluster-(repeat|shaped|strategies|strategies16|slurm|calibrated|curve)|soak-resumed)$'
+    set -- -E '^(vcluster-(repeat|shaped|strategies|strategies16|slurm|calibrated|curve)|soak-resumed|install-deb)$'
 fi
 ctest --output-on-failure -j 2 "$@"

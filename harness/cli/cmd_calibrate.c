@@ -34,7 +34,7 @@ static const sc_cli_opt_t calibrate__options[] = {
     O('n', "iters", "N", "timed iterations per size (default " SC_DEFAULT_TEXT(SC_SWEEP_ITERS) ")",
       SC_OPT_INT, m.iters, 5, 100000),
     O(0, "backend", "NAME", "nccl, mpi or auto (default auto)", SC_OPT_STRING, backend, 0, 0),
-    O(0, "results-dir", "DIR", "where run directories go (default " SC_DEFAULT_RESULTS_DIR ")",
+    O(0, "results-dir", "DIR", "where run directories go (default " SC_DEFAULT_RESULTS_TEXT ")",
       SC_OPT_STRING, results_base, 0, 0),
     O(0, "name", "NAME", "run name (default calibrate)", SC_OPT_NAME, name, 0, 0),
     O(0, "timeout", "SECONDS", "bound on every wait (default " SC_DEFAULT_TIMEOUT_TEXT ")",
@@ -97,7 +97,7 @@ int sc_cmd_calibrate(const sc_rte_t *rte, int argc, char **argv)
                            .timeout_s = SC_DEFAULT_TIMEOUT_S,
                            .output = SC_DEFAULT_RESULTS_DIR "/calibrated-topology.yaml",
                            .backend = "auto",
-                           .results_base = SC_DEFAULT_RESULTS_DIR};
+                           .results_base = sc_files_results_default()};
     sc_err_t err;
     sc_err_clear(&err);
     sc_status_t status = sc_cli_parse(calibrate__options, argc, argv, 2, &o, &err);

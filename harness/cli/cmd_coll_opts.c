@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/sc_defaults.h"
+#include "util/sc_files.h"
 #include "util/sc_size.h"
 
 static sc_status_t coll__factor(void *t, const char *flag, const char *v, sc_err_t *err)
@@ -185,8 +186,8 @@ static const sc_cli_opt_t coll__options[] = {
       SC_OPT_INT, device, 0, 1023),
     O(0, "json", "FILE", "also write the JSON results to FILE", SC_OPT_STRING, json_path, 0, 0),
     O(0, "csv", "FILE", "also write the CSV results to FILE", SC_OPT_STRING, csv_path, 0, 0),
-    O(0, "results-dir", "DIR", "where run directories go (default results)", SC_OPT_STRING,
-      results_base, 0, 0),
+    O(0, "results-dir", "DIR", "where run directories go (default " SC_DEFAULT_RESULTS_TEXT ")",
+      SC_OPT_STRING, results_base, 0, 0),
     O(0, "name", "NAME", "run name in the directory name (default coll-<collective>)", SC_OPT_NAME,
       name, 0, 0),
     O(0, "timeout", "SECONDS",
@@ -219,7 +220,7 @@ static void coll__defaults(sc_coll_opts_t *o)
     o->types = 1u << SC_DTYPE_float;
     o->colls = 1u; /* allreduce, the first of sc_coll_list() */
     o->backend = "auto";
-    o->results_base = SC_DEFAULT_RESULTS_DIR;
+    o->results_base = sc_files_results_default();
     o->timeout_s = SC_DEFAULT_TIMEOUT_S;
     o->telemetry_s = 1.0;
     o->device = -1;

@@ -21,6 +21,7 @@
 #include "telemetry/sc_nvml.h"
 #include "topology/sc_topology.h"
 #include "util/sc_defaults.h"
+#include "util/sc_files.h"
 #include "util/sc_size.h"
 
 typedef struct {
@@ -42,7 +43,7 @@ static const sc_cli_opt_t health__options[] = {
     O(0, "timeout", "SECONDS", "bound on every wait (default 30)", SC_OPT_DOUBLE, timeout_s, 1,
       3600),
     O(0, "results-dir", "DIR",
-      "where a failed check's run directory is kept as evidence (default " SC_DEFAULT_RESULTS_DIR
+      "where a failed check's run directory is kept as evidence (default " SC_DEFAULT_RESULTS_TEXT
       "; a healthy node keeps none)",
       SC_OPT_STRING, results_base, 0, 0),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
@@ -167,7 +168,7 @@ int sc_cmd_health(const sc_rte_t *rte, int argc, char **argv)
                         .size = 16u << 20,
                         .backend = "auto",
                         .timeout_s = 30,
-                        .results_base = SC_DEFAULT_RESULTS_DIR};
+                        .results_base = sc_files_results_default()};
     sc_err_t err;
     sc_err_clear(&err);
     sc_status_t status = sc_cli_parse(health__options, argc, argv, 2, &o, &err);

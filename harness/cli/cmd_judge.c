@@ -50,7 +50,7 @@ static const sc_cli_opt_t judge__options[] = {
     O(0, "nodes", "N", "nodes in the run, when the file does not list them (OSU)", SC_OPT_INT,
       nodes, 1, 1000000),
     O(0, "results-dir", "DIR",
-      "where the judged directory goes (default " SC_DEFAULT_RESULTS_DIR ")", SC_OPT_STRING,
+      "where the judged directory goes (default " SC_DEFAULT_RESULTS_TEXT ")", SC_OPT_STRING,
       results_base, 0, 0),
     O(0, "name", "NAME", "name of the judged directory (default judge)", SC_OPT_NAME, name, 0, 0),
     O(0, "json", "FILE", "also write the judged document to FILE", SC_OPT_STRING, json_path, 0, 0),
@@ -145,7 +145,7 @@ static sc_status_t judge__write(const judge__opts_t *o, sc_result_t *doc, sc_err
 {
     sc_results_t res;
     sc_status_t status =
-        sc_results_open(&res, o->results_base ? o->results_base : SC_DEFAULT_RESULTS_DIR,
+        sc_results_open(&res, o->results_base ? o->results_base : sc_files_results_default(),
                         o->name ? o->name : "judge", err);
     if (status == SC_OK) {
         snprintf(doc->results_dir, sizeof(doc->results_dir), "%s", res.dir);
@@ -190,8 +190,8 @@ int sc_cmd_judge(const sc_rte_t *rte, int argc, char **argv)
     if (status == SC_OK)
         status = sc_files_check_output("--json", o.json_path, &err);
     if (status == SC_OK)
-        status =
-            sc_results_check_base(o.results_base ? o.results_base : SC_DEFAULT_RESULTS_DIR, &err);
+        status = sc_results_check_base(o.results_base ? o.results_base : sc_files_results_default(),
+                                       &err);
     sc_foreign_t *files = calloc((size_t)o.nfiles + 1, sizeof(*files));
     if (files == NULL && status == SC_OK)
         status = sc_err_set(&err, SC_ERR_NOMEM, "no memory");

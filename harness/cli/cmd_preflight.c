@@ -28,7 +28,7 @@ static const sc_cli_opt_t preflight__options[] = {
     O(0, "json", "FILE", "also write result.json here", SC_OPT_STRING, json_path, 0, 0),
     O(0, "timeout", "SECONDS", "bound on the gather (default " SC_DEFAULT_TIMEOUT_TEXT ")",
       SC_OPT_DOUBLE, timeout_s, 1, 86400),
-    O(0, "results-dir", "DIR", "where run directories go (default " SC_DEFAULT_RESULTS_DIR ")",
+    O(0, "results-dir", "DIR", "where run directories go (default " SC_DEFAULT_RESULTS_TEXT ")",
       SC_OPT_STRING, results_base, 0, 0),
     O(0, "name", "NAME", "the run directory's name after the time stamp (default preflight)",
       SC_OPT_NAME, name, 0, 0),
@@ -41,7 +41,7 @@ static const sc_cli_opt_t preflight__options[] = {
 int sc_cmd_preflight(const sc_rte_t *rte, int argc, char **argv)
 {
     preflight__opts_t o = {.timeout_s = SC_DEFAULT_TIMEOUT_S,
-                           .results_base = SC_DEFAULT_RESULTS_DIR};
+                           .results_base = sc_files_results_default()};
     sc_err_t err;
     sc_err_clear(&err);
     sc_status_t status = sc_cli_parse(preflight__options, argc, argv, 2, &o, &err);

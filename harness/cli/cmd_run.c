@@ -452,7 +452,8 @@ int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
     sc_err_t err;
     sc_err_clear(&err);
     int local_max = rte->local_size;
-    MPI_Allreduce(MPI_IN_PLACE, &local_max, 1, MPI_INT, MPI_MIN, rte->world);
+    if (rte->world != MPI_COMM_NULL) /* NULL: alone, the man page being written */
+        MPI_Allreduce(MPI_IN_PLACE, &local_max, 1, MPI_INT, MPI_MIN, rte->world);
     sc_status_t status = sc_run_opts_parse(&run.opts, argc, argv, 2, local_max, rte->nhosts, &err);
     if (status == SC_OK && run.opts.help) {
         if (rte->rank == 0) {

@@ -6,6 +6,7 @@
 
 #include "cli/sc_cli.h"
 #include "util/sc_defaults.h"
+#include "util/sc_files.h"
 
 static sc_status_t run__list(const char *flag, const char *v, int *out, int *n, sc_err_t *err)
 {
@@ -80,8 +81,8 @@ static const sc_cli_opt_t run__options[] = {
     O(0, "backend", "NAME", "nccl, mpi or auto (default auto)", SC_OPT_STRING, backend, 0, 0),
     O(0, "json", "FILE", "also write the JSON results to FILE", SC_OPT_STRING, json_path, 0, 0),
     O(0, "csv", "FILE", "also write the points as CSV to FILE", SC_OPT_STRING, csv_path, 0, 0),
-    O(0, "results-dir", "DIR", "where run directories go (default results)", SC_OPT_STRING,
-      results_base, 0, 0),
+    O(0, "results-dir", "DIR", "where run directories go (default " SC_DEFAULT_RESULTS_TEXT ")",
+      SC_OPT_STRING, results_base, 0, 0),
     O(0, "name", "NAME", "run name in the directory name (default run-<workload>)", SC_OPT_NAME,
       name, 0, 0),
     O(0, "timeout", "SECONDS",
@@ -114,7 +115,7 @@ sc_status_t sc_run_opts_parse(sc_run_opts_t *o, int argc, char **argv, int first
     o->warmup = 2;
     o->bytes_scale = o->compute_scale = 1.0;
     o->backend = "auto";
-    o->results_base = SC_DEFAULT_RESULTS_DIR;
+    o->results_base = sc_files_results_default();
     o->timeout_s = SC_DEFAULT_TIMEOUT_S;
     o->looks = SC_DEFAULT_LOOKS;
     o->telemetry_s = 1.0;

@@ -77,8 +77,8 @@ static const sc_cli_opt_t soak__options[] = {
     O(0, "backend", "NAME", "nccl, mpi or auto (default auto)", SC_OPT_STRING, backend, 0, 0),
     O(0, "timeout", "SECONDS", "bound on every wait (default " SC_DEFAULT_TIMEOUT_TEXT ")",
       SC_OPT_DOUBLE, timeout_s, 0, 86400),
-    O(0, "results-dir", "DIR", "where run directories go (default results)", SC_OPT_STRING,
-      results_base, 0, 0),
+    O(0, "results-dir", "DIR", "where run directories go (default " SC_DEFAULT_RESULTS_TEXT ")",
+      SC_OPT_STRING, results_base, 0, 0),
     O(0, "name", "NAME", "run name (default soak)", SC_OPT_NAME, name, 0, 0),
     O(0, "json", "FILE", "also write the JSON results to FILE", SC_OPT_STRING, json_path, 0, 0),
     O(0, "metrics", "FILE", SC_METRICS_HELP, SC_OPT_STRING, metrics_path, 0, 0),
@@ -91,7 +91,7 @@ static const sc_cli_opt_t soak__options[] = {
 static void soak__defaults(soak__opts_t *o)
 {
     *o = (soak__opts_t){.backend = "auto",
-                        .results_base = SC_DEFAULT_RESULTS_DIR,
+                        .results_base = sc_files_results_default(),
                         .mode = "concurrent",
                         .sweep_min = 64u << 10,
                         .sweep_max = 16u << 20,
@@ -121,18 +121,6 @@ typedef struct {
     sc_soak_limits_t limits;
 } soak__launch_t;
 
-/* The shipped workload file of that name, from SC_WORKLOAD_DIRS; false when none has it. */
-static bool soak__shipped_workload(const char *name, char *path, size_t len)
-{
-    char dirs[] = SC_WORKLOAD_DIRS;
-    for (char *dir = strtok(dirs, ":"); dir != NULL; dir = strtok(NULL, ":")) {
-        snprintf(path, len, "%s/%s", dir, name);
-        if (access(path, R_OK) == 0)
-            return true;
-    }
-    return false;
-}
-
 /* Options checked and their inputs loaded (every rank the same). */
 static sc_status_t soak__inputs(soak__launch_t *l, sc_err_t *err)
 {
@@ -148,14 +136,8 @@ static sc_status_t soak__inputs(soak__launch_t *l, sc_err_t *err)
         return sc_err_set(err, SC_ERR_USAGE, "--mode: '%s' is not concurrent or serial", o->mode);
     if (o->sweep_min > o->sweep_max)
         return sc_err_set(err, SC_ERR_USAGE, "--sweep-min: above --sweep-max");
-    if (o->workload != NULL)
-        snprintf(l->workload_path, sizeof(l->workload_path), "%s", o->workload);
-    else if (!soak__shipped_workload(SC_DEFAULT_SOAK_WORKLOAD, l->workload_path,
-                                     sizeof(l->workload_path)))
-        return sc_err_set(err, SC_ERR_USAGE,
-                          "-W: the shipped %s is not installed; name a "
-                          "workload file",
-                          SC_DEFAULT_SOAK_WORKLOAD);
+    snprintf(l->workload_path, sizeof(l->workload_path), "%s",
+             o->workload != NULL ? o->workload : SC_DEFAULT_SOAK_WORKLOAD); /* a shipped name */
     sc_status_t status = sc_workload_load(l->workload_path, &l->w, err);
     if (status == SC_OK && o->topology != NULL)
         status = sc_topology_load(o->topology, &l->topo, err);

@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/sc_cli.h"
 #include "cli/sc_cmd.h"
+#include "sc_config.h"
 
 typedef struct {
     const char *name;
@@ -42,8 +44,40 @@ static const sc__command_t sc__commands[] = {
     {"version", sc_cmd_version, "print versions of scalecheck and its libraries", true},
 };
 
+/* scalecheck(1) in roff, or the command names for the completion. */
+static bool sc__usage_as(FILE *out)
+{
+    const char *format = sc_cli_help_format();
+    size_t n = sizeof(sc__commands) / sizeof(sc__commands[0]);
+    if (!strcmp(format, "words")) {
+        for (size_t i = 0; i < n; i++)
+            fprintf(out, "%s%s", i ? " " : "", sc__commands[i].name);
+        fputc('\n', out);
+    } else if (!strcmp(format, "man")) {
+        fprintf(out,
+                ".TH SCALECHECK 1 \"\" \"scalecheck %s\" \"scalecheck manual\"\n.SH NAME\n"
+                "scalecheck \\- prove that a GPU cluster scales\n.SH SYNOPSIS\n.B mpirun\n"
+                "[\\fImpirun options\\fR]\n.B scalecheck\n\\fICOMMAND\\fR [\\fIoptions\\fR]\n"
+                ".SH COMMANDS\n",
+                SC_VERSION);
+        for (size_t i = 0; i < n; i++) {
+            fprintf(out, ".TP\n.BR scalecheck\\-%s (1)\n", sc__commands[i].name);
+            sc_cli_roff(out, sc__commands[i].help);
+            fputc('\n', out);
+        }
+        fputs(".SH ENVIRONMENT\n.TP\nSCALECHECK_RESULTS\nwhere run directories go (default: "
+              "results/ in the build tree, else ~/.local/share/scalecheck/results)\n.SH EXIT "
+              "STATUS\n0 good, 1 a check failed, 2 bad usage or input, 3 a runtime fault, 4 "
+              "interrupted.\n",
+              out);
+    }
+    return strcmp(format, "text") != 0;
+}
+
 static void sc__usage(FILE *out)
 {
+    if (sc__usage_as(out))
+        return;
     fprintf(out, "usage: mpirun [mpirun options] scalecheck COMMAND [options]\n\ncommands:\n");
     for (size_t i = 0; i < sizeof(sc__commands) / sizeof(sc__commands[0]); i++)
         fprintf(out, "  %-10s %s\n", sc__commands[i].name, sc__commands[i].help);
@@ -65,8 +99,13 @@ int main(int argc, char **argv)
     sc_err_t err;
     sc_err_clear(&err);
     const sc__command_t *cmd = sc__find(argc > 1 ? argv[1] : NULL);
-    sc_status_t started = cmd != NULL && cmd->alone ? sc_rte_init_alone(&argc, &argv, &rte, &err)
-                                                    : sc_rte_init(&argc, &argv, &rte, &err);
+    /* the man pages and the completion are made at build time, without an MPI launcher */
+    bool docs = strcmp(sc_cli_help_format(), "text") != 0;
+    sc_status_t started = (cmd != NULL && cmd->alone) || docs
+                              ? sc_rte_init_alone(&argc, &argv, &rte, &err)
+                              : sc_rte_init(&argc, &argv, &rte, &err);
+    if (cmd != NULL)
+        sc_cli_set_command(cmd->name, cmd->help);
     if (started != SC_OK) {
         fprintf(stderr, "scalecheck: %s\n", err.msg);
         return sc_status_exit_code(err.status);

@@ -1,4 +1,5 @@
 #include "sc_cli.h"
+#include "sc_config.h"
 
 #include "util/sc_names.h"
 #include "util/sc_size.h"
@@ -148,8 +149,78 @@ sc_status_t sc_cli_parse_words(const sc_cli_opt_t *table, int argc, char **argv,
     return SC_OK;
 }
 
+static const char *cli__command = "scalecheck", *cli__summary = "";
+
+void sc_cli_set_command(const char *name, const char *summary)
+{
+    cli__command = name;
+    cli__summary = summary;
+}
+
+const char *sc_cli_help_format(void)
+{
+    const char *f = getenv("SCALECHECK_HELP_FORMAT");
+    return f != NULL && (!strcmp(f, "man") || !strcmp(f, "words")) ? f : "text";
+}
+
+void sc_cli_roff(FILE *out, const char *text)
+{
+    for (const char *c = text; *c; c++) {
+        if (*c == '-' || *c == '\\')
+            fputc('\\', out);
+        if (*c == '.' && (c == text || c[-1] == '\n'))
+            fputs("\\&", out); /* a line that starts with a dot is a request */
+        fputc(*c, out);
+    }
+}
+
+/* The command's page: NAME, SYNOPSIS, OPTIONS from the table, SEE ALSO. */
+static void cli__man(const sc_cli_opt_t *table, FILE *out)
+{
+    fprintf(out, ".TH SCALECHECK\\-");
+    for (const char *c = cli__command; *c; c++)
+        fputc(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c, out);
+    fprintf(out, " 1 \"\" \"scalecheck %s\" \"scalecheck manual\"\n.SH NAME\nscalecheck\\-",
+            SC_VERSION);
+    sc_cli_roff(out, cli__command);
+    fputs(" \\- ", out);
+    sc_cli_roff(out, cli__summary);
+    fprintf(out,
+            "\n.SH SYNOPSIS\n.B mpirun\n[\\fImpirun options\\fR]\n.B scalecheck %s\n"
+            "[\\fIoptions\\fR]\n.SH OPTIONS\n",
+            cli__command);
+    for (const sc_cli_opt_t *o = table; o->long_name != NULL; o++) {
+        fputs(".TP\n", out);
+        if (o->short_name)
+            fprintf(out, "\\fB\\-%c\\fR, ", o->short_name);
+        fputs("\\fB\\-\\-", out);
+        sc_cli_roff(out, o->long_name);
+        fputs("\\fR", out);
+        if (o->metavar) {
+            fputs(" \\fI", out);
+            sc_cli_roff(out, o->metavar);
+            fputs("\\fR", out);
+        }
+        fputc('\n', out);
+        sc_cli_roff(out, o->help);
+        fputc('\n', out);
+    }
+    fputs(".SH EXIT STATUS\n0 good, 1 a check failed, 2 bad usage or input, 3 a runtime fault, 4 "
+          "interrupted.\n.SH SEE ALSO\n.BR scalecheck (1)\n",
+          out);
+}
+
 void sc_cli_print_help(const sc_cli_opt_t *table, FILE *out)
 {
+    const char *format = sc_cli_help_format();
+    if (!strcmp(format, "man"))
+        return cli__man(table, out);
+    if (!strcmp(format, "words")) {
+        for (const sc_cli_opt_t *o = table; o->long_name != NULL; o++)
+            fprintf(out, "%s--%s", o == table ? "" : " ", o->long_name);
+        fputc('\n', out);
+        return;
+    }
     for (const sc_cli_opt_t *o = table; o->long_name != NULL; o++) {
         char names[64];
         if (o->short_name)

@@ -64,6 +64,13 @@ sc_status_t sc_cli_parse_words(const sc_cli_opt_t *table, int argc, char **argv,
 
 /* Prints the option table as help text. */
 void sc_cli_print_help(const sc_cli_opt_t *table, FILE *out);
+/* How --help prints, from SCALECHECK_HELP_FORMAT: "text" (the default); "man": the command's
+ * page in roff (scalecheck-CMD(1), what `cmake --install` installs); "words": its option names,
+ * for the shell completion. The page names the command main set here. */
+const char *sc_cli_help_format(void);
+void sc_cli_set_command(const char *name, const char *summary);
+/* text for roff: dashes and backslashes escaped, no line taken for a request. */
+void sc_cli_roff(FILE *out, const char *text);
 
 /* Helpers for handlers: strict number parsing with the flag in the message. */
 sc_status_t sc_cli_int(const char *flag, const char *value, long min, long max, long *out,

@@ -1,11 +1,14 @@
 #include "sc_workload.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "config/sc_yaml.h"
+#include "sc_config.h"
+#include "util/sc_files.h"
 
 #define W(field) offsetof(sc_workload_t, field)
 #define BIG      1e15
@@ -123,8 +126,10 @@ static sc_status_t sc__check(const char *path, const sc_workload_t *w, sc_err_t 
     return sc_err_set(err, SC_ERR_INPUT, "%s: %s", path, problem);
 }
 
-sc_status_t sc_workload_load(const char *path, sc_workload_t *w, sc_err_t *err)
+sc_status_t sc_workload_load(const char *name, sc_workload_t *w, sc_err_t *err)
 {
+    char path[PATH_MAX]; /* a shipped workload by its name: resnet50-dp */
+    sc_files_shipped(name, sc_files_data_dirs("workloads"), path, sizeof(path));
     sc__defaults(w);
     sc_yaml_doc_t doc;
     sc_status_t status = sc_yaml_load(path, &doc, err);

@@ -56,8 +56,9 @@ typedef struct {
     double input_cpu_ms_per_sample;
 } sc_workload_t;
 
-/* Loads and checks path (schema and cross-field rules). */
-sc_status_t sc_workload_load(const char *path, sc_workload_t *w, sc_err_t *err);
+/* Loads and checks a file, or a shipped workload by its name ("resnet50-dp"): schema and
+ * cross-field rules. */
+sc_status_t sc_workload_load(const char *name, sc_workload_t *w, sc_err_t *err);
 
 /* The layout on n ranks: dp = n / (tp pp) when not given. SC_ERR_USAGE with a clear message
  * when it does not fit ("tp 8 x pp 4 = 32 does not divide 8 ranks"). */

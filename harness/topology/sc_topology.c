@@ -10,6 +10,7 @@
 #include "config/sc_workload.h"
 #include "config/sc_yaml.h"
 #include "sc_config.h"
+#include "util/sc_files.h"
 #include "util/sc_defaults.h"
 
 #define T(field)        offsetof(sc_topology_t, field)
@@ -266,7 +267,8 @@ static bool sc__inside(const char *real, const char *folder)
 
 bool sc_topology_shipped(const char *real)
 {
-    char shipped[] = SC_TOPOLOGY_DIRS;
+    char shipped[3 * PATH_MAX + 64];
+    snprintf(shipped, sizeof(shipped), "%s", sc_files_data_dirs("topologies"));
     for (char *save = NULL, *d = strtok_r(shipped, ":", &save); d; d = strtok_r(NULL, ":", &save))
         if (sc__inside(real, d))
             return true;
@@ -362,8 +364,10 @@ static sc_status_t sc__check(const sc_topology_t *t, sc_err_t *err)
     return problem ? sc_err_set(err, SC_ERR_INPUT, "%s: %s", t->path, problem) : SC_OK;
 }
 
-sc_status_t sc_topology_load(const char *path, sc_topology_t *t, sc_err_t *err)
+sc_status_t sc_topology_load(const char *name, sc_topology_t *t, sc_err_t *err)
 {
+    char path[PATH_MAX]; /* a shipped topology by its name: dgx-a100 */
+    sc_files_shipped(name, sc_files_data_dirs("topologies"), path, sizeof(path));
     sc__defaults(t);
     snprintf(t->path, sizeof(t->path), "%s", path);
     static char chain[SC__MAX_EXTENDS + 1][PATH_MAX];

@@ -149,8 +149,9 @@ typedef struct {
     int nclaims;
 } sc_topology_t;
 
-/* Loads path, following `extends` (relative to the file), and checks the result. */
-sc_status_t sc_topology_load(const char *path, sc_topology_t *t, sc_err_t *err);
+/* Loads a file, or a shipped topology by its name ("dgx-a100"), following `extends` (relative
+ * to the file), and checks the result. */
+sc_status_t sc_topology_load(const char *name, sc_topology_t *t, sc_err_t *err);
 
 /* Per-GPU intra-node bandwidth (GB/s, per direction) as software reaches it, for a ring over
  * every GPU of the node. */
@@ -180,8 +181,9 @@ double sc_topology_memory_GBps(const sc_topology_t *t);
 double sc_topology_tflops(const sc_topology_t *t, int precision);
 const char *sc_fabric_name(int fabric);
 
-/* Whether real (a resolved path) is one of the shipped topologies (SC_TOPOLOGY_DIRS), which any
- * topology may extend; other bases must lie beside the file that extends them. */
+/* Whether real (a resolved path) is one of the shipped topologies
+ * (sc_files_data_dirs("topologies")), which any topology may extend; other bases must lie beside
+ * the file that extends them. */
 bool sc_topology_shipped(const char *real);
 
 #endif

@@ -45,8 +45,11 @@
 /* The workload a soak's step runs unless -W names one: the acceptance run's. */
 #define SC_DEFAULT_SOAK_WORKLOAD "bert-large-dp.yaml"
 
-/* Where results directories go unless --results-dir says otherwise (git-ignored). */
-#define SC_DEFAULT_RESULTS_DIR "results"
+/* Where results directories go unless --results-dir says otherwise: results/ (git-ignored)
+ * from the build tree, else SCALECHECK_RESULTS or ~/.local/share/scalecheck/results
+ * (sc_files_results_default, util/sc_files.h). calibrate's output keeps the relative name. */
+#define SC_DEFAULT_RESULTS_DIR  "results"
+#define SC_DEFAULT_RESULTS_TEXT "results, or $SCALECHECK_RESULTS: README"
 
 /* A default as text, for the help tables: the same number, written once. */
 #define SC_DEFAULT_TEXT(x)      SC__DEFAULT_TEXT(x)

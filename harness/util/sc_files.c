@@ -1,6 +1,8 @@
 /* sc_files.c - output files: checked before a run, written whole or not at all. */
 #include "sc_files.h"
 
+#include "sc_config.h"
+
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
@@ -89,4 +91,69 @@ const char *sc_files_sysfs_root(void)
 {
     const char *root = getenv("SCALECHECK_SYSFS_ROOT");
     return root != NULL && root[0] != '\0' ? root : "/sys";
+}
+
+bool sc_files_shipped(const char *name, const char *dirs, char *out, size_t len)
+{
+    snprintf(out, len, "%s", name);
+    if (access(name, F_OK) == 0 || strchr(name, '/') != NULL || name[0] == '\0')
+        return false;
+    char copy[4096];
+    snprintf(copy, sizeof(copy), "%s", dirs);
+    char *save = NULL;
+    for (char *dir = strtok_r(copy, ":", &save); dir != NULL; dir = strtok_r(NULL, ":", &save))
+        for (int ext = 0; ext < 2; ext++) {
+            char path[PATH_MAX];
+            snprintf(path, sizeof(path), "%s/%s%s", dir, name, ext ? ".yaml" : "");
+            if (access(path, R_OK) == 0) {
+                snprintf(out, len, "%s", path);
+                return true;
+            }
+        }
+    return false;
+}
+
+/* The folder the program is in ("" when /proc does not say). */
+static void files__exe_dir(char *dir, size_t len)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    exe[n > 0 ? n : 0] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash != NULL)
+        *slash = '\0';
+    snprintf(dir, len, "%s", exe);
+}
+
+const char *sc_files_data_dirs(const char *kind)
+{
+    static char dirs[2][3 * PATH_MAX + 64];
+    static char kinds[2][32];
+    int slot = strcmp(kind, kinds[0]) == 0 || kinds[0][0] == '\0' ? 0 : 1;
+    char exe[PATH_MAX];
+    files__exe_dir(exe, sizeof(exe));
+    snprintf(kinds[slot], sizeof(kinds[slot]), "%s", kind);
+    snprintf(dirs[slot], sizeof(dirs[slot]),
+             "%s/%s:%s/../share/scalecheck/%s:%s/share/scalecheck/%s", SC_SOURCE_DIR, kind, exe,
+             kind, SC_INSTALL_PREFIX, kind);
+    return dirs[slot];
+}
+
+const char *sc_files_results_default(void)
+{
+    static char dir[PATH_MAX];
+    const char *env = getenv("SCALECHECK_RESULTS");
+    if (env != NULL && env[0] != '\0')
+        return env;
+    char exe[PATH_MAX];
+    files__exe_dir(exe, sizeof(exe));
+    if (exe[0] == '\0' || strcmp(exe, SC_BUILD_DIR) == 0)
+        return "results"; /* the build tree's binary: the current folder's results/ */
+    const char *data = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+    if (data != NULL && data[0] != '\0')
+        snprintf(dir, sizeof(dir), "%s/scalecheck/results", data);
+    else
+        snprintf(dir, sizeof(dir), "%s/.local/share/scalecheck/results",
+                 home != NULL && home[0] != '\0' ? home : "/tmp");
+    return dir;
 }

@@ -4,6 +4,7 @@
 #ifndef SC_FILES_H
 #define SC_FILES_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "util/sc_status.h"
@@ -24,6 +25,21 @@ sc_status_t sc_files_write_text(const char *path, sc_files_writer_t writer, void
 
 /* text for XML and HTML (junit.xml, report.html): <, >, & and " escaped; NULL writes nothing. */
 void sc_files_xml_text(FILE *out, const char *text);
+
+/* A file a user names: name itself when it exists, else - for a bare name without '/' - the
+ * first of dirs (':'-separated) that holds name or name.yaml: `--topology dgx-a100` finds the
+ * shipped topologies/dgx-a100.yaml wherever scalecheck runs from. out gets name unchanged when
+ * nothing matches (its load then says it cannot open it). Whether a shipped file was found. */
+bool sc_files_shipped(const char *name, const char *dirs, char *out, size_t len);
+
+/* Where the shipped files of a kind ("topologies", "workloads") are, ':'-separated: the source
+ * tree's, the program's own ../share/scalecheck/KIND, and the install prefix's. */
+const char *sc_files_data_dirs(const char *kind);
+
+/* The default results folder: SCALECHECK_RESULTS when set; else results/ where scalecheck runs
+ * from its build tree (the tests', the README's), else - installed - $XDG_DATA_HOME (or
+ * ~/.local/share)/scalecheck/results, which does not depend on where it was started. */
+const char *sc_files_results_default(void);
 
 /* Where sysfs is read from: SCALECHECK_SYSFS_ROOT when set (the tests' fake trees), else /sys. */
 const char *sc_files_sysfs_root(void);

@@ -40,8 +40,7 @@ static void check_bases(const sc_calibration_t *cal)
     char sub[700];
     snprintf(sub, sizeof(sub), "%s/sub", user);
     SC_EXPECT(mkdir(sub, 0755) == 0);
-    snprintf(shipped, sizeof(shipped), "%s", SC_TOPOLOGY_DIRS);
-    shipped[strcspn(shipped, ":")] = '\0';
+    snprintf(shipped, sizeof(shipped), "%s/topologies", SC_SOURCE_DIR);
     snprintf(text, sizeof(text),
              "name: b\nextends: %s/localhost.yaml\nintra:\n  fabric: shm\n"
              "  gpu_bandwidth_GBps: 7\n",

@@ -1,0 +1,117 @@
+"""Installed, as an admin installs it:
+  prefix - `cmake --install` into a fresh prefix puts the program, the shipped topologies and
+           workloads, the man pages (scalecheck(1) and one a command, from the option tables),
+           the bash completion and the licence; run from / with another HOME, the installed
+           program finds `-T dgx-a100` and `-W resnet50-dp` by name and keeps its results under
+           ~/.local/share/scalecheck/results (SCALECHECK_RESULTS moves them), never in /;
+  deb    - `cpack -G DEB` makes a package that dpkg installs; /usr/bin/scalecheck runs a
+           collective from / and finds the shipped files; dpkg removes it all again.
+Skips (77) with the reason where dpkg or root is missing."""
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+from sclib import *
+
+BUILD = os.environ["SC_BUILD"]
+
+
+def run(cmd, env=None, cwd="/", timeout=240):
+    full = dict(os.environ)
+    full.update({"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"})
+    full.update(env or {})
+    return subprocess.run(cmd, capture_output=True, text=True, env=full, cwd=cwd, timeout=timeout)
+
+
+def collective(binary, home, extra_env=None):
+    env = {"HOME": home}
+    env.update(extra_env or {})
+    return run(["mpirun", "-np", "2", "--oversubscribe", binary, "coll", "-b", "8", "-e", "1K",
+                "-n", "5", "-w", "1", "-T", "localhost"], env=env)
+
+
+def prefix(wd):
+    root = os.path.join(wd, "prefix")
+    p = run(["cmake", "--install", BUILD, "--prefix", root])
+    expect(p.returncode == 0, f"cmake --install: {p.returncode}\n{p.stderr[-1500:]}")
+    files = {os.path.relpath(f, root) for f in glob.glob(os.path.join(root, "**"), recursive=True)
+             if os.path.isfile(f)}
+    for want in ("bin/scalecheck", "share/scalecheck/topologies/dgx-a100.yaml",
+                 "share/scalecheck/workloads/resnet50-dp.yaml", "share/man/man1/scalecheck.1",
+                 "share/man/man1/scalecheck-coll.1", "share/man/man1/scalecheck-soak.1",
+                 "share/bash-completion/completions/scalecheck", "share/doc/scalecheck/LICENSE",
+                 "share/scalecheck/launch/mpirun.sh"):
+        expect(want in files, f"not installed: {want} ({len(files)} files)")
+    page = open(os.path.join(root, "share/man/man1/scalecheck-soak.1")).read()
+    expect(page.startswith(".TH SCALECHECK\\-SOAK 1") and "\\fB\\-\\-duration\\fR" in page
+           and ".SH OPTIONS" in page, f"scalecheck-soak.1:\n{page[:400]}")
+    if shutil.which("nroff"):
+        r = run(["nroff", "-man", os.path.join(root, "share/man/man1/scalecheck-coll.1")])
+        text = re.sub(".\b", "", r.stdout).replace("\u2010", "-").replace("\u2212", "-")
+        expect(r.returncode == 0 and "--minbytes" in text and "SCALECHECK-COLL(1)" in text,
+               f"nroff: {r.stderr}\n{text[:600]}")
+    completion = open(os.path.join(root, "share/bash-completion/completions/scalecheck")).read()
+    expect("--duration" in completion and "--strategy" in completion and "soak" in completion,
+           "completion lacks options")
+    r = run(["bash", "-c", f". {root}/share/bash-completion/completions/scalecheck && "
+                           "COMP_WORDS=(scalecheck pairs --stra); COMP_CWORD=2; _scalecheck && "
+                           "echo \"${COMPREPLY[@]}\""])
+    expect(r.returncode == 0 and r.stdout.split() == ["--strategy"], f"completion: {r.stdout!r} {r.stderr}")
+    binary = os.path.join(root, "bin", "scalecheck")
+    home = os.path.join(wd, "home")
+    os.makedirs(home)
+    r = run([binary, "model", "-T", "dgx-a100", "-W", "resnet50-dp", "--gpus", "8"], env={"HOME": home})
+    expect(r.returncode == 0 and "dgx-a100" in r.stdout, f"model by shipped names: {r.returncode}\n"
+           f"{r.stdout[-800:]}{r.stderr[-800:]}")
+    r = collective(binary, home)
+    results = os.path.join(home, ".local", "share", "scalecheck", "results")
+    expect(r.returncode in (0, 1) and len(run_dirs(results)) == 1 and not os.path.exists("/results"),
+           f"installed coll from /: exit {r.returncode}, results {run_dirs(results)}\n{r.stderr[-800:]}")
+    moved = os.path.join(wd, "elsewhere")
+    r = collective(binary, home, {"SCALECHECK_RESULTS": moved})
+    expect(r.returncode in (0, 1) and len(run_dirs(moved)) == 1, f"SCALECHECK_RESULTS: {run_dirs(moved)}")
+    r = run([binary, "model", "-T", "dgx-a10", "-W", "resnet50-dp"], env={"HOME": home})
+    expect(r.returncode == 2 and "dgx-a10" in r.stderr, f"a name that is not shipped: {r.stderr}")
+    print(f"prefix: {len(files)} files; shipped names found from /; results under HOME")
+
+
+def deb(wd):
+    if os.geteuid() != 0 or not shutil.which("dpkg") or not shutil.which("dpkg-shlibdeps"):
+        print("SKIP: needs root, dpkg and dpkg-shlibdeps (dpkg-dev) to build and install a .deb")
+        sys.exit(77)
+    if run(["dpkg", "-s", "scalecheck"]).returncode == 0:
+        print("SKIP: a scalecheck package is installed here already; not replacing it")
+        sys.exit(77)
+    out = os.path.join(wd, "pkg")
+    p = run(["cpack", "-G", "DEB", "-B", out], cwd=BUILD, timeout=600)
+    debs = glob.glob(os.path.join(out, "*.deb"))
+    expect(p.returncode == 0 and len(debs) == 1, f"cpack: {p.returncode}\n{p.stdout[-1500:]}{p.stderr[-1500:]}")
+    info = run(["dpkg-deb", "-I", debs[0]]).stdout
+    expect("Package: scalecheck" in info and "Depends:" in info, f"control:\n{info}")
+    p = run(["dpkg", "-i", debs[0]])
+    try:
+        expect(p.returncode == 0, f"dpkg -i: {p.stderr[-1500:]}")
+        home = os.path.join(wd, "home")
+        os.makedirs(home)
+        r = run(["/usr/bin/scalecheck", "version"])
+        expect(r.returncode == 0 and "scalecheck" in r.stdout, f"version: {r.stdout}{r.stderr}")
+        r = collective("/usr/bin/scalecheck", home)
+        expect(r.returncode in (0, 1) and os.path.isfile("/usr/share/scalecheck/topologies/dgx-a100.yaml")
+               and len(run_dirs(os.path.join(home, ".local/share/scalecheck/results"))) == 1,
+               f"the package's coll: {r.returncode}\n{r.stderr[-800:]}")
+    finally:
+        run(["dpkg", "-r", "scalecheck"])
+    expect(not os.path.exists("/usr/bin/scalecheck") and not os.path.exists("/usr/share/scalecheck"),
+           "dpkg -r left files")
+    print(f"deb: {os.path.basename(debs[0])} installed, ran from /, removed")
+
+
+def test():
+    wd = workdir("install-" + sys.argv[1])
+    {"prefix": prefix, "deb": deb}[sys.argv[1]](wd)
+
+
+main(test)
