@@ -5,7 +5,7 @@
            program finds `-T dgx-a100` and `-W resnet50-dp` by name and keeps its results under
            ~/.local/share/scalecheck/results (SCALECHECK_RESULTS moves them), never in /;
   deb    - `cpack -G DEB` makes a package that dpkg installs; /usr/bin/scalecheck runs a
-           collective from / and finds the shipped files; dpkg removes it all again.
+           collective from / and finds the shipped files; dpkg purges it all again.
 Skips (77) with the reason where dpkg or root is missing."""
 import glob
 import os
@@ -82,7 +82,8 @@ def deb(wd):
     if os.geteuid() != 0 or not shutil.which("dpkg") or not shutil.which("dpkg-shlibdeps"):
         print("SKIP: needs root, dpkg and dpkg-shlibdeps (dpkg-dev) to build and install a .deb")
         sys.exit(77)
-    if run(["dpkg", "-s", "scalecheck"]).returncode == 0:
+    status = run(["dpkg-query", "-W", "-f=${Status}", "scalecheck"]).stdout
+    if "install ok installed" in status:
         print("SKIP: a scalecheck package is installed here already; not replacing it")
         sys.exit(77)
     out = os.path.join(wd, "pkg")
@@ -103,9 +104,10 @@ def deb(wd):
                and len(run_dirs(os.path.join(home, ".local/share/scalecheck/results"))) == 1,
                f"the package's coll: {r.returncode}\n{r.stderr[-800:]}")
     finally:
-        run(["dpkg", "-r", "scalecheck"])
-    expect(not os.path.exists("/usr/bin/scalecheck") and not os.path.exists("/usr/share/scalecheck"),
-           "dpkg -r left files")
+        run(["dpkg", "--purge", "scalecheck"])
+    expect(not os.path.exists("/usr/bin/scalecheck") and not os.path.exists("/usr/share/scalecheck")
+           and "installed" not in run(["dpkg-query", "-W", "-f=${Status}", "scalecheck"]).stdout,
+           "dpkg --purge left the package or its files")
     print(f"deb: {os.path.basename(debs[0])} installed, ran from /, removed")
 
 
