@@ -98,6 +98,8 @@ int main(int argc, char **argv)
     sc_rte_t rte;
     sc_err_t err;
     sc_err_clear(&err);
+    if (argc > 1 && strcmp(argv[1], "--version") == 0)
+        argv[1] = "version"; /* the habit of every tool: scalecheck --version */
     const sc__command_t *cmd = sc__find(argc > 1 ? argv[1] : NULL);
     /* the man pages and the completion are made at build time, without an MPI launcher */
     bool docs = strcmp(sc_cli_help_format(), "text") != 0;

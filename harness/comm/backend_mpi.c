@@ -313,7 +313,7 @@ static sc_status_t mpi__recv(sc_comm_t *comm, void *buf, size_t count, sc_dtype_
 static sc_status_t mpi__iwait(sc_comm_t *comm, sc_err_t *err)
 {
     mpi__comm_t *c = (mpi__comm_t *)comm;
-    int rc = MPI_Waitall(c->npending, c->pending, MPI_STATUSES_IGNORE);
+    int rc = sc_rte_waitall(c->npending, c->pending);
     c->npending = 0;
     return mpi__check(comm, rc, "MPI_Waitall", err);
 }
@@ -331,7 +331,7 @@ static void mpi__close(sc_comm_t *comm)
 {
     mpi__comm_t *c = (mpi__comm_t *)comm;
     if (c->npending > 0)
-        MPI_Waitall(c->npending, c->pending, MPI_STATUSES_IGNORE);
+        sc_rte_waitall(c->npending, c->pending);
     free(c->pending);
     MPI_Comm_free(&c->comm);
     sc_comm_fini_base(comm);

@@ -191,3 +191,20 @@ sc_status_t sc_rte_quiet_barrier(const sc_rte_t *rte, MPI_Comm comm, sc_err_t *e
         return sc_rte_mpi_error(rte, rc, "MPI_Ibarrier", err);
     return sc_rte_quiet_wait(rte, &req, "MPI_Ibarrier", err);
 }
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#endif
+int sc_rte_waitall(int n, MPI_Request *reqs)
+{
+    return MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
+}
+
+int sc_rte_testall(int n, MPI_Request *reqs, int *flag)
+{
+    return MPI_Testall(n, reqs, flag, MPI_STATUSES_IGNORE);
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif

@@ -4,6 +4,7 @@
 #define SC_RTE_H
 
 #include <mpi.h>
+#include <stddef.h> /* size_t: MPICH's mpi.h does not bring it, Open MPI's does */
 
 #include "util/sc_status.h"
 
@@ -52,6 +53,12 @@ sc_status_t sc_rte_quiet_barrier(const sc_rte_t *rte, MPI_Comm comm, sc_err_t *e
  * the same way; SC_OK when every rank's was. Collective over rte->world (none when alone). */
 sc_status_t sc_rte_agree(const sc_rte_t *rte, sc_status_t mine, char *why, size_t len,
                          sc_err_t *err);
+
+/* MPI_Waitall and MPI_Testall of n requests, their statuses ignored: the one place that passes
+ * MPI_STATUSES_IGNORE, which MPICH defines as (MPI_Status *)1 and GCC 12 then takes for a
+ * buffer too small for n statuses (a false -Wstringop-overflow). */
+int sc_rte_waitall(int n, MPI_Request *reqs);
+int sc_rte_testall(int n, MPI_Request *reqs, int *flag);
 
 /* Turns an MPI error code into err with the operation's name and this rank's context. */
 sc_status_t sc_rte_mpi_error(const sc_rte_t *rte, int mpi_rc, const char *what, sc_err_t *err);

@@ -18,6 +18,11 @@ def test():
     expect([r["wrong"] for r in doc["results"]] == [2, 2], f"wrong: {[r['wrong'] for r in doc['results']]}")
     expect(doc["summary"]["wrong_total"] == 4, "summary")
     expect("# Out of bounds values : 4 FAILED" in out, "table summary line")
+    # on the host path the MPI library computed them: said, with the collective and type, once
+    findings = [f["what"] for f in doc.get("findings", [])]
+    expect(len(findings) == 1 and findings[0].startswith("allgather float: wrong results computed "
+                                                         "by the MPI library (")
+           and "report it to the library's developers" in out, f"findings {findings}")
     # run's all-reduce sweep checks its data too: wrong elements fail the run (exit 1), a clean
     # twin passes
     run = ["run", "--workload", os.path.join(os.path.dirname(__file__), "..", "..", "workloads",
