@@ -7,7 +7,8 @@
 #   scripts/install-deps.sh --test   that, plus what the test suite needs (Open MPI for its
 #                                    launcher flags, Python, the style tools, Slurm and munge for
 #                                    the virtual cluster, xmllint, clang for the fuzzers,
-#                                    dpkg-dev and groff for the package and man page tests)
+#                                    dpkg-dev and groff for the package and man page tests,
+#                                    MPICH beside Open MPI for scripts/test-mpich.sh)
 set -euo pipefail
 
 packages=(
@@ -27,7 +28,8 @@ tests=(
   libxml2-utils                   # xmllint: junit.xml validated against the JUnit schema (tests)
   clang libclang-rt-14-dev        # scripts/fuzz.sh: libFuzzer with ASan/UBSan (CI)
   dpkg-dev groff-base             # the .deb built by cpack and installed (install-deb), man pages read
-)
+  libmpich-dev                    # the build and a subset against MPICH (scripts/test-mpich.sh);
+)                                 # beside Open MPI, whose higher priority keeps the mpi selection
 case "${1:-}" in
   --test) packages+=("${mpi[@]}" "${tests[@]}") ;;
   "") command -v mpicc >/dev/null 2>&1 || packages+=("${mpi[@]}") ;;

@@ -28,6 +28,19 @@ static sc_status_t sc__gather_hosts(sc_rte_t *rte, sc_err_t *err)
     return SC_OK;
 }
 
+/* The library's name and version, its first line: "Open MPI v4.1.4", "MPICH Version: 4.0.2"
+ * (MPICH's tab made a space). */
+static void sc__mpi_version(sc_rte_t *rte)
+{
+    int len = 0;
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    MPI_Get_library_version(version, &len);
+    version[strcspn(version, "\n,")] = '\0';
+    for (char *c = version; *c; c++)
+        *c = *c == '\t' ? ' ' : *c;
+    snprintf(rte->mpi_version, sizeof(rte->mpi_version), "%s", version);
+}
+
 sc_status_t sc_rte_init(int *argc, char ***argv, sc_rte_t *rte, sc_err_t *err)
 {
     memset(rte, 0, sizeof(*rte));
@@ -41,11 +54,7 @@ sc_status_t sc_rte_init(int *argc, char ***argv, sc_rte_t *rte, sc_err_t *err)
     if (gethostname(rte->host, sizeof(rte->host) - 1) != 0)
         snprintf(rte->host, sizeof(rte->host), "unknown");
 
-    int len = 0;
-    char version[MPI_MAX_LIBRARY_VERSION_STRING];
-    MPI_Get_library_version(version, &len);
-    version[strcspn(version, "\n,")] = '\0';
-    snprintf(rte->mpi_version, sizeof(rte->mpi_version), "%s", version);
+    sc__mpi_version(rte);
 
     MPI_Comm local;
     int rc =
@@ -79,11 +88,7 @@ sc_status_t sc_rte_init_alone(int *argc, char ***argv, sc_rte_t *rte, sc_err_t *
     rte->size = rte->local_size = rte->nhosts = 1;
     if (gethostname(rte->host, sizeof(rte->host) - 1) != 0)
         snprintf(rte->host, sizeof(rte->host), "unknown");
-    int len = 0;
-    char version[MPI_MAX_LIBRARY_VERSION_STRING];
-    MPI_Get_library_version(version, &len); /* allowed before MPI_Init (MPI-3) */
-    version[strcspn(version, "\n,")] = '\0';
-    snprintf(rte->mpi_version, sizeof(rte->mpi_version), "%s", version);
+    sc__mpi_version(rte); /* MPI_Get_library_version is allowed before MPI_Init (MPI-3) */
     rte->hosts = calloc(1, sizeof(*rte->hosts));
     rte->host_index = calloc(1, sizeof(int));
     if (rte->hosts == NULL || rte->host_index == NULL)

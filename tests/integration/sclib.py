@@ -39,6 +39,18 @@ def workdir(name):
     return tempfile.mkdtemp(prefix=name + "-", dir=TMP_ROOT)
 
 
+# The MPI the build uses (tests/CMakeLists.txt sets it): each has its own launcher flags.
+MPI = os.environ.get("SC_MPI", "openmpi")
+
+
+def launcher(np, bind="none"):
+    """The command that starts np local ranks, oversubscribed, with this MPI's own flags (Open
+    MPI's mpirun, MPICH's hydra mpiexec)."""
+    if MPI == "mpich":
+        return ["mpiexec.mpich", "-n", str(np), "-bind-to", "core" if bind == "core" else "none"]
+    return ["mpirun", "-np", str(np), "--oversubscribe", "--bind-to", bind]
+
+
 def mpirun(np, args, env=None, timeout=240, bind="none", cpus=None):
     """Runs scalecheck on np local ranks; returns (exit code, stdout, stderr, seconds). bind:
     "core" for runs that hold this host to its calibration (one rank per core, as the
@@ -49,7 +61,7 @@ def mpirun(np, args, env=None, timeout=240, bind="none", cpus=None):
                      "OMPI_MCA_rmaps_base_oversubscribe": "1"})
     if env:
         full_env.update(env)
-    cmd = ["mpirun", "-np", str(np), "--oversubscribe", "--bind-to", bind, SCALECHECK] + args
+    cmd = launcher(np, bind) + [SCALECHECK] + args
     if cpus is not None:
         cmd = ["taskset", "-c", cpus] + cmd
     start = time.monotonic()
@@ -64,7 +76,7 @@ def mpirun_from_output(np, args, env=None, timeout=240):
     full_env = dict(os.environ)
     full_env.update({"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"})
     full_env.update(env or {})
-    cmd = ["mpirun", "-np", str(np), "--oversubscribe", "--bind-to", "none", SCALECHECK] + args
+    cmd = launcher(np) + [SCALECHECK] + args
     start = time.monotonic()
     first = []
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

@@ -7,12 +7,17 @@ import sys
 from sclib import *
 
 NP = int(sys.argv[1])
+# MPICH 4.0 (Debian 12) computes MIN and MAX of uint8 wrongly across ranks (an MPICH bug, fixed
+# upstream): there scalecheck must find exactly those wrong, say the MPI library computed them,
+# and exit 1 - the data check doing its job, not a failure of the test.
+KNOWN_WRONG = {("uint8", "min"), ("uint8", "max")} if MPI == "mpich" and NP > 1 else set()
 
 
 def check_row(row):
     where = f"{row['collective']} {row['dtype']} {row['op']} {row['size_bytes']} B " \
             f"in_place={row['in_place']}"
-    expect(row["checked"] and row["wrong"] == 0, f"{where}: #wrong {row['wrong']}")
+    known = (row["dtype"], row["op"]) in KNOWN_WRONG
+    expect(row["checked"] and (row["wrong"] == 0 or known), f"{where}: #wrong {row['wrong']}")
     expect(row["iterations"] == 3, f"{where}: {row['iterations']} iterations, asked 3")
     t = row["time_us"]
     expect(t > 0, f"{where}: time {t}")
@@ -38,8 +43,13 @@ def test():
                                   "-b", "8", "-e", "64K", "-f", "32", "-n", "3", "-w", "1",
                                   "-c", "1", "--json", jpath, "--csv", cpath,
                                   "--results-dir", os.path.join(wd, "results")])
-    expect(rc == 0, f"exit {rc}\n{out[-2000:]}\n{err[-2000:]}")
+    expect(rc == (1 if KNOWN_WRONG else 0), f"exit {rc}\n{out[-2000:]}\n{err[-2000:]}")
     doc = load_json(jpath)
+    wrong = {(r["collective"], r["dtype"], r["op"]) for r in doc["results"] if r["wrong"]}
+    findings = {f["what"].split(":")[0] for f in doc.get("findings", [])}
+    expect(findings == {f"{c} {d} {o}" for c, d, o in wrong}
+           and all((d, o) in KNOWN_WRONG for _, d, o in wrong) and (wrong or not KNOWN_WRONG),
+           f"wrong {sorted(wrong)}, findings {sorted(findings)}")
     expect(doc["ranks"] == NP and doc["backend"] == "mpi" and doc["state"] == "complete",
            f"header fields: ranks={doc['ranks']} backend={doc['backend']} state={doc['state']}")
     expect(len(doc["hosts"]) == 1 and len(doc["rank_hosts"]) == NP, "hosts")
@@ -52,7 +62,7 @@ def test():
                     expect((coll, dt, op, ip) in combos, f"missing {coll} {dt} {op} in_place={ip}")
     for row in rows:
         check_row(row)
-    expect(doc["summary"]["wrong_total"] == 0, "summary wrong_total")
+    expect((doc["summary"]["wrong_total"] == 0) == (not KNOWN_WRONG), "summary wrong_total")
     # CSV: the same rows, the same numbers.
     crow = load_csv(cpath)
     expect(len(crow) == len(rows), f"CSV has {len(crow)} rows, JSON {len(rows)}")
@@ -67,8 +77,9 @@ def test():
     expect(load_json(os.path.join(dirs[0], "result.json"))["results"] == rows, "result.json differs")
     with open(os.path.join(dirs[0], "log")) as f:
         log = f.read()
-    expect("# Out of bounds values : 0 OK" in log and "out-of-place" in log, "log content")
-    expect("# Out of bounds values : 0 OK" in out, "table on stdout")
+    summary = "# Out of bounds values : 0 OK" if not KNOWN_WRONG else "FAILED"
+    expect(summary in log and "out-of-place" in log, "log content")
+    expect(summary in out, "table on stdout")
 
 
 main(test)

@@ -29,7 +29,7 @@ def run(cmd, env=None, cwd="/", timeout=240):
 def collective(binary, home, extra_env=None):
     env = {"HOME": home}
     env.update(extra_env or {})
-    return run(["mpirun", "-np", "2", "--oversubscribe", binary, "coll", "-b", "8", "-e", "1K",
+    return run(launcher(2) + [binary, "coll", "-b", "8", "-e", "1K",
                 "-n", "5", "-w", "1", "-T", "localhost"], env=env)
 
 
