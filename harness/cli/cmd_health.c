@@ -36,7 +36,9 @@ typedef struct {
 static const sc_cli_opt_t health__options[] = {
     O('T', "topology", "FILE", "what the node should have and deliver (GPUs, the all-reduce)",
       SC_OPT_STRING, topology, 0, 0),
-    O(0, "max-temp", "C", "hottest a GPU may be (default 85)", SC_OPT_DOUBLE, max_temp_c, 1, 200),
+    O(0, "max-temp", "C",
+      "hottest a GPU may be (default " SC_DEFAULT_TEXT(SC_DEFAULT_SOAK_MAX_GPU_TEMP_C) ")",
+      SC_OPT_DOUBLE, max_temp_c, 1, 200),
     O(0, "size", "SIZE", "largest all-reduce across the node's ranks (default 16M)", SC_OPT_SIZE,
       size, 1024, 0),
     O(0, "backend", "NAME", "nccl, mpi or auto (default auto)", SC_OPT_STRING, backend, 0, 0),
@@ -164,7 +166,7 @@ static int health__report(sc_results_t *res, const sc_checks_t *checks)
 
 int sc_cmd_health(const sc_rte_t *rte, int argc, char **argv)
 {
-    health__opts_t o = {.max_temp_c = 85,
+    health__opts_t o = {.max_temp_c = SC_DEFAULT_SOAK_MAX_GPU_TEMP_C,
                         .size = 16u << 20,
                         .backend = "auto",
                         .timeout_s = 30,
