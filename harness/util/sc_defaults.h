@@ -35,8 +35,9 @@
 #define SC_DEFAULT_BASELINE_TOLERANCE_TEXT SC_DEFAULT_TEXT(SC_DEFAULT_BASELINE_TOLERANCE)
 
 /* What a soak holds every cycle to unless the topology's expect.soak says otherwise (and the
- * hottest GPU `health` lets pass): the seeds' 72-hour stability test keeps GPUs under 85 C with no memory errors; XIDs are driver-reported
- * GPU faults; a 5 % slide of a figure over the run is a finding even when each cycle passes. */
+ * hottest GPU `health` lets pass): the seeds' 72-hour stability test keeps GPUs under 85 C with
+ * no memory errors; XIDs are driver-reported GPU faults; a 5 % slide of a figure over the run is
+ * a finding even when each cycle passes. */
 #define SC_DEFAULT_SOAK_MAX_GPU_TEMP_C        85
 #define SC_DEFAULT_SOAK_MAX_CPU_TEMP_C        95
 #define SC_DEFAULT_SOAK_MAX_THROTTLE_FRACTION 0.10
