@@ -17,6 +17,7 @@
 #include "cli/sc_cmd_preflight.h"
 #include "judge/sc_localize.h"
 #include "judge/sc_soak_verdict.h"
+#include "patterns/sc_pattern.h"
 #include "report/sc_json_out.h"
 #include "report/sc_prometheus.h"
 #include "report/sc_report.h"
@@ -458,6 +459,28 @@ static sc_status_t soak__finish(soak__run_t *run, bool *failed, sc_err_t *err)
     return status;
 }
 
+/* The most memory a rank's buffers take in a cycle: the sweep's largest all-reduce (sent and
+ * received), the workload's step at full scale, the pair check's messages. */
+static uint64_t soak__need(const soak__run_t *run)
+{
+    const soak__opts_t *o = &run->l.o;
+    uint64_t need = 2 * o->sweep_max, pairs = 2 * o->pair_size + 8;
+    need = pairs > need ? pairs : need;
+    int n = run->ses.world->size;
+    sc_workload_t at;
+    sc_layout_t l;
+    sc_plan_t plan;
+    sc_err_t ignored; /* a workload that does not lay out here fails in the cycle, saying why */
+    sc_workload_at(&run->l.w, n, &at);
+    if (sc_workload_layout(&at, n, &l, &ignored) == SC_OK &&
+        sc_plan_build(&at, &l, &plan, &ignored) == SC_OK) {
+        uint64_t step = sc_step_buffer_bytes(&plan, o->bytes_scale);
+        need = step > need ? step : need;
+        sc_plan_free(&plan);
+    }
+    return need;
+}
+
 /* The measurement's settings from the options. */
 static void soak__context(soak__run_t *run)
 {
@@ -532,6 +555,8 @@ int sc_cmd_soak(const sc_rte_t *rte, int argc, char **argv)
         status = soak__begin(&run, rte, argc, argv, &err);
     if (status == SC_OK && rte->nhosts > 1 && !o->no_preflight)
         status = sc_cmd_preflight_hosts(&run.ses, &run.doc, &err);
+    if (status == SC_OK) /* before any buffer: a size too large is bad usage, exit 2 */
+        status = sc_comm_check_memory(run.ses.world, soak__need(&run), "--sweep-max", &err);
     if (status == SC_OK)
         status = soak__participants(&run, &err);
     if (status == SC_OK && rte->rank == 0)
