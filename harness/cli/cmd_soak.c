@@ -393,8 +393,8 @@ static sc_status_t soak__keep(soak__run_t *run, sc_soak_cycle_t *c, sc_err_t *er
 static sc_status_t soak__cycles(soak__run_t *run, sc_err_t *err)
 {
     const sc_rte_t *rte = run->ses.rte;
+    /* rank 0 decides (its document holds the duration); the others follow its word */
     double done = run->l.soak_done, duration = run->doc.soak_duration_s;
-    MPI_Bcast(&duration, 1, MPI_DOUBLE, 0, rte->world);
     sc_status_t status = SC_OK;
     for (int cycle = run->l.cycles_done + 1; status == SC_OK; cycle++) {
         int go = done < duration, root = 0;
@@ -551,12 +551,14 @@ int sc_cmd_soak(const sc_rte_t *rte, int argc, char **argv)
     if (status == SC_OK)
         sc_session_on_end(&run.ses, soak__end_hook, &run.ending);
     soak__context(&run);
+    /* before any buffer and before the journal: too large is bad usage, exit 2, and a resumed
+     * soak's journal and result.json stay as they were */
+    if (status == SC_OK)
+        status = sc_comm_check_memory(run.ses.world, soak__need(&run), "--sweep-max", &err);
     if (status == SC_OK && rte->rank == 0)
         status = soak__begin(&run, rte, argc, argv, &err);
     if (status == SC_OK && rte->nhosts > 1 && !o->no_preflight)
         status = sc_cmd_preflight_hosts(&run.ses, &run.doc, &err);
-    if (status == SC_OK) /* before any buffer: a size too large is bad usage, exit 2 */
-        status = sc_comm_check_memory(run.ses.world, soak__need(&run), "--sweep-max", &err);
     if (status == SC_OK)
         status = soak__participants(&run, &err);
     if (status == SC_OK && rte->rank == 0)
@@ -570,7 +572,8 @@ int sc_cmd_soak(const sc_rte_t *rte, int argc, char **argv)
     bool failed = false;
     if (status == SC_OK && rte->rank == 0)
         status = soak__finish(&run, &failed, &err);
-    if (status != SC_OK && rte->rank == 0 && run.ending.journal[0] != '\0') {
+    if (status != SC_OK && err.status != SC_ERR_USAGE && rte->rank == 0 &&
+        run.ending.journal[0] != '\0') {
         sc_err_t ignored;
         sc_soak_journal_mark(run.ending.journal, "end", "failed", err.msg, run.ending.cycles,
                              &ignored);

@@ -129,7 +129,8 @@ static sc_status_t sc__check(const char *path, const sc_workload_t *w, sc_err_t 
 sc_status_t sc_workload_load(const char *name, sc_workload_t *w, sc_err_t *err)
 {
     char path[PATH_MAX]; /* a shipped workload by its name: resnet50-dp */
-    sc_files_shipped(name, sc_files_data_dirs("workloads"), path, sizeof(path));
+    char dirs[SC_FILES_DIRS_MAX];
+    sc_files_shipped(name, sc_files_data_dirs("workloads", dirs, sizeof(dirs)), path, sizeof(path));
     sc__defaults(w);
     sc_yaml_doc_t doc;
     sc_status_t status = sc_yaml_load(path, &doc, err);

@@ -267,8 +267,8 @@ static bool sc__inside(const char *real, const char *folder)
 
 bool sc_topology_shipped(const char *real)
 {
-    char shipped[3 * PATH_MAX + 64];
-    snprintf(shipped, sizeof(shipped), "%s", sc_files_data_dirs("topologies"));
+    char shipped[SC_FILES_DIRS_MAX];
+    sc_files_data_dirs("topologies", shipped, sizeof(shipped));
     for (char *save = NULL, *d = strtok_r(shipped, ":", &save); d; d = strtok_r(NULL, ":", &save))
         if (sc__inside(real, d))
             return true;
@@ -367,7 +367,9 @@ static sc_status_t sc__check(const sc_topology_t *t, sc_err_t *err)
 sc_status_t sc_topology_load(const char *name, sc_topology_t *t, sc_err_t *err)
 {
     char path[PATH_MAX]; /* a shipped topology by its name: dgx-a100 */
-    sc_files_shipped(name, sc_files_data_dirs("topologies"), path, sizeof(path));
+    char dirs[SC_FILES_DIRS_MAX];
+    sc_files_shipped(name, sc_files_data_dirs("topologies", dirs, sizeof(dirs)), path,
+                     sizeof(path));
     sc__defaults(t);
     snprintf(t->path, sizeof(t->path), "%s", path);
     static char chain[SC__MAX_EXTENDS + 1][PATH_MAX];

@@ -125,18 +125,13 @@ static void files__exe_dir(char *dir, size_t len)
     snprintf(dir, len, "%s", exe);
 }
 
-const char *sc_files_data_dirs(const char *kind)
+const char *sc_files_data_dirs(const char *kind, char *buf, size_t len)
 {
-    static char dirs[2][3 * PATH_MAX + 64];
-    static char kinds[2][32];
-    int slot = strcmp(kind, kinds[0]) == 0 || kinds[0][0] == '\0' ? 0 : 1;
     char exe[PATH_MAX];
     files__exe_dir(exe, sizeof(exe));
-    snprintf(kinds[slot], sizeof(kinds[slot]), "%s", kind);
-    snprintf(dirs[slot], sizeof(dirs[slot]),
-             "%s/%s:%s/../share/scalecheck/%s:%s/share/scalecheck/%s", SC_SOURCE_DIR, kind, exe,
-             kind, SC_INSTALL_PREFIX, kind);
-    return dirs[slot];
+    snprintf(buf, len, "%s/%s:%s/../share/scalecheck/%s:%s/share/scalecheck/%s", SC_SOURCE_DIR,
+             kind, exe, kind, SC_INSTALL_PREFIX, kind);
+    return buf;
 }
 
 const char *sc_files_results_default(void)

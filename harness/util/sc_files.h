@@ -4,6 +4,7 @@
 #ifndef SC_FILES_H
 #define SC_FILES_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -34,7 +35,8 @@ bool sc_files_shipped(const char *name, const char *dirs, char *out, size_t len)
 
 /* Where the shipped files of a kind ("topologies", "workloads") are, ':'-separated: the source
  * tree's, the program's own ../share/scalecheck/KIND, and the install prefix's. */
-const char *sc_files_data_dirs(const char *kind);
+#define SC_FILES_DIRS_MAX (3 * PATH_MAX + 64)
+const char *sc_files_data_dirs(const char *kind, char *buf, size_t len);
 
 /* The default results folder: SCALECHECK_RESULTS when set; else results/ where scalecheck runs
  * from its build tree (the tests', the README's), else - installed - $XDG_DATA_HOME (or
