@@ -24,7 +24,7 @@ typedef struct {
 #define O(s, l, meta, help, type, field, lo, hi)                                                   \
     SC_OPT_ROW(s, l, meta, help, type, calibrate__opts_t, field, lo, hi)
 static const sc_cli_opt_t calibrate__options[] = {
-    O('T', "topology", "FILE", "the declared topology to calibrate (required)", SC_OPT_STRING,
+    O('Y', "topology", "FILE", "the declared topology to calibrate (required)", SC_OPT_STRING,
       topology, 0, 0),
     O('o', "output", "FILE",
       "the calibrated topology (default " SC_DEFAULT_RESULTS_DIR "/calibrated-topology.yaml)",
@@ -37,7 +37,7 @@ static const sc_cli_opt_t calibrate__options[] = {
     O(0, "results-dir", "DIR", "where run directories go (default " SC_DEFAULT_RESULTS_TEXT ")",
       SC_OPT_STRING, results_base, 0, 0),
     O(0, "name", "NAME", "run name (default calibrate)", SC_OPT_NAME, name, 0, 0),
-    O(0, "timeout", "SECONDS", "bound on every wait (default " SC_DEFAULT_TIMEOUT_TEXT ")",
+    O('T', "timeout", "SECONDS", "bound on every wait (default " SC_DEFAULT_TIMEOUT_TEXT ")",
       SC_OPT_DOUBLE, timeout_s, 0, 86400),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
     SC_OPT_END,

@@ -25,6 +25,8 @@
 #include "session/sc_results.h"
 #include "cli/sc_cmd_preflight.h"
 #include "report/sc_prometheus.h"
+#include "report/sc_nccl_tests.h"
+#include "util/sc_defaults.h"
 
 static uint64_t coll__next_size(const sc_coll_opts_t *o, uint64_t size)
 {
@@ -47,6 +49,13 @@ typedef struct {
     uint64_t wrong_total;
     double busbw_sum;
     size_t busbw_rows;
+    /* the collective being swept: its own footer (nccl-tests prints one per program) */
+    uint64_t coll_wrong;
+    double coll_busbw_sum;
+    size_t coll_busbw_rows;
+    int cycle;           /* -N: the sweep running, from 1 */
+    uint64_t need_bytes; /* the buffers the largest size takes on a rank (-M) */
+    sc_nt_config_t nt;   /* --nccl-tests-output, -J */
 } coll__run_t;
 
 /* Wrong results on the host path were computed by the MPI library itself (scalecheck's check
@@ -90,6 +99,10 @@ static void coll__options(const sc_coll_opts_t *o, sc_kvs_t *out)
     sc_kvs_number(out, "warmup_iters", o->eng.warmup);
     sc_kvs_number(out, "check_iters", o->eng.check_iters);
     sc_kvs_text(out, "average", sc_combine_name(o->eng.combine));
+    sc_kvs_text(out, "statistic", sc_stat_name(o->eng.statistic));
+    sc_kvs_number(out, "agg_iters", o->eng.agg_ops);
+    sc_kvs_number(out, "cudagraph", o->eng.graph_launches);
+    sc_kvs_number(out, "run_cycles", o->cycles);
     sc_kvs_number(out, "timeout_s", o->timeout_s);
     sc_kvs_number(out, "target_ci", o->eng.target_ci);
     sc_kvs_number(out, "size_budget_s", o->eng.size_budget_s);
@@ -147,18 +160,41 @@ static void coll__print_header(coll__run_t *run)
         &run->ses.res, "# scalecheck %s coll | backend %s (%s) | %d rank%s on %d host%s\n",
         SC_VERSION, run->ses.world->ops->name, run->ses.world->ops->version(run->ses.world),
         rte->size, rte->size == 1 ? "" : "s", rte->nhosts, rte->nhosts == 1 ? "" : "s");
+    sc_results_printf(
+        &run->ses.res, "# sizes %s..%s B (%s)  iters %s  warm-up %d  check %d  timeout %g s\n",
+        sc_size_format(o->min_bytes, lo, sizeof(lo)), sc_size_format(o->max_bytes, hi, sizeof(hi)),
+        step, iters, o->eng.warmup, o->eng.check_iters, o->timeout_s);
     sc_results_printf(&run->ses.res,
-                      "# sizes %s..%s B (%s)  iters %s  warm-up %d  check %d  rank times: %s  "
-                      "timeout %g s\n",
-                      sc_size_format(o->min_bytes, lo, sizeof(lo)),
-                      sc_size_format(o->max_bytes, hi, sizeof(hi)), step, iters, o->eng.warmup,
-                      o->eng.check_iters, sc_combine_name(o->eng.combine), o->timeout_s);
+                      "# time: the %s of each size's iterations (--stat), rank times combined by "
+                      "%s (-a %d); nccl-tests: the mean, by avg (-a 1)\n",
+                      sc_stat_name(o->eng.statistic), sc_combine_name(o->eng.combine),
+                      (int)o->eng.combine);
     sc_results_printf(&run->ses.res, "# libyaml %s  jansson %s  results %s\n",
                       yaml_get_version_string(), sc_json_library_version(), run->ses.res.dir);
     if (run->ses.note[0] != '\0')
         sc_results_printf(&run->ses.res, "# %s\n", run->ses.note);
     for (int r = 0; r < rte->size && r < 64; r++)
         sc_results_printf(&run->ses.res, "#  rank %3d on host %s\n", r, rte->hosts[r]);
+}
+
+/* What nccl-tests' header and JSON say of this run (rank 0). */
+static void coll__nt_config(coll__run_t *run)
+{
+    sc_coll_opts_nt_config(&run->opts, run->doc.rank_info, run->ses.res.dir, &run->nt);
+}
+
+/* -J: nccl-tests' JSON of every row, named after the first collective's program. */
+static sc_status_t coll__save_nccl_json(coll__run_t *run, int argc, char **argv, sc_err_t *err)
+{
+    if (run->rte->rank != 0 || run->opts.nccl_json_path == NULL)
+        return SC_OK;
+    const sc_coll_t *first = NULL;
+    for (const sc_coll_t *const *cp = sc_coll_list(); *cp != NULL && first == NULL; cp++)
+        if (run->opts.colls & 1u << (cp - sc_coll_list()))
+            first = *cp;
+    return sc_nt_write_json(run->opts.nccl_json_path, &run->nt, first->nccl_tests, argc, argv,
+                            run->rte, run->doc.rank_info, run->doc.cases.items, run->doc.cases.n,
+                            err);
 }
 
 /* With a topology: the model's expectation for this case, and its check. */
@@ -199,7 +235,7 @@ static sc_status_t coll__looks(coll__run_t *run, sc_case_t *c, sc_case_result_t 
             return status;
         (*looks)++;
         uint64_t wrong = best->wrong > next.wrong ? best->wrong : next.wrong;
-        if (next.time_us.median < best->time_us.median)
+        if (next.time_stat_us < best->time_stat_us)
             *best = next;
         best->wrong = wrong;
     }
@@ -227,35 +263,104 @@ static sc_status_t coll__run_size(coll__run_t *run, sc_case_t *c, sc_err_t *err)
             coll__wrong_source(run, c);
         run->busbw_sum += results[ip].busbw_GBps;
         run->busbw_rows++;
+        run->coll_wrong += results[ip].wrong;
+        run->coll_busbw_sum += results[ip].busbw_GBps;
+        run->coll_busbw_rows++;
         sc_case_row_t *row = run->rte->rank == 0 ? SC_LIST_PUSH(&run->doc.cases) : NULL;
         if (row != NULL) {
             sc_case_row_fill(c, &results[ip], run->ses.world->size, row);
             row->looks = looks;
+            row->cycle = run->cycle;
             if (run->opts.topology != NULL) /* held to the topology */
                 coll__expect(run, c, row);
         }
     }
-    if (run->rte->rank == 0) {
+    if (run->rte->rank == 0 && run->opts.nccl_tests_output)
+        sc_nt_row(&run->ses.res, &run->nt, c, ran[0] ? &results[0] : NULL,
+                  ran[1] ? &results[1] : NULL);
+    else if (run->rte->rank == 0)
         sc_coll_report_table_row(&run->ses.res, c, ran[0] ? &results[0] : NULL,
                                  ran[1] ? &results[1] : NULL, run->opts.eng.iters == 0);
-        fflush(stdout);
-    }
+    fflush(stdout);
     return coll__save(run, "running", err);
 }
 
+/* -N 0 runs until stopped: result.json keeps the latest rows only. */
+static void coll__forget_old_rows(coll__run_t *run)
+{
+    sc_case_rows_t *rows = &run->doc.cases;
+    if (run->opts.cycles != 0 || rows->n <= SC_DEFAULT_FOREVER_ROWS)
+        return;
+    size_t drop = rows->n - SC_DEFAULT_FOREVER_ROWS / 2;
+    memmove(rows->items, rows->items + drop, (rows->n - drop) * sizeof(*rows->items));
+    rows->n -= drop;
+}
+
+/* Every size of one case, -N times (0: until stopped), as nccl-tests repeats them. */
 static sc_status_t coll__sweep_one(coll__run_t *run, const sc_coll_t *coll, sc_dtype_t dtype,
-                                   sc_redop_t op, sc_err_t *err)
+                                   sc_redop_t op, int root, sc_err_t *err)
 {
     const sc_coll_opts_t *o = &run->opts;
-    for (uint64_t size = o->min_bytes; size <= o->max_bytes; size = coll__next_size(o, size)) {
-        sc_case_t c = {.coll = coll, .dtype = dtype, .op = op, .root = o->root};
-        if (!sc_engine_shape_case(run->eng, &c, size))
-            continue; /* too small for one element per rank */
-        sc_status_t status = coll__run_size(run, &c, err);
-        if (status != SC_OK)
-            return status;
+    for (run->cycle = 1; o->cycles == 0 || run->cycle <= o->cycles; run->cycle++) {
+        for (uint64_t size = o->min_bytes; size <= o->max_bytes; size = coll__next_size(o, size)) {
+            sc_case_t c = {.coll = coll, .dtype = dtype, .op = op, .root = root};
+            if (!sc_engine_shape_case(run->eng, &c, size))
+                continue; /* too small for one element per rank */
+            sc_status_t status = coll__run_size(run, &c, err);
+            if (status != SC_OK)
+                return status;
+            if (run->rte->rank == 0)
+                coll__forget_old_rows(run);
+        }
     }
     return SC_OK;
+}
+
+/* The roots of one case: -r's, or every rank in turn (-r all) for a collective with a root. */
+static sc_status_t coll__sweep_roots(coll__run_t *run, const sc_coll_t *coll, sc_dtype_t dtype,
+                                     sc_redop_t op, sc_err_t *err)
+{
+    const sc_coll_opts_t *o = &run->opts;
+    bool every = o->all_roots && coll->has_root;
+    int first = every ? 0 : o->root;
+    int last = every ? run->rte->size - 1 : first;
+    sc_status_t status = SC_OK;
+    for (int root = first; root <= last && status == SC_OK; root++)
+        status = coll__sweep_one(run, coll, dtype, op, root, err);
+    return status;
+}
+
+/* A collective's table starts: nccl-tests' header per program, or scalecheck's title. */
+static void coll__collective_begin(coll__run_t *run, const sc_coll_t *coll)
+{
+    run->coll_wrong = 0;
+    run->coll_busbw_sum = 0;
+    run->coll_busbw_rows = 0;
+    if (run->rte->rank != 0)
+        return;
+    if (run->opts.nccl_tests_output) {
+        sc_nt_header(&run->ses.res, &run->nt, coll->nccl_tests, run->rte, run->doc.rank_info);
+        return;
+    }
+    sc_results_printf(&run->ses.res, "#\n# collective %s\n", coll->name);
+    sc_coll_report_table_header(&run->ses.res, run->opts.eng.iters == 0);
+}
+
+/* ... and ends: its own footer (one per program in nccl-tests; several collectives here). */
+static void coll__collective_end(coll__run_t *run, const sc_coll_t *coll)
+{
+    if (run->rte->rank != 0)
+        return;
+    double avg = run->coll_busbw_rows ? run->coll_busbw_sum / (double)run->coll_busbw_rows : 0;
+    if (run->opts.nccl_tests_output)
+        sc_nt_footer(&run->ses.res, coll->nccl_tests, run->coll_wrong, avg,
+                     run->opts.memory_report ? run->need_bytes : 0);
+    else if (!run->opts.all_colls && (run->opts.colls & (run->opts.colls - 1)) == 0)
+        return; /* one collective: the run's summary is its footer */
+    else
+        sc_results_printf(&run->ses.res,
+                          "# %s: Out of bounds values : %" PRIu64 " %s, Avg bus bandwidth : %g\n",
+                          coll->name, run->coll_wrong, run->coll_wrong ? "FAILED" : "OK", avg);
 }
 
 /* The buffers the largest size needs on this rank, over the collectives of the run. */
@@ -284,10 +389,7 @@ static sc_status_t coll__sweep(coll__run_t *run, sc_err_t *err)
         const sc_coll_t *coll = *cp;
         if (!(o->colls & 1u << (cp - sc_coll_list())))
             continue;
-        if (run->rte->rank == 0) {
-            sc_results_printf(&run->ses.res, "#\n# collective %s\n", coll->name);
-            sc_coll_report_table_header(&run->ses.res, o->eng.iters == 0);
-        }
+        coll__collective_begin(run, coll);
         for (int d = 0; d < SC_DTYPE_COUNT; d++) {
             if (!(o->types & 1u << d))
                 continue;
@@ -297,11 +399,13 @@ static sc_status_t coll__sweep(coll__run_t *run, sc_err_t *err)
                 bool wanted = coll->has_op ? (o->ops & 1u << op) != 0 : op == 0;
                 if (!wanted)
                     continue;
-                sc_status_t status = coll__sweep_one(run, coll, (sc_dtype_t)d, (sc_redop_t)op, err);
+                sc_status_t status =
+                    coll__sweep_roots(run, coll, (sc_dtype_t)d, (sc_redop_t)op, err);
                 if (status != SC_OK)
                     return status;
             }
         }
+        coll__collective_end(run, coll);
     }
     return SC_OK;
 }
@@ -309,6 +413,10 @@ static sc_status_t coll__sweep(coll__run_t *run, sc_err_t *err)
 static void coll__print_summary(coll__run_t *run)
 {
     double avg = run->busbw_rows ? run->busbw_sum / (double)run->busbw_rows : 0.0;
+    run->doc.wrong_total = run->wrong_total;
+    run->doc.avg_busbw_GBps = avg;
+    if (run->opts.nccl_tests_output)
+        return; /* each collective's footer said it */
     sc_results_printf(&run->ses.res, "# Out of bounds values : %" PRIu64 " %s\n", run->wrong_total,
                       run->wrong_total ? "FAILED" : "OK");
     sc_results_printf(&run->ses.res, "# Avg bus bandwidth    : %g\n#\n", avg);
@@ -318,8 +426,6 @@ static void coll__print_summary(coll__run_t *run)
                               "# %s: scalecheck computes the expected values "
                               "itself - report it to the library's developers\n",
                               run->doc.findings.items[i].what);
-    run->doc.wrong_total = run->wrong_total;
-    run->doc.avg_busbw_GBps = avg;
 }
 
 /* coll-<collective>, coll-all, or coll-<first>+<second>... (as much as fits). */
@@ -375,6 +481,8 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
     if (status == SC_OK)
         status = sc_files_check_output("--metrics", run->opts.metrics_path, err);
     if (status == SC_OK)
+        status = sc_files_check_output("-J", run->opts.nccl_json_path, err);
+    if (status == SC_OK)
         status = sc_session_open(&run->ses, rte, &so, err);
     if (status != SC_OK)
         return status;
@@ -391,18 +499,20 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
         if ((run->opts.types & 1u << d) && !sc_comm_supports(world, SC_COLL_allreduce, d, false))
             return sc_err_set(err, SC_ERR_USAGE, "-d: type %s is not supported by backend %s",
                               sc_dtype_name((sc_dtype_t)d), world->ops->name);
-    if (run->opts.eng.graph_ops > 0 && world->ops->graph == NULL)
+    if (run->opts.eng.graph_launches > 0 && world->ops->graph == NULL)
         return sc_err_set(err, SC_ERR_USAGE, "-G: CUDA graphs need a GPU backend (backend %s)",
                           world->ops->name);
     status = sc_engine_create(world, rte->world, &run->opts.eng, run->ses.wd, &run->eng, err);
+    run->need_bytes = coll__largest_need(run);
     if (status == SC_OK)
-        status = sc_comm_check_memory(world, coll__largest_need(run), "-e", err);
+        status = sc_comm_check_memory(world, run->need_bytes, "-e", err);
     sc_kvs_t *rank_info = sc_session_rank_info(&run->ses);
     if (rte->rank == 0) {
         coll__document(run, argc, argv);
         run->doc.rank_info = rank_info;
+        coll__nt_config(run);
     }
-    if (status == SC_OK && rte->rank == 0)
+    if (status == SC_OK && rte->rank == 0 && !run->opts.nccl_tests_output)
         coll__print_header(run);
     if (status == SC_OK && rte->nhosts > 1 && !run->opts.no_preflight)
         status = sc_cmd_preflight_hosts(&run->ses, &run->doc, err);
@@ -448,14 +558,17 @@ int sc_cmd_coll(const sc_rte_t *rte, int argc, char **argv)
             sc_verdict_case_claims(&run.topo, run.doc.cases.items, run.doc.cases.n,
                                    rte->size / rte->nhosts, rte->nhosts, &run.doc.checks);
         sc_cmd_baseline_hold(&run.baseline, run.opts.baseline, &run.doc);
-        if (run.doc.judged)
-            sc_verdict_print(stdout, run.ses.res.log, &run.doc.checks);
+        if (run.doc.judged) /* nccl-tests' parsers read stdout: the verdict goes beside it */
+            sc_verdict_print(run.opts.nccl_tests_output ? stderr : stdout, run.ses.res.log,
+                             &run.doc.checks);
     }
     if (status == SC_OK && rte->rank == 0) {
         coll__print_summary(&run);
         status = coll__save(&run, "complete", &err);
         if (status == SC_OK)
             status = coll__save_csv(&run, &err);
+        if (status == SC_OK)
+            status = coll__save_nccl_json(&run, argc, argv, &err);
         if (status == SC_OK)
             status = sc_report_render(run.ses.res.dir, &run.doc, &err);
         if (status == SC_OK && run.opts.metrics_path != NULL)

@@ -42,7 +42,27 @@ static sc_status_t coll__iters(void *t, const char *flag, const char *v, sc_err_
 
 static sc_status_t coll__combine(void *t, const char *flag, const char *v, sc_err_t *err)
 {
+    ((sc_coll_opts_t *)t)->combine_set = true;
     return sc_combine_parse(v, flag, &((sc_coll_opts_t *)t)->eng.combine, err);
+}
+
+static sc_status_t coll__stat(void *t, const char *flag, const char *v, sc_err_t *err)
+{
+    ((sc_coll_opts_t *)t)->stat_set = true;
+    return sc_stat_parse(v, flag, &((sc_coll_opts_t *)t)->eng.statistic, err);
+}
+
+/* -r RANK, or all / -1 (nccl-tests): every rank as the root in turn. */
+static sc_status_t coll__root(void *t, const char *flag, const char *v, sc_err_t *err)
+{
+    sc_coll_opts_t *o = t;
+    long n = 0;
+    o->all_roots = strcmp(v, "all") == 0 || strcmp(v, "-1") == 0;
+    if (o->all_roots)
+        return SC_OK;
+    sc_status_t status = sc_cli_int(flag, v, 0, 1 << 24, &n, err);
+    o->root = (int)n;
+    return status;
 }
 
 /* "all", or a comma-separated list of names: each name's bit (parse_one gives its index). */
@@ -76,6 +96,13 @@ static sc_status_t coll__list(const char *flag, const char *v, int count,
 static int coll__op_index(const char *name, const char *flag, sc_err_t *err)
 {
     sc_redop_t op;
+    if (strcmp(name, "mulsum") == 0) {
+        sc_err_set(err, SC_ERR_USAGE,
+                   "%s mulsum: NCCL's pre-multiplied sum is not measured here (avg moves the "
+                   "same bytes)",
+                   flag);
+        return -1;
+    }
     return sc_redop_parse(name, flag, &op, err) == SC_OK ? (int)op : -1;
 }
 
@@ -155,19 +182,71 @@ static const sc_cli_opt_t coll__options[] = {
                       "int8 uint8 int32 uint32 int64 uint64 float double fp16 bf16, a list "
                       "(float,bf16) or all (default float)",
                       coll__dtype),
-    O('r', "root", "RANK", "root of broadcast/reduce/gather/scatter (default 0)", SC_OPT_INT, root,
-      0, 1 << 24),
+    SC_OPT_CUSTOM_ROW('r', "root", "RANK",
+                      "root of broadcast/reduce/gather/scatter, or all (-1) for every rank in "
+                      "turn (default 0)",
+                      coll__root),
     SC_OPT_CUSTOM_ROW('a', "average", "HOW",
-                      "iteration time across ranks: 0|rank0 1|avg 2|min 3|max (default max)",
+                      "iteration time across ranks: 0|rank0 1|avg 2|min 3|max (default max; avg "
+                      "with --nccl-tests-output, as nccl-tests)",
                       coll__combine),
+    SC_OPT_CUSTOM_ROW(0, "stat", "median|mean",
+                      "the statistic of the iteration times that time and bandwidths come from "
+                      "(default median; mean with --nccl-tests-output, as nccl-tests)",
+                      coll__stat),
+    O('m', "agg_iters", "N",
+      "operations per timed iteration, in one NCCL group on GPUs (default 1)", SC_OPT_INT,
+      eng.agg_ops, 1, 100000),
     O('G', "cudagraph", "N",
-      "capture N operations into one CUDA graph per timed step, GPU backends (default 0: none)",
-      SC_OPT_INT, eng.graph_ops, 0, 100000),
+      "GPU backends: capture an iteration's operations into a CUDA graph and launch it N times "
+      "per timed iteration, the time per operation (default 0: no graph)",
+      SC_OPT_INT, eng.graph_launches, 0, 100000),
+    O('N', "run_cycles", "N",
+      "sweep every size N times, printing each; 0: until stopped (default 1)", SC_OPT_INT, cycles,
+      0, 1000000),
+    O('C', "report_cputime", "0|1", "time from the host clock, not the GPU's events (default 0)",
+      SC_OPT_INT, eng.host_time, 0, 1),
+    O('z', "blocking", "0-3",
+      "1 or 3: a barrier after every timed iteration, outside its time; scalecheck always waits "
+      "for each iteration (default 0)",
+      SC_OPT_INT, blocking, 0, 3),
+    O('S', "report_timestamps", "0|1", "a timestamp at the end of every row (default 0)",
+      SC_OPT_INT, timestamps, 0, 1),
+    O('I', "per_iter_timing", "0|1",
+      "with --nccl-tests-output: each half's i_min i_max i_p99 i_cv% columns (default 0)",
+      SC_OPT_INT, per_iter, 0, 1),
+    O('K', "per_iter_skip", "N",
+      "leave the first N timed iterations out of every statistic (run as warm-up)", SC_OPT_INT,
+      skip, 0, 1000000),
+    O('M', "memory", "0|1", "print the memory the buffers take (default 0)", SC_OPT_INT,
+      memory_report, 0, 1),
+    O('J', "output_file", "FILE", "also write nccl-tests' JSON (its -J) to FILE", SC_OPT_STRING,
+      nccl_json_path, 0, 0),
+    O(0, "nccl-tests-output", NULL,
+      "print the table, header and footer exactly as nccl-tests does, for its parsers", SC_OPT_FLAG,
+      nccl_tests_output, 0, 0),
+    O('t', "nthreads", "1", "nccl-tests' threads per process: 1 (one rank per GPU here)",
+      SC_OPT_INT, nthreads, 1, 1024),
+    O('g', "ngpus", "1", "nccl-tests' GPUs per thread: 1 (one rank per GPU here)", SC_OPT_INT,
+      ngpus, 1, 1024),
+    O('p', "parallel_init", "0|1", "accepted: one thread per rank initialises (default 0)",
+      SC_OPT_INT, parallel_init, 0, 1),
+    O('y', "stream_null", "0", "0 only: operations run on scalecheck's own stream", SC_OPT_INT,
+      stream_null, 0, 1),
+    O('R', "local_register", "0", "0 only: buffers are not registered with NCCL", SC_OPT_INT,
+      local_register, 0, 2),
+    O('u', "unalign", "0", "0 only: buffers are page-aligned", SC_OPT_INT, unalign, 0, 1 << 20),
+    O('x', "cta_policy", "0", "0 only: NCCL's default CTA policy", SC_OPT_INT, cta_policy, 0,
+      1 << 20),
+    O('D', "device_implementation", "0", "0 only: NCCL's own implementation", SC_OPT_INT,
+      device_impl, 0, 1 << 20),
+    O('V', "device_cta_count", "N", "accepted: it only counts with -D, not measured here",
+      SC_OPT_INT, device_ctas, 0, 1 << 20),
     SC_OPT_CUSTOM_ROW(0, "collective", "NAME",
                       "allreduce allgather reducescatter broadcast reduce alltoall sendrecv "
                       "gather scatter, a list or all (default allreduce)",
                       coll__collective),
-    O('T', "topology", "FILE",
+    O('Y', "topology", "FILE",
       "hold every case to what this hardware should deliver (topologies/*.yaml); verdict",
       SC_OPT_STRING, topology, 0, 0),
     O(0, "looks", "N",
@@ -190,8 +269,9 @@ static const sc_cli_opt_t coll__options[] = {
       SC_OPT_STRING, results_base, 0, 0),
     O(0, "name", "NAME", "run name in the directory name (default coll-<collective>)", SC_OPT_NAME,
       name, 0, 0),
-    O(0, "timeout", "SECONDS",
-      "bound on every wait on other ranks, 0 = none (default " SC_DEFAULT_TIMEOUT_TEXT ")",
+    O('T', "timeout", "SECONDS",
+      "bound on every wait on other ranks, 0 = none, as nccl-tests' -T "
+      "(default " SC_DEFAULT_TIMEOUT_TEXT ")",
       SC_OPT_DOUBLE, timeout_s, 0.0, 86400.0),
     O(0, "telemetry", "SECONDS",
       "sample GPU health (NVML) this often during the run, 0 = off (default 1)", SC_OPT_DOUBLE,
@@ -225,6 +305,41 @@ static void coll__defaults(sc_coll_opts_t *o)
     o->telemetry_s = 1.0;
     o->device = -1;
     o->looks = SC_DEFAULT_LOOKS;
+    o->nthreads = o->ngpus = 1;
+    o->cycles = 1;
+}
+
+/* nccl-tests' flags with a value that has no meaning here: the flag and why. */
+static sc_status_t coll__nccl_tests_limits(const sc_coll_opts_t *o, sc_err_t *err)
+{
+    if (o->nthreads > 1 || o->ngpus > 1)
+        return sc_err_set(err, SC_ERR_USAGE,
+                          "%s %d: scalecheck drives one GPU per rank with one thread; launch "
+                          "%d ranks per process you would have started (mpirun -np, srun "
+                          "--ntasks-per-node)",
+                          o->nthreads > 1 ? "-t" : "-g", o->nthreads > 1 ? o->nthreads : o->ngpus,
+                          o->nthreads * o->ngpus);
+    if (o->stream_null)
+        return sc_err_set(err, SC_ERR_USAGE,
+                          "-y 1: operations run on scalecheck's own stream, "
+                          "not the NULL stream");
+    if (o->local_register)
+        return sc_err_set(err, SC_ERR_USAGE,
+                          "-R %d: scalecheck does not register buffers with NCCL",
+                          o->local_register);
+    if (o->unalign)
+        return sc_err_set(err, SC_ERR_USAGE, "-u %d: scalecheck measures page-aligned buffers",
+                          o->unalign);
+    if (o->device_impl || o->cta_policy)
+        return sc_err_set(err, SC_ERR_USAGE,
+                          "%s: NCCL's device API and CTA policies are not measured by scalecheck",
+                          o->device_impl ? "-D" : "-x");
+    if (o->cycles == 0 && (o->topology || o->baseline))
+        return sc_err_set(err, SC_ERR_USAGE,
+                          "-N 0: a run until stopped has no end to judge at (%s); "
+                          "scalecheck soak judges a system over time",
+                          o->topology ? "--topology" : "--baseline");
+    return SC_OK;
 }
 
 /* Checks that need the whole command line (and the rank count). */
@@ -239,7 +354,7 @@ static sc_status_t coll__validate(const sc_coll_opts_t *o, int nranks, sc_err_t 
     if (o->root >= nranks)
         return sc_err_set(err, SC_ERR_USAGE, "-r: root %d does not exist with %d rank%s", o->root,
                           nranks, nranks == 1 ? "" : "s");
-    return SC_OK;
+    return coll__nccl_tests_limits(o, err);
 }
 
 sc_status_t sc_coll_opts_parse(sc_coll_opts_t *o, int argc, char **argv, int first, int nranks,
@@ -247,10 +362,56 @@ sc_status_t sc_coll_opts_parse(sc_coll_opts_t *o, int argc, char **argv, int fir
 {
     coll__defaults(o);
     sc_status_t status = sc_cli_parse(coll__options, argc, argv, first, o, err);
-    return status == SC_OK ? coll__validate(o, nranks, err) : status;
+    if (status != SC_OK)
+        return status;
+    /* nccl-tests' statistic where its figures are to be compared, unless told otherwise */
+    sc_engine_opts_t nccl_tests = o->eng;
+    sc_engine_opts_nccl_tests(&nccl_tests);
+    if (o->nccl_tests_output && !o->combine_set)
+        o->eng.combine = nccl_tests.combine;
+    if (o->nccl_tests_output && !o->stat_set)
+        o->eng.statistic = nccl_tests.statistic;
+    o->eng.warmup += o->skip; /* -K: the first timed iterations are left out */
+    o->eng.barrier_each = o->blocking == 1 || o->blocking == 3;
+    return coll__validate(o, nranks, err);
 }
 
 void sc_coll_opts_help(FILE *out)
 {
     sc_cli_print_help(coll__options, out);
+}
+
+static double coll__rank0_number(const sc_kvs_t *info, const char *key)
+{
+    for (size_t i = 0; info != NULL && i < info[0].n; i++)
+        if (strcmp(info[0].items[i].key, key) == 0)
+            return info[0].items[i].number;
+    return 0;
+}
+
+void sc_coll_opts_nt_config(const sc_coll_opts_t *o, const sc_kvs_t *rank_info,
+                            const char *results_dir, sc_nt_config_t *nt)
+{
+    *nt = (sc_nt_config_t){
+        .min_bytes = o->min_bytes,
+        .max_bytes = o->max_bytes,
+        .step = o->step_set ? (double)o->step_bytes : o->factor,
+        .step_is_factor = !o->step_set,
+        .warmup = o->eng.warmup,
+        .iters = o->eng.iters,
+        .agg_iters = o->eng.agg_ops,
+        .check_iters = o->eng.check_iters,
+        .graph_launches = o->eng.graph_launches,
+        .blocking = o->blocking,
+        .parallel_init = o->parallel_init,
+        .per_iter = o->per_iter != 0,
+        .timestamps = o->timestamps != 0,
+        .cputime = o->eng.host_time != 0,
+        .nccl_headers = (int)coll__rank0_number(rank_info, "nccl_version_header"),
+        .nccl_library = (int)coll__rank0_number(rank_info, "nccl_version_library"),
+        .statistic = sc_stat_name(o->eng.statistic),
+        .combine = sc_combine_name(o->eng.combine),
+        .combine_number = (int)o->eng.combine,
+        .results_dir = results_dir,
+    };
 }

@@ -21,7 +21,7 @@ typedef struct {
     SC_OPT_ROW(s, l, meta, help, type, detect__opts_t, field, 0, 0)
 static const sc_cli_opt_t detect__options[] = {
     O('o', "output", "FILE", "write what the hosts have as a topology file", SC_OPT_STRING, output),
-    O('T', "topology", "FILE", "list every difference from this declared topology", SC_OPT_STRING,
+    O('Y', "topology", "FILE", "list every difference from this declared topology", SC_OPT_STRING,
       declared),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help),
     SC_OPT_END,

@@ -34,7 +34,7 @@ typedef struct {
 #define O(s, l, meta, help, type, field, lo, hi)                                                   \
     SC_OPT_ROW(s, l, meta, help, type, health__opts_t, field, lo, hi)
 static const sc_cli_opt_t health__options[] = {
-    O('T', "topology", "FILE", "what the node should have and deliver (GPUs, the all-reduce)",
+    O('Y', "topology", "FILE", "what the node should have and deliver (GPUs, the all-reduce)",
       SC_OPT_STRING, topology, 0, 0),
     O(0, "max-temp", "C",
       "hottest a GPU may be (default " SC_DEFAULT_TEXT(SC_DEFAULT_SOAK_MAX_GPU_TEMP_C) ")",
@@ -42,7 +42,7 @@ static const sc_cli_opt_t health__options[] = {
     O(0, "size", "SIZE", "largest all-reduce across the node's ranks (default 16M)", SC_OPT_SIZE,
       size, 1024, 0),
     O(0, "backend", "NAME", "nccl, mpi or auto (default auto)", SC_OPT_STRING, backend, 0, 0),
-    O(0, "timeout", "SECONDS", "bound on every wait (default 30)", SC_OPT_DOUBLE, timeout_s, 1,
+    O('T', "timeout", "SECONDS", "bound on every wait (default 30)", SC_OPT_DOUBLE, timeout_s, 1,
       3600),
     O(0, "results-dir", "DIR",
       "where a failed check's run directory is kept as evidence (default " SC_DEFAULT_RESULTS_TEXT

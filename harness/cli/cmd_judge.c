@@ -36,7 +36,7 @@ typedef struct {
 #define O(s, l, meta, help, type, field, lo, hi)                                                   \
     SC_OPT_ROW(s, l, meta, help, type, judge__opts_t, field, lo, hi)
 static const sc_cli_opt_t judge__options[] = {
-    O('T', "topology", "FILE", "the hardware the results are held to; required", SC_OPT_STRING,
+    O('Y', "topology", "FILE", "the hardware the results are held to; required", SC_OPT_STRING,
       topology, 0, 0),
     O(0, "baseline", "FILE", "also hold the results to this baseline (baseline create)",
       SC_OPT_STRING, baseline, 0, 0),

@@ -74,7 +74,7 @@ static sc_status_t model__sizes(void *t, const char *flag, const char *v, sc_err
 #define O(s, l, meta, help, type, field)                                                           \
     SC_OPT_ROW(s, l, meta, help, type, model__opts_t, field, 0, 0)
 static const sc_cli_opt_t model__options[] = {
-    O('T', "topology", "FILE", "the hardware (topologies/*.yaml); required", SC_OPT_STRING,
+    O('Y', "topology", "FILE", "the hardware (topologies/*.yaml); required", SC_OPT_STRING,
       topology),
     O('W', "workload", "FILE", "also predict this workload's step and scaling curve", SC_OPT_STRING,
       workload),

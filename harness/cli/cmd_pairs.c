@@ -54,7 +54,7 @@ static const sc_cli_opt_t pairs__options[] = {
       SC_OPT_STRING, method, 0, 0),
     O(0, "per", "node|rank", "one rank per node (default), or every rank", SC_OPT_STRING, per, 0,
       0),
-    O('T', "topology", "FILE", "expected bandwidth from this topology (default: the median)",
+    O('Y', "topology", "FILE", "expected bandwidth from this topology (default: the median)",
       SC_OPT_STRING, topology, 0, 0),
     O(0, "baseline", "FILE", "also hold every pair to known-good runs (scalecheck baseline create)",
       SC_OPT_STRING, baseline, 0, 0),
@@ -66,7 +66,7 @@ static const sc_cli_opt_t pairs__options[] = {
     O(0, "results-dir", "DIR", "where run directories go (default " SC_DEFAULT_RESULTS_TEXT ")",
       SC_OPT_STRING, results_base, 0, 0),
     O(0, "name", "NAME", "run name (default pairs)", SC_OPT_NAME, name, 0, 0),
-    O(0, "timeout", "SECONDS", "bound on every wait (default 60)", SC_OPT_DOUBLE, timeout_s, 0,
+    O('T', "timeout", "SECONDS", "bound on every wait (default 60)", SC_OPT_DOUBLE, timeout_s, 0,
       86400),
     O(0, "strategy", SC_PAIRS_STRATEGY_CHOICES,
       "every pair (n-1 rounds); quick: each node once, suspects again; bisect: group "

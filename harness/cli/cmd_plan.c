@@ -26,7 +26,7 @@ static const sc_cli_opt_t plan__options[] = {
     O('N', "nodes", "N", "nodes (default 1)", SC_OPT_INT, nodes, 1, 1000000),
     O(0, "tp", "N", "tensor-parallel ranks (default: the workload's)", SC_OPT_INT, tp, 1, 1024),
     O(0, "pp", "N", "pipeline stages (default: the workload's)", SC_OPT_INT, pp, 1, 1024),
-    O('T', "topology", "FILE", "also the expected step time on this hardware", SC_OPT_STRING,
+    O('Y', "topology", "FILE", "also the expected step time on this hardware", SC_OPT_STRING,
       topology, 0, 0),
     O(0, "ops", NULL, "list every operation of every stage, in order", SC_OPT_FLAG, ops, 0, 0),
     O(0, "json", "FILE", "write the plan as JSON to FILE", SC_OPT_STRING, json_path, 0, 0),

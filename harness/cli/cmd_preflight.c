@@ -26,7 +26,7 @@ typedef struct {
     SC_OPT_ROW(s, l, meta, help, type, preflight__opts_t, field, lo, hi)
 static const sc_cli_opt_t preflight__options[] = {
     O(0, "json", "FILE", "also write result.json here", SC_OPT_STRING, json_path, 0, 0),
-    O(0, "timeout", "SECONDS", "bound on the gather (default " SC_DEFAULT_TIMEOUT_TEXT ")",
+    O('T', "timeout", "SECONDS", "bound on the gather (default " SC_DEFAULT_TIMEOUT_TEXT ")",
       SC_OPT_DOUBLE, timeout_s, 1, 86400),
     O(0, "results-dir", "DIR", "where run directories go (default " SC_DEFAULT_RESULTS_TEXT ")",
       SC_OPT_STRING, results_base, 0, 0),

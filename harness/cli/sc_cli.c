@@ -49,6 +49,9 @@ static sc_status_t sc__store(const sc_cli_opt_t *opt, void *target, const char *
         status = sc_cli_double(flag, value, opt->min, opt->max, &d, err);
         if (status == SC_OK)
             memcpy(slot, &d, sizeof(d));
+        else if (opt->short_name == 'T' && strtod(value, NULL) == 0.0 && value[0] != '0')
+            sc_err_set(err, SC_ERR_USAGE, "%s: '%s' is not seconds (%s)", flag, value,
+                       SC_CLI_T_HINT);
         return status;
     case SC_OPT_NAME:
         if (!sc_name_ok(value))
@@ -105,6 +108,8 @@ static sc_status_t sc__parse_one(const sc_cli_opt_t *table, int argc, char **arg
         return sc_err_set(err, SC_ERR_USAGE, "unexpected argument '%s' (options start with -)",
                           arg);
     }
+    if (opt == NULL && strcmp(flag, "-T") == 0)
+        return sc_err_set(err, SC_ERR_USAGE, "-T: unknown option here (%s)", SC_CLI_T_HINT);
     if (opt == NULL)
         return sc_err_set(err, SC_ERR_USAGE, "%s: unknown option (see --help)", flag);
     if (opt->metavar == NULL) {

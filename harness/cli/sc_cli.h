@@ -51,6 +51,9 @@ typedef struct {
         0, NULL, NULL, NULL, SC_OPT_FLAG, 0, 0, 0, NULL                                            \
     }
 
+/* -T was the topology before it became the timeout, as in nccl-tests: an old habit is told. */
+#define SC_CLI_T_HINT "-T is the timeout in seconds, as in nccl-tests; a topology is -Y/--topology"
+
 /* Parses argv[first..argc) against table (terminated by SC_OPT_END). Stops at the first error:
  * SC_ERR_USAGE naming the flag. Non-option arguments are refused. */
 sc_status_t sc_cli_parse(const sc_cli_opt_t *table, int argc, char **argv, int first, void *target,

@@ -9,6 +9,7 @@ static sc_src_t allgather__source(const sc_coll_shape_t *s)
 const sc_coll_t sc_coll_allgather = {
     .id = SC_COLL_allgather,
     .name = "allgather",
+    .nccl_tests = "all_gather_perf",
     .size_is_total = true,
     .busbw_factor = sc_coll_factor_n1_n,
     .send_count = sc_coll_count_1,

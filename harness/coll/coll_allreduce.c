@@ -15,6 +15,7 @@ static sc_src_t allreduce__source(const sc_coll_shape_t *s)
 const sc_coll_t sc_coll_allreduce = {
     .id = SC_COLL_allreduce,
     .name = "allreduce",
+    .nccl_tests = "all_reduce_perf",
     .has_op = true,
     .busbw_factor = allreduce__factor,
     .send_count = sc_coll_count_1,

@@ -10,6 +10,7 @@ static sc_src_t alltoall__source(const sc_coll_shape_t *s)
 const sc_coll_t sc_coll_alltoall = {
     .id = SC_COLL_alltoall,
     .name = "alltoall",
+    .nccl_tests = "alltoall_perf",
     .size_is_total = true,
     .busbw_factor = sc_coll_factor_n1_n,
     .send_count = sc_coll_count_n,

@@ -9,6 +9,7 @@ static sc_src_t broadcast__source(const sc_coll_shape_t *s)
 const sc_coll_t sc_coll_broadcast = {
     .id = SC_COLL_broadcast,
     .name = "broadcast",
+    .nccl_tests = "broadcast_perf",
     .has_root = true,
     .busbw_factor = sc_coll_factor_one,
     .send_count = sc_coll_count_1,

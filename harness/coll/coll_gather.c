@@ -24,6 +24,7 @@ static sc_src_t gather__source(const sc_coll_shape_t *s)
 const sc_coll_t sc_coll_gather = {
     .id = SC_COLL_gather,
     .name = "gather",
+    .nccl_tests = "gather_perf",
     .has_root = true,
     .size_is_total = true,
     .busbw_factor = sc_coll_factor_n1_n,

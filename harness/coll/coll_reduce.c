@@ -15,6 +15,7 @@ static sc_src_t reduce__source(const sc_coll_shape_t *s)
 const sc_coll_t sc_coll_reduce = {
     .id = SC_COLL_reduce,
     .name = "reduce",
+    .nccl_tests = "reduce_perf",
     .has_op = true,
     .has_root = true,
     .busbw_factor = sc_coll_factor_one,

@@ -14,6 +14,7 @@ static sc_src_t reducescatter__source(const sc_coll_shape_t *s)
 const sc_coll_t sc_coll_reducescatter = {
     .id = SC_COLL_reducescatter,
     .name = "reducescatter",
+    .nccl_tests = "reduce_scatter_perf",
     .has_op = true,
     .size_is_total = true,
     .busbw_factor = sc_coll_factor_n1_n,

@@ -19,6 +19,7 @@ static sc_src_t scatter__source(const sc_coll_shape_t *s)
 const sc_coll_t sc_coll_scatter = {
     .id = SC_COLL_scatter,
     .name = "scatter",
+    .nccl_tests = "scatter_perf",
     .has_root = true,
     .size_is_total = true,
     .busbw_factor = sc_coll_factor_n1_n,

@@ -9,6 +9,7 @@ static sc_src_t sendrecv__source(const sc_coll_shape_t *s)
 const sc_coll_t sc_coll_sendrecv = {
     .id = SC_COLL_sendrecv,
     .name = "sendrecv",
+    .nccl_tests = "sendrecv_perf",
     .busbw_factor = sc_coll_factor_one,
     .send_count = sc_coll_count_1,
     .recv_count = sc_coll_count_1,

@@ -22,9 +22,10 @@ typedef struct {
 typedef struct {
     sc_coll_id_t id; /* the one list (util/sc_coll_id.h); backends run it as ops->coll[id] */
     const char *name;
-    bool has_op;        /* takes a reduction operation */
-    bool has_root;      /* takes a root */
-    bool size_is_total; /* user's size is the whole gathered/scattered buffer, not per rank */
+    const char *nccl_tests; /* nccl-tests' program that measures it ("all_reduce_perf") */
+    bool has_op;            /* takes a reduction operation */
+    bool has_root;          /* takes a root */
+    bool size_is_total;     /* user's size is the whole gathered/scattered buffer, not per rank */
     /* busbw = algbw * factor (docs/REFERENCE.md §1); 0 where n == 1 makes it meaningless. */
     double (*busbw_factor)(int nranks);
     /* Elements of the send buffer and of the receive buffer this rank needs. */

@@ -546,6 +546,18 @@ static const sc_graph_ops_t nccl__graph = {nccl__graph_begin, nccl__graph_end, n
                                            nccl__graph_destroy};
 static const sc_gemm_ops_t nccl__gemm = {nccl__compute_gemm};
 
+static sc_status_t nccl__group_begin(sc_comm_t *comm, sc_err_t *err)
+{
+    return sc_nccl_settle(nccl__of(comm), ncclGroupStart(), "ncclGroupStart", err);
+}
+
+static sc_status_t nccl__group_end(sc_comm_t *comm, sc_err_t *err)
+{
+    return sc_nccl_settle(nccl__of(comm), ncclGroupEnd(), "ncclGroupEnd", err);
+}
+
+static const sc_group_ops_t nccl__group = {nccl__group_begin, nccl__group_end};
+
 const sc_backend_ops_t sc_nccl_ops = {
     .name = "nccl",
     .open = sc_nccl_open,
@@ -562,6 +574,7 @@ const sc_backend_ops_t sc_nccl_ops = {
     .supports = nccl__supports,
     .timer = &nccl__timer,
     .graph = &nccl__graph,
+    .group = &nccl__group,
     .gemm = &nccl__gemm,
     .split = sc_nccl_split,
     .compute_spin = nccl__compute_spin,

@@ -332,6 +332,12 @@ void sc_nccl_describe(sc_comm_t *comm, sc_kvs_t *out)
     sc_kvs_number(out, "cuda_driver", driver);
     sc_kvs_text(out, "gpu", c->gpu);
     sc_kvs_number(out, "device", c->device);
+    struct cudaDeviceProp prop;
+    char bus[32] = "";
+    if (cudaGetDeviceProperties(&prop, c->device) == cudaSuccess)
+        sc_kvs_text(out, "gpu_name", prop.name);
+    if (cudaDeviceGetPCIBusId(bus, sizeof(bus), c->device) == cudaSuccess)
+        sc_kvs_text(out, "gpu_bus", bus);
     for (char **e = environ; e && *e; e++) {
         const char *eq = strchr(*e, '=');
         if (strncmp(*e, "NCCL_", 5) == 0 && eq != NULL) {

@@ -62,6 +62,13 @@ typedef struct {
 } sc_graph_ops_t;
 
 typedef struct {
+    /* Operations issued between begin and end are fused into one launch (NCCL groups): what
+     * nccl-tests' -m aggregates. */
+    sc_status_t (*begin)(sc_comm_t *comm, sc_err_t *err);
+    sc_status_t (*end)(sc_comm_t *comm, sc_err_t *err);
+} sc_group_ops_t;
+
+typedef struct {
     /* expose makes buf (from alloc) writable by every rank of comm (collective); put writes
      * bytes from src into peer's exposed buffer at offset; flush waits until the puts to peer
      * are complete there. */
@@ -111,6 +118,7 @@ typedef struct {
     /* Optional features: a NULL table means the backend has none of it (see the tables). */
     const sc_timer_ops_t *timer; /* device time around one operation (GPU) */
     const sc_graph_ops_t *graph; /* CUDA-graph capture (GPU) */
+    const sc_group_ops_t *group; /* fused launches (NCCL) */
     const sc_rma_ops_t *rma;     /* one-sided puts (UCX) */
     const sc_gemm_ops_t *gemm;   /* timed matrix multiplies (GPU) */
     /* Non-blocking operations, for overlap and pipelines. istart (optional: call it through

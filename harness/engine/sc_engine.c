@@ -45,6 +45,27 @@ static const char *const sc__combine_names[] = {
 #undef SC__COMBINE_NAME
 };
 
+static const char *const sc__stat_names[] = {
+#define SC__STAT_NAME(name) #name,
+    SC_STAT_MAP(SC__STAT_NAME)
+#undef SC__STAT_NAME
+};
+
+const char *sc_stat_name(sc_stat_t stat)
+{
+    return sc__stat_names[stat];
+}
+
+sc_status_t sc_stat_parse(const char *text, const char *flag, sc_stat_t *out, sc_err_t *err)
+{
+    int found = sc_names_find(sc__stat_names, SC_STAT_COUNT, text);
+    if (found < 0)
+        return sc_err_set(err, SC_ERR_USAGE, "%s: unknown statistic '%s' (valid: median, mean)",
+                          flag, text);
+    *out = (sc_stat_t)found;
+    return SC_OK;
+}
+
 const char *sc_combine_name(sc_combine_t combine)
 {
     return sc__combine_names[combine];
@@ -77,8 +98,16 @@ void sc_engine_opts_default(sc_engine_opts_t *opts)
         .min_iters = 10,
         .max_iters = 100000,
         .combine = SC_COMBINE_max,
+        .statistic = SC_STAT_median,
         .seed = 0x5ca1ec4eull,
+        .agg_ops = 1,
     };
+}
+
+void sc_engine_opts_nccl_tests(sc_engine_opts_t *opts)
+{
+    opts->combine = SC_COMBINE_avg; /* nccl-tests' -a 1 */
+    opts->statistic = SC_STAT_mean; /* it divides the elapsed time by the iterations */
 }
 
 static sc_status_t sc__nomem(const sc_engine_t *eng, const char *what, size_t bytes, sc_err_t *err)
@@ -232,18 +261,39 @@ static sc_coll_args_t sc__args(const sc_engine_t *eng, const sc_case_t *c)
     return a;
 }
 
-/* What one timed step issues: one operation, or a CUDA graph of several (-G). */
+/* What one timed step issues: -m operations (in one group where the backend fuses them), or
+ * a CUDA graph of them launched -G times. */
 typedef struct {
     sc_coll_fn_t fn;
     const sc_coll_args_t *args;
+    const sc_group_ops_t *group; /* NULL: -m 1, or a backend that cannot fuse */
+    int agg_ops;
     void *graph;
-    int ops_per_step;
+    int launches;     /* of the graph */
+    int ops_per_step; /* what a step's time is divided by */
 } sc__step_t;
+
+/* The step's operations, as one group where the backend fuses them. */
+static sc_status_t sc__issue_ops(sc_comm_t *comm, const sc__step_t *step, sc_err_t *err)
+{
+    sc_status_t status = step->group ? step->group->begin(comm, err) : SC_OK;
+    for (int i = 0; i < step->agg_ops && status == SC_OK; i++)
+        status = step->fn(comm, step->args, err);
+    if (step->group == NULL)
+        return status;
+    sc_err_t ignored; /* a group begun is always ended, the first error kept */
+    sc_status_t end = step->group->end(comm, status == SC_OK ? err : &ignored);
+    return status == SC_OK ? end : status;
+}
 
 static inline sc_status_t sc__issue(sc_comm_t *comm, const sc__step_t *step, sc_err_t *err)
 {
-    return step->graph ? comm->ops->graph->launch(comm, step->graph, err)
-                       : step->fn(comm, step->args, err);
+    if (step->graph == NULL)
+        return sc__issue_ops(comm, step, err);
+    sc_status_t status = SC_OK;
+    for (int i = 0; i < step->launches && status == SC_OK; i++)
+        status = comm->ops->graph->launch(comm, step->graph, err);
+    return status;
 }
 
 /* Runs n steps; when times != NULL stores each one's host time per operation in microseconds
@@ -275,6 +325,12 @@ static sc_status_t sc__iterate(sc_engine_t *eng, const sc__step_t *step, int n, 
                 return status;
             dev_times[i] /= step->ops_per_step;
             prev = sc_clock_ns(); /* reading the timer is not part of the next step */
+        }
+        if (times != NULL && eng->opts.barrier_each) {
+            status = comm->ops->barrier(comm, err);
+            if (status != SC_OK)
+                return status;
+            prev = sc_clock_ns(); /* nor is the barrier */
         }
         sc_watchdog_tick(eng->progress);
     }
@@ -363,15 +419,20 @@ static int sc__auto_next_batch(const sc_engine_t *eng, int batch, size_t have, d
     return (int)next;
 }
 
-/* Sets step up: with -G, captures graph_ops operations into a CUDA graph. */
+/* Sets step up: with -G, captures the -m operations of one iteration into a CUDA graph. */
 static sc_status_t sc__prepare_step(sc_engine_t *eng, const sc_case_t *c, const sc_coll_args_t *a,
                                     sc__step_t *step, sc_err_t *err)
 {
     sc_comm_t *comm = eng->comm;
-    *step = (sc__step_t){.fn = comm->ops->coll[c->coll->id], .args = a, .ops_per_step = 1};
+    int agg = eng->opts.agg_ops > 1 ? eng->opts.agg_ops : 1;
+    *step = (sc__step_t){.fn = comm->ops->coll[c->coll->id],
+                         .args = a,
+                         .group = agg > 1 ? comm->ops->group : NULL,
+                         .agg_ops = agg,
+                         .ops_per_step = agg};
     if (step->fn == NULL) /* the caller asked sc_comm_supports; this says so if it did not */
         return sc_comm_coll(comm, c->coll->id, a, err);
-    if (eng->opts.graph_ops <= 0)
+    if (eng->opts.graph_launches <= 0)
         return SC_OK;
     if (comm->ops->graph == NULL)
         return sc_err_set(err, SC_ERR_USAGE, "-G: CUDA graphs need a GPU backend (backend %s)",
@@ -379,9 +440,9 @@ static sc_status_t sc__prepare_step(sc_engine_t *eng, const sc_case_t *c, const 
     sc_status_t status = comm->ops->graph->begin(comm, err);
     if (status != SC_OK)
         return status;
-    for (int i = 0; i < eng->opts.graph_ops && status == SC_OK; i++)
-        status = step->fn(comm, a, err);
-    step->ops_per_step = eng->opts.graph_ops;
+    status = sc__issue_ops(comm, step, err);
+    step->launches = eng->opts.graph_launches;
+    step->ops_per_step = agg * step->launches;
     if (status == SC_OK)
         return comm->ops->graph->end(comm, &step->graph, err);
     /* A failed capture still ends: a stream left capturing fails every later call on it. */
@@ -420,11 +481,13 @@ static sc_status_t sc__time_loop(sc_engine_t *eng, const sc__step_t *step, sc_ca
     }
     out->iterations = have;
     sc_stats_compute(eng->samples, have, &out->host_time_us);
-    out->device_timed = eng->device_timer;
-    if (eng->device_timer)
+    out->device_timed = eng->device_timer && !eng->opts.host_time;
+    if (out->device_timed)
         sc_stats_compute(eng->dev_samples, have, &out->time_us);
     else
         out->time_us = out->host_time_us;
+    out->time_stat_us =
+        eng->opts.statistic == SC_STAT_mean ? out->time_us.mean : out->time_us.median;
     return SC_OK;
 }
 
@@ -554,7 +617,7 @@ sc_status_t sc_engine_run_case(sc_engine_t *eng, const sc_case_t *c, sc_case_res
     sc_watchdog_disarm(eng->wd);
     if (status != SC_OK)
         return status;
-    double seconds = out->time_us.median * 1e-6;
+    double seconds = out->time_stat_us * 1e-6;
     out->algbw_GBps = seconds > 0 ? (double)c->size_bytes / seconds / 1e9 : 0.0;
     out->busbw_GBps = out->algbw_GBps * c->coll->busbw_factor(comm->size);
     return SC_OK;

@@ -22,6 +22,19 @@ typedef enum {
         SC_COMBINE_COUNT
 } sc_combine_t;
 
+/* Which statistic of the per-iteration times the time and the bandwidths come from (--stat):
+ * the median resists a stray slow iteration; nccl-tests reports the mean. */
+#define SC_STAT_MAP(X) X(median) X(mean)
+typedef enum {
+#define SC__STAT_ENUM(name) SC_STAT_##name,
+    SC_STAT_MAP(SC__STAT_ENUM)
+#undef SC__STAT_ENUM
+        SC_STAT_COUNT
+} sc_stat_t;
+
+const char *sc_stat_name(sc_stat_t stat);
+sc_status_t sc_stat_parse(const char *text, const char *flag, sc_stat_t *out, sc_err_t *err);
+
 const char *sc_combine_name(sc_combine_t combine);
 /* Accepts the names above or nccl-tests' numbers (0 rank0, 1 avg, 2 min, 3 max). */
 sc_status_t sc_combine_parse(const char *text, const char *flag, sc_combine_t *out, sc_err_t *err);
@@ -35,11 +48,19 @@ typedef struct {
     int min_iters;        /* auto: never fewer */
     int max_iters;        /* auto: never more */
     sc_combine_t combine;
+    sc_stat_t statistic;
     uint64_t seed;
-    int graph_ops; /* -G: operations captured into one CUDA graph per timed step (0 = none) */
+    int agg_ops;        /* -m: operations per timed iteration, fused where the backend can */
+    int graph_launches; /* -G: an iteration's operations captured once into a CUDA graph and
+                           launched this often per timed iteration (0 = no graph) */
+    int host_time;      /* -C (0/1): times from the host clock even where the device has events */
+    bool barrier_each;  /* -z 1, 3: a barrier after every timed iteration, outside its time */
 } sc_engine_opts_t;
 
+/* scalecheck's defaults; nccl_tests: those of nccl-tests (the mean, averaged over ranks), for
+ * --nccl-tests-output, where figures must compare with nccl-tests' own. */
 void sc_engine_opts_default(sc_engine_opts_t *opts);
+void sc_engine_opts_nccl_tests(sc_engine_opts_t *opts);
 
 typedef struct {
     const sc_coll_t *coll;
@@ -57,6 +78,7 @@ typedef struct {
     sc_stats_t time_us;
     sc_stats_t host_time_us;
     bool device_timed;
+    double time_stat_us; /* time_us's median or mean (opts' statistic): the bandwidths' time */
     size_t iterations;
     bool checked;
     uint64_t wrong; /* mismatching elements summed over ranks and check iterations */

@@ -71,6 +71,7 @@ typedef struct {
     double expected_time_us, expected_busbw_GBps; /* SC_ABSENT without */
     char algorithm[32];
     int looks; /* times the case was measured (the best kept): 1, more when it was off */
+    int cycle; /* coll -N: the sweep it belongs to, from 1 */
 } sc_case_row_t;
 
 /* ---- one point of the scaling curve ---- */

@@ -29,7 +29,7 @@ static void sc__row_half(char *buf, size_t len, const sc_case_result_t *r, bool 
         snprintf(wrong, sizeof(wrong), "N/A");
     if (with_iters)
         snprintf(iters, sizeof(iters), " %6zu", r->iterations);
-    double t = r->time_us.median;
+    double t = r->time_stat_us;
     snprintf(buf, len, " %8.*f %7.2f %7.2f %6s%s", t < 10000 ? 2 : 0, t, r->algbw_GBps,
              r->busbw_GBps, wrong, iters);
 }

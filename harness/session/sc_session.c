@@ -104,6 +104,7 @@ sc_status_t sc_session_open(sc_session_t *s, const sc_rte_t *rte, const sc_sessi
 sc_kvs_t *sc_session_rank_info(sc_session_t *s)
 {
     sc_kvs_t mine = {0};
+    sc_kvs_number(&mine, "pid", (double)getpid());
     s->world->ops->describe(s->world, &mine);
     int *lens = NULL, *offsets = NULL;
     sc_watchdog_arm(s->wd, "gathering the ranks' backend descriptions", s->world->world_rank,

@@ -52,6 +52,10 @@
 #define SC_DEFAULT_RESULTS_DIR  "results"
 #define SC_DEFAULT_RESULTS_TEXT "results, or $SCALECHECK_RESULTS: README"
 
+/* The rows `coll -N 0` (a sweep until stopped) keeps in result.json: the latest, so that a run
+ * of days neither fills memory nor rewrites a growing file after every size. */
+#define SC_DEFAULT_FOREVER_ROWS 4096
+
 /* A default as text, for the help tables: the same number, written once. */
 #define SC_DEFAULT_TEXT(x)      SC__DEFAULT_TEXT(x)
 #define SC__DEFAULT_TEXT(x)     #x

@@ -27,7 +27,7 @@ def checks_of(base):
 def test():
     wd = workdir("calibrate")
     cal, res = os.path.join(wd, "cal.yaml"), os.path.join(wd, "results")
-    rc, out, err, _ = mpirun(2, ["calibrate", "-T", LOCAL, "-o", cal, "-e", "1M",
+    rc, out, err, _ = mpirun(2, ["calibrate", "-Y", LOCAL, "-o", cal, "-e", "1M",
                                  "--results-dir", res])
     expect(rc == 0, f"calibrate: exit {rc}\n{err[-800:]}")
     text = open(cal).read()
@@ -40,14 +40,14 @@ def test():
     expect(rc == 0, f"the calibrated file loads: {rc} {err}")
     # calibrating a calibrated file replaces its block
     cal2 = os.path.join(wd, "cal2.yaml")
-    rc, out, err, _ = mpirun(2, ["calibrate", "-T", cal, "-o", cal2, "-e", "64K",
+    rc, out, err, _ = mpirun(2, ["calibrate", "-Y", cal, "-o", cal2, "-e", "64K",
                                  "--results-dir", res])
     expect(rc == 0 and open(cal2).read().count("calibrated:") == 1, f"recalibrate: {rc} {err}")
 
     # usage: exit 2, no run directory
     bad = os.path.join(wd, "bad")
     for args, text in ((["calibrate"], "--topology: required"),
-                       (["calibrate", "-T", LOCAL, "-e", "8"], "--max-size"),
+                       (["calibrate", "-Y", LOCAL, "-e", "8"], "--max-size"),
                        (["run", "--workload", RUN[2], "--calibrate"], "--calibrate: needs --topology")):
         rc, out, err, _ = mpirun(2, args + ["--results-dir", bad])
         expect(rc == 2 and text in err, f"{args}: exit {rc}, {err[-300:]}")

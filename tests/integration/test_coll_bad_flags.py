@@ -32,7 +32,8 @@ CASES = [
     (["--json"], "--json: missing value (FILE)"),
     (["--json", "--csv", "x.csv"], "--json: missing value (FILE)"),
     (["--bogus"], "--bogus: unknown option"),
-    (["-x", "1"], "-x: unknown option"),
+    (["-q", "1"], "-q: unknown option"),
+    (["-x", "1"], "-x: NCCL's device API and CTA policies are not measured"),
     (["stray"], "unexpected argument 'stray'"),
     (["--name", "a/b"], "--name: not a name: 1-63 letters"),
 ]

@@ -2,7 +2,7 @@
   prefix - `cmake --install` into a fresh prefix puts the program, the shipped topologies and
            workloads, the man pages (scalecheck(1) and one a command, from the option tables),
            the bash completion and the licence; run from / with another HOME, the installed
-           program finds `-T dgx-a100` and `-W resnet50-dp` by name and keeps its results under
+           program finds `-Y dgx-a100` and `-W resnet50-dp` by name and keeps its results under
            ~/.local/share/scalecheck/results (SCALECHECK_RESULTS moves them), never in /;
   deb    - `cpack -G DEB` makes a package that dpkg installs; /usr/bin/scalecheck runs a
            collective from / and finds the shipped files; dpkg purges it all again.
@@ -30,7 +30,7 @@ def collective(binary, home, extra_env=None):
     env = {"HOME": home}
     env.update(extra_env or {})
     return run(launcher(2) + [binary, "coll", "-b", "8", "-e", "1K",
-                "-n", "5", "-w", "1", "-T", "localhost"], env=env)
+                "-n", "5", "-w", "1", "-Y", "localhost"], env=env)
 
 
 def prefix(wd):
@@ -63,7 +63,7 @@ def prefix(wd):
     binary = os.path.join(root, "bin", "scalecheck")
     home = os.path.join(wd, "home")
     os.makedirs(home)
-    r = run([binary, "model", "-T", "dgx-a100", "-W", "resnet50-dp", "--gpus", "8"], env={"HOME": home})
+    r = run([binary, "model", "-Y", "dgx-a100", "-W", "resnet50-dp", "--gpus", "8"], env={"HOME": home})
     expect(r.returncode == 0 and "dgx-a100" in r.stdout, f"model by shipped names: {r.returncode}\n"
            f"{r.stdout[-800:]}{r.stderr[-800:]}")
     r = collective(binary, home)
@@ -73,7 +73,7 @@ def prefix(wd):
     moved = os.path.join(wd, "elsewhere")
     r = collective(binary, home, {"SCALECHECK_RESULTS": moved})
     expect(r.returncode in (0, 1) and len(run_dirs(moved)) == 1, f"SCALECHECK_RESULTS: {run_dirs(moved)}")
-    r = run([binary, "model", "-T", "dgx-a10", "-W", "resnet50-dp"], env={"HOME": home})
+    r = run([binary, "model", "-Y", "dgx-a10", "-W", "resnet50-dp"], env={"HOME": home})
     expect(r.returncode == 2 and "dgx-a10" in r.stderr, f"a name that is not shipped: {r.stderr}")
     print(f"prefix: {len(files)} files; shipped names found from /; results under HOME")
 

@@ -78,7 +78,7 @@ def test():
                 "switches:\n  leaf1: [no-such-host]\n")
     for args, message in [(["--strategy", "x"], "--strategy: 'x' is not one of all|quick|bisect|switch"),
                           (["--strategy", "switch", "--per", "rank"], "--strategy switch: needs --topology FILE with a switches: map"),
-                          (["--strategy", "switch", "--per", "rank", "-T", topo], "switches: host "),
+                          (["--strategy", "switch", "--per", "rank", "-Y", topo], "switches: host "),
                           (["--strategy", "bisect", "--per", "rank", "--backend", "ucx"], "--strategy bisect: the ucx backend has no all-reduce"),
                           (["--plan-only"], "--plan-only: needs --nodes N"),
                           (["--mode", "x"], "--mode: 'x' is not concurrent or serial"),

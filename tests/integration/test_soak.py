@@ -204,7 +204,7 @@ def degraded(wd):
         f.write(f"name: hot\nextends: {os.path.join(ROOT, 'topologies', 'localhost.yaml')}\n"
                 "expect:\n  soak:\n    max_gpu_temp_c: 95\n    max_cpu_temp_c: 100\n")
     jpath = os.path.join(wd, "tolerant.json")
-    rc, out, err, _ = mpirun(4, ["soak", "--duration", "2s", "--cycle", "2", "-T", topo,
+    rc, out, err, _ = mpirun(4, ["soak", "--duration", "2s", "--cycle", "2", "-Y", topo,
                                  "--json", jpath, "--results-dir", os.path.join(wd, "t")] + SMALL,
                              env=env, timeout=120)
     checks = checks_of(load_json(jpath))

@@ -400,7 +400,7 @@ def switch_map(wd, leaves):
 
 def strategy_run(wd, tag, strategy, topology):
     jpath = os.path.join(wd, f"{tag}-{strategy}.json")
-    extra = ["-T", topology, "--tolerance", "0.75"] if strategy == "switch" else []
+    extra = ["-Y", topology, "--tolerance", "0.75"] if strategy == "switch" else []
     t0 = time.monotonic()
     p = vmpi(1, ["pairs", "--mode", "serial", "--strategy", strategy, "--size", "256K", "-n", "4",
                  "--json", jpath, "--results-dir", os.path.join(wd, "results")] + extra, timeout=600)
