@@ -1,7 +1,7 @@
 # What `cmake --install` puts where, and the Debian package CPack makes of it (`cpack -G DEB`):
 #   bin/scalecheck                          the program
 #   lib/scalecheck/libscalecheck-gpu.so     the GPU path (where it was built), found beside bin/
-#   share/scalecheck/{topologies,workloads} the shipped files: -T dgx-a100, -W resnet50-dp
+#   share/scalecheck/{topologies,workloads} the shipped files: -Y dgx-a100, -W resnet50-dp
 #   share/scalecheck/launch                 the launchers (mpirun wrapper, Slurm, Kubernetes)
 #   share/man/man1/scalecheck*.1            scalecheck(1) and a page a command, from --help's tables
 #   share/bash-completion/completions/scalecheck   from the same tables

@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
-# Launches scalecheck with mpirun and the MCA settings that matter, and makes sure a fault ends
+# Launches scalecheck with mpirun (Open MPI's, or MPICH's hydra mpiexec) and the settings that
+# matter, and makes sure a fault ends
 # the job: when a rank's watchdog reports a timeout ("ending the job (exit 3)"), mpirun gets a
 # grace period to tear the job down; if it cannot (a daemon behind a cut link keeps it waiting
 # forever), the hosts are probed, the unreachable ones are named as lost, mpirun is stopped, and
 # the launcher exits 3.
 #
-# usage: launch/mpirun.sh [--hostfile FILE] [--ranks-per-node K | -np N] [--transport tcp|ucx]
-#                         [--grace SECONDS] [--probe CMD] [--mca KEY VALUE ...] -- COMMAND...
+# usage: launch/mpirun.sh [--mpi openmpi|mpich] [--hostfile FILE] [--ranks-per-node K | -np N]
+#                         [--transport tcp|ucx] [--grace SECONDS] [--probe CMD]
+#                         [--mca KEY VALUE ...] -- COMMAND...
+#   --mpi             which launcher: the `mpirun` on PATH by default (its --version tells);
+#                     mpich runs mpiexec.mpich (or mpiexec) with -disable-auto-cleanup, so that
+#                     every rank whose wait timed out reports before the launcher ends the job
 #   --transport tcp   Open MPI ob1 with the self, vader (shared memory) and tcp BTLs
 #   --transport ucx   UCX PML (Debian needs pml_ucx_tls/devices any: docs/REFERENCE.md §5)
 #   --probe CMD       how to tell whether a host answers (default: ping -c1 -W1 HOST)
 set -uo pipefail
-hostfile="" np="" per_node="" transport=tcp grace=5 probe="" extra=()
+hostfile="" np="" per_node="" transport=tcp grace=5 probe="" extra=() mpi_kind=""
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do
     case "$1" in
+        --mpi) mpi_kind=$2; shift 2 ;;
         --hostfile) hostfile=$2; shift 2 ;;
         -np) np=$2; shift 2 ;;
         --ranks-per-node) per_node=$2; shift 2 ;;
@@ -27,6 +33,16 @@ done
 [ "${1:-}" = "--" ] && shift
 [ $# -gt 0 ] || { sed -n '2,16p' "$0" >&2; exit 2; }
 
+if [ -z "$mpi_kind" ]; then
+    mpi_kind=openmpi
+    mpirun --version 2>&1 | grep -qi hydra && mpi_kind=mpich
+fi
+case "$mpi_kind" in
+    openmpi) launcher=mpirun ;;
+    mpich) launcher=$(command -v mpiexec.mpich || command -v mpiexec.hydra || echo mpiexec) ;;
+    *) echo "launch/mpirun.sh: --mpi: '$mpi_kind' is not openmpi or mpich" >&2; exit 2 ;;
+esac
+
 args=(--bind-to none)   # ranks pick their own cores/GPUs; binding by slot is wrong for containers
 # A rank told to stop writes its final state before it leaves: give it 2 s, not 1, before
 # SIGKILL (a busy host may not schedule its watchdog thread at once).
@@ -39,8 +55,30 @@ case "$transport" in
     ucx) args+=(--mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any --mca btl ^openib) ;;
     *) echo "launch/mpirun.sh: --transport: '$transport' is not tcp or ucx" >&2; exit 2 ;;
 esac
+if [ "$mpi_kind" = mpich ]; then
+    # hydra's own spelling; its environment passes to the ranks whole. MPICH picks its network
+    # when it is built (--transport has no say), and hydra places more ranks than cores freely.
+    # -disable-auto-cleanup: hydra would SIGKILL every rank the moment one exits 3, before the
+    # others say what they waited on; the grace below ends a job whose ranks do not all end.
+    args=(-bind-to none -disable-auto-cleanup)
+    [ -n "$hostfile" ] && args+=(-f "$hostfile")
+    [ -n "$np" ] && args+=(-n "$np")
+    [ -n "$per_node" ] && args+=(-ppn "$per_node")
+    for a in "${extra[@]}"; do
+        case "$a" in
+            --oversubscribe) ;;
+            --mca) echo "launch/mpirun.sh: --mca is Open MPI's; MPICH takes MPIR_CVAR_* variables" >&2
+                   exit 2 ;;
+            *) args+=("$a") ;;
+        esac
+    done
+    extra=()
+fi
 # Ranks write to a pty under mpirun: no colours unless this script's own output is a terminal.
-[ -t 1 ] || { export NO_COLOR=1; args+=(-x NO_COLOR); }
+if ! [ -t 1 ]; then
+    export NO_COLOR=1
+    [ "$mpi_kind" = openmpi ] && args+=(-x NO_COLOR)
+fi
 export OMPI_ALLOW_RUN_AS_ROOT=${OMPI_ALLOW_RUN_AS_ROOT:-1}
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM:-1}
 
@@ -50,7 +88,7 @@ trap 'rm -f "$fifo"' EXIT
 # mpirun in a session of its own: a signal meant for the job reaches it once, from here. Two
 # SIGTERMs make mpirun kill the ranks outright (no final state), which a terminal's Ctrl-C to
 # the whole foreground group, or a scheduler signalling every process, would otherwise cause.
-setsid mpirun "${args[@]}" "${extra[@]}" "$@" 2>"$fifo" &
+setsid "$launcher" "${args[@]}" "${extra[@]}" "$@" 2>"$fifo" &
 mpi=$!
 # Stopped ourselves (the user, the scheduler): mpirun passes one SIGTERM on to the ranks, which
 # write their final state ("interrupted"); the launcher then ends in 4, as the README says. A
@@ -95,7 +133,7 @@ wait "$mpi"
 rc=$?
 while kill -0 "$mpi" 2>/dev/null; do wait "$mpi"; rc=$?; done   # a trapped signal ends wait early
 # The README's codes whatever ended the job: mpirun reports 1 when it was stopped, and
-# 128+N when a rank died of signal N (a lost rank: a runtime fault).
+# 128+N when a rank died of signal N (a lost rank: a runtime fault); hydra 9 for a rank killed.
 [ -n "$interrupted" ] && exit 4
 if [ -n "$fault_at" ] && [ "$rc" -ne 0 ]; then exit 3; fi
 [ "$rc" -le 4 ] || exit 3

@@ -32,7 +32,8 @@ AuthType=auth/munge
 CredType=cred/munge
 MpiDefault=pmix
 ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
+TaskPlugin=task/affinity
+GresTypes=gpu
 JobAcctGatherType=jobacct_gather/none
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
@@ -46,9 +47,14 @@ SlurmctldLogFile=$dir/log/slurmctld.log
 SlurmdLogFile=$dir/log/slurmd-%n.log
 SlurmctldPort=6817
 SlurmdPort=6818
-NodeName=h[1-$n] NodeAddr=10.77.0.[1-$n] CPUs=2 State=UNKNOWN
+NodeName=h[1-$n] NodeAddr=10.77.0.[1-$n] CPUs=2 Gres=gpu:2 State=UNKNOWN
 PartitionName=vc Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
 CONF
+    # Two "GPUs" a host as Slurm counts them, so that the batch scripts' --gpus-per-node is
+    # allocated as on a GPU cluster. slurmd counts a GPU only with a device file; these hosts
+    # have none, so two character devices every Linux has stand in (nothing opens them).
+    printf 'NodeName=h[1-%s] Name=gpu File=/dev/null\nNodeName=h[1-%s] Name=gpu File=/dev/zero\n' \
+        "$n" "$n" > "$dir/gres.conf"
     "$vc" exec "$name" h1 slurmctld -f "$conf"
     # `ip netns exec` mounts a fresh /sys without cgroups, which slurmd needs: mount the cgroup
     # v1 hierarchies again inside (only in that command's mount namespace).

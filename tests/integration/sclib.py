@@ -45,9 +45,11 @@ MPI = os.environ.get("SC_MPI", "openmpi")
 
 def launcher(np, bind="none"):
     """The command that starts np local ranks, oversubscribed, with this MPI's own flags (Open
-    MPI's mpirun, MPICH's hydra mpiexec)."""
-    if MPI == "mpich":
-        return ["mpiexec.mpich", "-n", str(np), "-bind-to", "core" if bind == "core" else "none"]
+    MPI's mpirun; MPICH's hydra mpiexec through launch/mpirun.sh, which keeps hydra from killing
+    the ranks that still have a fault to report, and gives the README's exit codes)."""
+    if MPI == "mpich":  # through the launcher, which ends a faulty job as the README says
+        return [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "launch",
+                             "mpirun.sh"), "--mpi", "mpich", "-np", str(np), "--"]
     return ["mpirun", "-np", str(np), "--oversubscribe", "--bind-to", bind]
 
 

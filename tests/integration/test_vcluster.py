@@ -285,12 +285,16 @@ def slurm(wd):
     try:
         for script in ("scalecheck-srun.sbatch", "scalecheck-mpirun.sbatch"):
             out, jpath = os.path.join(wd, script + ".out"), os.path.join(wd, script + ".json")
+            # as an admin submits it: from elsewhere (the script's paths are absolute), the
+            # binary and the shared results directory named, GPUs allocated per node
+            results = os.path.join(wd, "results-" + script)
+            env = dict(os.environ, SCALECHECK=os.path.abspath(SCALECHECK),
+                       SCALECHECK_RESULTS=results)
             p = subprocess.run([SLURM, "sbatch", NAME, "--wait", "-N", "4", "--ntasks-per-node=1",
-                                f"--chdir={ROOT}", f"--output={out}",
+                                "--gpus-per-node=1", f"--chdir={wd}", f"--output={out}",
                                 os.path.join(ROOT, "launch", "slurm", script), "pairs", "--mode",
-                                "serial", "--tolerance", "0.9", "--json", jpath, "--results-dir",
-                                os.path.join(wd, "results")],
-                               capture_output=True, text=True, timeout=240)
+                                "serial", "--tolerance", "0.9", "--json", jpath],
+                               capture_output=True, text=True, timeout=240, env=env)
             log = open(out).read() if os.path.exists(out) else ""
             # The launcher is under test here, on a healthy cluster in a wide band: it must PASS.
             expect(p.returncode == 0 and os.path.exists(jpath),
@@ -301,6 +305,8 @@ def slurm(wd):
                    f"{script}: healthy, yet {doc['verdict']} {doc['localization']['suspects']}")
             expect(all(r["uni_ab_GBps"] > 0 and r["uni_ba_GBps"] > 0 for r in doc["pairs"]),
                    f"{script}: every pair measured")
+            expect(len(run_dirs(results)) == 1, f"{script}: no run under {results}")
+            expect("4 nodes, 4 ranks, GPUs per node 1" in log, f"{script}: allocation {log[:300]}")
             print(f"{script}: 4 nodes, {len(doc['localization']['suspects'])} suspects")
         drain(wd)
     finally:
