@@ -16,7 +16,7 @@
 #   --transport ucx   UCX PML (Debian needs pml_ucx_tls/devices any: docs/REFERENCE.md §5)
 #   --probe CMD       how to tell whether a host answers (default: ping -c1 -W1 HOST)
 set -uo pipefail
-hostfile="" np="" per_node="" transport=tcp grace=5 probe="" extra=() mpi_kind=""
+hostfile="" np="" per_node="" transport=tcp grace="" probe="" extra=() mpi_kind=""
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do
     case "$1" in
         --mpi) mpi_kind=$2; shift 2 ;;
@@ -55,6 +55,10 @@ case "$transport" in
     ucx) args+=(--mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any --mca btl ^openib) ;;
     *) echo "launch/mpirun.sh: --transport: '$transport' is not tcp or ucx" >&2; exit 2 ;;
 esac
+# The seconds a job gets to wind down after a fault: Open MPI's mpirun tears it down itself;
+# under hydra the ranks that timed out end on their own within a second of the first (they see
+# its record), and only a rank that cannot end (stopped, hung) is left to stop.
+if [ -z "$grace" ]; then grace=5; [ "$mpi_kind" = mpich ] && grace=2; fi
 if [ "$mpi_kind" = mpich ]; then
     # hydra's own spelling; its environment passes to the ranks whole. MPICH picks its network
     # when it is built (--transport has no say), and hydra places more ranks than cores freely.

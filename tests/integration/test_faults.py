@@ -61,7 +61,9 @@ def rank_pid(base, rank):
             if not cmd or not cmd[0].endswith(b"scalecheck") or base.encode() not in cmd:
                 continue
             with open(f"/proc/{pid}/environ", "rb") as f:
-                if f"OMPI_COMM_WORLD_RANK={rank}".encode() in f.read().split(b"\0"):
+                env_vars = f.read().split(b"\0")  # Open MPI's name for the rank, then hydra's
+                if any(f"{name}={rank}".encode() in env_vars
+                       for name in ("OMPI_COMM_WORLD_RANK", "PMI_RANK")):
                     return int(pid)
         except OSError:
             continue
@@ -70,7 +72,7 @@ def rank_pid(base, rank):
 
 def start(cmd, base):
     args, ready, _ = COMMANDS[cmd]
-    full = [LAUNCH, "-np", str(NP), "--oversubscribe", "--", SCALECHECK] + args + \
+    full = [LAUNCH, "--mpi", MPI, "-np", str(NP), "--oversubscribe", "--", SCALECHECK] + args + \
         ["--timeout", str(TIMEOUT), "--results-dir", base]
     proc = subprocess.Popen(full, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=env(), start_new_session=True)
@@ -193,10 +195,17 @@ def full_disk(wd):
         subprocess.run(["umount", "-l", mnt], capture_output=True)
 
 
+# Under MPICH a rank killed outright takes hydra's proxy down, and the proxy the other ranks with
+# it before they can write the final state (the exit code is still 3): README "Any MPI".
+FAULTS = ("killed", "stopped", "sigterm") if MPI == "openmpi" else ("stopped", "sigterm")
+
+
 def test():
     wd = workdir("faults")
+    if MPI != "openmpi":
+        print("SKIP killed: under MPICH's hydra the survivors are killed with the lost rank")
     for cmd in COMMANDS:
-        for fault in ("killed", "stopped", "sigterm"):
+        for fault in FAULTS:
             one(cmd, fault, wd)
     full_disk(wd)
 

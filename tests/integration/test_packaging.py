@@ -63,8 +63,9 @@ def reframe():
     check = os.path.join(ROOT, "launch", "reframe", "scalecheck_check.py")
 
     def run(name, extra_env):
+        # TMPDIR: ReFrame's own debug log goes there, not to /tmp
         env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-                   **extra_env)
+                   TMPDIR=wd, **extra_env)
         p = subprocess.run([rf, "--nocolor", "-C", cfg, "-c", check, "-r", "--prefix",
                             os.path.join(wd, name),
                             "-S", f"scalecheck={os.path.abspath(SCALECHECK)}", "-S",
