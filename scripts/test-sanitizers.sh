@@ -20,9 +20,10 @@ cd "$dir"
 # every schedule and the switch map; vcluster-healthy, -cut, -soak the multi-host pairs), the
 # Slurm, calibrated and curve clusters, the killed-and-resumed 60-second soak (the degraded soak
 # runs the same loop, the unit test the journal read back), the .deb (install-prefix installs the
-# same files).
+# same files), and ReFrame's run (it holds a sanitized, slower build to this host's topology; the
+# nccl-tests test runs the same sweep and files).
 # Arguments replace the subset (e.g. -R unit- ; or -E '^$' for everything).
 if [ $# -eq 0 ]; then
-    set -- -E '^(vcluster-(repeat|shaped|strategies|strategies16|slurm|calibrated|curve)|soak-resumed|install-deb)$'
+    set -- -E '^(vcluster-(repeat|shaped|strategies|strategies16|slurm|calibrated|curve)|soak-resumed|install-deb|packaging-reframe)$'
 fi
 ctest --output-on-failure -j 2 "$@"
