@@ -98,8 +98,12 @@ int main(int argc, char **argv)
     sc_rte_t rte;
     sc_err_t err;
     sc_err_clear(&err);
-    if (argc > 1 && strcmp(argv[1], "--version") == 0)
-        argv[1] = "version"; /* the habit of every tool: scalecheck --version */
+    /* the habit of every tool: scalecheck --version, and scalecheck coll --version */
+    for (int i = 1; i < argc && i < 3; i++)
+        if (strcmp(argv[i], "--version") == 0) {
+            argv[1] = "version";
+            argc = 2;
+        }
     const sc__command_t *cmd = sc__find(argc > 1 ? argv[1] : NULL);
     /* the man pages and the completion are made at build time, without an MPI launcher */
     bool docs = strcmp(sc_cli_help_format(), "text") != 0;

@@ -140,6 +140,8 @@ def flags(wd):
         rc, _, err, _ = mpirun(1, ["coll", "--results-dir", nothing, *args])
         expect(rc == 2 and text in err, f"{args}: exit {rc}, {err.strip()[:200]}")
         expect(not os.path.exists(nothing), f"{args}: left {nothing}")
+    rc, out, _, _ = scalecheck1(["coll", "--version"])
+    expect(rc == 0 and out.startswith("scalecheck "), f"coll --version: {rc} {out[:80]}")
     rc, _, err, _ = scalecheck1(["model", "-T", "dgx-a100", "-W", "resnet50-dp"])
     expect(rc == 2 and "a topology is -Y/--topology" in err, f"model -T: {rc} {err}")
     out, _, nbase = run_nt(wd, ["-N", "3", "-m", "4", "-z", "3", "-I", "1", "-S", "1"])
