@@ -23,6 +23,6 @@ cmake -S . -B "$dir" -DMPI_C_COMPILER=/usr/bin/mpicc.mpich -DSC_WERROR=ON -DSC_E
 cmake --build "$dir" -j "$(nproc)" >/dev/null
 cd "$dir"
 if [ $# -eq 0 ]; then
-    set -- -R '^(unit-.*|layers|nccl-tests|packaging-(spack|container|k8s)|coll-matrix-np[12]|coll-bad-flags|coll-auto-iters|coll-wrong-data|version|compute-host|run-refusals|pairs-local|plan|model-cmd|judge|yaml-malformed|exit2-nothing-on-disk|soak-degraded|soak-refused|metrics|install-prefix|telemetry|coll-timeout|faults)$'
+    set -- -R '^(unit-.*|layers|nccl-tests|compare|readme-table|packaging-(spack|container|k8s)|coll-matrix-np[12]|coll-bad-flags|coll-auto-iters|coll-wrong-data|version|compute-host|run-refusals|pairs-local|plan|model-cmd|judge|yaml-malformed|exit2-nothing-on-disk|soak-degraded|soak-refused|metrics|install-prefix|telemetry|coll-timeout|faults)$'
 fi
 ctest --output-on-failure -j 2 "$@"

@@ -34,6 +34,8 @@ static const sc__command_t sc__commands[] = {
     {"model", sc_cmd_model, "predict what a topology should deliver, without running anything",
      true},
     {"judge", sc_cmd_judge, "hold nccl-tests or OSU output to a topology: the same verdict", true},
+    {"compare", sc_cmd_compare,
+     "systems side by side, measured or predicted: normalised, scored on weights, ranked", true},
     {"baseline", sc_cmd_baseline, "summarise known-good runs into a baseline file (--baseline)",
      true},
     {"report", sc_cmd_report, "re-render a run's report, or compare two runs (regressions)", true},

@@ -14,6 +14,7 @@ int sc_cmd_plan(const sc_rte_t *rte, int argc, char **argv);
 int sc_cmd_model(const sc_rte_t *rte, int argc, char **argv);
 int sc_cmd_report(const sc_rte_t *rte, int argc, char **argv);
 int sc_cmd_judge(const sc_rte_t *rte, int argc, char **argv);
+int sc_cmd_compare(const sc_rte_t *rte, int argc, char **argv);
 int sc_cmd_detect(const sc_rte_t *rte, int argc, char **argv);
 int sc_cmd_calibrate(const sc_rte_t *rte, int argc, char **argv);
 int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv);

@@ -94,6 +94,18 @@ int sc_plan_group_stride(const sc_layout_t *l, sc_plan_group_t group);
 
 /* Bytes of one activation (or its gradient) between stages and around TP blocks. */
 double sc_plan_activation_bytes(const sc_workload_t *w);
+/* What one GPU holds to train the workload at this layout (an estimate, README "compare"):
+ * the model states - weights, gradients and Adam's optimizer state, 16 bytes a parameter in
+ * mixed precision (ZeRO, Rajbhandari et al. 2020, section 3), split over tp x pp and, by ZeRO's
+ * stage, over dp - and, for a transformer, the activations a pipeline stage keeps (34 s b h
+ * bytes a layer without recomputation, Korthikanti et al. 2022, split over tp) for the pp
+ * micro-batches 1F1B keeps in flight. Other models: the model states alone. */
+typedef struct {
+    double model_state_bytes, activation_bytes, total_bytes;
+    bool activations_estimated; /* false: not a transformer, activations left out */
+} sc_plan_memory_t;
+void sc_plan_memory(const sc_workload_t *w, const sc_layout_t *l, sc_plan_memory_t *out);
+
 /* Modelled compute of one layer's forward for one micro-batch (backward = 2x), microseconds. */
 double sc_plan_layer_us(const sc_workload_t *w, const sc_layout_t *l);
 

@@ -109,3 +109,32 @@ double sc_plan_layer_us(const sc_workload_t *w, const sc_layout_t *l)
     double flops = sc_workload_layer_forward_flops(w) * (double)w->micro_batch / l->tp;
     return flops / (w->gpu_tflops * 1e12 * w->efficiency) * 1e6;
 }
+
+/* Activation bytes a layer keeps per token and hidden unit without recomputation, the
+ * attention scores left out (a fused, flash-style attention keeps none of them). */
+#define SC__ACTIVATION_BYTES_PER_UNIT 34.0
+
+void sc_plan_memory(const sc_workload_t *w, const sc_layout_t *l, sc_plan_memory_t *out)
+{
+    double split = (double)l->tp * (double)l->pp;
+    /* Bytes a parameter: fp16/bf16 weights and gradients, fp32 master weights, momentum and
+     * variance (ZeRO's K = 12; fp32 training holds the same 4 + 4 + 8). ZeRO 1 shards the
+     * optimizer state over dp, 2 the gradients too, 3 the weights too. */
+    double weights = 2.0, grads = 2.0, optimizer = 12.0, dp = (double)l->dp;
+    if (w->zero >= 1)
+        optimizer /= dp;
+    if (w->zero >= 2)
+        grads /= dp;
+    if (w->zero >= 3)
+        weights /= dp;
+    *out = (sc_plan_memory_t){0};
+    out->model_state_bytes = w->parameters / split * (weights + grads + optimizer);
+    if (w->kind == SC_MODEL_TRANSFORMER && w->layers > 0) {
+        double per_layer = SC__ACTIVATION_BYTES_PER_UNIT * (double)w->sequence *
+                           (double)l->micro_batch * (double)w->hidden / (double)l->tp;
+        double in_flight = l->pp > 1 ? (double)l->pp : 1.0;
+        out->activation_bytes = per_layer * ((double)w->layers / (double)l->pp) * in_flight;
+        out->activations_estimated = true;
+    }
+    out->total_bytes = out->model_state_bytes + out->activation_bytes;
+}

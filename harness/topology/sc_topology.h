@@ -141,6 +141,12 @@ typedef struct {
     double cal_probe_spread; /* its run-to-run spread (max/min - 1) when calibrated */
     /* cluster */
     long long nodes;
+    /* what a node costs and draws, for `compare` (0: not declared): rent per hour or month,
+     * or a purchase written off over amortize_years; the power at full load */
+    double cost_hour_usd, cost_month_usd, cost_purchase_usd, cost_amortize_years;
+    char cost_source[160];
+    double power_kw;
+    char power_source[160];
     /* expectations */
     double tolerance;      /* for the model's predictions: PASS >= 1 - t */
     double fail_tolerance; /* FAIL below 1 - f; 0: f = 1 - (1 - t)^2, one tolerance further */

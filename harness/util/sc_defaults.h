@@ -56,6 +56,19 @@
  * of days neither fills memory nor rewrites a growing file after every size. */
 #define SC_DEFAULT_FOREVER_ROWS 4096
 
+/* compare's weights when no weights file is given (record/sc_weights.h's dimensions, in order:
+ * scaling, throughput, cost, energy, memory, ecosystem): scaling and throughput first, as the
+ * seeds rank servers for training, then what a node costs to rent and run, then whether the
+ * workload fits and the software around the GPUs. */
+#define SC_DEFAULT_WEIGHTS                                                                         \
+    {                                                                                              \
+        3, 2, 2, 1, 1, 1                                                                           \
+    }
+/* A purchase is written off over this many years when the topology's cost says no otherwise. */
+#define SC_DEFAULT_AMORTIZE_YEARS 3.0
+/* The memory headroom that earns full marks: half the GPU's memory left free. */
+#define SC_DEFAULT_FULL_HEADROOM 0.5
+
 /* A default as text, for the help tables: the same number, written once. */
 #define SC_DEFAULT_TEXT(x)      SC__DEFAULT_TEXT(x)
 #define SC__DEFAULT_TEXT(x)     #x

@@ -61,6 +61,12 @@ def reframe():
     with open(cfg, "w") as f:
         f.write(REFRAME_CONFIG % {"log": os.path.join(wd, "reframe.log")})
     check = os.path.join(ROOT, "launch", "reframe", "scalecheck_check.py")
+    # this host, held loosely: beside the rest of the suite on two cores its small sizes run
+    # slower than localhost.yaml's model; what is under test is ReFrame running the check
+    topo = os.path.join(wd, "loose.yaml")
+    with open(topo, "w") as f:
+        f.write(f"name: loose\nextends: {os.path.join(ROOT, 'topologies', 'localhost.yaml')}\n"
+                "expect:\n  tolerance: 0.9\n  fail_tolerance: 0.99\n")
 
     def run(name, extra_env):
         # TMPDIR: ReFrame's own debug log goes there, not to /tmp
@@ -69,7 +75,7 @@ def reframe():
         p = subprocess.run([rf, "--nocolor", "-C", cfg, "-c", check, "-r", "--prefix",
                             os.path.join(wd, name),
                             "-S", f"scalecheck={os.path.abspath(SCALECHECK)}", "-S",
-                            "topology=localhost", "-S", "num_tasks=2", "-S",
+                            f"topology={topo}", "-S", "num_tasks=2", "-S",
                             "num_tasks_per_node=2", "-S", "max_size=256K"],
                            capture_output=True, text=True, timeout=240, env=env)
         return p.returncode, p.stdout + p.stderr

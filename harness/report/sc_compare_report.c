@@ -1,0 +1,293 @@
+/* sc_compare_report.c - compare's table, files and page (sc_compare_report.h). */
+#include "report/sc_compare_report.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/sc_json_out.h"
+#include "report/sc_report_core.h"
+#include "util/sc_files.h"
+
+void sc_compare_formula(const sc_weights_t *w, char *buf, size_t len)
+{
+    double total = 0;
+    size_t used = (size_t)snprintf(buf, len, "total = (");
+    for (int d = 0; d < SC_DIM_COUNT && used < len; d++) {
+        if (w->w[d] <= 0)
+            continue;
+        used += (size_t)snprintf(buf + used, len - used, "%s%g %s", total > 0 ? " + " : "", w->w[d],
+                                 sc_dim_name((sc_dim_t)d));
+        total += w->w[d];
+    }
+    if (used < len)
+        snprintf(buf + used, len - used,
+                 ") / %g, each score 0-10; a dimension a system has no figure for is left out "
+                 "of its sum and of the divisor",
+                 total);
+}
+
+/* A figure in width characters, "n/a" when absent. */
+static const char *sc__fig(char *buf, size_t len, double v, const char *fmt)
+{
+    if (!sc_present(v))
+        snprintf(buf, len, "n/a");
+    else
+        snprintf(buf, len, fmt, v);
+    return buf;
+}
+
+static void sc__print_text(FILE *out, const sc_compare_systems_t *s)
+{
+    fprintf(out, "# %-4s %-28s %-9s %5s %12s %10s %6s %6s %9s %10s %7s %10s %13s %-8s\n", "rank",
+            "system", "source", "gpus", "samples/s", "per GPU", "eff", "model", "$/h", "samples/$",
+            "kW", "samples/kWh", "memory GB", "verdict");
+    for (size_t i = 0; i < s->n; i++) {
+        const sc_compare_row_t *r = &s->items[i].row;
+        char a[32], b[32], c[32], d[32], e[32];
+        char mem[48];
+        snprintf(mem, sizeof(mem), "%.1f/%.0f%s", r->memory_need_gb, r->gpu_memory_gb,
+                 r->memory_fits ? "" : " NO");
+        fprintf(out, "  %-4d %-28s %-9s %5d %12.1f %10.1f %6.3f %6s %9s %10s %7s %10s %13s %-8s\n",
+                r->rank, r->system, r->source, r->gpus, r->throughput, r->throughput_per_gpu,
+                r->efficiency, sc__fig(a, sizeof(a), r->expected_efficiency, "%.3f"),
+                sc__fig(b, sizeof(b), r->cost_hour_usd, "%.2f"),
+                sc__fig(c, sizeof(c), r->samples_per_usd, "%.0f"),
+                sc__fig(d, sizeof(d), r->power_kw, "%.2f"),
+                sc__fig(e, sizeof(e), r->samples_per_kwh, "%.0f"), mem,
+                r->verdict[0] ? r->verdict : "-");
+    }
+    fprintf(out, "#\n# scores (0-10)  %-28s", "");
+    for (int d = 0; d < SC_DIM_COUNT; d++)
+        fprintf(out, " %10s", sc_dim_name((sc_dim_t)d));
+    fprintf(out, " %7s\n", "total");
+    for (size_t i = 0; i < s->n; i++) {
+        const sc_compare_row_t *r = &s->items[i].row;
+        fprintf(out, "  %-4d %-39s", r->rank, r->system);
+        for (int d = 0; d < SC_DIM_COUNT; d++) {
+            char v[32];
+            fprintf(out, " %10s", sc__fig(v, sizeof(v), r->score[d], "%.1f"));
+        }
+        fprintf(out, " %7.2f%s\n", r->total, r->memory_fits ? "" : "  (does not fit)");
+    }
+}
+
+/* The README's table: one row a system. */
+static void sc__print_markdown(FILE *out, const sc_compare_systems_t *s)
+{
+    fprintf(out, "| rank | system | GPU | GPUs | efficiency | samples/s | per GPU | memory a GPU "
+                 "| score |\n|---|---|---|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < s->n; i++) {
+        const sc_compare_row_t *r = &s->items[i].row;
+        if (r->throughput <= 0)
+            fprintf(out, "| %d | %s | %s | %d | - | - | - | %s | %.2f |\n", r->rank, r->system,
+                    r->gpu, r->gpus, r->memory_note, r->total);
+        else
+            fprintf(out,
+                    "| %d | %s | %s | %d | %.1f %% | %.*f | %.*f | %.1f of %.0f GB%s | %.2f |\n",
+                    r->rank, r->system, r->gpu, r->gpus, 100.0 * r->efficiency,
+                    r->throughput < 1000 ? 1 : 0, r->throughput,
+                    r->throughput_per_gpu < 100 ? 2 : 1, r->throughput_per_gpu, r->memory_need_gb,
+                    r->gpu_memory_gb, r->memory_fits ? "" : ": does not fit", r->total);
+    }
+}
+
+void sc_compare_print(FILE *out, const sc_compare_systems_t *s, const sc_weights_t *w,
+                      bool markdown)
+{
+    if (markdown) {
+        sc__print_markdown(out, s);
+        return;
+    }
+    sc__print_text(out, s);
+    char formula[512];
+    sc_compare_formula(w, formula, sizeof(formula));
+    fprintf(out, "# %s%s%s\n", formula, w->path[0] ? "; weights from " : "",
+            w->path[0] ? w->path : "");
+}
+
+/* A system's curve (gpus, efficiency, the model's) and sweep (size, busbw) as data files. */
+static sc_status_t sc__data(const char *dir, size_t i, const sc_compare_system_t *sys,
+                            sc_err_t *err)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "%s/curve-%zu.dat", dir, i);
+    FILE *f = fopen(path, "w");
+    if (f == NULL)
+        return sc_err_set(err, SC_ERR_IO, "%s: cannot write", path);
+    for (size_t p = 0; p < sys->curve.n; p++) {
+        const sc_point_t *pt = &sys->curve.items[p];
+        fprintf(f, "%d %.6g %.6g\n", pt->gpus, pt->efficiency,
+                sc_present(pt->expected_efficiency) ? pt->expected_efficiency : pt->efficiency);
+    }
+    fclose(f);
+    snprintf(path, sizeof(path), "%s/busbw-%zu.dat", dir, i);
+    if ((f = fopen(path, "w")) == NULL)
+        return sc_err_set(err, SC_ERR_IO, "%s: cannot write", path);
+    for (size_t p = 0; p < sys->busbw.n; p++)
+        fprintf(f, "%llu %.6g\n", (unsigned long long)sys->busbw.items[p].size_bytes,
+                sys->busbw.items[p].busbw_GBps);
+    fclose(f);
+    return SC_OK;
+}
+
+/* A title for gnuplot: in double quotes, its quotes and backslashes dropped (noenhanced). */
+static void sc__title(char *buf, size_t len, const sc_compare_row_t *r)
+{
+    size_t n = 0;
+    for (const char *c = r->system; *c && n + 1 < len; c++)
+        if (*c != '"' && *c != '\\')
+            buf[n++] = *c;
+    buf[n] = '\0';
+    snprintf(buf + n, len - n, " (%s)", r->source);
+}
+
+/* efficiency.svg: every system's curve over the ideal; busbw.svg where sweeps were measured. */
+static int sc__plots(const char *dir, const sc_compare_systems_t *s, char *why, size_t len)
+{
+    char script[16384];
+    size_t used = (size_t)snprintf(script, sizeof(script),
+                                   "%sset output 'efficiency.svg'\nset title 'Scaling efficiency' "
+                                   "noenhanced\nset xlabel 'GPUs'\nset ylabel 'efficiency'\nset "
+                                   "logscale x 2\nset yrange [0:1.1]\nplot 1 title 'ideal' dt 2",
+                                   sc_report_plot_style);
+    bool any_busbw = false;
+    for (size_t i = 0; i < s->n && used < sizeof(script); i++) {
+        char title[160];
+        sc__title(title, sizeof(title), &s->items[i].row);
+        used += (size_t)snprintf(script + used, sizeof(script) - used,
+                                 ", 'curve-%zu.dat' using 1:2 with linespoints title \"%s\" "
+                                 "noenhanced",
+                                 i, title);
+        any_busbw |= s->items[i].busbw.n > 0;
+    }
+    if (used < sizeof(script))
+        used += (size_t)snprintf(script + used, sizeof(script) - used, "\n");
+    if (any_busbw && used < sizeof(script)) {
+        used += (size_t)snprintf(script + used, sizeof(script) - used,
+                                 "set output 'busbw.svg'\nset title 'All-reduce bus bandwidth' "
+                                 "noenhanced\nset xlabel 'bytes'\nset ylabel 'GB/s'\nset "
+                                 "logscale x 2\nset autoscale y\nplot");
+        for (size_t i = 0, k = 0; i < s->n && used < sizeof(script); i++) {
+            char title[160];
+            if (s->items[i].busbw.n == 0)
+                continue;
+            sc__title(title, sizeof(title), &s->items[i].row);
+            used += (size_t)snprintf(script + used, sizeof(script) - used,
+                                     "%s 'busbw-%zu.dat' using 1:2 with linespoints title \"%s\" "
+                                     "noenhanced",
+                                     k++ ? "," : "", i, title);
+        }
+        if (used < sizeof(script))
+            snprintf(script + used, sizeof(script) - used, "\n");
+    }
+    if (used >= sizeof(script)) {
+        snprintf(why, len, "too many systems for one plot");
+        return 0;
+    }
+    return sc_report_gnuplot(dir, script, why, len) ? (any_busbw ? 2 : 1) : 0;
+}
+
+static void sc__html_cell(FILE *out, const char *text)
+{
+    fputs("<td>", out);
+    sc_files_xml_text(out, text);
+    fputs("</td>", out);
+}
+
+static void sc__html_row(FILE *out, const sc_compare_row_t *r)
+{
+    char v[64];
+    fprintf(out, "<tr><td>%d</td>", r->rank);
+    sc__html_cell(out, r->system);
+    sc__html_cell(out, r->description);
+    sc__html_cell(out, r->source);
+    sc__html_cell(out, r->origin);
+    fprintf(out, "<td>%d</td><td>%.1f</td><td>%.1f</td><td>%.3f</td>", r->gpus, r->throughput,
+            r->throughput_per_gpu, r->efficiency);
+    sc__html_cell(out, sc__fig(v, sizeof(v), r->expected_efficiency, "%.3f"));
+    sc__html_cell(out, sc__fig(v, sizeof(v), r->samples_per_usd, "%.0f"));
+    sc__html_cell(out, sc__fig(v, sizeof(v), r->samples_per_kwh, "%.0f"));
+    snprintf(v, sizeof(v), "%.1f of %.0f GB%s", r->memory_need_gb, r->gpu_memory_gb,
+             r->memory_fits ? "" : " (does not fit)");
+    sc__html_cell(out, v);
+    sc__html_cell(out, r->verdict[0] ? r->verdict : "-");
+    sc__html_cell(out, r->claims[0] ? r->claims : "-");
+    snprintf(v, sizeof(v), "%d", r->differences);
+    sc__html_cell(out, v);
+    sc__html_cell(out, r->versions);
+    for (int d = 0; d < SC_DIM_COUNT; d++)
+        sc__html_cell(out, sc__fig(v, sizeof(v), r->score[d], "%.1f"));
+    fprintf(out, "<td><b>%.2f</b></td></tr>\n", r->total);
+}
+
+typedef struct {
+    const char *dir;
+    const sc_compare_systems_t *s;
+    const sc_weights_t *w;
+    int plots;
+    const char *why;
+} sc__page_t;
+
+static int sc__page(FILE *out, void *arg)
+{
+    const sc__page_t *p = arg;
+    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>scalecheck compare"
+          "</title></head><body>\n<h1>Systems side by side</h1>\n<p>",
+          out);
+    char formula[512];
+    sc_compare_formula(p->w, formula, sizeof(formula));
+    sc_files_xml_text(out, formula);
+    fputs("</p>\n<table border=\"1\"><tr><th>rank</th><th>system</th><th>description</th>"
+          "<th>source</th><th>from</th><th>GPUs</th><th>samples/s</th><th>per GPU</th>"
+          "<th>efficiency</th><th>model</th><th>samples/$</th><th>samples/kWh</th>"
+          "<th>memory a GPU</th><th>verdict</th><th>claims</th><th>differences</th>"
+          "<th>versions</th>",
+          out);
+    for (int d = 0; d < SC_DIM_COUNT; d++) {
+        fputs("<th>", out);
+        sc_files_xml_text(out, sc_dim_words((sc_dim_t)d));
+        fputs("</th>", out);
+    }
+    fputs("<th>total</th></tr>\n", out);
+    for (size_t i = 0; i < p->s->n; i++)
+        sc__html_row(out, &p->s->items[i].row);
+    fputs("</table>\n", out);
+    if (p->plots >= 1)
+        sc_report_html_file(out, p->dir, "efficiency.svg");
+    if (p->plots >= 2)
+        sc_report_html_file(out, p->dir, "busbw.svg");
+    if (p->plots == 0) {
+        fputs("<p>No plots: ", out);
+        sc_files_xml_text(out, p->why);
+        fputs("</p>\n", out);
+    }
+    fputs("</body></html>\n", out);
+    return ferror(out);
+}
+
+sc_status_t sc_compare_write(const char *dir, const sc_compare_systems_t *s, const sc_weights_t *w,
+                             const sc_kvs_t *head, sc_err_t *err)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "%s/compare.csv", dir);
+    sc_compare_row_t *rows = calloc(s->n ? s->n : 1, sizeof(*rows));
+    if (rows == NULL)
+        return sc_err_set(err, SC_ERR_NOMEM, "compare: no memory for the rows");
+    for (size_t i = 0; i < s->n; i++)
+        rows[i] = s->items[i].row;
+    sc_status_t status =
+        sc_csv_write_records(path, rows, s->n, sizeof(*rows), sc_compare_row_fields, err);
+    free(rows);
+    snprintf(path, sizeof(path), "%s/compare.json", dir);
+    if (status == SC_OK)
+        status = sc_json_write_compare(path, s, w, head, err);
+    for (size_t i = 0; i < s->n && status == SC_OK; i++)
+        status = sc__data(dir, i, &s->items[i], err);
+    if (status != SC_OK)
+        return status;
+    char why[256] = "";
+    sc__page_t page = {dir, s, w, sc__plots(dir, s, why, sizeof(why)), why};
+    snprintf(path, sizeof(path), "%s/compare.html", dir);
+    return sc_files_write_text(path, sc__page, &page, err);
+}
