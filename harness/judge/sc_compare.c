@@ -132,6 +132,29 @@ static int sc__curve_gpus(int per_node, int gpus, int *out, int max)
     return n;
 }
 
+/* The model's all-reduce busbw from 8 B to 1 GiB (x8) on gpus GPUs of t, as rows. */
+static void sc__predicted_busbw(const sc_topology_t *t, int gpus, int per_node, sc_case_rows_t *out)
+{
+    int on_node = gpus < per_node ? gpus : per_node, nodes = gpus / on_node;
+    if (gpus < 2 || (gpus > per_node && gpus % per_node != 0))
+        return;
+    for (double size = 8; size <= (double)(1ull << 30); size *= 8) {
+        sc_prediction_t p;
+        sc_model_collective(t, &sc_coll_allreduce, size, on_node, nodes, &p);
+        sc_case_row_t *row = SC_LIST_PUSH(out);
+        if (row == NULL)
+            return;
+        memset(row, 0, sizeof(*row));
+        snprintf(row->collective, sizeof(row->collective), "allreduce");
+        row->size_bytes = (uint64_t)size;
+        row->time_us = p.time_us;
+        row->algbw_GBps = p.algbw_GBps;
+        row->busbw_GBps = p.busbw_GBps;
+        row->expected_time_us = p.time_us;
+        row->expected_busbw_GBps = p.busbw_GBps;
+    }
+}
+
 sc_status_t sc_compare_predict(const sc_topology_t *t, const sc_workload_t *w, int gpus,
                                sc_compare_system_t *out, sc_err_t *err)
 {
@@ -180,6 +203,7 @@ sc_status_t sc_compare_predict(const sc_topology_t *t, const sc_workload_t *w, i
             row->efficiency = row->expected_efficiency = p.efficiency;
         }
     }
+    sc__predicted_busbw(t, row->gpus ? row->gpus : gpus, per_node, &out->busbw);
     bool at_scale = row->gpus != 0;
     if (!at_scale) { /* not at this scale: the row says so */
         row->gpus = gpus;

@@ -156,9 +156,14 @@ static int sc__plots(const char *dir, const sc_compare_systems_t *s, char *why, 
         char title[160];
         sc__title(title, sizeof(title), &s->items[i].row);
         used += (size_t)snprintf(script + used, sizeof(script) - used,
-                                 ", 'curve-%zu.dat' using 1:2 with linespoints title \"%s\" "
-                                 "noenhanced",
-                                 i, title);
+                                 ", 'curve-%zu.dat' using 1:2 with linespoints lc %zu title "
+                                 "\"%s\" noenhanced",
+                                 i, i + 1, title);
+        if (strcmp(s->items[i].row.source, "measured") == 0 && used < sizeof(script))
+            used += (size_t)snprintf(script + used, sizeof(script) - used,
+                                     ", 'curve-%zu.dat' using 1:3 with lines dt 3 lc %zu title "
+                                     "\"%s, its model\" noenhanced",
+                                     i, i + 1, title);
         any_busbw |= s->items[i].busbw.n > 0;
     }
     if (used < sizeof(script))

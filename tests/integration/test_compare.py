@@ -31,12 +31,24 @@ def compare(args, want=0):
     return out, err
 
 
+def two_runs(wd):
+    """A healthy run and the same confined to one core. The host is shared (two cores): where a
+    moment's load made the healthy one scale no better, the pair is measured again (3 tries)."""
+    for attempt in range(3):
+        good, worse = os.path.join(wd, f"good{attempt}"), os.path.join(wd, f"worse{attempt}")
+        rc, _, err, _ = mpirun(2, RUN + ["--results-dir", good], bind="core")
+        expect(rc in (0, 1), f"healthy run: exit {rc}\n{err[-600:]}")
+        rc, _, err, _ = mpirun(2, RUN + ["--results-dir", worse], cpus="0")
+        expect(rc in (0, 1), f"one-core run: exit {rc}\n{err[-600:]}")
+        eff = [load_json(os.path.join(run_dir(b), "result.json"))["points"][-1]["efficiency"]
+               for b in (good, worse)]
+        if eff[0] > eff[1]:
+            return good, worse
+    raise Failure(f"the one-core run scaled as well as the healthy one three times: {eff}")
+
+
 def measured(wd):
-    good, worse = os.path.join(wd, "good"), os.path.join(wd, "worse")
-    rc, _, err, _ = mpirun(2, RUN + ["--results-dir", good], bind="core")
-    expect(rc in (0, 1), f"healthy run: exit {rc}\n{err[-600:]}")
-    rc, _, err, _ = mpirun(2, RUN + ["--results-dir", worse], cpus="0")
-    expect(rc in (0, 1), f"one-core run: exit {rc}\n{err[-600:]}")
+    good, worse = two_runs(wd)
     # a predicted system beside them, whose description must come out escaped
     odd = os.path.join(wd, "odd.yaml")
     with open(odd, "w") as f:
@@ -49,7 +61,12 @@ def measured(wd):
     g, w = rows[run_dir(good)], rows[run_dir(worse)]
     expect(g["source"] == w["source"] == "measured" and rows[odd]["source"] == "predicted",
            f"sources {[r['source'] for r in doc['systems']]}")
-    expect(g["gpus"] == w["gpus"] == 2 and g["efficiency"] > w["efficiency"],
+    for row, base in ((g, good), (w, worse)):  # the runs' own figures, not recomputed
+        point = load_json(os.path.join(run_dir(base), "result.json"))["points"][-1]
+        expect(row["gpus"] == point["gpus"] == 2 and
+               abs(row["efficiency"] - point["efficiency"]) < 1e-9 and
+               abs(row["throughput"] - point["throughput"]) < 1e-6, f"{base}: {row} vs {point}")
+    expect(g["efficiency"] > w["efficiency"],
            f"efficiency: healthy {g['efficiency']:.3f}, one core {w['efficiency']:.3f}")
     expect(g["score_scaling"] > w["score_scaling"] and g["rank"] < w["rank"],
            f"the healthy run ranks first: {g['rank']} vs {w['rank']}")

@@ -269,10 +269,23 @@ def calibrated(wd):
     print(f"healthy: no FAIL on try {attempt + 1} "
           f"({sum(c['verdict'] == 'WARN' for c in doc['checks'])} WARN)")
     vc("shape", NAME, "h3", "200mbit")
-    _, doc, fails = calibrated_run(wd, "shaped", cal, False)
+    shaped, doc, fails = calibrated_run(wd, "shaped", cal, False)
     slow = [c for c in fails if c.startswith("allreduce time")]
     expect(len(slow) >= 3, f"h3 at 200 Mbit/s: only {fails} FAIL")
     print(f"shaped h3: {len(fails)} checks FAIL ({len(slow)} sweep sizes)")
+    # the two side by side: the cluster with a slow link is the worse system
+    out = os.path.join(wd, "compared")
+    p = subprocess.run([SCALECHECK, "compare", "-o", out, d, shaped], capture_output=True,
+                       text=True, timeout=60)
+    expect(p.returncode == 0, f"compare: exit {p.returncode}\n{p.stderr[-600:]}")
+    rows = {r["origin"]: r for r in load_json(os.path.join(out, "compare.json"))["systems"]}
+    good, bad = rows[d], rows[shaped]
+    expect(good["nodes"] == bad["nodes"] == 4 and good["throughput"] > bad["throughput"] and
+           good["rank"] == 1 and bad["verdict"] == "FAIL" and len(bad["busbw"]) > 0,
+           f"compare: healthy {good['throughput']:.0f}/s rank {good['rank']}, shaped "
+           f"{bad['throughput']:.0f}/s {bad['verdict']}")
+    print(f"compare: healthy {good['throughput']:.0f} samples/s ranks above shaped "
+          f"{bad['throughput']:.0f}")
 
 
 SLURM = os.path.join(ROOT, "launch", "slurm", "vcluster-slurm.sh")
