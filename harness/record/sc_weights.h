@@ -7,8 +7,9 @@
 /* The dimensions a system is scored on, 0-10 each, in this order everywhere. */
 #define SC_DIM_MAP(X)                                                                              \
     X(scaling, "scaling efficiency")                                                               \
-    X(throughput, "absolute throughput") X(cost, "cost efficiency") X(energy, "energy efficiency") \
-        X(memory, "memory headroom") X(ecosystem, "ecosystem")
+    X(throughput, "absolute throughput")                                                           \
+    X(cost, "cost efficiency") X(energy, "energy efficiency") X(memory, "memory headroom")         \
+        X(ecosystem, "ecosystem")
 typedef enum {
 #define SC__DIM_ENUM(name, words) SC_DIM_##name,
     SC_DIM_MAP(SC__DIM_ENUM)
