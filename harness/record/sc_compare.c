@@ -8,14 +8,14 @@
 #include "util/sc_defaults.h"
 
 static const char *const sc__dim_names[] = {
-#define SC__DIM_NAME(name, words) #name,
+#define SC__DIM_NAME(name) #name,
     SC_DIM_MAP(SC__DIM_NAME)
 #undef SC__DIM_NAME
 };
-static const char *const sc__dim_words[] = {
-#define SC__DIM_WORDS(name, words) words,
-    SC_DIM_MAP(SC__DIM_WORDS)
-#undef SC__DIM_WORDS
+/* in SC_DIM_MAP's order */
+static const char *const sc__dim_words[SC_DIM_COUNT] = {
+    "scaling efficiency", "absolute throughput", "cost efficiency",
+    "energy efficiency",  "memory headroom",     "ecosystem",
 };
 
 const char *sc_dim_name(sc_dim_t d)

@@ -5,13 +5,9 @@
 #define SC_WEIGHTS_H
 
 /* The dimensions a system is scored on, 0-10 each, in this order everywhere. */
-#define SC_DIM_MAP(X)                                                                              \
-    X(scaling, "scaling efficiency")                                                               \
-    X(throughput, "absolute throughput")                                                           \
-    X(cost, "cost efficiency") X(energy, "energy efficiency") X(memory, "memory headroom")         \
-        X(ecosystem, "ecosystem")
+#define SC_DIM_MAP(X) X(scaling) X(throughput) X(cost) X(energy) X(memory) X(ecosystem)
 typedef enum {
-#define SC__DIM_ENUM(name, words) SC_DIM_##name,
+#define SC__DIM_ENUM(name) SC_DIM_##name,
     SC_DIM_MAP(SC__DIM_ENUM)
 #undef SC__DIM_ENUM
         SC_DIM_COUNT
