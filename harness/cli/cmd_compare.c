@@ -192,8 +192,11 @@ static sc_status_t compare__write(const compare__opts_t *o, const sc_compare_sys
     sc_kvs_text(&head, "tool", "scalecheck");
     sc_kvs_text(&head, "version", SC_VERSION);
     sc_kvs_text(&head, "command", "compare");
-    for (int i = 2; i < argc; i++)
-        sc_kvs_text(&head, "argv", argv[i]);
+    char line[192];
+    size_t used = (size_t)snprintf(line, sizeof(line), "scalecheck compare");
+    for (int i = 2; i < argc && used < sizeof(line); i++)
+        used += (size_t)snprintf(line + used, sizeof(line) - used, " %s", argv[i]);
+    sc_kvs_text(&head, "command_line", line);
     if (status == SC_OK)
         status = sc_compare_write(dir, s, w, &head, err);
     if (status == SC_OK)
