@@ -53,12 +53,13 @@ static void sc__memory(const sc_topology_t *t, const sc_workload_t *w, int gpus,
     row->gpu_memory_gb = t != NULL ? t->gpu_memory_gb : 0;
     row->memory_need_gb = 0;
     row->memory_headroom = SC_ABSENT;
-    row->memory_fits = false;
+    row->memory_fits = true; /* unknown is not refused: the score is left out instead */
     if (w == NULL || t == NULL || t->gpu_memory_gb <= 0) {
         snprintf(row->memory_note, sizeof(row->memory_note), "%s",
                  w == NULL ? "workload not found" : "GPU memory not declared");
         return;
     }
+    row->memory_fits = false;
     sc_layout_t l;
     sc_err_t why;
     if (sc_workload_layout(w, gpus, &l, &why) != SC_OK) {
@@ -289,6 +290,10 @@ sc_status_t sc_compare_measured(const sc_result_t *r, const char *dir, const sc_
     row->throughput = at->throughput;
     row->efficiency = at->efficiency;
     row->expected_efficiency = at->expected_efficiency;
+    if (r->bytes_scale != 1.0 || r->compute_scale != 1.0)
+        snprintf(row->note, sizeof(row->note),
+                 "a shrunk run (bytes x%g, compute x%g): its throughput is not the workload's",
+                 r->bytes_scale, r->compute_scale);
     row->power_kw = sc__measured_kw(r);
     if (sc_present(row->power_kw))
         snprintf(row->power_from, sizeof(row->power_from), "measured");

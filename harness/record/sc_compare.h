@@ -30,6 +30,7 @@ typedef struct {
     double memory_headroom; /* 1 - need / memory: below 0, it does not fit */
     bool memory_fits;
     char memory_note[96];       /* why not, or what the estimate leaves out */
+    char note[160];             /* what makes a figure not comparable ("" none) */
     char verdict[8];            /* the run's (PASS/WARN/FAIL), "" predicted */
     char claims[48];            /* the run's claims (the topology's expect.claims): "1 of 2 held" */
     int differences;            /* declared vs detected, and hosts set up unlike (its findings) */

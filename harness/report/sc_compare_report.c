@@ -46,8 +46,11 @@ static void sc__print_text(FILE *out, const sc_compare_systems_t *s)
         const sc_compare_row_t *r = &s->items[i].row;
         char a[32], b[32], c[32], d[32], e[32];
         char mem[48];
-        snprintf(mem, sizeof(mem), "%.1f/%.0f%s", r->memory_need_gb, r->gpu_memory_gb,
-                 r->memory_fits ? "" : " NO");
+        if (sc_present(r->memory_headroom))
+            snprintf(mem, sizeof(mem), "%.1f/%.0f%s", r->memory_need_gb, r->gpu_memory_gb,
+                     r->memory_fits ? "" : " NO");
+        else
+            snprintf(mem, sizeof(mem), "n/a");
         fprintf(out, "  %-4d %-28s %-9s %5d %12.1f %10.1f %6.3f %6s %9s %10s %7s %10s %13s %-8s\n",
                 r->rank, r->system, r->source, r->gpus, r->throughput, r->throughput_per_gpu,
                 r->efficiency, sc__fig(a, sizeof(a), r->expected_efficiency, "%.3f"),
@@ -70,6 +73,12 @@ static void sc__print_text(FILE *out, const sc_compare_systems_t *s)
         }
         fprintf(out, " %7.2f%s\n", r->total, r->memory_fits ? "" : "  (does not fit)");
     }
+    for (size_t i = 0; i < s->n; i++) { /* what makes a row's figures not what they seem */
+        const sc_compare_row_t *r = &s->items[i].row;
+        if (r->note[0] || r->memory_note[0])
+            fprintf(out, "# %s: %s%s%s\n", r->system, r->note,
+                    r->note[0] && r->memory_note[0] ? "; " : "", r->memory_note);
+    }
 }
 
 /* The README's table: one row a system. */
@@ -82,6 +91,10 @@ static void sc__print_markdown(FILE *out, const sc_compare_systems_t *s)
         if (r->throughput <= 0)
             fprintf(out, "| %d | %s | %s | %d | - | - | - | %s | %.2f |\n", r->rank, r->system,
                     r->gpu, r->gpus, r->memory_note, r->total);
+        else if (!sc_present(r->memory_headroom))
+            fprintf(out, "| %d | %s | %s | %d | %.1f %% | %.0f | %.1f | %s | %.2f |\n", r->rank,
+                    r->system, r->gpu, r->gpus, 100.0 * r->efficiency, r->throughput,
+                    r->throughput_per_gpu, r->memory_note, r->total);
         else
             fprintf(out,
                     "| %d | %s | %s | %d | %.1f %% | %.*f | %.*f | %.1f of %.0f GB%s | %.2f |\n",
@@ -213,9 +226,13 @@ static void sc__html_row(FILE *out, const sc_compare_row_t *r)
     sc__html_cell(out, sc__fig(v, sizeof(v), r->expected_efficiency, "%.3f"));
     sc__html_cell(out, sc__fig(v, sizeof(v), r->samples_per_usd, "%.0f"));
     sc__html_cell(out, sc__fig(v, sizeof(v), r->samples_per_kwh, "%.0f"));
-    snprintf(v, sizeof(v), "%.1f of %.0f GB%s", r->memory_need_gb, r->gpu_memory_gb,
-             r->memory_fits ? "" : " (does not fit)");
+    if (sc_present(r->memory_headroom))
+        snprintf(v, sizeof(v), "%.1f of %.0f GB%s", r->memory_need_gb, r->gpu_memory_gb,
+                 r->memory_fits ? "" : " (does not fit)");
+    else
+        snprintf(v, sizeof(v), "n/a");
     sc__html_cell(out, v);
+    sc__html_cell(out, r->note);
     sc__html_cell(out, r->verdict[0] ? r->verdict : "-");
     sc__html_cell(out, r->claims[0] ? r->claims : "-");
     snprintf(v, sizeof(v), "%d", r->differences);
@@ -246,7 +263,7 @@ static int sc__page(FILE *out, void *arg)
     fputs("</p>\n<table border=\"1\"><tr><th>rank</th><th>system</th><th>description</th>"
           "<th>source</th><th>from</th><th>GPUs</th><th>samples/s</th><th>per GPU</th>"
           "<th>efficiency</th><th>model</th><th>samples/$</th><th>samples/kWh</th>"
-          "<th>memory a GPU</th><th>verdict</th><th>claims</th><th>differences</th>"
+          "<th>memory a GPU</th><th>note</th><th>verdict</th><th>claims</th><th>differences</th>"
           "<th>versions</th>",
           out);
     for (int d = 0; d < SC_DIM_COUNT; d++) {
