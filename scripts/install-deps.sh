@@ -22,6 +22,7 @@ packages=(
 mpi=(openmpi-bin libopenmpi-dev)  # MPI host backend and launcher
 tests=(
   python3 python3-yaml            # test helpers that parse JSON/CSV/YAML
+  python3-venv                    # ReFrame from PyPI in a venv of its own (packaging-reframe)
   clang-format cppcheck           # style gates (scripts/lint.sh)
   iproute2 iputils-ping           # the virtual cluster (network namespaces, tc) and host probes
   slurm-wlm munge                 # a real Slurm on the virtual cluster (tests)

@@ -50,7 +50,13 @@ def reframe():
     venv = os.path.join(os.environ.get("SC_BUILD", wd), "reframe-venv")
     rf = os.path.join(venv, "bin", "reframe")
     if not os.path.exists(rf):
-        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+        made = subprocess.run([sys.executable, "-m", "venv", venv], capture_output=True,
+                              text=True)
+        if made.returncode != 0:
+            shutil.rmtree(venv, ignore_errors=True)
+            print(f"SKIP reframe: no venv for {sys.executable} (python3-venv): "
+                  f"{made.stderr.strip()[-200:]}")
+            sys.exit(SKIP)
         p = subprocess.run([os.path.join(venv, "bin", "pip"), "install", "-q", "reframe-hpc"],
                            capture_output=True, text=True, timeout=240)
         if p.returncode != 0:

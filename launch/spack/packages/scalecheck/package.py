@@ -9,8 +9,9 @@ class Scalecheck(CMakePackage):
     pipeline-parallel) over NCCL or MPI/UCX, measured from 1 GPU to N nodes and held to what
     the topology should deliver, with a verdict a person and a CI job can both read."""
 
-    homepage = "https://github.com/scalecheck/scalecheck"
-    git = "https://github.com/scalecheck/scalecheck.git"
+    # Where this repository lives at your site (a mirror of the project's): Spack clones it.
+    homepage = "https://example.org/scalecheck"
+    git = "https://example.org/scalecheck.git"
     maintainers("scalecheck")
     license("BSD-3-Clause")
 
