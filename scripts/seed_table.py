@@ -3,7 +3,7 @@
 --predict` for the seeds' workloads on the ten seed systems, and the seeds' claims held to the
 same predictions. Writes the table between the README's markers, or with --check says whether
 the README matches what the code predicts now (exit 1 and a diff when not: CI runs it).
-usage: scripts/seed_table.py [--check] [--scalecheck BIN]"""
+usage: scripts/seed_table.py [--check] [--scalecheck BIN] [--readme FILE]"""
 import argparse
 import difflib
 import json
@@ -79,8 +79,9 @@ def main():
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--scalecheck", default=os.environ.get(
         "SCALECHECK", os.path.join(ROOT, "build", "scalecheck")))
+    ap.add_argument("--readme", default=README)
     args = ap.parse_args()
-    text = open(README).read()
+    text = open(args.readme).read()
     if BEGIN not in text or END not in text:
         sys.exit(f"seed_table: README.md lacks the markers {BEGIN} ... {END}")
     before, rest = text.split(BEGIN, 1)
@@ -90,14 +91,14 @@ def main():
         if current != fresh:
             sys.stdout.writelines(difflib.unified_diff(
                 current.splitlines(True), fresh.splitlines(True), "README.md", "predicted now"))
-            print("seed_table: README.md's table is not what the code predicts: run "
+            print(f"seed_table: {args.readme}'s table is not what the code predicts: run "
                   "scripts/seed_table.py")
             sys.exit(1)
-        print("seed_table: README.md's table matches the code")
+        print(f"seed_table: {args.readme}'s table matches the code")
         return
-    with open(README, "w") as f:
+    with open(args.readme, "w") as f:
         f.write(before + BEGIN + fresh + END + after)
-    print("seed_table: README.md updated")
+    print(f"seed_table: {args.readme} updated")
 
 
 if __name__ == "__main__":

@@ -578,6 +578,7 @@ int sc_cmd_coll(const sc_rte_t *rte, int argc, char **argv)
         sc_err_t ignored;
         sc_cmd_save_failed(&run.ses, &run.doc, &err, run.opts.json_path, run.opts.metrics_path);
         coll__save_csv(&run, &ignored);
+        coll__save_nccl_json(&run, argc, argv, &ignored); /* -J keeps the sizes that finished */
     }
     /* Every rank leaves with the same exit code: 1 when data were wrong or a check failed. */
     int failed = rte->rank == 0 && run.doc.judged && sc_checks_tally(&run.doc.checks).fail > 0;

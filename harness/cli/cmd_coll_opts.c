@@ -381,12 +381,11 @@ void sc_coll_opts_help(FILE *out)
     sc_cli_print_help(coll__options, out);
 }
 
+/* A number rank 0's backend described (NCCL's versions), 0 when it has none. */
 static double coll__rank0_number(const sc_kvs_t *info, const char *key)
 {
-    for (size_t i = 0; info != NULL && i < info[0].n; i++)
-        if (strcmp(info[0].items[i].key, key) == 0)
-            return info[0].items[i].number;
-    return 0;
+    const sc_kv_t *kv = info != NULL ? sc_kvs_find(&info[0], key) : NULL;
+    return kv != NULL && kv->is_number ? kv->number : 0;
 }
 
 void sc_coll_opts_nt_config(const sc_coll_opts_t *o, const sc_kvs_t *rank_info,
@@ -414,4 +413,5 @@ void sc_coll_opts_nt_config(const sc_coll_opts_t *o, const sc_kvs_t *rank_info,
         .combine_number = (int)o->eng.combine,
         .results_dir = results_dir,
     };
+    sc_nt_now(nt->start_time, sizeof(nt->start_time));
 }

@@ -19,7 +19,7 @@ static const char *const sc__library_names[] = {
 /* The software a buyer gets with the GPUs: NCCL's tools, containers and frameworks first; AMD's
  * RCCL follows it closely; Huawei's HCCL needs its own framework ports (seed 004's "ecosystem"
  * caveats); plain MPI has no GPU collective library around it. */
-double sc_compare_ecosystem_score(const char *library)
+static double sc__ecosystem_score(const char *library)
 {
     static const struct {
         const char *name;
@@ -349,7 +349,7 @@ static void sc__score(sc_compare_row_t *row, const double best[3], const sc_weig
         double h = row->memory_headroom / SC_DEFAULT_FULL_HEADROOM;
         row->score[SC_DIM_memory] = row->memory_fits ? 10.0 * (h > 1 ? 1 : h) : 0;
     }
-    row->score[SC_DIM_ecosystem] = sc_compare_ecosystem_score(row->library);
+    row->score[SC_DIM_ecosystem] = sc__ecosystem_score(row->library);
     double sum = 0, used = 0;
     for (int d = 0; d < SC_DIM_COUNT; d++)
         if (sc_present(row->score[d]) && weights->w[d] > 0) {

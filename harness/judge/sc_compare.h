@@ -29,7 +29,4 @@ sc_status_t sc_compare_measured(const sc_result_t *r, const char *dir, const sc_
  * workload fits first, then by the weighted total. */
 void sc_compare_rank(sc_compare_systems_t *s, const sc_weights_t *weights);
 
-/* How the library a system runs counts for its ecosystem (nccl 10, rccl 7, hccl 5, mpi 3). */
-double sc_compare_ecosystem_score(const char *library);
-
 #endif

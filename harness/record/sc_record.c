@@ -77,6 +77,14 @@ void sc_kvs_text(sc_kvs_t *kvs, const char *key, const char *text)
     snprintf(kv->text, sizeof(kv->text), "%s", text ? text : "");
 }
 
+const sc_kv_t *sc_kvs_find(const sc_kvs_t *kvs, const char *key)
+{
+    for (size_t i = 0; kvs != NULL && i < kvs->n; i++)
+        if (strcmp(kvs->items[i].key, key) == 0)
+            return &kvs->items[i];
+    return NULL;
+}
+
 void sc_kvs_number(sc_kvs_t *kvs, const char *key, double number)
 {
     sc_kv_t *kv = SC_LIST_PUSH(kvs);

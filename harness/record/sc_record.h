@@ -224,6 +224,8 @@ typedef SC_LIST(sc_kv_t) sc_kvs_t;
 
 void sc_kvs_text(sc_kvs_t *kvs, const char *key, const char *text);
 void sc_kvs_number(sc_kvs_t *kvs, const char *key, double number);
+/* The first value named key (NULL: none, or kvs NULL). */
+const sc_kv_t *sc_kvs_find(const sc_kvs_t *kvs, const char *key);
 
 /* ---- the field tables: one description of each record's scalar fields ---- */
 typedef enum {

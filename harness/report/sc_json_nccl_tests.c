@@ -9,13 +9,6 @@
 #include "report/sc_nccl_tests.h"
 #include "util/sc_files.h"
 
-static void sc__now(char *buf, size_t len)
-{
-    time_t now = time(NULL);
-    struct tm local;
-    strftime(buf, len, "%Y-%m-%d %H:%M:%S", localtime_r(&now, &local));
-}
-
 static json_t *sc__nt_json_config(const sc_nt_config_t *cfg, const sc_rte_t *rte,
                                   const sc_kvs_t *rank_info)
 {
@@ -96,8 +89,9 @@ sc_status_t sc_nt_write_json(const char *path, const sc_nt_config_t *cfg, const 
                              const sc_case_row_t *rows, size_t nrows, sc_err_t *err)
 {
     char now[32];
-    sc__now(now, sizeof(now));
-    json_t *doc = json_pack("{s:i, s:s}", "version", SC_NT_JSON_VERSION, "start_time", now);
+    sc_nt_now(now, sizeof(now));
+    json_t *doc =
+        json_pack("{s:i, s:s}", "version", SC_NT_JSON_VERSION, "start_time", cfg->start_time);
     json_t *args = json_array();
     json_array_append_new(args, json_string(program)); /* readers take the program from here */
     for (int i = 2; i < argc; i++)

@@ -33,19 +33,18 @@ static void sc__nt_number(double value, int width, char *buf, size_t len)
     snprintf(buf, len, width >= 7 ? "%*.1e" : "%*.0e", width, value);
 }
 
-static const sc_kv_t *sc__kv(const sc_kvs_t *kvs, const char *key)
+void sc_nt_now(char *buf, size_t len)
 {
-    for (size_t i = 0; kvs != NULL && i < kvs->n; i++)
-        if (strcmp(kvs->items[i].key, key) == 0)
-            return &kvs->items[i];
-    return NULL;
+    time_t now = time(NULL);
+    struct tm local;
+    strftime(buf, len, "%Y-%m-%d %H:%M:%S", localtime_r(&now, &local));
 }
 
 void sc_nt_device(const sc_rte_t *rte, int r, const sc_kvs_t *info, sc_nt_device_t *out)
 {
-    const sc_kv_t *pid = sc__kv(info, "pid"), *dev = sc__kv(info, "device");
-    const sc_kv_t *name = sc__kv(info, "gpu_name"), *bus = sc__kv(info, "gpu_bus");
-    const sc_kv_t *mpi = sc__kv(info, "mpi_library");
+    const sc_kv_t *pid = sc_kvs_find(info, "pid"), *dev = sc_kvs_find(info, "device");
+    const sc_kv_t *name = sc_kvs_find(info, "gpu_name"), *bus = sc_kvs_find(info, "gpu_bus");
+    const sc_kv_t *mpi = sc_kvs_find(info, "mpi_library");
     *out = (sc_nt_device_t){
         .rank = r, .pid = pid ? (int)pid->number : 0, .device = dev ? (int)dev->number : -1};
     snprintf(out->host, sizeof(out->host), "%s", rte->hosts[r]);
@@ -169,10 +168,8 @@ void sc_nt_row(sc_results_t *res, const sc_nt_config_t *cfg, const sc_case_t *c,
     sc__nt_half(oop, sizeof(oop), cfg, out_of_place);
     sc__nt_half(ip, sizeof(ip), cfg, in_place);
     if (cfg->timestamps) {
-        time_t now = time(NULL);
-        struct tm local;
         char when[24];
-        strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime_r(&now, &local));
+        sc_nt_now(when, sizeof(when));
         snprintf(stamp, sizeof(stamp), "%21s", when);
     }
     char root[16];

@@ -25,7 +25,11 @@ typedef struct {
     const char *statistic, *combine;
     int combine_number; /* -a's number */
     const char *results_dir;
+    char start_time[24]; /* local, as nccl-tests writes it (sc_nt_now at the run's start) */
 } sc_nt_config_t;
+
+/* The local time as nccl-tests writes it ("2026-12-01 23:34:27"). */
+void sc_nt_now(char *buf, size_t len);
 
 /* The version of nccl-tests whose layout this is, and of its JSON file. */
 #define SC_NT_VERSION      "2.19.6"

@@ -7,6 +7,8 @@ input is exit 2 naming file:line:column, with nothing on disk."""
 import csv
 import os
 import shutil
+import subprocess
+import sys
 
 from sclib import *
 
@@ -148,11 +150,29 @@ def refused(wd):
     print(f"refused: {len(cases)} bad inputs, exit 2, nothing on disk")
 
 
+def readme_table(wd):
+    """The README's seed table against the code: a copy with one figure changed must fail the
+    check CI runs (readme-table runs it on the README itself)."""
+    script = os.path.join(ROOT, "scripts", "seed_table.py")
+    copy = os.path.join(wd, "README.md")
+    text = open(os.path.join(ROOT, "README.md")).read()
+    rows = [l for l in text.split("<!-- seed-table:begin -->")[1].splitlines() if "| dgx-a100 |" in l]
+    expect(len(rows) == 1, f"no dgx-a100 row in the README's table: {rows}")
+    with open(copy, "w") as f:
+        f.write(text.replace(rows[0], rows[0].replace("dgx-a100 |", "dgx-a100 | 99 % /", 1)))
+    p = subprocess.run([sys.executable, script, "--check", "--readme", copy,
+                        "--scalecheck", SCALECHECK], capture_output=True, text=True)
+    expect(p.returncode == 1 and "is not what the code predicts" in p.stdout and
+           "+| dgx-a100 |" in p.stdout, f"a changed table passed: {p.returncode}\n{p.stdout[-600:]}")
+    print("readme table: a changed figure fails the check, with its diff")
+
+
 def test():
     wd = workdir("compare")
     measured(wd)
     predicted(wd)
     refused(wd)
+    readme_table(wd)
 
 
 if __name__ == "__main__":
