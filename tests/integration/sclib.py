@@ -138,6 +138,26 @@ def run_dirs(base):
     return sorted(os.path.join(base, d) for d in os.listdir(base))
 
 
+def rank_pid(base, rank):
+    """The pid of world rank `rank` of the job writing into base (its --results-dir)."""
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                cmd = f.read().split(b"\0")
+            if not cmd or not cmd[0].endswith(b"scalecheck") or base.encode() not in cmd:
+                continue
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                env_vars = f.read().split(b"\0")  # Open MPI's name for the rank, then hydra's
+                if any(f"{name}={rank}".encode() in env_vars
+                       for name in ("OMPI_COMM_WORLD_RANK", "PMI_RANK")):
+                    return int(pid)
+        except OSError:
+            continue
+    return None
+
+
 def load_json(path):
     with open(path) as f:
         return json.load(f)

@@ -35,25 +35,9 @@ def journal_lines(path):
         return [json.loads(l) for l in f.read().splitlines() if l.strip()]
 
 
-def rank_pids(rank):
-    """The pids of the scalecheck ranks with this MPI rank."""
-    pids = []
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            cmd = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")
-            env = open(f"/proc/{pid}/environ", "rb").read().split(b"\0")
-        except OSError:
-            continue
-        if (cmd and cmd[0].endswith(b"scalecheck") and b"soak" in cmd
-                and f"OMPI_COMM_WORLD_RANK={rank}".encode() in env):
-            pids.append(int(pid))
-    return pids
-
-
-def kill_when(journal, cycles, rank, done):
-    """Once the journal holds `cycles` cycles, SIGKILL the given rank."""
+def kill_when(base, journal, cycles, rank, done):
+    """Once the journal holds `cycles` cycles, SIGKILL the given rank of the soak writing into
+    base (no other test's soak: they share the machine)."""
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         try:
@@ -61,7 +45,8 @@ def kill_when(journal, cycles, rank, done):
         except (OSError, ValueError):
             n = 0
         if n >= cycles:
-            for pid in rank_pids(rank):
+            pid = rank_pid(base, rank)
+            if pid is not None:
                 os.kill(pid, signal.SIGKILL)
                 done.append(pid)
             return
@@ -81,7 +66,7 @@ def resumed(wd):
         while time.monotonic() < deadline and not run_dirs(base):
             time.sleep(0.1)
         if run_dirs(base):
-            kill_when(os.path.join(run_dirs(base)[0], "journal.jsonl"), 3, 2, killed)
+            kill_when(base, os.path.join(run_dirs(base)[0], "journal.jsonl"), 3, 2, killed)
     t = threading.Thread(target=watcher)
     t.start()
     rc, out, err, _ = mpirun(4, args, timeout=180)
@@ -165,6 +150,7 @@ def degraded(wd):
                                  "0.2", "--json", jpath, "--results-dir", os.path.join(wd, "d")]
                              + SMALL, env=env, timeout=120)
     t.join()
+    expect(os.path.exists(jpath), f"degraded: no {jpath}: exit {rc}\n{out[-1500:]}{err[-1500:]}")
     doc = load_json(jpath)
     checks = checks_of(doc)
     host = doc["hosts"][0]
