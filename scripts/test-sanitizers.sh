@@ -14,16 +14,18 @@ cmake --build "$dir" -j "$(nproc)" >/dev/null
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:halt_on_error=1:exitcode=86
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=86
 cd "$dir"
-# A representative subset (CI runs this after the whole suite): every unit and integration test
-# but the long multi-host ones whose code paths shorter tests run too: 20 healthy runs in a row,
-# the shaped hosts and the strategies on 8 and 16 hosts (pairs-local runs bisect, the unit tests
-# every schedule and the switch map; vcluster-healthy, -cut, -soak the multi-host pairs), the
-# Slurm, calibrated and curve clusters, the killed-and-resumed 60-second soak (the degraded soak
-# runs the same loop, the unit test the journal read back), the .deb (install-prefix installs the
-# same files), and ReFrame's run (it holds a sanitized, slower build to this host's topology; the
-# nccl-tests test runs the same sweep and files).
+# A representative subset (CI runs this after the whole suite, whose every test must pass
+# first): the unit tests, every command's refusals and error paths (exit 2, nothing on disk;
+# malformed YAML), the collectives on 2 and 3 ranks with wrong data and timeouts, the workloads,
+# pairs with bisect, judge, report, compare, nccl-tests' output, health, telemetry, metrics and
+# the soak's degraded run; the ending paths once: coll under every fault (killed, stopped,
+# SIGTERM, a full disk) and a link cut on the virtual cluster in coll, run and pairs. Left to the
+# whole suite: 1, 4 and 8 ranks (the same code on more peers), the other vcluster modes, install
+# and packaging (files and recipes, no new C paths), calibrate and baseline (their C has unit
+# tests here: test_calibrate, test_baseline).
 # Arguments replace the subset (e.g. -R unit- ; or -E '^$' for everything).
 if [ $# -eq 0 ]; then
-    set -- -E '^(vcluster-(repeat|shaped|strategies|strategies16|slurm|calibrated|curve)|soak-resumed|install-deb|packaging-reframe)$'
+    export SC_FAULT_COMMANDS=${SC_FAULT_COMMANDS:-coll}
+    set -- -R '^(unit-.*|layers|coll-matrix-np[23]|coll-(timeout|bad-flags|auto-iters|results-dir|wrong-data)|version|telemetry|run-(workloads|refusals)|model-(cmd|calibration)|detect|yaml-malformed|pairs-local|exit2-nothing-on-disk|plan|judge|device-verdicts|metrics|health|nccl-tests|compare|soak-(degraded|refused)|verdict-report|faults|vcluster-(healthy|cut))$'
 fi
 ctest --output-on-failure -j 2 "$@"
