@@ -56,6 +56,8 @@ typedef struct {
     int cycle;           /* -N: the sweep running, from 1 */
     uint64_t need_bytes; /* the buffers the largest size takes on a rank (-M) */
     sc_nt_config_t nt;   /* --nccl-tests-output, -J */
+    int argc;            /* the command line, for -J */
+    char **argv;
 } coll__run_t;
 
 /* Wrong results on the host path were computed by the MPI library itself (scalecheck's check
@@ -183,8 +185,9 @@ static void coll__nt_config(coll__run_t *run)
     sc_coll_opts_nt_config(&run->opts, run->doc.rank_info, run->ses.res.dir, &run->nt);
 }
 
-/* -J: nccl-tests' JSON of every row, named after the first collective's program. */
-static sc_status_t coll__save_nccl_json(coll__run_t *run, int argc, char **argv, sc_err_t *err)
+/* -J: nccl-tests' JSON of doc's rows, named after the first collective's program. */
+static sc_status_t coll__write_nccl_json(const coll__run_t *run, const sc_result_t *doc,
+                                         sc_err_t *err)
 {
     if (run->rte->rank != 0 || run->opts.nccl_json_path == NULL)
         return SC_OK;
@@ -192,9 +195,22 @@ static sc_status_t coll__save_nccl_json(coll__run_t *run, int argc, char **argv,
     for (const sc_coll_t *const *cp = sc_coll_list(); *cp != NULL && first == NULL; cp++)
         if (run->opts.colls & 1u << (cp - sc_coll_list()))
             first = *cp;
-    return sc_nt_write_json(run->opts.nccl_json_path, &run->nt, first->nccl_tests, argc, argv,
-                            run->rte, run->doc.rank_info, run->doc.cases.items, run->doc.cases.n,
+    return sc_nt_write_json(run->opts.nccl_json_path, &run->nt, first->nccl_tests, run->argc,
+                            run->argv, run->rte, run->doc.rank_info, doc->cases.items, doc->cases.n,
                             err);
+}
+
+static sc_status_t coll__save_nccl_json(coll__run_t *run, sc_err_t *err)
+{
+    return coll__write_nccl_json(run, &run->doc, err);
+}
+
+/* The watchdog's ending: -J from the document as it ended (the sizes that finished). */
+static void coll__end_nccl_json(void *ctx, const sc_result_t *doc)
+{
+    sc_err_t err;
+    if (coll__write_nccl_json(ctx, doc, &err) != SC_OK)
+        fprintf(stderr, "scalecheck: -J was not written: %s\n", err.msg);
 }
 
 /* With a topology: the model's expectation for this case, and its check. */
@@ -486,7 +502,11 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
         status = sc_session_open(&run->ses, rte, &so, err);
     if (status != SC_OK)
         return status;
-    run->ending = (sc_cmd_ending_t){"coll", run->opts.metrics_path};
+    run->ending = (sc_cmd_ending_t){.command = "coll",
+                                    .metrics_path = run->opts.metrics_path,
+                                    .json_path = run->opts.json_path,
+                                    .also = coll__end_nccl_json,
+                                    .ctx = run};
     sc_session_on_end(&run->ses, sc_cmd_end_hook, &run->ending);
     if (rte->rank == 0) {
         sc_result_init(&run->doc, "coll");
@@ -536,7 +556,7 @@ static int coll__usage_error(const sc_rte_t *rte, const sc_err_t *err)
 
 int sc_cmd_coll(const sc_rte_t *rte, int argc, char **argv)
 {
-    coll__run_t run = {.rte = rte};
+    coll__run_t run = {.rte = rte, .argc = argc, .argv = argv};
     sc_err_t err;
     sc_err_clear(&err);
     if (sc_coll_opts_parse(&run.opts, argc, argv, 2, rte->size, &err) != SC_OK)
@@ -568,7 +588,7 @@ int sc_cmd_coll(const sc_rte_t *rte, int argc, char **argv)
         if (status == SC_OK)
             status = coll__save_csv(&run, &err);
         if (status == SC_OK)
-            status = coll__save_nccl_json(&run, argc, argv, &err);
+            status = coll__save_nccl_json(&run, &err);
         if (status == SC_OK)
             status = sc_report_render(run.ses.res.dir, &run.doc, &err);
         if (status == SC_OK && run.opts.metrics_path != NULL)
@@ -578,7 +598,7 @@ int sc_cmd_coll(const sc_rte_t *rte, int argc, char **argv)
         sc_err_t ignored;
         sc_cmd_save_failed(&run.ses, &run.doc, &err, run.opts.json_path, run.opts.metrics_path);
         coll__save_csv(&run, &ignored);
-        coll__save_nccl_json(&run, argc, argv, &ignored); /* -J keeps the sizes that finished */
+        coll__save_nccl_json(&run, &ignored); /* -J keeps the sizes that finished */
     }
     /* Every rank leaves with the same exit code: 1 when data were wrong or a check failed. */
     int failed = rte->rank == 0 && run.doc.judged && sc_checks_tally(&run.doc.checks).fail > 0;

@@ -202,7 +202,7 @@ int sc_cmd_health(const sc_rte_t *rte, int argc, char **argv)
      * ends the run: the watchdog's ending marks it), summary, junit.xml, metrics.prom */
     sc_result_t doc;
     sc_result_init(&doc, "health");
-    sc_cmd_ending_t ending = {"health", NULL};
+    sc_cmd_ending_t ending = {.command = "health"};
     if (status == SC_OK) {
         sc_session_on_end(&ses, sc_cmd_end_hook, &ending);
         if (rte->rank == 0)

@@ -329,7 +329,8 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
     if (status == SC_OK)
         status = sc_files_check_output("--metrics", o.metrics_path, &err);
     sc_session_t ses = {0};
-    sc_cmd_ending_t ending = {"pairs", o.metrics_path};
+    sc_cmd_ending_t ending = {
+        .command = "pairs", .metrics_path = o.metrics_path, .json_path = o.json_path};
     if (status == SC_OK) {
         sc_session_opts_t so = {.backend = o.backend,
                                 .device = -1,

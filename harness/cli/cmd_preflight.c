@@ -58,7 +58,8 @@ int sc_cmd_preflight(const sc_rte_t *rte, int argc, char **argv)
     if (status == SC_OK)
         status = sc_files_check_output("--metrics", o.metrics_path, &err);
     sc_session_t ses = {0};
-    sc_cmd_ending_t ending = {"preflight", o.metrics_path};
+    sc_cmd_ending_t ending = {
+        .command = "preflight", .metrics_path = o.metrics_path, .json_path = o.json_path};
     sc_result_t doc;
     sc_result_init(&doc, "preflight");
     if (status == SC_OK) {

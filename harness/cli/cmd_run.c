@@ -419,7 +419,8 @@ static sc_status_t run__setup(sc_run_t *run, sc_err_t *err)
     sc_status_t status = sc_session_open(&run->ses, rte, &so, err);
     if (status != SC_OK)
         return status;
-    run->ending = (sc_cmd_ending_t){"run", run->opts.metrics_path};
+    run->ending = (sc_cmd_ending_t){
+        .command = "run", .metrics_path = run->opts.metrics_path, .json_path = run->opts.json_path};
     sc_session_on_end(&run->ses, sc_cmd_end_hook, &run->ending);
     sc_kvs_t *rank_info = sc_session_rank_info(&run->ses);
     if (rte->rank != 0)

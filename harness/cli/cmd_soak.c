@@ -538,7 +538,8 @@ int sc_cmd_soak(const sc_rte_t *rte, int argc, char **argv)
     if (status == SC_OK) /* every input checked before anything is made */
         status = soak__inputs(&run.l, &err);
     const soak__opts_t *o = &run.l.o;
-    run.ending.ending = (sc_cmd_ending_t){"soak", o->metrics_path};
+    run.ending.ending = (sc_cmd_ending_t){
+        .command = "soak", .metrics_path = o->metrics_path, .json_path = o->json_path};
     if (status == SC_OK) {
         sc_session_opts_t so = {.backend = o->backend,
                                 .device = -1,

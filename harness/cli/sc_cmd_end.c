@@ -61,8 +61,14 @@ void sc_cmd_end_hook(void *arg, const char *dir, const sc_watchdog_end_t *end)
     }
     sc_result_t doc;
     sc_result_init(&doc, ending->command); /* freed whatever the load did */
-    if (sc_json_load_result(dir, &doc, &err) == SC_OK)
+    if (sc_json_load_result(dir, &doc, &err) == SC_OK) {
         sc__metrics(dir, &doc, ending->metrics_path);
+        if (ending->json_path != NULL &&
+            sc_json_write_result(ending->json_path, &doc, &err) != SC_OK)
+            fprintf(stderr, "scalecheck: --json was not written: %s\n", err.msg);
+        if (ending->also != NULL)
+            ending->also(ending->ctx, &doc);
+    }
     sc_result_free(&doc);
 }
 

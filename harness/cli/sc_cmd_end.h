@@ -13,15 +13,20 @@
  * run directory, backend (and how auto chose it), ranks and hosts, and argv when given. */
 void sc_cmd_doc_header(sc_result_t *d, const sc_session_t *ses, int argc, char **argv);
 
-/* What the watchdog's ending needs of the command: its name ("coll") and where --metrics goes
- * (NULL: the run directory's metrics.prom alone). */
+/* What the watchdog's ending needs of the command: its name ("coll"), where --metrics and
+ * --json go (NULL: the run directory's files alone), and what else the command writes from the
+ * document as it ended (also(ctx, doc); NULL: nothing): nccl-tests' -J. */
 typedef struct {
     const char *command;
     const char *metrics_path;
+    const char *json_path;
+    void (*also)(void *ctx, const sc_result_t *doc);
+    void *ctx;
 } sc_cmd_ending_t;
 
 /* The watchdog's ending (sc_session_on_end; arg: a sc_cmd_ending_t that outlives the run): the
- * final state into result.json, then the metrics from it, so that monitoring sees the run end. */
+ * final state into result.json, then from it the metrics, --json's copy and the command's own
+ * files, so that monitoring and a job reading them see the run end. */
 void sc_cmd_end_hook(void *arg, const char *dir, const sc_watchdog_end_t *end);
 
 /* result.json (and json_path when given) written from doc with state, under the lock (rank 0). */

@@ -1,5 +1,6 @@
 """A rank that stops answering: the others say which operation, size and peers they waited on,
-the finished results stay written, and the job ends with exit 3 within timeout + 10 s.
+the finished results stay written - in the run directory, --json's copy and nccl-tests' -J -
+and the job ends with exit 3 within timeout + 10 s.
 Uses the test-only fault switch SCALECHECK_TEST_FAULT=hang:RANK:SIZE."""
 import os
 
@@ -13,9 +14,10 @@ def test():
     wd = workdir("timeout")
     base = os.path.join(wd, "results")
     metrics = os.path.join(wd, "coll.prom")
+    jpath, ntpath = os.path.join(wd, "coll.json"), os.path.join(wd, "nccl-tests.json")
     rc, out, err, _, secs = mpirun_from_output(
         3, ["coll", "-b", "8", "-e", "1M", "-f", "8", "-n", "5", "--timeout", str(TIMEOUT),
-            "--metrics", metrics, "--results-dir", base],
+            "--metrics", metrics, "--json", jpath, "-J", ntpath, "--results-dir", base],
         env={"SCALECHECK_TEST_FAULT": "hang:1:4096"}, timeout=60)
     expect(rc == 3, f"exit {rc}, expected 3\n{err[-2000:]}")
     # from the run's first output (the hang follows three small sizes): mpirun's own start-up
@@ -39,6 +41,13 @@ def test():
     expect("rank 1 (host" in doc.get("at_fault", "") and "rank 1 (host" in msg,
            f"the hung rank is not named: {doc.get('at_fault')!r}; {msg}")
     expect(sizes == [8, 8, 64, 64, 512, 512], f"finished sizes kept: {sizes}")
+    # a job reading --json or -J sees the same ending (the watchdog's, not the main thread's)
+    copy = load_json(jpath) if os.path.exists(jpath) else {}
+    expect(copy.get("state") == "failed" and [r["size_bytes"] for r in copy["results"]] == sizes,
+           f"--json: {copy.get('state')}, {len(copy.get('results', []))} rows")
+    nt = load_json(ntpath) if os.path.exists(ntpath) else {}
+    nt_sizes = sorted({r["size"] for r in nt.get("results", [])})
+    expect(nt_sizes == [8, 64, 512], f"-J: sizes {nt_sizes} ({sorted(nt)})")
     # monitoring sees the run end: the metrics say failed, in the run directory and --metrics
     for path in (metrics, os.path.join(dirs[0], "metrics.prom")):
         fams = promtext.parse(open(path).read())
