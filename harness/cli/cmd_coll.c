@@ -200,11 +200,6 @@ static sc_status_t coll__write_nccl_json(const coll__run_t *run, const sc_result
                             err);
 }
 
-static sc_status_t coll__save_nccl_json(coll__run_t *run, sc_err_t *err)
-{
-    return coll__write_nccl_json(run, &run->doc, err);
-}
-
 /* The watchdog's ending: -J from the document as it ended (the sizes that finished). */
 static void coll__end_nccl_json(void *ctx, const sc_result_t *doc)
 {
@@ -588,7 +583,7 @@ int sc_cmd_coll(const sc_rte_t *rte, int argc, char **argv)
         if (status == SC_OK)
             status = coll__save_csv(&run, &err);
         if (status == SC_OK)
-            status = coll__save_nccl_json(&run, &err);
+            status = coll__write_nccl_json(&run, &run.doc, &err);
         if (status == SC_OK)
             status = sc_report_render(run.ses.res.dir, &run.doc, &err);
         if (status == SC_OK && run.opts.metrics_path != NULL)
@@ -598,7 +593,7 @@ int sc_cmd_coll(const sc_rte_t *rte, int argc, char **argv)
         sc_err_t ignored;
         sc_cmd_save_failed(&run.ses, &run.doc, &err, run.opts.json_path, run.opts.metrics_path);
         coll__save_csv(&run, &ignored);
-        coll__save_nccl_json(&run, &ignored); /* -J keeps the sizes that finished */
+        coll__write_nccl_json(&run, &run.doc, &ignored); /* -J keeps the sizes that finished */
     }
     /* Every rank leaves with the same exit code: 1 when data were wrong or a check failed. */
     int failed = rte->rank == 0 && run.doc.judged && sc_checks_tally(&run.doc.checks).fail > 0;
