@@ -54,50 +54,6 @@ static const sc_cli_opt_t compare__options[] = {
 };
 #undef O
 
-static bool compare__is_dir(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* -o DIR: an existing folder, or one whose nearest existing ancestor is a folder (made, with
- * the folders between, only once every input has been read). */
-static sc_status_t compare__check_output(const char *dir, sc_err_t *err)
-{
-    char up[PATH_MAX];
-    snprintf(up, sizeof(up), "%s", dir);
-    while (!compare__is_dir(up)) {
-        struct stat st;
-        if (stat(up, &st) == 0)
-            return sc_err_set(err, SC_ERR_USAGE, "-o: %s is not a folder", up);
-        char *slash = strrchr(up, '/');
-        if (slash == NULL) {
-            snprintf(up, sizeof(up), ".");
-            break;
-        }
-        if (slash == up) {
-            snprintf(up, sizeof(up), "/");
-            break;
-        }
-        *slash = '\0';
-    }
-    return SC_OK;
-}
-
-/* mkdir -p */
-static bool compare__make_dirs(const char *dir)
-{
-    char path[PATH_MAX];
-    snprintf(path, sizeof(path), "%s", dir);
-    for (char *p = path + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(path, 0755);
-            *p = '/';
-        }
-    return mkdir(path, 0755) == 0 || compare__is_dir(path);
-}
-
 static bool compare__is_run(const char *path)
 {
     char file[PATH_MAX];
@@ -185,8 +141,8 @@ static sc_status_t compare__write(const compare__opts_t *o, const sc_compare_sys
             sc_results_open(&res, o->results_base ? o->results_base : sc_files_results_default(),
                             o->name ? o->name : "compare", err);
         dir = res.dir;
-    } else if (!compare__make_dirs(dir)) {
-        status = sc_err_set(err, SC_ERR_IO, "-o: cannot make %s", dir);
+    } else {
+        status = sc_files_make_folders("-o", dir, err);
     }
     sc_kvs_t head = {0};
     sc_kvs_text(&head, "tool", "scalecheck");
@@ -226,7 +182,7 @@ int sc_cmd_compare(const sc_rte_t *rte, int argc, char **argv)
     if (status == SC_OK && o.weights != NULL)
         status = sc_weights_load(o.weights, &weights, &err);
     if (status == SC_OK && o.output != NULL && !o.markdown)
-        status = compare__check_output(o.output, &err);
+        status = sc_files_check_folder("-o", o.output, &err);
     else if (status == SC_OK && !o.markdown)
         status = sc_results_check_base(o.results_base ? o.results_base : sc_files_results_default(),
                                        &err);

@@ -1,5 +1,7 @@
 #include "sc_results.h"
 
+#include "util/sc_files.h"
+
 #include <errno.h>
 #include <ftw.h>
 #include <stdbool.h>
@@ -10,50 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
-static sc_status_t sc__mkdir_p(const char *path, sc_err_t *err)
-{
-    char tmp[PATH_MAX];
-    snprintf(tmp, sizeof(tmp), "%s", path);
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
-            return sc_err_set(err, SC_ERR_IO, "--results-dir: cannot create %s: %s", tmp,
-                              strerror(errno));
-        *p = '/';
-    }
-    if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
-        return sc_err_set(err, SC_ERR_IO, "--results-dir: cannot create %s: %s", tmp,
-                          strerror(errno));
-    return SC_OK;
-}
-
 sc_status_t sc_results_check_base(const char *base, sc_err_t *err)
 {
-    char near[PATH_MAX];
-    snprintf(near, sizeof(near), "%s", base[0] != '\0' ? base : ".");
-    struct stat st;
-    while (stat(near, &st) != 0) { /* up to the nearest part that exists */
-        if (errno != ENOENT)
-            return sc_err_set(err, SC_ERR_USAGE, "--results-dir: %s: %s", near, strerror(errno));
-        char *slash = strrchr(near, '/');
-        if (slash == NULL)
-            snprintf(near, sizeof(near), ".");
-        else if (slash == near)
-            near[1] = '\0';
-        else
-            *slash = '\0';
-    }
-    if (!S_ISDIR(st.st_mode))
-        return sc_err_set(err, SC_ERR_USAGE, "--results-dir: %s is not a folder", near);
-    char probe[PATH_MAX + 32];
-    snprintf(probe, sizeof(probe), "%s/.scalecheck-probe-XXXXXX", near);
-    if (mkdtemp(probe) == NULL)
-        return sc_err_set(err, SC_ERR_USAGE, "--results-dir: cannot make a folder in %s: %s", near,
-                          strerror(errno));
-    rmdir(probe);
-    return SC_OK;
+    return sc_files_check_folder("--results-dir", base, err);
 }
 
 /* Space held back for the final state: a disk that fills during the run still takes it. Real
@@ -75,7 +36,7 @@ static void sc__reserve(const sc_results_t *res)
 sc_status_t sc_results_open(sc_results_t *res, const char *base, const char *name, sc_err_t *err)
 {
     memset(res, 0, sizeof(*res));
-    sc_status_t status = sc__mkdir_p(base, err);
+    sc_status_t status = sc_files_make_folders("--results-dir", base, err);
     if (status != SC_OK)
         return status;
     char stamp[32];

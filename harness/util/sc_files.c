@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -45,6 +46,51 @@ sc_status_t sc_files_check_input(const char *path, sc_err_t *err)
                        : S_ISSOCK(st.st_mode) ? "a socket"
                                               : "not a regular file";
     return sc_err_set(err, SC_ERR_INPUT, "%s: is %s, not a regular file", path, what);
+}
+
+sc_status_t sc_files_make_folders(const char *flag, const char *path, sc_err_t *err)
+{
+    char tmp[PATH_MAX];
+    snprintf(tmp, sizeof(tmp), "%s", path);
+    for (char *p = tmp + 1;; p++) {
+        bool end = *p == '\0';
+        if (!end && *p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+            return sc_err_set(err, SC_ERR_IO, "%s: cannot create %s: %s", flag, tmp,
+                              strerror(errno));
+        if (end)
+            return SC_OK;
+        *p = '/';
+    }
+}
+
+sc_status_t sc_files_check_folder(const char *flag, const char *path, sc_err_t *err)
+{
+    char near[PATH_MAX];
+    snprintf(near, sizeof(near), "%s", path[0] != '\0' ? path : ".");
+    struct stat st;
+    while (stat(near, &st) != 0) { /* up to the nearest part that exists */
+        if (errno != ENOENT)
+            return sc_err_set(err, SC_ERR_USAGE, "%s: %s: %s", flag, near, strerror(errno));
+        char *slash = strrchr(near, '/');
+        if (slash == NULL)
+            snprintf(near, sizeof(near), ".");
+        else if (slash == near)
+            near[1] = '\0';
+        else
+            *slash = '\0';
+    }
+    if (!S_ISDIR(st.st_mode))
+        return sc_err_set(err, SC_ERR_USAGE, "%s: %s is not a folder", flag, near);
+    char probe[PATH_MAX + 32];
+    snprintf(probe, sizeof(probe), "%s/.scalecheck-probe-XXXXXX", near);
+    if (mkdtemp(probe) == NULL)
+        return sc_err_set(err, SC_ERR_USAGE, "%s: cannot make a folder in %s: %s", flag, near,
+                          strerror(errno));
+    rmdir(probe);
+    return SC_OK;
 }
 
 sc_status_t sc_files_write_text(const char *path, sc_files_writer_t writer, void *arg,

@@ -142,11 +142,14 @@ def refused(wd):
     cases = [(["--weights", bad, "-W", "resnet50-dp", "dgx-a100"], f"{bad}:3:3"),
              (["dgx-a100"], "give -W/--workload"),
              (["-W", "resnet50-dp", os.path.join(wd, "no-such-topology.yaml")], "no-such"),
-             (["--predict", "-W", "resnet50-dp", "--gpus", "0", "dgx-a100"], "--gpus")]
+             (["--predict", "-W", "resnet50-dp", "--gpus", "0", "dgx-a100"], "--gpus"),
+             (["--predict", "-W", "resnet50-dp", "-o", os.path.join(bad, "out"), "dgx-a100"],
+              f"-o: {bad}/out: Not a directory"),
+             (["--predict", "-W", "resnet50-dp", "-o", bad, "dgx-a100"], f"-o: {bad} is not a folder")]
     for args, text in cases:
         _, err = compare(["--results-dir", base] + args, want=2)
         expect(text in err, f"{args}: {err.strip()}")
-        expect(not os.path.exists(base), f"{args}: left {base}")
+        expect(not os.path.exists(base) and os.path.isfile(bad), f"{args}: left {base}")
     print(f"refused: {len(cases)} bad inputs, exit 2, nothing on disk")
 
 
