@@ -59,11 +59,14 @@ const char *sc_stat_name(sc_stat_t stat)
 sc_status_t sc_stat_parse(const char *text, const char *flag, sc_stat_t *out, sc_err_t *err)
 {
     int found = sc_names_find(sc__stat_names, SC_STAT_COUNT, text);
-    if (found < 0)
-        return sc_err_set(err, SC_ERR_USAGE, "%s: unknown statistic '%s' (valid: median, mean)",
-                          flag, text);
-    *out = (sc_stat_t)found;
-    return SC_OK;
+    if (found >= 0) {
+        *out = (sc_stat_t)found;
+        return SC_OK;
+    }
+    char valid[64];
+    sc_names_join(sc__stat_names, SC_STAT_COUNT, valid, sizeof(valid));
+    return sc_err_set(err, SC_ERR_USAGE, "%s: unknown statistic '%s' (valid: %s)", flag, text,
+                      valid);
 }
 
 const char *sc_combine_name(sc_combine_t combine)

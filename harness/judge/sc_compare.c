@@ -31,17 +31,20 @@ static double sc__ecosystem_score(const char *library)
     return 0;
 }
 
-/* A node's cost per hour: rent per hour, per month (730 hours), or the purchase written off. */
+#define SC__HOURS_A_YEAR  8760.0
+#define SC__HOURS_A_MONTH (SC__HOURS_A_YEAR / 12) /* 730 */
+
+/* A node's cost per hour: rent per hour, per month, or the purchase written off. */
 static double sc__node_cost_hour(const sc_topology_t *t)
 {
     if (t->cost_hour_usd > 0)
         return t->cost_hour_usd;
     if (t->cost_month_usd > 0)
-        return t->cost_month_usd / 730.0;
+        return t->cost_month_usd / SC__HOURS_A_MONTH;
     if (t->cost_purchase_usd > 0) {
         double years =
             t->cost_amortize_years > 0 ? t->cost_amortize_years : SC_DEFAULT_AMORTIZE_YEARS;
-        return t->cost_purchase_usd / (years * 8760.0);
+        return t->cost_purchase_usd / (years * SC__HOURS_A_YEAR);
     }
     return SC_ABSENT;
 }
