@@ -28,10 +28,8 @@ sc_status_t sc_gemm_type_parse(const char *name, const char *flag, sc_gemm_type_
         *type = (sc_gemm_type_t)found;
         return SC_OK;
     }
-    char list[64];
-    sc_names_join(sc__gemm_names, SC_GEMM_TYPE_COUNT, list, sizeof(list));
-    return sc_err_set(err, SC_ERR_USAGE, "%s: unknown matrix-multiply type '%s' (valid: %s)", flag,
-                      name, list);
+    return sc_names_unknown(sc__gemm_names, SC_GEMM_TYPE_COUNT, flag, "matrix-multiply type", name,
+                            NULL, err);
 }
 
 double sc_compute_host_spin(MPI_Comm comm, MPI_Request *pending, int npending, double us)

@@ -63,10 +63,7 @@ sc_status_t sc_stat_parse(const char *text, const char *flag, sc_stat_t *out, sc
         *out = (sc_stat_t)found;
         return SC_OK;
     }
-    char valid[64];
-    sc_names_join(sc__stat_names, SC_STAT_COUNT, valid, sizeof(valid));
-    return sc_err_set(err, SC_ERR_USAGE, "%s: unknown statistic '%s' (valid: %s)", flag, text,
-                      valid);
+    return sc_names_unknown(sc__stat_names, SC_STAT_COUNT, flag, "statistic", text, NULL, err);
 }
 
 const char *sc_combine_name(sc_combine_t combine)

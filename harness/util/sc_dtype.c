@@ -75,10 +75,7 @@ sc_status_t sc_dtype_parse(const char *name, const char *flag, sc_dtype_t *dtype
         *dtype = (sc_dtype_t)found;
         return SC_OK;
     }
-    char list[256];
-    sc_names_join(names, SC_DTYPE_COUNT, list, sizeof(list));
-    return sc_err_set(err, SC_ERR_USAGE, "%s: unknown data type '%s' (valid: %s, all)", flag, name,
-                      list);
+    return sc_names_unknown(names, SC_DTYPE_COUNT, flag, "data type", name, "all", err);
 }
 
 const char *sc_redop_name(sc_redop_t op)
@@ -93,8 +90,5 @@ sc_status_t sc_redop_parse(const char *name, const char *flag, sc_redop_t *op, s
         *op = (sc_redop_t)found;
         return SC_OK;
     }
-    char list[128];
-    sc_names_join(sc__redop_names, SC_REDOP_COUNT, list, sizeof(list));
-    return sc_err_set(err, SC_ERR_USAGE, "%s: unknown reduction '%s' (valid: %s, all)", flag, name,
-                      list);
+    return sc_names_unknown(sc__redop_names, SC_REDOP_COUNT, flag, "reduction", name, "all", err);
 }

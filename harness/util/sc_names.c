@@ -20,6 +20,15 @@ void sc_names_join(const char *const *names, int count, char *buf, size_t len)
         used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", names[i]);
 }
 
+sc_status_t sc_names_unknown(const char *const *names, int count, const char *flag,
+                             const char *what, const char *text, const char *also, sc_err_t *err)
+{
+    char list[256];
+    sc_names_join(names, count, list, sizeof(list));
+    return sc_err_set(err, SC_ERR_USAGE, "%s: unknown %s '%s' (valid: %s%s%s)", flag, what, text,
+                      list, also ? ", " : "", also ? also : "");
+}
+
 bool sc_name_ok(const char *name)
 {
     size_t n = strlen(name);
