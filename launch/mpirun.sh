@@ -109,15 +109,27 @@ mpi=$!
 interrupted="" forwarded=""
 trap 'interrupted=${interrupted:-$SECONDS}' TERM INT HUP
 
-# Watch stderr (passing it on) for the watchdog's report.
-fault_at=""
+# Watch stderr (passing it on) for the watchdog's report. A read that times out keeps what it
+# had read of a line (bash saves the partial input): it is joined to the rest, which the next
+# read brings, so that no line loses its beginning when the second ends mid-line.
+fault_at="" partial=""
+pass_on() {
+    printf '%s\n' "$1" >&2
+    case "$1" in *"ending the job (exit 3)"*) [ -z "$fault_at" ] && fault_at=$SECONDS ;; esac
+}
 exec 3<"$fifo"
 while true; do
     if IFS= read -r -t 1 line <&3; then
-        printf '%s\n' "$line" >&2
-        case "$line" in *"ending the job (exit 3)"*) [ -z "$fault_at" ] && fault_at=$SECONDS ;; esac
-    elif ! kill -0 "$mpi" 2>/dev/null; then
-        break
+        pass_on "$partial$line"
+        partial=""
+    else
+        rc=$?
+        partial+=$line # what a timeout read of a line, or a last line without a newline
+        if ! kill -0 "$mpi" 2>/dev/null; then
+            [ -z "$partial" ] || pass_on "$partial"
+            break
+        fi
+        [ "$rc" -gt 128 ] || sleep 0.2 # the end of the output: mpirun is leaving
     fi
     if [ -n "$interrupted" ] && [ -z "$forwarded" ] && [ $((SECONDS - interrupted)) -ge 2 ]; then
         forwarded=1
