@@ -438,7 +438,12 @@ def switch_map(wd, leaves):
 
 def strategy_run(wd, tag, strategy, topology):
     jpath = os.path.join(wd, f"{tag}-{strategy}.json")
-    extra = ["-Y", topology, "--tolerance", "0.75"] if strategy == "switch" else []
+    # Slow below a quarter (switch, of the topology's figure) or a fifth (of the median): the
+    # faults are shaped to ~1 % of a healthy pair, and a healthy pair of 8 or 16 hosts sharing 2
+    # cores measured 0.90 GB/s one way at every look against a 2.17 GB/s median (1.70 the other
+    # way) - under the default half, a false link on some machines
+    extra = (["-Y", topology, "--tolerance", "0.75"] if strategy == "switch"
+             else ["--tolerance", "0.8"])
     t0 = time.monotonic()
     p = vmpi(1, ["pairs", "--mode", "serial", "--strategy", strategy, "--size", "256K", "-n", "4",
                  "--json", jpath, "--results-dir", os.path.join(wd, "results")] + extra, timeout=600)
