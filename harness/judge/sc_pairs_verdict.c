@@ -101,7 +101,7 @@ static void pairs__groups(const sc_pairs_view_t *m, double tolerance, sc_result_
         char name[320];
         snprintf(name, sizeof(name), "group all-reduce %s", row->members);
         sc_check_t *c = sc_verdict_add(&doc->checks, name, "busbw_GBps", row->busbw_GBps,
-                                       m->group_reference, tolerance, true, "first groups' median");
+                                       m->group_reference, tolerance, true, "first groups' middle");
         if (c != NULL && row->slow) /* slow at every look */
             c->level = SC_LEVEL_FAIL;
         row->level = c != NULL ? c->level : row->level;

@@ -119,19 +119,6 @@ static sc_status_t bisect__confirm(sc_pairs_run_t *x, const sc_span_t *groups, i
     return status;
 }
 
-/* The median of a round's figures: the reference while fewer than half the groups are slow. */
-static double bisect__median(const double *busbw, int ngroups)
-{
-    double *copy = malloc((size_t)ngroups * sizeof(double));
-    if (copy == NULL)
-        return 0;
-    memcpy(copy, busbw, (size_t)ngroups * sizeof(double));
-    sc_stats_t st;
-    sc_stats_compute(copy, (size_t)ngroups, &st);
-    free(copy);
-    return st.median;
-}
-
 typedef struct {
     sc_span_t *groups, *next, *leaves;
     double *busbw;
@@ -187,8 +174,8 @@ static sc_status_t bisect__groups(sc_pairs_run_t *x, bisect__work_t *w, int *nle
     for (ngroups = nall; ngroups > 0 && status == SC_OK;) {
         int round = ++out->rounds;
         status = bisect__round(x, w->groups, ngroups, round, w->busbw, err);
-        if (status == SC_OK && round == 1) { /* held to the first round's median */
-            out->group_reference = bisect__median(w->busbw, ngroups);
+        if (status == SC_OK && round == 1) { /* held to the first round's reference */
+            out->group_reference = sc_pairs_bisect_reference(w->busbw, ngroups);
             limit = (1.0 - x->o->tolerance) * out->group_reference;
         }
         for (int g = 0; g < ngroups; g++)

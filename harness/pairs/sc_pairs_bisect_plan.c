@@ -4,6 +4,7 @@
 #include "pairs/sc_pairs_plan.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define BISECT_DIRECT 16 /* below this many participants the first groups are pairs */
 #define BISECT_GROUPS 16 /* at most this many first groups */
@@ -17,6 +18,24 @@ int sc_pairs_bisect_start(int n, sc_span_t *groups)
         groups[g] = (sc_span_t){first, end - first};
     }
     return count;
+}
+
+static int bisect__cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double sc_pairs_bisect_reference(const double *busbw, int ngroups)
+{
+    double *sorted = malloc((size_t)ngroups * sizeof(double));
+    if (sorted == NULL)
+        return 0;
+    memcpy(sorted, busbw, (size_t)ngroups * sizeof(double));
+    qsort(sorted, (size_t)ngroups, sizeof(double), bisect__cmp);
+    double upper_middle = sorted[ngroups / 2];
+    free(sorted);
+    return upper_middle;
 }
 
 int sc_pairs_bisect_next(const sc_span_t *groups, const bool *slow, int ngroups, sc_span_t *next,

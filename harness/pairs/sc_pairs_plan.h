@@ -49,9 +49,14 @@ typedef struct {
 } sc_span_t;
 #define SC_BISECT_LEAF 3 /* a group of up to 3 is measured as its pairs, not by an all-reduce */
 /* The first groups (room for n / 2 + 1): pairs below 16 participants, else min(16, n / 4)
- * groups of about equal size, so that the median of their figures is a fair reference while
- * fewer than half of them hold a bad node. */
+ * groups of about equal size, so that the middle of their figures (the upper middle of an even
+ * count) is a fair reference while at most half of them hold a bad node. */
 int sc_pairs_bisect_start(int n, sc_span_t *groups);
+/* What a round's healthy groups measure (busbw of ngroups > 0 groups, unchanged): the middle
+ * figure, and of an even count the upper of the two middle ones. Faults only slow a group down:
+ * with half the groups slow (two bad nodes in four groups) the mean of the middle two sits
+ * halfway to the slow figures and hid one of them. 0 when out of memory. */
+double sc_pairs_bisect_reference(const double *busbw, int ngroups);
 /* After a round: the halves of the slow groups, those of SC_BISECT_LEAF or fewer appended to
  * leaves (room for n / 2 + 1, *nleaves grows), the others into next (room for n / 2 + 1).
  * Returns how many are in next. */

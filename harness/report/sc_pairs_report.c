@@ -78,7 +78,7 @@ static void pairs__groups(sc_results_t *res, const sc_pairs_matrix_t *m, const c
         return;
     sc_results_printf(res,
                       "#\n# bisect groups (all-reduce busbw, held to %.3g GB/s: the first "
-                      "groups' median)\n# %5s %5s %10s %5s  %s\n",
+                      "groups' middle figure)\n# %5s %5s %10s %5s  %s\n",
                       m->group_reference, "round", "size", "GB/s", "looks", "members");
     for (int g = 0; g < m->ngroups; g++) {
         const sc_pairs_group_t *G = &m->groups[g];

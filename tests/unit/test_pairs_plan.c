@@ -2,7 +2,7 @@
  * n is odd), quick's first pairs, its second step (each member of a slow pair with a node of a
  * healthy one, no node twice in a round, nothing when no pair is healthy), the counts
  * --plan-only prints, and the localisation of what quick measured: a bad node (slow with a good
- * partner too) and a bad route (fine with the others). */
+ * partner too) and a bad route (fine with the others); bisect's reference. */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,6 +201,20 @@ static void check_switch(void)
     SC_EXPECT(c.rounds == 2 && c.pairs == 64); /* 16 + 16 under, 32 across */
 }
 
+/* bisect's reference: two slow groups of four (the vcluster's two bad nodes, as measured) leave
+ * it at the slower healthy group, where the mean of the middle two sat at 0.078 - above the
+ * slow line of 0.8 x 0.078, and one bad group passed */
+static void check_bisect_reference(void)
+{
+    const double two_slow[] = {0.0158, 0.206, 0.0144, 0.141};
+    SC_EXPECT(sc_pairs_bisect_reference(two_slow, 4) == 0.141);
+    SC_EXPECT(two_slow[0] == 0.0158 && two_slow[3] == 0.141); /* the figures are not sorted */
+    const double odd[] = {3.0, 1.0, 2.0}, one[] = {5.0};
+    SC_EXPECT(sc_pairs_bisect_reference(odd, 3) == 2.0 && sc_pairs_bisect_reference(one, 1) == 5.0);
+    const double half_slow[] = {0.01, 0.01, 0.01, 0.01, 1.0, 1.1, 0.9, 1.2}; /* 4 of 8 slow */
+    SC_EXPECT(sc_pairs_bisect_reference(half_slow, 8) == 0.9); /* the slowest healthy one */
+}
+
 int main(void)
 {
     check_all(N);
@@ -226,6 +240,7 @@ int main(void)
     sc_pairs_plan_counts(SC_PAIRS_bisect, 1024, 0, 0, &c);
     SC_EXPECT(c.groups == 16 && c.rounds == 1 && c.pairs == 0);
     check_switch();
+    check_bisect_reference();
     SC_EXPECT(sc_pairs_strategy_parse("bisect") == SC_PAIRS_bisect &&
               sc_pairs_strategy_parse("ring") == -1 &&
               !strcmp(sc_pairs_strategy_name(SC_PAIRS_switch), "switch"));
