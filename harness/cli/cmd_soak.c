@@ -34,7 +34,7 @@ typedef struct {
         *metrics_path, *mode;
     uint64_t sweep_min, sweep_max, pair_size;
     int sweep_iters, steps, warmup;
-    double bytes_scale, compute_scale, max_drift, telemetry_s, timeout_s, cycle_s;
+    double bytes_scale, compute_scale, max_drift, telemetry_s, timeout_s, cycle_s, pair_tolerance;
     bool help, no_preflight;
 } soak__opts_t;
 
@@ -67,6 +67,10 @@ static const sc_cli_opt_t soak__options[] = {
       SC_OPT_DOUBLE, compute_scale, 0, 1e3),
     O(0, "pair-size", "SIZE", "message size of the pair check between hosts (default 1M)",
       SC_OPT_SIZE, pair_size, 1, 0),
+    O(0, "pair-tolerance", "F",
+      "a pair of the check is slow below (1 - F) x the pairs' median "
+      "(default " SC_DEFAULT_PAIRS_TOLERANCE_TEXT ")",
+      SC_OPT_DOUBLE, pair_tolerance, 0.01, 0.99),
     O(0, "mode", "concurrent|serial", "the pair check's pairs at once, or one at a time",
       SC_OPT_STRING, mode, 0, 0),
     O(0, "max-drift", "F",
@@ -97,6 +101,7 @@ static void soak__defaults(soak__opts_t *o)
                         .sweep_min = 64u << 10,
                         .sweep_max = 16u << 20,
                         .pair_size = 1u << 20,
+                        .pair_tolerance = SC_DEFAULT_PAIRS_TOLERANCE,
                         .sweep_iters = 10,
                         .steps = 10,
                         .warmup = 2,
@@ -502,7 +507,7 @@ static void soak__context(soak__run_t *run)
                                          .lat_iters = 20,
                                          .looks = SC_DEFAULT_LOOKS,
                                          .serial = !strcmp(o->mode, "serial"),
-                                         .tolerance = 0.5,
+                                         .tolerance = o->pair_tolerance,
                                          .strategy = SC_PAIRS_quick}};
 }
 

@@ -29,6 +29,11 @@
 #define SC_DEFAULT_LOOKS      3
 #define SC_DEFAULT_LOOKS_TEXT SC_DEFAULT_TEXT(SC_DEFAULT_LOOKS)
 
+/* A pair (or a bisect group) is slow below (1 - this) x its reference: `pairs --tolerance`,
+ * `soak --pair-tolerance`. */
+#define SC_DEFAULT_PAIRS_TOLERANCE      0.5
+#define SC_DEFAULT_PAIRS_TOLERANCE_TEXT SC_DEFAULT_TEXT(SC_DEFAULT_PAIRS_TOLERANCE)
+
 /* The least drop against a baseline that is a finding (a WARN; twice it a FAIL), whatever the
  * baseline's own spread: `baseline create --tolerance`, `report DIR1 DIR2 --tolerance`. */
 #define SC_DEFAULT_BASELINE_TOLERANCE      0.05

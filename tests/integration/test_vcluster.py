@@ -525,9 +525,12 @@ def strategies(wd):
 
 def soak(wd):
     """The soak's quick pair check across hosts: healthy, then with h3 shaped."""
+    # the pair check slow below a fifth of the pairs' median, as in strategies: on hosts sharing
+    # 2 cores a healthy cycle's slowest pair went from 2.0 to 0.78 GB/s and both pairs were
+    # named (links) at the default half; h3 is shaped to ~1 % of a healthy pair
     small = ["--bytes-scale", "0.001", "--compute-scale", "0.01", "--sweep-max", "256K",
              "--steps", "3", "--cycle", "3", "--pair-size", "256K", "--mode", "serial",
-             "--max-drift", "0.9"]
+             "--max-drift", "0.9", "--pair-tolerance", "0.8"]
     for tag, shaped in (("healthy", False), ("shaped", True)):
         if shaped:
             vc("shape", NAME, "h3", SLOWER)
