@@ -50,6 +50,8 @@ sc_status_t sc_files_check_input(const char *path, sc_err_t *err)
 
 sc_status_t sc_files_make_folders(const char *flag, const char *path, sc_err_t *err)
 {
+    if (path[0] == '\0') /* the options refuse empty values; nothing to walk here either */
+        return sc_err_set(err, SC_ERR_USAGE, "%s: empty path", flag);
     char tmp[PATH_MAX];
     snprintf(tmp, sizeof(tmp), "%s", path);
     for (char *p = tmp + 1;; p++) {

@@ -19,7 +19,6 @@ sc_status_t sc_files_check_output(const char *flag, const char *path, sc_err_t *
  * nothing): SC_ERR_INPUT naming path and what it is instead, or why it cannot be opened. */
 sc_status_t sc_files_check_input(const char *path, sc_err_t *err);
 
-/* Writes what writer produces (it returns non-zero on failure) to path, whole or not at all. */
 /* A folder that can be made at path (flag names it in errors): the nearest part of path that
  * exists is a folder in which a folder can be made (probed, removed). Bad usage otherwise. */
 sc_status_t sc_files_check_folder(const char *flag, const char *path, sc_err_t *err);
@@ -27,6 +26,7 @@ sc_status_t sc_files_check_folder(const char *flag, const char *path, sc_err_t *
 /* mkdir -p path (0755); an I/O error names flag and the part that could not be made. */
 sc_status_t sc_files_make_folders(const char *flag, const char *path, sc_err_t *err);
 
+/* Writes what writer produces (it returns non-zero on failure) to path, whole or not at all. */
 typedef int (*sc_files_writer_t)(FILE *out, void *arg);
 sc_status_t sc_files_write_text(const char *path, sc_files_writer_t writer, void *arg,
                                 sc_err_t *err);
