@@ -1,0 +1,1014 @@
+/* fake_cudart.c - an emulated CUDA runtime (soname libcudart.so.13) that the real GPU plugin
+ * loads in place of NVIDIA's where no GPU is (tests/fakes/README.md). Semantics follow the
+ * CUDA Runtime API documentation, and where it allows a choice the stricter one is taken:
+ * - every stream is a thread of its own; work runs in stream order, asynchronously to the host;
+ * - device memory is host memory that the runtime knows: copies and kernels check that their
+ *   device pointers lie inside an allocation, and the copy's kind matches its pointers;
+ * - events complete when the stream reaches them; cudaEventElapsedTime on an event not recorded
+ *   is cudaErrorInvalidResourceHandle, on one not yet complete cudaErrorNotReady;
+ * - host functions (cudaLaunchHostFunc) run on one callback thread shared by all streams, so a
+ *   host function that blocks delays every other stream's host functions; a CUDA call from
+ *   inside one is cudaErrorNotPermitted;
+ * - capture (cudaStreamBeginCapture) records work into a graph instead of running it; querying
+ *   or synchronising a capturing stream invalidates the capture;
+ * - CUDA_LAUNCH_BLOCKING=1 makes every enqueue wait until its work is done;
+ * - kernels run as host code: the plugin's kernels are recognised by name (fake_kernels.c);
+ *   another kernel is cudaErrorInvalidDeviceFunction.
+ * FAKE_CUDA_DEVICES (default 1; 0: no device), FAKE_CUDA_MEM_MB (each device's memory, default
+ * 2048), FAKE_CUDA_NAME (the device name) and FAKE_CUDA_BUS_BASE set the machine. */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fake_gpu.h"
+#include "fake_kernels.h"
+
+/* ---- the machine ---- */
+
+static int fc__env_int(const char *name, int fallback)
+{
+    const char *v = getenv(name);
+    return v != NULL && v[0] != '\0' ? atoi(v) : fallback;
+}
+
+static int fc__devices(void)
+{
+    return fc__env_int("FAKE_CUDA_DEVICES", 1);
+}
+
+static size_t fc__device_mem(void)
+{
+    return (size_t)fc__env_int("FAKE_CUDA_MEM_MB", 2048) << 20;
+}
+
+static _Thread_local int fc__device;
+static _Thread_local cudaError_t fc__last_error;
+static _Thread_local int fc__in_host_fn;
+
+static cudaError_t fc__ret(cudaError_t rc)
+{
+    if (rc != cudaSuccess)
+        fc__last_error = rc;
+    return rc;
+}
+
+/* CUDA calls are not permitted from inside a host function (CUDA Runtime API, cudaLaunchHostFunc). */
+#define FC_API()                                                                                   \
+    do {                                                                                           \
+        if (fc__in_host_fn)                                                                        \
+            return fc__ret(cudaErrorNotPermitted);                                                 \
+    } while (0)
+
+static double fc__now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* ---- device memory ---- */
+
+typedef struct {
+    char *ptr;
+    size_t bytes;
+    int device;
+} fc_alloc_t;
+
+static struct {
+    pthread_mutex_t lock;
+    fc_alloc_t *list;
+    size_t n, cap;
+    size_t used[64];
+} fc__mem = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+int fakecuda_is_device(const void *ptr, size_t bytes)
+{
+    const char *p = ptr;
+    int inside = 0;
+    pthread_mutex_lock(&fc__mem.lock);
+    for (size_t i = 0; i < fc__mem.n && !inside; i++)
+        inside = p >= fc__mem.list[i].ptr && bytes <= fc__mem.list[i].bytes &&
+                 (size_t)(p - fc__mem.list[i].ptr) <= fc__mem.list[i].bytes - bytes;
+    pthread_mutex_unlock(&fc__mem.lock);
+    return inside;
+}
+
+int fakecuda_current_device(void)
+{
+    return fc__device;
+}
+
+cudaError_t cudaMalloc(void **ptr, size_t bytes)
+{
+    FC_API();
+    if (ptr == NULL)
+        return fc__ret(cudaErrorInvalidValue);
+    *ptr = NULL;
+    if (fc__devices() <= 0)
+        return fc__ret(cudaErrorNoDevice);
+    int d = fc__device & 63;
+    pthread_mutex_lock(&fc__mem.lock);
+    cudaError_t rc = cudaSuccess;
+    if (fc__mem.used[d] + bytes > fc__device_mem())
+        rc = cudaErrorMemoryAllocation;
+    else if (fc__mem.n == fc__mem.cap) {
+        size_t cap = fc__mem.cap ? 2 * fc__mem.cap : 64;
+        fc_alloc_t *list = realloc(fc__mem.list, cap * sizeof(*list));
+        if (list == NULL)
+            rc = cudaErrorMemoryAllocation;
+        else {
+            fc__mem.list = list;
+            fc__mem.cap = cap;
+        }
+    }
+    char *mem = rc == cudaSuccess ? aligned_alloc(256, (bytes + 255) / 256 * 256 + 256) : NULL;
+    if (rc == cudaSuccess && mem == NULL)
+        rc = cudaErrorMemoryAllocation;
+    if (rc == cudaSuccess) {
+        memset(mem, 0xa5, bytes); /* device memory is not zeroed: never read it unwritten */
+        fc__mem.list[fc__mem.n++] = (fc_alloc_t){mem, bytes, d};
+        fc__mem.used[d] += bytes;
+        *ptr = mem;
+    }
+    pthread_mutex_unlock(&fc__mem.lock);
+    return fc__ret(rc);
+}
+
+cudaError_t cudaFree(void *ptr)
+{
+    FC_API();
+    if (ptr == NULL)
+        return cudaSuccess;
+    pthread_mutex_lock(&fc__mem.lock);
+    size_t i = 0;
+    while (i < fc__mem.n && fc__mem.list[i].ptr != ptr)
+        i++;
+    int found = i < fc__mem.n;
+    if (found) {
+        fc__mem.used[fc__mem.list[i].device] -= fc__mem.list[i].bytes;
+        fc__mem.list[i] = fc__mem.list[--fc__mem.n];
+    }
+    pthread_mutex_unlock(&fc__mem.lock);
+    if (!found)
+        return fc__ret(cudaErrorInvalidValue);
+    free(ptr);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
+{
+    FC_API();
+    if (fc__devices() <= 0)
+        return fc__ret(cudaErrorNoDevice);
+    pthread_mutex_lock(&fc__mem.lock);
+    *total = fc__device_mem();
+    *free_bytes = *total - fc__mem.used[fc__device & 63];
+    pthread_mutex_unlock(&fc__mem.lock);
+    return cudaSuccess;
+}
+
+/* ---- work, streams and the callback thread ---- */
+
+void fakecuda_work_release(fc_work_t *work)
+{
+    if (atomic_fetch_sub(&work->refs, 1) == 1)
+        work->destroy(work);
+}
+
+typedef struct fc_node {
+    fc_work_t *work;
+    struct fc_node *next;
+} fc_node_t;
+
+struct CUgraph_st {
+    fc_node_t *head, *tail;
+    size_t nodes;
+};
+
+struct CUgraphExec_st {
+    fc_work_t **work;
+    size_t n;
+};
+
+struct CUstream_st {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    fc_node_t *head, *tail;
+    int busy, destroying;
+    pthread_t thread;
+    cudaGraph_t capture; /* non-NULL while capturing */
+    int capture_invalid;
+    int device;
+    unsigned magic;
+};
+#define FC_STREAM_MAGIC 0x5743a11u
+
+/* Host functions: one thread for all streams, as CUDA has. */
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    pthread_once_t once;
+    void (*fn)(void *);
+    void *arg;
+    unsigned long posted, done;
+} fc__cb = {.lock = PTHREAD_MUTEX_INITIALIZER,
+            .changed = PTHREAD_COND_INITIALIZER,
+            .once = PTHREAD_ONCE_INIT};
+
+static void *fc__callback_main(void *unused)
+{
+    (void)unused;
+    pthread_mutex_lock(&fc__cb.lock);
+    for (;;) {
+        while (fc__cb.fn == NULL)
+            pthread_cond_wait(&fc__cb.changed, &fc__cb.lock);
+        void (*fn)(void *) = fc__cb.fn;
+        void *arg = fc__cb.arg;
+        pthread_mutex_unlock(&fc__cb.lock);
+        fc__in_host_fn = 1;
+        fn(arg);
+        fc__in_host_fn = 0;
+        pthread_mutex_lock(&fc__cb.lock);
+        fc__cb.fn = NULL;
+        fc__cb.done++;
+        pthread_cond_broadcast(&fc__cb.changed);
+    }
+    return NULL;
+}
+
+static void fc__callback_start(void)
+{
+    pthread_t t;
+    pthread_create(&t, NULL, fc__callback_main, NULL);
+    pthread_detach(t);
+}
+
+/* Runs fn(arg) on the callback thread and waits for it (the stream waits behind it). */
+static void fc__run_on_callback_thread(void (*fn)(void *), void *arg)
+{
+    pthread_once(&fc__cb.once, fc__callback_start);
+    pthread_mutex_lock(&fc__cb.lock);
+    while (fc__cb.fn != NULL) /* another stream's host function is running */
+        pthread_cond_wait(&fc__cb.changed, &fc__cb.lock);
+    fc__cb.fn = fn;
+    fc__cb.arg = arg;
+    unsigned long ticket = ++fc__cb.posted;
+    pthread_cond_broadcast(&fc__cb.changed);
+    while (fc__cb.done < ticket)
+        pthread_cond_wait(&fc__cb.changed, &fc__cb.lock);
+    pthread_mutex_unlock(&fc__cb.lock);
+}
+
+static void *fc__stream_main(void *arg)
+{
+    cudaStream_t s = arg;
+    pthread_mutex_lock(&s->lock);
+    for (;;) {
+        while (s->head == NULL && !s->destroying)
+            pthread_cond_wait(&s->changed, &s->lock);
+        if (s->head == NULL)
+            break; /* destroying, and drained */
+        fc_node_t *node = s->head;
+        s->busy = 1;
+        pthread_mutex_unlock(&s->lock);
+        node->work->run(node->work);
+        fakecuda_work_release(node->work);
+        pthread_mutex_lock(&s->lock);
+        s->head = node->next;
+        if (s->head == NULL)
+            s->tail = NULL;
+        free(node);
+        s->busy = 0;
+        pthread_cond_broadcast(&s->changed);
+    }
+    pthread_mutex_unlock(&s->lock);
+    /* cudaStreamDestroy returns at once; the stream's resources go once its work is done */
+    s->magic = 0;
+    pthread_cond_destroy(&s->changed);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+    return NULL;
+}
+
+static cudaStream_t fc__stream_new(void)
+{
+    cudaStream_t s = calloc(1, sizeof(*s));
+    if (s == NULL)
+        return NULL;
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->changed, NULL);
+    s->device = fc__device;
+    s->magic = FC_STREAM_MAGIC;
+    if (pthread_create(&s->thread, NULL, fc__stream_main, s) != 0) {
+        free(s);
+        return NULL;
+    }
+    pthread_detach(s->thread);
+    return s;
+}
+
+/* The legacy default stream (stream 0), made on first use. */
+static cudaStream_t fc__legacy;
+static pthread_once_t fc__legacy_once = PTHREAD_ONCE_INIT;
+static void fc__legacy_make(void)
+{
+    fc__legacy = fc__stream_new();
+}
+
+static cudaStream_t fc__stream_of(cudaStream_t s)
+{
+    if (s == NULL || s == cudaStreamLegacy) {
+        pthread_once(&fc__legacy_once, fc__legacy_make);
+        return fc__legacy;
+    }
+    return s->magic == FC_STREAM_MAGIC ? s : NULL;
+}
+
+static int fc__launch_blocking(void)
+{
+    const char *v = getenv("CUDA_LAUNCH_BLOCKING");
+    return v != NULL && strcmp(v, "1") == 0;
+}
+
+static void fc__stream_wait_idle(cudaStream_t s)
+{
+    pthread_mutex_lock(&s->lock);
+    while (s->head != NULL || s->busy)
+        pthread_cond_wait(&s->changed, &s->lock);
+    pthread_mutex_unlock(&s->lock);
+}
+
+cudaError_t fakecuda_enqueue(cudaStream_t stream, fc_work_t *work)
+{
+    cudaStream_t s = fc__stream_of(stream);
+    if (s == NULL || fc__in_host_fn) {
+        fakecuda_work_release(work);
+        return fc__ret(s == NULL ? cudaErrorInvalidResourceHandle : cudaErrorNotPermitted);
+    }
+    fc_node_t *node = calloc(1, sizeof(*node));
+    if (node == NULL) {
+        fakecuda_work_release(work);
+        return fc__ret(cudaErrorMemoryAllocation);
+    }
+    node->work = work;
+    pthread_mutex_lock(&s->lock);
+    int captured = s->capture != NULL;
+    if (captured) { /* recorded, not run */
+        cudaGraph_t g = s->capture;
+        if (g->tail)
+            g->tail->next = node;
+        else
+            g->head = node;
+        g->tail = node;
+        g->nodes++;
+    } else {
+        if (s->tail)
+            s->tail->next = node;
+        else
+            s->head = node;
+        s->tail = node;
+        pthread_cond_broadcast(&s->changed);
+    }
+    pthread_mutex_unlock(&s->lock);
+    if (!captured && fc__launch_blocking())
+        fc__stream_wait_idle(s);
+    return cudaSuccess;
+}
+
+/* A capturing stream may not be queried or synchronised: the capture is invalidated. */
+static cudaError_t fc__not_while_capturing(cudaStream_t s)
+{
+    pthread_mutex_lock(&s->lock);
+    int capturing = s->capture != NULL;
+    if (capturing)
+        s->capture_invalid = 1;
+    pthread_mutex_unlock(&s->lock);
+    return capturing ? cudaErrorStreamCaptureUnsupported : cudaSuccess;
+}
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned flags)
+{
+    FC_API();
+    (void)flags;
+    if (fc__devices() <= 0)
+        return fc__ret(cudaErrorNoDevice);
+    *stream = fc__stream_new();
+    return *stream ? cudaSuccess : fc__ret(cudaErrorMemoryAllocation);
+}
+
+cudaError_t cudaStreamCreate(cudaStream_t *stream)
+{
+    return cudaStreamCreateWithFlags(stream, 0);
+}
+
+cudaError_t cudaStreamDestroy(cudaStream_t stream)
+{
+    FC_API();
+    cudaStream_t s = fc__stream_of(stream);
+    if (s == NULL || s == fc__legacy)
+        return fc__ret(cudaErrorInvalidResourceHandle);
+    pthread_mutex_lock(&s->lock);
+    s->destroying = 1;
+    pthread_cond_broadcast(&s->changed);
+    pthread_mutex_unlock(&s->lock);
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamQuery(cudaStream_t stream)
+{
+    FC_API();
+    cudaStream_t s = fc__stream_of(stream);
+    if (s == NULL)
+        return fc__ret(cudaErrorInvalidResourceHandle);
+    if (fc__not_while_capturing(s) != cudaSuccess)
+        return fc__ret(cudaErrorStreamCaptureUnsupported);
+    pthread_mutex_lock(&s->lock);
+    int idle = s->head == NULL && !s->busy;
+    pthread_mutex_unlock(&s->lock);
+    return idle ? cudaSuccess : cudaErrorNotReady; /* not an error: not recorded as the last */
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t stream)
+{
+    FC_API();
+    cudaStream_t s = fc__stream_of(stream);
+    if (s == NULL)
+        return fc__ret(cudaErrorInvalidResourceHandle);
+    if (fc__not_while_capturing(s) != cudaSuccess)
+        return fc__ret(cudaErrorStreamCaptureUnsupported);
+    fc__stream_wait_idle(s);
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSynchronize(void)
+{
+    FC_API();
+    /* the legacy stream only: the plugin's own streams are synchronised by their owners */
+    fc__stream_wait_idle(fc__stream_of(NULL));
+    return cudaSuccess;
+}
+
+/* ---- host functions ---- */
+
+typedef struct {
+    fc_work_t base;
+    cudaHostFn_t fn;
+    void *arg;
+} fc_host_work_t;
+
+static void fc__host_run(fc_work_t *w)
+{
+    fc_host_work_t *h = (fc_host_work_t *)w;
+    fc__run_on_callback_thread(h->fn, h->arg);
+}
+
+static void fc__free_work(fc_work_t *w)
+{
+    free(w);
+}
+
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *arg)
+{
+    FC_API();
+    fc_host_work_t *h = calloc(1, sizeof(*h));
+    if (h == NULL)
+        return fc__ret(cudaErrorMemoryAllocation);
+    h->base = (fc_work_t){.run = fc__host_run, .destroy = fc__free_work, .what = "host function"};
+    atomic_init(&h->base.refs, 1);
+    h->fn = fn;
+    h->arg = arg;
+    return fakecuda_enqueue(stream, &h->base);
+}
+
+/* ---- copies and memset ---- */
+
+typedef struct {
+    fc_work_t base;
+    void *dst;
+    const void *src;
+    size_t bytes;
+    int byte; /* memset: the value; copy: -1 */
+} fc_copy_work_t;
+
+static void fc__copy_run(fc_work_t *w)
+{
+    fc_copy_work_t *c = (fc_copy_work_t *)w;
+    if (c->byte >= 0)
+        memset(c->dst, c->byte, c->bytes);
+    else
+        memmove(c->dst, c->src, c->bytes);
+}
+
+/* The kind must match the pointers (the runtime cannot tell a host pointer from a device one
+ * only under cudaMemcpyDefault, where it infers the direction). */
+static cudaError_t fc__check_kind(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind k)
+{
+    int d = fakecuda_is_device(dst, bytes), s = fakecuda_is_device(src, bytes);
+    int ok = k == cudaMemcpyDefault || (k == cudaMemcpyHostToDevice && d && !s) ||
+             (k == cudaMemcpyDeviceToHost && !d && s) || (k == cudaMemcpyDeviceToDevice && d && s) ||
+             (k == cudaMemcpyHostToHost && !d && !s);
+    return ok ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+static cudaError_t fc__enqueue_copy(void *dst, const void *src, size_t bytes, int byte,
+                                    cudaStream_t stream)
+{
+    fc_copy_work_t *c = calloc(1, sizeof(*c));
+    if (c == NULL)
+        return fc__ret(cudaErrorMemoryAllocation);
+    c->base = (fc_work_t){.run = fc__copy_run, .destroy = fc__free_work,
+                          .what = byte >= 0 ? "memset" : "memcpy"};
+    atomic_init(&c->base.refs, 1);
+    c->dst = dst;
+    c->src = src;
+    c->bytes = bytes;
+    c->byte = byte;
+    return fakecuda_enqueue(stream, &c->base);
+}
+
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind,
+                            cudaStream_t stream)
+{
+    FC_API();
+    if (bytes == 0)
+        return cudaSuccess;
+    if (fc__check_kind(dst, src, bytes, kind) != cudaSuccess)
+        return fc__ret(cudaErrorInvalidValue);
+    return fc__enqueue_copy(dst, src, bytes, -1, stream);
+}
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind)
+{
+    cudaError_t rc = cudaMemcpyAsync(dst, src, bytes, kind, NULL);
+    if (rc == cudaSuccess)
+        fc__stream_wait_idle(fc__stream_of(NULL));
+    return rc;
+}
+
+cudaError_t cudaMemsetAsync(void *dst, int value, size_t bytes, cudaStream_t stream)
+{
+    FC_API();
+    if (bytes == 0)
+        return cudaSuccess;
+    if (!fakecuda_is_device(dst, bytes))
+        return fc__ret(cudaErrorInvalidValue);
+    return fc__enqueue_copy(dst, NULL, bytes, value & 0xff, stream);
+}
+
+cudaError_t cudaMemset(void *dst, int value, size_t bytes)
+{
+    cudaError_t rc = cudaMemsetAsync(dst, value, bytes, NULL);
+    if (rc == cudaSuccess)
+        fc__stream_wait_idle(fc__stream_of(NULL));
+    return rc;
+}
+
+/* ---- events ---- */
+
+struct CUevent_st {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    unsigned long recorded, completed; /* generations */
+    double ms;                          /* when the stream reached the last completed record */
+    unsigned flags;
+    unsigned magic;
+};
+#define FC_EVENT_MAGIC 0xe7e47u
+
+typedef struct {
+    fc_work_t base;
+    cudaEvent_t event;
+    unsigned long generation;
+} fc_event_work_t;
+
+static void fc__event_run(fc_work_t *w)
+{
+    fc_event_work_t *e = (fc_event_work_t *)w;
+    pthread_mutex_lock(&e->event->lock);
+    e->event->ms = fc__now_ms();
+    if (e->generation > e->event->completed)
+        e->event->completed = e->generation;
+    pthread_cond_broadcast(&e->event->changed);
+    pthread_mutex_unlock(&e->event->lock);
+}
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned flags)
+{
+    FC_API();
+    cudaEvent_t e = calloc(1, sizeof(*e));
+    if (e == NULL)
+        return fc__ret(cudaErrorMemoryAllocation);
+    pthread_mutex_init(&e->lock, NULL);
+    pthread_cond_init(&e->changed, NULL);
+    e->flags = flags;
+    e->magic = FC_EVENT_MAGIC;
+    *event = e;
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventCreate(cudaEvent_t *event)
+{
+    return cudaEventCreateWithFlags(event, cudaEventDefault);
+}
+
+cudaError_t cudaEventDestroy(cudaEvent_t e)
+{
+    FC_API();
+    if (e == NULL || e->magic != FC_EVENT_MAGIC)
+        return fc__ret(cudaErrorInvalidResourceHandle);
+    /* CUDA lets an event be destroyed while recorded work is pending; the emulation keeps it
+     * until the record ran, so that the stream thread never writes freed memory */
+    pthread_mutex_lock(&e->lock);
+    while (e->completed < e->recorded)
+        pthread_cond_wait(&e->changed, &e->lock);
+    e->magic = 0;
+    pthread_mutex_unlock(&e->lock);
+    pthread_cond_destroy(&e->changed);
+    pthread_mutex_destroy(&e->lock);
+    free(e);
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t stream)
+{
+    FC_API();
+    cudaStream_t s = fc__stream_of(stream);
+    if (e == NULL || e->magic != FC_EVENT_MAGIC || s == NULL)
+        return fc__ret(cudaErrorInvalidResourceHandle);
+    pthread_mutex_lock(&s->lock);
+    int capturing = s->capture != NULL;
+    pthread_mutex_unlock(&s->lock);
+    if (capturing) /* not emulated: the plugin records no event inside a capture */
+        return fc__ret(cudaErrorStreamCaptureUnsupported);
+    fc_event_work_t *w = calloc(1, sizeof(*w));
+    if (w == NULL)
+        return fc__ret(cudaErrorMemoryAllocation);
+    w->base = (fc_work_t){.run = fc__event_run, .destroy = fc__free_work, .what = "event"};
+    atomic_init(&w->base.refs, 1);
+    w->event = e;
+    pthread_mutex_lock(&e->lock);
+    w->generation = ++e->recorded;
+    pthread_mutex_unlock(&e->lock);
+    return fakecuda_enqueue(s, &w->base);
+}
+
+cudaError_t cudaEventQuery(cudaEvent_t e)
+{
+    FC_API();
+    if (e == NULL || e->magic != FC_EVENT_MAGIC)
+        return fc__ret(cudaErrorInvalidResourceHandle);
+    pthread_mutex_lock(&e->lock);
+    int done = e->completed == e->recorded;
+    pthread_mutex_unlock(&e->lock);
+    return done ? cudaSuccess : cudaErrorNotReady;
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t e)
+{
+    FC_API();
+    if (e == NULL || e->magic != FC_EVENT_MAGIC)
+        return fc__ret(cudaErrorInvalidResourceHandle);
+    pthread_mutex_lock(&e->lock);
+    while (e->completed < e->recorded)
+        pthread_cond_wait(&e->changed, &e->lock);
+    pthread_mutex_unlock(&e->lock);
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t stop)
+{
+    FC_API();
+    if (ms == NULL)
+        return fc__ret(cudaErrorInvalidValue);
+    cudaEvent_t ev[2] = {start, stop};
+    double at[2] = {0, 0};
+    cudaError_t rc = cudaSuccess;
+    for (int i = 0; i < 2 && rc == cudaSuccess; i++) {
+        if (ev[i] == NULL || ev[i]->magic != FC_EVENT_MAGIC ||
+            (ev[i]->flags & cudaEventDisableTiming))
+            return fc__ret(cudaErrorInvalidResourceHandle);
+        pthread_mutex_lock(&ev[i]->lock);
+        if (ev[i]->recorded == 0)
+            rc = cudaErrorInvalidResourceHandle;
+        else if (ev[i]->completed < ev[i]->recorded)
+            rc = cudaErrorNotReady;
+        at[i] = ev[i]->ms;
+        pthread_mutex_unlock(&ev[i]->lock);
+    }
+    if (rc != cudaSuccess)
+        return fc__ret(rc);
+    *ms = (float)(at[1] - at[0]);
+    return cudaSuccess;
+}
+
+/* ---- graphs ---- */
+
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode)
+{
+    FC_API();
+    (void)mode;
+    cudaStream_t s = fc__stream_of(stream);
+    if (s == NULL || s == fc__legacy) /* the legacy stream cannot be captured */
+        return fc__ret(s == NULL ? cudaErrorInvalidResourceHandle
+                                 : cudaErrorStreamCaptureUnsupported);
+    cudaGraph_t g = calloc(1, sizeof(*g));
+    if (g == NULL)
+        return fc__ret(cudaErrorMemoryAllocation);
+    pthread_mutex_lock(&s->lock);
+    cudaError_t rc = s->capture != NULL ? cudaErrorIllegalState : cudaSuccess;
+    if (rc == cudaSuccess) {
+        s->capture = g;
+        s->capture_invalid = 0;
+    }
+    pthread_mutex_unlock(&s->lock);
+    if (rc != cudaSuccess)
+        free(g);
+    return fc__ret(rc);
+}
+
+cudaError_t cudaGraphDestroy(cudaGraph_t g)
+{
+    FC_API();
+    if (g == NULL)
+        return fc__ret(cudaErrorInvalidValue);
+    for (fc_node_t *n = g->head, *next; n != NULL; n = next) {
+        next = n->next;
+        fakecuda_work_release(n->work);
+        free(n);
+    }
+    free(g);
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *graph)
+{
+    FC_API();
+    cudaStream_t s = fc__stream_of(stream);
+    if (s == NULL)
+        return fc__ret(cudaErrorInvalidResourceHandle);
+    pthread_mutex_lock(&s->lock);
+    cudaGraph_t g = s->capture;
+    int invalid = s->capture_invalid;
+    s->capture = NULL;
+    pthread_mutex_unlock(&s->lock);
+    *graph = NULL;
+    if (g == NULL)
+        return fc__ret(cudaErrorIllegalState);
+    if (invalid) {
+        cudaGraphDestroy(g);
+        return fc__ret(cudaErrorStreamCaptureInvalidated);
+    }
+    *graph = g;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *exec, cudaGraph_t g, unsigned long long flags)
+{
+    FC_API();
+    (void)flags;
+    if (g == NULL || exec == NULL)
+        return fc__ret(cudaErrorInvalidValue);
+    cudaGraphExec_t e = calloc(1, sizeof(*e));
+    e->work = calloc(g->nodes ? g->nodes : 1, sizeof(*e->work));
+    for (fc_node_t *n = g->head; n != NULL; n = n->next) {
+        atomic_fetch_add(&n->work->refs, 1);
+        e->work[e->n++] = n->work;
+    }
+    *exec = e;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream)
+{
+    FC_API();
+    if (exec == NULL)
+        return fc__ret(cudaErrorInvalidValue);
+    for (size_t i = 0; i < exec->n; i++) {
+        atomic_fetch_add(&exec->work[i]->refs, 1);
+        cudaError_t rc = fakecuda_enqueue(stream, exec->work[i]);
+        if (rc != cudaSuccess)
+            return rc;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec)
+{
+    FC_API();
+    if (exec == NULL)
+        return fc__ret(cudaErrorInvalidValue);
+    for (size_t i = 0; i < exec->n; i++)
+        fakecuda_work_release(exec->work[i]);
+    free(exec->work);
+    free(exec);
+    return cudaSuccess;
+}
+
+/* ---- devices and versions ---- */
+
+cudaError_t cudaGetDeviceCount(int *count)
+{
+    FC_API();
+    *count = fc__devices() > 0 ? fc__devices() : 0;
+    return *count > 0 ? cudaSuccess : fc__ret(cudaErrorNoDevice);
+}
+
+cudaError_t cudaSetDevice(int device)
+{
+    FC_API();
+    if (device < 0 || device >= fc__devices())
+        return fc__ret(cudaErrorInvalidDevice);
+    fc__device = device;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetDevice(int *device)
+{
+    *device = fc__device;
+    return cudaSuccess;
+}
+
+static int fc__bus(int device)
+{
+    return fc__env_int("FAKE_CUDA_BUS_BASE", 0x1b) + device;
+}
+
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
+{
+    FC_API();
+    if (device < 0 || device >= fc__devices())
+        return fc__ret(cudaErrorInvalidDevice);
+    memset(prop, 0, sizeof(*prop));
+    const char *name = getenv("FAKE_CUDA_NAME");
+    snprintf(prop->name, sizeof(prop->name), "%s",
+             name != NULL ? name : "Emulated GPU (scalecheck fake CUDA)");
+    prop->totalGlobalMem = fc__device_mem();
+    prop->major = 9;
+    prop->minor = 0;
+    prop->multiProcessorCount = 132;
+    prop->pciBusID = fc__bus(device);
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetPCIBusId(char *bus, int len, int device)
+{
+    FC_API();
+    if (device < 0 || device >= fc__devices())
+        return fc__ret(cudaErrorInvalidDevice);
+    snprintf(bus, (size_t)len, "0000:%02x:00.0", fc__bus(device));
+    return cudaSuccess;
+}
+
+cudaError_t cudaRuntimeGetVersion(int *v)
+{
+    *v = CUDART_VERSION;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDriverGetVersion(int *v)
+{
+    *v = fc__devices() > 0 ? CUDART_VERSION : 0;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetLastError(void)
+{
+    cudaError_t rc = fc__last_error;
+    fc__last_error = cudaSuccess;
+    return rc;
+}
+
+cudaError_t cudaPeekAtLastError(void)
+{
+    return fc__last_error;
+}
+
+const char *cudaGetErrorString(cudaError_t rc)
+{
+    switch (rc) {
+    case cudaSuccess:
+        return "no error";
+    case cudaErrorInvalidValue:
+        return "invalid argument";
+    case cudaErrorMemoryAllocation:
+        return "out of memory";
+    case cudaErrorNoDevice:
+        return "no CUDA-capable device is detected";
+    case cudaErrorInvalidDevice:
+        return "invalid device ordinal";
+    case cudaErrorInvalidResourceHandle:
+        return "invalid resource handle";
+    case cudaErrorNotReady:
+        return "device not ready";
+    case cudaErrorNotPermitted:
+        return "operation not permitted";
+    case cudaErrorStreamCaptureUnsupported:
+        return "operation not permitted when stream is capturing";
+    case cudaErrorStreamCaptureInvalidated:
+        return "operation failed due to a previous error during capture";
+    case cudaErrorInvalidDeviceFunction:
+        return "invalid device function";
+    case cudaErrorIllegalState:
+        return "the operation cannot be performed in the present state";
+    default:
+        return "unknown error (fake CUDA)";
+    }
+}
+
+const char *cudaGetErrorName(cudaError_t rc)
+{
+    return cudaGetErrorString(rc);
+}
+
+/* ---- what nvcc's launch code calls (crt/host_runtime.h) ---- */
+
+typedef struct {
+    dim3 grid, block;
+    size_t shared;
+    cudaStream_t stream;
+} fc_config_t;
+
+static _Thread_local fc_config_t fc__configs[8];
+static _Thread_local int fc__nconfigs;
+
+void **__cudaRegisterFatBinary(void *fat)
+{
+    static void *handle[2];
+    handle[0] = fat;
+    return handle;
+}
+
+void __cudaRegisterFatBinaryEnd(void **handle)
+{
+    (void)handle;
+}
+
+void __cudaUnregisterFatBinary(void **handle)
+{
+    (void)handle;
+}
+
+void __cudaRegisterFunction(void **handle, const char *host_fun, char *device_fun,
+                            const char *device_name, int thread_limit, uint3 *tid, uint3 *bid,
+                            dim3 *bdim, dim3 *gdim, int *wsize)
+{
+    (void)handle, (void)device_fun, (void)thread_limit, (void)tid, (void)bid, (void)bdim;
+    (void)gdim, (void)wsize;
+    fake_kernels_register(host_fun, device_name);
+}
+
+unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared, cudaStream_t stream)
+{
+    if (fc__nconfigs < 8)
+        fc__configs[fc__nconfigs++] = (fc_config_t){grid, block, shared, stream};
+    return 0;
+}
+
+cudaError_t __cudaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shared, void *stream)
+{
+    if (fc__nconfigs == 0)
+        return fc__ret(cudaErrorInvalidConfiguration);
+    fc_config_t c = fc__configs[--fc__nconfigs];
+    *grid = c.grid;
+    *block = c.block;
+    *shared = c.shared;
+    *(cudaStream_t *)stream = c.stream;
+    return cudaSuccess;
+}
+
+cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *host_fun)
+{
+    *kernel = (cudaKernel_t)fake_kernels_find(host_fun);
+    return *kernel != NULL ? cudaSuccess : fc__ret(cudaErrorInvalidDeviceFunction);
+}
+
+cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void **args,
+                               size_t shared, cudaStream_t stream)
+{
+    FC_API();
+    (void)shared;
+    if (grid.x == 0 || block.x == 0 || block.x * block.y * block.z > 1024)
+        return fc__ret(cudaErrorInvalidConfiguration);
+    fc_work_t *work = NULL;
+    cudaError_t rc = fake_kernels_make((const fake_kernel_t *)kernel, args, &work);
+    return fc__ret(rc == cudaSuccess ? fakecuda_enqueue(stream, work) : rc);
+}
+
+cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block, void **args,
+                                    size_t shared, cudaStream_t stream)
+{
+    return __cudaLaunchKernel(kernel, grid, block, args, shared, stream);
+}
+
+cudaError_t cudaLaunchKernel(const void *fun, dim3 grid, dim3 block, void **args, size_t shared,
+                             cudaStream_t stream)
+{
+    cudaKernel_t k = NULL;
+    cudaError_t rc = __cudaGetKernel(&k, fun);
+    return rc == cudaSuccess ? __cudaLaunchKernel(k, grid, block, args, shared, stream) : rc;
+}

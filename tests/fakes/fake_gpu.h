@@ -1,0 +1,39 @@
+/* fake_gpu.h - what the emulated device's three libraries share (tests/fakes/README.md): the
+ * fake CUDA runtime (fake_cudart.c, soname libcudart.so.13) runs every stream on a thread of
+ * its own, and the fake NCCL (fake_nccl.c) and cuBLAS (fake_cublas.c) put their work on those
+ * streams through fakecuda_enqueue, so that stream order, events, host functions and graph
+ * capture treat a collective or a GEMM as they treat a kernel. */
+#ifndef FAKE_GPU_H
+#define FAKE_GPU_H
+
+#include <cuda_runtime.h>
+#include <stdatomic.h>
+#include <stddef.h>
+
+/* One piece of stream work. A graph holds its nodes' work and runs it again on each launch:
+ * run must not consume what it reads. refs: the queue entries and graphs that hold it. */
+typedef struct fc_work fc_work_t;
+struct fc_work {
+    void (*run)(fc_work_t *work);
+    void (*destroy)(fc_work_t *work);
+    atomic_int refs;
+    const char *what; /* for messages */
+};
+
+/* Puts work on stream (NULL: the legacy default stream), or into the stream's capture. Takes
+ * the caller's reference. cudaErrorInvalidResourceHandle for a stream that is not one. */
+cudaError_t fakecuda_enqueue(cudaStream_t stream, fc_work_t *work);
+void fakecuda_work_release(fc_work_t *work);
+/* Whether [ptr, ptr + bytes) lies inside one device allocation (cudaMalloc). */
+int fakecuda_is_device(const void *ptr, size_t bytes);
+/* The calling thread's current device (cudaSetDevice). */
+int fakecuda_current_device(void);
+
+/* Bytes of an element of one of scalecheck's types (sc_dtype_core.h's enumeration). */
+#define FAKE_DTYPE_SIZE(t)                                                                         \
+    ((t) == SC_DTYPE_int8 || (t) == SC_DTYPE_uint8 ? 1u                                             \
+     : (t) == SC_DTYPE_fp16 || (t) == SC_DTYPE_bf16 ? 2u                                           \
+     : (t) == SC_DTYPE_int32 || (t) == SC_DTYPE_uint32 || (t) == SC_DTYPE_float ? 4u               \
+                                                                                  : 8u)
+
+#endif
