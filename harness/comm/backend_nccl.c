@@ -11,7 +11,6 @@
 
 #include "comm/sc_cuda_check.h"
 #include "comm/sc_gpu_select.h"
-#include "compute/sc_compute_cuda.h"
 #include "util/sc_clock.h"
 
 /* Waits (bounded) until the communicator has no operation in progress; on timeout or an
@@ -359,44 +358,6 @@ static sc_status_t nccl__check_count(sc_comm_t *comm, const void *buf, const sc_
     return status;
 }
 
-/* The stream's host function before the start event: see sc_gate in sc_async.h. */
-static void CUDART_CB nccl__gate_pass(void *gate)
-{
-    sc_gate_pass(gate);
-}
-
-static sc_status_t nccl__timer_start(sc_comm_t *comm, sc_err_t *err)
-{
-    nccl__comm_t *c = nccl__of(comm);
-    sc_status_t status = nccl__cuda(c, cudaLaunchHostFunc(c->stream, nccl__gate_pass, &c->gate),
-                                    "cudaLaunchHostFunc(timing gate)", err);
-    return status == SC_OK
-               ? nccl__cuda(c, cudaEventRecord(c->ev_start, c->stream), "cudaEventRecord", err)
-               : status;
-}
-
-static sc_status_t nccl__timer_stop(sc_comm_t *comm, sc_err_t *err)
-{
-    nccl__comm_t *c = nccl__of(comm);
-    sc_status_t status =
-        nccl__cuda(c, cudaEventRecord(c->ev_stop, c->stream), "cudaEventRecord", err);
-    sc_gate_open(&c->gate); /* the operation is queued: the start event may run now */
-    return status;
-}
-
-static sc_status_t nccl__timer_read(sc_comm_t *comm, double *us, sc_err_t *err)
-{
-    nccl__comm_t *c = nccl__of(comm);
-    float ms = 0;
-    sc_status_t status =
-        nccl__cuda(c, cudaEventElapsedTime(&ms, c->ev_start, c->ev_stop), "cudaEventElapsed", err);
-    *us = (double)ms * 1e3;
-    if (status == SC_OK && sc_gate_take_timeouts(&c->gate) > 0)
-        status = nccl__fail(c, SC_ERR_TIMEOUT, "device timer",
-                            "the stream's timing gate was not opened in time", err);
-    return status;
-}
-
 static sc_status_t nccl__graph_begin(sc_comm_t *comm, sc_err_t *err)
 {
     nccl__comm_t *c = nccl__of(comm);
@@ -430,41 +391,6 @@ static void nccl__graph_destroy(sc_comm_t *comm, void *graph)
 {
     (void)comm;
     cudaGraphExecDestroy((cudaGraphExec_t)graph);
-}
-
-static sc_status_t nccl__compute_spin(sc_comm_t *comm, double us, double *measured_us,
-                                      sc_err_t *err)
-{
-    nccl__comm_t *c = nccl__of(comm);
-    cudaStream_t cs = c->compute_stream;
-    sc_status_t status =
-        nccl__cuda(c, cudaEventRecord(c->ev_compute_start, cs), "cudaEventRecord", err);
-    if (status == SC_OK)
-        status = nccl__cuda(c, sc_cuda_spin(cs, us), "spin kernel", err);
-    if (status == SC_OK)
-        status = nccl__cuda(c, cudaEventRecord(c->ev_compute_stop, cs), "cudaEventRecord", err);
-    if (status == SC_OK) /* bounded like every wait: the spin is finite by construction */
-        status = nccl__cuda(c, cudaEventSynchronize(c->ev_compute_stop), "compute phase", err);
-    float ms = 0;
-    if (status == SC_OK)
-        status = nccl__cuda(c, cudaEventElapsedTime(&ms, c->ev_compute_start, c->ev_compute_stop),
-                            "cudaEventElapsedTime", err);
-    *measured_us = (double)ms * 1e3;
-    return status;
-}
-
-static sc_status_t nccl__compute_gemm(sc_comm_t *comm, const sc_gemm_spec_t *spec,
-                                      sc_gemm_result_t *result, sc_err_t *err)
-{
-    nccl__comm_t *c = nccl__of(comm);
-    char why[256] = "";
-    /* On the compute stream, as the compute phase of a step: communication keeps its own. */
-    if (sc_cuda_gemm((int)spec->type, spec->m, spec->n, spec->k, spec->iters, c->compute_stream,
-                     &result->seconds, why, sizeof(why)) != 0)
-        return nccl__fail(c, SC_ERR_RUNTIME, "matrix multiply", why, err);
-    double flops = 2.0 * spec->m * spec->n * (double)spec->k * spec->iters;
-    result->tflops = result->seconds > 0 ? flops / result->seconds / 1e12 : 0.0;
-    return SC_OK;
 }
 
 static sc_status_t nccl__istart(sc_comm_t *comm, sc_coll_id_t coll, const sc_coll_args_t *a,
@@ -541,10 +467,8 @@ static sc_status_t nccl__memory(sc_comm_t *comm, uint64_t *free_bytes, sc_err_t 
     return status;
 }
 
-static const sc_timer_ops_t nccl__timer = {nccl__timer_start, nccl__timer_stop, nccl__timer_read};
 static const sc_graph_ops_t nccl__graph = {nccl__graph_begin, nccl__graph_end, nccl__graph_launch,
                                            nccl__graph_destroy};
-static const sc_gemm_ops_t nccl__gemm = {nccl__compute_gemm};
 
 static sc_status_t nccl__group_begin(sc_comm_t *comm, sc_err_t *err)
 {
@@ -572,12 +496,12 @@ const sc_backend_ops_t sc_nccl_ops = {
     .check_fill = nccl__check_fill,
     .check_count = nccl__check_count,
     .supports = nccl__supports,
-    .timer = &nccl__timer,
+    .timer = &sc_nccl_timer,
     .graph = &nccl__graph,
     .group = &nccl__group,
-    .gemm = &nccl__gemm,
+    .gemm = &sc_nccl_gemm,
     .split = sc_nccl_split,
-    .compute_spin = nccl__compute_spin,
+    .compute_spin = sc_nccl_compute_spin,
     .istart = nccl__istart,
     .isend = nccl__isend,
     .recv = nccl__recv,

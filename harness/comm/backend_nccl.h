@@ -1,6 +1,7 @@
 /* backend_nccl.h - what the two files of the NCCL backend share: the communicator record and
  * the error helpers. backend_nccl.c holds the operations and the ops table,
- * backend_nccl_comm.c creating, splitting and closing communicators. Not a public header. */
+ * backend_nccl_comm.c creating, splitting and closing communicators, backend_nccl_time.c the
+ * device timer and the compute phase. Not a public header. */
 #ifndef SC_BACKEND_NCCL_H
 #define SC_BACKEND_NCCL_H
 
@@ -26,8 +27,8 @@ typedef struct {
     int nsends;
     unsigned long long *d_wrong;
     ncclComm_t split_child; /* where a non-blocking ncclCommSplit stores its child, later */
-    sc_gate_t gate;         /* holds the stream before the start event (sc_async.h) */
-    bool gate_ready;
+    cudaEvent_t *marks;     /* the device timer's marks (backend_nccl_time.c), made on demand */
+    int nmarks;
     int device;
     int lib_version; /* ncclGetVersion at run time: what the loaded libnccl.so.2 can do */
     double timeout_s;
@@ -59,6 +60,11 @@ static inline sc_status_t nccl__cuda(const nccl__comm_t *c, cudaError_t rc, cons
 sc_status_t sc_nccl_settle(nccl__comm_t *c, ncclResult_t rc, const char *what, sc_err_t *err);
 /* Bounded wait for the communication stream. */
 sc_status_t sc_nccl_sync(sc_comm_t *comm, sc_err_t *err);
+/* Device time and the compute phase (backend_nccl_time.c). */
+extern const sc_timer_ops_t sc_nccl_timer;
+extern const sc_gemm_ops_t sc_nccl_gemm;
+sc_status_t sc_nccl_compute_spin(sc_comm_t *comm, double us, double *measured_us, sc_err_t *err);
+void sc_nccl_free_marks(nccl__comm_t *c);
 /* The backend's table (backend_nccl.c), handed to the program by sc_gpu_entry.c. */
 extern const sc_backend_ops_t sc_nccl_ops;
 /* The loaded NCCL's and CUDA's versions, in words; needs no GPU (backend_nccl_comm.c). */

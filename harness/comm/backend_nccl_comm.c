@@ -93,19 +93,12 @@ static nccl__comm_t *nccl__new(const sc_rte_t *rte, int device, double timeout_s
     snprintf(c->version, sizeof(c->version), "NCCL %d.%d.%d", lib / 10000, lib / 100 % 100,
              lib % 100);
     nccl__describe_gpu(c);
-    if (sc_gate_init(&c->gate, c->timeout_s) != 0) {
-        free(c);
-        return NULL;
-    }
-    c->gate_ready = true;
     return c;
 }
 
 void sc_nccl_close(sc_comm_t *comm)
 {
     nccl__comm_t *c = nccl__of(comm);
-    if (c->gate_ready)
-        sc_gate_open_all(&c->gate); /* a stream held at the gate must drain */
     if (c->nccl != NULL) {
         ncclResult_t rc = ncclCommFinalize(c->nccl);
         sc_err_t ignored;
@@ -128,8 +121,7 @@ void sc_nccl_close(sc_comm_t *comm)
         cudaStreamDestroy(c->compute_stream);
     if (c->stream)
         cudaStreamDestroy(c->stream);
-    if (c->gate_ready)
-        sc_gate_destroy(&c->gate);
+    sc_nccl_free_marks(c);
     sc_comm_fini_base(comm);
     free(c);
 }

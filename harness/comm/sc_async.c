@@ -1,7 +1,6 @@
 #include "comm/sc_async.h"
 
 #include <sched.h>
-#include <time.h>
 
 #include "util/sc_clock.h"
 
@@ -34,70 +33,4 @@ sc_split_outcome_t sc_split_wait(const sc_split_probe_t *probe, bool expect_chil
             return SC_SPLIT_TIMEOUT;
         sched_yield();
     }
-}
-
-int sc_gate_init(sc_gate_t *gate, double timeout_s)
-{
-    *gate = (sc_gate_t){.timeout_s = timeout_s};
-    pthread_condattr_t attr;
-    if (pthread_condattr_init(&attr) != 0)
-        return -1;
-    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-    int rc = pthread_cond_init(&gate->changed, &attr);
-    pthread_condattr_destroy(&attr);
-    return rc == 0 ? pthread_mutex_init(&gate->lock, NULL) : rc;
-}
-
-void sc_gate_destroy(sc_gate_t *gate)
-{
-    pthread_cond_destroy(&gate->changed);
-    pthread_mutex_destroy(&gate->lock);
-}
-
-int sc_gate_pass(sc_gate_t *gate)
-{
-    struct timespec deadline;
-    clock_gettime(CLOCK_MONOTONIC, &deadline);
-    double whole = (double)(long long)gate->timeout_s;
-    deadline.tv_sec += (time_t)whole;
-    deadline.tv_nsec += (long)((gate->timeout_s - whole) * 1e9);
-    if (deadline.tv_nsec >= 1000000000L) {
-        deadline.tv_sec++;
-        deadline.tv_nsec -= 1000000000L;
-    }
-    pthread_mutex_lock(&gate->lock);
-    uint64_t ticket = ++gate->passes;
-    int rc = 0;
-    while (gate->opened < ticket && rc == 0)
-        rc = pthread_cond_timedwait(&gate->changed, &gate->lock, &deadline);
-    int timed_out = gate->opened < ticket;
-    gate->timeouts += (uint64_t)timed_out;
-    pthread_mutex_unlock(&gate->lock);
-    return timed_out;
-}
-
-void sc_gate_open(sc_gate_t *gate)
-{
-    pthread_mutex_lock(&gate->lock);
-    if (gate->opened != UINT64_MAX)
-        gate->opened++;
-    pthread_cond_broadcast(&gate->changed);
-    pthread_mutex_unlock(&gate->lock);
-}
-
-void sc_gate_open_all(sc_gate_t *gate)
-{
-    pthread_mutex_lock(&gate->lock);
-    gate->opened = UINT64_MAX;
-    pthread_cond_broadcast(&gate->changed);
-    pthread_mutex_unlock(&gate->lock);
-}
-
-uint64_t sc_gate_take_timeouts(sc_gate_t *gate)
-{
-    pthread_mutex_lock(&gate->lock);
-    uint64_t n = gate->timeouts;
-    gate->timeouts = 0;
-    pthread_mutex_unlock(&gate->lock);
-    return n;
 }

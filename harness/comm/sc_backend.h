@@ -46,10 +46,12 @@ typedef sc_status_t (*sc_coll_fn_t)(sc_comm_t *comm, const sc_coll_args_t *args,
 
 /* The optional features, each a table of its own that a backend has whole or not at all. */
 typedef struct {
-    /* Events around one operation: start, stop, and after sync the microseconds between. */
-    sc_status_t (*start)(sc_comm_t *comm, sc_err_t *err);
-    sc_status_t (*stop)(sc_comm_t *comm, sc_err_t *err);
-    sc_status_t (*read)(sc_comm_t *comm, double *us, sc_err_t *err);
+    /* Device time as nccl-tests takes it: marks (events) recorded in stream order between
+     * operations issued back to back, never a wait on the host between them. mark records
+     * mark `index` (0, 1, 2 ...) on the communication stream; after sync, interval gives the
+     * microseconds between marks index - 1 and index. */
+    sc_status_t (*mark)(sc_comm_t *comm, int index, sc_err_t *err);
+    sc_status_t (*interval)(sc_comm_t *comm, int index, double *us, sc_err_t *err);
 } sc_timer_ops_t;
 
 typedef struct {

@@ -322,6 +322,7 @@ const sc_field_t sc_gemm_row_fields[] = {
 const sc_field_t sc_spin_row_fields[] = {
     G(requested_us, SC_FIELD_DOUBLE),
     G(mean_us, SC_FIELD_DOUBLE),
+    G(median_error_us, SC_FIELD_DOUBLE),
     G(worst_error_us, SC_FIELD_DOUBLE),
     G(repeats, SC_FIELD_INT),
     SC__END,

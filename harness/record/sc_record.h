@@ -163,7 +163,7 @@ typedef struct {
     char dtype[16]; /* gemm */
     int size, iters;
     double seconds, tflops;
-    double requested_us, mean_us, worst_error_us; /* spin */
+    double requested_us, mean_us, median_error_us, worst_error_us; /* spin */
     int repeats;
 } sc_compute_row_t;
 

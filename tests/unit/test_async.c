@@ -1,8 +1,7 @@
-/* The GPU path's two waits, driven by fakes: a split that is "in progress, then done" (the parent
- * busy for a while, the child handle stored late, the child still initialising), the outcomes
- * of errors, a rank without a colour and a split that never ends; and the stream gate opened
- * from another thread, in order, and bounded when nobody opens it. */
-#include <pthread.h>
+/* The GPU path's split wait, driven by fakes: a split that is "in progress, then done" (the
+ * parent busy for a while, the child handle stored late, the child still initialising), the
+ * outcomes of errors, a rank without a colour and a split that never ends. (The whole path runs
+ * on the emulated device: tests/fakes.) */
 #include <unistd.h>
 
 #include "comm/sc_async.h"
@@ -83,46 +82,8 @@ static void check_split(void)
     SC_EXPECT(waited >= 0.05 && waited < 2.0);
 }
 
-static void *open_later(void *arg)
-{
-    usleep(50000);
-    sc_gate_open(arg);
-    return NULL;
-}
-
-static void check_gate(void)
-{
-    sc_gate_t gate;
-    SC_EXPECT(sc_gate_init(&gate, 5.0) == 0);
-    /* Opened before the stream reaches it: passes at once. */
-    sc_gate_open(&gate);
-    SC_EXPECT(sc_gate_pass(&gate) == 0);
-    /* Opened later from another thread: the pass waits for it. */
-    pthread_t opener;
-    uint64_t t0 = sc_clock_ns();
-    pthread_create(&opener, NULL, open_later, &gate);
-    SC_EXPECT(sc_gate_pass(&gate) == 0);
-    SC_EXPECT(sc_clock_ns() - t0 >= 40000000ull);
-    pthread_join(opener, NULL);
-    SC_EXPECT(sc_gate_take_timeouts(&gate) == 0);
-    sc_gate_destroy(&gate);
-
-    /* Nobody opens: the pass ends at the bound and counts a timeout. */
-    SC_EXPECT(sc_gate_init(&gate, 0.05) == 0);
-    t0 = sc_clock_ns();
-    SC_EXPECT(sc_gate_pass(&gate) == 1);
-    SC_EXPECT(sc_clock_ns() - t0 >= 45000000ull);
-    SC_EXPECT(sc_gate_take_timeouts(&gate) == 1);
-    SC_EXPECT(sc_gate_take_timeouts(&gate) == 0);
-    /* Closing: every gate opens, now and later. */
-    sc_gate_open_all(&gate);
-    SC_EXPECT(sc_gate_pass(&gate) == 0 && sc_gate_pass(&gate) == 0);
-    sc_gate_destroy(&gate);
-}
-
 int main(void)
 {
     check_split();
-    check_gate();
     return sc_test_done("test_async");
 }
