@@ -111,18 +111,11 @@ static sc_status_t nccl__reduce(sc_comm_t *comm, const sc_coll_args_t *a, sc_err
                           "ncclReduce", err);
 }
 
-/* All-to-all, gather and scatter: NCCL's own from 2.28 on, grouped send/recv (as nccl-tests
- * does) where the NCCL loaded at run time is older - the header's version only says what could
- * be compiled, not what libnccl.so.2 provides. */
-#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0)
-#define NCCL__HAVE_NATIVE_A2A 1
-#else
-#define NCCL__HAVE_NATIVE_A2A 0
-#endif
-
-static inline bool nccl__native_a2a(const nccl__comm_t *c)
+/* All-to-all, gather and scatter: NCCL's own where the libnccl.so.2 loaded has them (2.28 on,
+ * resolved at run time: sc_nccl_optional), grouped send/recv as nccl-tests does elsewhere. */
+static inline bool nccl__native(const nccl__comm_t *c, bool resolved)
 {
-    return NCCL__HAVE_NATIVE_A2A && c->lib_version >= NCCL_VERSION(2, 28, 0);
+    return resolved && c->lib_version >= NCCL_VERSION(2, 28, 0);
 }
 
 static sc_status_t nccl__alltoall_p2p(sc_comm_t *comm, const sc_coll_args_t *a, sc_err_t *err)
@@ -146,14 +139,11 @@ static sc_status_t nccl__alltoall_p2p(sc_comm_t *comm, const sc_coll_args_t *a, 
 static sc_status_t nccl__alltoall(sc_comm_t *comm, const sc_coll_args_t *a, sc_err_t *err)
 {
     nccl__comm_t *c = nccl__of(comm);
-    (void)c; /* unused where the header predates NCCL's all-to-all */
-#if NCCL__HAVE_NATIVE_A2A
-    if (nccl__native_a2a(c))
-        return sc_nccl_settle(c,
-                              ncclAlltoAll(a->sendbuf, a->recvbuf, a->count, nccl__dtype(a->dtype),
-                                           c->nccl, c->stream),
-                              "ncclAlltoAll", err);
-#endif
+    sc_nccl_a2a_fn native = sc_nccl_optional()->alltoall;
+    if (nccl__native(c, native != NULL))
+        return sc_nccl_settle(
+            c, native(a->sendbuf, a->recvbuf, a->count, nccl__dtype(a->dtype), c->nccl, c->stream),
+            "ncclAlltoAll", err);
     return nccl__alltoall_p2p(comm, a, err);
 }
 
@@ -202,34 +192,30 @@ static sc_status_t nccl__rooted(sc_comm_t *comm, const sc_coll_args_t *a, bool g
 static sc_status_t nccl__gather(sc_comm_t *comm, const sc_coll_args_t *a, sc_err_t *err)
 {
     nccl__comm_t *c = nccl__of(comm);
-    (void)c; /* unused where the header predates NCCL's gather and scatter */
-#if NCCL__HAVE_NATIVE_A2A
-    if (nccl__native_a2a(c))
+    sc_nccl_rooted_fn native = sc_nccl_optional()->gather;
+    if (nccl__native(c, native != NULL))
         return sc_nccl_settle(c,
-                              ncclGather(a->sendbuf, a->recvbuf, a->count, nccl__dtype(a->dtype),
-                                         a->root, c->nccl, c->stream),
+                              native(a->sendbuf, a->recvbuf, a->count, nccl__dtype(a->dtype),
+                                     a->root, c->nccl, c->stream),
                               "ncclGather", err);
-#endif
     return nccl__rooted(comm, a, true, "gather (ncclSend/ncclRecv)", err);
 }
 
 static sc_status_t nccl__scatter(sc_comm_t *comm, const sc_coll_args_t *a, sc_err_t *err)
 {
     nccl__comm_t *c = nccl__of(comm);
-    (void)c; /* unused where the header predates NCCL's gather and scatter */
-#if NCCL__HAVE_NATIVE_A2A
-    if (nccl__native_a2a(c)) {
+    sc_nccl_rooted_fn native = sc_nccl_optional()->scatter;
+    if (nccl__native(c, native != NULL)) {
         size_t esize = sc_dtype_size(a->dtype);
         /* In place, NCCL wants recvbuff == sendbuff + root * count on the root. */
         void *recv = (a->in_place && comm->rank == a->root)
                          ? (char *)a->recvbuf + (size_t)a->root * a->count * esize
                          : a->recvbuf;
         return sc_nccl_settle(c,
-                              ncclScatter(a->sendbuf, recv, a->count, nccl__dtype(a->dtype),
-                                          a->root, c->nccl, c->stream),
+                              native(a->sendbuf, recv, a->count, nccl__dtype(a->dtype), a->root,
+                                     c->nccl, c->stream),
                               "ncclScatter", err);
     }
-#endif
     return nccl__rooted(comm, a, false, "scatter (ncclSend/ncclRecv)", err);
 }
 
@@ -509,6 +495,7 @@ const sc_backend_ops_t sc_nccl_ops = {
     .sync = sc_nccl_sync,
     .barrier = nccl__barrier,
     .memory = nccl__memory,
+    .abort_all = sc_nccl_abort_all,
     .coll =
         {
             [SC_COLL_allreduce] = nccl__allreduce,

@@ -60,6 +60,20 @@ static inline sc_status_t nccl__cuda(const nccl__comm_t *c, cudaError_t rc, cons
 sc_status_t sc_nccl_settle(nccl__comm_t *c, ncclResult_t rc, const char *what, sc_err_t *err);
 /* Bounded wait for the communication stream. */
 sc_status_t sc_nccl_sync(sc_comm_t *comm, sc_err_t *err);
+/* NCCL's entry points that an older libnccl.so.2 lacks, resolved at run time from the library
+ * loaded (referenced directly, they would keep the plugin from loading at all: it is opened
+ * RTLD_NOW); NULL where absent. Resolved once per process. */
+typedef ncclResult_t (*sc_nccl_a2a_fn)(const void *send, void *recv, size_t count,
+                                       ncclDataType_t dt, ncclComm_t comm, cudaStream_t stream);
+typedef ncclResult_t (*sc_nccl_rooted_fn)(const void *send, void *recv, size_t count,
+                                          ncclDataType_t dt, int root, ncclComm_t comm,
+                                          cudaStream_t stream);
+typedef struct {
+    sc_nccl_a2a_fn alltoall;           /* 2.28 */
+    sc_nccl_rooted_fn gather, scatter; /* 2.28 */
+} sc_nccl_optional_t;
+const sc_nccl_optional_t *sc_nccl_optional(void);
+
 /* Device time and the compute phase (backend_nccl_time.c). */
 extern const sc_timer_ops_t sc_nccl_timer;
 extern const sc_gemm_ops_t sc_nccl_gemm;
@@ -73,6 +87,7 @@ void sc_backend_nccl_versions(char *buf, size_t len);
 sc_status_t sc_nccl_open(const sc_rte_t *rte, const sc_backend_opts_t *opts, sc_comm_t **world,
                          sc_err_t *err);
 void sc_nccl_close(sc_comm_t *comm);
+void sc_nccl_abort_all(void);
 sc_status_t sc_nccl_split(sc_comm_t *comm, int color, int key, sc_comm_t **out, sc_err_t *err);
 const char *sc_nccl_version(sc_comm_t *comm);
 void sc_nccl_describe(sc_comm_t *comm, sc_kvs_t *out);

@@ -1,6 +1,9 @@
 /* backend_nccl_comm.c - NCCL communicators: which GPU a rank takes, the non-blocking creation
  * with the unique id sent over MPI, splits into groups (ncclCommSplit), closing, and what is
  * recorded to reproduce a run. */
+#include <dlfcn.h>
+#include <link.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -79,6 +82,44 @@ static sc_status_t nccl__resources(nccl__comm_t *c, sc_err_t *err)
     return status;
 }
 
+/* This process's communicators, for sc_nccl_abort_all (the watchdog's way out). */
+static struct {
+    pthread_mutex_t lock;
+    nccl__comm_t *list[256];
+    int n;
+} nccl__live = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static void nccl__live_add(nccl__comm_t *c)
+{
+    pthread_mutex_lock(&nccl__live.lock);
+    if (nccl__live.n < 256)
+        nccl__live.list[nccl__live.n++] = c;
+    pthread_mutex_unlock(&nccl__live.lock);
+}
+
+static void nccl__live_remove(nccl__comm_t *c)
+{
+    pthread_mutex_lock(&nccl__live.lock);
+    for (int i = 0; i < nccl__live.n; i++)
+        if (nccl__live.list[i] == c)
+            nccl__live.list[i] = nccl__live.list[--nccl__live.n];
+    pthread_mutex_unlock(&nccl__live.lock);
+}
+
+/* NCCL's documented way out of a hang: ncclCommAbort, from any thread, on every communicator,
+ * so that the peers' operations end too. The main thread may be inside an NCCL call on one of
+ * them; the process ends right after. */
+void sc_nccl_abort_all(void)
+{
+    pthread_mutex_lock(&nccl__live.lock);
+    for (int i = 0; i < nccl__live.n; i++) {
+        ncclComm_t comm = __atomic_exchange_n(&nccl__live.list[i]->nccl, NULL, __ATOMIC_ACQ_REL);
+        if (comm != NULL)
+            ncclCommAbort(comm);
+    }
+    pthread_mutex_unlock(&nccl__live.lock);
+}
+
 static nccl__comm_t *nccl__new(const sc_rte_t *rte, int device, double timeout_s)
 {
     nccl__comm_t *c = calloc(1, sizeof(*c));
@@ -90,6 +131,7 @@ static nccl__comm_t *nccl__new(const sc_rte_t *rte, int device, double timeout_s
     int lib = 0;
     ncclGetVersion(&lib);
     c->lib_version = lib;
+    nccl__live_add(c);
     snprintf(c->version, sizeof(c->version), "NCCL %d.%d.%d", lib / 10000, lib / 100 % 100,
              lib % 100);
     nccl__describe_gpu(c);
@@ -99,6 +141,7 @@ static nccl__comm_t *nccl__new(const sc_rte_t *rte, int device, double timeout_s
 void sc_nccl_close(sc_comm_t *comm)
 {
     nccl__comm_t *c = nccl__of(comm);
+    nccl__live_remove(c);
     if (c->nccl != NULL) {
         ncclResult_t rc = ncclCommFinalize(c->nccl);
         sc_err_t ignored;
@@ -340,13 +383,72 @@ void sc_nccl_describe(sc_comm_t *comm, sc_kvs_t *out)
     }
 }
 
+/* ---- the libraries loaded ---- */
+
+static struct {
+    pthread_once_t once;
+    sc_nccl_optional_t fns;
+} nccl__optional = {.once = PTHREAD_ONCE_INIT};
+
+static void nccl__resolve_optional(void)
+{
+    Dl_info info;
+    void *lib = NULL, *probe = NULL;
+    ncclResult_t (*get_version)(int *) = ncclGetVersion;
+    memcpy(&probe, &get_version, sizeof(probe)); /* ISO C: no function-to-object cast */
+    /* the libnccl.so.2 this module was bound to: a dependency of an RTLD_LOCAL module is not
+     * in the global scope, so it is asked for by its path */
+    if (dladdr(probe, &info) != 0 && info.dli_fname != NULL)
+        lib = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
+    if (lib == NULL)
+        return;
+    *(void **)&nccl__optional.fns.alltoall = dlsym(lib, "ncclAlltoAll");
+    *(void **)&nccl__optional.fns.gather = dlsym(lib, "ncclGather");
+    *(void **)&nccl__optional.fns.scatter = dlsym(lib, "ncclScatter");
+    dlclose(lib); /* NOLOAD took a reference of its own; the library stays */
+}
+
+const sc_nccl_optional_t *sc_nccl_optional(void)
+{
+    pthread_once(&nccl__optional.once, nccl__resolve_optional);
+    return &nccl__optional.fns;
+}
+
+typedef struct {
+    char *buf;
+    size_t len, used;
+} nccl__lib_list_t;
+
+/* Appends "name: path" for each loaded object of CUDA, NCCL or cuBLAS. */
+static int nccl__list_lib(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    nccl__lib_list_t *out = arg;
+    static const char *const wanted[] = {"libnccl.so", "libcudart.so", "libcublas.so",
+                                         "libcuda.so"};
+    const char *base = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
+    for (size_t i = 0; base != NULL && i < sizeof(wanted) / sizeof(wanted[0]); i++)
+        if (strncmp(base + 1, wanted[i], strlen(wanted[i])) == 0 && out->used < out->len)
+            out->used += (size_t)snprintf(out->buf + out->used, out->len - out->used,
+                                          "\nloaded: %s", info->dlpi_name);
+    return 0;
+}
+
 void sc_backend_nccl_versions(char *buf, size_t len)
 {
     int lib = 0, runtime = 0, driver = 0;
     ncclGetVersion(&lib);
     cudaRuntimeGetVersion(&runtime);
     cudaError_t rc = cudaDriverGetVersion(&driver);
-    snprintf(buf, len, "nccl: %d.%d.%d (header %d)\ncuda runtime: %d\ncuda driver: %d%s",
-             lib / 10000, lib / 100 % 100, lib % 100, NCCL_VERSION_CODE, runtime, driver,
-             rc != cudaSuccess || driver == 0 ? " (no driver)" : "");
+    int n = snprintf(buf, len, "nccl: %d.%d.%d (header %d)\ncuda runtime: %d\ncuda driver: %d%s",
+                     lib / 10000, lib / 100 % 100, lib % 100, NCCL_VERSION_CODE, runtime, driver,
+                     rc != cudaSuccess || driver == 0 ? " (no driver)" : "");
+    const sc_nccl_optional_t *opt = sc_nccl_optional();
+    if (n > 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, "\nnccl all-to-all, gather, scatter: %s",
+                      opt->alltoall && opt->gather && opt->scatter && lib >= NCCL_VERSION(2, 28, 0)
+                          ? "NCCL's own"
+                          : "grouped send/recv (this libnccl has none of its own)");
+    nccl__lib_list_t list = {buf, len, n > 0 && (size_t)n < len ? (size_t)n : len};
+    dl_iterate_phdr(nccl__list_lib, &list);
 }

@@ -3,9 +3,11 @@
 #include "coll/sc_check.h"
 #include "util/sc_memory.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* In the order --backend auto tries them: GPU first. */
 static const sc_backend_ops_t *const sc__backends[] = {
@@ -50,6 +52,69 @@ sc_status_t sc_comm_coll(sc_comm_t *comm, sc_coll_id_t coll, const sc_coll_args_
     return comm->ops->coll[coll](comm, args, err);
 }
 
+/* The ops tables of the backends opened in this process (a GPU plugin's own among them), for
+ * sc_backend_abort_all. */
+static struct {
+    pthread_mutex_t lock;
+    const sc_backend_ops_t *ops[8];
+    int n;
+} sc__opened = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static void sc__remember_opened(const sc_backend_ops_t *ops)
+{
+    pthread_mutex_lock(&sc__opened.lock);
+    bool known = false;
+    for (int i = 0; i < sc__opened.n; i++)
+        known = known || sc__opened.ops[i] == ops;
+    if (!known && ops->abort_all != NULL && sc__opened.n < 8)
+        sc__opened.ops[sc__opened.n++] = ops;
+    pthread_mutex_unlock(&sc__opened.lock);
+}
+
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t done_cv;
+    bool done;
+} sc__aborting = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false};
+
+static void *sc__abort_main(void *unused)
+{
+    (void)unused;
+    pthread_mutex_lock(&sc__opened.lock);
+    int n = sc__opened.n;
+    const sc_backend_ops_t *ops[8];
+    memcpy(ops, sc__opened.ops, sizeof(ops));
+    pthread_mutex_unlock(&sc__opened.lock);
+    for (int i = 0; i < n; i++)
+        ops[i]->abort_all();
+    pthread_mutex_lock(&sc__aborting.lock);
+    sc__aborting.done = true;
+    pthread_cond_broadcast(&sc__aborting.done_cv);
+    pthread_mutex_unlock(&sc__aborting.lock);
+    return NULL;
+}
+
+void sc_backend_abort_all(double timeout_s)
+{
+    pthread_t t;
+    if (pthread_create(&t, NULL, sc__abort_main, NULL) != 0)
+        return;
+    pthread_detach(t);
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += (time_t)timeout_s;
+    deadline.tv_nsec += (long)((timeout_s - (double)(time_t)timeout_s) * 1e9);
+    if (deadline.tv_nsec >= 1000000000L) {
+        deadline.tv_sec++;
+        deadline.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&sc__aborting.lock);
+    int rc = 0;
+    while (!sc__aborting.done && rc == 0)
+        rc = pthread_cond_timedwait(&sc__aborting.done_cv, &sc__aborting.lock, &deadline);
+    pthread_mutex_unlock(&sc__aborting.lock);
+}
+
 sc_status_t sc_backend_open(const char *name, const sc_rte_t *rte, const sc_backend_opts_t *opts,
                             sc_comm_t **world, char *note, size_t note_len, sc_err_t *err)
 {
@@ -66,6 +131,8 @@ sc_status_t sc_backend_open(const char *name, const sc_rte_t *rte, const sc_back
         sc_backend_opts_t mine = *opts;
         mine.named = !pick_first;
         sc_status_t status = (*b)->open(rte, &mine, world, err);
+        if (status == SC_OK)
+            sc__remember_opened((*world)->ops);
         if (status == SC_OK || !pick_first || status != SC_ERR_UNSUPPORTED) {
             if (status == SC_OK && pick_first && noted < note_len)
                 snprintf(note + noted, note_len - noted, "backend auto: using %s", (*b)->name);

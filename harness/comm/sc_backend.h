@@ -147,6 +147,10 @@ typedef struct {
     /* Optional: free bytes where this rank's buffers live, when that is not host memory (GPU:
      * the device's free memory). NULL: buffers are host memory. */
     sc_status_t (*memory)(sc_comm_t *comm, uint64_t *free_bytes, sc_err_t *err);
+    /* Optional: aborts every communicator of this backend in the process, from any thread,
+     * so that peers waiting on them are released (NCCL: ncclCommAbort) before the process
+     * ends. Called by sc_backend_abort_all on the watchdog's way out. */
+    void (*abort_all)(void);
     /* The collectives the backend runs, by id; NULL where it has none (UCX: point to point
      * only). */
     sc_coll_fn_t coll[SC_COLL_COUNT];
@@ -189,6 +193,11 @@ const sc_backend_ops_t *const *sc_backend_list(void);
  * mpi"). Collective over rte->world: every rank reaches the same choice. */
 sc_status_t sc_backend_open(const char *name, const sc_rte_t *rte, const sc_backend_opts_t *opts,
                             sc_comm_t **world, char *note, size_t note_len, sc_err_t *err);
+
+/* Aborts the communicators of every backend opened in this process that can abort them
+ * (ops->abort_all), waiting at most timeout_s for them: an abort that hangs does not keep the
+ * process from ending. Any thread. */
+void sc_backend_abort_all(double timeout_s);
 
 /* Fills the common part of a communicator. world_ranks (size entries) maps its ranks to world
  * ranks; NULL means the identity (the world communicator). */

@@ -10,9 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "comm/sc_backend.h"
 #include "util/sc_clock.h"
 
 #define SC__WATCHDOG_POLL_NS 50000000ull /* 50 ms: the bound is timeout + 50 ms */
+/* How long the way out waits for the communicators' aborts: within the launcher's grace. */
+#define SC__WATCHDOG_ABORT_S 3.0
 
 struct sc_watchdog {
     const sc_rte_t *rte;
@@ -74,6 +77,9 @@ static void sc__watchdog_end(sc_watchdog_t *wd, sc_watchdog_end_t *end, sc_progr
     /* the final state first: the launcher may kill this rank soon */
     if (wd->hook != NULL)
         wd->hook(wd->hook_arg, end);
+    /* then the communicators are aborted (bounded), so that their peers are released rather
+     * than left waiting on this rank until their own timeouts (NCCL's fault tolerance) */
+    sc_backend_abort_all(SC__WATCHDOG_ABORT_S);
     bool n = end->at_fault[0] != '\0';
     char msg[2048];
     snprintf(msg, sizeof(msg), "scalecheck: rank %d (host %s): %s%s%s; ending the job (exit %d)\n",

@@ -81,7 +81,8 @@ struct ncclComm {
     fn_shm_t *shm;
     size_t shm_bytes;
     char *slots, *chans;
-    atomic_int state; /* ncclResult_t */
+    atomic_int state; /* ncclResult_t: of the init, split, finalize or launch in progress */
+    atomic_int error; /* the first asynchronous error of the work on the stream: sticky */
     atomic_int local_abort, running, refs;
     int polls_left;
     pthread_t worker;
@@ -371,9 +372,11 @@ ncclResult_t ncclCommGetAsyncError(ncclComm_t c, ncclResult_t *async)
         c->polls_left--;
     else if (state == ncclInProgress && c->pending != NULL)
         fn__launch_pending(c);
-    else if (state == ncclSuccess && fn__check_abort(c) == ncclRemoteError)
-        atomic_store(&c->state, ncclRemoteError);
-    state = atomic_load(&c->state);
+    else if (state == ncclSuccess && fn__check_abort(c) == ncclRemoteError) {
+        int none = ncclSuccess;
+        atomic_compare_exchange_strong(&c->error, &none, ncclRemoteError);
+    }
+    state = atomic_load(&c->error) != ncclSuccess ? atomic_load(&c->error) : atomic_load(&c->state);
     /* an init, split or finalize at work stays in progress until it is polled enough */
     *async = (state == ncclSuccess || state == ncclInProgress) && c->polls_left > 0 ? ncclInProgress
                                                                                     : state;
@@ -385,6 +388,8 @@ static ncclResult_t fn__usable(ncclComm_t c)
 {
     if (c == NULL || c->magic != FN_MAGIC || !fn__is_live(c))
         return fn__fail(NULL, ncclInvalidArgument, "invalid communicator%s", "");
+    if (atomic_load(&c->error) != ncclSuccess)
+        return atomic_load(&c->error);
     ncclResult_t state = atomic_load(&c->state);
     if (state == ncclInProgress || c->polls_left > 0 || c->pending != NULL)
         return fn__fail(c, ncclInvalidUsage,
@@ -784,6 +789,8 @@ static void fn__work_run(fc_work_t *base)
     ncclComm_t c = w->comm;
     atomic_fetch_add(&c->running, 1);
     ncclResult_t rc = fn__check_abort(c);
+    if (rc == ncclSuccess && atomic_load(&c->error) != ncclSuccess)
+        rc = atomic_load(&c->error); /* a failed communicator runs nothing more */
     if (rc == ncclSuccess && fn__fault_here("FAKE_NCCL_HANG_AT")) {
         fprintf(stderr, "fake NCCL: rank %d hangs in operation %llu (injected)\n", c->rank,
                 atomic_load(&fn__ops_done) + 1);
@@ -815,8 +822,8 @@ static void fn__work_run(fc_work_t *base)
     }
     atomic_fetch_add(&fn__ops_done, 1);
     if (rc != ncclSuccess && !atomic_load(&c->local_abort)) {
-        int ok = ncclSuccess;
-        atomic_compare_exchange_strong(&c->state, &ok, rc);
+        int none = ncclSuccess;
+        atomic_compare_exchange_strong(&c->error, &none, rc);
     }
     atomic_fetch_sub(&c->running, 1);
 }
