@@ -1,6 +1,7 @@
 /* cmd_detect.c - `scalecheck detect [--output FILE]`: writes, as a topology file, what the hosts
  * of the job really have (CPUs and NUMA, GPUs and NVLinks, NICs, hosts and ranks), and with
  * --topology FILE lists every difference from the declared one as a finding. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,11 +10,12 @@
 #include "cli/sc_cmd.h"
 #include "session/sc_results.h"
 #include "detect/sc_detect.h"
+#include "detect/sc_detect_match.h"
 #include "report/sc_verdict_render.h"
 #include "util/sc_files.h"
 
 typedef struct {
-    const char *output, *declared;
+    const char *output, *declared, *pick;
     bool help;
 } detect__opts_t;
 
@@ -23,10 +25,54 @@ static const sc_cli_opt_t detect__options[] = {
     O('o', "output", "FILE", "write what the hosts have as a topology file", SC_OPT_STRING, output),
     O('Y', "topology", "FILE", "list every difference from this declared topology", SC_OPT_STRING,
       declared),
+    O(0, "pick", "FILE",
+      "choose the shipped topology that describes this host (GPU model, count, fabric, NICs) and "
+      "write it, the GPUs and why, as shell assignments (SC_DETECTED_GPUS, SC_TOPOLOGY, "
+      "SC_TOPOLOGY_WHY) for scripts",
+      SC_OPT_STRING, pick),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help),
     SC_OPT_END,
 };
 #undef O
+
+/* One shell assignment, the value single-quoted (a quote inside closes, escapes and reopens). */
+static void detect__assign(FILE *out, const char *name, const char *value)
+{
+    fprintf(out, "%s='", name);
+    for (const char *c = value; *c; c++) {
+        if (*c == '\'')
+            fputs("'\\''", out);
+        else
+            fputc(*c, out);
+    }
+    fputs("'\n", out);
+}
+
+typedef struct {
+    const sc_detected_t *host;
+    const char *path, *why;
+} detect__pick_t;
+
+static int detect__pick_writer(FILE *out, void *arg)
+{
+    const detect__pick_t *p = arg;
+    fprintf(out, "# written by scalecheck detect --pick\nSC_DETECTED_GPUS=%d\n", p->host->gpus);
+    detect__assign(out, "SC_DETECTED_GPU", p->host->gpus > 0 ? p->host->gpu : "");
+    detect__assign(out, "SC_TOPOLOGY", p->path);
+    detect__assign(out, "SC_TOPOLOGY_WHY", p->why);
+    return ferror(out);
+}
+
+/* Rank 0: the shipped topology for host 0, printed and written to file. */
+static sc_status_t detect__pick(const sc_detected_t *host, const char *file, sc_err_t *err)
+{
+    char dirs[SC_FILES_DIRS_MAX], path[PATH_MAX + 256] = "", why[512];
+    bool found = sc_detect_pick(host, sc_files_data_dirs("topologies", dirs, sizeof(dirs)), path,
+                                sizeof(path), why, sizeof(why));
+    printf("# topology: %s (%s)\n", found ? path : "none shipped fits", why);
+    detect__pick_t p = {host, path, why};
+    return sc_files_write_text(file, detect__pick_writer, &p, err);
+}
 
 int sc_cmd_detect(const sc_rte_t *rte, int argc, char **argv)
 {
@@ -35,7 +81,8 @@ int sc_cmd_detect(const sc_rte_t *rte, int argc, char **argv)
     sc_status_t status = sc_cli_parse(detect__options, argc, argv, 2, &o, &err);
     if (status == SC_OK && o.help) {
         if (rte->rank == 0) {
-            printf("usage: mpirun -np N scalecheck detect [--output FILE] [--topology FILE]\n\n");
+            printf("usage: mpirun -np N scalecheck detect [--output FILE] [--topology FILE] "
+                   "[--pick FILE]\n\n");
             sc_cli_print_help(detect__options, stdout);
         }
         return 0;
@@ -46,6 +93,8 @@ int sc_cmd_detect(const sc_rte_t *rte, int argc, char **argv)
         status = sc_topology_load(declared, &topo, &err);
     if (status == SC_OK)
         status = sc_files_check_output("--output", output, &err);
+    if (status == SC_OK)
+        status = sc_files_check_output("--pick", o.pick, &err);
     sc_detected_t *hosts = NULL;
     if (status == SC_OK)
         status = sc_detect_all(rte, &hosts, &err);
@@ -63,6 +112,8 @@ int sc_cmd_detect(const sc_rte_t *rte, int argc, char **argv)
             if (status == SC_OK)
                 printf("# written: %s\n", output);
         }
+        if (status == SC_OK && o.pick != NULL)
+            status = detect__pick(d, o.pick, &err);
         if (status == SC_OK && declared != NULL) {
             sc_topology_t actual;
             sc_findings_t findings = {0};

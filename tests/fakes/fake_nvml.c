@@ -14,8 +14,28 @@ typedef struct {
     char bus_id[32];
 } fake_pci_t;
 
-static unsigned fake_temp_calls[2];
-static unsigned long long fake_ecc_calls[2];
+static unsigned fake_temp_calls[64];
+static unsigned long long fake_ecc_calls[64];
+
+/* FAKE_NVML_GPUS=N: N GPUs (at most 64), all healthy, named FAKE_NVML_NAME - an 8-GPU server
+ * for the main job on the emulated device; unset, the two GPUs above. */
+static unsigned fake_count(void)
+{
+    const char *n = getenv("FAKE_NVML_GPUS");
+    unsigned count = n != NULL && n[0] != '\0' ? (unsigned)atoi(n) : 2;
+    return count > 64 ? 64 : count;
+}
+
+static int fake_healthy(void)
+{
+    return getenv("FAKE_NVML_GPUS") != NULL;
+}
+
+/* GPU g is the degraded one (GPU 1 of the default two). */
+static int fake_bad(unsigned g)
+{
+    return !fake_healthy() && g == 1;
+}
 
 int nvmlInit_v2(void)
 {
@@ -34,13 +54,13 @@ const char *nvmlErrorString(int rc)
 
 int nvmlDeviceGetCount_v2(unsigned *count)
 {
-    *count = 2;
+    *count = fake_count();
     return 0;
 }
 
 int nvmlDeviceGetHandleByIndex_v2(unsigned index, void **dev)
 {
-    if (index > 1)
+    if (index >= fake_count())
         return 2;
     *dev = (void *)(unsigned long)(index + 1); /* handles 1 and 2 */
     return 0;
@@ -53,7 +73,11 @@ static unsigned fake_index(void *dev)
 
 int nvmlDeviceGetName(void *dev, char *name, unsigned len)
 {
-    snprintf(name, len, "Fake H200 #%u", fake_index(dev));
+    const char *named = getenv("FAKE_NVML_NAME");
+    if (named != NULL)
+        snprintf(name, len, "%s", named);
+    else
+        snprintf(name, len, "Fake H200 #%u", fake_index(dev));
     return 0;
 }
 
@@ -69,13 +93,13 @@ int nvmlDeviceGetTemperature(void *dev, int sensor, unsigned *temp)
     unsigned g = fake_index(dev);
     (void)sensor;
     unsigned step = fake_temp_calls[g]++;
-    *temp = g == 0 ? 40 : 84 + (step > 6 ? 6 : step); /* GPU 1: 84, 85, ... 90 */
+    *temp = !fake_bad(g) ? 40 : 84 + (step > 6 ? 6 : step); /* GPU 1: 84, 85, ... 90 */
     return 0;
 }
 
 int nvmlDeviceGetPowerUsage(void *dev, unsigned *mw)
 {
-    *mw = fake_index(dev) == 0 ? 300000 : 650000;
+    *mw = !fake_bad(fake_index(dev)) ? 300000 : 650000;
     return 0;
 }
 
@@ -88,7 +112,7 @@ int nvmlDeviceGetClockInfo(void *dev, int type, unsigned *mhz)
 
 int nvmlDeviceGetCurrentClocksThrottleReasons(void *dev, unsigned long long *reasons)
 {
-    *reasons = fake_index(dev) == 0 ? 0x1ull : 0x20ull; /* GPU 1: software thermal slowdown */
+    *reasons = !fake_bad(fake_index(dev)) ? 0x1ull : 0x20ull; /* GPU 1: software thermal slowdown */
     return 0;
 }
 
@@ -100,13 +124,13 @@ int nvmlDeviceGetTotalEccErrors(void *dev, int type, int counter, unsigned long 
         *count = 5;
         return 0;
     }
-    *count = g == 0 ? 0 : fake_ecc_calls[g]++;
+    *count = !fake_bad(g) ? 0 : fake_ecc_calls[g]++;
     return 0;
 }
 
 int nvmlDeviceGetNvLinkState(void *dev, unsigned link, int *active)
 {
-    *active = !(fake_index(dev) == 1 && link == 3);
+    *active = !(fake_bad(fake_index(dev)) && link == 3);
     return 0;
 }
 
@@ -160,7 +184,7 @@ int nvmlDeviceGetMaxPcieLinkGeneration(void *dev, unsigned *gen)
 
 int nvmlDeviceGetCurrPcieLinkWidth(void *dev, unsigned *width)
 {
-    *width = fake_index(dev) == 1 ? 8 : 16;
+    *width = fake_bad(fake_index(dev)) ? 8 : 16;
     return 0;
 }
 
@@ -178,7 +202,7 @@ static unsigned fake_replay_calls[2], fake_link_calls[2];
 int nvmlDeviceGetPcieReplayCounter(void *dev, unsigned *value)
 {
     unsigned g = fake_index(dev);
-    *value = g == 0 ? 0 : fake_replay_calls[g]++;
+    *value = !fake_bad(g) ? 0 : fake_replay_calls[g]++;
     return 0;
 }
 
@@ -186,14 +210,14 @@ int nvmlDeviceGetNvLinkErrorCounter(void *dev, unsigned link, int counter,
                                     unsigned long long *value)
 {
     unsigned g = fake_index(dev);
-    *value = g == 1 && link == 3 && counter == 2 ? fake_link_calls[g]++ : 0; /* CRC flit */
+    *value = fake_bad(g) && link == 3 && counter == 2 ? fake_link_calls[g]++ : 0; /* CRC flit */
     return 0;
 }
 
 int nvmlDeviceGetRetiredPages(void *dev, int cause, unsigned *count, unsigned long long *addresses)
 {
     (void)addresses;
-    *count = fake_index(dev) == 1 && cause == 1 ? 2 : 0;
+    *count = fake_bad(fake_index(dev)) && cause == 1 ? 2 : 0;
     return 0;
 }
 
@@ -201,7 +225,7 @@ int nvmlDeviceGetRemappedRows(void *dev, unsigned *corrected, unsigned *uncorrec
                               unsigned *pending, unsigned *failed)
 {
     *corrected = 0;
-    *uncorrected = fake_index(dev) == 1 ? 1 : 0;
+    *uncorrected = fake_bad(fake_index(dev)) ? 1 : 0;
     *pending = *failed = 0;
     return 0;
 }
