@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# The main job: install what is missing, build, and run the acceptance run on this machine:
-# detect what is here -> calibrate this host (measured paths, in the run's own launch) -> the
+# The main job: install what is missing, build, and run the acceptance run on this machine.
+# On a GPU server (NVML sees GPUs): one rank per GPU over NCCL, the shipped topology that
+# describes the server chosen by `detect --pick` (or, where none does, the detected one,
+# calibrated), BERT-large's real step on 1..N GPUs and an all-reduce sweep, the verdict.
+# Elsewhere: detect what is here -> calibrate this host (measured paths, in the run's own launch) -> the
 # default workload's 1..N-rank scaling curve and an all-reduce sweep held to the calibrated
 # localhost topology (tolerance 0.2) -> verdict (exit 1 on FAIL) -> report. Extra arguments go to
 # `scalecheck run` (e.g. --workload workloads/resnet50-dp.yaml).
@@ -21,15 +24,44 @@ bind=none
 # Ranks write to a pty under mpirun, so they would colour even into a file: not unless we are
 # on a terminal ourselves (no-color.org).
 [ -t 1 ] || export NO_COLOR=1
+# mpi: the host path's launch; mpi1: one rank; mpig: the GPU path's, -np given after (a rank per
+# GPU, unbound: NCCL places its threads by the GPU's NUMA node itself)
 if mpirun --version 2>&1 | grep -qi hydra; then
     # MPICH's mpirun (hydra): its own spelling; it passes the environment whole and places more
     # ranks than cores freely
     mpi=(mpirun -n "$ranks" -bind-to "$bind")
+    mpi1=(mpirun -n 1)
+    mpig=(mpirun -bind-to none)
 else
     mpi=(mpirun -np "$ranks" --oversubscribe --bind-to "$bind")
+    mpi1=(mpirun -np 1)
+    mpig=(mpirun --oversubscribe --bind-to none)
     [ -t 1 ] || mpi+=(-x NO_COLOR)
+    [ -t 1 ] || mpig+=(-x NO_COLOR)
 fi
 mkdir -p results
+# What this host is: a GPU server (NVML finds GPUs) runs NCCL with one rank per GPU, held to the
+# shipped topology that describes it; any other host runs the host path below.
+"${mpi1[@]}" build/scalecheck detect --output results/detected-topology.yaml \
+    --pick results/detected.env
+# shellcheck disable=SC1091
+. results/detected.env
+if [ "${SC_DETECTED_GPUS:-0}" -gt 0 ]; then
+    gpus=${SC_RANKS:-$SC_DETECTED_GPUS}
+    if [ -n "$SC_TOPOLOGY" ]; then
+        echo "# GPU host: $SC_DETECTED_GPUS x $SC_DETECTED_GPU; NCCL, one rank per GPU; held to $SC_TOPOLOGY"
+        echo "#   because $SC_TOPOLOGY_WHY"
+        topo=(--topology "$SC_TOPOLOGY")
+    else
+        # no shipped file describes it: what detect found, calibrated in the run's own launch
+        echo "# GPU host: $SC_DETECTED_GPUS x $SC_DETECTED_GPU; NCCL, one rank per GPU; $SC_TOPOLOGY_WHY:"
+        echo "#   held to the detected topology, calibrated here"
+        topo=(--topology results/detected-topology.yaml --calibrate)
+    fi
+    # BERT-large's real step (its 1.3 GB of gradients), 1..N GPUs, and an all-reduce sweep to 1G
+    exec "${mpig[@]}" -np "$gpus" build/scalecheck run --backend nccl \
+        --workload workloads/bert-large-dp.yaml "${topo[@]}" --sweep-max 1G -n 20 -w 5 -T 120 "$@"
+fi
 "${mpi[@]}" build/scalecheck detect --output results/detected-topology.yaml \
     --topology topologies/localhost.yaml
 # A real model's messages and compute shrunk 100x: a 2-core host runs BERT-large's step.

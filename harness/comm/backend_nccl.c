@@ -398,33 +398,52 @@ static sc_status_t nccl__istart(sc_comm_t *comm, sc_coll_id_t coll, const sc_col
     }
 }
 
-static sc_status_t nccl__isend(sc_comm_t *comm, const void *buf, size_t count, sc_dtype_t dtype,
-                               int peer, sc_err_t *err)
+/* isend and irecv are deferred: NCCL matches a send with a receive only inside the groups the
+ * two ranks issue, so the operations a pattern starts together go out as one group. */
+static sc_status_t nccl__defer(nccl__comm_t *c, bool recv, const void *buf, size_t count,
+                               sc_dtype_t dtype, int peer, sc_err_t *err)
 {
-    nccl__comm_t *c = nccl__of(comm);
-    if (c->nsends == (int)(sizeof(c->sends) / sizeof(c->sends[0])))
-        return nccl__fail(c, SC_ERR_RUNTIME, "isend", "more than 64 sends outstanding", err);
-    c->sends[c->nsends].buf = buf;
-    c->sends[c->nsends].count = count;
-    c->sends[c->nsends].dtype = dtype;
-    c->sends[c->nsends].peer = peer;
-    c->nsends++;
+    if (c->np2p == (int)(sizeof(c->p2p) / sizeof(c->p2p[0])))
+        return nccl__fail(c, SC_ERR_RUNTIME, recv ? "irecv" : "isend",
+                          "more than 128 sends and receives outstanding", err);
+    c->p2p[c->np2p].buf = (void *)buf;
+    c->p2p[c->np2p].count = count;
+    c->p2p[c->np2p].dtype = dtype;
+    c->p2p[c->np2p].peer = peer;
+    c->p2p[c->np2p].recv = recv;
+    c->np2p++;
     return SC_OK;
 }
 
-/* Issues the deferred sends (and one receive, when buf != NULL) as one group: a pipeline's
- * crossing sends then never wait on each other. */
+static sc_status_t nccl__isend(sc_comm_t *comm, const void *buf, size_t count, sc_dtype_t dtype,
+                               int peer, sc_err_t *err)
+{
+    return nccl__defer(nccl__of(comm), false, buf, count, dtype, peer, err);
+}
+
+static sc_status_t nccl__irecv(sc_comm_t *comm, void *buf, size_t count, sc_dtype_t dtype,
+                               int peer, sc_err_t *err)
+{
+    return nccl__defer(nccl__of(comm), true, buf, count, dtype, peer, err);
+}
+
+/* Issues the deferred sends and receives (and one more receive, when buf != NULL) as one group:
+ * a pipeline's crossing sends then never wait on each other. */
 static sc_status_t nccl__p2p_flush(nccl__comm_t *c, void *buf, size_t count, sc_dtype_t dtype,
                                    int peer, sc_err_t *err)
 {
     ncclResult_t rc = ncclGroupStart();
-    for (int i = 0; i < c->nsends && (rc == ncclSuccess || rc == ncclInProgress); i++)
-        rc = ncclSend(c->sends[i].buf, c->sends[i].count, nccl__dtype(c->sends[i].dtype),
-                      c->sends[i].peer, c->nccl, c->stream);
+    for (int i = 0; i < c->np2p && (rc == ncclSuccess || rc == ncclInProgress); i++)
+        rc = c->p2p[i].recv ? ncclRecv(c->p2p[i].buf, c->p2p[i].count,
+                                       nccl__dtype(c->p2p[i].dtype), c->p2p[i].peer, c->nccl,
+                                       c->stream)
+                            : ncclSend(c->p2p[i].buf, c->p2p[i].count,
+                                       nccl__dtype(c->p2p[i].dtype), c->p2p[i].peer, c->nccl,
+                                       c->stream);
     if (buf != NULL && (rc == ncclSuccess || rc == ncclInProgress))
         rc = ncclRecv(buf, count, nccl__dtype(dtype), peer, c->nccl, c->stream);
     ncclResult_t end = ncclGroupEnd();
-    c->nsends = 0;
+    c->np2p = 0;
     return sc_nccl_settle(c, rc == ncclSuccess || rc == ncclInProgress ? end : rc,
                           "ncclSend/ncclRecv", err);
 }
@@ -439,8 +458,7 @@ static sc_status_t nccl__recv(sc_comm_t *comm, void *buf, size_t count, sc_dtype
 static sc_status_t nccl__iwait(sc_comm_t *comm, sc_err_t *err)
 {
     nccl__comm_t *c = nccl__of(comm);
-    sc_status_t status =
-        c->nsends > 0 ? nccl__p2p_flush(c, NULL, 0, SC_DTYPE_float, 0, err) : SC_OK;
+    sc_status_t status = c->np2p > 0 ? nccl__p2p_flush(c, NULL, 0, SC_DTYPE_float, 0, err) : SC_OK;
     return status == SC_OK ? sc_nccl_sync(comm, err) : status;
 }
 
@@ -490,6 +508,7 @@ const sc_backend_ops_t sc_nccl_ops = {
     .compute_spin = sc_nccl_compute_spin,
     .istart = nccl__istart,
     .isend = nccl__isend,
+    .irecv = nccl__irecv,
     .recv = nccl__recv,
     .iwait = nccl__iwait,
     .sync = sc_nccl_sync,

@@ -19,12 +19,13 @@ typedef struct {
     cudaStream_t compute_stream; /* the compute phase, so that it overlaps communication */
     cudaEvent_t ev_start, ev_stop, ev_compute_start, ev_compute_stop;
     struct {
-        const void *buf;
+        void *buf;
         size_t count;
         sc_dtype_t dtype;
         int peer;
-    } sends[64]; /* isend: deferred, issued in one group with the next recv or iwait */
-    int nsends;
+        bool recv;
+    } p2p[128]; /* isend, irecv: deferred, issued in one group with the next recv or iwait */
+    int np2p;
     unsigned long long *d_wrong;
     ncclComm_t split_child; /* where a non-blocking ncclCommSplit stores its child, later */
     cudaEvent_t *marks;     /* the device timer's marks (backend_nccl_time.c), made on demand */

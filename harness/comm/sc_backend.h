@@ -134,6 +134,12 @@ typedef struct {
                          sc_err_t *err);
     sc_status_t (*recv)(sc_comm_t *comm, void *buf, size_t count, sc_dtype_t dtype, int peer,
                         sc_err_t *err);
+    /* Optional: a receive that completes at iwait, for backends that match sends and receives
+     * only within one group (NCCL: the sends and receives started are issued together). NULL:
+     * recv is used, which such a backend cannot complete while the peer's matching receives
+     * wait behind it. */
+    sc_status_t (*irecv)(sc_comm_t *comm, void *buf, size_t count, sc_dtype_t dtype, int peer,
+                         sc_err_t *err);
     sc_status_t (*iwait)(sc_comm_t *comm, sc_err_t *err);
     /* The compute phase (compute/sc_compute.h): a spin of `us` microseconds (*measured_us: what
      * it took). */

@@ -22,13 +22,18 @@ static sc_status_t sc__send_n(sc_pairs_run_t *x, int peer, size_t bytes, int n, 
     return status;
 }
 
+/* n receives, done when it returns. Where the backend matches sends and receives only within a
+ * group (irecv: NCCL), they go out with the sends started before them, and complete with them:
+ * received one by one, the peer's sends of a bidirectional stream would wait on receives that
+ * wait behind them. */
 static sc_status_t sc__recv_n(sc_pairs_run_t *x, int peer, size_t bytes, int n, sc_err_t *err)
 {
     char *rbuf = (char *)x->buf + x->o->size;
     sc_status_t status = SC_OK;
     for (int k = 0; k < n && status == SC_OK; k++)
-        status = x->pc->ops->recv(x->pc, rbuf, bytes, SC_DTYPE_uint8, peer, err);
-    return status;
+        status = x->pc->ops->irecv ? x->pc->ops->irecv(x->pc, rbuf, bytes, SC_DTYPE_uint8, peer, err)
+                                   : x->pc->ops->recv(x->pc, rbuf, bytes, SC_DTYPE_uint8, peer, err);
+    return status == SC_OK && x->pc->ops->irecv ? x->pc->ops->iwait(x->pc, err) : status;
 }
 
 #define SC__TRIALS 3 /* best of: bandwidth is what a link can do; noise only takes away */

@@ -14,6 +14,7 @@ struct cublasContext {
 
 cublasStatus_t cublasCreate_v2(cublasHandle_t *handle)
 {
+    fakecuda_count(__func__);
     int n = 0;
     if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0)
         return CUBLAS_STATUS_NOT_INITIALIZED;
@@ -23,12 +24,14 @@ cublasStatus_t cublasCreate_v2(cublasHandle_t *handle)
 
 cublasStatus_t cublasDestroy_v2(cublasHandle_t handle)
 {
+    fakecuda_count(__func__);
     free(handle);
     return CUBLAS_STATUS_SUCCESS;
 }
 
 cublasStatus_t cublasSetStream_v2(cublasHandle_t handle, cudaStream_t stream)
 {
+    fakecuda_count(__func__);
     if (handle == NULL)
         return CUBLAS_STATUS_NOT_INITIALIZED;
     handle->stream = stream;
@@ -70,6 +73,7 @@ cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t ta, cublasO
                             const void *beta, void *c, cudaDataType ct, int ldc,
                             cublasComputeType_t compute, cublasGemmAlgo_t algo)
 {
+    fakecuda_count(__func__);
     (void)compute, (void)algo;
     if (handle == NULL)
         return CUBLAS_STATUS_NOT_INITIALIZED;

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "fake_gpu.h"
 #include "fake_kernels.h"
@@ -57,9 +58,48 @@ static cudaError_t fc__ret(cudaError_t rc)
     return rc;
 }
 
+/* Every entry point counts its calls (FAKE_GPU_CALLS=DIR: written there at exit, one file a
+ * process), so that a test can tell which of the plugin's call sites ran. */
+static struct {
+    pthread_mutex_t lock;
+    const char *name[256];
+    unsigned long count[256];
+    int n;
+} fc__calls = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+void fakecuda_count(const char *name)
+{
+    pthread_mutex_lock(&fc__calls.lock);
+    int i = 0;
+    while (i < fc__calls.n && strcmp(fc__calls.name[i], name) != 0)
+        i++;
+    if (i == fc__calls.n && fc__calls.n < 256)
+        fc__calls.name[fc__calls.n++] = name;
+    if (i < 256)
+        fc__calls.count[i]++;
+    pthread_mutex_unlock(&fc__calls.lock);
+}
+
+__attribute__((destructor)) static void fc__write_calls(void)
+{
+    const char *dir = getenv("FAKE_GPU_CALLS");
+    if (dir == NULL || dir[0] == '\0')
+        return;
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/calls-%d.txt", dir, (int)getpid());
+    FILE *out = fopen(path, "w");
+    pthread_mutex_lock(&fc__calls.lock);
+    for (int i = 0; out != NULL && i < fc__calls.n; i++)
+        fprintf(out, "%s %lu\n", fc__calls.name[i], fc__calls.count[i]);
+    pthread_mutex_unlock(&fc__calls.lock);
+    if (out != NULL)
+        fclose(out);
+}
+
 /* CUDA calls are not permitted from inside a host function (CUDA Runtime API, cudaLaunchHostFunc). */
 #define FC_API()                                                                                   \
     do {                                                                                           \
+        fakecuda_count(__func__);                                                                  \
         if (fc__in_host_fn)                                                                        \
             return fc__ret(cudaErrorNotPermitted);                                                 \
     } while (0)
@@ -829,6 +869,7 @@ cudaError_t cudaSetDevice(int device)
 
 cudaError_t cudaGetDevice(int *device)
 {
+    fakecuda_count(__func__);
     *device = fc__device;
     return cudaSuccess;
 }
@@ -866,18 +907,21 @@ cudaError_t cudaDeviceGetPCIBusId(char *bus, int len, int device)
 
 cudaError_t cudaRuntimeGetVersion(int *v)
 {
+    fakecuda_count(__func__);
     *v = CUDART_VERSION;
     return cudaSuccess;
 }
 
 cudaError_t cudaDriverGetVersion(int *v)
 {
+    fakecuda_count(__func__);
     *v = fc__devices() > 0 ? CUDART_VERSION : 0;
     return cudaSuccess;
 }
 
 cudaError_t cudaGetLastError(void)
 {
+    fakecuda_count(__func__);
     cudaError_t rc = fc__last_error;
     fc__last_error = cudaSuccess;
     return rc;
@@ -885,11 +929,13 @@ cudaError_t cudaGetLastError(void)
 
 cudaError_t cudaPeekAtLastError(void)
 {
+    fakecuda_count(__func__);
     return fc__last_error;
 }
 
 const char *cudaGetErrorString(cudaError_t rc)
 {
+    fakecuda_count(__func__);
     switch (rc) {
     case cudaSuccess:
         return "no error";
@@ -964,6 +1010,7 @@ void __cudaRegisterFunction(void **handle, const char *host_fun, char *device_fu
 
 unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared, cudaStream_t stream)
 {
+    fakecuda_count(__func__);
     if (fc__nconfigs < 8)
         fc__configs[fc__nconfigs++] = (fc_config_t){grid, block, shared, stream};
     return 0;
@@ -971,6 +1018,7 @@ unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared, cudaS
 
 cudaError_t __cudaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shared, void *stream)
 {
+    fakecuda_count(__func__);
     if (fc__nconfigs == 0)
         return fc__ret(cudaErrorInvalidConfiguration);
     fc_config_t c = fc__configs[--fc__nconfigs];
@@ -983,6 +1031,7 @@ cudaError_t __cudaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shared, 
 
 cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *host_fun)
 {
+    fakecuda_count(__func__);
     *kernel = (cudaKernel_t)fake_kernels_find(host_fun);
     return *kernel != NULL ? cudaSuccess : fc__ret(cudaErrorInvalidDeviceFunction);
 }

@@ -26,6 +26,8 @@ cudaError_t fakecuda_enqueue(cudaStream_t stream, fc_work_t *work);
 void fakecuda_work_release(fc_work_t *work);
 /* Whether [ptr, ptr + bytes) lies inside one device allocation (cudaMalloc). */
 int fakecuda_is_device(const void *ptr, size_t bytes);
+/* Counts a call of the entry point `name` (FAKE_GPU_CALLS: the counts written at exit). */
+void fakecuda_count(const char *name);
 /* The calling thread's current device (cudaSetDevice). */
 int fakecuda_current_device(void);
 

@@ -275,12 +275,14 @@ static void *fn__init_main(void *arg)
 
 ncclResult_t ncclGetVersion(int *version)
 {
+    fakecuda_count(__func__);
     *version = FN_VERSION;
     return ncclSuccess;
 }
 
 const char *ncclGetErrorString(ncclResult_t rc)
 {
+    fakecuda_count(__func__);
     static const char *const text[] = {"no error", "unhandled cuda error", "unhandled system error",
                                        "internal error", "invalid argument", "invalid usage",
                                        "remote process exited or there was a network error",
@@ -290,6 +292,7 @@ const char *ncclGetErrorString(ncclResult_t rc)
 
 const char *ncclGetLastError(ncclComm_t comm)
 {
+    fakecuda_count(__func__);
     if (comm != NULL && fn__is_live(comm) && comm->last_error[0] != '\0')
         return comm->last_error;
     return fn__last_error;
@@ -297,6 +300,7 @@ const char *ncclGetLastError(ncclComm_t comm)
 
 ncclResult_t ncclGetUniqueId(ncclUniqueId *id)
 {
+    fakecuda_count(__func__);
     memset(id, 0, sizeof(*id));
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
@@ -322,6 +326,7 @@ static int fn__config_blocking(const ncclConfig_t *config, ncclResult_t *rc)
 ncclResult_t ncclCommInitRankConfig(ncclComm_t *comm, int nranks, ncclUniqueId id, int rank,
                                     ncclConfig_t *config)
 {
+    fakecuda_count(__func__);
     ncclResult_t rc;
     int blocking = fn__config_blocking(config, &rc);
     if (rc != ncclSuccess)
@@ -349,6 +354,7 @@ ncclResult_t ncclCommInitRankConfig(ncclComm_t *comm, int nranks, ncclUniqueId i
 
 ncclResult_t ncclCommInitRank(ncclComm_t *comm, int nranks, ncclUniqueId id, int rank)
 {
+    fakecuda_count(__func__);
     return ncclCommInitRankConfig(comm, nranks, id, rank, NULL);
 }
 
@@ -365,6 +371,7 @@ static void fn__launch_pending(ncclComm_t c)
 
 ncclResult_t ncclCommGetAsyncError(ncclComm_t c, ncclResult_t *async)
 {
+    fakecuda_count(__func__);
     if (c == NULL || !fn__is_live(c))
         return fn__fail(NULL, ncclInvalidArgument, "invalid communicator%s", "");
     ncclResult_t state = atomic_load(&c->state);
@@ -399,6 +406,7 @@ static ncclResult_t fn__usable(ncclComm_t c)
 
 ncclResult_t ncclCommCount(const ncclComm_t c, int *count)
 {
+    fakecuda_count(__func__);
     ncclResult_t rc = fn__usable(c);
     if (rc == ncclSuccess)
         *count = c->nranks;
@@ -407,6 +415,7 @@ ncclResult_t ncclCommCount(const ncclComm_t c, int *count)
 
 ncclResult_t ncclCommUserRank(const ncclComm_t c, int *rank)
 {
+    fakecuda_count(__func__);
     ncclResult_t rc = fn__usable(c);
     if (rc == ncclSuccess)
         *rank = c->rank;
@@ -433,6 +442,7 @@ static void fn__drain_running(ncclComm_t c)
 
 ncclResult_t ncclCommFinalize(ncclComm_t c)
 {
+    fakecuda_count(__func__);
     ncclResult_t rc = fn__usable(c);
     if (rc != ncclSuccess)
         return rc;
@@ -445,6 +455,7 @@ ncclResult_t ncclCommFinalize(ncclComm_t c)
 
 ncclResult_t ncclCommDestroy(ncclComm_t c)
 {
+    fakecuda_count(__func__);
     if (c == NULL || !fn__is_live(c))
         return fn__fail(NULL, ncclInvalidArgument, "invalid communicator%s", "");
     fn__live_remove(c);
@@ -457,6 +468,7 @@ ncclResult_t ncclCommDestroy(ncclComm_t c)
 
 ncclResult_t ncclCommAbort(ncclComm_t c)
 {
+    fakecuda_count(__func__);
     if (c == NULL)
         return ncclSuccess;
     if (!fn__is_live(c))
@@ -516,6 +528,7 @@ static void *fn__split_main(void *arg)
 ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclComm_t *newcomm,
                            ncclConfig_t *config)
 {
+    fakecuda_count(__func__);
     ncclResult_t rc = fn__usable(comm);
     if (rc != ncclSuccess)
         return rc;
@@ -847,6 +860,7 @@ static _Thread_local struct {
 
 ncclResult_t ncclGroupStart(void)
 {
+    fakecuda_count(__func__);
     fn__group.depth++;
     return ncclSuccess;
 }
@@ -911,6 +925,7 @@ static ncclResult_t fn__launch_group(void)
 
 ncclResult_t ncclGroupEnd(void)
 {
+    fakecuda_count(__func__);
     if (fn__group.depth == 0)
         return fn__fail(NULL, ncclInvalidUsage, "ncclGroupEnd without ncclGroupStart%s", "");
     return --fn__group.depth > 0 ? ncclSuccess : fn__launch_group();
@@ -953,6 +968,7 @@ static ncclResult_t fn__issue(fn_op_t op, size_t send_bytes, size_t recv_bytes)
 ncclResult_t ncclAllReduce(const void *s, void *r, size_t n, ncclDataType_t dt, ncclRedOp_t op,
                            ncclComm_t comm, cudaStream_t stream)
 {
+    fakecuda_count(__func__);
     size_t b = n * fn__esize(dt);
     return fn__issue(FN_OP(FN_ALLREDUCE, s, r, n, dt, op, 0, comm, stream), b, b);
 }
@@ -960,6 +976,7 @@ ncclResult_t ncclAllReduce(const void *s, void *r, size_t n, ncclDataType_t dt, 
 ncclResult_t ncclReduce(const void *s, void *r, size_t n, ncclDataType_t dt, ncclRedOp_t op,
                         int root, ncclComm_t comm, cudaStream_t stream)
 {
+    fakecuda_count(__func__);
     size_t b = n * fn__esize(dt);
     int mine = comm != NULL && fn__is_live(comm) && comm->rank == root;
     return fn__issue(FN_OP(FN_REDUCE, s, r, n, dt, op, root, comm, stream), b, mine ? b : 0);
@@ -968,6 +985,7 @@ ncclResult_t ncclReduce(const void *s, void *r, size_t n, ncclDataType_t dt, ncc
 ncclResult_t ncclBroadcast(const void *s, void *r, size_t n, ncclDataType_t dt, int root,
                            ncclComm_t comm, cudaStream_t stream)
 {
+    fakecuda_count(__func__);
     size_t b = n * fn__esize(dt);
     int mine = comm != NULL && fn__is_live(comm) && comm->rank == root;
     return fn__issue(FN_OP(FN_BROADCAST, s, r, n, dt, ncclSum, root, comm, stream), mine ? b : 0,
@@ -982,6 +1000,7 @@ static int fn__size_of(ncclComm_t comm)
 ncclResult_t ncclAllGather(const void *s, void *r, size_t n, ncclDataType_t dt, ncclComm_t comm,
                            cudaStream_t stream)
 {
+    fakecuda_count(__func__);
     size_t b = n * fn__esize(dt);
     return fn__issue(FN_OP(FN_ALLGATHER, s, r, n, dt, ncclSum, 0, comm, stream), b,
                      b * (size_t)fn__size_of(comm));
@@ -990,6 +1009,7 @@ ncclResult_t ncclAllGather(const void *s, void *r, size_t n, ncclDataType_t dt, 
 ncclResult_t ncclReduceScatter(const void *s, void *r, size_t n, ncclDataType_t dt,
                                ncclRedOp_t op, ncclComm_t comm, cudaStream_t stream)
 {
+    fakecuda_count(__func__);
     size_t b = n * fn__esize(dt);
     return fn__issue(FN_OP(FN_REDUCESCATTER, s, r, n, dt, op, 0, comm, stream),
                      b * (size_t)fn__size_of(comm), b);
@@ -998,6 +1018,7 @@ ncclResult_t ncclReduceScatter(const void *s, void *r, size_t n, ncclDataType_t 
 ncclResult_t ncclSend(const void *s, size_t n, ncclDataType_t dt, int peer, ncclComm_t comm,
                       cudaStream_t stream)
 {
+    fakecuda_count(__func__);
     return fn__issue(FN_OP(FN_SEND, s, NULL, n, dt, ncclSum, peer, comm, stream),
                      n * fn__esize(dt), 0);
 }
@@ -1005,6 +1026,7 @@ ncclResult_t ncclSend(const void *s, size_t n, ncclDataType_t dt, int peer, nccl
 ncclResult_t ncclRecv(void *r, size_t n, ncclDataType_t dt, int peer, ncclComm_t comm,
                       cudaStream_t stream)
 {
+    fakecuda_count(__func__);
     return fn__issue(FN_OP(FN_RECV, NULL, r, n, dt, ncclSum, peer, comm, stream), 0,
                      n * fn__esize(dt));
 }
@@ -1013,6 +1035,7 @@ ncclResult_t ncclRecv(void *r, size_t n, ncclDataType_t dt, int peer, ncclComm_t
 ncclResult_t ncclAlltoAll(const void *s, void *r, size_t n, ncclDataType_t dt, ncclComm_t comm,
                           cudaStream_t stream)
 {
+    fakecuda_count(__func__);
     size_t b = n * fn__esize(dt) * (size_t)fn__size_of(comm);
     return fn__issue(FN_OP(FN_ALLTOALL, s, r, n, dt, ncclSum, 0, comm, stream), b, b);
 }
@@ -1020,6 +1043,7 @@ ncclResult_t ncclAlltoAll(const void *s, void *r, size_t n, ncclDataType_t dt, n
 ncclResult_t ncclGather(const void *s, void *r, size_t n, ncclDataType_t dt, int root,
                         ncclComm_t comm, cudaStream_t stream)
 {
+    fakecuda_count(__func__);
     size_t b = n * fn__esize(dt);
     int mine = comm != NULL && fn__is_live(comm) && comm->rank == root;
     return fn__issue(FN_OP(FN_GATHER, s, r, n, dt, ncclSum, root, comm, stream), b,
@@ -1029,6 +1053,7 @@ ncclResult_t ncclGather(const void *s, void *r, size_t n, ncclDataType_t dt, int
 ncclResult_t ncclScatter(const void *s, void *r, size_t n, ncclDataType_t dt, int root,
                          ncclComm_t comm, cudaStream_t stream)
 {
+    fakecuda_count(__func__);
     size_t b = n * fn__esize(dt);
     int mine = comm != NULL && fn__is_live(comm) && comm->rank == root;
     return fn__issue(FN_OP(FN_SCATTER, s, r, n, dt, ncclSum, root, comm, stream),
@@ -1040,16 +1065,19 @@ ncclResult_t ncclScatter(const void *s, void *r, size_t n, ncclDataType_t dt, in
 
 ncclResult_t ncclMemAlloc(void **ptr, size_t size)
 {
+    fakecuda_count(__func__);
     return cudaMalloc(ptr, size) == cudaSuccess ? ncclSuccess : ncclUnhandledCudaError;
 }
 
 ncclResult_t ncclMemFree(void *ptr)
 {
+    fakecuda_count(__func__);
     return cudaFree(ptr) == cudaSuccess ? ncclSuccess : ncclInvalidArgument;
 }
 
 ncclResult_t ncclCommRegister(const ncclComm_t comm, void *buff, size_t size, void **handle)
 {
+    fakecuda_count(__func__);
     ncclResult_t rc = fn__usable(comm);
     if (rc == ncclSuccess && !fakecuda_is_device(buff, size))
         rc = fn__fail(comm, ncclInvalidArgument, "registering memory that is not device memory%s",
@@ -1061,6 +1089,7 @@ ncclResult_t ncclCommRegister(const ncclComm_t comm, void *buff, size_t size, vo
 
 ncclResult_t ncclCommDeregister(const ncclComm_t comm, void *handle)
 {
+    fakecuda_count(__func__);
     (void)handle;
     return fn__usable(comm);
 }
