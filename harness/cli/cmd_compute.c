@@ -20,6 +20,7 @@ typedef struct {
     bool gemm;
     double time_us;
     int repeats;
+    double timeout_s;
     sc_gemm_spec_t spec;
     const char *backend, *json_path;
     bool help;
@@ -70,6 +71,10 @@ static const sc_cli_opt_t compute__options[] = {
                       compute__dtype),
     SC_OPT_CUSTOM_ROW(0, "size", "N", "gemm: N x N x N matrices (default 8192)", compute__size),
     O(0, "backend", "NAME", "nccl, mpi or auto (default auto)", SC_OPT_STRING, backend, 0, 0),
+    O('T', "timeout", "SECONDS",
+      "bound on every wait inside the backend (opening it among them), as nccl-tests' -T (default "
+      "300)",
+      SC_OPT_DOUBLE, timeout_s, 0.0, 1e9),
     O(0, "json", "FILE", "write the results as JSON to FILE", SC_OPT_STRING, json_path, 0, 0),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
     SC_OPT_END,
@@ -154,13 +159,14 @@ static sc_status_t compute__report(const sc_rte_t *rte, const compute__opts_t *o
 
 int sc_cmd_compute(const sc_rte_t *rte, int argc, char **argv)
 {
-    compute__opts_t o = {.time_us = 1000, .repeats = 10, .backend = "auto"};
+    compute__opts_t o = {.time_us = 1000, .repeats = 10, .backend = "auto",
+                         .timeout_s = SC_DEFAULT_TIMEOUT_S};
     o.spec = (sc_gemm_spec_t){.type = SC_GEMM_bf16, .m = 8192, .n = 8192, .k = 8192, .iters = 10};
     sc_err_t err;
     sc_err_clear(&err);
     sc_comm_t *comm = NULL;
     char note[512];
-    sc_backend_opts_t bopts = {.device = -1, .timeout_s = SC_DEFAULT_TIMEOUT_S};
+    sc_backend_opts_t bopts = {.device = -1, .timeout_s = o.timeout_s};
     sc_status_t status = sc_cli_parse(compute__options, argc, argv, 2, &o, &err);
     if (status == SC_OK && o.help) {
         if (rte->rank == 0)

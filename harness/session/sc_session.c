@@ -215,8 +215,10 @@ int sc_session_finish(sc_session_t *s, const sc_rte_t *rte, const char *cmd, sc_
     if (status != SC_OK && (rte->rank == 0 || code != 2))
         fprintf(stderr, "scalecheck %s: %s%s%s\n", cmd, err->msg, at_fault[0] ? "; at fault: " : "",
                 at_fault);
-    if (code == 3)
+    if (code == 3) { /* the GPU communicators first: their peers are released, not killed */
+        sc_backend_abort_all(3.0);
         MPI_Abort(rte->world, 3);
+    }
     if (code == 2) /* bad input: nothing measured, nothing left on disk */
         sc_results_discard(&s->res);
     failed = sc__share_failed(s, rte, failed);

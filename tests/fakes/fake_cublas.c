@@ -77,6 +77,8 @@ cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t ta, cublasO
     (void)compute, (void)algo;
     if (handle == NULL)
         return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (getenv("FAKE_CUBLAS_FAIL") != NULL)
+        return CUBLAS_STATUS_EXECUTION_FAILED;
     if (ta != CUBLAS_OP_N || tb != CUBLAS_OP_N || at != bt || at != ct || lda != m || ldb != k ||
         ldc != m || m < 0 || n < 0 || k < 0)
         return CUBLAS_STATUS_NOT_SUPPORTED; /* what the plugin never asks */

@@ -15,7 +15,10 @@
  * - kernels run as host code: the plugin's kernels are recognised by name (fake_kernels.c);
  *   another kernel is cudaErrorInvalidDeviceFunction.
  * FAKE_CUDA_DEVICES (default 1; 0: no device), FAKE_CUDA_MEM_MB (each device's memory, default
- * 2048), FAKE_CUDA_NAME (the device name) and FAKE_CUDA_BUS_BASE set the machine. */
+ * 2048), FAKE_CUDA_NAME (the device name) and FAKE_CUDA_BUS_BASE set the machine; faults for
+ * the verdicts' failing twins: FAKE_CUDA_EVENT_SCALE (events measure this times the time),
+ * FAKE_CUDA_SPIN_SCALE (the spin kernel runs this times long), FAKE_CUBLAS_FAIL=1 (cuBLAS's
+ * GEMM fails). FAKE_GPU_CALLS=DIR: every entry point's calls, written at exit. */
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -51,10 +54,14 @@ static _Thread_local int fc__device;
 static _Thread_local cudaError_t fc__last_error;
 static _Thread_local int fc__in_host_fn;
 
+void fakecuda_write_calls(void);
+
 static cudaError_t fc__ret(cudaError_t rc)
 {
-    if (rc != cudaSuccess)
+    if (rc != cudaSuccess) {
         fc__last_error = rc;
+        fakecuda_write_calls();
+    }
     return rc;
 }
 
@@ -80,7 +87,9 @@ void fakecuda_count(const char *name)
     pthread_mutex_unlock(&fc__calls.lock);
 }
 
-__attribute__((destructor)) static void fc__write_calls(void)
+/* Written at exit, and on every error: a process that ends by MPI_Abort or _exit runs no
+ * destructor, and its error paths are the calls a test most wants to see. */
+__attribute__((destructor)) void fakecuda_write_calls(void)
 {
     const char *dir = getenv("FAKE_GPU_CALLS");
     if (dir == NULL || dir[0] == '\0')
@@ -179,11 +188,14 @@ cudaError_t cudaMalloc(void **ptr, size_t bytes)
     return fc__ret(rc);
 }
 
+static void fc__device_synchronize(void);
+
 cudaError_t cudaFree(void *ptr)
 {
     FC_API();
     if (ptr == NULL)
         return cudaSuccess;
+    fc__device_synchronize(); /* CUDA's cudaFree waits for the device's work first */
     pthread_mutex_lock(&fc__mem.lock);
     size_t i = 0;
     while (i < fc__mem.n && fc__mem.list[i].ptr != ptr)
@@ -304,6 +316,40 @@ static void fc__run_on_callback_thread(void (*fn)(void *), void *arg)
     pthread_mutex_unlock(&fc__cb.lock);
 }
 
+/* The live streams: cudaFree waits for them, as CUDA's does (it synchronises the device). */
+static struct {
+    pthread_mutex_t lock;
+    cudaStream_t list[256];
+    int n;
+} fc__streams = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static void fc__streams_add(cudaStream_t s)
+{
+    pthread_mutex_lock(&fc__streams.lock);
+    if (fc__streams.n < 256)
+        fc__streams.list[fc__streams.n++] = s;
+    pthread_mutex_unlock(&fc__streams.lock);
+}
+
+static void fc__streams_remove(cudaStream_t s)
+{
+    pthread_mutex_lock(&fc__streams.lock);
+    for (int i = 0; i < fc__streams.n; i++)
+        if (fc__streams.list[i] == s)
+            fc__streams.list[i] = fc__streams.list[--fc__streams.n];
+    pthread_mutex_unlock(&fc__streams.lock);
+}
+
+static void fc__stream_wait_idle(cudaStream_t s);
+
+static void fc__device_synchronize(void)
+{
+    pthread_mutex_lock(&fc__streams.lock);
+    for (int i = 0; i < fc__streams.n; i++)
+        fc__stream_wait_idle(fc__streams.list[i]);
+    pthread_mutex_unlock(&fc__streams.lock);
+}
+
 static void *fc__stream_main(void *arg)
 {
     cudaStream_t s = arg;
@@ -328,6 +374,7 @@ static void *fc__stream_main(void *arg)
     }
     pthread_mutex_unlock(&s->lock);
     /* cudaStreamDestroy returns at once; the stream's resources go once its work is done */
+    fc__streams_remove(s);
     s->magic = 0;
     pthread_cond_destroy(&s->changed);
     pthread_mutex_destroy(&s->lock);
@@ -349,6 +396,7 @@ static cudaStream_t fc__stream_new(void)
         return NULL;
     }
     pthread_detach(s->thread);
+    fc__streams_add(s);
     return s;
 }
 
@@ -488,8 +536,8 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 cudaError_t cudaDeviceSynchronize(void)
 {
     FC_API();
-    /* the legacy stream only: the plugin's own streams are synchronised by their owners */
-    fc__stream_wait_idle(fc__stream_of(NULL));
+    fc__stream_of(NULL); /* the legacy stream exists, and is waited for with the others */
+    fc__device_synchronize();
     return cudaSuccess;
 }
 
@@ -653,6 +701,7 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned flags)
 
 cudaError_t cudaEventCreate(cudaEvent_t *event)
 {
+    fakecuda_count(__func__);
     return cudaEventCreateWithFlags(event, cudaEventDefault);
 }
 
@@ -742,7 +791,8 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t stop)
     }
     if (rc != cudaSuccess)
         return fc__ret(rc);
-    *ms = (float)(at[1] - at[0]);
+    const char *scale = getenv("FAKE_CUDA_EVENT_SCALE"); /* a device clock that runs off */
+    *ms = (float)((at[1] - at[0]) * (scale != NULL ? atof(scale) : 1.0));
     return cudaSuccess;
 }
 
@@ -936,6 +986,7 @@ cudaError_t cudaPeekAtLastError(void)
 const char *cudaGetErrorString(cudaError_t rc)
 {
     fakecuda_count(__func__);
+    fakecuda_write_calls(); /* asked on error paths, which may end in MPI_Abort */
     switch (rc) {
     case cudaSuccess:
         return "no error";

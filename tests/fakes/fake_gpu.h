@@ -28,6 +28,8 @@ void fakecuda_work_release(fc_work_t *work);
 int fakecuda_is_device(const void *ptr, size_t bytes);
 /* Counts a call of the entry point `name` (FAKE_GPU_CALLS: the counts written at exit). */
 void fakecuda_count(const char *name);
+/* Writes the counts now (FAKE_GPU_CALLS): on errors, which may end the process without exit. */
+void fakecuda_write_calls(void);
 /* The calling thread's current device (cudaSetDevice). */
 int fakecuda_current_device(void);
 

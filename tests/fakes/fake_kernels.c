@@ -127,9 +127,11 @@ static void fk__run(fc_work_t *w)
         __atomic_fetch_add(k->wrong, wrong, __ATOMIC_RELAXED);
         break;
     }
-    case FK_SPIN:
-        fk__spin(k->ns);
+    case FK_SPIN: {
+        const char *scale = getenv("FAKE_CUDA_SPIN_SCALE");
+        fk__spin((uint64_t)((double)k->ns * (scale != NULL ? atof(scale) : 1.0)));
         break;
+    }
     case FK_FILL_RANDOM:
         fk__fill_random(k->buf, k->count, k->type);
         break;

@@ -15,7 +15,8 @@
  * - a rank that aborts (ncclCommAbort) or fails releases its peers, who see ncclRemoteError;
  *   nothing else ends a wait: a missing peer hangs, as NCCL does, until the plugin aborts.
  * Faults for tests: FAKE_NCCL_FAULT_RANK (the world rank), with FAKE_NCCL_HANG_AT=K (its K-th
- * operation never completes) or FAKE_NCCL_ERROR_AT=K (its K-th operation fails asynchronously).
+ * operation never completes) or FAKE_NCCL_ERROR_AT=K (its K-th operation fails asynchronously),
+ * in the processes of one scalecheck command only where FAKE_NCCL_FAULT_COMMAND names it.
  * Built twice: as 2.28.9, and with -DFAKE_NCCL_OLD as 2.19.3, which lacks ncclAlltoAll,
  * ncclGather and ncclScatter (symbols added in 2.28) - the plugin must load and fall back. */
 #include <errno.h>
@@ -118,6 +119,7 @@ static ncclResult_t fn__fail(ncclComm_t c, ncclResult_t rc, const char *fmt, con
     snprintf(fn__last_error, sizeof(fn__last_error), fmt, arg ? arg : "");
     if (c != NULL)
         snprintf(c->last_error, sizeof(c->last_error), "%s", fn__last_error);
+    fakecuda_write_calls();
     return rc;
 }
 
@@ -283,6 +285,7 @@ ncclResult_t ncclGetVersion(int *version)
 const char *ncclGetErrorString(ncclResult_t rc)
 {
     fakecuda_count(__func__);
+    fakecuda_write_calls();
     static const char *const text[] = {"no error", "unhandled cuda error", "unhandled system error",
                                        "internal error", "invalid argument", "invalid usage",
                                        "remote process exited or there was a network error",
@@ -293,6 +296,7 @@ const char *ncclGetErrorString(ncclResult_t rc)
 const char *ncclGetLastError(ncclComm_t comm)
 {
     fakecuda_count(__func__);
+    fakecuda_write_calls();
     if (comm != NULL && fn__is_live(comm) && comm->last_error[0] != '\0')
         return comm->last_error;
     return fn__last_error;
@@ -469,6 +473,7 @@ ncclResult_t ncclCommDestroy(ncclComm_t c)
 ncclResult_t ncclCommAbort(ncclComm_t c)
 {
     fakecuda_count(__func__);
+    fakecuda_write_calls();
     if (c == NULL)
         return ncclSuccess;
     if (!fn__is_live(c))
@@ -789,11 +794,28 @@ static ncclResult_t fn__p2p(ncclComm_t c, const fn_op_t *ops, int nops)
 
 /* ---- the work on the stream ---- */
 
+/* Whether this process runs the scalecheck command FAKE_NCCL_FAULT_COMMAND names (its first
+ * argument: "run", "coll"), or no command is named. */
+static int fn__fault_command(void)
+{
+    const char *want = getenv("FAKE_NCCL_FAULT_COMMAND");
+    if (want == NULL || want[0] == '\0')
+        return 1;
+    char args[4096] = "";
+    FILE *f = fopen("/proc/self/cmdline", "r");
+    size_t n = f != NULL ? fread(args, 1, sizeof(args) - 1, f) : 0;
+    if (f != NULL)
+        fclose(f);
+    args[n] = '\0';
+    size_t first = strlen(args) + 1; /* the program, then its first argument */
+    return first < n && strcmp(args + first, want) == 0;
+}
+
 static int fn__fault_here(const char *env)
 {
     int at = fn__env(env, 0);
     return at > 0 && fn__env("FAKE_NCCL_FAULT_RANK", -1) == atomic_load(&fn__world_rank) &&
-           atomic_load(&fn__ops_done) + 1 == (unsigned long long)at;
+           atomic_load(&fn__ops_done) + 1 == (unsigned long long)at && fn__fault_command();
 }
 
 static void fn__work_run(fc_work_t *base)

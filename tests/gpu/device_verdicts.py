@@ -6,11 +6,16 @@ usage: device_verdicts.py KIND FILE   (KIND: coll, timing, spin, gemm, nvml, run
 import json
 import sys
 
-# Device time against host time: only rows long enough that launch and synchronisation costs
-# (tens of microseconds) stay inside the tolerance.
+# Device time against host time, on rows long enough to time: the steps run back to back
+# between device marks, and the host's time is the batch's over its steps, so the two differ by
+# the batch's one launch and one wait spread over its steps - a relative tolerance and an
+# absolute allowance for that (a 512 MiB all-reduce on one H200 is a ~250 us copy, and one
+# wait is 20-70 us of host time).
 TIMING_MIN_US = 200.0
 TIMING_TOLERANCE = 0.05
-# The spin kernel: worst error over its repeats, as a share of the time asked for.
+TIMING_ALLOWANCE_US = 30.0
+# The spin kernel: the median error over its repeats (the first, which loads the kernel, is not
+# timed), as a share of the time asked for; the worst is reported.
 SPIN_TOLERANCE = 0.02
 
 
@@ -23,18 +28,23 @@ def coll(d):
 
 
 def timing(d):
-    rel = [abs(r["host_time_us"] - r["time_us"]) / r["host_time_us"] for r in d["results"]
-           if not r["in_place"] and r["time_us"] >= TIMING_MIN_US]
+    # the host's time is the batch's mean: held to the mean of the device's intervals
+    rows = [r for r in d["results"] if not r["in_place"] and r["time_us"] >= TIMING_MIN_US]
+    off = [abs(r["host_time_us"] - r.get("time_us_mean", r["time_us"])) for r in rows]
+    within = [o <= TIMING_TOLERANCE * r["host_time_us"] + TIMING_ALLOWANCE_US
+              for o, r in zip(off, rows)]
+    rel = [o / r["host_time_us"] for o, r in zip(off, rows)]
     worst = max(rel) if rel else float("nan")
-    return bool(rel) and worst < TIMING_TOLERANCE, \
-        "worst difference %.2f %% over %d out-of-place rows" % (worst * 100, len(rel))
+    return bool(rows) and all(within), \
+        "worst difference %.2f %% (%.1f us) over %d out-of-place rows (bound 5 %% + 30 us)" % (
+            worst * 100, max(off) if off else float("nan"), len(rows))
 
 
 def spin(d):
     r = d["ranks"][0]
-    ok = r["worst_error_us"] <= SPIN_TOLERANCE * r["requested_us"]
-    return ok, "asked %.0f us, mean %.1f us, worst error %.1f us" % (
-        r["requested_us"], r["mean_us"], r["worst_error_us"])
+    ok = r["median_error_us"] <= SPIN_TOLERANCE * r["requested_us"]
+    return ok, "asked %.0f us, mean %.1f us, median error %.1f us, worst %.1f us" % (
+        r["requested_us"], r["mean_us"], r["median_error_us"], r["worst_error_us"])
 
 
 def gemm(d):
@@ -58,8 +68,9 @@ def run(d):
     if not points:
         return False, "no points"
     p = points[0]
-    return p["step_time_ms"] > 0, "step %.2f ms, comm %.0f %%, %s" % (
-        p["step_time_ms"], p["comm_fraction"] * 100, p.get("slowest_host", ""))
+    ok = d.get("state") == "complete" and p["step_time_ms"] > 0 and p["throughput"] > 0
+    return ok, "%s: step %.2f ms, comm %.0f %%, %s" % (
+        d.get("state"), p["step_time_ms"], p["comm_fraction"] * 100, p.get("slowest_host", ""))
 
 
 def main():

@@ -1,0 +1,398 @@
+"""The GPU path on the emulated device (tests/fakes/README.md): the real plugin, loaded with the
+stand-in CUDA runtime, NCCL and cuBLAS in place of NVIDIA's, runs every command a GPU would -
+collectives with the exact data check, graphs, faults, training steps with splits, pairs, soak,
+compute, the main job on 8 GPUs and the device check itself - and each mode checks the figures
+(wrong elements, rows, calls). Skipped (77) where the GPU path is not built.
+
+usage: test_gpu_emulated.py MODE"""
+import glob
+import os
+import subprocess
+import sys
+import time
+
+from sclib import *
+
+BUILD = os.environ.get("SC_BUILD", "")
+FAKE_DIR = os.path.join(BUILD, "fake-gpu")
+FAKE_OLD_DIR = os.path.join(BUILD, "fake-gpu-old")
+FAKE_NVML = os.environ.get("FAKE_NVML", "")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+WORKLOADS = os.path.join(ROOT, "workloads")
+
+
+def gpu_env(devices, calls=None, old=False, **extra):
+    """The environment that puts the emulated device's libraries first."""
+    dirs = ([FAKE_OLD_DIR] if old else []) + [FAKE_DIR]
+    lib = os.environ.get("LD_LIBRARY_PATH", "")
+    env = {"LD_LIBRARY_PATH": ":".join(dirs + ([lib] if lib else [])),
+           "FAKE_CUDA_DEVICES": str(devices), "FAKE_CUDA_MEM_MB": "512"}
+    if calls is not None:
+        env["FAKE_GPU_CALLS"] = calls
+    env.update({k: str(v) for k, v in extra.items()})
+    return env
+
+
+def calls_of(folder):
+    """Entry point -> calls, summed over the processes that wrote into folder."""
+    total = {}
+    for path in glob.glob(os.path.join(folder, "calls-*.txt")):
+        with open(path) as f:
+            for line in f:
+                name, n = line.split()
+                total[name] = total.get(name, 0) + int(n)
+    return total
+
+
+def coll(np, args, wd, name, env, timeout=240):
+    jpath = os.path.join(wd, name + ".json")
+    rc, out, err, secs = mpirun(np, ["coll", "--backend", "nccl", "-T", "60", "--json", jpath,
+                                     "--results-dir", os.path.join(wd, "r")] + args,
+                                env=env, timeout=timeout)
+    doc = load_json(jpath) if os.path.exists(jpath) else None
+    return rc, out, err, secs, doc
+
+
+def expect_clean(rc, err, doc, what, min_cases=1):
+    expect(rc == 0 and doc is not None, f"{what}: exit {rc}\n{err[-1500:]}")
+    expect(doc["backend"] == "nccl", f"{what}: backend {doc['backend']}")
+    expect(doc["summary"]["wrong_total"] == 0, f"{what}: {doc['summary']['wrong_total']} wrong")
+    expect(len(doc["results"]) >= min_cases, f"{what}: {len(doc['results'])} cases")
+    timers = {r["timer"] for r in doc["results"]}
+    expect(timers == {"device"}, f"{what}: timers {timers}")
+
+
+def mode_coll(np):
+    """Every collective x type x reduction on np emulated GPUs, exact."""
+    wd = workdir(f"gpu-emu-coll{np}")
+    types, ops = ("all", "all") if np <= 4 else ("float,int8,bf16", "sum,max")
+    rc, out, err, secs, doc = coll(np, ["--collective", "all", "-d", types, "-o", ops, "-b", "8",
+                                        "-e", "64K", "-f", "64", "-n", "3", "-w", "1", "-c", "1"],
+                                   wd, "all", gpu_env(np))
+    expect_clean(rc, err, doc, f"coll on {np}", min_cases=100)
+    got = {r["collective"] for r in doc["results"]}
+    expect(got == set(COLLECTIVES), f"collectives {sorted(got)} != {sorted(COLLECTIVES)}")
+    checked = sum(1 for r in doc["results"] if r["checked"])
+    expect(checked == len(doc["results"]), f"{checked} of {len(doc['results'])} checked")
+    print(f"coll on {np} emulated GPUs: {len(doc['results'])} cases, 0 wrong, {secs:.1f} s")
+
+
+def mode_wrong():
+    """A rank whose results are wrong: the GPU check kernels count each flipped element."""
+    wd = workdir("gpu-emu-wrong")
+    rc, out, err, _, doc = coll(3, ["--collective", "allgather,allreduce", "-b", "96", "-e", "96",
+                                    "-n", "2", "-c", "2"], wd, "wrong",
+                                gpu_env(3, SCALECHECK_TEST_FAULT="corrupt:2"))
+    expect(rc == 1, f"exit {rc}, expected 1\n{err[-1000:]}")
+    wrong = [r["wrong"] for r in doc["results"]]
+    # one flipped element per check iteration (2) on one rank, out of place and in place
+    expect(wrong == [2] * len(wrong) and len(wrong) == 4, f"wrong {wrong}")
+    expect(doc["summary"]["wrong_total"] == 8 and "Out of bounds values : 8 FAILED" in out,
+           f"summary {doc['summary']}")
+    print(f"planted elements found by the device kernels: {wrong}")
+
+
+def mode_graph():
+    """CUDA graphs (-G): captured, replayed, the data checked; capture really used."""
+    wd = workdir("gpu-emu-graph")
+    calls = os.path.join(wd, "calls")
+    os.makedirs(calls)
+    rc, out, err, _, doc = coll(2, ["--collective", "allreduce,allgather,sendrecv", "-b", "8",
+                                    "-e", "64K", "-f", "16", "-n", "5", "-G", "4", "-c", "1"],
+                                wd, "graph", gpu_env(2, calls))
+    expect_clean(rc, err, doc, "graphs", min_cases=10)
+    n = calls_of(calls)
+    expect(n.get("cudaStreamBeginCapture", 0) > 0 and n.get("cudaGraphLaunch", 0) >=
+           4 * n.get("cudaGraphInstantiate", 1), f"graph calls {n}")
+    print(f"graphs: {len(doc['results'])} cases, {n['cudaGraphLaunch']} launches")
+
+
+def mode_blocking():
+    """CUDA_LAUNCH_BLOCKING=1: every launch waits for its work; nothing may wait on the host."""
+    wd = workdir("gpu-emu-blocking")
+    rc, out, err, secs, doc = coll(2, ["-b", "8", "-e", "1M", "-f", "8", "-n", "20", "-c", "1"],
+                                   wd, "blocking", gpu_env(2, CUDA_LAUNCH_BLOCKING=1), timeout=120)
+    expect_clean(rc, err, doc, "CUDA_LAUNCH_BLOCKING=1", min_cases=10)
+    expect(secs < 60, f"took {secs:.1f} s")
+    print(f"CUDA_LAUNCH_BLOCKING=1: {len(doc['results'])} cases in {secs:.1f} s")
+
+
+def mode_old_nccl():
+    """An NCCL without ncclAlltoAll/ncclGather/ncclScatter (2.19): the plugin loads, says so,
+    and runs them as grouped send/recv, exactly."""
+    wd = workdir("gpu-emu-old")
+    calls = os.path.join(wd, "calls")
+    os.makedirs(calls)
+    env = gpu_env(3, calls, old=True)
+    rc, out, err, _ = scalecheck1(["version"], env=env)
+    expect(rc == 0 and "nccl: 2.19.3" in out and "grouped send/recv" in out
+           and "fake-gpu-old/libnccl.so.2" in out, f"version: {out}\n{err}")
+    rc, out, err, _, doc = coll(3, ["--collective", "alltoall,gather,scatter", "-d", "all", "-b",
+                                    "8", "-e", "16K", "-f", "32", "-n", "2", "-c", "1"],
+                                wd, "old", env)
+    expect_clean(rc, err, doc, "old NCCL", min_cases=30)
+    n = calls_of(calls)
+    expect(not any(k in n for k in ("ncclAlltoAll", "ncclGather", "ncclScatter"))
+           and n.get("ncclSend", 0) > 0 and n.get("ncclRecv", 0) > 0, f"calls {n}")
+    print(f"NCCL 2.19: {len(doc['results'])} cases by send/recv, {n['ncclSend']} sends")
+
+
+def mode_hang():
+    """A peer that hangs inside an operation: every rank ends, bounded, exit 3."""
+    wd = workdir("gpu-emu-hang")
+    rc, out, err, secs, doc = coll(4, ["-b", "8", "-e", "64K", "-f", "8", "-n", "5", "-c", "1",
+                                       "-T", "4"], wd, "hang",
+                                   gpu_env(4, FAKE_NCCL_FAULT_RANK=1, FAKE_NCCL_HANG_AT=20),
+                                   timeout=60)
+    expect(rc == 3, f"exit {rc}, expected 3\n{err[-1500:]}")
+    expect("hangs in operation 20" in err and ("timed out" in err or "timeout" in err),
+           f"messages\n{err[-1500:]}")
+    expect(secs < 4 + 20, f"ended after {secs:.1f} s")
+    print(f"hung peer: exit 3 after {secs:.1f} s (-T 4)")
+
+
+def mode_async_error():
+    """An asynchronous error on one rank: it is named, its peers are released (remote error)
+    long before the timeout, and the job ends."""
+    wd = workdir("gpu-emu-async")
+    rc, out, err, secs, doc = coll(4, ["-b", "8", "-e", "64K", "-f", "8", "-n", "5", "-c", "1",
+                                       "-T", "60"], wd, "async",
+                                   gpu_env(4, FAKE_NCCL_FAULT_RANK=1, FAKE_NCCL_ERROR_AT=20),
+                                   timeout=90)
+    expect(rc != 0, "exit 0 after an asynchronous error")
+    expect("rank 1 " in err and "injected asynchronous error" in err, f"culprit\n{err[-1500:]}")
+    expect("rank 1 aborted or failed: remote error" in err, f"peers\n{err[-1500:]}")
+    expect(secs < 30, f"ended after {secs:.1f} s: the peers waited for the timeout")
+    print(f"asynchronous error: exit {rc} after {secs:.1f} s (-T 60), peers released")
+
+
+def mode_open_refused():
+    """Ranks that share a GPU, and a host without one: exit 2 with the reason, every rank ending
+    (none left waiting), nothing on disk."""
+    wd = workdir("gpu-emu-refused")
+    res = os.path.join(wd, "r")
+    rc, out, err, secs = mpirun(3, ["coll", "--backend", "nccl", "-T", "30", "--results-dir", res],
+                                env=gpu_env(2), timeout=60)
+    expect(rc == 2 and "ranks 0 and 2 on host" in err and "both use GPU" in err,
+           f"shared GPU: exit {rc}\n{err[-800:]}")
+    expect(secs < 30, f"shared GPU: ended after {secs:.1f} s")
+    rc, out, err, secs = mpirun(2, ["coll", "--backend", "nccl", "-T", "30", "--results-dir", res],
+                                env=gpu_env(0), timeout=60)
+    expect(rc == 2 and "no CUDA-capable device" in err, f"no device: exit {rc}\n{err[-800:]}")
+    expect(not run_dirs(res), f"left on disk: {run_dirs(res)}")
+    print("shared GPU and no GPU: exit 2, reasons given, nothing on disk")
+
+
+def mode_run():
+    """Training steps: a DP curve on 4 GPUs, and the 3D workload on 8 (TP and PP groups made by
+    ncclCommSplit, pipeline sends and receives)."""
+    wd = workdir("gpu-emu-run")
+    calls = os.path.join(wd, "calls")
+    os.makedirs(calls)
+    small = ["--bytes-scale", "0.0005", "--compute-scale", "0.001", "-n", "3", "-w", "1", "-T",
+             "60", "--results-dir", os.path.join(wd, "r")]
+    dp = os.path.join(wd, "dp.json")
+    rc, out, err, _ = mpirun(4, ["run", "--backend", "nccl", "--workload",
+                                 os.path.join(WORKLOADS, "bert-large-dp.yaml"), "--json", dp]
+                             + small, env=gpu_env(4), timeout=240)
+    expect(rc == 0, f"DP run: exit {rc}\n{err[-1500:]}")
+    gpus = [p["gpus"] for p in load_json(dp)["points"]]
+    expect(gpus == [1, 2, 4], f"DP points {gpus}")
+    td = os.path.join(wd, "3d.json")
+    rc, out, err, _ = mpirun(8, ["run", "--backend", "nccl", "--workload",
+                                 os.path.join(WORKLOADS, "gpt3-13b-3d.yaml"), "--tp", "2", "--pp",
+                                 "2", "--scales", "8", "--json", td] + small,
+                             env=gpu_env(8, calls), timeout=240)
+    expect(rc == 0, f"3D run: exit {rc}\n{err[-1500:]}")
+    p = load_json(td)["points"][0]
+    expect((p["dp"], p["tp"], p["pp"]) == (2, 2, 2) and p["step_time_ms"] > 0, f"3D point {p}")
+    n = calls_of(calls)
+    expect(n.get("ncclCommSplit", 0) >= 8 and n.get("ncclSend", 0) > 0
+           and n.get("ncclRecv", 0) > 0, f"3D calls {n}")
+    print(f"run: DP on {gpus}; 3D dp2 tp2 pp2 step {p['step_time_ms']:.1f} ms, "
+          f"{n['ncclCommSplit']} splits, {n['ncclSend']} sends")
+
+
+def mode_pairs():
+    """The point-to-point matrix over NCCL: every pair measured, healthy, by each strategy."""
+    wd = workdir("gpu-emu-pairs")
+    for strategy in ("all", "quick", "bisect"):
+        jpath = os.path.join(wd, strategy + ".json")
+        rc, out, err, _ = mpirun(4, ["pairs", "--per", "rank", "--backend", "nccl", "--strategy",
+                                     strategy, "-T", "60", "--json", jpath, "--results-dir",
+                                     os.path.join(wd, "r")], env=gpu_env(4), timeout=240)
+        expect(rc == 0 and "verdict: PASS" in out, f"pairs {strategy}: exit {rc}\n{err[-1500:]}")
+    doc = load_json(os.path.join(wd, "all.json"))
+    pairs = doc.get("pairs", [])
+    expect(len(pairs) == 6 and all(p["bidir_GBps"] > 0 for p in pairs), f"pairs {pairs}")
+    print(f"pairs over NCCL: {len(pairs)} pairs, strategies all, quick, bisect PASS")
+
+
+def mode_soak():
+    """A short soak on the device: cycles run and are judged."""
+    wd = workdir("gpu-emu-soak")
+    rc, out, err, _ = mpirun(2, ["soak", "--backend", "nccl", "--duration", "6s", "--cycle", "2",
+                                 "--steps", "2", "--warmup", "1", "--sweep-max", "64K",
+                                 "--bytes-scale", "0.001", "--compute-scale", "0.001", "-T", "60",
+                                 "--results-dir", os.path.join(wd, "r")],
+                             env=gpu_env(2), timeout=120)
+    expect(rc == 0 and "verdict: PASS" in out, f"soak: exit {rc}\n{out[-800:]}\n{err[-800:]}")
+    cycles = [l for l in out.splitlines() if l.strip().endswith("PASS") and l.strip()[0].isdigit()]
+    expect(len(cycles) >= 2, f"cycles {cycles}")
+    print(f"soak on the device: {len(cycles)} cycles PASS")
+
+
+def mode_compute():
+    """The spin within bounds of what was asked, the GEMM's throughput, and a failing cuBLAS."""
+    wd = workdir("gpu-emu-compute")
+    spin = os.path.join(wd, "spin.json")
+    rc, out, err, _ = mpirun(1, ["compute", "--backend", "nccl", "--mode", "spin", "--time-us",
+                                 "2000", "-n", "10", "-T", "30", "--json", spin], env=gpu_env(1))
+    expect(rc == 0, f"spin: exit {rc}\n{err}")
+    r = load_json(spin)["ranks"][0]
+    expect(r["median_error_us"] < 0.1 * 2000 and abs(r["mean_us"] - 2000) < 400, f"spin {r}")
+    for t in ("bf16", "fp32"):
+        g = os.path.join(wd, f"gemm-{t}.json")
+        rc, out, err, _ = mpirun(1, ["compute", "--backend", "nccl", "--mode", "gemm", "-d", t,
+                                     "--size", "64", "-n", "3", "--json", g], env=gpu_env(1))
+        expect(rc == 0 and load_json(g)["ranks"][0]["tflops"] > 0, f"gemm {t}: exit {rc}\n{err}")
+    rc, out, err, _ = mpirun(1, ["compute", "--backend", "nccl", "--mode", "gemm", "--size", "64"],
+                             env=gpu_env(1, FAKE_CUBLAS_FAIL=1))
+    expect(rc != 0 and "cublasGemmEx failed" in err, f"failing cuBLAS: exit {rc}\n{err}")
+    print(f"compute: spin median error {r['median_error_us']:.1f} us of 2000; gemm ok; "
+          "a failing cuBLAS named")
+
+
+def plugin_imports(prefix):
+    out = subprocess.run(["nm", "-D", "--undefined-only", os.path.join(BUILD,
+                                                                       "libscalecheck-gpu.so")],
+                         capture_output=True, text=True, check=True).stdout
+    return {l.split()[-1].split("@")[0] for l in out.splitlines()
+            if l.split()[-1].startswith(prefix)}
+
+
+def mode_coverage():
+    """Every NCCL entry point the plugin calls (imported, or resolved at run time), and every
+    CUDA runtime one, is called at least once by a compact set of commands."""
+    wd = workdir("gpu-emu-cover")
+    calls = os.path.join(wd, "calls")
+    os.makedirs(calls)
+    res = ["--results-dir", os.path.join(wd, "r"), "-T", "60"]
+    jobs = [
+        (2, ["coll", "--backend", "nccl", "--collective", "all", "-b", "8", "-e", "1K", "-n", "1",
+             "-G", "2"] + res),
+        (4, ["run", "--backend", "nccl", "--workload", os.path.join(WORKLOADS, "gpt3-13b-3d.yaml"),
+             "--tp", "2", "--pp", "2", "--scales", "4", "--bytes-scale", "0.0002",
+             "--compute-scale", "0.001", "-n", "1", "-w", "0"] + res),
+        (2, ["pairs", "--per", "rank", "--backend", "nccl"] + res),
+        (1, ["compute", "--backend", "nccl", "--mode", "gemm", "--size", "32", "-n", "1"]),
+        (1, ["compute", "--backend", "nccl", "--mode", "spin", "-n", "2"]),
+    ]
+    for np, args in jobs:
+        rc, out, err, _ = mpirun(np, args, env=gpu_env(np, calls), timeout=240)
+        expect(rc == 0, f"{args[:2]}: exit {rc}\n{err[-1000:]}")
+    # the error paths: an asynchronous NCCL error (the error strings, the abort), a failing GEMM
+    failing = [(2, ["coll", "--backend", "nccl", "-b", "8", "-e", "1K", "-n", "3"] + res,
+                {"FAKE_NCCL_FAULT_RANK": 1, "FAKE_NCCL_ERROR_AT": 4}),
+               (1, ["compute", "--backend", "nccl", "--mode", "gemm", "--size", "32"],
+                {"FAKE_CUBLAS_FAIL": 1})]
+    for np, args, faults in failing:
+        rc, out, err, _ = mpirun(np, args, env=gpu_env(np, calls, **faults), timeout=120)
+        expect(rc != 0, f"{args[:2]} with {faults}: exit 0")
+    n = calls_of(calls)
+    want_nccl = plugin_imports("nccl") | {"ncclAlltoAll", "ncclGather", "ncclScatter"}
+    want_cuda = {s for s in plugin_imports("cuda") if not s.startswith("__cuda")}
+    missed = sorted(s for s in want_nccl | want_cuda if n.get(s, 0) == 0)
+    expect(not missed, f"never called: {missed}")
+    print(f"coverage: all {len(want_nccl)} NCCL and {len(want_cuda)} CUDA runtime entry points "
+          f"the plugin uses were called ({sum(n.values())} calls)")
+
+
+def mode_acceptance():
+    """The main job on a host with 8 (emulated) H100s: one rank per GPU, NCCL, the DGX H100
+    topology picked by detect, a 1..8 GPU curve, a sweep and a verdict."""
+    wd = workdir("gpu-emu-acceptance")
+    env = dict(os.environ)
+    env.update(gpu_env(8, SCALECHECK_NVML_LIBRARY=FAKE_NVML, FAKE_NVML_GPUS=8,
+                       FAKE_NVML_NAME="NVIDIA H100 80GB HBM3",
+                       FAKE_CUDA_NAME="NVIDIA H100 80GB HBM3"))
+    res = os.path.join(wd, "r")
+    start = time.monotonic()
+    proc = subprocess.run([os.path.join(ROOT, "scripts", "acceptance.sh"), "--bytes-scale",
+                           "0.0005", "--compute-scale", "0.001", "--sweep-max", "256K", "-n", "3",
+                           "-w", "1", "-T", "60", "--results-dir", res],
+                          capture_output=True, text=True, env=env, timeout=600)
+    secs = time.monotonic() - start
+    out = proc.stdout
+    # the emulated GPUs are far slower than an H100: the verdict is FAIL, and it must be given
+    expect(proc.returncode == 1 and "verdict: FAIL" in out,
+           f"exit {proc.returncode}\n{out[-2000:]}\n{proc.stderr[-1500:]}")
+    expect("GPU host: 8 x NVIDIA H100 80GB HBM3; NCCL, one rank per GPU" in out
+           and "topologies/dgx-h100.yaml" in out and "because dgx-h100: same GPU" in out,
+           f"choice\n{out[:1500]}")
+    run = run_dirs(res)[-1]
+    summary = load_json(os.path.join(run, "summary.json"))
+    expect(summary["backend"] == "nccl" and summary["ranks"] == 8
+           and summary["topology"].endswith("dgx-h100"), f"summary {summary}")
+    points = load_json(os.path.join(run, "result.json"))["points"]
+    gpus = sorted({p["gpus"] for p in points})
+    expect(gpus == [1, 2, 4, 8], f"curve {gpus}")
+    print(f"main job on 8 emulated H100s: {gpus} GPUs, NCCL, dgx-h100, verdict "
+          f"{summary['verdict']} ({secs:.0f} s)")
+
+
+def device_check(out, budget="540", **faults):
+    env = dict(os.environ)
+    env.update(gpu_env(1, SCALECHECK_NVML_LIBRARY=FAKE_NVML, SC_DEVICE_CHECK_BUILD=BUILD,
+                       SC_DEVICE_CHECK_SMALL=1, SC_DEVICE_CHECK_BUDGET=budget, OUT=out,
+                       OMPI_ALLOW_RUN_AS_ROOT=1, OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1))
+    env.update({k: str(v) for k, v in faults.items()})
+    proc = subprocess.run(["bash", os.path.join(ROOT, "tests", "gpu", "device-check.sh")],
+                          capture_output=True, text=True, env=env, timeout=600)
+    with open(os.path.join(out, "summary.txt")) as f:
+        lines = f.read().splitlines()
+    verdicts = {l[:30].strip(): l[31:36].strip() for l in lines[1:] if len(l) > 36}
+    return proc.returncode, verdicts, proc.stdout
+
+
+def mode_device_check():
+    """tests/gpu/device-check.sh on the emulated device: every verdict ok; its degraded twin
+    (a device clock at half speed, a planted element, a failing cuBLAS, no NVML, a run whose
+    NCCL fails) fails each; a budget too small skips what does not fit, and says so."""
+    wd = workdir("gpu-emu-devcheck")
+    rc, ok, stdout = device_check(os.path.join(wd, "healthy"))
+    bad = {k: v for k, v in ok.items() if v != "ok"}
+    expect(rc == 0 and not bad and len(ok) >= 15, f"healthy: exit {rc}, {bad}\n{stdout[-2000:]}")
+    # each line was streamed as it was known: the log shows them one by one, before the summary
+    expect(stdout.count("[device-check] ") == len(ok), "lines not streamed")
+    rc, got, stdout = device_check(os.path.join(wd, "degraded"), FAKE_CUDA_EVENT_SCALE=0.5,
+                                   SCALECHECK_TEST_FAULT="corrupt:0", FAKE_CUBLAS_FAIL=1,
+                                   SCALECHECK_NVML_LIBRARY="/nonexistent/libnvidia-ml.so.1",
+                                   FAKE_NCCL_FAULT_RANK=0, FAKE_NCCL_ERROR_AT=1,
+                                   FAKE_NCCL_FAULT_COMMAND="run")
+    must_fail = [k for k in got if k.split()[0] in ("gpu", "coll", "event", "cuda", "spin",
+                                                    "gemm", "nvml", "run") and k != "gpu"]
+    wrong = {k: got[k] for k in must_fail if got[k] != "FAIL"}
+    expect(rc == 1 and len(must_fail) >= 11 and not wrong,
+           f"degraded: exit {rc}, not failed: {wrong}\n{got}\n{stdout[-2000:]}")
+    rc, got, stdout = device_check(os.path.join(wd, "short"), budget="12")
+    skipped = [k for k, v in got.items() if v == "SKIP"]
+    expect(rc == 1 and skipped and got.get("build") == "ok", f"budget: exit {rc}, {got}")
+    print(f"device check on the emulated device: {len(ok)} verdicts ok; degraded: "
+          f"{len(must_fail)} FAIL; budget 12 s: {len(skipped)} skipped")
+
+
+MODES = {
+    "coll2": lambda: mode_coll(2), "coll4": lambda: mode_coll(4), "coll8": lambda: mode_coll(8),
+    "wrong": mode_wrong, "graph": mode_graph, "blocking": mode_blocking,
+    "old-nccl": mode_old_nccl, "hang": mode_hang, "async-error": mode_async_error,
+    "refused": mode_open_refused, "run": mode_run, "pairs": mode_pairs, "soak": mode_soak,
+    "compute": mode_compute, "coverage": mode_coverage, "acceptance": mode_acceptance,
+    "device-check": mode_device_check,
+}
+
+if __name__ == "__main__":
+    if os.environ.get("SC_HAVE_NCCL") != "1" or not os.path.isdir(FAKE_DIR):
+        print("SKIP: the GPU path (and the emulated device) is not built")
+        sys.exit(77)
+    main(MODES[sys.argv[1]])
