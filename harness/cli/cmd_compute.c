@@ -159,8 +159,8 @@ static sc_status_t compute__report(const sc_rte_t *rte, const compute__opts_t *o
 
 int sc_cmd_compute(const sc_rte_t *rte, int argc, char **argv)
 {
-    compute__opts_t o = {.time_us = 1000, .repeats = 10, .backend = "auto",
-                         .timeout_s = SC_DEFAULT_TIMEOUT_S};
+    compute__opts_t o = {
+        .time_us = 1000, .repeats = 10, .backend = "auto", .timeout_s = SC_DEFAULT_TIMEOUT_S};
     o.spec = (sc_gemm_spec_t){.type = SC_GEMM_bf16, .m = 8192, .n = 8192, .k = 8192, .iters = 10};
     sc_err_t err;
     sc_err_clear(&err);

@@ -211,10 +211,10 @@ static sc_status_t nccl__scatter(sc_comm_t *comm, const sc_coll_args_t *a, sc_er
         void *recv = (a->in_place && comm->rank == a->root)
                          ? (char *)a->recvbuf + (size_t)a->root * a->count * esize
                          : a->recvbuf;
-        return sc_nccl_settle(c,
-                              native(a->sendbuf, recv, a->count, nccl__dtype(a->dtype), a->root,
-                                     c->nccl, c->stream),
-                              "ncclScatter", err);
+        return sc_nccl_settle(
+            c,
+            native(a->sendbuf, recv, a->count, nccl__dtype(a->dtype), a->root, c->nccl, c->stream),
+            "ncclScatter", err);
     }
     return nccl__rooted(comm, a, false, "scatter (ncclSend/ncclRecv)", err);
 }
@@ -421,8 +421,8 @@ static sc_status_t nccl__isend(sc_comm_t *comm, const void *buf, size_t count, s
     return nccl__defer(nccl__of(comm), false, buf, count, dtype, peer, err);
 }
 
-static sc_status_t nccl__irecv(sc_comm_t *comm, void *buf, size_t count, sc_dtype_t dtype,
-                               int peer, sc_err_t *err)
+static sc_status_t nccl__irecv(sc_comm_t *comm, void *buf, size_t count, sc_dtype_t dtype, int peer,
+                               sc_err_t *err)
 {
     return nccl__defer(nccl__of(comm), true, buf, count, dtype, peer, err);
 }
@@ -434,12 +434,10 @@ static sc_status_t nccl__p2p_flush(nccl__comm_t *c, void *buf, size_t count, sc_
 {
     ncclResult_t rc = ncclGroupStart();
     for (int i = 0; i < c->np2p && (rc == ncclSuccess || rc == ncclInProgress); i++)
-        rc = c->p2p[i].recv ? ncclRecv(c->p2p[i].buf, c->p2p[i].count,
-                                       nccl__dtype(c->p2p[i].dtype), c->p2p[i].peer, c->nccl,
-                                       c->stream)
-                            : ncclSend(c->p2p[i].buf, c->p2p[i].count,
-                                       nccl__dtype(c->p2p[i].dtype), c->p2p[i].peer, c->nccl,
-                                       c->stream);
+        rc = c->p2p[i].recv ? ncclRecv(c->p2p[i].buf, c->p2p[i].count, nccl__dtype(c->p2p[i].dtype),
+                                       c->p2p[i].peer, c->nccl, c->stream)
+                            : ncclSend(c->p2p[i].buf, c->p2p[i].count, nccl__dtype(c->p2p[i].dtype),
+                                       c->p2p[i].peer, c->nccl, c->stream);
     if (buf != NULL && (rc == ncclSuccess || rc == ncclInProgress))
         rc = ncclRecv(buf, count, nccl__dtype(dtype), peer, c->nccl, c->stream);
     ncclResult_t end = ncclGroupEnd();

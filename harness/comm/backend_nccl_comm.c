@@ -97,7 +97,7 @@ static void nccl__live_add(nccl__comm_t *c)
     pthread_mutex_unlock(&nccl__live.lock);
 }
 
-static void nccl__live_remove(nccl__comm_t *c)
+static void nccl__live_remove(const nccl__comm_t *c)
 {
     pthread_mutex_lock(&nccl__live.lock);
     for (int i = 0; i < nccl__live.n; i++)

@@ -63,9 +63,9 @@ static bool sc__same_model(const char *a, const char *b)
 
 static int sc__detected_fabric(const sc_detected_t *d)
 {
-    return d->nvlinks_up >= 12  ? SC_FABRIC_nvswitch
-           : d->nvlinks_up > 0  ? SC_FABRIC_nvlink_bridge
-                                : SC_FABRIC_pcie;
+    return d->nvlinks_up >= 12 ? SC_FABRIC_nvswitch
+           : d->nvlinks_up > 0 ? SC_FABRIC_nvlink_bridge
+                               : SC_FABRIC_pcie;
 }
 
 sc_topology_fit_t sc_detect_fit(const sc_detected_t *d, const sc_topology_t *t)
@@ -77,7 +77,9 @@ sc_topology_fit_t sc_detect_fit(const sc_detected_t *d, const sc_topology_t *t)
     const char *fam_have = sc__family(have), *fam_declared = sc__family(declared);
     if (d->gpus <= 0 || t->library == SC_LIB_mpi || have[0] == '\0') {
         snprintf(fit.why, sizeof(fit.why), "%s: %s", t->name,
-                 d->gpus <= 0 ? "no GPU detected" : t->library == SC_LIB_mpi ? "host path" : "GPU model unknown");
+                 d->gpus <= 0               ? "no GPU detected"
+                 : t->library == SC_LIB_mpi ? "host path"
+                                            : "GPU model unknown");
         return fit;
     }
     bool model = sc__same_model(have, declared);
@@ -87,15 +89,16 @@ sc_topology_fit_t sc_detect_fit(const sc_detected_t *d, const sc_topology_t *t)
         return fit;
     }
     int fabric = sc__detected_fabric(d);
-    bool same_fabric = t->fabric == fabric || (fabric == SC_FABRIC_nvlink_bridge &&
-                                               t->fabric == SC_FABRIC_nvlink_mesh);
+    bool same_fabric = t->fabric == fabric ||
+                       (fabric == SC_FABRIC_nvlink_bridge && t->fabric == SC_FABRIC_nvlink_mesh);
     fit.score = (model ? 100 : 40) + (t->gpus_per_node == d->gpus ? 20 : 0) +
                 (same_fabric ? 15 : 0) + (t->nics == d->nics ? 5 : 0);
-    snprintf(fit.why, sizeof(fit.why), "%s: %s GPU (%s, detected %s), %d of %d GPUs, fabric %s%s, "
+    snprintf(fit.why, sizeof(fit.why),
+             "%s: %s GPU (%s, detected %s), %d of %d GPUs, fabric %s%s, "
              "%d NICs (declared %d)",
              t->name, model ? "same" : "same-architecture", t->gpu, d->gpu, d->gpus,
-             (int)t->gpus_per_node, sc_fabric_name(t->fabric), same_fabric ? " as detected" : " (not detected)",
-             d->nics, (int)t->nics);
+             (int)t->gpus_per_node, sc_fabric_name(t->fabric),
+             same_fabric ? " as detected" : " (not detected)", d->nics, (int)t->nics);
     return fit;
 }
 

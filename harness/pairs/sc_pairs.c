@@ -31,8 +31,9 @@ static sc_status_t sc__recv_n(sc_pairs_run_t *x, int peer, size_t bytes, int n, 
     char *rbuf = (char *)x->buf + x->o->size;
     sc_status_t status = SC_OK;
     for (int k = 0; k < n && status == SC_OK; k++)
-        status = x->pc->ops->irecv ? x->pc->ops->irecv(x->pc, rbuf, bytes, SC_DTYPE_uint8, peer, err)
-                                   : x->pc->ops->recv(x->pc, rbuf, bytes, SC_DTYPE_uint8, peer, err);
+        status = x->pc->ops->irecv
+                     ? x->pc->ops->irecv(x->pc, rbuf, bytes, SC_DTYPE_uint8, peer, err)
+                     : x->pc->ops->recv(x->pc, rbuf, bytes, SC_DTYPE_uint8, peer, err);
     return status == SC_OK && x->pc->ops->irecv ? x->pc->ops->iwait(x->pc, err) : status;
 }
 

@@ -68,10 +68,10 @@ static void fb__free(fc_work_t *w)
 }
 
 cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t ta, cublasOperation_t tb,
-                            int m, int n, int k, const void *alpha, const void *a,
-                            cudaDataType at, int lda, const void *b, cudaDataType bt, int ldb,
-                            const void *beta, void *c, cudaDataType ct, int ldc,
-                            cublasComputeType_t compute, cublasGemmAlgo_t algo)
+                            int m, int n, int k, const void *alpha, const void *a, cudaDataType at,
+                            int lda, const void *b, cudaDataType bt, int ldb, const void *beta,
+                            void *c, cudaDataType ct, int ldc, cublasComputeType_t compute,
+                            cublasGemmAlgo_t algo)
 {
     fakecuda_count(__func__);
     (void)compute, (void)algo;
@@ -96,8 +96,15 @@ cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t ta, cublasO
     if (g == NULL)
         return CUBLAS_STATUS_ALLOC_FAILED;
     *g = (fb_gemm_t){.base = {.run = fb__gemm_run, .destroy = fb__free, .what = "gemm"},
-                     .a = a, .b = b, .c = c, .m = m, .n = n, .k = k, .type = type,
-                     .alpha = *(const float *)alpha, .beta = *(const float *)beta};
+                     .a = a,
+                     .b = b,
+                     .c = c,
+                     .m = m,
+                     .n = n,
+                     .k = k,
+                     .type = type,
+                     .alpha = *(const float *)alpha,
+                     .beta = *(const float *)beta};
     atomic_init(&g->base.refs, 1);
     return fakecuda_enqueue(handle->stream, &g->base) == cudaSuccess
                ? CUBLAS_STATUS_SUCCESS

@@ -35,9 +35,9 @@ int fakecuda_current_device(void);
 
 /* Bytes of an element of one of scalecheck's types (sc_dtype_core.h's enumeration). */
 #define FAKE_DTYPE_SIZE(t)                                                                         \
-    ((t) == SC_DTYPE_int8 || (t) == SC_DTYPE_uint8 ? 1u                                             \
-     : (t) == SC_DTYPE_fp16 || (t) == SC_DTYPE_bf16 ? 2u                                           \
+    ((t) == SC_DTYPE_int8 || (t) == SC_DTYPE_uint8                              ? 1u               \
+     : (t) == SC_DTYPE_fp16 || (t) == SC_DTYPE_bf16                             ? 2u               \
      : (t) == SC_DTYPE_int32 || (t) == SC_DTYPE_uint32 || (t) == SC_DTYPE_float ? 4u               \
-                                                                                  : 8u)
+                                                                                : 8u)
 
 #endif

@@ -106,8 +106,10 @@ static void fk__fill_random(void *buf, size_t count, int type)
         uint64_t h = (i + 1) * 0x9e3779b97f4a7c15ull;
         h ^= h >> 29;
         double v = (double)(h % 2048) / 1024.0 - 1.0;
-        sc_dtype_store(type == 2 ? SC_DTYPE_fp16 : type == 3 ? SC_DTYPE_bf16 : SC_DTYPE_float, buf,
-                       i, v);
+        sc_dtype_store(type == 2   ? SC_DTYPE_fp16
+                       : type == 3 ? SC_DTYPE_bf16
+                                   : SC_DTYPE_float,
+                       buf, i, v);
     }
 }
 

@@ -1,0 +1,111 @@
+/* fake_nccl.h - what the three files of the emulated NCCL share (fake_nccl.c: communicators,
+ * init, split, abort and errors; fake_nccl_data.c: the data movement on the stream;
+ * fake_nccl_ops.c: groups and the operations' entry points). Not the real nccl.h's business:
+ * internal to the fake. */
+#ifndef FAKE_NCCL_H
+#define FAKE_NCCL_H
+
+#include <nccl.h>
+#include <stdatomic.h>
+#include <stddef.h>
+
+#include "coll/sc_check_core.h"
+#include "fake_gpu.h"
+
+#ifdef FAKE_NCCL_OLD
+#define FN_VERSION 21903
+#else
+#define FN_VERSION 22809
+#endif
+#define FN_MAX_RANKS 64
+#define FN_SLOT      (1u << 20)  /* each rank's staging area for collectives */
+#define FN_CHUNK     (64u << 10) /* each (sender, receiver) channel for send/recv */
+#define FN_MAGIC     0xfa4eu
+
+typedef struct {
+    atomic_int attached, nranks, aborted; /* aborted: 1 + the rank that aborted or failed */
+    atomic_uint bar_count, bar_gen;
+    atomic_uint split_count, split_gen;
+    int split_color[FN_MAX_RANKS], split_key[FN_MAX_RANKS];
+    atomic_ullong sent[FN_MAX_RANKS * FN_MAX_RANKS]; /* chunks put into channel s -> r */
+    atomic_ullong taken[FN_MAX_RANKS * FN_MAX_RANKS];
+    size_t len[FN_MAX_RANKS * FN_MAX_RANKS];   /* bytes of the chunk in the channel */
+    size_t total[FN_MAX_RANKS * FN_MAX_RANKS]; /* bytes of the whole message */
+} fn_shm_t;
+
+typedef enum {
+    FN_ALLREDUCE,
+    FN_BROADCAST,
+    FN_REDUCE,
+    FN_ALLGATHER,
+    FN_REDUCESCATTER,
+    FN_ALLTOALL,
+    FN_GATHER,
+    FN_SCATTER,
+    FN_SEND,
+    FN_RECV
+} fn_kind_t;
+
+typedef struct {
+    fn_kind_t kind;
+    const char *send;
+    char *recv;
+    size_t count;
+    ncclDataType_t dt;
+    ncclRedOp_t op;
+    int root; /* or the peer */
+    cudaStream_t stream;
+    ncclComm_t comm;
+} fn_op_t;
+
+typedef struct fn_work fn_work_t;
+
+struct ncclComm {
+    unsigned magic;
+    char name[96];
+    int rank, nranks, blocking;
+    fn_shm_t *shm;
+    size_t shm_bytes;
+    char *slots, *chans;
+    atomic_int state; /* ncclResult_t: of the init, split, finalize or launch in progress */
+    atomic_int error; /* the first asynchronous error of the work on the stream: sticky */
+    atomic_int local_abort, running, refs;
+    int polls_left;
+    pthread_t worker;
+    int has_worker;
+    fn_work_t *pending; /* a non-blocking launch not yet on the stream */
+    cudaStream_t pending_stream;
+    unsigned split_seq;
+    ncclComm_t *split_out;
+    int split_color, split_key, split_blocking;
+    char last_error[256];
+};
+
+struct fn_work {
+    fc_work_t base;
+    ncclComm_t comm;
+    fn_op_t *ops;
+    int nops;
+};
+
+extern atomic_ullong fn__ops_done; /* operations run by this process, for the faults */
+extern atomic_int fn__world_rank;  /* this process's rank in its first communicator */
+
+/* fake_nccl.c: communicators, errors, waiting */
+int fn__env(const char *name, int fallback);
+ncclResult_t fn__fail(ncclComm_t c, ncclResult_t rc, const char *fmt, const char *arg);
+int fn__is_live(const struct ncclComm *c);
+void fn__comm_release(ncclComm_t c);
+/* ncclSuccess, or why c may not run more: aborted here, or failed or aborted at a peer */
+ncclResult_t fn__check_abort(ncclComm_t c);
+void fn__backoff(unsigned *spins);
+ncclResult_t fn__barrier(ncclComm_t c, atomic_uint *count, atomic_uint *gen);
+/* A call on a communicator: live, and not still in progress. */
+ncclResult_t fn__usable(ncclComm_t c);
+/* fake_nccl_data.c: element types, the work a group puts on a stream */
+int fn__dtype(ncclDataType_t dt, sc_dtype_t *out);
+size_t fn__esize(ncclDataType_t dt);
+void fn__work_run(fc_work_t *base);
+void fn__work_destroy(fc_work_t *base);
+
+#endif
