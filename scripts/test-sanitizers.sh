@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# The test suite once more under AddressSanitizer and UndefinedBehaviorSanitizer (host path;
-# the GPU path is compiled and checked by the normal build). Leak checking is off: Open MPI
-# keeps allocations until exit by design.
+# The test suite once more under AddressSanitizer and UndefinedBehaviorSanitizer - the host path,
+# and the GPU path on the emulated device (tests/fakes) where the CUDA toolkit is installed -
+# then the GPU path's threads (streams, the callback thread, NCCL's init and split, the
+# watchdog and its aborts) under ThreadSanitizer. Leak checking is off: Open MPI keeps
+# allocations until exit by design.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=build-asan
-cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug -DSC_ENABLE_GPU=OFF -DSC_WERROR=ON \
+cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug -DSC_WERROR=ON \
     -DCMAKE_C_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
     >/dev/null
 cmake --build "$dir" -j "$(nproc)" >/dev/null
@@ -23,9 +25,29 @@ cd "$dir"
 # whole suite: 1, 4 and 8 ranks (the same code on more peers), the other vcluster modes, install
 # and packaging (files and recipes, no new C paths), calibrate and baseline (their C has unit
 # tests here: test_calibrate, test_baseline).
+# The GPU path on the emulated device: every mode but the ones that only repeat it at more
+# ranks (coll4, coll8), the main job and the device check (scripts that run these same
+# commands).
+gpu_subset='gpu-emulated-(coll2|wrong|graph|blocking|old-nccl|hang|async-error|refused|run|pairs|compute|coverage)'
 # Arguments replace the subset (e.g. -R unit- ; or -E '^$' for everything).
 if [ $# -eq 0 ]; then
     export SC_FAULT_COMMANDS=${SC_FAULT_COMMANDS:-coll}
-    set -- -R '^(unit-.*|layers|coll-matrix-np[23]|coll-(timeout|bad-flags|auto-iters|results-dir|wrong-data)|version|telemetry|run-(workloads|refusals)|model-(cmd|calibration)|detect|yaml-malformed|pairs-local|exit2-nothing-on-disk|plan|judge|device-verdicts|metrics|health|nccl-tests|compare|soak-(degraded|refused)|verdict-report|faults|vcluster-(healthy|cut))$'
+    set -- -R "^(unit-.*|layers|coll-matrix-np[23]|coll-(timeout|bad-flags|auto-iters|results-dir|wrong-data)|version|telemetry|run-(workloads|refusals)|model-(cmd|calibration)|detect|yaml-malformed|pairs-local|exit2-nothing-on-disk|plan|judge|device-verdicts|metrics|health|nccl-tests|compare|soak-(degraded|refused)|verdict-report|faults|vcluster-(healthy|cut)|$gpu_subset)\$"
+    tsan=1
 fi
 ctest --output-on-failure -j 2 "$@"
+cd ..
+if [ "${tsan:-0}" = 1 ] && grep -q '#define SC_HAVE_NCCL 1' "$dir/generated/sc_config.h"; then
+    # ThreadSanitizer on the threads of the GPU path (the split wait's unit test, and the
+    # emulated device's modes whose threads differ: faults, graphs, launch blocking, splits,
+    # pairs, soak). UCX's memory hooks crash under TSan at thread exit: off. Open MPI's own
+    # locking is suppressed (tests/tsan.supp says what and why).
+    tdir=build-tsan
+    cmake -S . -B "$tdir" -DCMAKE_BUILD_TYPE=Debug -DSC_WERROR=ON \
+        -DCMAKE_C_FLAGS="-fsanitize=thread -fno-omit-frame-pointer" >/dev/null
+    cmake --build "$tdir" -j "$(nproc)" >/dev/null
+    export UCX_MEM_MMAP_HOOK_MODE=none UCX_MEM_MALLOC_HOOKS=no
+    export TSAN_OPTIONS="halt_on_error=1:exitcode=86:detect_deadlocks=0:report_signal_unsafe=0:suppressions=$PWD/tests/tsan.supp"
+    (cd "$tdir" && ctest --output-on-failure -j 2 -R \
+        '^(unit-test_async|gpu-emulated-(wrong|graph|blocking|old-nccl|hang|async-error|refused|run|pairs|soak|compute))$')
+fi

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -19,6 +20,10 @@
 
 struct sc_progress {
     sc_progress_slot_t *slots; /* the mapping */
+    /* this process's own slot is written by two threads (the main one and the watchdog) and
+     * read by both: they take this lock for it; other ranks' slots are copied, torn copies
+     * being harmless to what reads them */
+    pthread_mutex_t *own_lock;
     int nslots, rank;
     char host[64];
     bool local_only; /* on a network file system: other hosts' slots are not trusted */
@@ -70,11 +75,15 @@ sc_progress_t *sc_progress_open(const char *path, const sc_rte_t *rte, bool crea
     bool local_only = !sc__coherent_across_hosts(fd);
     close(fd);
     sc_progress_t *p = map != MAP_FAILED ? calloc(1, sizeof(*p)) : NULL;
-    if (p == NULL) {
+    pthread_mutex_t *lock = p != NULL ? malloc(sizeof(*lock)) : NULL;
+    if (lock == NULL || pthread_mutex_init(lock, NULL) != 0) {
+        free(lock);
+        free(p);
         if (map != MAP_FAILED)
             munmap(map, bytes);
         return NULL;
     }
+    p->own_lock = lock;
     p->slots = map;
     p->nslots = rte->size;
     p->local_only = local_only;
@@ -92,7 +101,20 @@ void sc_progress_close(sc_progress_t *p)
     if (p == NULL)
         return;
     munmap(p->slots, (size_t)p->nslots * sizeof(sc_progress_slot_t));
+    pthread_mutex_destroy(p->own_lock);
+    free(p->own_lock);
     free(p);
+}
+
+/* Slot r as it is now: this process's own under its lock. */
+static sc_progress_slot_t sc__slot(const sc_progress_t *p, int r)
+{
+    if (r != p->rank)
+        return p->slots[r];
+    pthread_mutex_lock(p->own_lock);
+    sc_progress_slot_t s = p->slots[r];
+    pthread_mutex_unlock(p->own_lock);
+    return s;
 }
 
 void sc_progress_beat(sc_progress_t *p, uint64_t progress, bool armed, const char *what,
@@ -100,6 +122,7 @@ void sc_progress_beat(sc_progress_t *p, uint64_t progress, bool armed, const cha
 {
     if (p == NULL)
         return;
+    pthread_mutex_lock(p->own_lock);
     sc_progress_slot_t *mine = &p->slots[p->rank];
     mine->progress = progress;
     mine->armed = armed;
@@ -107,6 +130,7 @@ void sc_progress_beat(sc_progress_t *p, uint64_t progress, bool armed, const cha
         snprintf(mine->what, sizeof(mine->what), "%s", what);
     mine->state = (int32_t)state;
     mine->heartbeat_ms = sc_progress_now_ms(); /* last: a reader sees a beat after its data */
+    pthread_mutex_unlock(p->own_lock);
 }
 
 /* Why rank r is at fault, or NULL. */
@@ -130,8 +154,11 @@ static const char *sc__fault(const sc_progress_slot_t *s, const char *my_host, b
 
 void sc_progress_note_fault(sc_progress_t *p, const char *at_fault)
 {
-    if (p != NULL)
+    if (p != NULL) {
+        pthread_mutex_lock(p->own_lock);
         snprintf(p->slots[p->rank].at_fault, sizeof(p->slots[p->rank].at_fault), "%s", at_fault);
+        pthread_mutex_unlock(p->own_lock);
+    }
     /* the text lands before the state that points at it */
     atomic_thread_fence(memory_order_release);
 }
@@ -141,8 +168,10 @@ bool sc_progress_peer_timed_out(const sc_progress_t *p, char *who, size_t who_le
 {
     bool found = false;
     for (int r = 0; p != NULL && r < p->nslots; r++) {
+        if (r == p->rank)
+            continue;
         sc_progress_slot_t s = p->slots[r];
-        if (r == p->rank || s.state != SC_PROGRESS_TIMEOUT || (found && s.at_fault[0] == '\0'))
+        if (s.state != SC_PROGRESS_TIMEOUT || (found && s.at_fault[0] == '\0'))
             continue;
         s.host[sizeof(s.host) - 1] = s.at_fault[sizeof(s.at_fault) - 1] = '\0';
         snprintf(who, who_len, "rank %d (host %s)", r, s.host);
@@ -179,10 +208,10 @@ bool sc_progress_others_moved(const sc_progress_t *p, uint64_t *seen)
 {
     bool moved = false;
     for (int r = 0; p != NULL && r < p->nslots; r++) {
-        uint64_t now = p->slots[r].progress;
-        moved |= sc__trusted(p, &p->slots[r]) && r != p->rank &&
-                 p->slots[r].state == SC_PROGRESS_RUNNING && now != seen[r];
-        seen[r] = now;
+        sc_progress_slot_t s = sc__slot(p, r);
+        moved |= sc__trusted(p, &s) && r != p->rank && s.state == SC_PROGRESS_RUNNING &&
+                 s.progress != seen[r];
+        seen[r] = s.progress;
     }
     return moved;
 }
@@ -197,7 +226,7 @@ int sc_progress_culprits(const sc_progress_t *p, bool stuck, char *buf, size_t l
     int n = 0;
     size_t used = 0;
     for (int r = 0; r < p->nslots; r++) {
-        sc_progress_slot_t s = p->slots[r]; /* a copy: its owner may be writing */
+        sc_progress_slot_t s = sc__slot(p, r); /* a copy: its owner may be writing */
         s.host[sizeof(s.host) - 1] = s.what[sizeof(s.what) - 1] = '\0';
         if (!sc__trusted(p, &s))
             continue;

@@ -46,7 +46,8 @@ typedef struct {
     double compute_us;          /* time in the compute phase, accumulated */
 } sc_step_t;
 
-/* Scratch bytes a step of the plan needs (at bytes_scale): its largest message, twice. */
+/* Scratch bytes a step of the plan needs (at bytes_scale): its largest message, three times (what
+ * is sent, what blocking and what started operations receive). */
 size_t sc_step_buffer_bytes(const sc_plan_t *plan, double bytes_scale);
 
 /* Runs one training step: this rank's stage of the plan. */

@@ -37,6 +37,9 @@ static sc_dtype_t sc__wire_dtype(const sc_comm_t *comm, int precision)
 }
 
 /* Whether a collective's count is each rank's share of the payload (the plan sizes the whole). */
+/* The step's buffer: what is sent, what blocking operations receive, what started ones do. */
+#define SC__STEP_REGIONS 3
+
 static bool sc__per_rank(sc_coll_id_t coll)
 {
     return coll == SC_COLL_reducescatter || coll == SC_COLL_allgather || coll == SC_COLL_alltoall;
@@ -51,7 +54,8 @@ static size_t sc__count(const sc_step_t *s, const sc_comm_t *comm, sc_coll_id_t 
     if (per_rank)
         elems /= comm->size;
     size_t count = (size_t)elems;
-    size_t cap = s->buf_bytes / 2 / sc_dtype_size(dtype) / (per_rank ? (size_t)comm->size : 1);
+    size_t cap = s->buf_bytes / SC__STEP_REGIONS / sc_dtype_size(dtype) /
+                 (per_rank ? (size_t)comm->size : 1);
     count = count < cap ? count : cap;
     return count > 0 ? count : 1;
 }
@@ -70,10 +74,10 @@ static void sc__count_op(sc_step_t *s, const sc_plan_op_t *op, uint64_t sent)
 static sc_status_t sc__coll(sc_step_t *s, sc_comm_t *comm, const sc_plan_op_t *op, sc_err_t *err)
 {
     sc_dtype_t dtype = sc__wire_dtype(comm, op->precision);
-    size_t half = s->buf_bytes / 2;
+    size_t region = s->buf_bytes / SC__STEP_REGIONS;
     sc_coll_args_t a = {
         .sendbuf = s->buf,
-        .recvbuf = (char *)s->buf + half,
+        .recvbuf = (char *)s->buf + (op->nonblocking ? 2 : 1) * region,
         .count = sc__count(s, comm, op->coll, op->bytes, dtype),
         .dtype = dtype,
         .op = SC_REDOP_sum,
@@ -97,14 +101,14 @@ static sc_status_t sc__coll(sc_step_t *s, sc_comm_t *comm, const sc_plan_op_t *o
  * communication. */
 static sc_status_t sc__p2p(sc_step_t *s, sc_comm_t *pp, const sc_plan_op_t *op, sc_err_t *err)
 {
-    size_t half = s->buf_bytes / 2, count = (size_t)(op->bytes * s->bytes_scale);
-    count = count > half ? half : (count ? count : 1);
+    size_t region = s->buf_bytes / SC__STEP_REGIONS, count = (size_t)(op->bytes * s->bytes_scale);
+    count = count > region ? region : (count ? count : 1);
     sc__count_op(s, op, count);
     if (op->kind == SC_PLAN_SEND)
         return pp->ops->isend(pp, s->buf, count, SC_DTYPE_uint8, op->peer_stage, err);
     uint64_t t0 = sc_clock_ns();
     sc_status_t status =
-        pp->ops->recv(pp, (char *)s->buf + half, count, SC_DTYPE_uint8, op->peer_stage, err);
+        pp->ops->recv(pp, (char *)s->buf + region, count, SC_DTYPE_uint8, op->peer_stage, err);
     s->comm_us += (double)(sc_clock_ns() - t0) * 1e-3;
     return status;
 }
@@ -164,11 +168,14 @@ size_t sc_step_buffer_bytes(const sc_plan_t *plan, double bytes_scale)
     for (size_t i = 0; i < plan->nops; i++)
         largest = plan->ops[i].bytes > largest ? plan->ops[i].bytes : largest;
     double need = largest * bytes_scale + 4096.0 * 64; /* one element per rank of big groups */
-    /* A send half and a receive half, each a whole number of pages: with the backend's
-     * page-aligned allocation both start on a page, as coll's buffers do (on the host, the
-     * shared-memory copies run at different speeds for different alignments). */
-    size_t half = ((size_t)need + 4095) / 4096 * 4096;
-    return 2 * half;
+    /* A send third, a receive third and one for started (non-blocking) operations, each a
+     * whole number of pages: with the backend's page-aligned allocation each starts on a page,
+     * as coll's buffers do (on the host, the shared-memory copies run at different speeds for
+     * different alignments). A started operation writes while the next ones run, on another
+     * communicator's stream on a GPU: sharing their receive buffer would be a data race
+     * (found by ThreadSanitizer on the emulated device's 3D step). */
+    size_t third = ((size_t)need + 4095) / 4096 * 4096;
+    return SC__STEP_REGIONS * third;
 }
 
 sc_status_t sc_step_prepare(sc_comm_t *comm, const sc_workload_t *w, double bytes_scale,

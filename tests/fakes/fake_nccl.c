@@ -47,8 +47,11 @@ int fn__env(const char *name, int fallback)
 ncclResult_t fn__fail(ncclComm_t c, ncclResult_t rc, const char *fmt, const char *arg)
 {
     snprintf(fn__last_error, sizeof(fn__last_error), fmt, arg ? arg : "");
-    if (c != NULL)
+    if (c != NULL) {
+        pthread_mutex_lock(&c->error_lock);
         snprintf(c->last_error, sizeof(c->last_error), "%s", fn__last_error);
+        pthread_mutex_unlock(&c->error_lock);
+    }
     fakecuda_write_calls();
     return rc;
 }
@@ -94,6 +97,7 @@ void fn__comm_release(ncclComm_t c)
         return;
     if (c->shm != NULL)
         munmap(c->shm, c->shm_bytes);
+    pthread_mutex_destroy(&c->error_lock);
     free(c);
 }
 
@@ -186,6 +190,7 @@ static ncclComm_t fn__comm_new(const char *name, int rank, int nranks, int block
     if (c == NULL)
         return NULL;
     c->magic = FN_MAGIC;
+    pthread_mutex_init(&c->error_lock, NULL);
     snprintf(c->name, sizeof(c->name), "%s", name);
     c->rank = rank;
     c->nranks = nranks;
@@ -231,8 +236,12 @@ const char *ncclGetLastError(ncclComm_t comm)
 {
     fakecuda_count(__func__);
     fakecuda_write_calls();
-    if (comm != NULL && fn__is_live(comm) && comm->last_error[0] != '\0')
-        return comm->last_error;
+    if (comm != NULL && fn__is_live(comm)) { /* a copy for this thread: the stream's may write */
+        pthread_mutex_lock(&comm->error_lock);
+        if (comm->last_error[0] != '\0')
+            snprintf(fn__last_error, sizeof(fn__last_error), "%s", comm->last_error);
+        pthread_mutex_unlock(&comm->error_lock);
+    }
     return fn__last_error;
 }
 

@@ -6,6 +6,7 @@
 #define FAKE_NCCL_H
 
 #include <nccl.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 
@@ -78,7 +79,8 @@ struct ncclComm {
     unsigned split_seq;
     ncclComm_t *split_out;
     int split_color, split_key, split_blocking;
-    char last_error[256];
+    char last_error[256]; /* written by the stream's thread too: under error_lock */
+    pthread_mutex_t error_lock;
 };
 
 struct fn_work {

@@ -218,14 +218,19 @@ def mode_pairs():
     wd = workdir("gpu-emu-pairs")
     for strategy in ("all", "quick", "bisect"):
         jpath = os.path.join(wd, strategy + ".json")
+        # held at a tenth of the median: 4 emulated GPUs share 2 cores with whatever else runs,
+        # and this is about NCCL's path, not about telling a slow pair (test_vcluster.py)
         rc, out, err, _ = mpirun(4, ["pairs", "--per", "rank", "--backend", "nccl", "--strategy",
-                                     strategy, "-T", "60", "--json", jpath, "--results-dir",
-                                     os.path.join(wd, "r")], env=gpu_env(4), timeout=240)
-        expect(rc == 0 and "verdict: PASS" in out, f"pairs {strategy}: exit {rc}\n{err[-1500:]}")
+                                     strategy, "--tolerance", "0.9", "-T", "60", "--json", jpath,
+                                     "--results-dir", os.path.join(wd, "r")], env=gpu_env(4),
+                                 timeout=240)
+        # PASS, or WARN where the noise of 2 cores made a look uncertain: exit 0 either way
+        expect(rc == 0 and ("verdict: PASS" in out or "verdict: WARN" in out),
+               f"pairs {strategy}: exit {rc}\n{out[-1000:]}\n{err[-1500:]}")
     doc = load_json(os.path.join(wd, "all.json"))
     pairs = doc.get("pairs", [])
     expect(len(pairs) == 6 and all(p["bidir_GBps"] > 0 for p in pairs), f"pairs {pairs}")
-    print(f"pairs over NCCL: {len(pairs)} pairs, strategies all, quick, bisect PASS")
+    print(f"pairs over NCCL: {len(pairs)} pairs measured; strategies all, quick, bisect judged")
 
 
 def mode_soak():
