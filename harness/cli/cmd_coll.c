@@ -477,7 +477,8 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
                             .timeout_s = run->opts.timeout_s,
                             .telemetry_s = run->opts.telemetry_s,
                             .results_base = run->opts.results_base,
-                            .name = run->opts.name ? run->opts.name : name};
+                            .name = run->opts.name ? run->opts.name : name,
+                            .register_buffers = run->opts.local_register == 1};
     /* every input and output checked before the session makes a results directory */
     sc_status_t status =
         run->opts.topology ? sc_topology_load(run->opts.topology, &run->topo, err) : SC_OK;
@@ -516,6 +517,10 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
                               sc_dtype_name((sc_dtype_t)d), world->ops->name);
     if (run->opts.eng.graph_launches > 0 && world->ops->graph == NULL)
         return sc_err_set(err, SC_ERR_USAGE, "-G: CUDA graphs need a GPU backend (backend %s)",
+                          world->ops->name);
+    if (run->opts.local_register == 1 && strcmp(world->ops->name, "nccl") != 0)
+        return sc_err_set(err, SC_ERR_USAGE,
+                          "-R 1: registering buffers with the communicator needs NCCL (backend %s)",
                           world->ops->name);
     status = sc_engine_create(world, rte->world, &run->opts.eng, run->ses.wd, &run->eng, err);
     run->need_bytes = coll__largest_need(run);

@@ -207,8 +207,8 @@ static const sc_cli_opt_t coll__options[] = {
     O('C', "report_cputime", "0|1", "time from the host clock, not the GPU's events (default 0)",
       SC_OPT_INT, eng.host_time, 0, 1),
     O('z', "blocking", "0-3",
-      "1 or 3: a barrier after every timed iteration, outside its time; scalecheck always waits "
-      "for each iteration (default 0)",
+      "1 or 3: a barrier after every timed iteration, outside its time (on a GPU each is then "
+      "timed alone, not back to back with the others) (default 0)",
       SC_OPT_INT, blocking, 0, 3),
     O('S', "report_timestamps", "0|1", "a timestamp at the end of every row (default 0)",
       SC_OPT_INT, timestamps, 0, 1),
@@ -233,8 +233,9 @@ static const sc_cli_opt_t coll__options[] = {
       SC_OPT_INT, parallel_init, 0, 1),
     O('y', "stream_null", "0", "0 only: operations run on scalecheck's own stream", SC_OPT_INT,
       stream_null, 0, 1),
-    O('R', "local_register", "0", "0 only: buffers are not registered with NCCL", SC_OPT_INT,
-      local_register, 0, 2),
+    O('R', "local_register", "0|1",
+      "1: buffers from ncclMemAlloc, registered with the communicator (NCCL; default 0)",
+      SC_OPT_INT, local_register, 0, 2),
     O('u', "unalign", "0", "0 only: buffers are page-aligned", SC_OPT_INT, unalign, 0, 1 << 20),
     O('x', "cta_policy", "0", "0 only: NCCL's default CTA policy", SC_OPT_INT, cta_policy, 0,
       1 << 20),
@@ -323,10 +324,10 @@ static sc_status_t coll__nccl_tests_limits(const sc_coll_opts_t *o, sc_err_t *er
         return sc_err_set(err, SC_ERR_USAGE,
                           "-y 1: operations run on scalecheck's own stream, "
                           "not the NULL stream");
-    if (o->local_register)
+    if (o->local_register == 2)
         return sc_err_set(err, SC_ERR_USAGE,
-                          "-R %d: scalecheck does not register buffers with NCCL",
-                          o->local_register);
+                          "-R 2: symmetric registration (NCCL windows) is not measured by "
+                          "scalecheck; -R 1 registers the buffers with the communicator");
     if (o->unalign)
         return sc_err_set(err, SC_ERR_USAGE, "-u %d: scalecheck measures page-aligned buffers",
                           o->unalign);

@@ -268,16 +268,54 @@ static sc_status_t nccl__barrier(sc_comm_t *comm, sc_err_t *err)
     return status == SC_OK ? sc_nccl_sync(comm, err) : status;
 }
 
+/* -R 1 (nccl-tests' local registration): the buffer from ncclMemAlloc, registered with this
+ * communicator; NULL where the loaded NCCL cannot, or the table of registrations is full. */
+static void *nccl__alloc_registered(nccl__comm_t *c, size_t bytes)
+{
+    const sc_nccl_optional_t *opt = sc_nccl_optional();
+    int slot = 0;
+    while (slot < 16 && c->registered[slot].buf != NULL)
+        slot++;
+    void *ptr = NULL, *handle = NULL;
+    if (slot == 16 || opt->mem_alloc == NULL || opt->comm_register == NULL ||
+        opt->mem_alloc(&ptr, bytes) != ncclSuccess)
+        return NULL;
+    sc_err_t ignored;
+    if (sc_nccl_settle(c, opt->comm_register(c->nccl, ptr, bytes, &handle), "ncclCommRegister",
+                       &ignored) != SC_OK) {
+        opt->mem_free(ptr);
+        return NULL;
+    }
+    c->registered[slot].buf = ptr;
+    c->registered[slot].handle = handle;
+    return ptr;
+}
+
 static void *nccl__alloc(sc_comm_t *comm, size_t bytes)
 {
-    (void)comm;
+    nccl__comm_t *c = nccl__of(comm);
+    if (c->register_buffers)
+        return nccl__alloc_registered(c, bytes ? bytes : 1);
     void *ptr = NULL;
     return cudaMalloc(&ptr, bytes ? bytes : 1) == cudaSuccess ? ptr : NULL;
 }
 
 static void nccl__free(sc_comm_t *comm, void *ptr)
 {
-    (void)comm;
+    nccl__comm_t *c = nccl__of(comm);
+    const sc_nccl_optional_t *opt = sc_nccl_optional();
+    for (int i = 0; i < 16 && ptr != NULL; i++) {
+        if (c->registered[i].buf != ptr)
+            continue;
+        if (c->nccl != NULL) {
+            sc_err_t ignored;
+            sc_nccl_settle(c, opt->comm_deregister(c->nccl, c->registered[i].handle),
+                           "ncclCommDeregister", &ignored);
+        }
+        c->registered[i].buf = NULL;
+        opt->mem_free(ptr);
+        return;
+    }
     cudaFree(ptr);
 }
 

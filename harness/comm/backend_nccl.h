@@ -31,7 +31,11 @@ typedef struct {
     cudaEvent_t *marks;     /* the device timer's marks (backend_nccl_time.c), made on demand */
     int nmarks;
     int device;
-    int lib_version; /* ncclGetVersion at run time: what the loaded libnccl.so.2 can do */
+    int lib_version;       /* ncclGetVersion at run time: what the loaded libnccl.so.2 can do */
+    bool register_buffers; /* -R 1: ncclMemAlloc, ncclCommRegister (backend_nccl.c) */
+    struct {
+        void *buf, *handle;
+    } registered[16];
     double timeout_s;
     char gpu[320]; /* "GPU 0 NVIDIA H200 (0000:1b:00.0)" for messages */
     char version[128];
@@ -72,6 +76,11 @@ typedef ncclResult_t (*sc_nccl_rooted_fn)(const void *send, void *recv, size_t c
 typedef struct {
     sc_nccl_a2a_fn alltoall;           /* 2.28 */
     sc_nccl_rooted_fn gather, scatter; /* 2.28 */
+    /* buffer registration (-R 1): 2.19 */
+    ncclResult_t (*mem_alloc)(void **ptr, size_t size);
+    ncclResult_t (*mem_free)(void *ptr);
+    ncclResult_t (*comm_register)(ncclComm_t comm, void *buf, size_t size, void **handle);
+    ncclResult_t (*comm_deregister)(ncclComm_t comm, void *handle);
 } sc_nccl_optional_t;
 const sc_nccl_optional_t *sc_nccl_optional(void);
 

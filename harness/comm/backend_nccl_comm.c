@@ -120,7 +120,8 @@ void sc_nccl_abort_all(void)
     pthread_mutex_unlock(&nccl__live.lock);
 }
 
-static nccl__comm_t *nccl__new(const sc_rte_t *rte, int device, double timeout_s)
+static nccl__comm_t *nccl__new(const sc_rte_t *rte, int device, double timeout_s,
+                               bool register_buffers)
 {
     nccl__comm_t *c = calloc(1, sizeof(*c));
     if (c == NULL)
@@ -128,6 +129,7 @@ static nccl__comm_t *nccl__new(const sc_rte_t *rte, int device, double timeout_s
     c->base.rte = rte;
     c->device = device;
     c->timeout_s = timeout_s > 0 ? timeout_s : 1e9;
+    c->register_buffers = register_buffers;
     int lib = 0;
     ncclGetVersion(&lib);
     c->lib_version = lib;
@@ -179,7 +181,7 @@ sc_status_t sc_nccl_open(const sc_rte_t *rte, const sc_backend_opts_t *opts, sc_
     status = sc_rte_agree(rte, status == SC_OK ? shared : status, why, sizeof(why), err);
     if (status != SC_OK)
         return status;
-    nccl__comm_t *c = nccl__new(rte, device, opts->timeout_s);
+    nccl__comm_t *c = nccl__new(rte, device, opts->timeout_s, opts->register_buffers);
     if (c == NULL)
         return sc_err_set(err, SC_ERR_NOMEM, "rank %d: no memory for the NCCL backend", rte->rank);
     status = sc_comm_init_base(&c->base, &sc_nccl_ops, rte, rte->rank, rte->size, NULL, err);
@@ -327,7 +329,7 @@ sc_status_t sc_nccl_split(sc_comm_t *comm, int color, int key, sc_comm_t **out, 
         ncclCommUserRank(child, &rank);
         ncclCommCount(child, &size);
         nccl__order_members(all, comm->size, color, members);
-        c = nccl__new(comm->rte, parent->device, parent->timeout_s);
+        c = nccl__new(comm->rte, parent->device, parent->timeout_s, parent->register_buffers);
         status = c ? sc_comm_init_base(&c->base, &sc_nccl_ops, comm->rte, rank, size, members, err)
                    : sc_err_set(err, SC_ERR_NOMEM, "no memory for a split");
         if (c == NULL)
@@ -405,6 +407,10 @@ static void nccl__resolve_optional(void)
     *(void **)&nccl__optional.fns.alltoall = dlsym(lib, "ncclAlltoAll");
     *(void **)&nccl__optional.fns.gather = dlsym(lib, "ncclGather");
     *(void **)&nccl__optional.fns.scatter = dlsym(lib, "ncclScatter");
+    *(void **)&nccl__optional.fns.mem_alloc = dlsym(lib, "ncclMemAlloc");
+    *(void **)&nccl__optional.fns.mem_free = dlsym(lib, "ncclMemFree");
+    *(void **)&nccl__optional.fns.comm_register = dlsym(lib, "ncclCommRegister");
+    *(void **)&nccl__optional.fns.comm_deregister = dlsym(lib, "ncclCommDeregister");
     dlclose(lib); /* NOLOAD took a reference of its own; the library stays */
 }
 

@@ -41,6 +41,8 @@ typedef struct {
     int device;       /* GPU backends: device index, -1 = the rank's index on its host */
     double timeout_s; /* bound on every wait inside the backend (<= 0: none) */
     bool named;       /* set by sc_backend_open: asked for by name, not tried by auto */
+    /* NCCL: buffers from ncclMemAlloc, registered with each communicator (nccl-tests -R 1) */
+    bool register_buffers;
 } sc_backend_opts_t;
 typedef sc_status_t (*sc_coll_fn_t)(sc_comm_t *comm, const sc_coll_args_t *args, sc_err_t *err);
 

@@ -33,9 +33,28 @@ static void sc__reserve(const sc_results_t *res)
         unlink(path);
 }
 
+/* The outermost folder of path that does not exist yet ("" when path exists): what making path
+ * creates, and a discarded run removes again (bad input leaves nothing on disk). */
+static void sc__first_missing(const char *path, char *out, size_t len)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof(p), "%s", path);
+    out[0] = '\0';
+    struct stat st;
+    while (p[0] != '\0' && stat(p, &st) != 0 && errno == ENOENT) {
+        snprintf(out, len, "%s", p);
+        char *slash = strrchr(p, '/');
+        if (slash == NULL || slash == p)
+            break;
+        *slash = '\0';
+    }
+}
+
 sc_status_t sc_results_open(sc_results_t *res, const char *base, const char *name, sc_err_t *err)
 {
     memset(res, 0, sizeof(*res));
+    snprintf(res->base, sizeof(res->base), "%s", base);
+    sc__first_missing(base, res->made_top, sizeof(res->made_top));
     sc_status_t status = sc_files_make_folders("--results-dir", base, err);
     if (status != SC_OK)
         return status;
@@ -100,6 +119,17 @@ void sc_results_discard(sc_results_t *res)
     sc_results_close(res);
     if (res->dir[0] != '\0' && !res->reused)
         nftw(res->dir, sc__remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    /* the folders this run made for base, innermost first, where they are empty (another run
+     * may have put its own directory there since) */
+    char p[PATH_MAX];
+    snprintf(p, sizeof(p), "%s", res->base);
+    size_t top = strlen(res->made_top);
+    while (top > 0 && !res->reused && strlen(p) >= top && rmdir(p) == 0) {
+        char *slash = strrchr(p, '/');
+        if (slash == NULL)
+            break;
+        *slash = '\0';
+    }
     res->dir[0] = '\0';
 }
 

@@ -15,6 +15,8 @@ typedef struct {
     char dir[PATH_MAX]; /* empty when no directory was made (ranks other than 0) */
     FILE *log;
     bool reused; /* an earlier run's directory carried on (soak --resume): never discarded */
+    char base[PATH_MAX];     /* the --results-dir folder */
+    char made_top[PATH_MAX]; /* the outermost folder of base this run created, or "" */
 } sc_results_t;
 
 /* Creates base (and parents) if needed, then a new directory base/<UTC>-<name>[-k] and its

@@ -68,7 +68,8 @@ sc_status_t sc_session_open(sc_session_t *s, const sc_rte_t *rte, const sc_sessi
     memset(s, 0, sizeof(*s));
     pthread_mutex_init(&s->write_lock, NULL);
     s->rte = rte;
-    sc_backend_opts_t bopts = {.device = o->device, .timeout_s = o->timeout_s};
+    sc_backend_opts_t bopts = {
+        .device = o->device, .timeout_s = o->timeout_s, .register_buffers = o->register_buffers};
     /* a results folder rank 0 cannot make is bad usage, found before any backend opens */
     char why[sizeof(err->msg)] = "";
     sc_status_t status = rte->rank == 0 ? sc_results_check_base(o->results_base, err) : SC_OK;

@@ -20,6 +20,7 @@ typedef struct {
     const char *results_base; /* parent of the run directory */
     const char *name;         /* run directory name after the time stamp */
     const char *reuse_dir;    /* an earlier run's directory to carry on in (NULL: a new one) */
+    bool register_buffers;    /* sc_backend_opts_t's */
 } sc_session_opts_t;
 
 /* What the command does when the watchdog ends the job (rank 0: the final state into its

@@ -102,6 +102,15 @@ def test():
     ]
     for label, np, args, named in cases:
         check_case(label, np, args, results, named)
+    # refused once the session is open (the backend decides): not even the folders made for a
+    # --results-dir that did not exist are left
+    fresh = os.path.join(wd, "fresh", "results")
+    for label, args, named in (("coll -G 2 on the host backend", coll + ["-G", "2"], "-G: "),
+                               ("coll -R 1 on the host backend", coll + ["-R", "1"], "-R 1: "),
+                               ("coll -e 1T", ["coll", "-e", "1T"], "-e: ")):
+        check_case(label, 2, args + ["--backend", "mpi"], fresh, named)
+        expect(not os.path.exists(os.path.join(wd, "fresh")),
+               f"{label}: left the folders made for --results-dir")
     check_results_dirs(wd, [("coll", coll), ("run", run), ("pairs", pairs + ["--per", "rank"])])
     # Commands without a results directory: exit 2 and no output file.
     single = [

@@ -137,6 +137,32 @@ def mode_old_nccl():
     print(f"NCCL 2.19: {len(doc['results'])} cases by send/recv, {n['ncclSend']} sends")
 
 
+def mode_register():
+    """-R 1 (nccl-tests' local registration): buffers from ncclMemAlloc, registered with the
+    communicator, exact; -R 1 on the host path and -R 2 refused by name, nothing on disk."""
+    wd = workdir("gpu-emu-register")
+    calls = os.path.join(wd, "calls")
+    os.makedirs(calls)
+    rc, out, err, _, doc = coll(2, ["--collective", "allreduce,allgather", "-b", "8", "-e", "1M",
+                                    "-f", "16", "-n", "5", "-c", "1", "-R", "1"], wd, "reg",
+                                gpu_env(2, calls))
+    expect_clean(rc, err, doc, "-R 1", min_cases=10)
+    n = calls_of(calls)
+    expect(n.get("ncclMemAlloc", 0) >= 4 and n.get("ncclCommRegister", 0) == n["ncclMemAlloc"]
+           and n.get("ncclCommDeregister", 0) == n["ncclCommRegister"]
+           and n.get("ncclMemFree", 0) == n["ncclMemAlloc"], f"registration calls {n}")
+    res = os.path.join(wd, "refused")
+    for args, want in ((["--backend", "mpi", "-R", "1"], "-R 1: registering buffers with the "
+                        "communicator needs NCCL (backend mpi)"),
+                       (["--backend", "nccl", "-R", "2"], "-R 2: symmetric registration")):
+        rc, out, err, _ = mpirun(2, ["coll", "-n", "1", "--results-dir", res] + args,
+                                 env=gpu_env(2), timeout=60)
+        expect(rc == 2 and want in err, f"{args}: exit {rc}\n{err[-600:]}")
+    expect(not run_dirs(res), f"left on disk: {run_dirs(res)}")
+    print(f"-R 1: {len(doc['results'])} cases exact, {n['ncclCommRegister']} buffers registered "
+          "and released; -R 1 on MPI and -R 2 refused")
+
+
 def mode_hang():
     """A peer that hangs inside an operation: every rank ends, bounded, exit 3."""
     wd = workdir("gpu-emu-hang")
@@ -286,6 +312,7 @@ def mode_coverage():
     jobs = [
         (2, ["coll", "--backend", "nccl", "--collective", "all", "-b", "8", "-e", "1K", "-n", "1",
              "-G", "2"] + res),
+        (2, ["coll", "--backend", "nccl", "-b", "8", "-e", "1K", "-n", "1", "-R", "1"] + res),
         (4, ["run", "--backend", "nccl", "--workload", os.path.join(WORKLOADS, "gpt3-13b-3d.yaml"),
              "--tp", "2", "--pp", "2", "--scales", "4", "--bytes-scale", "0.0002",
              "--compute-scale", "0.001", "-n", "1", "-w", "0"] + res),
@@ -305,7 +332,9 @@ def mode_coverage():
         rc, out, err, _ = mpirun(np, args, env=gpu_env(np, calls, **faults), timeout=120)
         expect(rc != 0, f"{args[:2]} with {faults}: exit 0")
     n = calls_of(calls)
-    want_nccl = plugin_imports("nccl") | {"ncclAlltoAll", "ncclGather", "ncclScatter"}
+    want_nccl = plugin_imports("nccl") | {"ncclAlltoAll", "ncclGather", "ncclScatter",
+                                          "ncclMemAlloc", "ncclMemFree", "ncclCommRegister",
+                                          "ncclCommDeregister"}
     want_cuda = {s for s in plugin_imports("cuda") if not s.startswith("__cuda")}
     missed = sorted(s for s in want_nccl | want_cuda if n.get(s, 0) == 0)
     expect(not missed, f"never called: {missed}")
@@ -390,7 +419,7 @@ def mode_device_check():
 MODES = {
     "coll2": lambda: mode_coll(2), "coll4": lambda: mode_coll(4), "coll8": lambda: mode_coll(8),
     "wrong": mode_wrong, "graph": mode_graph, "blocking": mode_blocking,
-    "old-nccl": mode_old_nccl, "hang": mode_hang, "async-error": mode_async_error,
+    "old-nccl": mode_old_nccl, "register": mode_register, "hang": mode_hang, "async-error": mode_async_error,
     "refused": mode_open_refused, "run": mode_run, "pairs": mode_pairs, "soak": mode_soak,
     "compute": mode_compute, "coverage": mode_coverage, "acceptance": mode_acceptance,
     "device-check": mode_device_check,
