@@ -15,10 +15,23 @@
 
 /* Waits (bounded) until the communicator has no operation in progress; on timeout or an
  * asynchronous error the communicator is aborted and the error names rank, host and GPU. */
-sc_status_t sc_nccl_settle(nccl__comm_t *c, ncclResult_t rc, const char *what, sc_err_t *err)
+sc_status_t sc_nccl_abort_if_asked(nccl__comm_t *c, const char *what, sc_err_t *err)
+{
+    if (!__atomic_load_n(&c->abort_requested, __ATOMIC_ACQUIRE))
+        return SC_OK;
+    if (c->nccl != NULL)
+        ncclCommAbort(c->nccl);
+    c->nccl = NULL;
+    __atomic_store_n(&c->aborted, 1, __ATOMIC_RELEASE);
+    return nccl__fail(c, SC_ERR_TIMEOUT, what, "the job is ending; communicator aborted", err);
+}
+
+static sc_status_t nccl__settle(nccl__comm_t *c, ncclResult_t rc, const char *what, sc_err_t *err)
 {
     uint64_t start = sc_clock_ns();
     while (rc == ncclInProgress) {
+        if (sc_nccl_abort_if_asked(c, what, err) != SC_OK)
+            return SC_ERR_TIMEOUT;
         if ((double)(sc_clock_ns() - start) * 1e-9 > c->timeout_s) {
             ncclCommAbort(c->nccl);
             c->nccl = NULL;
@@ -36,6 +49,14 @@ sc_status_t sc_nccl_settle(nccl__comm_t *c, ncclResult_t rc, const char *what, s
     snprintf(detail, sizeof(detail), "%s (%s)", ncclGetErrorString(rc),
              c->nccl ? ncclGetLastError(c->nccl) : "");
     return nccl__fail(c, SC_ERR_RUNTIME, what, detail, err);
+}
+
+sc_status_t sc_nccl_settle(nccl__comm_t *c, ncclResult_t rc, const char *what, sc_err_t *err)
+{
+    __atomic_store_n(&c->in_wait, 1, __ATOMIC_RELEASE);
+    sc_status_t status = nccl__settle(c, rc, what, err);
+    __atomic_store_n(&c->in_wait, 0, __ATOMIC_RELEASE);
+    return status;
 }
 
 static ncclDataType_t nccl__dtype(sc_dtype_t dtype)
@@ -230,7 +251,7 @@ static bool nccl__supports(const sc_comm_t *comm, sc_coll_id_t coll, sc_dtype_t 
 }
 
 /* Bounded wait for the stream: polls it and the communicator's asynchronous error. */
-sc_status_t sc_nccl_sync(sc_comm_t *comm, sc_err_t *err)
+static sc_status_t nccl__sync(sc_comm_t *comm, sc_err_t *err)
 {
     nccl__comm_t *c = nccl__of(comm);
     uint64_t start = sc_clock_ns();
@@ -239,6 +260,8 @@ sc_status_t sc_nccl_sync(sc_comm_t *comm, sc_err_t *err)
         cudaError_t rc = cudaStreamQuery(c->stream);
         if (rc == cudaSuccess)
             return SC_OK;
+        if (sc_nccl_abort_if_asked(c, "waiting for the stream", err) != SC_OK)
+            return SC_ERR_TIMEOUT;
         if (rc != cudaErrorNotReady)
             return nccl__cuda(c, rc, "cudaStreamQuery", err);
         sched_yield();
@@ -256,6 +279,15 @@ sc_status_t sc_nccl_sync(sc_comm_t *comm, sc_err_t *err)
                               "timed out; communicator aborted", err);
         }
     }
+}
+
+sc_status_t sc_nccl_sync(sc_comm_t *comm, sc_err_t *err)
+{
+    nccl__comm_t *c = nccl__of(comm);
+    __atomic_store_n(&c->in_wait, 1, __ATOMIC_RELEASE);
+    sc_status_t status = nccl__sync(comm, err);
+    __atomic_store_n(&c->in_wait, 0, __ATOMIC_RELEASE);
+    return status;
 }
 
 static sc_status_t nccl__barrier(sc_comm_t *comm, sc_err_t *err)

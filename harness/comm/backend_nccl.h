@@ -33,6 +33,10 @@ typedef struct {
     int device;
     int lib_version;       /* ncclGetVersion at run time: what the loaded libnccl.so.2 can do */
     bool register_buffers; /* -R 1: ncclMemAlloc, ncclCommRegister (backend_nccl.c) */
+    /* set by sc_nccl_abort_all on another thread: the owner's next poll aborts the communicator
+     * and sets aborted (only the owner touches nccl, so no call ever runs on a freed one) */
+    int abort_requested, aborted;
+    int in_wait; /* the owner is in one of the backend's waits (where it sees abort_requested) */
     struct {
         void *buf, *handle;
     } registered[16];
@@ -60,6 +64,9 @@ static inline sc_status_t nccl__cuda(const nccl__comm_t *c, cudaError_t rc, cons
                              : nccl__fail(c, SC_ERR_RUNTIME, what, cudaGetErrorString(rc), err);
 }
 
+/* Whether another thread asked for c to be aborted (the job is ending); if so it is aborted
+ * now, on this, its owner's, thread, and the error says so. */
+sc_status_t sc_nccl_abort_if_asked(nccl__comm_t *c, const char *what, sc_err_t *err);
 /* Waits (bounded by the communicator's timeout) while rc is ncclInProgress; aborts the
  * communicator on timeout or asynchronous error. */
 sc_status_t sc_nccl_settle(nccl__comm_t *c, ncclResult_t rc, const char *what, sc_err_t *err);

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "comm/backend_nccl.h"
@@ -106,18 +107,28 @@ static void nccl__live_remove(const nccl__comm_t *c)
     pthread_mutex_unlock(&nccl__live.lock);
 }
 
-/* NCCL's documented way out of a hang: ncclCommAbort, from any thread, on every communicator,
- * so that the peers' operations end too. The main thread may be inside an NCCL call on one of
- * them; the process ends right after. */
+/* NCCL's way out of a hang, ncclCommAbort on every communicator, so that the peers' operations
+ * end too - done by each communicator's owner: this marks them, and the main thread's polls
+ * (every wait of the backend is one) abort them. Waits, at most 2.5 s, until each one in a
+ * wait is aborted (the process ends right after). */
 void sc_nccl_abort_all(void)
 {
     pthread_mutex_lock(&nccl__live.lock);
-    for (int i = 0; i < nccl__live.n; i++) {
-        ncclComm_t comm = __atomic_exchange_n(&nccl__live.list[i]->nccl, NULL, __ATOMIC_ACQ_REL);
-        if (comm != NULL)
-            ncclCommAbort(comm);
-    }
+    for (int i = 0; i < nccl__live.n; i++)
+        __atomic_store_n(&nccl__live.list[i]->abort_requested, 1, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&nccl__live.lock);
+    for (int waited_ms = 0; waited_ms < 2500; waited_ms += 10) {
+        bool pending = false;
+        pthread_mutex_lock(&nccl__live.lock);
+        for (int i = 0; i < nccl__live.n && !pending; i++)
+            pending = __atomic_load_n(&nccl__live.list[i]->in_wait, __ATOMIC_ACQUIRE) &&
+                      !__atomic_load_n(&nccl__live.list[i]->aborted, __ATOMIC_ACQUIRE);
+        pthread_mutex_unlock(&nccl__live.lock);
+        if (!pending)
+            return;
+        struct timespec nap = {0, 10000000L};
+        nanosleep(&nap, NULL);
+    }
 }
 
 static nccl__comm_t *nccl__new(const sc_rte_t *rte, int device, double timeout_s,

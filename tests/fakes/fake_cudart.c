@@ -469,14 +469,24 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
     return cudaSuccess;
 }
 
+/* The stream a query or a wait names: one, and not capturing (the capture is then invalid). */
+static cudaError_t fc__stream_to_wait_on(cudaStream_t stream, cudaStream_t *s)
+{
+    *s = fc__stream_of(stream);
+    if (*s == NULL)
+        return fc__ret(cudaErrorInvalidResourceHandle);
+    if (fc__not_while_capturing(*s) != cudaSuccess)
+        return fc__ret(cudaErrorStreamCaptureUnsupported);
+    return cudaSuccess;
+}
+
 cudaError_t cudaStreamQuery(cudaStream_t stream)
 {
     FC_API();
-    cudaStream_t s = fc__stream_of(stream);
-    if (s == NULL)
-        return fc__ret(cudaErrorInvalidResourceHandle);
-    if (fc__not_while_capturing(s) != cudaSuccess)
-        return fc__ret(cudaErrorStreamCaptureUnsupported);
+    cudaStream_t s;
+    cudaError_t rc = fc__stream_to_wait_on(stream, &s);
+    if (rc != cudaSuccess)
+        return rc;
     pthread_mutex_lock(&s->lock);
     int idle = s->head == NULL && !s->busy;
     pthread_mutex_unlock(&s->lock);
@@ -486,11 +496,10 @@ cudaError_t cudaStreamQuery(cudaStream_t stream)
 cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
     FC_API();
-    cudaStream_t s = fc__stream_of(stream);
-    if (s == NULL)
-        return fc__ret(cudaErrorInvalidResourceHandle);
-    if (fc__not_while_capturing(s) != cudaSuccess)
-        return fc__ret(cudaErrorStreamCaptureUnsupported);
+    cudaStream_t s;
+    cudaError_t rc = fc__stream_to_wait_on(stream, &s);
+    if (rc != cudaSuccess)
+        return rc;
     fc__stream_wait_idle(s);
     return cudaSuccess;
 }

@@ -56,6 +56,13 @@ cudaError_t cudaEventCreate(cudaEvent_t *event)
     return cudaEventCreateWithFlags(event, cudaEventDefault);
 }
 
+/* Waits until every record of e ran; called with e->lock held. */
+static void fc__event_wait_locked(cudaEvent_t e)
+{
+    while (e->completed < e->recorded)
+        pthread_cond_wait(&e->changed, &e->lock);
+}
+
 cudaError_t cudaEventDestroy(cudaEvent_t e)
 {
     FC_API();
@@ -64,8 +71,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t e)
     /* CUDA lets an event be destroyed while recorded work is pending; the emulation keeps it
      * until the record ran, so that the stream thread never writes freed memory */
     pthread_mutex_lock(&e->lock);
-    while (e->completed < e->recorded)
-        pthread_cond_wait(&e->changed, &e->lock);
+    fc__event_wait_locked(e);
     e->magic = 0;
     pthread_mutex_unlock(&e->lock);
     pthread_cond_destroy(&e->changed);
@@ -114,8 +120,7 @@ cudaError_t cudaEventSynchronize(cudaEvent_t e)
     if (e == NULL || e->magic != FC_EVENT_MAGIC)
         return fc__ret(cudaErrorInvalidResourceHandle);
     pthread_mutex_lock(&e->lock);
-    while (e->completed < e->recorded)
-        pthread_cond_wait(&e->changed, &e->lock);
+    fc__event_wait_locked(e);
     pthread_mutex_unlock(&e->lock);
     return cudaSuccess;
 }

@@ -281,7 +281,10 @@ def mode_compute():
                                  "2000", "-n", "10", "-T", "30", "--json", spin], env=gpu_env(1))
     expect(rc == 0, f"spin: exit {rc}\n{err}")
     r = load_json(spin)["ranks"][0]
-    expect(r["median_error_us"] < 0.1 * 2000 and abs(r["mean_us"] - 2000) < 400, f"spin {r}")
+    # an emulated spin is a host thread's sleep: never short, and long by what the host is
+    # doing (a sanitizer: several times); its 2 % is held in device-check mode, alone
+    expect(r["mean_us"] >= 0.98 * 2000 and r["median_error_us"] < 5 * 2000
+           and r["median_error_us"] <= r["worst_error_us"], f"spin {r}")
     for t in ("bf16", "fp32"):
         g = os.path.join(wd, f"gemm-{t}.json")
         rc, out, err, _ = mpirun(1, ["compute", "--backend", "nccl", "--mode", "gemm", "-d", t,
