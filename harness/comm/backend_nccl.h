@@ -104,7 +104,7 @@ void sc_backend_nccl_versions(char *buf, size_t len);
 sc_status_t sc_nccl_open(const sc_rte_t *rte, const sc_backend_opts_t *opts, sc_comm_t **world,
                          sc_err_t *err);
 void sc_nccl_close(sc_comm_t *comm);
-void sc_nccl_abort_all(void);
+void sc_nccl_abort_all(bool owner);
 sc_status_t sc_nccl_split(sc_comm_t *comm, int color, int key, sc_comm_t **out, sc_err_t *err);
 const char *sc_nccl_version(sc_comm_t *comm);
 void sc_nccl_describe(sc_comm_t *comm, sc_kvs_t *out);

@@ -110,14 +110,20 @@ static void nccl__live_remove(const nccl__comm_t *c)
 /* NCCL's way out of a hang, ncclCommAbort on every communicator, so that the peers' operations
  * end too - done by each communicator's owner: this marks them, and the main thread's polls
  * (every wait of the backend is one) abort them. Waits, at most 2.5 s, until each one in a
- * wait is aborted (the process ends right after). */
-void sc_nccl_abort_all(void)
+ * wait is aborted (the process ends right after). From the owner's thread: at once. */
+void sc_nccl_abort_all(bool owner)
 {
     pthread_mutex_lock(&nccl__live.lock);
-    for (int i = 0; i < nccl__live.n; i++)
-        __atomic_store_n(&nccl__live.list[i]->abort_requested, 1, __ATOMIC_RELEASE);
+    for (int i = 0; i < nccl__live.n; i++) {
+        nccl__comm_t *c = nccl__live.list[i];
+        __atomic_store_n(&c->abort_requested, 1, __ATOMIC_RELEASE);
+        if (owner) { /* this thread uses them: at once */
+            sc_err_t ignored;
+            sc_nccl_abort_if_asked(c, "ending the job", &ignored);
+        }
+    }
     pthread_mutex_unlock(&nccl__live.lock);
-    for (int waited_ms = 0; waited_ms < 2500; waited_ms += 10) {
+    for (int waited_ms = 0; !owner && waited_ms < 2500; waited_ms += 10) {
         bool pending = false;
         pthread_mutex_lock(&nccl__live.lock);
         for (int i = 0; i < nccl__live.n && !pending; i++)

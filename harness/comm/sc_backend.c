@@ -86,12 +86,23 @@ static void *sc__abort_main(void *unused)
     memcpy(ops, sc__opened.ops, sizeof(ops));
     pthread_mutex_unlock(&sc__opened.lock);
     for (int i = 0; i < n; i++)
-        ops[i]->abort_all();
+        ops[i]->abort_all(false);
     pthread_mutex_lock(&sc__aborting.lock);
     sc__aborting.done = true;
     pthread_cond_broadcast(&sc__aborting.done_cv);
     pthread_mutex_unlock(&sc__aborting.lock);
     return NULL;
+}
+
+void sc_backend_abort_all_owned(void)
+{
+    pthread_mutex_lock(&sc__opened.lock);
+    int n = sc__opened.n;
+    const sc_backend_ops_t *ops[8];
+    memcpy(ops, sc__opened.ops, sizeof(ops));
+    pthread_mutex_unlock(&sc__opened.lock);
+    for (int i = 0; i < n; i++)
+        ops[i]->abort_all(true);
 }
 
 void sc_backend_abort_all(double timeout_s)
