@@ -13,19 +13,24 @@
 #include "comm/sc_gpu_select.h"
 #include "util/sc_clock.h"
 
-/* Waits (bounded) until the communicator has no operation in progress; on timeout or an
- * asynchronous error the communicator is aborted and the error names rank, host and GPU. */
-sc_status_t sc_nccl_abort_if_asked(nccl__comm_t *c, const char *what, sc_err_t *err)
+void sc_nccl_abort(nccl__comm_t *c)
 {
-    if (!__atomic_load_n(&c->abort_requested, __ATOMIC_ACQUIRE))
-        return SC_OK;
     if (c->nccl != NULL)
         ncclCommAbort(c->nccl);
     c->nccl = NULL;
     __atomic_store_n(&c->aborted, 1, __ATOMIC_RELEASE);
+}
+
+sc_status_t sc_nccl_abort_if_asked(nccl__comm_t *c, const char *what, sc_err_t *err)
+{
+    if (!__atomic_load_n(&c->abort_requested, __ATOMIC_ACQUIRE))
+        return SC_OK;
+    sc_nccl_abort(c);
     return nccl__fail(c, SC_ERR_TIMEOUT, what, "the job is ending; communicator aborted", err);
 }
 
+/* Waits (bounded) until the communicator has no operation in progress; on timeout or an
+ * asynchronous error the communicator is aborted and the error names rank, host and GPU. */
 static sc_status_t nccl__settle(nccl__comm_t *c, ncclResult_t rc, const char *what, sc_err_t *err)
 {
     uint64_t start = sc_clock_ns();
@@ -33,8 +38,7 @@ static sc_status_t nccl__settle(nccl__comm_t *c, ncclResult_t rc, const char *wh
         if (sc_nccl_abort_if_asked(c, what, err) != SC_OK)
             return SC_ERR_TIMEOUT;
         if ((double)(sc_clock_ns() - start) * 1e-9 > c->timeout_s) {
-            ncclCommAbort(c->nccl);
-            c->nccl = NULL;
+            sc_nccl_abort(c);
             return nccl__fail(c, SC_ERR_TIMEOUT, what, "timed out; communicator aborted", err);
         }
         sched_yield(); /* NCCL's own threads need the core this poll would take */
@@ -270,11 +274,9 @@ static sc_status_t nccl__sync(sc_comm_t *comm, sc_err_t *err)
         ncclResult_t state = ncclSuccess;
         if (c->nccl != NULL && ncclCommGetAsyncError(c->nccl, &state) == ncclSuccess &&
             state != ncclSuccess && state != ncclInProgress)
-            return sc_nccl_settle(c, state, "waiting for the stream", err);
+            return nccl__settle(c, state, "waiting for the stream", err); /* in this wait */
         if ((double)(sc_clock_ns() - start) * 1e-9 > c->timeout_s) {
-            if (c->nccl != NULL)
-                ncclCommAbort(c->nccl);
-            c->nccl = NULL;
+            sc_nccl_abort(c);
             return nccl__fail(c, SC_ERR_TIMEOUT, "waiting for the stream",
                               "timed out; communicator aborted", err);
         }

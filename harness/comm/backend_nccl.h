@@ -64,6 +64,8 @@ static inline sc_status_t nccl__cuda(const nccl__comm_t *c, cudaError_t rc, cons
                              : nccl__fail(c, SC_ERR_RUNTIME, what, cudaGetErrorString(rc), err);
 }
 
+/* Aborts c's communicator (where it still has one) and says so to sc_nccl_abort_all. */
+void sc_nccl_abort(nccl__comm_t *c);
 /* Whether another thread asked for c to be aborted (the job is ending); if so it is aborted
  * now, on this, its owner's, thread, and the error says so. */
 sc_status_t sc_nccl_abort_if_asked(nccl__comm_t *c, const char *what, sc_err_t *err);

@@ -166,8 +166,8 @@ void sc_nccl_close(sc_comm_t *comm)
         sc_err_t ignored;
         if (sc_nccl_settle(c, rc, "ncclCommFinalize", &ignored) == SC_OK)
             ncclCommDestroy(c->nccl);
-        else if (c->nccl != NULL)
-            ncclCommAbort(c->nccl);
+        else
+            sc_nccl_abort(c);
     }
     if (c->d_wrong)
         cudaFree(c->d_wrong);
@@ -320,8 +320,7 @@ static sc_status_t nccl__split_comm(nccl__comm_t *parent, int color, int key, nc
     }
     if (made != NULL)
         ncclCommAbort((ncclComm_t)made);
-    ncclCommAbort(parent->nccl);
-    parent->nccl = NULL;
+    sc_nccl_abort(parent);
     const char *why = outcome == SC_SPLIT_TIMEOUT        ? "timed out; communicator aborted"
                       : outcome == SC_SPLIT_CHILD_FAILED ? "the new communicator failed"
                                                          : "the parent communicator failed";

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* In the order --backend auto tries them: GPU first. */
 static const sc_backend_ops_t *const sc__backends[] = {
@@ -71,30 +70,7 @@ static void sc__remember_opened(const sc_backend_ops_t *ops)
     pthread_mutex_unlock(&sc__opened.lock);
 }
 
-static struct {
-    pthread_mutex_t lock;
-    pthread_cond_t done_cv;
-    bool done;
-} sc__aborting = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false};
-
-static void *sc__abort_main(void *unused)
-{
-    (void)unused;
-    pthread_mutex_lock(&sc__opened.lock);
-    int n = sc__opened.n;
-    const sc_backend_ops_t *ops[8];
-    memcpy(ops, sc__opened.ops, sizeof(ops));
-    pthread_mutex_unlock(&sc__opened.lock);
-    for (int i = 0; i < n; i++)
-        ops[i]->abort_all(false);
-    pthread_mutex_lock(&sc__aborting.lock);
-    sc__aborting.done = true;
-    pthread_cond_broadcast(&sc__aborting.done_cv);
-    pthread_mutex_unlock(&sc__aborting.lock);
-    return NULL;
-}
-
-void sc_backend_abort_all_owned(void)
+void sc_backend_abort_all(bool owner)
 {
     pthread_mutex_lock(&sc__opened.lock);
     int n = sc__opened.n;
@@ -102,28 +78,7 @@ void sc_backend_abort_all_owned(void)
     memcpy(ops, sc__opened.ops, sizeof(ops));
     pthread_mutex_unlock(&sc__opened.lock);
     for (int i = 0; i < n; i++)
-        ops[i]->abort_all(true);
-}
-
-void sc_backend_abort_all(double timeout_s)
-{
-    pthread_t t;
-    if (pthread_create(&t, NULL, sc__abort_main, NULL) != 0)
-        return;
-    pthread_detach(t);
-    struct timespec deadline;
-    clock_gettime(CLOCK_REALTIME, &deadline);
-    deadline.tv_sec += (time_t)timeout_s;
-    deadline.tv_nsec += (long)((timeout_s - (double)(time_t)timeout_s) * 1e9);
-    if (deadline.tv_nsec >= 1000000000L) {
-        deadline.tv_sec++;
-        deadline.tv_nsec -= 1000000000L;
-    }
-    pthread_mutex_lock(&sc__aborting.lock);
-    int rc = 0;
-    while (!sc__aborting.done && rc == 0)
-        rc = pthread_cond_timedwait(&sc__aborting.done_cv, &sc__aborting.lock, &deadline);
-    pthread_mutex_unlock(&sc__aborting.lock);
+        ops[i]->abort_all(owner);
 }
 
 sc_status_t sc_backend_open(const char *name, const sc_rte_t *rte, const sc_backend_opts_t *opts,

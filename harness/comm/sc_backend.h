@@ -155,10 +155,11 @@ typedef struct {
     /* Optional: free bytes where this rank's buffers live, when that is not host memory (GPU:
      * the device's free memory). NULL: buffers are host memory. */
     sc_status_t (*memory)(sc_comm_t *comm, uint64_t *free_bytes, sc_err_t *err);
-    /* Optional: aborts every communicator of this backend in the process, from any thread,
-     * so that peers waiting on them are released (NCCL: ncclCommAbort) before the process
-     * ends. Called by sc_backend_abort_all on the watchdog's way out (owner false: another
-     * thread than the one that uses the communicators) and before MPI_Abort (owner true). */
+    /* Optional: aborts every communicator of this backend in the process, so that peers
+     * waiting on them are released (NCCL: ncclCommAbort) before the process ends; returns
+     * within a few seconds whatever the communicators do. Called by sc_backend_abort_all on
+     * the watchdog's way out (owner false: another thread than the one that uses the
+     * communicators) and before MPI_Abort (owner true). */
     void (*abort_all)(bool owner);
     /* The collectives the backend runs, by id; NULL where it has none (UCX: point to point
      * only). */
@@ -204,12 +205,9 @@ sc_status_t sc_backend_open(const char *name, const sc_rte_t *rte, const sc_back
                             sc_comm_t **world, char *note, size_t note_len, sc_err_t *err);
 
 /* Aborts the communicators of every backend opened in this process that can abort them
- * (ops->abort_all), waiting at most timeout_s for them: an abort that hangs does not keep the
- * process from ending. Any thread. */
-void sc_backend_abort_all(double timeout_s);
-/* The same from the thread that uses the communicators (an error ending the job): they are
- * aborted at once, in this thread. */
-void sc_backend_abort_all_owned(void);
+ * (ops->abort_all, bounded by the backend itself). owner: called from the thread that uses
+ * them (an error ending the job), else from another (the watchdog). */
+void sc_backend_abort_all(bool owner);
 
 /* Fills the common part of a communicator. world_ranks (size entries) maps its ranks to world
  * ranks; NULL means the identity (the world communicator). */

@@ -14,8 +14,6 @@
 #include "util/sc_clock.h"
 
 #define SC__WATCHDOG_POLL_NS 50000000ull /* 50 ms: the bound is timeout + 50 ms */
-/* How long the way out waits for the communicators' aborts: within the launcher's grace. */
-#define SC__WATCHDOG_ABORT_S 3.0
 
 struct sc_watchdog {
     const sc_rte_t *rte;
@@ -79,7 +77,7 @@ static void sc__watchdog_end(sc_watchdog_t *wd, sc_watchdog_end_t *end, sc_progr
         wd->hook(wd->hook_arg, end);
     /* then the communicators are aborted (bounded), so that their peers are released rather
      * than left waiting on this rank until their own timeouts (NCCL's fault tolerance) */
-    sc_backend_abort_all(SC__WATCHDOG_ABORT_S);
+    sc_backend_abort_all(false);
     bool n = end->at_fault[0] != '\0';
     char msg[2048];
     snprintf(msg, sizeof(msg), "scalecheck: rank %d (host %s): %s%s%s; ending the job (exit %d)\n",

@@ -217,7 +217,7 @@ int sc_session_finish(sc_session_t *s, const sc_rte_t *rte, const char *cmd, sc_
         fprintf(stderr, "scalecheck %s: %s%s%s\n", cmd, err->msg, at_fault[0] ? "; at fault: " : "",
                 at_fault);
     if (code == 3) { /* the GPU communicators first: their peers are released, not killed */
-        sc_backend_abort_all_owned();
+        sc_backend_abort_all(true);
         MPI_Abort(rte->world, 3);
     }
     if (code == 2) /* bad input: nothing measured, nothing left on disk */
