@@ -67,10 +67,13 @@ uint64_t sc_progress_now_ms(void)
 sc_progress_t *sc_progress_open(const char *path, const sc_rte_t *rte, bool create)
 {
     size_t bytes = (size_t)rte->size * sizeof(sc_progress_slot_t);
-    int fd = open(path, create ? O_RDWR | O_CREAT | O_CLOEXEC : O_RDWR | O_CLOEXEC, 0644);
+    if (create)
+        unlink(path); /* a resumed run's old records, or whatever was planted at the name */
+    int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | (create ? O_CREAT | O_EXCL : 0), 0644);
     if (fd < 0)
         return NULL;
-    bool sized = !create || ftruncate(fd, (off_t)bytes) == 0;
+    /* real blocks, not a sparse file: a store to a page the full disk cannot back is SIGBUS */
+    bool sized = !create || posix_fallocate(fd, 0, (off_t)bytes) == 0;
     void *map = sized ? mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
     bool local_only = !sc__coherent_across_hosts(fd);
     close(fd);

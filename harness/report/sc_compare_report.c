@@ -144,66 +144,84 @@ static sc_status_t sc__data(const char *dir, size_t i, const sc_compare_system_t
     return SC_OK;
 }
 
-/* A title for gnuplot: in double quotes, its quotes and backslashes dropped (noenhanced). */
-static void sc__title(char *buf, size_t len, const sc_compare_row_t *r)
+/* A curve's title for gnuplot, quoted (sc_report_gnuplot_text): "SYSTEM (SOURCE)SUFFIX". */
+static void sc__title(char *buf, size_t len, const sc_compare_row_t *r, const char *suffix)
 {
-    size_t n = 0;
-    for (const char *c = r->system; *c && n + 1 < len; c++)
-        if (*c != '"' && *c != '\\')
-            buf[n++] = *c;
-    buf[n] = '\0';
-    snprintf(buf + n, len - n, " (%s)", r->source);
+    char text[192];
+    snprintf(text, sizeof(text), "%s (%s)%s", r->system, r->source, suffix);
+    sc_report_gnuplot_text(buf, len, text);
 }
 
-/* efficiency.svg: every system's curve over the ideal; busbw.svg where sweeps were measured. */
-static int sc__plots(const char *dir, const sc_compare_systems_t *s, char *why, size_t len)
+/* The script's lines for efficiency.svg and (where sweeps were measured) busbw.svg; false when
+ * it does not fit. */
+static bool sc__script(char *script, size_t size, const sc_compare_systems_t *s, bool *any_busbw)
 {
-    char script[16384];
-    size_t used = (size_t)snprintf(script, sizeof(script),
+    size_t used = (size_t)snprintf(script, size,
                                    "%sset output 'efficiency.svg'\nset title 'Scaling efficiency' "
                                    "noenhanced\nset xlabel 'GPUs'\nset ylabel 'efficiency'\nset "
                                    "logscale x 2\nset yrange [0:1.1]\nplot 1 title 'ideal' dt 2",
                                    sc_report_plot_style);
-    bool any_busbw = false;
-    for (size_t i = 0; i < s->n && used < sizeof(script); i++) {
-        char title[160];
-        sc__title(title, sizeof(title), &s->items[i].row);
-        used += (size_t)snprintf(script + used, sizeof(script) - used,
-                                 ", 'curve-%zu.dat' using 1:2 with linespoints lc %zu title "
-                                 "\"%s\" noenhanced",
+    *any_busbw = false;
+    char title[400];
+    for (size_t i = 0; i < s->n && used < size; i++) {
+        sc__title(title, sizeof(title), &s->items[i].row, "");
+        used += (size_t)snprintf(script + used, size - used,
+                                 ", 'curve-%zu.dat' using 1:2 with linespoints lc %zu title %s "
+                                 "noenhanced",
                                  i, i + 1, title);
-        if (strcmp(s->items[i].row.source, "measured") == 0 && used < sizeof(script))
-            used += (size_t)snprintf(script + used, sizeof(script) - used,
+        sc__title(title, sizeof(title), &s->items[i].row, ", its model");
+        if (strcmp(s->items[i].row.source, "measured") == 0 && used < size)
+            used += (size_t)snprintf(script + used, size - used,
                                      ", 'curve-%zu.dat' using 1:3 with lines dt 3 lc %zu title "
-                                     "\"%s, its model\" noenhanced",
+                                     "%s noenhanced",
                                      i, i + 1, title);
-        any_busbw |= s->items[i].busbw.n > 0;
+        *any_busbw |= s->items[i].busbw.n > 0;
     }
-    if (used < sizeof(script))
-        used += (size_t)snprintf(script + used, sizeof(script) - used, "\n");
-    if (any_busbw && used < sizeof(script)) {
-        used += (size_t)snprintf(script + used, sizeof(script) - used,
+    if (used < size)
+        used += (size_t)snprintf(script + used, size - used, "\n");
+    if (*any_busbw && used < size) {
+        used += (size_t)snprintf(script + used, size - used,
                                  "set output 'busbw.svg'\nset title 'All-reduce bus bandwidth' "
                                  "noenhanced\nset xlabel 'bytes'\nset ylabel 'GB/s'\nset "
                                  "logscale x 2\nset autoscale y\nplot");
-        for (size_t i = 0, k = 0; i < s->n && used < sizeof(script); i++) {
-            char title[160];
+        for (size_t i = 0, k = 0; i < s->n && used < size; i++) {
             if (s->items[i].busbw.n == 0)
                 continue;
-            sc__title(title, sizeof(title), &s->items[i].row);
-            used += (size_t)snprintf(script + used, sizeof(script) - used,
-                                     "%s 'busbw-%zu.dat' using 1:2 with linespoints title \"%s\" "
+            sc__title(title, sizeof(title), &s->items[i].row, "");
+            used += (size_t)snprintf(script + used, size - used,
+                                     "%s 'busbw-%zu.dat' using 1:2 with linespoints title %s "
                                      "noenhanced",
                                      k++ ? "," : "", i, title);
         }
-        if (used < sizeof(script))
-            snprintf(script + used, sizeof(script) - used, "\n");
+        if (used < size)
+            used += (size_t)snprintf(script + used, size - used, "\n");
     }
-    if (used >= sizeof(script)) {
+    return used < size;
+}
+
+/* efficiency.svg: every system's curve over the ideal; busbw.svg where sweeps were measured.
+ * Their data files are written, and gnuplot run, in a stage (sc_report_stage_open). */
+static int sc__plots(const char *dir, const sc_compare_systems_t *s, char *why, size_t len)
+{
+    static char script[32768]; /* compare runs once, on one thread */
+    bool any_busbw;
+    if (!sc__script(script, sizeof(script), s, &any_busbw)) {
         snprintf(why, len, "too many systems for one plot");
         return 0;
     }
-    return sc_report_gnuplot(dir, script, why, len) ? (any_busbw ? 2 : 1) : 0;
+    char stage[PATH_MAX];
+    if (!sc_report_stage_open(dir, stage, sizeof(stage), why, len))
+        return 0;
+    sc_err_t err;
+    bool ok = true;
+    for (size_t i = 0; i < s->n && ok; i++)
+        if (sc__data(stage, i, &s->items[i], &err) != SC_OK) {
+            snprintf(why, len, "%s", err.msg);
+            ok = false;
+        }
+    ok = ok && sc_report_gnuplot(stage, script, why, len);
+    sc_report_stage_close(stage, dir);
+    return ok ? (any_busbw ? 2 : 1) : 0;
 }
 
 static void sc__html_cell(FILE *out, const char *text)
@@ -304,8 +322,6 @@ sc_status_t sc_compare_write(const char *dir, const sc_compare_systems_t *s, con
     snprintf(path, sizeof(path), "%s/compare.json", dir);
     if (status == SC_OK)
         status = sc_json_write_compare(path, s, w, head, err);
-    for (size_t i = 0; i < s->n && status == SC_OK; i++)
-        status = sc__data(dir, i, &s->items[i], err);
     if (status != SC_OK)
         return status;
     char why[256] = "";

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/wait.h>
 
 #include "report/sc_json_out.h"
@@ -47,14 +48,14 @@ static sc_status_t sc__dat(const char *dir, const char *file, const void *items,
     return fclose(f) == 0 ? SC_OK : sc_err_set(err, SC_ERR_IO, "cannot write %s", path);
 }
 
-/* Runs gnuplot on script in dir; false (and why) when it is not there or fails. The directory
- * goes to the shell in single quotes, each quote in it written as '\'' (a run name may hold one).
- */
-bool sc_report_gnuplot(const char *dir, const char *script, char *why, size_t len)
+/* Runs gnuplot on script in stage (a folder of its own, see sc_report_stage_open); false (and
+ * why) when it is not there or fails. The folder goes to the shell in single quotes, each quote
+ * in it written as '\'' (a run name may hold one). */
+bool sc_report_gnuplot(const char *stage, const char *script, char *why, size_t len)
 {
     char cmd[2 * PATH_MAX + 64];
     size_t used = (size_t)snprintf(cmd, sizeof(cmd), "cd '");
-    for (const char *c = dir; *c && used + 40 < sizeof(cmd); c++) {
+    for (const char *c = stage; *c && used + 40 < sizeof(cmd); c++) {
         if (*c == '\'')
             used += (size_t)snprintf(cmd + used, sizeof(cmd) - used, "'\\''");
         else
@@ -72,6 +73,46 @@ bool sc_report_gnuplot(const char *dir, const char *script, char *why, size_t le
         snprintf(why, len, "gnuplot failed or is not installed (exit %d, see gnuplot.err)",
                  WIFEXITED(rc) ? WEXITSTATUS(rc) : -1);
     return rc == 0;
+}
+
+bool sc_report_stage_open(const char *dir, char *stage, size_t len, char *why, size_t why_len)
+{
+    if ((size_t)snprintf(stage, len, "%s/.plots-XXXXXX", dir) < len && mkdtemp(stage) != NULL)
+        return true;
+    snprintf(why, why_len, "cannot make a folder for the plots in %s: %s", dir, strerror(errno));
+    return false;
+}
+
+void sc_report_stage_close(const char *stage, const char *dir)
+{
+    DIR *d = opendir(stage);
+    for (struct dirent *e; d != NULL && (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] == '.')
+            continue;
+        char from[PATH_MAX], to[PATH_MAX];
+        snprintf(from, sizeof(from), "%s/%s", stage, e->d_name);
+        snprintf(to, sizeof(to), "%s/%s", dir, e->d_name);
+        if (rename(from, to) != 0) /* a folder in the way: the plot is not kept */
+            unlink(from);
+    }
+    if (d != NULL)
+        closedir(d);
+    rmdir(stage);
+}
+
+void sc_report_gnuplot_text(char *buf, size_t len, const char *text)
+{
+    size_t n = 0;
+    if (len < 3)
+        return;
+    buf[n++] = '\'';
+    for (const char *c = text; *c && n + 3 < len; c++) {
+        if (*c == '\'')
+            buf[n++] = '\''; /* doubled: the only escape a single-quoted string has */
+        buf[n++] = (unsigned char)*c < 0x20 ? ' ' : *c; /* a newline would end the command */
+    }
+    buf[n++] = '\'';
+    buf[n] = '\0';
 }
 
 const char *const sc_report_plot_style =
@@ -126,23 +167,27 @@ static const sc__plot_t sc__plot_list[] = {
 static int sc__plots(const char *dir, const sc_result_t *r, const char **plots, char *why,
                      size_t len)
 {
-    char script[4096] = "";
+    char script[4096] = "", stage[PATH_MAX];
     size_t used = 0;
     bool drawn[SC__NPLOTS] = {false};
+    if (!sc_report_stage_open(dir, stage, sizeof(stage), why, len))
+        return 0;
     for (size_t i = 0; i < SC__NPLOTS; i++) {
         const sc__plot_t *pl = &sc__plot_list[i];
         sc__rows_t rows = pl->rows(r);
         char dat[64];
         snprintf(dat, sizeof(dat), "%s.dat", pl->name);
         sc_err_t ignored;
-        if (rows.n == 0 || sc__dat(dir, dat, rows.items, rows.n, rows.elem_size, rows.fields,
+        if (rows.n == 0 || sc__dat(stage, dat, rows.items, rows.n, rows.elem_size, rows.fields,
                                    pl->keys, &ignored) != SC_OK)
             continue;
         used += (size_t)snprintf(script + used, sizeof(script) - used, "%sset output '%s.svg'\n%s",
                                  sc_report_plot_style, pl->name, pl->commands);
         drawn[i] = true;
     }
-    if (used == 0 || !sc_report_gnuplot(dir, script, why, len))
+    bool ok = used > 0 && sc_report_gnuplot(stage, script, why, len);
+    sc_report_stage_close(stage, dir);
+    if (!ok)
         return 0;
     int n = 0;
     static const char *const svgs[SC__NPLOTS] = {"speedup.svg", "busbw.svg"};
@@ -232,7 +277,9 @@ static void sc__html_facts(FILE *out, const sc_result_t *r)
                                     {"backend", r->backend},
                                     {"start_utc", r->start_utc},
                                     {"results_dir", r->results_dir}};
-    fprintf(out, "<h1>scalecheck %s</h1>\n<p>", r->command);
+    fprintf(out, "<h1>scalecheck ");
+    sc_files_xml_text(out, r->command);
+    fprintf(out, "</h1>\n<p>");
     for (size_t i = 0; i < sizeof(facts) / sizeof(facts[0]); i++)
         if (facts[i][1][0] != '\0') {
             fprintf(out, "<b>%s</b>: ", facts[i][0]);
@@ -262,14 +309,14 @@ static int sc__html_writer(FILE *out, void *arg)
 {
     const sc__html_t *h = arg;
     const sc_result_t *r = h->r;
-    fprintf(out,
-            "<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>scalecheck %s</title>"
-            "<style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
-            "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;"
-            "padding:3px 8px;text-align:right}th{background:#eee}.pass{background:#c8f0c8}"
-            ".warn{background:#fff0b0}.fail{background:#f6c0c0}.badge{font-size:1.4em;"
-            "padding:4px 12px}</style></head><body>\n",
-            r->command);
+    fprintf(out, "<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>scalecheck ");
+    sc_files_xml_text(out, r->command);
+    fprintf(out, "</title>"
+                 "<style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
+                 "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;"
+                 "padding:3px 8px;text-align:right}th{background:#eee}.pass{background:#c8f0c8}"
+                 ".warn{background:#fff0b0}.fail{background:#f6c0c0}.badge{font-size:1.4em;"
+                 "padding:4px 12px}</style></head><body>\n");
     sc__html_facts(out, r);
     for (int i = 0; i < h->nplots; i++)
         sc_report_html_file(out, h->dir, h->plots[i]);

@@ -9,8 +9,18 @@
 
 #include "record/sc_soak.h"
 
-/* Runs gnuplot on script in dir; false (and why) when it is not there or fails. */
-bool sc_report_gnuplot(const char *dir, const char *script, char *why, size_t len);
+/* Plots are drawn in a stage: a folder made exclusively inside dir (mkdtemp), where the data
+ * files are written and gnuplot runs (its .svg and gnuplot.err land there), then moved into dir
+ * by rename - which replaces whatever is at the name, a planted symbolic link included, and never
+ * writes through it. open: false (and why) when the folder cannot be made. */
+bool sc_report_stage_open(const char *dir, char *stage, size_t len, char *why, size_t why_len);
+void sc_report_stage_close(const char *stage, const char *dir);
+/* Runs gnuplot on script in stage; false (and why) when it is not there or fails. */
+bool sc_report_gnuplot(const char *stage, const char *script, char *why, size_t len);
+/* text as a gnuplot single-quoted string, quotes included: no backquote, macro or backslash
+ * processing happens inside one (gnuplot's "quote marks"); a quote doubled, control characters
+ * as spaces. Cut to fit len. */
+void sc_report_gnuplot_text(char *buf, size_t len, const char *text);
 extern const char *const sc_report_plot_style;
 /* dir/file (an SVG) copied into the page, without its XML declaration. */
 void sc_report_html_file(FILE *out, const char *dir, const char *file);

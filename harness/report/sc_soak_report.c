@@ -117,19 +117,22 @@ static bool soak__plot(const sc_soak_cycles_t *cycles, const soak__plot_t *p, ch
 int sc_soak_plots(const char *dir, const sc_soak_cycles_t *cycles, const char **plots, char *why,
                   size_t len)
 {
-    if (cycles->n == 0 || !soak__dat(dir, cycles))
+    char script[4096], stage[PATH_MAX];
+    if (cycles->n == 0 || !sc_report_stage_open(dir, stage, sizeof(stage), why, len))
         return 0;
-    char script[4096];
     size_t used = 0;
     int n = 0;
     const char *drawn[SC_SOAK_PLOTS];
-    for (int i = 0; i < SC_SOAK_PLOTS; i++)
+    bool ok = soak__dat(stage, cycles);
+    for (int i = 0; ok && i < SC_SOAK_PLOTS; i++)
         if (soak__plot(cycles, &soak__plot_list[i], script + used, sizeof(script) - used)) {
             used += strlen(script + used);
             drawn[n++] = soak__plot_list[i].svg;
         } else
             script[used] = '\0';
-    if (n == 0 || !sc_report_gnuplot(dir, script, why, len))
+    ok = ok && n > 0 && sc_report_gnuplot(stage, script, why, len);
+    sc_report_stage_close(stage, dir);
+    if (!ok)
         return 0;
     for (int i = 0; i < n; i++)
         plots[i] = drawn[i];

@@ -3,6 +3,7 @@
 #include "util/sc_files.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -14,23 +15,56 @@
 
 sc_status_t sc_results_check_base(const char *base, sc_err_t *err)
 {
+    if (base[0] == '\0')
+        return sc_err_set(err, SC_ERR_USAGE,
+                          "no results folder: HOME is not set; give --results-dir DIR or set "
+                          "SCALECHECK_RESULTS");
+    if (strlen(base) > SC_RESULTS_BASE_MAX)
+        return sc_err_set(err, SC_ERR_USAGE,
+                          "--results-dir: %zu characters, at most %d (room for the run's own "
+                          "folder and files)",
+                          strlen(base), SC_RESULTS_BASE_MAX);
+    char link[PATH_MAX];
+    unsigned owner;
+    if (sc_files_foreign_link(base, link, sizeof(link), &owner))
+        return sc_err_set(err, SC_ERR_USAGE,
+                          "--results-dir: %s is a symbolic link owned by uid %u (not you, not "
+                          "root): not followed",
+                          link, owner);
     return sc_files_check_folder("--results-dir", base, err);
 }
 
 /* Space held back for the final state: a disk that fills during the run still takes it. Real
- * blocks (written, not a sparse file); none when the disk is already too full to hold them. */
-static void sc__reserve(const sc_results_t *res)
+ * blocks (written, not a sparse file). A disk too full to hold them at the start is an I/O error
+ * naming the folder: the run would lose what it measured. */
+static sc_status_t sc__reserve(const sc_results_t *res, sc_err_t *err)
 {
     char path[PATH_MAX], zeros[4096] = {0};
-    FILE *f = fopen(sc_results_path(res, ".reserve", path, sizeof(path)), "w");
-    if (f == NULL)
-        return;
-    bool ok = true;
+    sc_results_path(res, ".reserve", path, sizeof(path));
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    bool ok = fd >= 0;
     for (size_t at = 0; ok && at < SC_RESULTS_RESERVE_BYTES; at += sizeof(zeros))
-        ok = fwrite(zeros, 1, sizeof(zeros), f) == sizeof(zeros);
-    ok &= fclose(f) == 0;
-    if (!ok)
-        unlink(path);
+        ok = write(fd, zeros, sizeof(zeros)) == (ssize_t)sizeof(zeros);
+    int saved = errno;
+    ok = fd >= 0 && fsync(fd) == 0 && ok;
+    if (fd >= 0)
+        close(fd);
+    if (ok)
+        return SC_OK;
+    unlink(path);
+    return sc_err_set(err, SC_ERR_IO, "cannot hold the run's final state in %s: %s", res->dir,
+                      strerror(saved ? saved : ENOSPC));
+}
+
+/* The run's log, appended or new; never through a link at its name. */
+static FILE *sc__open_log(const char *path, bool append)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (append ? O_APPEND : O_TRUNC),
+                  0644);
+    FILE *f = fd >= 0 ? fdopen(fd, append ? "a" : "w") : NULL;
+    if (f == NULL && fd >= 0)
+        close(fd);
+    return f;
 }
 
 /* The outermost folder of path that does not exist yet ("" when path exists): what making path
@@ -50,14 +84,11 @@ static void sc__first_missing(const char *path, char *out, size_t len)
     }
 }
 
-sc_status_t sc_results_open(sc_results_t *res, const char *base, const char *name, sc_err_t *err)
+/* base/STAMP-NAME, or -2 .. -999 after it when taken; made exclusively (mkdir never reuses an
+ * existing folder or follows a link). */
+static sc_status_t sc__make_run_dir(sc_results_t *res, const char *base, const char *name,
+                                    sc_err_t *err)
 {
-    memset(res, 0, sizeof(*res));
-    snprintf(res->base, sizeof(res->base), "%s", base);
-    sc__first_missing(base, res->made_top, sizeof(res->made_top));
-    sc_status_t status = sc_files_make_folders("--results-dir", base, err);
-    if (status != SC_OK)
-        return status;
     char stamp[32];
     time_t now = time(NULL);
     struct tm utc;
@@ -69,17 +100,38 @@ sc_status_t sc_results_open(sc_results_t *res, const char *base, const char *nam
         else
             snprintf(res->dir, sizeof(res->dir), "%s/%s-%s-%d", base, stamp, name, attempt);
         if (mkdir(res->dir, 0755) == 0)
-            break;
+            return SC_OK;
         if (errno != EEXIST)
-            return sc_err_set(err, SC_ERR_IO, "cannot create results directory %s: %s", res->dir,
-                              strerror(errno));
+            break;
     }
+    int saved = errno;
+    res->dir[0] = '\0';
+    if (saved == EEXIST)
+        return sc_err_set(err, SC_ERR_IO,
+                          "cannot create a results directory in %s: all 999 names for %s-%s are "
+                          "taken",
+                          base, stamp, name);
+    return sc_err_set(err, SC_ERR_IO, "cannot create a results directory in %s: %s", base,
+                      strerror(saved));
+}
+
+sc_status_t sc_results_open(sc_results_t *res, const char *base, const char *name, sc_err_t *err)
+{
+    memset(res, 0, sizeof(*res));
+    snprintf(res->base, sizeof(res->base), "%s", base);
+    sc__first_missing(base, res->made_top, sizeof(res->made_top));
+    sc_status_t status = sc_files_make_folders("--results-dir", base, err);
+    if (status == SC_OK)
+        status = sc__make_run_dir(res, base, name, err);
     char path[PATH_MAX];
-    res->log = fopen(sc_results_path(res, "log", path, sizeof(path)), "w");
-    if (res->log == NULL)
-        return sc_err_set(err, SC_ERR_IO, "cannot create %s: %s", path, strerror(errno));
-    sc__reserve(res);
-    return SC_OK;
+    if (status == SC_OK &&
+        (res->log = sc__open_log(sc_results_path(res, "log", path, sizeof(path)), false)) == NULL)
+        status = sc_err_set(err, SC_ERR_IO, "cannot create %s: %s", path, strerror(errno));
+    if (status == SC_OK)
+        status = sc__reserve(res, err);
+    if (status != SC_OK)
+        sc_results_discard(res); /* nothing measured yet: nothing left on disk */
+    return status;
 }
 
 sc_status_t sc_results_reopen(sc_results_t *res, const char *dir, sc_err_t *err)
@@ -91,11 +143,10 @@ sc_status_t sc_results_reopen(sc_results_t *res, const char *dir, sc_err_t *err)
     snprintf(res->dir, sizeof(res->dir), "%s", dir);
     res->reused = true;
     char path[PATH_MAX];
-    res->log = fopen(sc_results_path(res, "log", path, sizeof(path)), "a");
+    res->log = sc__open_log(sc_results_path(res, "log", path, sizeof(path)), true);
     if (res->log == NULL)
         return sc_err_set(err, SC_ERR_IO, "cannot append to %s: %s", path, strerror(errno));
-    sc__reserve(res);
-    return SC_OK;
+    return sc__reserve(res, err);
 }
 
 void sc_results_release_reserve(const sc_results_t *res)

@@ -35,6 +35,9 @@ void sc_results_close(sc_results_t *res);
 /* The run directory holds SC_RESULTS_RESERVE_BYTES in `.reserve` from the start, for the
  * final state of a run that filled the disk: given back here, before that last write. */
 #define SC_RESULTS_RESERVE_BYTES ((size_t)256 << 10)
+/* The longest results base: a run's folder (stamp, command, attempt) and its longest file name
+ * must still fit in PATH_MAX, else names would be cut. */
+#define SC_RESULTS_BASE_MAX (PATH_MAX - 256)
 void sc_results_release_reserve(const sc_results_t *res);
 /* Removes the run directory and all it holds (a run that ended in a usage error, exit 2,
  * leaves nothing on disk). Nothing when no directory was made. */

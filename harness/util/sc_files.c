@@ -4,6 +4,7 @@
 #include "sc_config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -11,6 +12,14 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* A symbolic link the user may have made: owned by the user or by root. One owned by anybody else
+ * (planted in a shared folder) is never followed, as the kernel's protected_symlinks rule has it.
+ */
+static bool files__own_link(const struct stat *link)
+{
+    return link->st_uid == getuid() || link->st_uid == 0;
+}
 
 sc_status_t sc_files_check_output(const char *flag, const char *path, sc_err_t *err)
 {
@@ -68,6 +77,27 @@ sc_status_t sc_files_make_folders(const char *flag, const char *path, sc_err_t *
     }
 }
 
+bool sc_files_foreign_link(const char *path, char *link, size_t len, unsigned *owner)
+{
+    char part[PATH_MAX];
+    snprintf(part, sizeof(part), "%s", path);
+    for (char *p = part + 1;; p++) {
+        bool end = *p == '\0';
+        if (!end && *p != '/')
+            continue;
+        *p = '\0';
+        struct stat st;
+        if (lstat(part, &st) == 0 && S_ISLNK(st.st_mode) && !files__own_link(&st)) {
+            snprintf(link, len, "%s", part);
+            *owner = (unsigned)st.st_uid;
+            return true;
+        }
+        if (end)
+            return false;
+        *p = '/';
+    }
+}
+
 sc_status_t sc_files_check_folder(const char *flag, const char *path, sc_err_t *err)
 {
     char near[PATH_MAX];
@@ -95,22 +125,77 @@ sc_status_t sc_files_check_folder(const char *flag, const char *path, sc_err_t *
     return SC_OK;
 }
 
+/* Writes to what is at path as it is (a device, a FIFO, a terminal): no temporary file, no rename.
+ * A FIFO without a reader is refused at once rather than waited on. */
+static sc_status_t files__write_direct(const char *path, sc_files_writer_t writer, void *arg,
+                                       sc_err_t *err)
+{
+    int fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return sc_err_set(err, SC_ERR_IO, "cannot write %s: %s", path,
+                          errno == ENXIO ? "a FIFO with no reader" : strerror(errno));
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    FILE *out = fdopen(fd, "w");
+    if (out == NULL) {
+        close(fd);
+        return sc_err_set(err, SC_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    }
+    errno = 0;
+    int failed = writer(out, arg) != 0;
+    failed |= fflush(out) != 0;
+    int saved = errno;
+    failed |= fclose(out) != 0;
+    return failed ? sc_err_set(err, SC_ERR_IO, "cannot write %s: %s", path,
+                               strerror(saved   ? saved
+                                        : errno ? errno
+                                                : EIO))
+                  : SC_OK;
+}
+
+/* Writes a regular file whole: a temporary created exclusively beside it (mkstemp: a name nobody
+ * can plant first, O_EXCL never follows a link), renamed over it. */
+static sc_status_t files__write_replace(const char *path, sc_files_writer_t writer, void *arg,
+                                        sc_err_t *err)
+{
+    char dir[PATH_MAX], base[PATH_MAX], tmp[PATH_MAX + 32];
+    snprintf(dir, sizeof(dir), "%s", path);
+    snprintf(base, sizeof(base), "%s", path);
+    if ((size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dirname(dir), basename(base)) >=
+        sizeof(tmp))
+        return sc_err_set(err, SC_ERR_IO, "cannot write %s: the name is too long", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return sc_err_set(err, SC_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    fchmod(fd, 0644); /* mkstemp's 0600 would hide the results from the group */
+    FILE *out = fdopen(fd, "w");
+    int failed = out == NULL;
+    errno = 0;
+    failed = failed || writer(out, arg) != 0;
+    int saved = errno;
+    failed |= out != NULL ? fclose(out) != 0 : close(fd) != 0;
+    if (!failed && rename(tmp, path) == 0)
+        return SC_OK;
+    saved = saved ? saved : errno ? errno : EIO;
+    unlink(tmp);
+    return sc_err_set(err, SC_ERR_IO, "cannot write %s: %s", path, strerror(saved));
+}
+
 sc_status_t sc_files_write_text(const char *path, sc_files_writer_t writer, void *arg,
                                 sc_err_t *err)
 {
-    char tmp[PATH_MAX + 16];
-    snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
-    FILE *out = fopen(tmp, "w");
-    if (out == NULL)
+    struct stat st;
+    char target[PATH_MAX];
+    snprintf(target, sizeof(target), "%s", path);
+    bool follow = lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && files__own_link(&st);
+    bool there = follow ? stat(path, &st) == 0 : lstat(path, &st) == 0;
+    if (there && S_ISDIR(st.st_mode))
+        return sc_err_set(err, SC_ERR_IO, "cannot write %s: it is a directory", path);
+    if (there && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) /* /dev/stdout, a FIFO */
+        return files__write_direct(path, writer, arg, err);
+    /* the user's link to a file: that file replaced; a link planted by another user: the link */
+    if (follow && there && realpath(path, target) == NULL)
         return sc_err_set(err, SC_ERR_IO, "cannot write %s: %s", path, strerror(errno));
-    int failed = writer(out, arg) != 0;
-    failed |= fclose(out) != 0;
-    if (failed || rename(tmp, path) != 0) {
-        int saved = errno;
-        unlink(tmp);
-        return sc_err_set(err, SC_ERR_IO, "cannot write %s: %s", path, strerror(saved));
-    }
-    return SC_OK;
+    return files__write_replace(target, writer, arg, err);
 }
 
 void sc_files_xml_text(FILE *out, const char *text)
@@ -129,8 +214,12 @@ void sc_files_xml_text(FILE *out, const char *text)
         case '"':
             fputs("&quot;", out);
             break;
+        case '\'':
+            fputs("&#39;", out);
+            break;
         default:
-            fputc(*text, out);
+            if ((unsigned char)*text >= 0x20 || *text == '\t' || *text == '\n')
+                fputc(*text, out);
         }
     }
 }
@@ -195,8 +284,9 @@ const char *sc_files_results_default(void)
     const char *data = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
     if (data != NULL && data[0] != '\0')
         snprintf(dir, sizeof(dir), "%s/scalecheck/results", data);
+    else if (home != NULL && home[0] != '\0')
+        snprintf(dir, sizeof(dir), "%s/.local/share/scalecheck/results", home);
     else
-        snprintf(dir, sizeof(dir), "%s/.local/share/scalecheck/results",
-                 home != NULL && home[0] != '\0' ? home : "/tmp");
+        return ""; /* not a shared /tmp folder: the results check asks for --results-dir */
     return dir;
 }

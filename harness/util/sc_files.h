@@ -23,15 +23,25 @@ sc_status_t sc_files_check_input(const char *path, sc_err_t *err);
  * exists is a folder in which a folder can be made (probed, removed). Bad usage otherwise. */
 sc_status_t sc_files_check_folder(const char *flag, const char *path, sc_err_t *err);
 
+/* Whether a part of path (path itself included) is a symbolic link owned by neither the user
+ * nor root - planted in a shared folder: its name into link, its owner into owner. */
+bool sc_files_foreign_link(const char *path, char *link, size_t len, unsigned *owner);
+
 /* mkdir -p path (0755); an I/O error names flag and the part that could not be made. */
 sc_status_t sc_files_make_folders(const char *flag, const char *path, sc_err_t *err);
 
-/* Writes what writer produces (it returns non-zero on failure) to path, whole or not at all. */
+/* Writes what writer produces (it returns non-zero on failure) to path, whole or not at all: a
+ * regular file (or none) through a temporary made exclusively beside it (mkstemp) and a rename
+ * over it; a device, FIFO or terminal (`--json /dev/stdout`) directly, a FIFO without a reader
+ * refused at once. A symbolic link owned by the user or root is followed (its target is
+ * written); one owned by anybody else - planted in a shared folder - is replaced, never
+ * followed. A directory at path is an I/O error. */
 typedef int (*sc_files_writer_t)(FILE *out, void *arg);
 sc_status_t sc_files_write_text(const char *path, sc_files_writer_t writer, void *arg,
                                 sc_err_t *err);
 
-/* text for XML and HTML (junit.xml, report.html): <, >, & and " escaped; NULL writes nothing. */
+/* text for XML and HTML (junit.xml, report.html): <, >, &, " and ' escaped, control characters
+ * other than tab and newline dropped (XML 1.0 cannot hold them); NULL writes nothing. */
 void sc_files_xml_text(FILE *out, const char *text);
 
 /* A file a user names: name itself when it exists, else - for a bare name without '/' - the
@@ -47,7 +57,9 @@ const char *sc_files_data_dirs(const char *kind, char *buf, size_t len);
 
 /* The default results folder: SCALECHECK_RESULTS when set; else results/ where scalecheck runs
  * from its build tree (the tests', the README's), else - installed - $XDG_DATA_HOME (or
- * ~/.local/share)/scalecheck/results, which does not depend on where it was started. */
+ * ~/.local/share)/scalecheck/results, which does not depend on where it was started; "" when
+ * neither XDG_DATA_HOME nor HOME is set (sc_results_check_base refuses it, naming the ways to
+ * say where). */
 const char *sc_files_results_default(void);
 
 /* Where sysfs is read from: SCALECHECK_SYSFS_ROOT when set (the tests' fake trees), else /sys. */
