@@ -5,6 +5,7 @@
 #include "sc_ingest.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,6 +115,14 @@ static bool sc__is_uint(const char *s)
     return true;
 }
 
+/* A size in bytes: digits only, at most 2^56 (64 PiB, as result.json's readers hold it). */
+static bool sc__size(const char *s, uint64_t *v)
+{
+    errno = 0;
+    *v = sc__is_uint(s) ? strtoull(s, NULL, 10) : 0;
+    return sc__is_uint(s) && errno == 0 && *v <= (1ull << 56);
+}
+
 static bool sc__number(const char *s, double *v)
 {
     char *end = NULL;
@@ -169,7 +178,7 @@ static bool sc__placement(char **tok, sc_case_row_t *row)
     row->time_us = t;
     row->algbw_GBps = alg;
     row->busbw_GBps = bus;
-    row->wrong = (uint64_t)wrong;
+    row->wrong = wrong >= 0 && wrong < 1.8e19 ? (uint64_t)wrong : UINT64_MAX; /* no UB cast */
     row->checked = strcmp(tok[3], "N/A") != 0;
     return true;
 }
@@ -180,7 +189,8 @@ static sc_status_t sc__nccl_row(sc__reader_t *r, char **tok, int n, sc_foreign_t
     int rest = n - 4; /* after size, count, type, redop */
     bool root = rest == 2 * r->group + 1 || rest == 2 * r->group + 3 || rest == r->group + 1;
     int first = 4 + (root ? 1 : 0);
-    if (rest < r->group || !sc__is_uint(tok[1]))
+    uint64_t size, count;
+    if (rest < r->group || !sc__size(tok[0], &size) || !sc__size(tok[1], &count))
         return sc_err_set(err, SC_ERR_INPUT,
                           "%s:%d: an nccl-tests row needs size, count, type, redop, [root,] "
                           "time, algbw, busbw, #wrong (out of place, then in place)",
@@ -190,8 +200,8 @@ static sc_status_t sc__nccl_row(sc__reader_t *r, char **tok, int n, sc_foreign_t
                              .in_place = place == 1,
                              .expected_time_us = SC_ABSENT,
                              .expected_busbw_GBps = SC_ABSENT};
-        row.size_bytes = strtoull(tok[0], NULL, 10);
-        row.count = strtoull(tok[1], NULL, 10);
+        row.size_bytes = size;
+        row.count = count;
         snprintf(row.dtype, sizeof(row.dtype), "%s", tok[2]);
         snprintf(row.op, sizeof(row.op), "%s", strcmp(tok[3], "none") == 0 ? "" : tok[3]);
         snprintf(row.timer, sizeof(row.timer), "device");
@@ -201,6 +211,11 @@ static sc_status_t sc__nccl_row(sc__reader_t *r, char **tok, int n, sc_foreign_t
                                   r->line, tok[first]);
             continue;
         }
+        char why[192];
+        const char *bad = sc_case_row_implausible(&row, true, why, sizeof(why));
+        if (bad != NULL)
+            return sc_err_set(err, SC_ERR_INPUT, "%s:%d: %s of place: %s", r->path, r->line,
+                              place ? "in" : "out", bad);
         sc_case_row_t *slot = SC_LIST_PUSH(&out->rows);
         if (slot == NULL)
             return sc_err_set(err, SC_ERR_NOMEM, "%s: no memory for its rows", r->path);
@@ -214,15 +229,18 @@ static sc_status_t sc__osu_row(sc__reader_t *r, char **tok, int n, bool bandwidt
                                sc_foreign_t *out, sc_err_t *err)
 {
     double v;
-    if (n < 2 || !sc__number(tok[1], &v) || v <= 0)
-        return sc_err_set(err, SC_ERR_INPUT, "%s:%d: an OSU row needs a size and a positive %s",
+    uint64_t size;
+    if (n < 2 || !sc__size(tok[0], &size) || !sc__number(tok[1], &v) || v <= 0 ||
+        v > (bandwidth ? SC_GBPS_MAX * 1e3 : 1e13))
+        return sc_err_set(err, SC_ERR_INPUT,
+                          "%s:%d: an OSU row needs a size and a positive %s no link exceeds",
                           r->path, r->line, bandwidth ? "bandwidth (MB/s)" : "latency (us)");
     sc_case_row_t *row = SC_LIST_PUSH(&out->rows);
     if (row == NULL)
         return sc_err_set(err, SC_ERR_NOMEM, "%s: no memory for its rows", r->path);
     *row = (sc_case_row_t){
         .root = -1, .expected_time_us = SC_ABSENT, .expected_busbw_GBps = SC_ABSENT};
-    row->size_bytes = strtoull(tok[0], NULL, 10);
+    row->size_bytes = size;
     /* OSU's MB/s is 10^6 bytes/s: the time of one message follows */
     row->time_us = bandwidth ? (double)row->size_bytes / v : v;
     snprintf(row->timer, sizeof(row->timer), "host");

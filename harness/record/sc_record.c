@@ -184,6 +184,28 @@ void sc_result_free(sc_result_t *r)
     memset(r, 0, sizeof(*r));
 }
 
+const char *sc_case_row_implausible(const sc_case_row_t *row, bool with_size, char *why, size_t len)
+{
+    double t = row->time_us, alg = row->algbw_GBps, bus = row->busbw_GBps;
+    if (!(t > 0 && t <= 1e13))
+        snprintf(why, len, "time %.6g us: not a time a collective takes", t);
+    else if (!(alg >= 0 && alg <= SC_GBPS_MAX) || !(bus >= 0 && bus <= SC_GBPS_MAX))
+        snprintf(why, len, "algbw %.6g, busbw %.6g GB/s: outside [0, %g]", alg, bus, SC_GBPS_MAX);
+    else if (bus > 2 * alg + 0.01)
+        snprintf(why, len,
+                 "busbw %.6g GB/s is more than twice algbw %.6g (no collective's "
+                 "factor is)",
+                 bus, alg);
+    else if (with_size && row->size_bytes > 0 &&
+             fabs(alg - (double)row->size_bytes / t / 1e3) >
+                 0.01 + 0.02 * (double)row->size_bytes / t / 1e3)
+        snprintf(why, len, "algbw %.6g GB/s is not size / time (%llu B in %.6g us: %.6g GB/s)", alg,
+                 (unsigned long long)row->size_bytes, t, (double)row->size_bytes / t / 1e3);
+    else
+        return NULL;
+    return why;
+}
+
 /* ---- field tables ---- */
 #define SC__F(type, field, kind, show)                                                             \
     {                                                                                              \

@@ -74,6 +74,16 @@ typedef struct {
     int cycle; /* coll -N: the sweep it belongs to, from 1 */
 } sc_case_row_t;
 
+/* The most a bandwidth figure can be: 100 TB/s, 50x the fastest GPU link of 2026 (NVLink 5,
+ * 1.8 TB/s a GPU). Past it a figure is planted or broken, never measured. */
+#define SC_GBPS_MAX 1e5
+/* Why a measured row cannot be real (into why, returned), or NULL: a time that is not positive
+ * or past ~116 days, a bandwidth negative or past SC_GBPS_MAX, a bus bandwidth more than twice
+ * the algorithm bandwidth (no collective's factor reaches 2), or - given with_size - an
+ * algorithm bandwidth that is not size / time (to the 2 decimals logs print, or 2 %). */
+const char *sc_case_row_implausible(const sc_case_row_t *row, bool with_size, char *why,
+                                    size_t len);
+
 /* ---- one point of the scaling curve ---- */
 #define SC_POINT_OPS 16 /* operation kinds counted per step (>= SC_PLAN_OP_COUNT) */
 typedef struct {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/sc_json_build.h"
+#include "report/sc_json_check.h"
 #include "report/sc_json_in.h"
 #include "report/sc_json_out.h"
 
@@ -51,11 +52,10 @@ static sc_status_t sc__check_points(const char *path, const sc_baseline_t *b, sc
 sc_status_t sc_json_load_baseline(const char *path, sc_baseline_t *b, sc_err_t *err)
 {
     memset(b, 0, sizeof(*b));
-    json_error_t jerr;
-    json_t *doc = json_load_file(path, 0, &jerr);
+    sc_json_src_t src = {.path = path, .err = err};
+    json_t *doc = sc_json_load(&src);
     if (doc == NULL)
-        return sc_err_set(err, SC_ERR_INPUT, "%s:%d:%d: %s", path, jerr.line, jerr.column,
-                          jerr.text);
+        return src.status;
     json_t *format = json_object_get(doc, "scalecheck_baseline");
     sc_status_t status = SC_OK;
     if (!json_is_integer(format))
@@ -73,12 +73,16 @@ sc_status_t sc_json_load_baseline(const char *path, sc_baseline_t *b, sc_err_t *
         snprintf(b->version, sizeof(b->version), "%s", s ? s : "");
         json_t *t = json_object_get(doc, "tolerance");
         b->tolerance = json_is_number(t) ? json_number_value(t) : NAN;
-        sc_json_read_list(doc, "runs", &b->runs, sizeof(*b->runs.items), sc_baseline_run_fields);
-        sc_json_read_list(doc, "points", &b->points, sizeof(*b->points.items),
-                          sc_baseline_point_fields);
-        status = sc__check_points(path, b, err);
+        if (sc_json_read_list(&src, doc, "runs", &b->runs, sizeof(*b->runs.items),
+                              sc_baseline_run_fields) &&
+            sc_json_read_list(&src, doc, "points", &b->points, sizeof(*b->points.items),
+                              sc_baseline_point_fields))
+            status = sc__check_points(path, b, err);
+        else
+            status = src.status;
     }
     json_decref(doc);
+    sc_json_src_free(&src);
     if (status != SC_OK)
         sc_baseline_free(b);
     return status;

@@ -20,13 +20,6 @@ json_t *sc_json_matrix(const double *m, int n);
 json_t *sc_json_health(const sc_health_t *hosts, int n);
 /* {"checks", "pass", "warn", "fail", "verdict"} of a tally. */
 json_t *sc_json_tally(sc_tally_t t);
-/* A record's fields from a JSON object (those it lacks keep their value; absent optional
- * figures become absent). */
-void sc_json_read_record(const json_t *obj, void *record, const sc_field_t *fields);
-/* Every element of the array key of doc appended to list, a zeroed record each, through fields
- * (absent optional figures stay absent). */
-void sc_json_read_list(const json_t *doc, const char *key, void *list, size_t elem_size,
-                       const sc_field_t *fields);
 /* Writes v as JSON to path (indented, 15 significant digits), whole or not at all, and drops
  * v. */
 sc_status_t sc_json_write_new(const char *path, json_t *v, sc_err_t *err);

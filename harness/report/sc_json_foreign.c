@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ingest/sc_ingest.h"
+#include "report/sc_json_check.h"
 #include "report/sc_json_in.h"
 
 static double sc__num(const json_t *obj, const char *key)
@@ -35,15 +36,24 @@ static void sc__devices(const json_t *doc, sc_foreign_t *out)
     }
 }
 
-static bool sc__placement(const json_t *result, const json_t *place, bool in_place,
+/* One placement of a result into row: false when it has no time (not measured); src refused
+ * when a value is not one a run could print. */
+static bool sc__placement(sc_json_src_t *src, const json_t *result, size_t index, bool in_place,
                           sc_case_row_t *row)
 {
+    const json_t *place = json_object_get(result, in_place ? "in_place" : "out_of_place");
     if (!json_is_object(place))
         return false;
     *row = (sc_case_row_t){
         .in_place = in_place, .expected_time_us = SC_ABSENT, .expected_busbw_GBps = SC_ABSENT};
-    row->size_bytes = (uint64_t)json_number_value(json_object_get(result, "size"));
-    row->count = (uint64_t)json_number_value(json_object_get(result, "count"));
+    char idx[24], why[192];
+    snprintf(idx, sizeof(idx), "%zu", index);
+    const char *keys[] = {"results", idx, in_place ? "in_place" : "out_of_place"};
+    const json_t *wrong = json_object_get(place, "nwrong");
+    if (!sc_json_u64(json_object_get(result, "size"), &row->size_bytes) ||
+        !sc_json_u64(json_object_get(result, "count"), &row->count) ||
+        (wrong != NULL && !json_is_null(wrong) && !sc_json_u64(wrong, &row->wrong)))
+        return sc_json_refuse(src, keys, 2, "size, count, nwrong", "not whole numbers >= 0");
     const char *type = json_string_value(json_object_get(result, "type"));
     const char *redop = json_string_value(json_object_get(result, "redop"));
     const char *root = json_string_value(json_object_get(result, "root"));
@@ -55,50 +65,49 @@ static bool sc__placement(const json_t *result, const json_t *place, bool in_pla
         row->time_us = sc__num(place, "cpu_time");
     row->algbw_GBps = sc__num(place, "alg_bw");
     row->busbw_GBps = sc__num(place, "bus_bw");
-    double wrong = sc__num(place, "nwrong");
-    row->checked = wrong == wrong;
-    row->wrong = row->checked ? (uint64_t)wrong : 0;
+    row->checked = wrong != NULL && json_is_number(wrong);
     snprintf(row->timer, sizeof(row->timer), "device");
-    return row->time_us == row->time_us && row->time_us > 0;
+    if (row->time_us != row->time_us)
+        return false;
+    const char *bad = sc_case_row_implausible(row, true, why, sizeof(why));
+    return bad == NULL || sc_json_refuse(src, keys, 3, keys[2], bad);
 }
 
 sc_status_t sc_json_load_nccl_tests(const char *path, sc_foreign_t *out, sc_err_t *err)
 {
-    json_error_t jerr;
-    json_t *doc = json_load_file(path, 0, &jerr);
+    sc_json_src_t src = {.path = path, .err = err};
+    json_t *doc = sc_json_load(&src);
     if (doc == NULL)
-        return sc_err_set(err, SC_ERR_INPUT, "%s:%d:%d: %s", path, jerr.line, jerr.column,
-                          jerr.text);
+        return src.status;
     const json_t *results = json_object_get(doc, "results");
     const char *program = json_string_value(json_array_get(json_object_get(doc, "args"), 0));
-    sc_status_t status = SC_OK;
     if (!json_is_object(doc) || !json_is_array(results))
-        status =
+        src.status =
             sc_err_set(err, SC_ERR_INPUT, "%s: not nccl-tests -J output (no 'results' list)", path);
     snprintf(out->path, sizeof(out->path), "%s", path);
     snprintf(out->tool, sizeof(out->tool), "nccl-tests -J");
     const char *coll = program ? sc_ingest_nccl_program(program) : NULL;
     snprintf(out->collective, sizeof(out->collective), "%s", coll ? coll : "");
-    if (status == SC_OK)
+    if (src.status == SC_OK)
         sc__devices(doc, out);
     size_t i;
     const json_t *result;
     json_array_foreach(results, i, result)
     {
-        for (int p = 0; p < 2 && status == SC_OK; p++) {
+        for (int p = 0; p < 2 && src.status == SC_OK; p++) {
             sc_case_row_t row;
-            if (!sc__placement(result, json_object_get(result, p ? "in_place" : "out_of_place"),
-                               p == 1, &row))
+            if (!sc__placement(&src, result, i, p == 1, &row))
                 continue;
             sc_case_row_t *slot = SC_LIST_PUSH(&out->rows);
             if (slot == NULL)
-                status = sc_err_set(err, SC_ERR_NOMEM, "%s: no memory for its rows", path);
+                src.status = sc_err_set(err, SC_ERR_NOMEM, "%s: no memory for its rows", path);
             else
                 *slot = row;
         }
     }
-    if (status == SC_OK && out->rows.n == 0)
-        status = sc_err_set(err, SC_ERR_INPUT, "%s: no result rows with a time", path);
+    if (src.status == SC_OK && out->rows.n == 0)
+        src.status = sc_err_set(err, SC_ERR_INPUT, "%s: no result rows with a time", path);
     json_decref(doc);
-    return status;
+    sc_json_src_free(&src);
+    return src.status;
 }

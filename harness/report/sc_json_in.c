@@ -6,94 +6,82 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "report/sc_json_build.h"
+#include "report/sc_json_check.h"
+#include "sc_config.h"
 #include "report/sc_json_soak.h"
 
-static void sc__read_field(const json_t *v, const sc_field_t *f, void *record)
+#define SC__H(field, kind)                                                                         \
+    {                                                                                              \
+#field, kind, offsetof(sc_result_t, field), sizeof(((sc_result_t *)0)->field), 0           \
+    }
+/* The header's scalar fields (the command is read first: it says what the document is). */
+static const sc_field_t sc__header_fields[] = {
+    SC__H(version, SC_FIELD_TEXT),       SC__H(state, SC_FIELD_TEXT),
+    SC__H(reason, SC_FIELD_TEXT),        SC__H(at_fault, SC_FIELD_TEXT),
+    SC__H(elapsed_s, SC_FIELD_DOUBLE),   SC__H(start_utc, SC_FIELD_TEXT),
+    SC__H(results_dir, SC_FIELD_TEXT),   SC__H(backend, SC_FIELD_TEXT),
+    SC__H(backend_note, SC_FIELD_TEXT),  SC__H(workload, SC_FIELD_TEXT),
+    SC__H(workload_file, SC_FIELD_TEXT), SC__H(topology, SC_FIELD_TEXT),
+    SC__H(ranks, SC_FIELD_INT),          SC__H(nhosts, SC_FIELD_INT),
+    SC__H(bytes_scale, SC_FIELD_DOUBLE), SC__H(compute_scale, SC_FIELD_DOUBLE),
+    SC__H(steps, SC_FIELD_INT),          SC__H(warmup, SC_FIELD_INT),
+    {NULL, SC_FIELD_INT, 0, 0, 0},
+};
+
+/* The commands whose runs write a result.json. */
+static const char *const sc__result_commands[] = {
+    "coll", "run", "pairs", "soak", "preflight", "health", "judge", "calibrate", "compute", NULL};
+
+/* major.minor of a version string as one number (0.1.0 -> 1, 1.2.3 -> 1002); -1 unparsable */
+static long sc__release(const char *version)
 {
-    void *at = (char *)record + f->offset;
-    switch (f->kind) {
-    case SC_FIELD_INT:
-        *(int *)at = (int)json_integer_value(v);
-        break;
-    case SC_FIELD_U64:
-        *(uint64_t *)at = (uint64_t)json_number_value(v);
-        break;
-    case SC_FIELD_I64:
-        *(long long *)at = json_is_integer(v) ? (long long)json_integer_value(v) : -1;
-        break;
-    case SC_FIELD_DOUBLE:
-    case SC_FIELD_OPTIONAL:
-        *(double *)at = json_is_number(v) ? json_number_value(v) : SC_ABSENT;
-        break;
-    case SC_FIELD_BOOL:
-        *(bool *)at = json_is_true(v);
-        break;
-    case SC_FIELD_LEVEL: {
-        int level = sc_level_parse(json_string_value(v));
-        *(sc_level_t *)at = level < 0 ? SC_LEVEL_FAIL : (sc_level_t)level;
-        break;
-    }
-    default:
-        snprintf(at, f->size, "%s", json_is_string(v) ? json_string_value(v) : "");
-    }
+    unsigned major, minor;
+    return sscanf(version, "%u.%u", &major, &minor) == 2 && major < 1000000 && minor < 1000
+               ? (long)major * 1000 + (long)minor
+               : -1;
 }
 
-/* Every element of the array key of doc into list, a zeroed record each, through fields
- * (absent optional figures stay absent). */
-void sc_json_read_record(const json_t *obj, void *record, const sc_field_t *fields)
+/* What only scalecheck writes: its name, a command it has, a release it can read, counts that
+ * a run has. */
+static bool sc__header_sane(sc_json_src_t *src, const json_t *doc, const sc_result_t *r)
 {
-    for (const sc_field_t *f = fields; f->name != NULL; f++) {
-        json_t *v = json_object_get(obj, f->name);
-        if (v != NULL || f->kind == SC_FIELD_OPTIONAL)
-            sc__read_field(v, f, record);
+    const char *tool = json_string_value(json_object_get(doc, "tool"));
+    const char *keys[1];
+    bool known = false;
+    for (const char *const *c = sc__result_commands; *c != NULL; c++)
+        known |= strcmp(*c, r->command) == 0;
+    if (tool == NULL || strcmp(tool, "scalecheck") != 0)
+        return sc_json_refuse(src, (keys[0] = "tool", keys), 1, "tool",
+                              "not \"scalecheck\": not a scalecheck result");
+    if (!known)
+        return sc_json_refuse(src, (keys[0] = "command", keys), 1, "command",
+                              "not a command that writes result.json");
+    long release = sc__release(r->version), ours = sc__release(SC_VERSION);
+    if (release < 0 || release > ours) {
+        char why[96];
+        snprintf(why, sizeof(why), "'%s': %s this scalecheck (%s) can read", r->version,
+                 release < 0 ? "not a release" : "newer than", SC_VERSION);
+        return sc_json_refuse(src, (keys[0] = "version", keys), 1, "version", why);
     }
-}
-
-void sc_json_read_list(const json_t *doc, const char *key, void *list, size_t elem_size,
-                       const sc_field_t *fields)
-{
-    size_t i;
-    json_t *obj;
-    json_array_foreach(json_object_get(doc, key), i, obj)
-    {
-        void *record = sc_list_push(list, elem_size);
-        if (record == NULL)
-            return;
-        sc_json_read_record(obj, record, fields);
-    }
-}
-
-static void sc__text(const json_t *doc, const char *key, char *out, size_t len)
-{
-    const char *s = json_string_value(json_object_get(doc, key));
-    snprintf(out, len, "%s", s ? s : "");
-}
-
-static void sc__header(const json_t *doc, sc_result_t *r)
-{
-    sc__text(doc, "version", r->version, sizeof(r->version));
-    sc__text(doc, "state", r->state, sizeof(r->state));
-    sc__text(doc, "reason", r->reason, sizeof(r->reason));
-    sc__text(doc, "at_fault", r->at_fault, sizeof(r->at_fault));
-    r->elapsed_s = json_number_value(json_object_get(doc, "elapsed_s"));
-    sc__text(doc, "start_utc", r->start_utc, sizeof(r->start_utc));
-    sc__text(doc, "results_dir", r->results_dir, sizeof(r->results_dir));
-    sc__text(doc, "backend", r->backend, sizeof(r->backend));
-    sc__text(doc, "backend_note", r->backend_note, sizeof(r->backend_note));
-    sc__text(doc, "workload", r->workload, sizeof(r->workload));
-    sc__text(doc, "workload_file", r->workload_file, sizeof(r->workload_file));
-    sc__text(doc, "topology", r->topology, sizeof(r->topology));
-    r->ranks = (int)json_integer_value(json_object_get(doc, "ranks"));
-    r->nhosts = (int)json_integer_value(json_object_get(doc, "nhosts"));
-    r->bytes_scale = json_number_value(json_object_get(doc, "bytes_scale"));
-    r->compute_scale = json_number_value(json_object_get(doc, "compute_scale"));
-    r->steps = (int)json_integer_value(json_object_get(doc, "steps"));
-    r->warmup = (int)json_integer_value(json_object_get(doc, "warmup"));
+    const char *why = r->ranks < 1                                        ? "ranks"
+                      : r->nhosts < 1 || r->nhosts > r->ranks             ? "nhosts"
+                      : r->steps < 0                                      ? "steps"
+                      : r->warmup < 0                                     ? "warmup"
+                      : !(r->bytes_scale >= 0 && r->bytes_scale <= 1)     ? "bytes_scale"
+                      : !(r->compute_scale >= 0 && r->compute_scale <= 1) ? "compute_scale"
+                                                                          : NULL;
+    if (why != NULL)
+        return sc_json_refuse(src, (keys[0] = why, keys), 1, why,
+                              "out of range (ranks >= 1, 1 <= nhosts <= ranks, counts >= 0, "
+                              "scales in [0, 1])");
+    return true;
 }
 
 /* The hosts and the libraries' versions: where and with what a result was measured (a
@@ -120,11 +108,12 @@ static void sc__provenance(const json_t *doc, sc_result_t *r)
     }
 }
 
-static void sc__points(const json_t *doc, sc_result_t *r)
+static bool sc__points(sc_json_src_t *src, const json_t *doc, sc_result_t *r)
 {
     size_t i;
     json_t *obj;
-    sc_json_read_list(doc, "points", &r->points, sizeof(sc_point_t), sc_point_fields);
+    if (!sc_json_read_list(src, doc, "points", &r->points, sizeof(sc_point_t), sc_point_fields))
+        return false;
     json_array_foreach(json_object_get(doc, "points"), i, obj)
     {
         sc_point_t *p = &r->points.items[i];
@@ -141,10 +130,11 @@ static void sc__points(const json_t *doc, sc_result_t *r)
             k->sent_bytes = json_number_value(json_object_get(c, "sent_bytes"));
         }
     }
+    return true;
 }
 
 /* A soak's figures, and its cycles from the journal beside result.json (none when it is gone). */
-static void sc__soak(const json_t *doc, const char *dir, sc_result_t *r)
+static void sc__soak(sc_json_src_t *src, const json_t *doc, const char *dir, sc_result_t *r)
 {
     const json_t *soak = json_object_get(doc, "soak");
     if (soak == NULL)
@@ -155,43 +145,58 @@ static void sc__soak(const json_t *doc, const char *dir, sc_result_t *r)
     char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/%s", dir, SC_SOAK_JOURNAL);
     sc_soak_start_t start;
-    sc_err_t ignored;
     bool complete = false;
-    if (sc_soak_journal_read(path, &start, &r->soak, &complete, &ignored) != SC_OK)
-        sc_soak_cycles_free(&r->soak);
+    struct stat st;
+    if (stat(path, &st) == 0 && /* a journal that is there is read whole, or refused */
+        sc_soak_journal_read(path, &start, &r->soak, &complete, src->err) != SC_OK)
+        src->status = src->err->status;
     sc_soak_start_free(&start);
+}
+
+/* The record lists of a result, each through its field table; false at the first refusal. */
+static bool sc__lists(sc_json_src_t *src, const json_t *doc, sc_result_t *r)
+{
+    return sc__points(src, doc, r) &&
+           sc_json_read_list(src, doc, "sweep", &r->sweep, sizeof(sc_case_row_t),
+                             sc_case_row_fields) &&
+           sc_json_read_list(src, doc, "results", &r->cases, sizeof(sc_case_row_t),
+                             sc_case_row_fields) &&
+           sc_json_read_list(src, doc, "pairs", &r->pairs, sizeof(sc_pair_row_t),
+                             sc_pair_row_fields) &&
+           sc_json_read_list(src, doc, "groups", &r->groups, sizeof(sc_group_row_t),
+                             sc_group_row_fields) &&
+           sc_json_read_list(src, doc, "checks", &r->checks, sizeof(sc_check_t), sc_check_fields) &&
+           sc_json_read_list(src, doc, "findings", &r->findings, sizeof(sc_finding_t),
+                             sc_finding_fields) &&
+           sc_json_read_list(src, doc, "preflight", &r->preflight, sizeof(sc_hostcfg_t),
+                             sc_hostcfg_fields);
 }
 
 sc_status_t sc_json_load_result(const char *dir, sc_result_t *r, sc_err_t *err)
 {
     char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/result.json", dir);
-    if (sc_files_check_input(path, err) != SC_OK)
-        return err->status;
-    json_error_t jerr;
-    json_t *doc = json_load_file(path, 0, &jerr);
+    sc_json_src_t src = {.path = path, .err = err};
+    json_t *doc = sc_json_load(&src);
     if (doc == NULL)
-        return sc_err_set(err, SC_ERR_INPUT, "%s:%d:%d: %s", path, jerr.line, jerr.column,
-                          jerr.text);
+        return src.status;
     const char *command = json_string_value(json_object_get(doc, "command"));
     if (!json_is_object(doc) || command == NULL) {
         json_decref(doc);
-        return sc_err_set(err, SC_ERR_INPUT, "%s: not a scalecheck result", path);
+        sc_json_src_free(&src);
+        return sc_err_set(err, SC_ERR_INPUT, "%s: not a scalecheck result (no command)", path);
     }
     sc_result_init(r, command);
-    sc__header(doc, r);
-    sc__provenance(doc, r);
-    sc__points(doc, r);
-    sc_json_read_list(doc, "sweep", &r->sweep, sizeof(sc_case_row_t), sc_case_row_fields);
-    sc_json_read_list(doc, "results", &r->cases, sizeof(sc_case_row_t), sc_case_row_fields);
-    sc_json_read_list(doc, "pairs", &r->pairs, sizeof(sc_pair_row_t), sc_pair_row_fields);
-    sc_json_read_list(doc, "groups", &r->groups, sizeof(sc_group_row_t), sc_group_row_fields);
-    sc_json_read_list(doc, "checks", &r->checks, sizeof(sc_check_t), sc_check_fields);
-    sc_json_read_list(doc, "findings", &r->findings, sizeof(sc_finding_t), sc_finding_fields);
-    sc_json_read_list(doc, "preflight", &r->preflight, sizeof(sc_hostcfg_t), sc_hostcfg_fields);
-    r->judged = json_is_array(json_object_get(doc, "checks"));
-    r->has_findings = json_is_array(json_object_get(doc, "findings"));
-    sc__soak(doc, dir, r);
+    if (sc_json_read_record(&src, doc, r, sc__header_fields, NULL, -1) &&
+        sc__header_sane(&src, doc, r) && sc__lists(&src, doc, r)) {
+        sc__provenance(doc, r);
+        r->judged = json_is_array(json_object_get(doc, "checks"));
+        r->has_findings = json_is_array(json_object_get(doc, "findings"));
+        sc__soak(&src, doc, dir, r);
+    }
     json_decref(doc);
-    return SC_OK;
+    sc_json_src_free(&src);
+    if (src.status != SC_OK)
+        sc_result_free(r);
+    return src.status;
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "report/sc_json_build.h"
+#include "report/sc_json_check.h"
 
 void sc_soak_start_free(sc_soak_start_t *s)
 {
@@ -116,29 +117,40 @@ static void journal__start(const json_t *v, sc_soak_start_t *s)
     }
 }
 
-/* A cycle line into a new element of cycles. */
-static bool journal__cycle(const json_t *v, sc_soak_cycles_t *cycles)
+/* A cycle line into a new element of cycles; false when a value is refused (src says why) or
+ * memory ran out. */
+static bool journal__cycle(sc_json_src_t *src, const json_t *v, sc_soak_cycles_t *cycles)
 {
     sc_soak_cycle_t *c = SC_LIST_PUSH(cycles);
-    if (c == NULL)
+    if (c == NULL) {
+        src->status = sc_err_set(src->err, SC_ERR_NOMEM, "%s:%d: no memory", src->path, src->line);
         return false;
+    }
     sc_soak_cycle_init(c);
-    sc_json_read_record(v, c, sc_soak_cycle_fields);
+    if (!sc_json_read_record(src, v, c, sc_soak_cycle_fields, NULL, -1))
+        return false;
     size_t i;
     json_t *row;
     json_array_foreach(json_object_get(v, "sweep"), i, row)
     {
         if (c->nsizes == SC_SOAK_SIZES)
             break;
-        c->size_bytes[c->nsizes] = (uint64_t)json_integer_value(json_object_get(row, "size_bytes"));
-        c->busbw_GBps[c->nsizes++] = json_number_value(json_object_get(row, "busbw_GBps"));
+        const json_t *bw = json_object_get(row, "busbw_GBps");
+        double GBps = json_is_number(bw) ? json_number_value(bw) : -1;
+        if (!sc_json_u64(json_object_get(row, "size_bytes"), &c->size_bytes[c->nsizes]) ||
+            !(GBps >= 0 && GBps <= sc_json_unit_max("busbw_GBps")))
+            return sc_json_refuse(src, NULL, 0, "sweep",
+                                  "a row needs size_bytes (a whole number) and busbw_GBps (a "
+                                  "figure no link exceeds)");
+        c->busbw_GBps[c->nsizes++] = GBps;
     }
     const json_t *hosts = json_object_get(v, "hosts");
     c->hosts = calloc(json_array_size(hosts) + 1, sizeof(sc_soak_host_t));
     json_array_foreach(hosts, i, row)
     {
-        if (c->hosts != NULL)
-            sc_json_read_record(row, &c->hosts[c->nhosts++], sc_soak_host_fields);
+        if (c->hosts != NULL && !sc_json_read_record(src, row, &c->hosts[c->nhosts++],
+                                                     sc_soak_host_fields, "hosts", (long)i))
+            return false;
     }
     return true;
 }
@@ -186,15 +198,21 @@ sc_status_t sc_soak_journal_read(const char *path, sc_soak_start_t *start, sc_so
         json_error_t jerr;
         json_t *v = json_loads(at, 0, &jerr);
         const char *type = json_string_value(json_object_get(v, "type"));
-        if (type == NULL || (line == 1) != !strcmp(type, "start"))
+        static const char *const types[] = {"start", "cycle", "resume", "end", NULL};
+        bool known = false;
+        for (int k = 0; type != NULL && types[k] != NULL; k++)
+            known |= strcmp(type, types[k]) == 0;
+        sc_json_src_t src = {.path = path, .line = line, .err = err};
+        if (!known || (line == 1) != !strcmp(type, "start"))
             status = sc_err_set(err, SC_ERR_INPUT, "%s:%d: %s", path, line,
                                 v == NULL   ? jerr.text
                                 : line == 1 ? "not a soak journal (no start line)"
-                                            : "a line that is not a soak record");
+                                : !known    ? "a line that is not a soak record (its type)"
+                                            : "a second start line");
         else if (!strcmp(type, "start"))
             journal__start(v, start);
-        else if (!strcmp(type, "cycle") && !journal__cycle(v, cycles))
-            status = sc_err_set(err, SC_ERR_NOMEM, "%s:%d: no memory", path, line);
+        else if (!strcmp(type, "cycle") && !journal__cycle(&src, v, cycles))
+            status = src.status;
         start->launches += status == SC_OK && (!strcmp(type, "start") || !strcmp(type, "resume"));
         *complete = status == SC_OK && !strcmp(type, "end") &&
                     !strcmp(journal__str(v, "state"), "complete");

@@ -6,6 +6,7 @@ outcome is the one the README names.
 
 usage: test_planted.py outputs|results|report|compare"""
 import glob
+import json
 import os
 import pwd
 import re
@@ -51,6 +52,7 @@ def coll(wd, extra, want, what):
 
 
 def outputs(wd):
+    expect(stat.S_ISCHR(os.stat("/dev/full").st_mode), "this machine's /dev/full is not a device")
     # a device: written to as it is (ENOSPC from /dev/full), never turned into a file
     _, err = coll(wd, ["--json", "/dev/full"], 3, "--json /dev/full")
     expect("/dev/full" in err and "No space left" in err, f"--json /dev/full: {err[-400:]}")
@@ -190,7 +192,117 @@ def compare(wd):
         expect("touch" in svg, "the planted title is not drawn as text")
 
 
-MODES = {"outputs": outputs, "results": results, "report": report, "compare": compare}
+def refused(args, named, what):
+    """A planted input: exit 2, the message naming file:line and the field, nothing rendered."""
+    rc, out, err, _ = scalecheck1(args)
+    expect(rc == 2, f"{what}: exit {rc}, want 2\n{out[-300:]}\n{err[-400:]}")
+    expect(re.search(named, err), f"{what}: the error does not name {named!r}:\n{err[-400:]}")
+
+
+def line_of(path, needle):
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            if needle in line:
+                return n
+    raise Failure(f"{needle!r} not in {path}")
+
+
+def planted_result(run, what, named, edit):
+    """run's result.json edited by edit(doc), then `report run` refused naming `named`."""
+    path = os.path.join(run, "result.json")
+    keep = read(path)
+    doc = json.loads(keep)
+    edit(doc)
+    with open(path, "w") as f:
+        json.dump(doc, f, indent=1)
+    for name in ("report.html", "summary.json"):
+        if os.path.exists(os.path.join(run, name)):
+            os.remove(os.path.join(run, name))
+    refused(["report", run], named, what)
+    expect(not os.path.exists(os.path.join(run, "report.html")), f"{what}: a report was rendered")
+    write(path, keep)
+
+
+def nccl_log(path, rows, header=True):
+    out = ["# Collective test starting: all_reduce_perf", "#  Rank  0 Group  0 Pid   1 on "
+           "h1 device  0 [0000:07:00] NVIDIA A100-SXM4-80GB", "#  Rank  1 Group  0 Pid   2 on "
+           "h1 device  1 [0000:08:00] NVIDIA A100-SXM4-80GB"]
+    if header:
+        out.append("#       size         count      type   redop    root     time   algbw   "
+                   "busbw #wrong     time   algbw   busbw #wrong")
+    for size, t, alg, bus in rows:
+        cell = f"{t:9.2f} {alg:7.2f} {bus:7.2f}      0"
+        out.append(f"{size:12d} {size // 4:12d}     float     sum      -1 {cell} {cell}")
+    write(path, "\n".join(out) + "\n")
+    return path
+
+
+def readers(wd):
+    # result.json: each impossible value refused, naming result.json:LINE and the field
+    rc, _, err, _ = scalecheck1(COLL + ["--results-dir", os.path.join(wd, "res")])
+    expect(rc == 0, f"coll: exit {rc}\n{err[-300:]}")
+    run = run_dirs(os.path.join(wd, "res"))[0]
+    cases = [("negative size", r"results\[0\]\.size_bytes: not a whole number",
+              lambda d: d["results"][0].update(size_bytes=-5)),
+             ("size past 2^64", r"results\[1\]\.size_bytes",
+              lambda d: d["results"][1].update(size_bytes=1e30)),
+             ("size as a word", r"results\[0\]\.size_bytes",
+              lambda d: d["results"][0].update(size_bytes="big")),
+             ("negative time", r"results\[2\]\.time_us: -3 is outside",
+              lambda d: d["results"][2].update(time_us=-3)),
+             ("busbw past any link", r"results\[0\]\.busbw_GBps: 1\.5e\+14 is outside",
+              lambda d: d["results"][0].update(busbw_GBps=1.5e14)),
+             ("wrong tool", r"tool: not \"scalecheck\"", lambda d: d.update(tool="other")),
+             ("unknown command", r"command: not a command", lambda d: d.update(command="rm")),
+             ("newer version", r"version: '99\.0\.0': newer", lambda d: d.update(version="99.0.0")),
+             ("negative ranks", r"ranks: out of range", lambda d: d.update(ranks=-1)),
+             ("ranks as text", r"ranks: not a whole number", lambda d: d.update(ranks="2")),
+             ("rows not a list", r"results: not a list", lambda d: d.update(results={"a": 1}))]
+    for what, named, edit in cases:
+        planted_result(run, what, named, edit)
+    # the line named is the value's own
+    path = os.path.join(run, "result.json")
+    keep = read(path)
+    doc = json.loads(keep)
+    doc["results"][3]["time_us"] = -7.25
+    write(path, json.dumps(doc, indent=1))
+    rc, _, err, _ = scalecheck1(["report", run])
+    line = line_of(path, "-7.25")
+    expect(f"result.json:{line}: results[3].time_us" in err, f"line {line} not named:\n{err}")
+    write(path, keep)
+    # nccl-tests text: a row no link could give, a size past 2^64, a fractional count
+    good = [(1 << 20, 50.0, 20.97, 20.97), (1 << 22, 150.0, 27.96, 27.96)]
+    base = ["judge", "--topology", "dgx-a100", "--results-dir", os.path.join(wd, "jres")]
+    log = nccl_log(os.path.join(wd, "good.log"), good)
+    rc, _, err, _ = scalecheck1(base + [log])
+    expect(rc in (0, 1), f"judge on a sane log: exit {rc}\n{err[-400:]}")
+    bad = nccl_log(os.path.join(wd, "bw.log"), good + [(1 << 24, 1.0, 1.5e14, 1.5e14)])
+    refused(base + [bad], r"bw\.log:7: out of place: algbw", "judge: busbw 1.5e14")
+    bad = nccl_log(os.path.join(wd, "sz.log"), [(1 << 20, 50.0, 20.97, 20.97)])
+    write(bad, read(bad).replace(" 1048576 ", " 99999999999999999999999 "))
+    refused(base + [bad], r"sz\.log:5: an nccl-tests row", "judge: size past 2^64")
+    bad = nccl_log(os.path.join(wd, "ratio.log"), [(1 << 20, 50.0, 1.0, 20.97)])
+    refused(base + [bad], r"ratio\.log:5: .*algbw 1 GB/s is not size / time|more than twice",
+            "judge: algbw not size / time")
+    # nccl-tests -J: sizes and counts that are not whole numbers
+    jpath = os.path.join(wd, "nt.json")
+    place = {"time": 50.0, "alg_bw": 20.97, "bus_bw": 20.97, "nwrong": 0}
+    doc = {"version": 2, "args": ["all_reduce_perf"],
+           "config": {"devices": [{"hostname": "h1"}, {"hostname": "h1"}]},
+           "results": [{"size": 1 << 20, "count": 262144, "type": "float", "redop": "sum",
+                        "root": "-1", "out_of_place": place, "in_place": place},
+                       {"size": 1e30, "count": 2.5, "type": "float", "redop": "sum",
+                        "root": "-1", "out_of_place": place, "in_place": place}]}
+    write(jpath, json.dumps(doc, indent=1))
+    refused(base + [jpath], r"nt\.json:\d+: size, count, nwrong: not whole numbers", "judge -J")
+    doc["results"][1].update(size=1 << 20, count=262144)
+    doc["results"][1]["in_place"] = dict(place, bus_bw=-1.0)
+    write(jpath, json.dumps(doc, indent=1))
+    refused(base + [jpath], r"nt\.json:\d+: in_place: .*outside", "judge -J negative busbw")
+    expect(not run_dirs(os.path.join(wd, "jres"))[1:], "refused judges left run folders")
+
+
+MODES = {"readers": readers, "outputs": outputs, "results": results, "report": report, "compare": compare}
 
 if __name__ == "__main__":
     mode = sys.argv[1]
