@@ -95,14 +95,46 @@ fi
 export OMPI_ALLOW_RUN_AS_ROOT=${OMPI_ALLOW_RUN_AS_ROOT:-1}
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM:-1}
 
-fifo=$(mktemp -u /tmp/scalecheck-launch.XXXXXX)
-mkfifo "$fifo"
-trap 'rm -f "$fifo"' EXIT
-# mpirun in a session of its own: a signal meant for the job reaches it once, from here. Two
-# SIGTERMs make mpirun kill the ranks outright (no final state), which a terminal's Ctrl-C to
-# the whole foreground group, or a scheduler signalling every process, would otherwise cause.
-setsid "$launcher" "${args[@]}" "${extra[@]}" "$@" 2>"$fifo" &
+# A folder of the launcher's own: rank 0 leaves a note there (its run directory, so that a run
+# whose ranks are killed outright still gets a final state: finalize below). The ranks' stderr
+# comes through a FIFO made there, opened at both ends and unlinked at once: nothing named is
+# left in /tmp however the launcher ends, and the folder goes with the EXIT trap (or the guard).
+priv=$(mktemp -d /tmp/scalecheck-launch.XXXXXX) || exit 3
+note="$priv/run"
+mkfifo "$priv/stderr"
+exec 3<>"$priv/stderr" 4>"$priv/stderr"
+rm -f "$priv/stderr"
+trap 'rm -rf "$priv"' EXIT
+export SCALECHECK_LAUNCH_NOTE=$note
+[ "$mpi_kind" = openmpi ] && args+=(-x SCALECHECK_LAUNCH_NOTE)
+# mpirun runs under a guard, in a session of its own: a signal meant for the job reaches it
+# once, from here (two SIGTERMs make mpirun kill the ranks outright, with no final state, which
+# a terminal's Ctrl-C to the whole foreground group, or a scheduler signalling every process,
+# would otherwise cause). When the launcher itself is killed outright (SIGKILL, the OOM
+# killer), the guard ends the job - SIGTERM, then SIGKILL to the whole session a grace later -
+# and removes the launcher's folder: nothing is left running.
+# Whether the launcher lives: still the guard's parent (a killed launcher is a zombie until its
+# own parent reaps it, and kill -0 would say it is there; the guard is reparented at once).
+guard='launcher=$1 priv=$2 grace=$3; shift 3
+orphan() { [ "$(cut -d" " -f4 /proc/$$/stat)" != "$launcher" ]; }
+"$@" & m=$!
+trap "kill -TERM $m 2>/dev/null" TERM INT HUP
+while kill -0 $m 2>/dev/null; do
+    if orphan; then
+        kill -TERM $m 2>/dev/null
+        for _ in $(seq $((2 * grace))); do kill -0 $m 2>/dev/null || break; sleep 0.5; done
+        rm -rf "$priv"
+        pkill -KILL -s $$ 2>/dev/null || kill -KILL -- -$$
+    fi
+    sleep 0.5
+done
+wait $m; rc=$?
+! orphan || rm -rf "$priv"  # mpirun may have ended first (SIGPIPE on the launcher'"'"'s pipe)
+exit $rc'
+setsid bash -c "$guard" guard "$$" "$priv" "$((kill_grace + 3))" \
+    "$launcher" "${args[@]}" "${extra[@]}" "$@" 2>&4 &
 mpi=$!
+exec 4>&-
 # Stopped ourselves (the user, the scheduler): mpirun passes one SIGTERM on to the ranks, which
 # write their final state ("interrupted"); the launcher then ends in 4, as the README says. A
 # second later, in case mpirun got the signal directly as well and is already winding down.
@@ -112,12 +144,37 @@ trap 'interrupted=${interrupted:-$SECONDS}' TERM INT HUP
 # Watch stderr (passing it on) for the watchdog's report. A read that times out keeps what it
 # had read of a line (bash saves the partial input): it is joined to the rest, which the next
 # read brings, so that no line loses its beginning when the second ends mid-line.
-fault_at="" partial=""
+fault_at="" partial="" why="" who="" hydra_host=""
 pass_on() {
     printf '%s\n' "$1" >&2
-    case "$1" in *"ending the job (exit 3)"*) [ -z "$fault_at" ] && fault_at=$SECONDS ;; esac
+    case "$1" in
+        *"ending the job (exit 3)"*) [ -z "$fault_at" ] && fault_at=$SECONDS ;;
+        *"mpirun noticed that process rank "*" on node "*)  # Open MPI: a rank that died
+            [ -n "$who" ] && return
+            why="mpirun: ${1#*mpirun noticed that }"
+            local rank=${1#*process rank } node=${1#* on node } how="ended"
+            case "$1" in *" on signal "*) how=${1#* on signal }; how="ended by signal ${how%% *}" ;; esac
+            who="rank ${rank%% *} (host ${node%% *}): $how, as mpirun reported"
+            ;;
+        *"RUNNING AT "*) hydra_host=${1#*RUNNING AT }; hydra_host=${hydra_host%% *} ;;
+        *"EXIT CODE: "*)  # hydra's report of a process that died
+            [ -z "$who" ] && [ -n "$hydra_host" ] && who="host $hydra_host: a rank ended with ${1#*= }"
+            why="hydra: a rank on $hydra_host ended with ${1#*EXIT CODE: }"
+            ;;
+    esac
 }
-exec 3<"$fifo"
+# A run killed outright (its ranks SIGKILLed: no final state, "running") gets one from what was
+# seen here: `report --ended` writes it (never over a state a rank wrote) and renders the report.
+finalize() {
+    local dir="" exe="" state=failed
+    [ -f "$note" ] || return 0
+    { IFS= read -r dir; IFS= read -r exe; } < "$note"
+    [ -n "$dir" ] && [ -x "$exe" ] && [ -f "$dir/result.json" ] || return 0
+    [ -n "$interrupted" ] && state=interrupted
+    local reason=${why:-"the job ended (exit $1) before its ranks wrote a final state"}
+    "$exe" report --ended "$state" --reason "$reason" ${who:+--at-fault "$who"} "$dir" \
+        >/dev/null 2>&1 </dev/null || true
+}
 while true; do
     if IFS= read -r -t 1 line <&3; then
         pass_on "$partial$line"
@@ -143,20 +200,24 @@ while true; do
                 else ping -c1 -W1 "$h" >/dev/null 2>&1 || lost+=("$h"); fi
             done
         fi
-        echo "scalecheck launcher: the job did not wind down ${grace} s after a fault; lost host(s): ${lost[*]:-none unreachable}; stopping mpirun (exit 3)" >&2
+        why="the job did not wind down ${grace} s after a fault; lost host(s): ${lost[*]:-none unreachable}"
+        [ ${#lost[@]} -gt 0 ] && who="host ${lost[*]} (unreachable from the launcher: a cut link or a host down)"
+        echo "scalecheck launcher: $why; stopping mpirun (exit 3)" >&2
         # One SIGTERM, then SIGKILL: Open MPI 4.1's mpirun crashes (SIGSEGV) when it is
         # interrupted twice while a daemon is unreachable. Disowned, so that the shell does not
         # report how it ended: the line above has said what happened.
         disown "$mpi" 2>/dev/null
         kill -TERM "$mpi" 2>/dev/null
         for _ in 1 2 3 4; do kill -0 "$mpi" 2>/dev/null || break; sleep 0.5; done
-        kill -KILL "$mpi" 2>/dev/null
+        pkill -KILL -s "$mpi" 2>/dev/null || kill -KILL -- -"$mpi" 2>/dev/null
+        finalize 3
         exit 3
     fi
 done
 wait "$mpi"
 rc=$?
 while kill -0 "$mpi" 2>/dev/null; do wait "$mpi"; rc=$?; done   # a trapped signal ends wait early
+[ "$rc" -eq 0 ] || finalize "$rc"
 # The README's codes whatever ended the job: mpirun reports 1 when it was stopped, and
 # 128+N when a rank died of signal N (a lost rank: a runtime fault); hydra 9 for a rank killed.
 [ -n "$interrupted" ] && exit 4

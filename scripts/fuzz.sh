@@ -2,7 +2,10 @@
 # Builds a libFuzzer target for each YAML loader (clang, -fsanitize=fuzzer,address,undefined)
 # and runs each for SECONDS (default 20), seeded with the shipped files; the inputs are loaded
 # beside copies of the shipped bases, so that the seeds' extends resolve and the merge is fuzzed
-# too. A crash, leak or undefined behaviour fails the script and leaves the input in build-fuzz/.
+# too. Then every reader of results (result.json, baselines, the soak journal, nccl-tests -J,
+# nccl-tests and OSU text: tests/fuzz/fuzz_readers.c), from a clang build of its own with UBSan's
+# float-cast-overflow too, SECONDS each, seeded from tests/fuzz/seeds/KIND. A crash, leak or
+# undefined behaviour fails the script and leaves the input in build-fuzz/.
 # clang and its libFuzzer runtime come with scripts/install-deps.sh --test.
 # usage: scripts/fuzz.sh [SECONDS]
 set -euo pipefail
@@ -33,6 +36,21 @@ for kind in workload topology; do
     echo "fuzz: $kind loader for $secs s"
     (cd "$out" && "./fuzz_$kind" -max_total_time="$secs" -max_len=4096 -timeout=5 \
         -print_final_stats=1 "corpus-$kind" 2>&1 | tail -4)
+done
+san="-fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all"
+cmake -S . -B "$out/readers" -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=Debug \
+    -DSC_ENABLE_GPU=OFF -DSC_ENABLE_UCX=OFF -DBUILD_TESTING=OFF -DSC_FUZZ=ON \
+    -DCMAKE_C_FLAGS="-O1 -g -fsanitize=fuzzer-no-link $san" \
+    -DCMAKE_EXE_LINKER_FLAGS="$san" > "$out/readers-configure.log"
+cmake --build "$out/readers" --target fuzz_readers -j"$(nproc)" > "$out/readers-build.log" ||
+    { tail -20 "$out/readers-build.log" >&2; exit 1; }
+for kind in result baseline journal ntjson text; do
+    corpus="$out/corpus-$kind"
+    mkdir -p "$corpus"
+    cp tests/fuzz/seeds/"$kind"/* "$corpus/"
+    echo "fuzz: $kind reader for $secs s"
+    (cd "$out" && FUZZ_READER=$kind ./readers/fuzz_readers -max_total_time="$secs" \
+        -max_len=16384 -timeout=5 -print_final_stats=1 "corpus-$kind" 2>&1 | tail -4)
 done
 rm -rf /tmp/sc-fuzz-*
 echo "fuzz: no crash"

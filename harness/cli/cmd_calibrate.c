@@ -19,6 +19,7 @@ typedef struct {
     bool help;
     double timeout_s;
     const char *topology, *output, *backend, *results_base, *name;
+    const char *declared_path; /* where the load found --topology (a shipped name resolved) */
 } calibrate__opts_t;
 
 #define O(s, l, meta, help, type, field, lo, hi)                                                   \
@@ -83,11 +84,13 @@ static sc_status_t calibrate__save(const calibrate__opts_t *o, const sc_session_
         if (status != SC_OK)
             return status;
     }
+    /* the file the load found: a shipped name (-Y localhost) is not a path from here */
+    const char *declared = o->declared_path;
     sc_status_t status = sc_calibrate_write(
-        o->topology, sc_results_path(&ses->res, "calibrated-topology.yaml", kept, sizeof(kept)),
-        cal, by, err);
+        declared, sc_results_path(&ses->res, "calibrated-topology.yaml", kept, sizeof(kept)), cal,
+        by, err);
     if (status == SC_OK)
-        status = sc_calibrate_write(o->topology, o->output, cal, by, err);
+        status = sc_calibrate_write(declared, o->output, cal, by, err);
     return status;
 }
 
@@ -114,6 +117,7 @@ int sc_cmd_calibrate(const sc_rte_t *rte, int argc, char **argv)
     sc_topology_t declared;
     if (status == SC_OK)
         status = sc_topology_load(o.topology, &declared, &err);
+    o.declared_path = declared.path;
     if (status == SC_OK)
         status = sc_files_check_output("--output", o.output, &err);
     sc_session_t ses = {0};

@@ -3,6 +3,7 @@
  * last run to the ones before it, as --baseline holds a run to a baseline file (the same
  * checks: a drop beyond the earlier runs' spread, at least --tolerance, is a regression) and
  * exits 1 when one regressed. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "cli/sc_cmd.h"
 #include "judge/sc_baseline.h"
 #include "report/sc_json_in.h"
+#include "report/sc_json_out.h"
 #include "report/sc_report.h"
 #include "report/sc_verdict_render.h"
 #include "util/sc_defaults.h"
@@ -19,6 +21,7 @@
 
 typedef struct {
     double tolerance;
+    const char *ended, *reason, *at_fault; /* a launcher's word on a run killed outright */
     bool help;
     const char *dirs[REPORT_MAX_DIRS];
     int ndirs;
@@ -31,6 +34,16 @@ static const sc_cli_opt_t report__options[] = {
       "comparing: the least drop that is a regression, whatever the earlier runs' spread "
       "(default " SC_DEFAULT_BASELINE_TOLERANCE_TEXT ")",
       SC_OPT_DOUBLE, tolerance, 0, 0.9),
+    O(0, "ended", "failed|interrupted",
+      "for launchers: the final state of a run whose ranks were killed before they could write "
+      "one (applied only to a run still \"running\"; with --reason, --at-fault)",
+      SC_OPT_STRING, ended, 0, 0),
+    O(0, "reason", "TEXT", "with --ended: why the run ended (the launcher's or mpirun's words)",
+      SC_OPT_STRING, reason, 0, 0),
+    O(0, "at-fault", "TEXT",
+      "with --ended: the rank, host or link at fault (also added to a final state that names "
+      "none)",
+      SC_OPT_STRING, at_fault, 0, 0),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
     SC_OPT_END,
 };
@@ -74,6 +87,40 @@ static int report__incomplete(const char *dir, const sc_result_t *r)
     return strcmp(r->state, "interrupted") == 0 ? 4 : 3;
 }
 
+/* --ended: what a launcher saw, written into a run that ended without a final state (or, for
+ * --at-fault, one that names nobody); a final state a rank wrote is never replaced. */
+static sc_status_t report__mark(const report__opts_t *o, sc_result_t *doc, sc_err_t *err)
+{
+    bool open = !sc_result_final(doc);
+    if (!open && (o->at_fault == NULL || doc->at_fault[0] != '\0'))
+        return SC_OK;
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "%s/result.json", o->dirs[0]);
+    const char *state = open ? o->ended : doc->state;
+    const char *reason = open ? (o->reason ? o->reason : "ended by its launcher") : doc->reason;
+    sc_status_t status =
+        sc_json_mark_end(path, doc->command, state, reason, o->at_fault ? o->at_fault : "", err);
+    if (status == SC_OK) {
+        sc_result_free(doc);
+        status = sc_json_load_result(o->dirs[0], doc, err);
+    }
+    return status;
+}
+
+static sc_status_t report__check_ended(const report__opts_t *o, sc_err_t *err)
+{
+    if (o->ended == NULL)
+        return o->reason != NULL || o->at_fault != NULL
+                   ? sc_err_set(err, SC_ERR_USAGE, "--reason and --at-fault go with --ended")
+                   : SC_OK;
+    if (strcmp(o->ended, "failed") != 0 && strcmp(o->ended, "interrupted") != 0)
+        return sc_err_set(err, SC_ERR_USAGE, "--ended: '%s' is not failed or interrupted",
+                          o->ended);
+    return o->ndirs == 1
+               ? SC_OK
+               : sc_err_set(err, SC_ERR_USAGE, "--ended: one run directory, not %d", o->ndirs);
+}
+
 int sc_cmd_report(const sc_rte_t *rte, int argc, char **argv)
 {
     if (rte->rank != 0)
@@ -91,6 +138,8 @@ int sc_cmd_report(const sc_rte_t *rte, int argc, char **argv)
     if (status == SC_OK && o.ndirs == 0)
         status =
             sc_err_set(&err, SC_ERR_USAGE, "report: give a run directory (or more to compare)");
+    if (status == SC_OK)
+        status = report__check_ended(&o, &err);
     sc_result_t *docs = calloc((size_t)o.ndirs + 1, sizeof(*docs));
     if (docs == NULL && status == SC_OK)
         status = sc_err_set(&err, SC_ERR_NOMEM, "report: no memory for %d runs", o.ndirs);
@@ -98,6 +147,8 @@ int sc_cmd_report(const sc_rte_t *rte, int argc, char **argv)
     for (; status == SC_OK && loaded < o.ndirs; loaded++)
         status = sc_json_load_result(o.dirs[loaded], &docs[loaded], &err);
     int incomplete = 0;
+    if (status == SC_OK && o.ended != NULL)
+        status = report__mark(&o, &docs[0], &err);
     if (status == SC_OK && o.ndirs == 1) {
         status = sc_report_render(o.dirs[0], &docs[0], &err);
         if (status == SC_OK)

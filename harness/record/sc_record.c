@@ -127,6 +127,12 @@ bool sc_result_incomplete(const sc_result_t *r)
     return strcmp(r->state, "complete") != 0;
 }
 
+bool sc_result_final(const sc_result_t *r)
+{
+    return strcmp(r->state, "complete") == 0 || strcmp(r->state, "failed") == 0 ||
+           strcmp(r->state, "interrupted") == 0;
+}
+
 void sc_result_init(sc_result_t *r, const char *command)
 {
     memset(r, 0, sizeof(*r));

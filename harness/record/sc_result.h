@@ -72,6 +72,8 @@ void sc_result_init(sc_result_t *r, const char *command);
 /* Whether the run did not reach "complete" (failed, interrupted, or still "running": ended
  * without a word). */
 bool sc_result_incomplete(const sc_result_t *r);
+/* Whether a rank wrote the run's final state: complete, failed or interrupted (not "running"). */
+bool sc_result_final(const sc_result_t *r);
 /* Frees pairs' matrices and names (kept NULL): a document filled again from a finished matrix. */
 void sc_result_free_matrix(sc_result_t *r);
 /* Frees everything the document holds (not the telemetry's own records: see sc_health_free). */

@@ -115,6 +115,28 @@ static sc_status_t sc__make_run_dir(sc_results_t *res, const char *base, const c
                       strerror(saved));
 }
 
+/* The launcher's note (launch/mpirun.sh sets SCALECHECK_LAUNCH_NOTE to a file in a folder of
+ * its own): the run directory and this program, so that a run whose ranks are killed outright
+ * still gets a final state from the launcher (`report --ended`). Best effort: a rank 0 on
+ * another host than the launcher cannot reach the file, and says nothing. */
+static void sc__note_launcher(const sc_results_t *res)
+{
+    const char *note = getenv("SCALECHECK_LAUNCH_NOTE");
+    char dir[PATH_MAX], exe[PATH_MAX];
+    if (note == NULL || note[0] == '\0' || realpath(res->dir, dir) == NULL)
+        return;
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    exe[n > 0 ? n : 0] = '\0';
+    int fd = open(note, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (f == NULL && fd >= 0)
+        close(fd);
+    if (f != NULL) {
+        fprintf(f, "%s\n%s\n", dir, exe);
+        fclose(f);
+    }
+}
+
 sc_status_t sc_results_open(sc_results_t *res, const char *base, const char *name, sc_err_t *err)
 {
     memset(res, 0, sizeof(*res));
@@ -131,6 +153,8 @@ sc_status_t sc_results_open(sc_results_t *res, const char *base, const char *nam
         status = sc__reserve(res, err);
     if (status != SC_OK)
         sc_results_discard(res); /* nothing measured yet: nothing left on disk */
+    else
+        sc__note_launcher(res);
     return status;
 }
 
@@ -146,6 +170,7 @@ sc_status_t sc_results_reopen(sc_results_t *res, const char *dir, sc_err_t *err)
     res->log = sc__open_log(sc_results_path(res, "log", path, sizeof(path)), true);
     if (res->log == NULL)
         return sc_err_set(err, SC_ERR_IO, "cannot append to %s: %s", path, strerror(errno));
+    sc__note_launcher(res);
     return sc__reserve(res, err);
 }
 

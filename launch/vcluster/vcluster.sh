@@ -181,7 +181,7 @@ run_mpi() {
     while [ $# -gt 0 ] && [ "$1" != "--" ]; do margs+=("$1"); shift; done
     [ "${1:-}" = "--" ] && shift
     local hostfile
-    hostfile=$(mktemp "/tmp/vcluster-$name.XXXXXX")
+    hostfile=$(mktemp "$(tmp_of "$name")/hostfile.XXXXXX")  # the cluster's own tree: gone with `down`
     for host in $(hosts_of "$name"); do echo "$host slots=$per_host" >> "$hostfile"; done
     local n=$(( $(wc -l < "$hostfile") * per_host ))
     # The rsh agent runs the daemons in their host's namespace; oob/btl on the cluster subnet;

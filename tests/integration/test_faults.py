@@ -1,6 +1,8 @@
 """The fault matrix: coll, run and pairs, launched through launch/mpirun.sh, each hit mid-run by
-a killed rank, a stopped rank (SIGSTOP) and SIGTERM to the launcher; coll also by a full results
-disk. For each: the job ends within its bound (timeout + 10 s), with the README's exit code
+a killed rank (with mpirun's grace, and without: every other rank SIGKILLed too, the final state
+then the launcher's), a stopped rank (SIGSTOP) and SIGTERM to the launcher; coll also by the
+launcher itself SIGKILLed (its guard ends the job, nothing left) and by a full results disk, mid-run
+and from the start. For each: the job ends within its bound (timeout + 10 s), with the README's exit code
 (3 a runtime fault, 4 interrupted), result.json holds the final state and its reason, the rank
 at fault is named, and the work that finished is kept; `report` on it says INCOMPLETE and exits
 as the run did, and its junit.xml validates against the JUnit schema."""
@@ -50,10 +52,10 @@ def result(base):
         return None  # between a write and its rename
 
 
-def start(cmd, base):
+def start(cmd, base, launcher_args=()):
     args, ready, _ = COMMANDS[cmd]
-    full = [LAUNCH, "--mpi", MPI, "-np", str(NP), "--oversubscribe", "--", SCALECHECK] + args + \
-        ["--timeout", str(TIMEOUT), "--results-dir", base]
+    full = [LAUNCH, "--mpi", MPI, "-np", str(NP), *launcher_args, "--oversubscribe", "--",
+            SCALECHECK] + args + ["--timeout", str(TIMEOUT), "--results-dir", base]
     proc = subprocess.Popen(full, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=env(), start_new_session=True)
     deadline = time.monotonic() + 90
@@ -125,10 +127,16 @@ VICTIM = {"coll": 2, "run": 1, "pairs": 2}
 def one(cmd, fault, wd):
     base = os.path.join(wd, f"{cmd}-{fault}")
     victim = VICTIM[cmd]
-    proc = start(cmd, base)
+    # killed outright: mpirun SIGKILLs the others at once, no rank writes a final state - the
+    # launcher does, from what mpirun said (report --ended)
+    proc = start(cmd, base, ("--kill-grace", "0") if fault == "killed-outright" else ())
     kept_before = COMMANDS[cmd][2](result(base))
     try:
         if fault == "killed":
+            os.kill(rank_pid(base, victim), signal.SIGKILL)
+            rc, err, took = finish(proc, 0)
+            check_end(cmd, fault, base, rc, err, took, 3, "failed", victim, kept_before)
+        elif fault == "killed-outright":  # no grace: every rank SIGKILLed with the victim
             os.kill(rank_pid(base, victim), signal.SIGKILL)
             rc, err, took = finish(proc, 0)
             check_end(cmd, fault, base, rc, err, took, 3, "failed", victim, kept_before)
@@ -143,6 +151,31 @@ def one(cmd, fault, wd):
             check_end(cmd, fault, base, rc, err, took, 4, "interrupted", None, kept_before)
     finally:
         cleanup(base)
+
+
+def launcher_killed(wd):
+    """The launcher itself SIGKILLed (its node's OOM killer, a scheduler's hard kill): its guard
+    ends the job - nothing of it keeps running, nothing of it is left in /tmp - and the ranks,
+    told to stop, write their final state."""
+    base = os.path.join(wd, "launcher-killed")
+    before = set(glob.glob("/tmp/scalecheck-launch.*"))
+    proc = start("coll", base)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.communicate()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        alive = [r for r in range(NP) if rank_pid(base, r)]
+        left = set(glob.glob("/tmp/scalecheck-launch.*")) - before
+        if not alive and not left:
+            break
+        time.sleep(0.25)
+    d = result(base)
+    cleanup(base)
+    expect(not alive, f"launcher killed: ranks {alive} still running 30 s later")
+    expect(not left, f"launcher killed: left in /tmp: {sorted(left)}")
+    expect(d is not None and d.get("state") in ("interrupted", "failed"),
+           f"launcher killed: state {d and d.get('state')!r}")
+    print(f"launcher killed: job ended, nothing left; state {d['state']}: {d['reason'][:60]}")
 
 
 def full_disk(wd):
@@ -171,13 +204,22 @@ def full_disk(wd):
                f"full disk: {d and (d['state'], d.get('reason'))}")
         expect(len(d.get("results", [])) >= kept_before, "full disk: finished sizes lost")
         print(f"full disk: exit 3 in {took:.1f} s, failed: {d['reason'][:80]}")
+        # full from the start: exit 3 naming it (no SIGBUS in the progress records), nothing left
+        shutil.rmtree(base)
+        os.makedirs(base)
+        args = COMMANDS["coll"][0] + ["--timeout", str(TIMEOUT), "--results-dir", base]
+        rc, _, err, took = mpirun(NP, args, timeout=120)
+        expect(rc == 3 and "No space left" in err, f"full from the start: exit {rc}\n{err[-600:]}")
+        expect(os.listdir(base) == [], f"full from the start: left {os.listdir(base)}")
+        print(f"full from the start: exit 3 in {took:.1f} s: {err.strip().splitlines()[0][:90]}")
     finally:
         subprocess.run(["umount", "-l", mnt], capture_output=True)
 
 
 # Under MPICH a rank killed outright takes hydra's proxy down, and the proxy the other ranks with
 # it before they can write the final state (the exit code is still 3): README "Any MPI".
-FAULTS = ("killed", "stopped", "sigterm") if MPI == "openmpi" else ("stopped", "sigterm")
+FAULTS = ("killed", "killed-outright", "stopped", "sigterm") if MPI == "openmpi" else \
+    ("stopped", "sigterm")
 
 
 def test():
@@ -190,7 +232,9 @@ def test():
     for cmd in os.environ.get("SC_FAULT_COMMANDS", default).split(","):
         for fault in FAULTS:
             one(cmd, fault, wd)
+    launcher_killed(wd)
     full_disk(wd)
 
 
-main(test)
+if __name__ == "__main__":
+    main(test)

@@ -208,8 +208,11 @@ def cut_one(wd, name, args, ready, kept, timeout_s=4):
     expect(doc is not None and doc["state"] == "failed" and "timeout" in doc.get("reason", ""),
            f"{name}: final state {doc and doc['state']} ({doc and doc.get('reason')})")
     expect(kept(doc), f"{name}: the finished work was not kept")
+    expect("h2" in doc.get("at_fault", ""),
+           f"{name}: at_fault does not name h2: {doc.get('at_fault')!r}")
     expect(leftovers() == 0, f"{name}: {leftovers()} processes left in the cluster")
-    print(f"{name} cut: exit 3 {took:.1f} s after the cut, finished work kept")
+    print(f"{name} cut: exit 3 {took:.1f} s after the cut, finished work kept; at fault: "
+          f"{doc['at_fault'][:70]}")
 
 
 def cut(wd):

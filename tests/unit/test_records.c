@@ -11,6 +11,7 @@
 #include "judge/sc_verdict.h"
 #include "record/sc_result.h"
 #include "report/sc_json_in.h"
+#include "sc_config.h"
 #include "report/sc_json_out.h"
 #include "sc_test.h"
 
@@ -18,6 +19,7 @@ static void fill(sc_result_t *r)
 {
     sc_result_init(r, "run");
     snprintf(r->workload, sizeof(r->workload), "gpt3");
+    snprintf(r->version, sizeof(r->version), "%s", SC_VERSION); /* as every run writes it */
     r->ranks = 4;
     r->nhosts = 2;
     for (int i = 0; i < 2; i++) {
@@ -61,7 +63,12 @@ static void round_trip(const char *dir)
     snprintf(path, sizeof(path), "%s/result.json", dir);
     sc_err_t err;
     SC_EXPECT(sc_json_write_result(path, &w, &err) == SC_OK);
-    SC_EXPECT(sc_json_load_result(dir, &r, &err) == SC_OK);
+    sc_status_t loaded = sc_json_load_result(dir, &r, &err);
+    SC_EXPECT(loaded == SC_OK);
+    if (loaded != SC_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        return;
+    }
     SC_EXPECT(strcmp(r.command, "run") == 0 && strcmp(r.workload, "gpt3") == 0);
     SC_EXPECT(r.points.n == 2 && r.ranks == 4 && r.nhosts == 2);
     SC_EXPECT(!sc_present(r.points.items[0].expected_efficiency));
