@@ -214,6 +214,8 @@ int sc_cmd_health(const sc_rte_t *rte, int argc, char **argv)
         health__gpus(topo, o.max_temp_c, &doc.checks);
         health__ports(rte, &doc.checks);
     }
+    if (status == SC_OK) /* the ladder's largest all-reduce: send and receive buffers */
+        status = sc_comm_check_memory(ses.world, 2 * o.size, "--size", &err);
     if (status == SC_OK)
         status = health__allreduce(rte, &ses, topo, o.size, &doc.checks, &err);
     int failed = status == SC_OK && rte->rank == 0 ? health__report(&ses.res, &doc.checks) : 0;

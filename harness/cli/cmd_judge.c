@@ -84,8 +84,16 @@ static sc_status_t judge__read(const judge__opts_t *o, const char *path, sc_fore
                                              : sc_ingest_text(path, kind, f, err);
     if (status != SC_OK)
         return status;
-    if (f->collective[0] == '\0' && o->collective != NULL)
-        snprintf(f->collective, sizeof(f->collective), "%s", o->collective);
+    const sc_coll_t *named = NULL, *said = NULL;
+    if (o->collective != NULL &&
+        (status = sc_coll_find(o->collective, "--collective", &named, err)) != SC_OK)
+        return status;
+    if (named != NULL && f->collective[0] != '\0' &&
+        sc_coll_find(f->collective, "--collective", &said, err) == SC_OK && said != named)
+        return sc_err_set(err, SC_ERR_USAGE, "--collective %s: %s says it measured %s", named->name,
+                          path, said->name);
+    if (f->collective[0] == '\0' && named != NULL)
+        snprintf(f->collective, sizeof(f->collective), "%s", named->name);
     if (f->gpus == 0) {
         f->gpus = o->gpus;
         f->nodes = o->nodes;

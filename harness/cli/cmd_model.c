@@ -208,6 +208,13 @@ int sc_cmd_model(const sc_rte_t *rte, int argc, char **argv)
             o.sizes[o.nsizes++] = s;
     if (o.ngpus == 0)
         o.ngpus = model__powers(o.gpus, topo.gpus_per_node);
+    for (int i = 0; i < o.ngpus; i++)
+        if (o.gpus[i] > topo.gpus_per_node) {
+            fprintf(stderr,
+                    "scalecheck model: --gpus: %d GPUs per node, but a node of %s has %lld\n",
+                    o.gpus[i], topo.name, topo.gpus_per_node);
+            return 2;
+        }
     if (o.nnodes == 0)
         o.nnodes = model__powers(o.nodes, topo.nodes);
     printf("# topology %s: %lld x %s per node, %s, %lld node%s\n", topo.name, topo.gpus_per_node,

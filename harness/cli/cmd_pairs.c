@@ -75,7 +75,10 @@ static const sc_cli_opt_t pairs__options[] = {
       SC_OPT_STRING, strategy, 0, 0),
     O(0, "plan-only", NULL, "print the rounds and pairs each strategy takes on --nodes, no traffic",
       SC_OPT_FLAG, plan_only, 0, 0),
-    O(0, "nodes", "N", "participants --plan-only plans for", SC_OPT_INT, plan_nodes, 2, 1000000),
+    /* the plans are listed pair by pair (N(N-1)/2 of them for "all"): 16384 nodes plan in
+     * seconds, more would take minutes and gigabytes */
+    O(0, "nodes", "N", "participants --plan-only plans for (2 to 16384)", SC_OPT_INT, plan_nodes, 2,
+      16384),
     O(0, "no-preflight", NULL, SC_NO_PREFLIGHT_HELP, SC_OPT_FLAG, no_preflight, 0, 0),
     O(0, "metrics", "FILE", SC_METRICS_HELP, SC_OPT_STRING, metrics_path, 0, 0),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
@@ -347,6 +350,8 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
                         .wd = ses.wd,
                         .on_round = pairs__round,
                         .on_round_arg = &run};
+    if (status == SC_OK) /* the buffers a pair takes, held to what each host can give */
+        status = sc_comm_check_memory(ses.world, sc_pairs_buffer_bytes(o.m.size), "--size", &err);
     if (status == SC_OK) {
         sc_session_on_end(&ses, sc_cmd_end_hook, &ending);
         status = ses.world->ops->split(ses.world, in ? 0 : -1, rte->rank, &x.pc, &err);

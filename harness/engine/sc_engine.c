@@ -632,7 +632,9 @@ sc_status_t sc_engine_run_case(sc_engine_t *eng, const sc_case_t *c, sc_case_res
                           c->in_place ? " in place" : "");
     if (c->count > INT_MAX)
         return sc_err_set(err, SC_ERR_USAGE,
-                          "-e: %zu elements per rank exceed what MPI takes in one call", c->count);
+                          "%s of %zu elements per rank: more than MPI takes in one call "
+                          "(2^31 - 1)",
+                          c->coll->name, c->count);
     sc_status_t status = sc__reserve(eng, elems * sc_dtype_size(c->dtype), err);
     if (status != SC_OK)
         return status;

@@ -408,6 +408,11 @@ static sc_status_t sc__strategy(sc_pairs_run_t *x, double expected, sc_pairs_mat
     return status;
 }
 
+uint64_t sc_pairs_buffer_bytes(uint64_t size)
+{
+    return SC_PAIRS_BUF(size);
+}
+
 void sc_pairs_matrix_alloc(sc_pairs_matrix_t *m, int n)
 {
     memset(m, 0, sizeof(*m));

@@ -63,6 +63,9 @@ typedef struct {
     void *on_round_arg;
 } sc_pairs_ctx_t;
 
+/* The bytes a rank's pair buffers take for messages of size bytes (a command's memory check). */
+uint64_t sc_pairs_buffer_bytes(uint64_t size);
+
 /* Measures the matrix (collective over the participants; every one ends with all of it).
  * expected: GB/s that draws the slow line, or 0 for the matrix's median. */
 sc_status_t sc_pairs_measure(const sc_pairs_ctx_t *ctx, const sc_pairs_opts_t *o, double expected,

@@ -53,6 +53,15 @@ def check_results_dirs(wd, commands):
 
 def test():
     wd = workdir("exit2")
+    global NCCL_LOG
+    NCCL_LOG = write(os.path.join(wd, "ar.log"),
+                     "# Collective test starting: all_reduce_perf\n"
+                     "#  Rank  0 Group  0 Pid   1 on h1 device  0 [0000:07:00] NVIDIA A100\n"
+                     "#  Rank  1 Group  0 Pid   2 on h1 device  1 [0000:08:00] NVIDIA A100\n"
+                     "#       size         count      type   redop    root     time   algbw   "
+                     "busbw #wrong     time   algbw   busbw #wrong\n"
+                     "     1048576        262144     float     sum      -1    50.00   20.97   "
+                     "20.97      0    50.00   20.97   20.97      0\n")
     bad_topo = write(os.path.join(wd, "bad-topo.yaml"), "name: x\ngpus_per_node: [1, 2\n")
     bad_work = write(os.path.join(wd, "bad-work.yaml"), "name: w\nmodel: {layers: -3}\n")
     missing = os.path.join(wd, "no-such-folder", "out.json")
@@ -94,6 +103,10 @@ def test():
          r"-e: the buffers need 2048\.0 GiB a rank"),
         ("run --sweep-max 1T", 2, run + ["--sweep-max", "1T"],
          r"--sweep-max: the buffers need 2048\.0 GiB a rank"),
+        ("health --size 1T", 2, ["health", "--size", "1T", "--topology", TOPOLOGY],
+         r"--size: the buffers need 2048\.0 GiB a rank"),
+        ("pairs --size 1T", 2, ["pairs", "--per", "rank", "--size", "1T"],
+         r"--size: the buffers need 2048\.0 GiB a rank"),
         # inputs that are not regular files: named, never read (a FIFO would block)
         ("run --workload is a FIFO", 2, ["run", "--workload", fifo, "--scales", "1"],
          "is a FIFO, not a regular file"),
@@ -107,7 +120,10 @@ def test():
     fresh = os.path.join(wd, "fresh", "results")
     for label, args, named in (("coll -G 2 on the host backend", coll + ["-G", "2"], "-G: "),
                                ("coll -R 1 on the host backend", coll + ["-R", "1"], "-R 1: "),
-                               ("coll -e 1T", ["coll", "-e", "1T"], "-e: ")):
+                               ("coll -e 1T", ["coll", "-e", "1T"], "-e: "),
+                               ("run --sweep-max 1T", run + ["--sweep-max", "1T"], "--sweep-max: "),
+                               ("health --size 1T", ["health", "--size", "1T"], "--size: "),
+                               ("pairs --size 1T", pairs + ["--size", "1T"], "--size: ")):
         check_case(label, 2, args + ["--backend", "mpi"], fresh, named)
         expect(not os.path.exists(os.path.join(wd, "fresh")),
                f"{label}: left the folders made for --results-dir")
@@ -130,10 +146,20 @@ def test():
         ("report of a missing run", ["report", os.path.join(wd, "nope")],
          r"nope/result\.json: cannot open: No such file"),
         ("version --bogus", ["version", "--bogus"], "--bogus: unknown option"),
+        ("model --gpus past the node", ["model", "--topology", "dgx-a100", "--gpus", "100000"],
+         "--gpus: 100000 GPUs per node, but a node of dgx-a100 has 8"),
+        ("pairs --plan-only past its bound", ["pairs", "--plan-only", "--nodes", "100000"],
+         r"--nodes: 100000 is out of range \[2, 16384\]"),
+        ("judge --collective unknown", ["judge", "--topology", "dgx-a100", "--collective", "foo",
+                                        NCCL_LOG], "--collective: unknown collective 'foo'"),
+        ("judge --collective against the file", ["judge", "--topology", "dgx-a100",
+                                                 "--collective", "broadcast", NCCL_LOG],
+         "--collective broadcast: .* says it measured allreduce"),
         ("detect --bogus", ["detect", "--bogus"], "--bogus: unknown option"),
     ]
     for label, args, named in single:
-        check_case(label, 0, args, results, named)
+        check_case(label, 0, args + (["--results-dir", results] if args[0] == "judge" else []),
+                   results, named)
     expect(not os.path.exists(missing), "an output file was written into a missing folder")
     expect(not os.path.exists(later_json) and not os.path.exists(later_prom),
            "a usage error found after the session opened wrote --json or --metrics")
