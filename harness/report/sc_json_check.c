@@ -15,9 +15,14 @@ typedef struct {
     int line;
 } sc__cur_t;
 
+static bool sc__space(char ch)
+{
+    return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n';
+}
+
 static void sc__ws(sc__cur_t *c)
 {
-    for (; c->p < c->end && strchr(" \t\r\n", *c->p) != NULL && *c->p; c->p++)
+    for (; c->p < c->end && sc__space(*c->p); c->p++)
         c->line += *c->p == '\n';
 }
 
@@ -81,10 +86,12 @@ static bool sc__skip(sc__cur_t *c, int depth)
         return false;
     if (*c->p == '"')
         return sc__string(c, NULL, 0);
-    if (*c->p != '{' && *c->p != '[') {
-        while (c->p < c->end && strchr(",}] \t\r\n", *c->p) == NULL)
+    if (*c->p != '{' &&
+        *c->p != '[') { /* a scalar: at least one byte (a NUL too), to a delimiter */
+        const char *from = c->p;
+        while (c->p < c->end && *c->p != ',' && *c->p != '}' && *c->p != ']' && !sc__space(*c->p))
             c->p++;
-        return true;
+        return c->p > from;
     }
     char close = *c->p++ == '{' ? '}' : ']';
     for (;;) {

@@ -144,7 +144,7 @@ static void sc__soak(sc_json_src_t *src, const json_t *doc, const char *dir, sc_
     r->soak_launches = (int)json_integer_value(json_object_get(soak, "launches"));
     char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/%s", dir, SC_SOAK_JOURNAL);
-    sc_soak_start_t start;
+    sc_soak_start_t start = {0};
     bool complete = false;
     struct stat st;
     if (stat(path, &st) == 0 && /* a journal that is there is read whole, or refused */

@@ -193,8 +193,12 @@ sc_status_t sc_soak_journal_read(const char *path, sc_soak_start_t *start, sc_so
     int line = 0;
     for (char *at = text, *next = NULL; status == SC_OK && at != NULL && *at; at = next) {
         next = strchr(at, '\n');
-        *next++ = '\0';
         line++;
+        if (next == NULL) { /* the text ends in a newline: only a NUL byte stops strchr first */
+            status = sc_err_set(err, SC_ERR_INPUT, "%s:%d: a NUL byte in the line", path, line);
+            break;
+        }
+        *next++ = '\0';
         json_error_t jerr;
         json_t *v = json_loads(at, 0, &jerr);
         const char *type = json_string_value(json_object_get(v, "type"));

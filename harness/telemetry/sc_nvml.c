@@ -95,7 +95,7 @@ struct sc_nvml {
 /* Resolves every function in one loop; only init, count and handle are required. */
 static int nvml__resolve(sc_nvml_t *n, char *why, size_t len)
 {
-    static const struct {
+    const struct { /* not static: strcmp() is no constant expression (GCC folds it, C does not) */
         const char *sym;
         size_t offset;
         int required;
