@@ -490,6 +490,7 @@ int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
                                  run.opts.sweep_max > 0 ? "--sweep-max" : "--bytes-scale", &err);
     if (status == SC_OK && run.opts.calibrate)
         status = sc_run_calibrate(&run, &err);
+    sc_load_mark(&run.load_from); /* what else runs here, from the first probe on */
     if (status == SC_OK)
         status = sc_run_probe(&run, &run.probe_before, &run.probe_before_looks, &err);
     if (status == SC_OK)
@@ -514,9 +515,12 @@ int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
         run__save_csv(&run, sc_results_path(&run.ses.res, "points.csv", path, sizeof(path)),
                       &ignored);
     }
-    /* Every rank leaves with the verdict's exit code: 1 when a check failed. */
-    int failed = rte->rank == 0 && ((run.doc.judged && sc_checks_tally(&run.doc.checks).fail > 0) ||
-                                    run.doc.wrong_total > 0);
+    /* Every rank leaves with the verdict's exit code: 1 when a check failed (or data came back
+     * wrong), 5 when the FAILs were measured on a disturbed machine. */
+    sc_tally_t tally = sc_checks_tally(&run.doc.checks);
+    int failed = rte->rank == 0 && ((run.doc.judged && tally.fail > 0) || run.doc.wrong_total > 0);
+    if (failed && tally.inconclusive && run.doc.wrong_total == 0)
+        failed = SC_EXIT_INCONCLUSIVE;
     int code = sc_session_finish(&run.ses, rte, "run", status, &err, failed);
     run__teardown(&run);
     return code;

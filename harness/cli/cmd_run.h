@@ -30,6 +30,9 @@ typedef struct {
     sc_result_t doc;                  /* rank 0 */
     double probe_before, probe_after; /* the reference probe around the run, us (0: none) */
     int probe_before_looks, probe_after_looks; /* its measurements (the best kept) */
+    sc_load_mark_t load_from;                  /* the hosts' CPU time when the probe began */
+    double foreign_cores;                      /* what other processes took since (-1 unknown) */
+    char foreign_host[SC_HOST_MAX];            /* ... most of, on this host */
 } sc_run_t;
 
 /* --calibrate: this machine measured first, in the same launch (the same placement of ranks);

@@ -33,6 +33,9 @@ static void run__verdict(sc_run_t *run, const sc_detected_t *hosts)
     sc_run_verdict(&run->topo, &shape, &d->points, &d->sweep, &d->checks);
     sc_verdict_probe(&run->topo, "after the run", run->probe_after, run->probe_after_looks,
                      &d->checks);
+    bool probe_off = sc_verdict_probe_off(&run->topo, run->probe_before) ||
+                     sc_verdict_probe_off(&run->topo, run->probe_after);
+    sc_verdict_quiet(run->foreign_cores, run->foreign_host, probe_off, &d->checks);
     d->judged = true;
     snprintf(d->topology, sizeof(d->topology), "%s", run->topo.name);
 }
@@ -50,7 +53,10 @@ sc_status_t sc_run_calibrate(sc_run_t *run, sc_err_t *err)
         char by[256], path[PATH_MAX];
         sc_calibrate_by(run->ses.world, by, sizeof(by));
         sc_results_path(&run->ses.res, "calibrated-topology.yaml", path, sizeof(path));
-        status = sc_calibrate_write(run->opts.topology, path, &cal, by, err);
+        /* the file the declared topology was loaded from (a shipped name resolved) */
+        char declared[sizeof(run->topo.path)];
+        snprintf(declared, sizeof(declared), "%s", run->topo.path);
+        status = sc_calibrate_write(declared, path, &cal, by, err);
         if (status == SC_OK)
             status = sc_topology_load(path, &run->topo, err);
         if (status == SC_OK)
@@ -161,6 +167,10 @@ sc_status_t sc_run_sweep_and_verdict(sc_run_t *run, sc_err_t *err)
     }
     if (status == SC_OK)
         status = sc_run_probe(run, &run->probe_after, &run->probe_after_looks, err);
+    run->foreign_cores = -1;
+    if (status == SC_OK && run->opts.topology != NULL)
+        status = sc_session_foreign_load(&run->ses, &run->load_from, &run->foreign_cores,
+                                         run->foreign_host, sizeof(run->foreign_host), err);
     sc_detected_t *hosts = NULL;
     if (status == SC_OK && run->opts.topology)
         status = sc_detect_all(run->rte, &hosts, err);

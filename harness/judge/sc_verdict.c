@@ -161,6 +161,36 @@ bool sc_verdict_probe_off(const sc_topology_t *t, double us)
     return sc_verdict_short(t->cal_probe_us / us, &band);
 }
 
+/* Half a core kept busy by other processes, on average over the run: more than the launcher's
+ * daemons and a shell take, less than any job that computes. */
+#define SC__QUIET_MAX_CORES 0.5
+
+void sc_verdict_quiet(double foreign_cores, const char *host, bool probe_off, sc_checks_t *checks)
+{
+    if (foreign_cores < 0)
+        return;
+    sc_check_t *c = SC_LIST_PUSH(checks);
+    if (c == NULL)
+        return;
+    bool busy = foreign_cores > SC__QUIET_MAX_CORES;
+    *c = (sc_check_t){.measured = foreign_cores,
+                      .expected = SC__QUIET_MAX_CORES,
+                      .ratio = busy ? SC__QUIET_MAX_CORES / foreign_cores : 1.0,
+                      .level = busy && probe_off ? SC_LEVEL_WARN : SC_LEVEL_PASS,
+                      .looks = 1,
+                      .disturbance = true};
+    snprintf(c->name, sizeof(c->name), "the hosts were quiet (cores other processes kept busy%s%s)",
+             host[0] ? ", most on " : "", host);
+    snprintf(c->metric, sizeof(c->metric), "cores");
+    snprintf(c->source, sizeof(c->source), "host CPU time");
+    if (busy)
+        snprintf(c->note, sizeof(c->note),
+                 probe_off ? "other processes ran beside the run and the reference probe was off: "
+                             "the machine was disturbed"
+                           : "other processes ran beside the run; the reference probe saw no "
+                             "difference");
+}
+
 void sc_verdict_probe(const sc_topology_t *t, const char *when, double us, int looks,
                       sc_checks_t *checks)
 {

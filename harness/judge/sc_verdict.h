@@ -57,6 +57,11 @@ bool sc_verdict_case_slow(const sc_topology_t *t, const sc_coll_t *coll, int gpu
  * system fails. Nothing when t has no calibrated probe. */
 void sc_verdict_probe(const sc_topology_t *t, const char *when, double us, int looks,
                       sc_checks_t *checks);
+/* Whether the hosts were quiet while the run measured: the most cores other processes kept
+ * busy on a host (host: which; -1: unknown, no check) and whether the reference probe was off
+ * its calibration. Both busy and off: WARN, a disturbance - a FAIL beside it makes the verdict
+ * INCONCLUSIVE (sc_tally_t); either alone says nothing of the system: PASS, noted. */
+void sc_verdict_quiet(double foreign_cores, const char *host, bool probe_off, sc_checks_t *checks);
 /* Whether a probe of us sits outside the calibrated probe's band (false without one). */
 bool sc_verdict_probe_off(const sc_topology_t *t, double us);
 

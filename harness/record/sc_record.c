@@ -58,14 +58,22 @@ void sc_list_free(void *list)
 sc_tally_t sc_checks_tally(const sc_checks_t *checks)
 {
     sc_tally_t t = {.checks = (int)checks->n};
+    bool disturbed = false;
     for (size_t i = 0; i < checks->n; i++) {
         sc_level_t l = checks->items[i].level;
         t.pass += l == SC_LEVEL_PASS;
         t.warn += l == SC_LEVEL_WARN;
         t.fail += l == SC_LEVEL_FAIL;
+        disturbed |= checks->items[i].disturbance && l != SC_LEVEL_PASS;
     }
     t.level = t.fail ? SC_LEVEL_FAIL : t.warn ? SC_LEVEL_WARN : SC_LEVEL_PASS;
+    t.inconclusive = t.fail > 0 && disturbed;
     return t;
+}
+
+const char *sc_tally_verdict(sc_tally_t t)
+{
+    return t.inconclusive ? "INCONCLUSIVE" : sc_level_name(t.level);
 }
 
 void sc_kvs_text(sc_kvs_t *kvs, const char *key, const char *text)
@@ -304,6 +312,7 @@ const sc_field_t sc_check_fields[] = {
     K(higher_is_better, SC_FIELD_BOOL, 0),
     K(looks, SC_FIELD_INT, 0),
     K(note, SC_FIELD_TEXT_OPT, HTML),
+    K(disturbance, SC_FIELD_BOOL, 0),
     SC__END,
 };
 #undef K

@@ -38,12 +38,21 @@ typedef struct {
     bool higher_is_better;
     int looks;      /* measurements of the figure (best kept); 1 unless it was looked at again */
     char note[128]; /* why a level is what it is, when it is not the plain band ("" none) */
+    /* a check of the machine itself (the reference probe): not PASS, it says something else
+     * was running while the run measured, and a FAIL beside it is no verdict on the system */
+    bool disturbance;
 } sc_check_t;
 
 typedef struct {
     int checks, pass, warn, fail;
-    sc_level_t level; /* the worst of them */
+    sc_level_t level;  /* the worst of them */
+    bool inconclusive; /* a FAIL while a disturbance check did not pass (sc_check_t) */
 } sc_tally_t;
+
+/* The verdict a tally gives: "PASS", "WARN", "FAIL", or "INCONCLUSIVE" (a FAIL measured on a
+ * disturbed machine: the run says nothing of the system; exit SC_EXIT_INCONCLUSIVE). */
+const char *sc_tally_verdict(sc_tally_t t);
+#define SC_EXIT_INCONCLUSIVE 5
 
 /* ---- declared vs detected, hosts set up differently (preflight) ---- */
 typedef struct {

@@ -164,7 +164,7 @@ json_t *sc_json_health(const sc_health_t *hosts, int n)
 json_t *sc_json_tally(sc_tally_t t)
 {
     return json_pack("{s:i, s:i, s:i, s:i, s:s}", "checks", t.checks, "pass", t.pass, "warn",
-                     t.warn, "fail", t.fail, "verdict", sc_level_name(t.level));
+                     t.warn, "fail", t.fail, "verdict", sc_tally_verdict(t));
 }
 
 static int sc__json_writer(FILE *out, void *arg)

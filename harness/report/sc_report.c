@@ -299,9 +299,12 @@ static void sc__html_facts(FILE *out, const sc_result_t *r)
         fprintf(out, "</p>\n");
     } else if (r->judged) {
         static const char *const classes[] = {"pass", "warn", "fail"};
-        sc_level_t level = sc_checks_tally(&r->checks).level;
-        fprintf(out, "<p>verdict: <span class='badge %s'>%s</span></p>\n", classes[level],
-                sc_level_name(level));
+        sc_tally_t t = sc_checks_tally(&r->checks);
+        fprintf(out, "<p>verdict: <span class='badge %s'>%s</span>%s</p>\n",
+                t.inconclusive ? "warn" : classes[t.level], sc_tally_verdict(t),
+                t.inconclusive ? " the reference probe says the machine was disturbed while it "
+                                 "measured: its FAILs are no verdict on the system"
+                               : "");
     }
 }
 

@@ -15,8 +15,12 @@
 static void sc__tally_line(const sc_checks_t *checks, char *line, size_t len)
 {
     sc_tally_t t = sc_checks_tally(checks);
-    snprintf(line, len, "# verdict: %s (%d pass, %d warn, %d fail)\n", sc_level_name(t.level),
-             t.pass, t.warn, t.fail);
+    snprintf(line, len, "# verdict: %s (%d pass, %d warn, %d fail)%s\n", sc_tally_verdict(t),
+             t.pass, t.warn, t.fail,
+             t.inconclusive ? "\n# the reference probe says the machine was disturbed while it "
+                              "measured (something else ran): its FAILs are no verdict on the "
+                              "system - run it again on a quiet machine"
+                            : "");
 }
 
 void sc_verdict_print(FILE *out, FILE *log, const sc_checks_t *checks)
@@ -41,7 +45,7 @@ void sc_verdict_print(FILE *out, FILE *log, const sc_checks_t *checks)
             if (c->level != SC_LEVEL_PASS && c->note[0] != '\0')
                 fprintf(dest[d], "    (%s)\n", c->note);
         }
-        char line[128];
+        char line[384];
         sc__tally_line(checks, line, sizeof(line));
         fputs(line, dest[d]);
     }
@@ -49,7 +53,7 @@ void sc_verdict_print(FILE *out, FILE *log, const sc_checks_t *checks)
 
 void sc_verdict_print_line(sc_results_t *res, const sc_checks_t *checks)
 {
-    char line[128];
+    char line[384];
     sc__tally_line(checks, line, sizeof(line));
     sc_results_printf(res, "%s", line);
 }
@@ -60,7 +64,7 @@ static void sc__junit_timestamp(const sc_result_t *r, char *buf, size_t len)
     snprintf(buf, len, "%.19s", r->start_utc[0] ? r->start_utc : "1970-01-01T00:00:00");
 }
 
-static void sc__junit_case(FILE *out, const char *suite, const sc_check_t *c)
+static void sc__junit_case(FILE *out, const char *suite, const sc_check_t *c, bool inconclusive)
 {
     char detail[256];
     snprintf(detail, sizeof(detail), "%s: measured %.6g, expected %.6g, ratio %.3f (%s)", c->metric,
@@ -72,6 +76,13 @@ static void sc__junit_case(FILE *out, const char *suite, const sc_check_t *c)
     fprintf(out, "\" time=\"0\"");
     if (c->level != SC_LEVEL_FAIL) {
         fprintf(out, "/>\n");
+        return;
+    }
+    if (inconclusive) { /* measured on a disturbed machine: neither a pass nor a failure */
+        fprintf(out, ">\n    <skipped message=\"inconclusive: the reference probe says the "
+                     "machine was disturbed; ");
+        sc_files_xml_text(out, detail);
+        fprintf(out, "\"/>\n  </testcase>\n");
         return;
     }
     fprintf(out, ">\n    <failure type=\"FAIL\" message=\"");
@@ -113,18 +124,19 @@ static int sc__junit_writer(FILE *out, void *arg)
     sc_files_xml_text(out, r->command);
     fprintf(out, "\" timestamp=\"%s\" hostname=\"", stamp);
     sc_files_xml_text(out, r->hosts != NULL && r->nhosts > 0 ? r->hosts[0] : "localhost");
-    fprintf(out, "\" tests=\"%zu\" failures=\"%d\" errors=\"%d\" time=\"%.3f\">\n",
-            r->checks.n + incomplete, t.fail, incomplete ? 1 : 0,
-            r->elapsed_s > 0 ? r->elapsed_s : 0.0);
+    fprintf(out, "\" tests=\"%zu\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\">\n",
+            r->checks.n + incomplete, t.inconclusive ? 0 : t.fail, incomplete ? 1 : 0,
+            t.inconclusive ? t.fail : 0, r->elapsed_s > 0 ? r->elapsed_s : 0.0);
     fprintf(out, "  <properties>\n");
     sc__junit_property(out, "state", r->state);
+    sc__junit_property(out, "verdict", sc_tally_verdict(t));
     sc__junit_property(out, "version", r->version);
     sc__junit_property(out, "backend", r->backend);
     sc__junit_property(out, "topology", r->topology);
     sc__junit_property(out, "results_dir", r->results_dir);
     fprintf(out, "  </properties>\n");
     for (size_t i = 0; i < r->checks.n; i++)
-        sc__junit_case(out, r->command, &r->checks.items[i]);
+        sc__junit_case(out, r->command, &r->checks.items[i], t.inconclusive);
     if (incomplete)
         sc__junit_incomplete(out, r);
     /* WARN has no place in a test case of this schema: the suite's output lists them */

@@ -131,6 +131,41 @@ sc_kvs_t *sc_session_rank_info(sc_session_t *s)
     return info;
 }
 
+sc_status_t sc_session_foreign_load(sc_session_t *s, const sc_load_mark_t *from, double *cores,
+                                    char *host, size_t len, sc_err_t *err)
+{
+    const sc_rte_t *rte = s->rte;
+    sc_load_mark_t now;
+    sc_load_mark(&now);
+    double own = now.own_cpu_s - from->own_cpu_s, ours = 0;
+    struct {
+        double cores;
+        int host;
+    } mine = {-1, rte->host_index[rte->rank]}, worst = {-1, 0};
+    MPI_Comm local = MPI_COMM_NULL;
+    sc_watchdog_arm(s->wd, "the hosts' CPU use", s->world->world_rank, s->world->size);
+    int rc = MPI_Comm_split(rte->world, rte->host_index[rte->rank], rte->rank, &local);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Allreduce(&own, &ours, 1, MPI_DOUBLE, MPI_SUM, local);
+    double wall = now.wall_s - from->wall_s;
+    if (rc == MPI_SUCCESS && from->ok && now.ok && wall > 0 && rte->local_rank == 0) {
+        double other = (now.host_busy_s - from->host_busy_s) - ours;
+        mine.cores = other > 0 ? other / wall : 0;
+    }
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Reduce(&mine, &worst, 1, MPI_DOUBLE_INT, MPI_MAXLOC, 0, rte->world);
+    sc_watchdog_disarm(s->wd);
+    if (local != MPI_COMM_NULL)
+        MPI_Comm_free(&local);
+    if (rc != MPI_SUCCESS)
+        return sc_rte_mpi_error(rte, rc, "the hosts' CPU use", err);
+    for (int r = 0; rte->rank == 0 && r < rte->size; r++)
+        if (rte->host_index[r] == worst.host)
+            snprintf(host, len, "%s", rte->hosts[r]);
+    *cores = rte->rank == 0 ? worst.cores : -1;
+    return SC_OK;
+}
+
 void sc_health_gather(const sc_rte_t *rte, sc_health_t *mine, sc_health_t **hosts, int *nhosts)
 {
     *hosts = NULL;
@@ -223,5 +258,8 @@ int sc_session_finish(sc_session_t *s, const sc_rte_t *rte, const char *cmd, sc_
     if (code == 2) /* bad input: nothing measured, nothing left on disk */
         sc_results_discard(&s->res);
     failed = sc__share_failed(s, rte, failed);
-    return status != SC_OK ? code : failed ? 1 : 0;
+    return status != SC_OK                  ? code
+           : failed == SC_EXIT_INCONCLUSIVE ? SC_EXIT_INCONCLUSIVE
+           : failed                         ? 1
+                                            : 0;
 }

@@ -10,6 +10,7 @@
 #include "comm/sc_backend.h"
 #include "engine/sc_watchdog.h"
 #include "session/sc_results.h"
+#include "telemetry/sc_host_load.h"
 #include "telemetry/sc_telemetry.h"
 
 typedef struct {
@@ -61,6 +62,11 @@ sc_kvs_t *sc_session_rank_info(sc_session_t *s);
 /* Stops the sampling: the hosts' telemetry on rank 0 (*hosts NULL elsewhere, or when sampling
  * was off; free with sc_health_free). Collective. */
 void sc_session_telemetry(sc_session_t *s, sc_health_t **hosts, int *nhosts);
+/* The most cores other processes kept busy on any host since from (every rank's mark), averaged
+ * over the time, into *cores: the host's busy time less what its ranks used themselves; that
+ * host's name into host. -1 when no host could tell (no /proc/stat). On rank 0; collective. */
+sc_status_t sc_session_foreign_load(sc_session_t *s, const sc_load_mark_t *from, double *cores,
+                                    char *host, size_t len, sc_err_t *err);
 /* Every sampling rank's telemetry (mine: NULL where this rank did not sample; cleared) to
  * rank 0, in rank order (*hosts NULL elsewhere; free with sc_health_free). Collective. */
 void sc_health_gather(const sc_rte_t *rte, sc_health_t *mine, sc_health_t **hosts, int *nhosts);

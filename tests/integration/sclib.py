@@ -168,6 +168,18 @@ def load_csv(path):
         return list(csv.DictReader(f))
 
 
+def needs(*tools, root=False, why=""):
+    """A test whose degraded half needs root or a tool skips whole (exit 77, ctest's SKIP) with
+    the reason, rather than pass on its healthy half alone."""
+    import shutil
+    missing = [t for t in tools if shutil.which(t) is None]
+    if root and os.geteuid() != 0:
+        missing.append("root")
+    if missing:
+        print(f"SKIP: needs {', '.join(missing)}{': ' + why if why else ''}")
+        sys.exit(77)
+
+
 def main(test):
     try:
         test()

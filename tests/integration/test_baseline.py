@@ -74,9 +74,6 @@ def test_coll(wd):
 def test_degraded(wd, path, sizes):
     # both ranks squeezed onto one core, as when another job holds the other: every case must
     # wait for the other rank's time slice
-    if shutil.which("taskset") is None:
-        print("SKIP degraded coll: no taskset")
-        return
     base = os.path.join(wd, "squeezed")
     rc, out, _, _ = mpirun(2, COLL + ["--results-dir", base, "--baseline", path], timeout=150,
                            cpus="0")
@@ -176,6 +173,7 @@ def test_bad_input(wd, good):
 
 
 def test():
+    needs("taskset", why="the degraded run (both ranks confined to one core)")
     wd = workdir("baseline")
     good, path, sizes = test_coll(wd)
     test_report(wd, good)

@@ -25,6 +25,8 @@ def checks_of(base):
 
 
 def test():
+    needs("taskset", "nice", root=True,
+          why="the degraded halves (busy loops at nice -5, a job confined to one core)")
     wd = workdir("calibrate")
     cal, res = os.path.join(wd, "cal.yaml"), os.path.join(wd, "results")
     # by its shipped name, as a user types it: found where the load finds it
@@ -69,9 +71,6 @@ def test():
     expect(not fails and rc == 0, f"a healthy host failed three times: {fails}")
     print(f"healthy: no FAIL on try {attempt + 1}")
 
-    if os.geteuid() != 0:
-        print("SKIP degraded half: a busy loop at nice -5 needs root")
-        return
     # degraded: busy loops at a higher priority take most of both cores after the calibration
     # (one loop alone was not always enough under the sanitizers' slower calibration)
     hogs = [subprocess.Popen(["nice", "-n", "-5", "sh", "-c", "while :; do :; done"])
@@ -92,13 +91,19 @@ def test():
     warned = [c for c in probe if c["verdict"] == "WARN" and "calibrated" in c.get("note", "")]
     expect(len(probe) == 2 and warned and all(c["verdict"] != "FAIL" for c in probe),
            f"degraded: probes {probe}")
-    expect(rc == (1 if fails else 0), f"degraded: exit {rc}, failed {fails}")
-    print(f"degraded: {len(warned)} probes WARN ({warned[0]['ratio']:.3f} of calibrated), exit {rc}, "
-          f"{len(fails)} checks FAIL")
-    # and a host that lost a core outright (the job confined to one): the figures must FAIL
-    if shutil.which("taskset") is None:
-        print("SKIP one-core half: no taskset")
-        return
+    # the loops are other processes beside the run, and the probe saw them: the hosts were not
+    # quiet - a disturbance - so the FAILs are no verdict on the system (INCONCLUSIVE, exit 5)
+    quiet = [c for c in checks if c["name"].startswith("the hosts were quiet")]
+    expect(len(quiet) == 1 and quiet[0]["verdict"] == "WARN" and quiet[0]["measured"] > 0.5,
+           f"degraded: the quiet check {quiet}")
+    verdict = load_json(os.path.join(sorted(run_dirs(base))[-1], "summary.json"))["verdict"]
+    expect(rc == (5 if fails else 0) and verdict == ("INCONCLUSIVE" if fails else "WARN"),
+           f"degraded: exit {rc}, verdict {verdict}, failed {fails}")
+    print(f"degraded: {len(warned)} probes WARN ({warned[0]['ratio']:.3f} of calibrated), "
+          f"{quiet[0]['measured']:.2f} cores busy beside it, {len(fails)} checks FAIL: {verdict}, "
+          f"exit {rc}")
+    # and a host that lost a core outright (the job confined to one, nothing else running): the
+    # probe is off but nothing else ran - a degraded system, not a disturbed one: FAIL
     base = os.path.join(wd, "one-core")
     # small: every collective there waits out a time slice (a few ms)
     small = RUN[:RUN.index("--sweep-max")] + ["--sweep-max", "4K", "--bytes-scale", "0.001",
@@ -109,6 +114,8 @@ def test():
     fails = [c["name"] for c in checks_of(base) if c["verdict"] == "FAIL"]
     sweep = [n for n in fails if n.startswith("allreduce time")]
     expect(rc == 1 and len(sweep) >= 3, f"one core: exit {rc}, failed {fails}\n{err[-600:]}")
+    quiet = [c for c in checks_of(base) if c["name"].startswith("the hosts were quiet")]
+    expect(quiet and quiet[0]["verdict"] == "PASS", f"one core: the quiet check {quiet}")
     print(f"one core: exit 1, {len(fails)} checks FAIL ({len(sweep)} sweep sizes)")
 
 

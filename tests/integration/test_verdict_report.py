@@ -22,6 +22,7 @@ def run_dir(base):
 
 
 def test():
+    needs("xmllint", "taskset", why="junit.xml held to its schema; the degraded runs on one core")
     wd = workdir("verdict")
     base = os.path.join(wd, "it's ok")  # a quote and a blank: gnuplot runs in it through a shell
     # Held to localhost's model with a wide band (50x either way: its latency is a conservative
@@ -100,9 +101,6 @@ def test():
 
 
 def valid(junit):
-    if shutil.which("xmllint") is None:
-        print("SKIP schema check: no xmllint (libxml2-utils)")
-        return
     v = subprocess.run(["xmllint", "--noout", "--schema",
                         os.path.join(ROOT, "tests", "schema", "junit-ant.xsd"), junit],
                        capture_output=True, text=True)
@@ -112,9 +110,6 @@ def valid(junit):
 def test_run_looks(wd):
     """run: a point of the curve below the model's band is measured again (--looks) before its
     verdict, the faster look kept and counted; the base point is measured once."""
-    if shutil.which("taskset") is None:
-        print("SKIP run looks: no taskset")
-        return
     args = ["run", "--workload", os.path.join(ROOT, "workloads", "bert-large-dp.yaml"),
             "--scales", "1,2", "--bytes-scale", "0.01", "--compute-scale", "0.01", "-n", "4",
             "-w", "1", "--telemetry", "0",
