@@ -170,10 +170,13 @@ static void run__combine(sc_run_t *run, const sc_run_point_t *pt, const sc_layou
     double mean = 0;
     for (int i = 0; i < steps; i++)
         mean += step_ms[i] / steps;
+    /* The slowest rank is the one with the most time in its own work (the step less its time in
+     * communication, waits included): in lockstep every rank's step takes as long as the
+     * slowest's, and the others spend the difference waiting for it. */
     struct {
         double v;
         int rank;
-    } slow = {mean, run->rte->rank};
+    } slow = {mean - step->comm_us / 1e3 / (steps > 0 ? steps : 1), run->rte->rank};
     MPI_Allreduce(MPI_IN_PLACE, &slow, 1, MPI_DOUBLE_INT, MPI_MAXLOC, control);
     MPI_Allreduce(MPI_IN_PLACE, step_ms, steps, MPI_DOUBLE, MPI_MAX, control);
     double frac = step->comm_us / (mean * steps * 1e3 > 0 ? mean * steps * 1e3 : 1.0);

@@ -35,7 +35,8 @@ static void run__verdict(sc_run_t *run, const sc_detected_t *hosts)
                      &d->checks);
     bool probe_off = sc_verdict_probe_off(&run->topo, run->probe_before) ||
                      sc_verdict_probe_off(&run->topo, run->probe_after);
-    sc_verdict_quiet(run->foreign_cores, run->foreign_host, probe_off, &d->checks);
+    if (run->probe_before > 0 || run->probe_after > 0) /* the probes say what "disturbed" is */
+        sc_verdict_quiet(run->foreign_cores, run->foreign_host, probe_off, &d->checks);
     d->judged = true;
     snprintf(d->topology, sizeof(d->topology), "%s", run->topo.name);
 }

@@ -107,8 +107,11 @@ int main(int argc, char **argv)
             argc = 2;
         }
     const sc__command_t *cmd = sc__find(argc > 1 ? argv[1] : NULL);
-    /* the man pages and the completion are made at build time, without an MPI launcher */
+    /* the man pages and the completion are made at build time, without an MPI launcher; and
+     * help needs no peers either (an MPI singleton's start is the slowest part of it) */
     bool docs = strcmp(sc_cli_help_format(), "text") != 0;
+    for (int i = 2; i < argc && !docs; i++)
+        docs = strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0;
     sc_status_t started = (cmd != NULL && cmd->alone) || docs
                               ? sc_rte_init_alone(&argc, &argv, &rte, &err)
                               : sc_rte_init(&argc, &argv, &rte, &err);

@@ -112,7 +112,7 @@ typedef struct {
     double throughput, speedup, efficiency, comm_fraction;
     int slowest_rank;
     char slowest_host[SC_HOST_MAX];
-    double slowest_rank_mean_ms;
+    double slowest_rank_mean_ms; /* its mean step in its own work: the step less communication */
     int looks; /* times the point was measured (the fastest kept): 1, more when it was off */
     sc_op_count_t comm[SC_POINT_OPS];
     int ncomm;
@@ -158,6 +158,7 @@ typedef struct {
 
 typedef struct {
     double reference_GBps, best_GBps, tolerance;
+    double strong_GBps; /* the 90th percentile of the pairs: the median's doubt is held to it */
     sc_slow_pair_t *slow_pairs;
     int nslow;
     sc_suspect_t *suspects;

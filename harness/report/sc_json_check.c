@@ -111,9 +111,11 @@ static bool sc__skip(sc__cur_t *c, int depth)
 
 int sc_json_line(const char *text, size_t len, const char *const *keys, int nkeys)
 {
+    if (text == NULL)
+        return 0;
     sc__cur_t c = {text, text + len, 1};
     sc__ws(&c);
-    if (text == NULL || c.p >= c.end || nkeys == 0)
+    if (c.p >= c.end || nkeys == 0)
         return nkeys == 0 ? c.line : 0;
     if (*c.p != '{' && *c.p != '[')
         return 0;
@@ -142,12 +144,16 @@ json_t *sc_json_load(sc_json_src_t *src)
         return NULL;
     }
     FILE *f = fopen(src->path, "rb"); /* a regular file (checked): its size is known */
-    long size = f != NULL && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    char *text = size >= 0 && fseek(f, 0, SEEK_SET) == 0 ? malloc((size_t)size + 1) : NULL;
-    size_t len = text != NULL ? fread(text, 1, (size_t)size, f) : 0;
-    bool read = text != NULL && len == (size_t)size;
-    if (f != NULL)
+    long size = -1;
+    char *text = NULL;
+    size_t len = 0;
+    if (f != NULL) {
+        size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+        text = size >= 0 && fseek(f, 0, SEEK_SET) == 0 ? malloc((size_t)size + 1) : NULL;
+        len = text != NULL ? fread(text, 1, (size_t)size, f) : 0;
         fclose(f);
+    }
+    bool read = text != NULL && len == (size_t)size;
     if (!read) {
         free(text);
         src->status = sc_err_set(src->err, SC_ERR_INPUT, "%s: cannot read it: %s", src->path,

@@ -53,8 +53,11 @@ static sc_status_t soak__step(const sc_soak_ctx_t *x, double *median_ms, sc_err_
     if (step_ms == NULL)
         status = sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): no memory for step times",
                             x->ses->rte->rank, x->ses->rte->host);
-    if (status == SC_OK)
+    if (status == SC_OK) { /* armed: a step waits on every other rank (a cut link hung here) */
+        sc_watchdog_arm(x->ses->wd, "soak, the workload's steps", world->world_rank, world->size);
         status = soak__steps(x, &r.step, step_ms, err);
+        sc_watchdog_disarm(x->ses->wd);
+    }
     if (status == SC_OK) { /* a step lasts as long as its slowest rank */
         sc_watchdog_arm(x->ses->wd, "soak, the step times", world->world_rank, world->size);
         MPI_Allreduce(MPI_IN_PLACE, step_ms, x->steps, MPI_DOUBLE, MPI_MAX, x->ses->rte->world);

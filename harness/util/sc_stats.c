@@ -61,7 +61,7 @@ void sc_stats_compute(double *samples, size_t n, sc_stats_t *out)
     out->ci_rel = out->median > 0.0 ? (out->ci_hi - out->ci_lo) / 2.0 / out->median : 0.0;
 }
 
-double sc_stats_matrix_median(const double *m, const int *measured, int n)
+double sc_stats_matrix_quantile(const double *m, const int *measured, int n, double q)
 {
     if (n < 2)
         return 0.0;
@@ -78,7 +78,13 @@ double sc_stats_matrix_median(const double *m, const int *measured, int n)
         return 0.0;
     }
     qsort(v, count, sizeof(double), sc__cmp_double);
-    double med = count % 2 ? v[count / 2] : (v[count / 2 - 1] + v[count / 2]) / 2;
+    double at = q == 0.5 ? (count % 2 ? v[count / 2] : (v[count / 2 - 1] + v[count / 2]) / 2)
+                         : v[(size_t)ceil(q * (double)(count - 1))];
     free(v);
-    return med;
+    return at;
+}
+
+double sc_stats_matrix_median(const double *m, const int *measured, int n)
+{
+    return sc_stats_matrix_quantile(m, measured, n, 0.5);
 }

@@ -27,5 +27,7 @@ void sc_stats_median_ci_index(size_t n, size_t *lo, size_t *hi);
 /* Median of the off-diagonal entries of an n x n matrix that were measured (measured[i * n + j]
  * > 0; NULL: all of them); 0 when there is none. */
 double sc_stats_matrix_median(const double *m, const int *measured, int n);
+/* The q-quantile (0..1, nearest rank above) of the same entries; q 0.5 is the median. */
+double sc_stats_matrix_quantile(const double *m, const int *measured, int n, double q);
 
 #endif

@@ -102,6 +102,29 @@ def test():
     print(f"degraded: {len(warned)} probes WARN ({warned[0]['ratio']:.3f} of calibrated), "
           f"{quiet[0]['measured']:.2f} cores busy beside it, {len(fails)} checks FAIL: {verdict}, "
           f"exit {rc}")
+    # a busy core under rank 1 alone (a degraded twin): the slowest rank named is the one whose
+    # own work is slow, not the first of ranks whose steps tie in lockstep
+    named = []
+    twin_run = RUN[:RUN.index("--sweep-max")] + ["--bytes-scale", "0.001", "--compute-scale",
+                                                 "0.05", "-n", "5", "-w", "1", "--telemetry", "0"]
+    for attempt in range(3):
+        hog = subprocess.Popen(["taskset", "-c", "1", "nice", "-n", "-5", "sh", "-c",
+                                "while :; do :; done"])
+        try:
+            base = os.path.join(wd, f"twin{attempt}")
+            rc, out, err, _ = mpirun(2, twin_run + ["--results-dir", base], timeout=150,
+                                     bind="core")
+        finally:
+            hog.kill()
+            hog.wait()
+        expect(rc == 0, f"twin: exit {rc}\n{err[-600:]}")
+        point = load_json(os.path.join(sorted(run_dirs(base))[-1], "result.json"))["points"][-1]
+        named.append(point["slowest_rank"])
+        if point["slowest_rank"] == 1:
+            break
+    expect(named[-1] == 1, f"twin: the slowest rank named {named}, the busy core is rank 1's")
+    print(f"twin: rank 1 named slowest (its own work {point['slowest_rank_mean_ms']:.2f} ms a "
+          f"step), try {len(named)}")
     # and a host that lost a core outright (the job confined to one, nothing else running): the
     # probe is off but nothing else ran - a degraded system, not a disturbed one: FAIL
     base = os.path.join(wd, "one-core")

@@ -32,6 +32,12 @@ COMMANDS = {
     "pairs": (["pairs", "--per", "rank", "--size", "64M", "-n", "40"],
               lambda d: "rounds done" in d.get("reason", ""),
               lambda d: sum(1 for row in d.get("uni_GBps", []) for v in row if v > 0)),
+    # cycles that are mostly the workload's steps (a cut link once hung a soak there, unwatched)
+    "soak": (["soak", "--duration", "120s", "--cycle", "1", "--steps", "400", "--warmup", "1",
+              "--sweep-min", "1K", "--sweep-max", "4K", "--bytes-scale", "0.001", "--compute-scale", "0.01",
+              "--max-drift", "1"],
+             lambda d: d.get("soak", {}).get("soak_s", 0) > 0,
+             lambda d: 1 if d.get("soak", {}).get("soak_s", 0) > 0 else 0),
 }
 
 
@@ -121,7 +127,7 @@ def check_end(cmd, fault, base, rc, err, took, code, state, culprit, kept_before
 
 
 # the rank hit: one in the part of the run that is going on (run's second point has ranks 0-1)
-VICTIM = {"coll": 2, "run": 1, "pairs": 2}
+VICTIM = {"coll": 2, "run": 1, "pairs": 2, "soak": 2}
 
 
 def one(cmd, fault, wd):
@@ -232,6 +238,8 @@ def test():
     for cmd in os.environ.get("SC_FAULT_COMMANDS", default).split(","):
         for fault in FAULTS:
             one(cmd, fault, wd)
+    if "SC_FAULT_COMMANDS" not in os.environ:  # a soak rank stopped in its steps: watched too
+        one("soak", "stopped", wd)
     launcher_killed(wd)
     full_disk(wd)
 
