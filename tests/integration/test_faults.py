@@ -212,6 +212,13 @@ def full_disk(wd):
         # full from the start: exit 3 naming it (no SIGBUS in the progress records), nothing left
         shutil.rmtree(base)
         os.makedirs(base)
+        # what the first run held, taken too (unbuffered: no write is left for close to fail)
+        with open(os.path.join(mnt, "filler"), "ab", buffering=0) as f:
+            try:
+                while True:
+                    f.write(b"\0" * 4096)
+            except OSError:
+                pass
         args = COMMANDS["coll"][0] + ["--timeout", str(TIMEOUT), "--results-dir", base]
         rc, _, err, took = mpirun(NP, args, timeout=120)
         expect(rc == 3 and "No space left" in err, f"full from the start: exit {rc}\n{err[-600:]}")
