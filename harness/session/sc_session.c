@@ -83,13 +83,12 @@ sc_status_t sc_session_open(sc_session_t *s, const sc_rte_t *rte, const sc_sessi
     if (rte->rank == 0)
         status = o->reuse_dir != NULL ? sc_results_reopen(&s->res, o->reuse_dir, err)
                                       : sc_results_open(&s->res, o->results_base, o->name, err);
-    /* Every rank learns whether rank 0 could make its directory: nobody half-runs. */
-    int ok = status == SC_OK, all_ok = 0;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, rte->world);
-    if (all_ok)
+    /* Every rank learns whether rank 0 could make its directory, and why not (a full disk):
+     * nobody half-runs, and every rank says the same */
+    snprintf(why, sizeof(why), "%s", status != SC_OK ? err->msg : "");
+    status = sc_rte_agree(rte, status, why, sizeof(why), err);
+    if (status == SC_OK)
         status = sc_watchdog_start(rte, o->timeout_s, sc__session_end, s, &s->wd, err);
-    else if (status == SC_OK)
-        status = sc_err_set(err, SC_ERR_IO, "rank 0 could not create the results directory");
     if (status == SC_OK)
         status = sc__session_records(s, err);
     if (status != SC_OK) {

@@ -57,27 +57,10 @@ sc_status_t sc_files_check_input(const char *path, sc_err_t *err)
     return sc_err_set(err, SC_ERR_INPUT, "%s: is %s, not a regular file", path, what);
 }
 
-sc_status_t sc_files_make_folders(const char *flag, const char *path, sc_err_t *err)
-{
-    if (path[0] == '\0') /* the options refuse empty values; nothing to walk here either */
-        return sc_err_set(err, SC_ERR_USAGE, "%s: empty path", flag);
-    char tmp[PATH_MAX];
-    snprintf(tmp, sizeof(tmp), "%s", path);
-    for (char *p = tmp + 1;; p++) {
-        bool end = *p == '\0';
-        if (!end && *p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
-            return sc_err_set(err, SC_ERR_IO, "%s: cannot create %s: %s", flag, tmp,
-                              strerror(errno));
-        if (end)
-            return SC_OK;
-        *p = '/';
-    }
-}
-
-bool sc_files_foreign_link(const char *path, char *link, size_t len, unsigned *owner)
+/* Calls visit on each prefix of path that ends a component ("a", "a/b", "a/b/c"), shortest
+ * first, until it returns non-zero; that value, or 0 when every prefix was visited. */
+static int files__each_prefix(const char *path, int (*visit)(const char *prefix, void *arg),
+                              void *arg)
 {
     char part[PATH_MAX];
     snprintf(part, sizeof(part), "%s", path);
@@ -86,16 +69,56 @@ bool sc_files_foreign_link(const char *path, char *link, size_t len, unsigned *o
         if (!end && *p != '/')
             continue;
         *p = '\0';
-        struct stat st;
-        if (lstat(part, &st) == 0 && S_ISLNK(st.st_mode) && !files__own_link(&st)) {
-            snprintf(link, len, "%s", part);
-            *owner = (unsigned)st.st_uid;
-            return true;
-        }
-        if (end)
-            return false;
+        int stop = visit(part, arg);
+        if (stop != 0 || end)
+            return stop;
         *p = '/';
     }
+}
+
+typedef struct {
+    const char *flag;
+    sc_err_t *err;
+} files__mkdir_t;
+
+static int files__mkdir(const char *prefix, void *arg)
+{
+    const files__mkdir_t *m = arg;
+    if (mkdir(prefix, 0755) == 0 || errno == EEXIST)
+        return 0;
+    sc_err_set(m->err, SC_ERR_IO, "%s: cannot create %s: %s", m->flag, prefix, strerror(errno));
+    return 1;
+}
+
+sc_status_t sc_files_make_folders(const char *flag, const char *path, sc_err_t *err)
+{
+    if (path[0] == '\0') /* the options refuse empty values; nothing to walk here either */
+        return sc_err_set(err, SC_ERR_USAGE, "%s: empty path", flag);
+    files__mkdir_t m = {flag, err};
+    return files__each_prefix(path, files__mkdir, &m) ? SC_ERR_IO : SC_OK;
+}
+
+typedef struct {
+    char *link;
+    size_t len;
+    unsigned *owner;
+} files__link_t;
+
+static int files__foreign(const char *prefix, void *arg)
+{
+    const files__link_t *l = arg;
+    struct stat st;
+    if (lstat(prefix, &st) != 0 || !S_ISLNK(st.st_mode) || files__own_link(&st))
+        return 0;
+    snprintf(l->link, l->len, "%s", prefix);
+    *l->owner = (unsigned)st.st_uid;
+    return 1;
+}
+
+bool sc_files_foreign_link(const char *path, char *link, size_t len, unsigned *owner)
+{
+    files__link_t l = {link, len, owner};
+    return path[0] != '\0' && files__each_prefix(path, files__foreign, &l) != 0;
 }
 
 sc_status_t sc_files_check_folder(const char *flag, const char *path, sc_err_t *err)

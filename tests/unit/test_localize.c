@@ -70,6 +70,13 @@ int main(void)
     sc_localize(bw, NULL, N, names, 0, 0.5, NULL, &loc);
     SC_EXPECT(loc.reference_note[0] == '\0');
     sc_localization_free(&loc);
+    /* healthy with one lucky pair at 3x (pairs side by side on shared hosts): the median is
+     * held to the strong pairs (90th percentile), not to the lucky one - no note */
+    fill(bw, 1.0);
+    bw[0 * N + 1] = 3.0;
+    sc_localize(bw, NULL, N, names, 0, 0.5, NULL, &loc);
+    SC_EXPECT(loc.reference_note[0] == '\0' && loc.best_GBps == 3.0 && loc.strong_GBps == 1.0);
+    sc_localization_free(&loc);
 
     double two[4] = {0, 0.1, 0.1, 0}; /* two nodes: a link, never a node */
     sc_localize(two, NULL, 2, names, 1.0, 0.25, NULL, &loc);

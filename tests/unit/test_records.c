@@ -142,12 +142,44 @@ static void health_bytes(void)
     sc_health_free(one, 1);
 }
 
+/* INCONCLUSIVE both ways: a FAIL beside a disturbance (other processes busy and the probe off)
+ * is no verdict; the same FAIL on a quiet host, or a disturbance without a FAIL, is what it is. */
+static void inconclusive(void)
+{
+    struct {
+        double cores;
+        bool probe_off, fail;
+        sc_level_t quiet;
+        const char *verdict;
+    } cases[] = {
+        {1.5, true, true, SC_LEVEL_WARN, "INCONCLUSIVE"}, /* busy, probe off, a FAIL */
+        {1.5, false, true, SC_LEVEL_PASS, "FAIL"},        /* busy, the probe agrees */
+        {0.01, true, true, SC_LEVEL_PASS, "FAIL"},        /* a lost core: nothing else ran */
+        {1.5, true, false, SC_LEVEL_WARN, "WARN"},        /* disturbed, nothing failed */
+        {0.01, false, false, SC_LEVEL_PASS, "PASS"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        sc_checks_t checks = {0};
+        sc_verdict_add(&checks, "step time", "ms", cases[i].fail ? 30 : 10, 10, 0.1, false,
+                       "model");
+        sc_verdict_quiet(cases[i].cores, "h1", cases[i].probe_off, &checks);
+        SC_EXPECT(checks.n == 2 && checks.items[1].level == cases[i].quiet);
+        SC_EXPECT(checks.items[1].disturbance && strstr(checks.items[1].name, "h1") != NULL);
+        SC_EXPECT(strcmp(sc_tally_verdict(sc_checks_tally(&checks)), cases[i].verdict) == 0);
+        sc_list_free(&checks);
+    }
+    sc_checks_t none = {0};
+    sc_verdict_quiet(-1, "", true, &none); /* no figure from any host: no check */
+    SC_EXPECT(none.n == 0);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/sc-records-XXXXXX";
     SC_EXPECT(mkdtemp(dir) != NULL);
     round_trip(dir);
     health_bytes();
+    inconclusive();
     char cmd[600];
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
     SC_EXPECT(system(cmd) == 0);
