@@ -144,11 +144,16 @@ trap 'interrupted=${interrupted:-$SECONDS}' TERM INT HUP
 # Watch stderr (passing it on) for the watchdog's report. A read that times out keeps what it
 # had read of a line (bash saves the partial input): it is joined to the rest, which the next
 # read brings, so that no line loses its beginning when the second ends mid-line.
-fault_at="" partial="" why="" who="" hydra_host=""
+fault_at="" partial="" why="" who="" hydra_host="" deadline=""
 pass_on() {
     printf '%s\n' "$1" >&2
     case "$1" in
+        *"deadline: the run went on past --deadline"*"ending the job (exit 3)"*)
+            deadline=1; [ -z "$fault_at" ] && fault_at=$SECONDS ;;
         *"ending the job (exit 3)"*) [ -z "$fault_at" ] && fault_at=$SECONDS ;;
+        *"ORTE has lost communication with a remote daemon"* | \
+            *"ORTE was unable to reliably start one or more daemons"*)  # Open MPI: a host lost
+            [ -z "$why" ] && why="mpirun lost a daemon (a cut link or a host down)" ;;
         *"mpirun noticed that process rank "*" on node "*)  # Open MPI: a rank that died
             [ -n "$who" ] && return
             why="mpirun: ${1#*mpirun noticed that }"
@@ -163,12 +168,46 @@ pass_on() {
             ;;
     esac
 }
+# Rank 0's note (key=value lines: dir, exe, exit), one key's last value; "" when rank 0 said
+# nothing (it ran on another host, or never got that far).
+noted() { [ -f "$note" ] && sed -n "s/^$1=//p" "$note" | tail -n 1; }
+# The hosts that do not answer from here, into lost (and who, when any).
+find_lost() {
+    lost=()
+    [ -n "$hostfile" ] || return 0
+    for h in $(awk '!/^#/ && NF {print $1}' "$hostfile"); do
+        if [ -n "$probe" ]; then $probe "$h" >/dev/null 2>&1 || lost+=("$h")
+        else ping -c1 -W1 "$h" >/dev/null 2>&1 || lost+=("$h"); fi
+    done
+    [ ${#lost[@]} -gt 0 ] && who="host ${lost[*]} (unreachable from the launcher: a cut link or a host down)"
+    return 0
+}
+# A run that went on past its --deadline made progress, only too slowly: a link or a host at
+# a fraction of its speed. Which one takes a measurement: a quick pair search on the same hosts
+# (each node paired once, each member of a slow pair again with a good one: a bad node is slow
+# with a good partner too), bounded, its suspects into who.
+find_slow() {
+    local exe out suspects
+    exe=$(noted exe)
+    [ -n "$deadline" ] && [ -x "$exe" ] || return 0
+    echo "scalecheck launcher: the run passed its --deadline; a quick pair search for the slow host (at most 120 s)" >&2
+    out=$(SCALECHECK_LAUNCH_NOTE="" timeout -k 5 150 "$launcher" "${args[@]}" "${extra[@]}" "$exe" pairs --strategy quick \
+        --mode serial --size 1M -n 4 --looks 2 --timeout 20 --deadline 120 --no-preflight \
+        --results-dir "$priv/pairs" 2>/dev/null </dev/null)
+    suspects=$(printf '%s\n' "$out" | sed -n 's/^  SUSPECT \([a-z]*\) *\([^ ]*\) *\(.*\)$/\1 \2 (\3)/p' |
+        paste -sd ';' -)
+    if [ -n "$suspects" ]; then
+        who="$suspects, found by the launcher's quick pair search after the deadline"
+        echo "scalecheck launcher: slow: $suspects" >&2
+    else
+        echo "scalecheck launcher: the pair search named no host (every pair alike, or it did not finish)" >&2
+    fi
+}
 # A run killed outright (its ranks SIGKILLed: no final state, "running") gets one from what was
 # seen here: `report --ended` writes it (never over a state a rank wrote) and renders the report.
 finalize() {
-    local dir="" exe="" state=failed
-    [ -f "$note" ] || return 0
-    { IFS= read -r dir; IFS= read -r exe; } < "$note"
+    local dir exe state=failed
+    dir=$(noted dir) exe=$(noted exe)
     [ -n "$dir" ] && [ -x "$exe" ] && [ -f "$dir/result.json" ] || return 0
     [ -n "$interrupted" ] && state=interrupted
     local reason=${why:-"the job ended (exit $1) before its ranks wrote a final state"}
@@ -193,15 +232,8 @@ while true; do
         kill -TERM "$mpi" 2>/dev/null
     fi
     if [ -n "$fault_at" ] && [ $((SECONDS - fault_at)) -ge "$grace" ] && kill -0 "$mpi" 2>/dev/null; then
-        lost=()
-        if [ -n "$hostfile" ]; then
-            for h in $(awk '!/^#/ && NF {print $1}' "$hostfile"); do
-                if [ -n "$probe" ]; then $probe "$h" >/dev/null 2>&1 || lost+=("$h")
-                else ping -c1 -W1 "$h" >/dev/null 2>&1 || lost+=("$h"); fi
-            done
-        fi
+        find_lost
         why="the job did not wind down ${grace} s after a fault; lost host(s): ${lost[*]:-none unreachable}"
-        [ ${#lost[@]} -gt 0 ] && who="host ${lost[*]} (unreachable from the launcher: a cut link or a host down)"
         echo "scalecheck launcher: $why; stopping mpirun (exit 3)" >&2
         # One SIGTERM, then SIGKILL: Open MPI 4.1's mpirun crashes (SIGSEGV) when it is
         # interrupted twice while a daemon is unreachable. Disowned, so that the shell does not
@@ -210,6 +242,7 @@ while true; do
         kill -TERM "$mpi" 2>/dev/null
         for _ in 1 2 3 4; do kill -0 "$mpi" 2>/dev/null || break; sleep 0.5; done
         pkill -KILL -s "$mpi" 2>/dev/null || kill -KILL -- -"$mpi" 2>/dev/null
+        find_slow
         finalize 3
         exit 3
     fi
@@ -217,10 +250,25 @@ done
 wait "$mpi"
 rc=$?
 while kill -0 "$mpi" 2>/dev/null; do wait "$mpi"; rc=$?; done   # a trapped signal ends wait early
+# The README's codes whatever ended the job. mpirun's own code says little: 1 when it was
+# stopped or lost a daemon (the FAIL code), 128+N when a rank died of signal N, hydra 9 for a
+# rank killed. Rank 0's note says what the command itself ended with: a job that ended
+# otherwise than rank 0 said (or before it said anything) ended in a runtime fault.
+own=$(noted exit)
+runtime=""
+if [ "$rc" -ne 0 ]; then
+    if [ -n "$fault_at" ] || [ "$rc" -gt 4 ]; then runtime=1
+    elif [ -s "$note" ] && [ "$own" != "$rc" ]; then runtime=1; fi
+fi
+if [ -n "$runtime" ] && [ -z "$interrupted" ]; then
+    if [ -z "$who" ] && [ -z "$fault_at" ]; then # mpirun ended first: which hosts are gone
+        find_lost
+        why="${why:-"mpirun ended (exit $rc) before the command did"}; lost host(s): ${lost[*]:-none unreachable}"
+        echo "scalecheck launcher: $why (exit 3)" >&2
+    fi
+    find_slow
+fi
 [ "$rc" -eq 0 ] || finalize "$rc"
-# The README's codes whatever ended the job: mpirun reports 1 when it was stopped, and
-# 128+N when a rank died of signal N (a lost rank: a runtime fault); hydra 9 for a rank killed.
 [ -n "$interrupted" ] && exit 4
-if [ -n "$fault_at" ] && [ "$rc" -ne 0 ]; then exit 3; fi
-[ "$rc" -le 4 ] || exit 3
+[ -n "$runtime" ] && exit 3
 exit "$rc"

@@ -475,6 +475,7 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
     sc_session_opts_t so = {.backend = run->opts.backend,
                             .device = run->opts.device,
                             .timeout_s = run->opts.timeout_s,
+                            .deadline_s = run->opts.deadline_s,
                             .telemetry_s = run->opts.telemetry_s,
                             .results_base = run->opts.results_base,
                             .name = run->opts.name ? run->opts.name : name,

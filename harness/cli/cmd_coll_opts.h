@@ -27,7 +27,7 @@ typedef struct {
     const char *baseline; /* known-good runs every case is also held to */
     const char *algo;     /* --algo: forced on NCCL (NCCL_ALGO) and in the model */
     const char *json_path, *csv_path, *results_base, *name;
-    double timeout_s;
+    double timeout_s, deadline_s;
     double telemetry_s;
     int device;
     int looks; /* a case slower than the topology allows is measured up to this often */

@@ -30,7 +30,7 @@
 typedef struct {
     sc_pairs_opts_t m; /* what the measurement needs */
     bool per_rank, help, no_preflight, plan_only;
-    double timeout_s;
+    double timeout_s, deadline_s;
     int plan_nodes;
     const char *topology, *baseline, *backend, *json_path, *csv_path, *results_base, *name, *mode,
         *per, *method, *strategy, *metrics_path;
@@ -67,8 +67,9 @@ static const sc_cli_opt_t pairs__options[] = {
     O(0, "results-dir", "DIR", "where run directories go (default " SC_DEFAULT_RESULTS_TEXT ")",
       SC_OPT_STRING, results_base, 0, 0),
     O(0, "name", "NAME", "run name (default pairs)", SC_OPT_NAME, name, 0, 0),
-    O('T', "timeout", "SECONDS", "bound on every wait (default 60)", SC_OPT_DOUBLE, timeout_s, 0,
-      86400),
+    O('T', "timeout", "SECONDS", "bound on every wait (default " SC_DEFAULT_TIMEOUT_TEXT ")",
+      SC_OPT_DOUBLE, timeout_s, 0, 86400),
+    SC_OPT_DEADLINE_ROW(pairs__opts_t, deadline_s),
     O(0, "strategy", SC_PAIRS_STRATEGY_CHOICES,
       "every pair (n-1 rounds); quick: each node once, suspects again; bisect: group "
       "all-reduces halved; switch: under and across the topology's leaves (default all)",
@@ -339,6 +340,7 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
         sc_session_opts_t so = {.backend = o.backend,
                                 .device = -1,
                                 .timeout_s = o.timeout_s,
+                                .deadline_s = o.deadline_s,
                                 .results_base = o.results_base,
                                 .name = o.name ? o.name : "pairs"};
         status = sc_session_open(&ses, rte, &so, &err);

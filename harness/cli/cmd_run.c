@@ -416,6 +416,7 @@ static sc_status_t run__setup(sc_run_t *run, sc_err_t *err)
     sc_session_opts_t so = {.backend = run->opts.backend,
                             .device = -1,
                             .timeout_s = run->opts.timeout_s,
+                            .deadline_s = run->opts.deadline_s,
                             .telemetry_s = run->opts.telemetry_s,
                             .results_base = run->opts.results_base,
                             .name = run->opts.name ? run->opts.name : name};

@@ -88,6 +88,7 @@ static const sc_cli_opt_t run__options[] = {
     O('T', "timeout", "SECONDS",
       "bound on every wait on other ranks (default " SC_DEFAULT_TIMEOUT_TEXT ")", SC_OPT_DOUBLE,
       timeout_s, 0.0, 86400.0),
+    SC_OPT_DEADLINE_ROW(sc_run_opts_t, deadline_s),
     O(0, "telemetry", "SECONDS", "GPU health sampling interval, 0 = off (default 1)", SC_OPT_DOUBLE,
       telemetry_s, 0.0, 3600.0),
     O(0, "no-preflight", NULL, SC_NO_PREFLIGHT_HELP, SC_OPT_FLAG, no_preflight, 0, 0),

@@ -25,7 +25,7 @@ typedef struct {
     uint64_t sweep_max;   /* > 0: also an all-reduce sweep 8 B .. sweep_max on all ranks */
     bool calibrate;       /* calibrate first, and hold the run to that */
     int looks;            /* a sweep size slower than expected is measured up to this often */
-    double timeout_s, telemetry_s;
+    double timeout_s, deadline_s, telemetry_s;
     bool help, no_preflight;
     const char *metrics_path; /* --metrics */
 } sc_run_opts_t;

@@ -34,7 +34,8 @@ typedef struct {
         *metrics_path, *mode;
     uint64_t sweep_min, sweep_max, pair_size;
     int sweep_iters, steps, warmup;
-    double bytes_scale, compute_scale, max_drift, telemetry_s, timeout_s, cycle_s, pair_tolerance;
+    double bytes_scale, compute_scale, max_drift, telemetry_s, timeout_s, deadline_s, cycle_s,
+        pair_tolerance;
     bool help, no_preflight;
 } soak__opts_t;
 
@@ -82,6 +83,7 @@ static const sc_cli_opt_t soak__options[] = {
     O(0, "backend", "NAME", "nccl, mpi or auto (default auto)", SC_OPT_STRING, backend, 0, 0),
     O('T', "timeout", "SECONDS", "bound on every wait (default " SC_DEFAULT_TIMEOUT_TEXT ")",
       SC_OPT_DOUBLE, timeout_s, 0, 86400),
+    SC_OPT_DEADLINE_ROW(soak__opts_t, deadline_s),
     O(0, "results-dir", "DIR", "where run directories go (default " SC_DEFAULT_RESULTS_TEXT ")",
       SC_OPT_STRING, results_base, 0, 0),
     O(0, "name", "NAME", "run name (default soak)", SC_OPT_NAME, name, 0, 0),
@@ -549,6 +551,7 @@ int sc_cmd_soak(const sc_rte_t *rte, int argc, char **argv)
         sc_session_opts_t so = {.backend = o->backend,
                                 .device = -1,
                                 .timeout_s = o->timeout_s,
+                                .deadline_s = o->deadline_s,
                                 .results_base = o->results_base,
                                 .name = o->name ? o->name : "soak",
                                 .reuse_dir = o->resume};

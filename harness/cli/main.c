@@ -7,6 +7,7 @@
 #include "cli/sc_cli.h"
 #include "cli/sc_cmd.h"
 #include "sc_config.h"
+#include "session/sc_results.h"
 
 typedef struct {
     const char *name;
@@ -133,6 +134,8 @@ int main(int argc, char **argv)
         else if (rte.rank == 0)
             fprintf(stderr, "scalecheck: unknown command '%s' (try scalecheck --help)\n", argv[1]);
     }
+    if (rte.rank == 0)
+        sc_results_note_exit(code);
     sc_rte_fini(&rte);
     return code;
 }

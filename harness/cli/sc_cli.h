@@ -51,6 +51,14 @@ typedef struct {
         0, NULL, NULL, NULL, SC_OPT_FLAG, 0, 0, 0, NULL                                            \
     }
 
+/* --deadline, the same in every measuring command: the bound on the whole run (rank 0's
+ * watchdog, engine/sc_watchdog.h); st's field a double, 0 by default. */
+#define SC_OPT_DEADLINE_ROW(st, field)                                                             \
+    SC_OPT_ROW(0, "deadline", "SECONDS",                                                           \
+               "bound on the whole run: past it the job ends (exit 3), what finished kept, and "   \
+               "launch/mpirun.sh's quick pair search names the slow host; 0 = none (default 0)",   \
+               SC_OPT_DOUBLE, st, field, 0.0, 31622400.0)
+
 /* -T was the topology before it became the timeout, as in nccl-tests: an old habit is told. */
 #define SC_CLI_T_HINT "-T is the timeout in seconds, as in nccl-tests; a topology is -Y/--topology"
 

@@ -186,6 +186,19 @@ bool sc_progress_peer_timed_out(const sc_progress_t *p, char *who, size_t who_le
     return found;
 }
 
+bool sc_progress_peer_at_deadline(const sc_progress_t *p, char *who, size_t who_len)
+{
+    for (int r = 0; p != NULL && r < p->nslots; r++) {
+        sc_progress_slot_t s = p->slots[r];
+        if (r == p->rank || s.state != SC_PROGRESS_DEADLINE)
+            continue;
+        s.host[sizeof(s.host) - 1] = '\0';
+        snprintf(who, who_len, "rank %d (host %s)", r, s.host);
+        return true;
+    }
+    return false;
+}
+
 void sc_progress_wait_ended(const sc_progress_t *p, int rank, int max_ms)
 {
     if (p == NULL || rank == p->rank || rank < 0 || rank >= p->nslots)

@@ -18,9 +18,10 @@
 /* How a rank's run ended, as its own record says. */
 typedef enum {
     SC_PROGRESS_RUNNING = 1,
-    SC_PROGRESS_DONE,     /* ended normally */
-    SC_PROGRESS_TIMEOUT,  /* its watchdog fired */
-    SC_PROGRESS_SIGNALLED /* it was told to stop (SIGTERM, SIGINT, SIGHUP) */
+    SC_PROGRESS_DONE,      /* ended normally */
+    SC_PROGRESS_TIMEOUT,   /* its watchdog fired */
+    SC_PROGRESS_SIGNALLED, /* it was told to stop (SIGTERM, SIGINT, SIGHUP) */
+    SC_PROGRESS_DEADLINE   /* it ended the job at the run's --deadline */
 } sc_progress_state_t;
 
 typedef struct {
@@ -59,6 +60,8 @@ void sc_progress_note_fault(sc_progress_t *p, const char *at_fault);
  * (the first that found someone); false when none fired. */
 bool sc_progress_peer_timed_out(const sc_progress_t *p, char *who, size_t who_len, char *at_fault,
                                 size_t len);
+/* An other rank that ended the job at its --deadline, in words; false when none did. */
+bool sc_progress_peer_at_deadline(const sc_progress_t *p, char *who, size_t who_len);
 
 /* Waits (up to max_ms) until rank's record says it ended, or is missing or stale: a rank that
  * ends the job first gives the rank that writes the results the moment it needs, before the

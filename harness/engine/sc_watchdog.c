@@ -17,7 +17,10 @@
 
 struct sc_watchdog {
     const sc_rte_t *rte;
-    uint64_t timeout_ns;
+    uint64_t timeout_ns;  /* UINT64_MAX: none */
+    uint64_t deadline_ns; /* from started_ns; 0: none */
+    uint64_t started_ns;
+    double deadline_s;
     sc_watchdog_hook_t hook;
     void *hook_arg;
     pthread_t thread;
@@ -105,12 +108,35 @@ static void sc__watchdog_fire(sc_watchdog_t *wd, double waited_s)
     sc__watchdog_end(wd, &end, SC_PROGRESS_TIMEOUT);
 }
 
+/* The run went on past --deadline: each wait made progress (a link at a fraction of its
+ * speed), the whole did not end. Which host is slow takes a measurement, which the launcher
+ * makes after the job (launch/mpirun.sh: a quick pair search); the reason says so. */
+static void sc__watchdog_deadline(sc_watchdog_t *wd)
+{
+    sc_watchdog_end_t end = {.state = "failed", .exit_code = 3};
+    pthread_mutex_lock(&wd->lock);
+    snprintf(end.reason, sizeof(end.reason),
+             "deadline: the run went on past --deadline %.0f s (%s %s; waiting on %s): a slow "
+             "link or host; `scalecheck pairs --strategy quick` names it",
+             wd->deadline_s, wd->armed ? "in" : "after", wd->what, wd->peers);
+    pthread_mutex_unlock(&wd->lock);
+    sc__watchdog_end(wd, &end, SC_PROGRESS_DEADLINE);
+}
+
 /* A signal that came while a rank was lost is the launcher ending the job for it: a runtime
  * fault (exit 3), not an interruption (exit 4). */
 static void sc__watchdog_signalled(sc_watchdog_t *wd, int signo)
 {
     sc_watchdog_end_t end = {.state = "interrupted", .exit_code = 4};
     char who[96] = "";
+    const char *name = signo == SIGINT ? "SIGINT" : signo == SIGHUP ? "SIGHUP" : "SIGTERM";
+    if (sc_progress_peer_at_deadline(wd->records, who, sizeof(who))) {
+        end.state = "failed";
+        end.exit_code = 3;
+        snprintf(end.reason, sizeof(end.reason),
+                 "deadline: %s ended the job at --deadline (%s here)", who, name);
+        sc__watchdog_end(wd, &end, SC_PROGRESS_SIGNALLED);
+    }
     bool timed_out = sc_progress_peer_timed_out(wd->records, who, sizeof(who), end.at_fault,
                                                 sizeof(end.at_fault));
     if (timed_out && end.at_fault[0] == '\0') /* what this rank sees, then */
@@ -121,7 +147,6 @@ static void sc__watchdog_signalled(sc_watchdog_t *wd, int signo)
         end.state = "failed";
         end.exit_code = 3;
     }
-    const char *name = signo == SIGINT ? "SIGINT" : signo == SIGHUP ? "SIGHUP" : "SIGTERM";
     pthread_mutex_lock(&wd->lock);
     if (timed_out)
         snprintf(end.reason, sizeof(end.reason),
@@ -169,6 +194,8 @@ static void *sc__watchdog_main(void *arg)
         /* polls a second apart: this process was stopped itself (SIGSTOP, then SIGCONT) - the
          * others waited on it, it waited on nobody in that time */
         bool was_stopped = now - last_poll > 1000000000ull;
+        if (wd->deadline_ns > 0 && now - wd->started_ns >= wd->deadline_ns)
+            sc__watchdog_deadline(wd);
         last_poll = now;
         if (!armed || progress != last_progress || others || was_stopped) {
             last_progress = progress;
@@ -180,18 +207,23 @@ static void *sc__watchdog_main(void *arg)
     }
 }
 
-sc_status_t sc_watchdog_start(const sc_rte_t *rte, double timeout_s, sc_watchdog_hook_t hook,
-                              void *hook_arg, sc_watchdog_t **out, sc_err_t *err)
+sc_status_t sc_watchdog_start(const sc_rte_t *rte, const sc_watchdog_bounds_t *bounds,
+                              sc_watchdog_hook_t hook, void *hook_arg, sc_watchdog_t **out,
+                              sc_err_t *err)
 {
     *out = NULL;
-    if (timeout_s <= 0.0)
+    double timeout_s = bounds->timeout_s, deadline_s = rte->rank == 0 ? bounds->deadline_s : 0;
+    if (timeout_s <= 0.0 && bounds->deadline_s <= 0.0)
         return SC_OK;
     sc_watchdog_t *wd = calloc(1, sizeof(*wd));
     if (wd == NULL)
         return sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): no memory for the watchdog",
                           rte->rank, rte->host);
     wd->rte = rte;
-    wd->timeout_ns = (uint64_t)(timeout_s * 1e9);
+    wd->timeout_ns = timeout_s > 0.0 ? (uint64_t)(timeout_s * 1e9) : UINT64_MAX;
+    wd->deadline_s = deadline_s > 0.0 ? deadline_s : 0.0;
+    wd->deadline_ns = (uint64_t)(wd->deadline_s * 1e9);
+    wd->started_ns = sc_clock_ns();
     wd->hook = hook;
     wd->hook_arg = hook_arg;
     atomic_init(&wd->progress, 0);

@@ -26,9 +26,18 @@ typedef struct {
  * final state). */
 typedef void (*sc_watchdog_hook_t)(void *arg, const sc_watchdog_end_t *end);
 
-/* Starts the watchdog thread. timeout_s <= 0 disables it (every call below is then a no-op). */
-sc_status_t sc_watchdog_start(const sc_rte_t *rte, double timeout_s, sc_watchdog_hook_t hook,
-                              void *hook_arg, sc_watchdog_t **out, sc_err_t *err);
+/* The watchdog's two bounds: on a wait without progress, and on the whole run from the start
+ * (rank 0 keeps it: the job ends once, with one final state). <= 0: none. */
+typedef struct {
+    double timeout_s;
+    double deadline_s;
+} sc_watchdog_bounds_t;
+
+/* Starts the watchdog thread. Neither bound set disables it (every call below is then a
+ * no-op). */
+sc_status_t sc_watchdog_start(const sc_rte_t *rte, const sc_watchdog_bounds_t *bounds,
+                              sc_watchdog_hook_t hook, void *hook_arg, sc_watchdog_t **out,
+                              sc_err_t *err);
 void sc_watchdog_stop(sc_watchdog_t *wd);
 
 /* The progress records the watchdog keeps this rank's slot of, and reads when it ends the job

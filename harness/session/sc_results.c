@@ -116,23 +116,42 @@ static sc_status_t sc__make_run_dir(sc_results_t *res, const char *base, const c
 }
 
 /* The launcher's note (launch/mpirun.sh sets SCALECHECK_LAUNCH_NOTE to a file in a folder of
- * its own): the run directory and this program, so that a run whose ranks are killed outright
- * still gets a final state from the launcher (`report --ended`). Best effort: a rank 0 on
- * another host than the launcher cannot reach the file, and says nothing. */
-static void sc__note_launcher(const sc_results_t *res)
+ * its own), one `key=value` line each: the run directory and this program, so that a run whose
+ * ranks are killed outright still gets a final state from the launcher (`report --ended`); and
+ * the exit code rank 0 left with (sc_results_note_exit), so that the launcher tells mpirun's
+ * own failure from the command's verdict. Best effort: a rank 0 on another host than the
+ * launcher cannot reach the file (its folder is not there), and says nothing. */
+static FILE *sc__open_note(int mode)
 {
     const char *note = getenv("SCALECHECK_LAUNCH_NOTE");
-    char dir[PATH_MAX], exe[PATH_MAX];
-    if (note == NULL || note[0] == '\0' || realpath(res->dir, dir) == NULL)
-        return;
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    exe[n > 0 ? n : 0] = '\0';
-    int fd = open(note, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (note == NULL || note[0] != '/')
+        return NULL;
+    int fd = open(note, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | mode, 0600);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (f == NULL && fd >= 0)
         close(fd);
+    return f;
+}
+
+static void sc__note_launcher(const sc_results_t *res)
+{
+    char dir[PATH_MAX], exe[PATH_MAX];
+    if (realpath(res->dir, dir) == NULL)
+        return;
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    exe[n > 0 ? n : 0] = '\0';
+    FILE *f = sc__open_note(O_TRUNC);
     if (f != NULL) {
-        fprintf(f, "%s\n%s\n", dir, exe);
+        fprintf(f, "dir=%s\nexe=%s\n", dir, exe);
+        fclose(f);
+    }
+}
+
+void sc_results_note_exit(int code)
+{
+    FILE *f = sc__open_note(O_APPEND);
+    if (f != NULL) {
+        fprintf(f, "exit=%d\n", code);
         fclose(f);
     }
 }

@@ -39,6 +39,9 @@ void sc_results_close(sc_results_t *res);
  * must still fit in PATH_MAX, else names would be cut. */
 #define SC_RESULTS_BASE_MAX (PATH_MAX - 256)
 void sc_results_release_reserve(const sc_results_t *res);
+/* Tells the launcher (launch/mpirun.sh) the exit code this process leaves with: rank 0's, once,
+ * at its very end. Nothing when no launcher asked. */
+void sc_results_note_exit(int code);
 /* Removes the run directory and all it holds (a run that ended in a usage error, exit 2,
  * leaves nothing on disk). Nothing when no directory was made. */
 void sc_results_discard(sc_results_t *res);

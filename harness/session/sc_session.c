@@ -87,8 +87,9 @@ sc_status_t sc_session_open(sc_session_t *s, const sc_rte_t *rte, const sc_sessi
      * nobody half-runs, and every rank says the same */
     snprintf(why, sizeof(why), "%s", status != SC_OK ? err->msg : "");
     status = sc_rte_agree(rte, status, why, sizeof(why), err);
+    sc_watchdog_bounds_t bounds = {.timeout_s = o->timeout_s, .deadline_s = o->deadline_s};
     if (status == SC_OK)
-        status = sc_watchdog_start(rte, o->timeout_s, sc__session_end, s, &s->wd, err);
+        status = sc_watchdog_start(rte, &bounds, sc__session_end, s, &s->wd, err);
     if (status == SC_OK)
         status = sc__session_records(s, err);
     if (status != SC_OK) {

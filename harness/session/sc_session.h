@@ -17,6 +17,7 @@ typedef struct {
     const char *backend;      /* "auto", "mpi", "nccl" */
     int device;               /* -1: the rank's index on its host */
     double timeout_s;         /* the watchdog's and the backend's bound */
+    double deadline_s;        /* the whole run's bound (rank 0's watchdog), 0: none */
     double telemetry_s;       /* 0: no sampling */
     const char *results_base; /* parent of the run directory */
     const char *name;         /* run directory name after the time stamp */

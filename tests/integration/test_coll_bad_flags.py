@@ -28,6 +28,8 @@ CASES = [
     (["-o", "sum,xor"], "-o: unknown reduction 'xor'"),
     (["--backend", "verbs"], "--backend: unknown backend 'verbs' (built in: "),
     (["--timeout", "-3"], "--timeout: -3 is out of range"),
+    (["--deadline", "-1"], "--deadline: -1 is out of range"),
+    (["--deadline", "soon"], "--deadline: "),
     (["--target-ci", "0"], "--target-ci: 0 is out of range"),
     (["--json"], "--json: missing value (FILE)"),
     (["--json", "--csv", "x.csv"], "--json: missing value (FILE)"),

@@ -1,6 +1,7 @@
 """A rank that stops answering: the others say which operation, size and peers they waited on,
 the finished results stay written - in the run directory, --json's copy and nccl-tests' -J -
-and the job ends with exit 3 within timeout + 10 s.
+and the job ends with exit 3 within timeout + 10 s. With no bound on a wait (--timeout 0) the
+run's --deadline ends it the same way (rank 0's watchdog: the reason says deadline).
 Uses the test-only fault switch SCALECHECK_TEST_FAULT=hang:RANK:SIZE."""
 import os
 
@@ -56,4 +57,25 @@ def test():
         expect(state == "failed" and complete == 0, f"{path}: state {state}, complete {complete}")
 
 
-main(test)
+
+def deadline():
+    wd = workdir("deadline")
+    base = os.path.join(wd, "results")
+    rc, out, err, _, secs = mpirun_from_output(
+        3, ["coll", "-b", "8", "-e", "1M", "-f", "8", "-n", "5", "--timeout", "0", "--deadline",
+            "3", "--results-dir", base], env={"SCALECHECK_TEST_FAULT": "hang:1:4096"}, timeout=60)
+    expect(rc == 3, f"--deadline: exit {rc}, expected 3\n{err[-2000:]}")
+    expect(secs <= 3 + 10, f"--deadline: ended {secs:.1f} s after it began")
+    lines = [l for l in err.splitlines() if "deadline: the run went on past --deadline 3 s" in l]
+    expect(len(lines) == 1 and "rank 0" in lines[0] and "allreduce of 4K B" in lines[0],
+           f"--deadline: one report, rank 0's:\n{err[-2000:]}")
+    dirs = run_dirs(base)
+    doc = load_json(os.path.join(dirs[0], "result.json")) if len(dirs) == 1 else {}
+    sizes = [r["size_bytes"] for r in doc.get("results", [])]
+    expect(doc.get("state") == "failed" and doc.get("reason", "").startswith("deadline:") and
+           sizes == [8, 8, 64, 64, 512, 512],
+           f"--deadline: state {doc.get('state')}, reason {doc.get('reason')}, sizes {sizes}")
+    print(f"--deadline 3 with --timeout 0: exit 3 after {secs:.1f} s, finished sizes kept")
+
+
+main(lambda: (test(), deadline()))

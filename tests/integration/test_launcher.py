@@ -4,7 +4,11 @@ that writes its stderr as a job would (the launcher's own logic, without MPI):
     whole, and the watchdog's report split that way is still seen: the launcher stops the job
     after --grace and exits 3 (a split line once lost its beginning, and with it the report);
   - a last line without a newline is passed on, and the job's exit code with it;
-  - --kill-grace that is not whole seconds: exit 2, naming the flag."""
+  - --kill-grace that is not whole seconds: exit 2, naming the flag;
+  - the exit code from rank 0's note, not mpirun's alone: a FAIL verdict (1) and bad usage (2)
+    pass through; mpirun's own 1 (a lost daemon, a rank that died after rank 0 finished, a job
+    that ended before rank 0 said anything) is a runtime fault, 3, with the lost host named; a
+    rank 0 that left no note (another host) keeps mpirun's code."""
 import os
 import stat
 import subprocess
@@ -70,8 +74,42 @@ def bad_kill_grace(wd):
     print("--kill-grace 1.5: exit 2")
 
 
+# (what the job does, hosts the probe finds gone, the launcher's exit code, what it says).
+NOTE = 'printf "dir=/nonexistent\\nexe=/bin/true\\n" >"$SCALECHECK_LAUNCH_NOTE"\n'
+SAID = 'printf "exit=%s\\n" {} >>"$SCALECHECK_LAUNCH_NOTE"\n'
+LOST_DAEMON = "ORTE has lost communication with a remote daemon."
+ENDINGS = [
+    ("a FAIL verdict", NOTE + SAID.format(1) + "exit 1\n", 1, None),
+    ("bad usage before a run directory", SAID.format(2) + "exit 2\n", 2, None),
+    ("a lost daemon", NOTE + f"echo '{LOST_DAEMON}' >&2\nexit 1\n", 3,
+     "mpirun lost a daemon (a cut link or a host down); lost host(s): h2"),
+    ("a rank died after rank 0 finished", NOTE + SAID.format(0) + "exit 1\n", 3,
+     "mpirun ended (exit 1) before the command did; lost host(s): none unreachable"),
+    ("no note (rank 0 on another host)", "exit 1\n", 1, None),
+]
+
+
+def endings(wd):
+    hostfile = os.path.join(wd, "hosts")
+    with open(hostfile, "w") as f:
+        f.write("h1\nh2\n")
+    probe = os.path.join(wd, "probe")
+    with open(probe, "w") as f:
+        f.write("#!/bin/sh\n[ \"$1\" != h2 ]\n")  # h2 does not answer
+    os.chmod(probe, 0o755)
+    for i, (name, body, code, said) in enumerate(ENDINGS):
+        bindir = fake_mpirun(os.path.join(wd, str(i)), body)
+        # "lost" probes only when the job ends with a runtime fault; h2 answers otherwise
+        flags = ("--hostfile", hostfile, "--probe", probe if "daemon" in name else "true")
+        p, _ = launch(bindir, *flags)
+        expect(p.returncode == code, f"{name}: exit {p.returncode}, expected {code}\n{p.stderr}")
+        expect(said is None or said in p.stderr, f"{name}: says {said!r}:\n{p.stderr}")
+        print(f"{name}: exit {p.returncode}")
+
+
 def test():
     wd = workdir("launcher")
+    endings(wd)
     split_report(wd)
     last_line(wd)
     bad_kill_grace(wd)

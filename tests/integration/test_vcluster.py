@@ -7,6 +7,9 @@
   cut      - a link cut in the middle of coll, run and pairs: each ends within its timeout +
              10 s, names what it lost, keeps what it finished, exit 3, and nothing is left
              running;
+  slow     - a link at 1 % of its speed: coll and run under --deadline end in exit 3 with what
+             finished kept, the launcher's quick pair search names h2 (and a healthy coll under
+             a deadline ends 0);
   repeat   - 20 healthy `pairs` runs in a row: no suspect (the count is printed);
   curve    - `run` across 1, 2 and 4 hosts gives the multi-node curve and its verdict;
   calibrated - `run --calibrate` on 4 hosts x 1 rank: held to the cluster as measured in the
@@ -105,14 +108,14 @@ def healthy(wd, backend="mpi", method="tag"):
           f"looked at again: {again}")
 
 
-def slow_rate(wd):
+def slow_rate(wd, fraction=0.08, lowest=50):
     """A rate for the shaped host: 8 % of the healthy pairs' reference (well under the default
     tolerance's 50 %), between 50 Mbit/s and 1 Gbit/s."""
     p, doc = pairs(wd, "reference", extra=("--size", "1M", "--looks", "1"))
     expect(doc is not None and p.returncode == 0, f"healthy reference: exit {p.returncode}\n"
                                                   f"{p.stderr[-1500:]}")
     ref = doc["localization"]["reference_GBps"]
-    mbit = max(50, min(1000, int(ref * 8000 * 0.08)))
+    mbit = max(lowest, min(1000, int(ref * 8000 * fraction)))
     print(f"healthy reference {ref:.2f} GB/s: shaped to {mbit} Mbit/s")
     return f"{mbit}mbit"
 
@@ -199,13 +202,18 @@ def cut_one(wd, name, args, ready, kept, timeout_s=4):
     took = ended - cut_at[0]
     expect(p.returncode == 3, f"{name} cut: exit {p.returncode}, expected 3\n{p.stderr[-1500:]}")
     expect(took <= timeout_s + 10, f"{name}: ended {took:.1f} s after the cut (bound {timeout_s + 10})")
-    expect("timeout: no progress" in p.stderr and "waiting on ranks" in p.stderr,
+    # the ranks' watchdogs report, or mpirun notices first that it lost h2's daemon and ends
+    # the job itself (exit 1, its own code: the launcher makes it 3)
+    watchdog = "timeout: no progress" in p.stderr and "waiting on ranks" in p.stderr
+    expect(watchdog or "mpirun lost a daemon" in p.stderr,
            f"{name}: watchdog report\n{p.stderr[-800:]}")
     expect("lost host(s): h2" in p.stderr, f"{name}: the lost host is named:\n{p.stderr[-800:]}")
     expect("Segmentation fault" not in p.stderr and "core dumped" not in p.stderr,
            f"{name}: the launcher's stop crashed mpirun:\n{p.stderr[-800:]}")
     doc = current_doc(base)
-    expect(doc is not None and doc["state"] == "failed" and "timeout" in doc.get("reason", ""),
+    reason = doc.get("reason", "") if doc else ""
+    expect(doc is not None and doc["state"] == "failed" and
+           ("timeout" in reason if watchdog else "lost a daemon" in reason),
            f"{name}: final state {doc and doc['state']} ({doc and doc.get('reason')})")
     expect(kept(doc), f"{name}: the finished work was not kept")
     expect("h2" in doc.get("at_fault", ""),
@@ -218,6 +226,43 @@ def cut_one(wd, name, args, ready, kept, timeout_s=4):
 def cut(wd):
     for name, args, ready, kept in CUTS:
         cut_one(wd, name, args, ready, kept)
+
+
+# A link at 1 % of its speed: every wait moves on, the run would take a hundred times its
+# length; --deadline ends it (exit 3, what finished kept) and the launcher's quick pair search
+# names the slow host. coll and run: one bound for both, the watchdog's.
+SLOW_RUNS = [("coll", CUTS[0][1], lambda d: len(d.get("results", [])) >= 1),
+             ("run", CUTS[1][1], lambda d: d.get("command") == "run")]
+
+
+def slow(wd):
+    deadline = 15
+    healthy_base = os.path.join(wd, "results-deadline-healthy")
+    p = vmpi(1, CUTS[0][1] + ["--deadline", "120", "--results-dir", healthy_base])
+    doc = current_doc(healthy_base)
+    expect(p.returncode == 0 and doc and doc["state"] == "complete",
+           f"healthy coll under a deadline: exit {p.returncode}\n{p.stderr[-1500:]}")
+    vc("shape", NAME, "h2", slow_rate(wd, 0.01, 10))
+    for name, args, kept in SLOW_RUNS:
+        base = os.path.join(wd, "results-slow-" + name)
+        t0 = time.monotonic()
+        p = vmpi(1, args + ["--timeout", "10", "--deadline", str(deadline), "--results-dir", base],
+                 timeout=240)
+        took = time.monotonic() - t0
+        doc = current_doc(base)
+        expect(p.returncode == 3, f"{name} slow: exit {p.returncode}, expected 3\n{p.stderr[-1500:]}")
+        # the deadline, the job's ending (kill-grace 0) and the pair search's ~10 s
+        expect(took <= deadline + 60, f"{name} slow: ended {took:.0f} s after its start")
+        expect(doc is not None and doc["state"] == "failed" and
+               doc.get("reason", "").startswith("deadline: the run went on past --deadline"),
+               f"{name} slow: final state {doc and doc['state']} ({doc and doc.get('reason')})")
+        expect(kept(doc), f"{name} slow: the finished work was not kept")
+        at_fault = doc.get("at_fault", "")
+        expect("node h2" in at_fault and not re.search(r"\bh[134]\b", at_fault),
+               f"{name} slow: at_fault names h2 alone: {at_fault!r}")
+        expect(leftovers() == 0, f"{name} slow: {leftovers()} processes left in the cluster")
+        print(f"{name} at 1 %: exit 3 after {took:.0f} s (deadline {deadline} s); at fault: "
+              f"{at_fault[:90]}")
 
 
 def repeat(wd):
@@ -594,7 +639,7 @@ def test():
         sys.exit(77)
     expect(p.returncode == 0, f"vcluster.sh up: exit {p.returncode}\n{p.stderr[-1500:]}")
     try:
-        {"healthy": healthy, "shaped": shaped, "cut": cut, "repeat": repeat, "curve": curve,
+        {"healthy": healthy, "shaped": shaped, "cut": cut, "repeat": repeat, "slow": slow, "curve": curve,
          "calibrated": calibrated, "ucx": lambda wd: (healthy(wd, "ucx"), healthy(wd, "ucx", "put")),
          "slurm": slurm, "preflight": preflight, "strategies": strategies,
          "strategies16": strategies, "soak": soak}[MODE](wd)
