@@ -145,6 +145,7 @@ static void judge__document(const sc_topology_t *t, const sc_foreign_t *files, i
         doc->argv[i] = strdup(argv[i]);
     for (int i = 0; i < n; i++) {
         sc_kvs_text(&doc->options, "file", files[i].path);
+        sc_kvs_text(&doc->options, "read_as", files[i].read_as);
         judge__check(t, &files[i], doc);
     }
 }
@@ -204,7 +205,10 @@ int sc_cmd_judge(const sc_rte_t *rte, int argc, char **argv)
     if (files == NULL && status == SC_OK)
         status = sc_err_set(&err, SC_ERR_NOMEM, "no memory");
     for (int i = 0; status == SC_OK && i < o.nfiles; i++)
-        status = judge__read(&o, o.files[i], &files[i], &err);
+        if ((status = judge__read(&o, o.files[i], &files[i], &err)) == SC_OK)
+            printf("# %s: read as %s; %zu rows, %s on %d GPUs, %d node%s\n", o.files[i],
+                   files[i].read_as, files[i].rows.n, files[i].collective, files[i].gpus,
+                   files[i].nodes, files[i].nodes == 1 ? "" : "s");
     sc_result_t doc;
     sc_result_init(&doc, "judge");
     if (status == SC_OK) {

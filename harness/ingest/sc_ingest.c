@@ -1,7 +1,14 @@
 /* sc_ingest.c - nccl-tests and OSU text tables into case rows. Both tools print '#' comment
  * lines around a table whose rows start with the message size; anything else (NCCL INFO lines,
  * launcher warnings) is passed over, but a row that starts with a size and does not parse is an
- * error naming file:line. */
+ * error naming file:line. Pastes come indented and launchers tag each line ("[1,0]<stdout>:",
+ * "[0] ", srun -l's "0: "): both are taken off first. nccl-tests' table changed over the years
+ * (no redop column in all_gather's rows before 2.x printed "none", a root column since 2.11, an
+ * `error` column of the largest error before `#wrong`, no header at all in a paste of the rows
+ * alone): the columns are told from the row itself (a redop is a word, a root makes the count
+ * odd), and each row's time is held against its algbw (size / time), so that a column read as
+ * another is an error, never a figure; NCCL 1's tests printed milliseconds, which the same test
+ * tells. */
 #include "sc_ingest.h"
 
 #include <ctype.h>
@@ -46,6 +53,11 @@ static const struct {
     {"Reduce", "reduce"},
     {"Gather", "gather"},
     {"Scatter", "scatter"},
+    {"Multiple Bandwidth", NULL}, /* osu_mbw_mr: pairs' aggregate, and a message rate */
+    {"Message Rate", NULL},
+    {"Non-blocking", NULL}, /* overall time with compute overlapped, not the collective's */
+    {"Multi Latency", NULL},
+    {"Multi-threaded", NULL},
     {"Bi-Directional", NULL},
     {"Bandwidth", "sendrecv"},
     {"Latency", "sendrecv"},
@@ -69,23 +81,70 @@ const char *sc_ingest_osu_title(const char *title)
     return NULL;
 }
 
+/* A launcher's tag at the start of a line, and the indentation of a paste, passed over: Open
+ * MPI's --tag-output "[1,0]<stdout>:", hydra's -l "[0] ", srun -l's "0: ". *tagged says one was
+ * there. */
+static char *sc__untag(char *line, bool *tagged)
+{
+    char *p = line;
+    while (isspace((unsigned char)*p))
+        p++;
+    char *q = p;
+    if (*q == '[') {
+        for (q++; isdigit((unsigned char)*q) || *q == ','; q++)
+            ;
+        if (*q != ']' || q == p + 1)
+            return p;
+        q++;
+        if (strncmp(q, "<stdout>:", 9) == 0 || strncmp(q, "<stderr>:", 9) == 0)
+            q += 9;
+        else if (*q == ':')
+            q++;
+    } else if (isdigit((unsigned char)*q)) {
+        while (isdigit((unsigned char)*q))
+            q++;
+        if (*q != ':')
+            return p;
+        q++;
+    } else {
+        return p;
+    }
+    *tagged = true;
+    while (isspace((unsigned char)*q))
+        q++;
+    return q;
+}
+
+static int sc__split(char *line, char **tok);
+static bool sc__is_uint(const char *s);
+
+/* A row of nccl-tests' table by its look alone (a paste without the '#' lines): a size, a
+ * count, a type name, then numbers and words. */
+static bool sc__nccl_row_shape(const char *text)
+{
+    char copy[SC__LINE], *tok[SC__TOKENS];
+    snprintf(copy, sizeof(copy), "%s", text);
+    int n = sc__split(copy, tok);
+    return n >= 7 && sc__is_uint(tok[0]) && sc__is_uint(tok[1]) &&
+           isalpha((unsigned char)tok[2][0]);
+}
+
 sc_status_t sc_ingest_kind(const char *path, sc_ingest_kind_t *kind, sc_err_t *err)
 {
     FILE *f = fopen(path, "r");
     if (f == NULL)
         return sc_err_set(err, SC_ERR_INPUT, "%s: cannot open", path);
     char line[SC__LINE];
-    bool found = false;
-    for (int n = 0; n < 200 && !found && fgets(line, sizeof(line), f) != NULL; n++) {
-        const char *p = line;
-        while (isspace((unsigned char)*p))
-            p++;
+    bool found = false, tagged = false;
+    for (int n = 0; n < 400 && !found && fgets(line, sizeof(line), f) != NULL; n++) {
+        const char *p = sc__untag(line, &tagged);
         if (n == 0 && *p == '{')
             *kind = SC_INGEST_NCCL_JSON, found = true;
         else if (strncmp(p, "# OSU ", 6) == 0)
             *kind = SC_INGEST_OSU, found = true;
         else if (strstr(p, "nThread") != NULL || strstr(p, "Collective test starting") ||
-                 strstr(p, "out-of-place") != NULL)
+                 strstr(p, "out-of-place") != NULL || strstr(p, "Avg bus bandwidth") != NULL ||
+                 sc__nccl_row_shape(p))
             *kind = SC_INGEST_NCCL_TEXT, found = true;
     }
     fclose(f);
@@ -136,7 +195,13 @@ typedef struct {
     int line;
     char (*hosts)[SC_HOST_MAX];
     int nhosts, ranks;
-    int group; /* columns per placement: 4, or 8 with per-iteration statistics */
+    int group;         /* columns per placement: 4, or 8 with per-iteration statistics */
+    bool header;       /* the table's header line was seen */
+    bool header_root;  /* ... and it names a root column */
+    bool tagged;       /* lines carried a launcher's tag */
+    bool redop, noop;  /* rows with a redop column, rows without one */
+    bool root;         /* rows with a root column */
+    double time_scale; /* 1: times in us; 1000: in ms (NCCL 1); 0: not told yet */
 } sc__reader_t;
 
 static void sc__host(sc__reader_t *r, const char *host)
@@ -158,13 +223,24 @@ static void sc__nccl_comment(sc__reader_t *r, const char *line, sc_foreign_t *ou
         if (c != NULL)
             snprintf(out->collective, sizeof(out->collective), "%s", c);
     }
-    const char *on = strstr(line, " on ");
-    if (strncmp(line, "#  Rank", 7) == 0 && on != NULL && sscanf(on + 4, " %255s", word) == 1) {
+    /* "#  Rank  0 Group  0 Pid ... on HOST device ..." (older: "#   Rank  0 Pid ...") */
+    const char *on = strstr(line, " on "), *p = line + 1;
+    while (*p == ' ')
+        p++;
+    int rank;
+    if (strncmp(p, "Rank ", 5) == 0 && sscanf(p + 5, "%d", &rank) == 1 && on != NULL &&
+        sscanf(on + 4, " %255s", word) == 1) {
         r->ranks++;
         sc__host(r, word);
     }
     if (strstr(line, "i_min") != NULL)
         r->group = 8;
+    if ((strstr(line, " size ") || strstr(line, " bytes ")) && strstr(line, " type ")) {
+        r->header = true;
+        r->header_root = strstr(line, " root ") != NULL;
+        if (strstr(line, " bytes ") && strstr(line, " res")) /* NCCL 1's tests: ms */
+            r->time_scale = 1000;
+    }
 }
 
 /* One placement's columns: time, algbw, busbw, #wrong. false when the time is absent. */
@@ -183,27 +259,70 @@ static bool sc__placement(char **tok, sc_case_row_t *row)
     return true;
 }
 
+/* A row's algbw against size / time: 1 when the time is in us, 1000 when it is in ms (NCCL 1's
+ * tests: size / time a thousand times the printed rate), 0 when they disagree (a column read as
+ * another). Allgather and reduce-scatter's algbw held (n - 1) / n before nccl-tests 2.10: 0.45
+ * .. 1.15 is "the same". Rates printed with two decimals say little below 1 GB/s: -1, not told. */
+static double sc__time_scale(const sc_case_row_t *row)
+{
+    if (row->algbw_GBps < 1.0 || row->time_us <= 0)
+        return -1;
+    double r = row->algbw_GBps / ((double)row->size_bytes / row->time_us / 1e3);
+    return r >= 0.45 && r <= 1.15 ? 1 : r >= 0.45e-3 && r <= 1.15e-3 ? 1000 : 0;
+}
+
+/* The row's time in us, and its algbw as nccl-tests defines it now (size / time); a file's
+ * unit is told by its header (NCCL 1) or its first row that can tell, and holds for all. */
+static sc_status_t sc__nccl_time_scale(sc__reader_t *r, sc_case_row_t *row, sc_err_t *err)
+{
+    double scale = sc__time_scale(row);
+    if (scale > 0 && r->time_scale == 0)
+        r->time_scale = scale;
+    if (scale == 0 || (scale > 0 && scale != r->time_scale))
+        return sc_err_set(err, SC_ERR_INPUT,
+                          "%s:%d: a time of %g and an algbw of %g GB/s do not agree for %llu B "
+                          "(size / time): the columns are not nccl-tests' (size, count, type, "
+                          "[redop,] [root,] time, algbw, busbw, #wrong)",
+                          r->path, r->line, row->time_us, row->algbw_GBps,
+                          (unsigned long long)row->size_bytes);
+    row->time_us *= r->time_scale > 0 ? r->time_scale : 1;
+    /* the old (n - 1) / n algbw, where the row shows it (rates under 0.1 GB/s print as noise) */
+    double now = (double)row->size_bytes / row->time_us / 1e3;
+    if (row->algbw_GBps >= 0.1 && row->algbw_GBps >= 0.45 * now && row->algbw_GBps <= 1.15 * now)
+        row->algbw_GBps = now;
+    return SC_OK;
+}
+
 static sc_status_t sc__nccl_row(sc__reader_t *r, char **tok, int n, sc_foreign_t *out,
                                 sc_err_t *err)
 {
-    int rest = n - 4; /* after size, count, type, redop */
-    bool root = rest == 2 * r->group + 1 || rest == 2 * r->group + 3 || rest == r->group + 1;
-    int first = 4 + (root ? 1 : 0);
+    double number;
+    /* a redop is a word ("sum", "none"); old all_gather rows went straight to the time */
+    bool redop = n > 3 && !sc__number(tok[3], &number);
+    int rest = n - (redop ? 4 : 3); /* after size, count, type[, redop] */
+    bool root = r->header
+                    ? r->header_root
+                    : rest == 2 * r->group + 1 || rest == 2 * r->group + 3 || rest == r->group + 1;
+    int first = (redop ? 4 : 3) + (root ? 1 : 0);
     uint64_t size, count;
-    if (rest < r->group || !sc__size(tok[0], &size) || !sc__size(tok[1], &count))
+    if (rest < r->group + (root ? 1 : 0) || !sc__size(tok[0], &size) || !sc__size(tok[1], &count) ||
+        sc__number(tok[2], &number))
         return sc_err_set(err, SC_ERR_INPUT,
-                          "%s:%d: an nccl-tests row needs size, count, type, redop, [root,] "
+                          "%s:%d: an nccl-tests row needs size, count, type, [redop,] [root,] "
                           "time, algbw, busbw, #wrong (out of place, then in place)",
                           r->path, r->line);
+    r->redop |= redop;
+    r->noop |= !redop;
+    r->root |= root;
     for (int place = 0; place < 2 && first + place * r->group + 3 < n; place++) {
-        sc_case_row_t row = {.root = root ? atoi(tok[4]) : -1,
+        sc_case_row_t row = {.root = root ? atoi(tok[first - 1]) : -1,
                              .in_place = place == 1,
                              .expected_time_us = SC_ABSENT,
                              .expected_busbw_GBps = SC_ABSENT};
         row.size_bytes = size;
         row.count = count;
         snprintf(row.dtype, sizeof(row.dtype), "%s", tok[2]);
-        snprintf(row.op, sizeof(row.op), "%s", strcmp(tok[3], "none") == 0 ? "" : tok[3]);
+        snprintf(row.op, sizeof(row.op), "%s", !redop || strcmp(tok[3], "none") == 0 ? "" : tok[3]);
         snprintf(row.timer, sizeof(row.timer), "device");
         if (!sc__placement(tok + first + place * r->group, &row)) {
             if (place == 0)
@@ -211,8 +330,14 @@ static sc_status_t sc__nccl_row(sc__reader_t *r, char **tok, int n, sc_foreign_t
                                   r->line, tok[first]);
             continue;
         }
+        /* figures no link makes first, then the time's unit, then size / time */
         char why[192];
-        const char *bad = sc_case_row_implausible(&row, true, why, sizeof(why));
+        const char *bad = sc_case_row_implausible(&row, false, why, sizeof(why));
+        sc_status_t status = bad ? SC_OK : sc__nccl_time_scale(r, &row, err);
+        if (status != SC_OK)
+            return status;
+        if (bad == NULL)
+            bad = sc_case_row_implausible(&row, true, why, sizeof(why));
         if (bad != NULL)
             return sc_err_set(err, SC_ERR_INPUT, "%s:%d: %s of place: %s", r->path, r->line,
                               place ? "in" : "out", bad);
@@ -271,36 +396,57 @@ static void sc__osu_comment(const char *line, bool *bandwidth, sc_foreign_t *out
 static sc_status_t sc__read(FILE *f, sc__reader_t *r, sc_ingest_kind_t kind, sc_foreign_t *out,
                             sc_err_t *err)
 {
-    char line[SC__LINE], copy[SC__LINE], dtype[16] = "int8";
+    char line[SC__LINE], copy[SC__LINE], dtype[16] = "int8", title[128] = "";
     char *tok[SC__TOKENS];
     bool bandwidth = false, titled = false;
     sc_status_t status = SC_OK;
     while (status == SC_OK && fgets(line, sizeof(line), f) != NULL) {
         r->line++;
-        if (line[0] == '#') {
+        char *text = sc__untag(line, &r->tagged);
+        if (text[0] == '#') {
             if (kind == SC_INGEST_OSU) {
-                titled = titled || strncmp(line, "# OSU ", 6) == 0;
-                sc__osu_comment(line, &bandwidth, out, dtype);
+                if (strncmp(text, "# OSU ", 6) == 0 && !titled) {
+                    titled = true;
+                    snprintf(title, sizeof(title), "%.*s", (int)strcspn(text + 2, "\r\n"),
+                             text + 2);
+                }
+                sc__osu_comment(text, &bandwidth, out, dtype);
             } else {
-                sc__nccl_comment(r, line, out);
+                sc__nccl_comment(r, text, out);
             }
             continue;
         }
-        snprintf(copy, sizeof(copy), "%s", line);
+        snprintf(copy, sizeof(copy), "%s", text);
         int n = sc__split(copy, tok);
         if (n == 0 || !sc__is_uint(tok[0]))
             continue; /* not a table row: NCCL INFO lines, launcher noise */
         if (kind == SC_INGEST_OSU && titled && out->collective[0] == '\0')
             return sc_err_set(err, SC_ERR_INPUT,
-                              "%s: this OSU test is not judged (collectives, "
-                              "osu_latency and osu_bw are)",
-                              r->path);
+                              "%s:%d: %s is not judged (the collectives, osu_latency and osu_bw "
+                              "are)",
+                              r->path, r->line, title);
         status = kind == SC_INGEST_OSU ? sc__osu_row(r, tok, n, bandwidth, out, err)
                                        : sc__nccl_row(r, tok, n, out, err);
     }
     for (size_t i = 0; kind == SC_INGEST_OSU && i < out->rows.n; i++)
         snprintf(out->rows.items[i].dtype, sizeof(out->rows.items[i].dtype), "%s", dtype);
+    if (kind == SC_INGEST_OSU)
+        snprintf(out->read_as, sizeof(out->read_as), "OSU micro-benchmarks text (%s)",
+                 title[0] ? title : "no title line");
     return status;
+}
+
+/* How an nccl-tests text file was read, in words. */
+static void sc__nccl_read_as(const sc__reader_t *r, sc_foreign_t *out)
+{
+    snprintf(
+        out->read_as, sizeof(out->read_as), "nccl-tests text: %s, %s%s%s, %s, times in %s%s%s%s",
+        out->collective[0] ? out->collective : "no program line",
+        r->header ? "header" : "no header (rows alone)", r->redop ? "; rows with redop" : "",
+        r->noop ? "; rows without redop" : "", r->root ? "a root column" : "no root column",
+        r->time_scale > 1 ? "ms (NCCL 1)" : "us", r->group == 8 ? ", per-iteration statistics" : "",
+        r->ranks > 0 ? ", device lines" : ", no device lines",
+        r->tagged ? ", launcher tags taken off" : "");
 }
 
 sc_status_t sc_ingest_text(const char *path, sc_ingest_kind_t kind, sc_foreign_t *out,
@@ -317,6 +463,8 @@ sc_status_t sc_ingest_text(const char *path, sc_ingest_kind_t kind, sc_foreign_t
     if (status == SC_OK)
         status = sc__read(f, &r, kind, out, err);
     fclose(f);
+    if (kind == SC_INGEST_NCCL_TEXT)
+        sc__nccl_read_as(&r, out);
     if (r.ranks > 0) {
         out->gpus = r.ranks;
         out->nodes = r.nhosts;

@@ -216,6 +216,7 @@ typedef struct {
     char path[PATH_MAX];
     char tool[24];       /* "nccl-tests", "nccl-tests -J", "osu" */
     char collective[24]; /* scalecheck's name for what it measured */
+    char read_as[256];   /* how the file was read, in words (its format, what was inferred) */
     int gpus, nodes;     /* ranks and distinct hosts; 0 when the file does not say */
     sc_case_rows_t rows;
 } sc_foreign_t;

@@ -88,6 +88,8 @@ sc_status_t sc_json_load_nccl_tests(const char *path, sc_foreign_t *out, sc_err_
     snprintf(out->tool, sizeof(out->tool), "nccl-tests -J");
     const char *coll = program ? sc_ingest_nccl_program(program) : NULL;
     snprintf(out->collective, sizeof(out->collective), "%s", coll ? coll : "");
+    snprintf(out->read_as, sizeof(out->read_as), "nccl-tests -J JSON (%s)",
+             program ? program : "no program in args");
     if (src.status == SC_OK)
         sc__devices(doc, out);
     size_t i;
