@@ -112,8 +112,8 @@ static int model__powers(int *out, long long limit)
 static void model__collectives(const sc_topology_t *t, const model__opts_t *o,
                                sc_prediction_rows_t *list)
 {
-    printf("# %-13s %12s %6s %6s %-13s %12s %10s %10s\n", "collective", "size(B)", "gpus", "nodes",
-           "algorithm", "time_us", "algbw", "busbw");
+    printf("# %-13s %12s %6s %6s %-13s %-8s %12s %10s %10s\n", "collective", "size(B)", "gpus",
+           "nodes", "algorithm", "protocol", "time_us", "algbw", "busbw");
     for (const sc_coll_t *const *c = sc_coll_list(); *c; c++) {
         if (strcmp(o->collective, "all") != 0 && strcmp(o->collective, (*c)->name) != 0)
             continue;
@@ -124,9 +124,10 @@ static void model__collectives(const sc_topology_t *t, const model__opts_t *o,
                         continue; /* across nodes: whole nodes */
                     sc_prediction_t p;
                     sc_model_collective(t, *c, (double)o->sizes[is], o->gpus[ig], o->nodes[in], &p);
-                    printf("  %-13s %12llu %6d %6d %-13s %12.2f %10.2f %10.2f\n", (*c)->name,
+                    printf("  %-13s %12llu %6d %6d %-13s %-8s %12.2f %10.2f %10.2f\n", (*c)->name,
                            (unsigned long long)o->sizes[is], o->gpus[ig] * o->nodes[in],
-                           o->nodes[in], p.algorithm, p.time_us, p.algbw_GBps, p.busbw_GBps);
+                           o->nodes[in], p.algorithm, p.protocol[0] ? p.protocol : "-", p.time_us,
+                           p.algbw_GBps, p.busbw_GBps);
                     sc_prediction_row_t *row = SC_LIST_PUSH(list);
                     if (row == NULL)
                         continue;
@@ -138,6 +139,7 @@ static void model__collectives(const sc_topology_t *t, const model__opts_t *o,
                                                  .busbw_GBps = p.busbw_GBps};
                     snprintf(row->collective, sizeof(row->collective), "%s", (*c)->name);
                     snprintf(row->algorithm, sizeof(row->algorithm), "%s", p.algorithm);
+                    snprintf(row->protocol, sizeof(row->protocol), "%s", p.protocol);
                 }
     }
 }

@@ -10,24 +10,52 @@
 
 #include <math.h>
 
+#include "model/sc_model_proto.h"
+
 static bool sc__is(const sc_coll_t *c, sc_coll_id_t id)
 {
     return c->id == id;
 }
 
-/* One level (intra or inter) of a ring: alpha per step, bandwidth B (GB/s). */
-static double sc__ring_us(const sc_coll_t *c, double bytes, int n, double alpha_us, double B)
+typedef struct {
+    double us, latency_us;
+    const char *protocol;
+} sc__cost_t;
+
+/* What an algorithm's path costs: NCCL's protocols where they price t (sc_model_proto.h), else
+ * alpha a step and the bytes over B. */
+static sc__cost_t sc__path(const sc_topology_t *t, const sc_proto_path_t *p, double alpha_intra,
+                           double alpha_inter)
 {
-    if (n <= 1)
-        return 0.0;
-    return sc_coll_ring_steps(c, n) * alpha_us + c->busbw_factor(n) * bytes / (B * 1e3);
+    if (sc_model_proto_applies(t)) {
+        sc_proto_price_t q = sc_model_proto(t, p);
+        return (sc__cost_t){q.time_us, q.latency_us, q.protocol};
+    }
+    double latency = p->intra_steps * alpha_intra + p->inter_steps * alpha_inter;
+    return (sc__cost_t){latency + p->wire_bytes / (p->GBps * 1e3), latency, ""};
 }
 
-static void sc__finish(const sc_coll_t *c, double size, int n, double us, const char *alg,
+/* A ring over g GPUs of one node. */
+static sc__cost_t sc__ring(const sc_topology_t *t, const sc_coll_t *c, double bytes, int g,
+                           double alpha_us, double B)
+{
+    if (g <= 1)
+        return (sc__cost_t){0.0, 0.0, ""};
+    sc_proto_path_t p = {.intra_steps = sc_coll_ring_steps(c, g),
+                         .wire_bytes = c->busbw_factor(g) * bytes,
+                         .GBps = B,
+                         .gpus = g,
+                         .nodes = 1};
+    return sc__path(t, &p, alpha_us, 0.0);
+}
+
+static void sc__finish(const sc_coll_t *c, double size, int n, sc__cost_t cost, const char *alg,
                        sc_prediction_t *out)
 {
     out->algorithm = alg;
-    out->time_us = us > 0 ? us : 0.5; /* a launch costs something even alone */
+    out->protocol = cost.protocol;
+    out->time_us = cost.us > 0 ? cost.us : 0.5; /* a launch costs something even alone */
+    out->latency_us = cost.latency_us < out->time_us ? cost.latency_us : out->time_us;
     out->algbw_GBps = size / out->time_us / 1e3;
     out->busbw_GBps = out->algbw_GBps * c->busbw_factor(n);
 }
@@ -43,11 +71,15 @@ static void sc__single_node(const sc_topology_t *t, const sc_coll_t *c, double s
 {
     double B, alpha;
     sc_topology_intra_path(t, size, g, &alpha, &B);
-    double best = sc__ring_us(c, size, g, alpha, B);
+    sc__cost_t best = sc__ring(t, c, size, g, alpha, B);
     const char *alg = "ring";
     if (sc_topology_nvls(t) && sc__is(c, SC_COLL_allreduce) && g > 1 && sc__may(t, SC_ALGO_nvls)) {
-        double nvls = 2.0 * alpha + size / (sc_topology_nvls_algbw_GBps(t) * 1e3);
-        if (nvls < best || t->algo == SC_ALGO_nvls) {
+        double wire_us = size / (sc_topology_nvls_algbw_GBps(t) * 1e3);
+        sc_proto_price_t q = sc_model_proto_nvls(1, wire_us);
+        sc__cost_t nvls = sc_model_proto_applies(t)
+                              ? (sc__cost_t){q.time_us, q.latency_us, q.protocol}
+                              : (sc__cost_t){2.0 * alpha + wire_us, 2.0 * alpha, ""};
+        if (nvls.us < best.us || t->algo == SC_ALGO_nvls) {
             best = nvls;
             alg = "nvls";
         }
@@ -60,25 +92,31 @@ static void sc__single_node(const sc_topology_t *t, const sc_coll_t *c, double s
  * and an all-gather over its GPUs; between nodes each node's buffer crosses its NICs once each
  * way and the switches reduce: two latencies per switch tier): the faster, or the forced one. */
 static void sc__tree_or_sharp(const sc_topology_t *t, const sc_coll_t *c, double size, int g,
-                              int nodes, double ai, double Bi, double an, double Bnode, double *us,
-                              const char **alg)
+                              int nodes, double ai, double Bi, double an, double Bnode,
+                              sc__cost_t *best, const char **alg)
 {
     double B = Bi < Bnode ? Bi : Bnode;
     if (sc__may(t, SC_ALGO_tree)) {
-        double tree = sc_coll_tree_steps(nodes) * an + 2.0 * (g - 1) * ai +
-                      c->busbw_factor(g * nodes) * size / (B * 1e3);
-        if (tree < *us || t->algo == SC_ALGO_tree) {
-            *us = tree;
+        sc_proto_path_t p = {.tree = true,
+                             .intra_steps = 2.0 * (g - 1),
+                             .inter_steps = sc_coll_tree_steps(nodes),
+                             .wire_bytes = c->busbw_factor(g * nodes) * size,
+                             .GBps = B,
+                             .gpus = g,
+                             .nodes = nodes};
+        sc__cost_t tree = sc__path(t, &p, ai, an);
+        if (tree.us < best->us || t->algo == SC_ALGO_tree) {
+            *best = tree;
             *alg = "tree";
         }
     }
     if (t->sharp && sc__may(t, SC_ALGO_sharp)) {
         double intra = g > 1 ? c->busbw_factor(g) * size / (Bi * 1e3) : 0.0;
         double inter = size / (Bnode * 1e3);
-        double sharp = 2.0 * (g - 1) * ai + 2.0 * (double)(t->switch_tiers + 1) * an +
-                       (intra > inter ? intra : inter);
-        if (sharp < *us || t->algo == SC_ALGO_sharp) {
-            *us = sharp;
+        double latency = 2.0 * (g - 1) * ai + 2.0 * (double)(t->switch_tiers + 1) * an;
+        sc__cost_t sharp = {latency + (intra > inter ? intra : inter), latency, ""};
+        if (sharp.us < best->us || t->algo == SC_ALGO_sharp) {
+            *best = sharp;
             *alg = "sharp";
         }
     }
@@ -99,18 +137,26 @@ static void sc__multi_node(const sc_topology_t *t, const sc_coll_t *c, double si
     double B = Bi < Bnode ? Bi : Bnode;
     int n = g * nodes;
     const char *alg = "ring";
-    double us;
+    sc__cost_t cost;
     if (sc__is(c, SC_COLL_alltoall)) {
-        us = (n - 1) * an + g * size * (double)(nodes - 1) / nodes / (Bnode * 1e3) +
-             size / nodes * (double)(g - 1) / g / (Bi * 1e3);
+        cost.latency_us = (n - 1) * an;
+        cost.us = cost.latency_us + g * size * (double)(nodes - 1) / nodes / (Bnode * 1e3) +
+                  size / nodes * (double)(g - 1) / g / (Bi * 1e3);
+        cost.protocol = "";
         alg = "p2p";
     } else {
         double steps = sc__is(c, SC_COLL_allreduce) ? 2.0 : 1.0;
-        us = steps * ((n - nodes) * ai + nodes * an) + c->busbw_factor(n) * size / (B * 1e3);
+        sc_proto_path_t p = {.intra_steps = steps * (n - nodes),
+                             .inter_steps = steps * nodes,
+                             .wire_bytes = c->busbw_factor(n) * size,
+                             .GBps = B,
+                             .gpus = g,
+                             .nodes = nodes};
+        cost = sc__path(t, &p, ai, an);
         if (sc__is(c, SC_COLL_allreduce))
-            sc__tree_or_sharp(t, c, size, g, nodes, ai, Bi, an, Bnode, &us, &alg);
+            sc__tree_or_sharp(t, c, size, g, nodes, ai, Bi, an, Bnode, &cost, &alg);
     }
-    sc__finish(c, size, n, us, alg, out);
+    sc__finish(c, size, n, cost, alg, out);
 }
 
 void sc_model_collective(const sc_topology_t *t, const sc_coll_t *coll, double size_bytes,
@@ -120,8 +166,8 @@ void sc_model_collective(const sc_topology_t *t, const sc_coll_t *coll, double s
     if (n <= 1) {
         /* one GPU: a local copy at memory speed */
         double mem = sc_topology_memory_GBps(t) > 0 ? sc_topology_memory_GBps(t) : 100.0;
-        sc__finish(coll, size_bytes, 1, t->intra_latency_us + size_bytes / (mem * 1e3), "local",
-                   out);
+        sc__cost_t copy = {t->intra_latency_us + size_bytes / (mem * 1e3), t->intra_latency_us, ""};
+        sc__finish(coll, size_bytes, 1, copy, "local", out);
     } else if (nodes <= 1) {
         sc__single_node(t, coll, size_bytes, gpus_per_node, out);
     } else {

@@ -12,7 +12,9 @@
 
 typedef struct {
     const char *algorithm; /* "ring", "tree", "nvls", "hierarchical", "p2p", "local" */
+    const char *protocol;  /* NCCL's: "LL", "LL128", "Simple"; "" where none is priced */
     double time_us;
+    double latency_us; /* the part of time_us that is not bytes at the path's rate */
     double algbw_GBps;
     double busbw_GBps;
 } sc_prediction_t;

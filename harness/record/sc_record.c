@@ -368,9 +368,11 @@ const sc_field_t sc_spin_row_fields[] = {
 
 #define M(field, kind) SC__F(sc_prediction_row_t, field, kind, 0)
 const sc_field_t sc_prediction_row_fields[] = {
-    M(collective, SC_FIELD_TEXT),   M(size_bytes, SC_FIELD_U64),    M(gpus, SC_FIELD_INT),
-    M(nodes, SC_FIELD_INT),         M(algorithm, SC_FIELD_TEXT),    M(time_us, SC_FIELD_DOUBLE),
-    M(algbw_GBps, SC_FIELD_DOUBLE), M(busbw_GBps, SC_FIELD_DOUBLE), SC__END,
+    M(collective, SC_FIELD_TEXT),   M(size_bytes, SC_FIELD_U64),
+    M(gpus, SC_FIELD_INT),          M(nodes, SC_FIELD_INT),
+    M(algorithm, SC_FIELD_TEXT),    M(protocol, SC_FIELD_TEXT),
+    M(time_us, SC_FIELD_DOUBLE),    M(algbw_GBps, SC_FIELD_DOUBLE),
+    M(busbw_GBps, SC_FIELD_DOUBLE), SC__END,
 };
 #undef M
 

@@ -193,6 +193,7 @@ typedef struct {
     uint64_t size_bytes;
     int gpus, nodes;
     char algorithm[32];
+    char protocol[16]; /* NCCL's protocol priced ("" none) */
     double time_us, algbw_GBps, busbw_GBps;
 } sc_prediction_row_t;
 

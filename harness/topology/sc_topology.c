@@ -125,6 +125,9 @@ static const sc_field_t sc__topology_fields[] = {
      "against the model: PASS >= 1-t"},
     {"expect.fail_tolerance", SC_FIELD_NUMBER, T(fail_tolerance), 0, false, 0, 1, NULL,
      "against the model: FAIL below 1-f (default 1-(1-t)^2), WARN between"},
+    {"expect.latency_tolerance", SC_FIELD_NUMBER, T(latency_tolerance), 0, false, 0, 0.95, NULL,
+     "against the model where latency decides a case's time (small messages): the band widens "
+     "from t towards this with the model's latency share (default 0.5)"},
     {"expect.claims", SC_FIELD_SKIP, 0, 0, false, 0, 0, NULL, "explicit claims (a list)"},
     {"expect.soak", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL,
      "what `scalecheck soak` holds every cycle to"},
@@ -185,6 +188,7 @@ static void sc__defaults(sc_topology_t *t)
     t->oversubscription = 1.0;
     t->nodes = 1;
     t->tolerance = 0.1;
+    t->latency_tolerance = SC_DEFAULT_LATENCY_TOLERANCE;
     t->p2p = true;
     t->pcie_uplink_lanes = 16;
     t->step_jitter = SC_DEFAULT_STEP_JITTER;

@@ -148,8 +148,10 @@ typedef struct {
     double power_kw;
     char power_source[160];
     /* expectations */
-    double tolerance;      /* for the model's predictions: PASS >= 1 - t */
-    double fail_tolerance; /* FAIL below 1 - f; 0: f = 1 - (1 - t)^2, one tolerance further */
+    double tolerance;         /* for the model's predictions: PASS >= 1 - t */
+    double fail_tolerance;    /* FAIL below 1 - f; 0: f = 1 - (1 - t)^2, one tolerance further */
+    double latency_tolerance; /* the band of a case whose time is all latency (the model's
+                                 latency share widens t towards it) */
     sc_claim_t claims[SC_TOPOLOGY_MAX_CLAIMS];
     sc_soak_limits_t soak; /* expect.soak: what a soak holds every cycle to */
     int nclaims;

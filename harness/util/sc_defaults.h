@@ -34,6 +34,10 @@
 #define SC_DEFAULT_PAIRS_TOLERANCE      0.5
 #define SC_DEFAULT_PAIRS_TOLERANCE_TEXT SC_DEFAULT_TEXT(SC_DEFAULT_PAIRS_TOLERANCE)
 
+/* How far a case whose time is all latency may stray from the model (expect.latency_tolerance):
+ * PASS down to half the model's speed, FAIL below a quarter of it. */
+#define SC_DEFAULT_LATENCY_TOLERANCE 0.5
+
 /* The least drop against a baseline that is a finding (a WARN; twice it a FAIL), whatever the
  * baseline's own spread: `baseline create --tolerance`, `report DIR1 DIR2 --tolerance`. */
 #define SC_DEFAULT_BASELINE_TOLERANCE      0.05

@@ -24,7 +24,49 @@ static sc_topology_t synthetic(void)
     t.overlap = 1.0;
     t.nodes = 4;
     t.tflops_fp32 = 100;
+    t.library = SC_LIB_mpi; /* alpha-beta: the formulas below; NCCL's protocols further down */
     return t;
+}
+
+/* NCCL's protocols (NCCL's tuner constants, sc_model_proto.c): Simple for large messages with
+ * its base 8.4 us and 3.4 us an NVLink ring step, LL for small ones (6.6 + 0.6 a step), LL128
+ * between, and PCIe with no LL128 and 1 us an LL step. */
+static void protocols(void)
+{
+    sc_topology_t t = synthetic();
+    t.library = SC_LIB_nccl;
+    sc_prediction_t p;
+    sc_model_collective(&t, &sc_coll_allreduce, 1e9, 8, 1, &p);
+    SC_EXPECT(strcmp(p.protocol, "Simple") == 0);
+    SC_EXPECT_NEAR(p.time_us, 8.4 + 14 * 3.4 + 1.75e9 / 1e5, 1e-6);
+    SC_EXPECT_NEAR(p.latency_us, 8.4 + 14 * 3.4, 1e-6);
+    sc_model_collective(&t, &sc_coll_allreduce, 8, 8, 1, &p);
+    SC_EXPECT(strcmp(p.protocol, "LL") == 0);
+    SC_EXPECT_NEAR(p.time_us, 6.6 + 14 * 0.6 + 1.75 * 8 / 50e3, 1e-9);
+    SC_EXPECT(p.latency_us / p.time_us > 0.999);
+    sc_model_collective(&t, &sc_coll_allreduce, 4e6, 8, 1, &p);
+    SC_EXPECT(strcmp(p.protocol, "LL128") == 0);
+    /* LL's rate: half the path, and at most what the GPU generation reaches (Ampere 87.7) */
+    t.gpu_bandwidth_GBps = 400;
+    strcpy(t.gpu, "A100-SXM4-80GB");
+    sc_model_collective(&t, &sc_coll_allgather, 65536, 8, 1, &p);
+    SC_EXPECT(strcmp(p.protocol, "LL") == 0);
+    SC_EXPECT_NEAR(p.time_us, 6.6 + 7 * 0.6 + 0.875 * 65536 / 87.7e3, 1e-9);
+    t.fabric = SC_FABRIC_pcie;
+    t.pcie_gen = 4;
+    t.pcie_lanes = 16;
+    t.p2p = true;
+    sc_model_collective(&t, &sc_coll_allreduce, 8, 8, 1, &p);
+    SC_EXPECT_NEAR(p.latency_us, 6.6 + 14 * 1.0, 1e-2);
+    for (double s = 8; s <= 1e9; s *= 4) {
+        sc_model_collective(&t, &sc_coll_allreduce, s, 8, 1, &p);
+        SC_EXPECT(strcmp(p.protocol, "LL128") != 0);
+    }
+    /* calibrated figures keep their measured regimes: no protocol priced */
+    t.cal_intra.n = 1;
+    t.cal_intra.r[0] = (sc_regime_t){0, 2.0, 50.0};
+    sc_model_collective(&t, &sc_coll_allreduce, 8, 8, 1, &p);
+    SC_EXPECT(p.protocol[0] == '\0');
 }
 
 int main(void)
@@ -101,5 +143,6 @@ int main(void)
     /* a layout that does not fit is refused */
     w.tp = 3;
     SC_EXPECT(sc_model_step(&t, &w, 8, 1, 1, 1, &b, &err) == SC_ERR_USAGE);
+    protocols();
     return sc_test_done("test_model");
 }

@@ -1,0 +1,120 @@
+/* sc_model_proto.c - NCCL's three protocols priced as NCCL's own tuner prices them
+ * (src/graph/tuning.cc, the defaults of NCCL 2.19-2.28; docs/REFERENCE.md §3.2): a protocol
+ * pays a base latency per operation and a latency per algorithm step by the hardware the step
+ * crosses (NVLink, PCIe, the network), and reaches a share of the path's bandwidth - LL sends
+ * 8-byte lines of which half is data (and no more than the llMaxBw a GPU generation reaches on
+ * one node, a CPU vendor across nodes), LL128 120 of every 128 bytes (NCCL enables it by
+ * default only where the GPUs talk over NVLink), Simple the whole path. The fastest wins, as in
+ * NCCL's tuner. */
+#include "sc_model_proto.h"
+
+#include <math.h>
+#include <string.h>
+
+enum { SC__LL, SC__LL128, SC__SIMPLE, SC__PROTOS };
+enum { SC__HW_NVLINK, SC__HW_PCI, SC__HW_NET };
+
+static const char *const sc__proto_names[SC__PROTOS] = {"LL", "LL128", "Simple"};
+
+/* [tree, ring][protocol], us */
+static const double sc__base_us[2][SC__PROTOS] = {{6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}};
+/* [hardware][tree, ring][protocol], us a step */
+static const double sc__hw_us[3][2][SC__PROTOS] = {
+    {{0.6, 1.25, 4.0}, {0.6, 1.9, 3.4}},  /* NVLink */
+    {{1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}},   /* PCIe */
+    {{5.0, 8.5, 14.0}, {2.7, 4.0, 14.0}}, /* network */
+};
+/* NVLink SHARP: Simple only, 25 us on a node, 18 more across nodes */
+#define SC__NVLS_US     25.0
+#define SC__NVLS_NET_US 18.0
+
+/* LL's most (GB/s busbw) on one node by GPU generation: Volta, Ampere, Hopper, Blackwell. */
+static const double sc__ll_max_node[] = {39.0, 87.7, 141.0, 282.0};
+
+static bool sc__has(const char *s, const char *const *words)
+{
+    for (; *words != NULL; words++)
+        if (strstr(s, *words) != NULL)
+            return true;
+    return false;
+}
+
+/* NCCL's index of the GPU's generation (compute capability 7.x, 8.x, 9.x, 10.x), from its
+ * name; Ampere where the name says nothing known. */
+static int sc__gpu_generation(const char *gpu)
+{
+    static const char *const blackwell[] = {"B100",  "B200",   "B300",         "GB200",
+                                            "GB300", "RTX 50", "RTX PRO 6000", NULL};
+    static const char *const hopper[] = {"H100", "H200", "H800", "H20", "GH200", NULL};
+    static const char *const volta[] = {"V100", "Titan V", "TITAN V", NULL};
+    return sc__has(gpu, blackwell) ? 3 : sc__has(gpu, hopper) ? 2 : sc__has(gpu, volta) ? 0 : 1;
+}
+
+/* LL's bandwidth cap: the GPU generation's on one node; across nodes the CPU's (an AMD host's
+ * lower), falling from 2 nodes to more. */
+static double sc__ll_max(const sc_topology_t *t, int nodes)
+{
+    if (nodes <= 1)
+        return sc__ll_max_node[sc__gpu_generation(t->gpu)];
+    bool amd = strstr(t->cpu, "AMD") != NULL || strstr(t->cpu, "EPYC") != NULL;
+    if (nodes == 2)
+        return amd ? 22.5 : 39.0;
+    return amd ? 19.0 : 20.4;
+}
+
+bool sc_model_proto_applies(const sc_topology_t *t)
+{
+    bool nccl_like = t->library == SC_LIB_nccl || t->library == SC_LIB_rccl;
+    return nccl_like && t->cal_intra.n == 0 && t->cal_inter.n == 0;
+}
+
+/* Whether a node's steps cross NVLink: a bridge joins two GPUs, more meet over PCIe. */
+static bool sc__nvlink_intra(const sc_topology_t *t, int gpus)
+{
+    return t->fabric == SC_FABRIC_nvswitch || t->fabric == SC_FABRIC_nvlink_mesh ||
+           (t->fabric == SC_FABRIC_nvlink_bridge && gpus <= 2);
+}
+
+/* The bandwidth (GB/s busbw) protocol p reaches over a path of B. */
+static double sc__proto_GBps(const sc_topology_t *t, bool tree, int p, double B, int nodes)
+{
+    double ll_max = sc__ll_max(t, nodes);
+    if (p == SC__SIMPLE)
+        return tree ? 0.92 * B : B;
+    if (p == SC__LL) {
+        double ll = tree ? B / 3.8 : 0.5 * B;
+        return ll < ll_max ? ll : ll_max;
+    }
+    return tree ? B * (nodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0) : 0.92 * B;
+}
+
+sc_proto_price_t sc_model_proto(const sc_topology_t *t, const sc_proto_path_t *path)
+{
+    int alg = path->tree ? 0 : 1;
+    int intra_hw = sc__nvlink_intra(t, path->gpus) ? SC__HW_NVLINK : SC__HW_PCI;
+    sc_proto_price_t best = {.time_us = -1};
+    for (int p = 0; p < SC__PROTOS; p++) {
+        if (p == SC__LL128 && intra_hw != SC__HW_NVLINK)
+            continue; /* not enabled by default off NVLink */
+        double B = sc__proto_GBps(t, path->tree, p, path->GBps, path->nodes);
+        double intra = sc__hw_us[intra_hw][alg][p] * (path->nodes > 1 && p == SC__LL ? 1.8 : 1.0);
+        double latency = sc__base_us[alg][p] + path->intra_steps * intra +
+                         path->inter_steps * sc__hw_us[SC__HW_NET][alg][p];
+        /* no path (a node without NICs): no time, as the alpha-beta line has none either */
+        double us = latency + (B > 0                  ? path->wire_bytes / (B * 1e3)
+                               : path->wire_bytes > 0 ? INFINITY
+                                                      : 0.0);
+        if (best.time_us < 0 || us < best.time_us)
+            best = (sc_proto_price_t){us, latency, sc__proto_names[p]};
+    }
+    /* what is not the path's bandwidth: latencies, and a protocol's lines and flags */
+    double line_us = path->GBps > 0 ? path->wire_bytes / (path->GBps * 1e3) : 0.0;
+    best.latency_us = best.time_us > line_us ? best.time_us - line_us : 0.0;
+    return best;
+}
+
+sc_proto_price_t sc_model_proto_nvls(int nodes, double wire_us)
+{
+    double latency = SC__NVLS_US + (nodes > 1 ? SC__NVLS_NET_US : 0.0);
+    return (sc_proto_price_t){latency + wire_us, latency, "Simple"};
+}
