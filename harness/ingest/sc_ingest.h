@@ -2,8 +2,9 @@
  * holds them to a topology like its own runs: nccl-tests' text tables (every 2.x layout and NCCL
  * 1's, with or without header lines, tagged by a launcher or indented; sc_ingest.c says how the
  * columns are told), and OSU micro-benchmarks' collective and point-to-point tables. Each file
- * read says how it was read (sc_foreign_t.read_as). nccl-tests' JSON (-J) is read by report/sc_json_in (JSON is read in one
- * module); this one tells which format a file is. Every error names file:line. */
+ * read says how it was read (sc_foreign_t.read_as). nccl-tests' JSON (-J) is read by
+ * report/sc_json_in (JSON is read in one module); this one tells which format a file is. Every
+ * error names file:line. */
 #ifndef SC_INGEST_H
 #define SC_INGEST_H
 
