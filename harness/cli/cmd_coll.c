@@ -14,6 +14,7 @@
 #include "session/sc_session.h"
 #include "report/sc_report.h"
 #include "judge/sc_verdict.h"
+#include "judge/sc_steady.h"
 #include "report/sc_verdict_render.h"
 #include "engine/sc_engine.h"
 #include "engine/sc_sweep.h"
@@ -575,9 +576,11 @@ int sc_cmd_coll(const sc_rte_t *rte, int argc, char **argv)
     if (status == SC_OK)
         sc_session_telemetry(&run.ses, &run.doc.health, &run.doc.nhealth);
     if (status == SC_OK && rte->rank == 0) {
-        if (run.opts.topology != NULL)
+        if (run.opts.topology != NULL) {
             sc_verdict_case_claims(&run.topo, run.doc.cases.items, run.doc.cases.n,
                                    rte->size / rte->nhosts, rte->nhosts, &run.doc.checks);
+            sc_verdict_steadiness(&run.topo, run.doc.cases.items, run.doc.cases.n, &run.doc.checks);
+        }
         sc_cmd_baseline_hold(&run.baseline, run.opts.baseline, &run.doc);
         if (run.doc.judged) /* nccl-tests' parsers read stdout: the verdict goes beside it */
             sc_verdict_print(run.opts.nccl_tests_output ? stderr : stdout, run.ses.res.log,

@@ -12,6 +12,7 @@
 #include "cli/sc_cmd_baseline.h"
 #include "coll/sc_coll.h"
 #include "ingest/sc_ingest.h"
+#include "judge/sc_steady.h"
 #include "judge/sc_verdict.h"
 #include "report/sc_json_in.h"
 #include "report/sc_json_out.h"
@@ -124,9 +125,11 @@ static void judge__check(const sc_topology_t *t, const sc_foreign_t *f, sc_resul
         if (kept != NULL)
             *kept = *row;
     }
-    if (t != NULL)
+    if (t != NULL) {
         sc_verdict_case_claims(t, f->rows.items, f->rows.n, f->gpus / f->nodes, f->nodes,
                                &doc->checks);
+        sc_verdict_steadiness(t, f->rows.items, f->rows.n, &doc->checks);
+    }
 }
 
 static void judge__document(const sc_topology_t *t, const sc_foreign_t *files, int n, int argc,

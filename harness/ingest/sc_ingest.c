@@ -275,22 +275,41 @@ static double sc__time_scale(const sc_case_row_t *row)
  * unit is told by its header (NCCL 1) or its first row that can tell, and holds for all. */
 static sc_status_t sc__nccl_time_scale(sc__reader_t *r, sc_case_row_t *row, sc_err_t *err)
 {
-    double scale = sc__time_scale(row);
-    if (scale > 0 && r->time_scale == 0)
-        r->time_scale = scale;
-    if (scale == 0 || (scale > 0 && scale != r->time_scale))
+    double told = sc__time_scale(row);
+    if (told > 0 && r->time_scale == 0)
+        r->time_scale = told;
+    if (told == 0 || (told > 0 && told != r->time_scale))
         return sc_err_set(err, SC_ERR_INPUT,
                           "%s:%d: a time of %g and an algbw of %g GB/s do not agree for %llu B "
                           "(size / time): the columns are not nccl-tests' (size, count, type, "
                           "[redop,] [root,] time, algbw, busbw, #wrong)",
                           r->path, r->line, row->time_us, row->algbw_GBps,
                           (unsigned long long)row->size_bytes);
-    row->time_us *= r->time_scale > 0 ? r->time_scale : 1;
+    double scale = r->time_scale > 0 ? r->time_scale : 1;
+    row->time_us *= scale;
+    row->time_us_min *= scale;
+    row->time_us_max *= scale;
+    row->time_us_p99 *= scale;
     /* the old (n - 1) / n algbw, where the row shows it (rates under 0.1 GB/s print as noise) */
     double now = (double)row->size_bytes / row->time_us / 1e3;
     if (row->algbw_GBps >= 0.1 && row->algbw_GBps >= 0.45 * now && row->algbw_GBps <= 1.15 * now)
         row->algbw_GBps = now;
     return SC_OK;
+}
+
+/* A placement's per-iteration columns (nccl-tests with per-iteration timing): the fastest, the
+ * slowest and the 99th percentile iteration (us), and the coefficient of variation (%). Absent
+ * or unreadable ones stay 0: not known. */
+static void sc__iteration_stats(char **tok, sc_case_row_t *row)
+{
+    double v[4];
+    for (int i = 0; i < 4; i++)
+        if (!sc__number(tok[i], &v[i]) || v[i] < 0)
+            return;
+    row->time_us_min = v[0];
+    row->time_us_max = v[1];
+    row->time_us_p99 = v[2];
+    row->cv = v[3] / 100.0;
 }
 
 static sc_status_t sc__nccl_row(sc__reader_t *r, char **tok, int n, sc_foreign_t *out,
@@ -330,6 +349,8 @@ static sc_status_t sc__nccl_row(sc__reader_t *r, char **tok, int n, sc_foreign_t
                                   r->line, tok[first]);
             continue;
         }
+        if (r->group == 8 && first + place * r->group + 7 < n) /* i_min, i_max, i_p99, i_cv% */
+            sc__iteration_stats(tok + first + place * r->group + 4, &row);
         /* figures no link makes first, then the time's unit, then size / time */
         char why[192];
         const char *bad = sc_case_row_implausible(&row, false, why, sizeof(why));

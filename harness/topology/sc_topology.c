@@ -128,6 +128,12 @@ static const sc_field_t sc__topology_fields[] = {
     {"expect.latency_tolerance", SC_FIELD_NUMBER, T(latency_tolerance), 0, false, 0, 0.95, NULL,
      "against the model where latency decides a case's time (small messages): the band widens "
      "from t towards this with the model's latency share (default 0.5)"},
+    {"expect.steadiness_tolerance", SC_FIELD_NUMBER, T(steadiness_tolerance), 0, false, 0, 0.99,
+     NULL,
+     "a case's p99 against its median: PASS while median/p99 >= 1-t (default 0.667: p99 up to 3x "
+     "the median)"},
+    {"expect.steadiness_fail_tolerance", SC_FIELD_NUMBER, T(steadiness_fail_tolerance), 0, false, 0,
+     0.999, NULL, "FAIL below 1-f (default 0.9: p99 over 10x the median)"},
     {"expect.claims", SC_FIELD_SKIP, 0, 0, false, 0, 0, NULL, "explicit claims (a list)"},
     {"expect.soak", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL,
      "what `scalecheck soak` holds every cycle to"},
@@ -189,6 +195,8 @@ static void sc__defaults(sc_topology_t *t)
     t->nodes = 1;
     t->tolerance = 0.1;
     t->latency_tolerance = SC_DEFAULT_LATENCY_TOLERANCE;
+    t->steadiness_tolerance = SC_DEFAULT_STEADINESS_TOLERANCE;
+    t->steadiness_fail_tolerance = SC_DEFAULT_STEADINESS_FAIL_TOLERANCE;
     t->p2p = true;
     t->pcie_uplink_lanes = 16;
     t->step_jitter = SC_DEFAULT_STEP_JITTER;

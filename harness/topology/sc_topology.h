@@ -148,8 +148,9 @@ typedef struct {
     double power_kw;
     char power_source[160];
     /* expectations */
-    double tolerance;         /* for the model's predictions: PASS >= 1 - t */
-    double fail_tolerance;    /* FAIL below 1 - f; 0: f = 1 - (1 - t)^2, one tolerance further */
+    double tolerance;      /* for the model's predictions: PASS >= 1 - t */
+    double fail_tolerance; /* FAIL below 1 - f; 0: f = 1 - (1 - t)^2, one tolerance further */
+    double steadiness_tolerance, steadiness_fail_tolerance; /* a p99 against its median */
     double latency_tolerance; /* the band of a case whose time is all latency (the model's
                                  latency share widens t towards it) */
     sc_claim_t claims[SC_TOPOLOGY_MAX_CLAIMS];

@@ -38,6 +38,11 @@
  * PASS down to half the model's speed, FAIL below a quarter of it. */
 #define SC_DEFAULT_LATENCY_TOLERANCE 0.5
 
+/* A case's tail (its slowest 1 % of iterations) against its median: a WARN beyond 3 x, a FAIL
+ * beyond 10 x (expect.steadiness_tolerance, expect.steadiness_fail_tolerance). */
+#define SC_DEFAULT_STEADINESS_TOLERANCE      (2.0 / 3.0)
+#define SC_DEFAULT_STEADINESS_FAIL_TOLERANCE 0.9
+
 /* The least drop against a baseline that is a finding (a WARN; twice it a FAIL), whatever the
  * baseline's own spread: `baseline create --tolerance`, `report DIR1 DIR2 --tolerance`. */
 #define SC_DEFAULT_BASELINE_TOLERANCE      0.05

@@ -26,7 +26,7 @@ def expected_times(gpus, nodes, collective="allreduce"):
 
 
 def nccl_text(path, times, gpus, hosts, slow=lambda s: 1.0, root=True, per_iter=False,
-              program="all_reduce_perf", noise=True):
+              program="all_reduce_perf", noise=True, tail=lambda s: 1.1):
     out = ["# nccl-tests version 2.13.9 nccl-headers=22005 nccl-library=22005"]
     if program:
         out.append(f"# Collective test starting: {program}")
@@ -46,7 +46,7 @@ def nccl_text(path, times, gpus, hosts, slow=lambda s: 1.0, root=True, per_iter=
         alg = s / t / 1e3
         cell = f"{t:9.2f} {alg:7.2f} {alg * 2 * (gpus - 1) / gpus:7.2f}      0"
         if per_iter:
-            cell += f" {t * 0.9:7.2f} {t * 1.2:7.2f} {t * 1.1:7.2f}    1.50"
+            cell += f" {t * 0.9:7.2f} {t * max(1.2, tail(s)):7.2f} {t * tail(s):7.2f}    1.50"
         out.append(f"{s:12d} {s // 4:12d}     float     sum {'     -1' if root else ''} {cell} {cell}")
     out += ["# Out of bounds values : 0 OK", "# Avg bus bandwidth    : 100.0", "#"]
     with open(path, "w") as f:
@@ -227,6 +227,21 @@ def test():
     rc, out, err, dirs = judge(wd, [it], want_rc=0)
     _, doc = judged(dirs[-1])
     expect(abs(doc["results"][-1]["time_us"] - t8[1 << 30] * 1.03) < 1, f"per-iter time {doc['results'][-1]}")
+    # ... and its tail: steady (p99 1.1 x the median) PASSes the steadiness check; a link slow now
+    # and then (p99 12 x the median from 16 MiB, medians unchanged) FAILs it alone
+    steady = [c for c in doc["checks"] if c["source"] == "steadiness"]
+    expect(len(steady) == 1 and steady[0]["verdict"] == "PASS" and
+           abs(doc["results"][-1]["time_us_p99"] - t8[1 << 30] * 1.03 * 1.1) < 1,
+           f"steadiness of a steady log: {steady}")
+    flap = os.path.join(wd, "iter-flapping.txt")
+    nccl_text(flap, t8, 8, ["dgx-01"], per_iter=True, tail=lambda s: 12.0 if s >= 1 << 24 else 1.1)
+    rc, out, err, dirs = judge(wd, [flap], want_rc=1)
+    _, doc = judged(dirs[-1])
+    steady = [c for c in doc["checks"] if c["source"] == "steadiness"]
+    others = {c["verdict"] for c in doc["checks"] if c["source"] != "steadiness"}
+    expect(len(steady) == 1 and steady[0]["verdict"] == "FAIL" and "12.0 x the median" in
+           steady[0].get("note", "") and others == {"PASS"}, f"a flapping link: {steady} {others}")
+    print(f"steadiness: steady PASS, flapping FAIL ({steady[0]['name']})")
 
     # nccl-tests -J, two nodes: ranks and hosts from its device list
     t16 = expected_times(16, 2)

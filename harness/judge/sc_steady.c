@@ -1,0 +1,68 @@
+/* sc_steady.c - steadiness: a median hides a link that is slow now and then (a flapping port,
+ * a congested uplink, a throttling GPU), its iterations' tail does not. For each collective the
+ * worst row's 99th percentile against its median, where there are enough iterations for a p99
+ * and the time is not the microseconds an operating system's jitter decides. */
+#include "sc_steady.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "util/sc_size.h"
+
+#define SC__STEADY_MIN_ITERS 20    /* a p99 of fewer says nothing of a tail */
+#define SC__STEADY_MIN_US    100.0 /* below, the host's scheduling decides the tail */
+
+/* Whether a row's tail can be judged. */
+static bool sc__judgeable(const sc_case_row_t *r)
+{
+    return r->time_us_p99 > 0 && r->time_us >= SC__STEADY_MIN_US &&
+           (r->iterations == 0 || r->iterations >= SC__STEADY_MIN_ITERS);
+}
+
+/* The row of collective `name` with the heaviest tail (NULL: none judgeable). */
+static const sc_case_row_t *sc__worst(const sc_case_row_t *rows, size_t n, const char *name)
+{
+    const sc_case_row_t *worst = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const sc_case_row_t *r = &rows[i];
+        if (strcmp(r->collective, name) != 0 || !sc__judgeable(r))
+            continue;
+        if (worst == NULL || r->time_us_p99 / r->time_us > worst->time_us_p99 / worst->time_us)
+            worst = r;
+    }
+    return worst;
+}
+
+static bool sc__seen(const sc_case_row_t *rows, size_t upto, const char *name)
+{
+    for (size_t i = 0; i < upto; i++)
+        if (strcmp(rows[i].collective, name) == 0)
+            return true;
+    return false;
+}
+
+void sc_verdict_steadiness(const sc_topology_t *t, const sc_case_row_t *rows, size_t n,
+                           sc_checks_t *checks)
+{
+    sc_band_t band = {t->steadiness_tolerance, t->steadiness_fail_tolerance, false};
+    for (size_t i = 0; i < n; i++) {
+        if (sc__seen(rows, i, rows[i].collective))
+            continue; /* one check a collective */
+        const sc_case_row_t *w = sc__worst(rows, n, rows[i].collective);
+        if (w == NULL)
+            continue;
+        char name[192], size[32];
+        snprintf(name, sizeof(name),
+                 "steadiness: %s's slowest 1 %% of iterations against the median (worst: %s B "
+                 "%s)",
+                 w->collective, sc_size_format(w->size_bytes, size, sizeof(size)),
+                 w->in_place ? "in-place" : "out-of-place");
+        sc_check_t *c = sc_verdict_band(checks, name, "time_us_p99", w->time_us_p99, w->time_us,
+                                        &band, false, "steadiness");
+        if (c != NULL && c->level != SC_LEVEL_PASS)
+            snprintf(c->note, sizeof(c->note),
+                     "p99 %.3g us is %.1f x the median: some iterations ran far slower (a link "
+                     "or a GPU slow now and then)",
+                     w->time_us_p99, w->time_us_p99 / w->time_us);
+    }
+}
