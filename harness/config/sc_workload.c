@@ -75,8 +75,11 @@ static const sc_field_t sc__workload_fields[] = {
     {"compute.step_time_ms", SC_FIELD_NUMBER, W(step_time_ms), 0, false, 0, 1e7, NULL,
      "compute per step (mode time)"},
     {"input", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "the host's input pipeline"},
+    {"input.loader", SC_FIELD_ENUM, W(input_loader), 0, false, 0, 0, "cpu|gpu|synthetic",
+     "who prepares samples: the host's cores (default), the GPU (DALI/nvJPEG decode, no host "
+     "bound) or nobody (synthetic data)"},
     {"input.cpu_ms_per_sample", SC_FIELD_NUMBER, W(input_cpu_ms_per_sample), 0, false, 0, 1e6, NULL,
-     "CPU core time per sample (decode, augment); 0: never the bound"},
+     "CPU core time per sample (decode, augment) with loader cpu; 0: never the bound"},
     {NULL, 0, 0, 0, false, 0, 0, NULL, NULL},
 };
 

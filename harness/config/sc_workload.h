@@ -16,6 +16,9 @@ typedef enum { SC_SCHEDULE_1F1B, SC_SCHEDULE_GPIPE } sc_schedule_t;
  * the model with it (hidden x sqrt(tp growth), parameters x tp growth), per-GPU work fixed. */
 typedef enum { SC_SCALING_WEAK, SC_SCALING_STRONG, SC_SCALING_MODEL } sc_scaling_t;
 typedef enum { SC_COMPUTE_FLOPS, SC_COMPUTE_TIME, SC_COMPUTE_NONE } sc_compute_mode_t;
+/* Who prepares the samples: the host's cores (input.cpu_ms_per_sample each), the GPU (DALI or
+ * nvJPEG decode: part of the GPU's work, no host bound), or nobody (synthetic data). */
+typedef enum { SC_LOADER_CPU, SC_LOADER_GPU, SC_LOADER_SYNTHETIC } sc_loader_t;
 /* tf32 is a compute precision only (tensor cores on fp32 data); data travels as fp32. */
 typedef enum {
     SC_PRECISION_FP32,
@@ -54,6 +57,7 @@ typedef struct {
     /* input pipeline: host CPU time per sample (decode, augment); the node's cores feed its
      * GPUs, so a step is never shorter than the node's samples x this / cores. 0: not bound */
     double input_cpu_ms_per_sample;
+    int input_loader; /* sc_loader_t */
 } sc_workload_t;
 
 /* Loads and checks a file, or a shipped workload by its name ("resnet50-dp"): schema and

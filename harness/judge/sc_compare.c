@@ -85,6 +85,7 @@ static void sc__memory(const sc_topology_t *t, const sc_workload_t *w, int gpus,
 static void sc__normalise(const sc_topology_t *t, sc_compare_row_t *row)
 {
     row->throughput_per_gpu = row->gpus > 0 ? row->throughput / row->gpus : 0;
+    row->throughput_per_node = row->nodes > 0 ? row->throughput / row->nodes : 0;
     double node_cost = t != NULL ? sc__node_cost_hour(t) : SC_ABSENT;
     row->cost_hour_usd = sc_present(node_cost) ? node_cost * row->nodes : SC_ABSENT;
     if (!sc_present(row->power_kw) && t != NULL && t->power_kw > 0) {
@@ -114,6 +115,8 @@ static void sc__row_init(sc_compare_row_t *row, const sc_topology_t *t, const sc
     }
     if (w != NULL)
         snprintf(row->workload, sizeof(row->workload), "%s", w->name);
+    if (w != NULL && t != NULL)
+        sc_model_input_describe(t, w, row->input_note, sizeof(row->input_note));
     row->expected_efficiency = row->cost_hour_usd = row->power_kw = SC_ABSENT;
     row->samples_per_usd = row->samples_per_kwh = row->memory_headroom = SC_ABSENT;
     for (int d = 0; d < SC_DIM_COUNT; d++)

@@ -56,4 +56,8 @@ sc_status_t sc_model_step_as_run(const sc_topology_t *t, const sc_workload_t *w,
                                  int nodes, double bytes_scale, double compute_scale,
                                  sc_step_prediction_t *out, sc_err_t *err);
 
+/* The input pipeline the step model assumes for w on t, in words ("input: CPU decode 7.70 ms a
+ * sample on 64 cores (assumed: ...)"): `compare` shows it beside each system. */
+void sc_model_input_describe(const sc_topology_t *t, const sc_workload_t *w, char *buf, size_t len);
+
 #endif

@@ -6,7 +6,10 @@
  * so the pipeline's bubble is what the schedule makes it. */
 #include "sc_model.h"
 
+#include "util/sc_defaults.h"
+
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 typedef struct {
@@ -201,14 +204,34 @@ static double sc__straggler_factor(double jitter, int nranks, int micro_steps)
     return 1.0 + jitter / sqrt((double)micro_steps) * sqrt(2.0 * log((double)nranks));
 }
 
-/* The node's CPUs prepare every sample its GPUs take: a step is never shorter than that. */
+/* With the CPU as the loader, the node's cores prepare every sample its GPUs take: a step is
+ * never shorter than that. */
 static double sc__input_us(const sc_topology_t *t, const sc_workload_t *w, const sc_layout_t *l,
                            int nodes)
 {
-    if (w->input_cpu_ms_per_sample <= 0 || t->cores <= 0)
+    if (w->input_loader != SC_LOADER_CPU || w->input_cpu_ms_per_sample <= 0)
         return 0.0;
+    bool assumed;
     double per_node = sc_workload_samples_per_step(w, l) / (double)(nodes > 0 ? nodes : 1);
-    return per_node * w->input_cpu_ms_per_sample * 1e3 / (double)t->cores;
+    return per_node * w->input_cpu_ms_per_sample * 1e3 / sc_topology_cores(t, &assumed);
+}
+
+void sc_model_input_describe(const sc_topology_t *t, const sc_workload_t *w, char *buf, size_t len)
+{
+    bool assumed;
+    double cores = sc_topology_cores(t, &assumed);
+    if (w->input_loader == SC_LOADER_GPU)
+        snprintf(buf, len, "input: decoded on the GPU (no host bound)");
+    else if (w->input_loader == SC_LOADER_SYNTHETIC)
+        snprintf(buf, len, "input: synthetic data (no loader)");
+    else if (w->input_cpu_ms_per_sample <= 0)
+        snprintf(buf, len, "input: the workload states no CPU cost (no host bound)");
+    else
+        snprintf(buf, len, "input: CPU decode %.2f ms a sample on %.0f cores (%s)",
+                 w->input_cpu_ms_per_sample, cores,
+                 assumed ? "assumed: " SC_DEFAULT_TEXT(
+                               SC_DEFAULT_CORES_PER_GPU) " a GPU, the topology declares none"
+                         : "declared");
 }
 
 static sc_status_t sc__model_plan(const sc_topology_t *t, const sc_workload_t *w,

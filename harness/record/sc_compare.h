@@ -19,6 +19,7 @@ typedef struct {
     int gpus, nodes, gpus_per_node; /* the scale compared at */
     double throughput;              /* samples/s there */
     double throughput_per_gpu;
+    double throughput_per_node;
     double efficiency;          /* speedup / GPUs against the curve's first point */
     double expected_efficiency; /* the model's for this system (SC_ABSENT: none) */
     double cost_hour_usd;       /* the nodes used, per hour (SC_ABSENT: not declared) */
@@ -30,6 +31,7 @@ typedef struct {
     double memory_headroom; /* 1 - need / memory: below 0, it does not fit */
     bool memory_fits;
     char memory_note[96];       /* why not, or what the estimate leaves out */
+    char input_note[128];       /* the input pipeline the model assumed (predicted rows) */
     char note[160];             /* what makes a figure not comparable ("" none) */
     char verdict[8];            /* the run's (PASS/WARN/FAIL), "" predicted */
     char claims[48];            /* the run's claims (the topology's expect.claims): "1 of 2 held" */

@@ -39,9 +39,9 @@ static const char *sc__fig(char *buf, size_t len, double v, const char *fmt)
 
 static void sc__print_text(FILE *out, const sc_compare_systems_t *s)
 {
-    fprintf(out, "# %-4s %-28s %-9s %5s %12s %10s %6s %6s %9s %10s %7s %10s %13s %-8s\n", "rank",
-            "system", "source", "gpus", "samples/s", "per GPU", "eff", "model", "$/h", "samples/$",
-            "kW", "samples/kWh", "memory GB", "verdict");
+    fprintf(out, "# %-4s %-28s %-9s %5s %12s %10s %10s %6s %6s %9s %10s %7s %10s %13s %-8s\n",
+            "rank", "system", "source", "gpus", "samples/s", "per node", "per GPU", "eff", "model",
+            "$/h", "samples/$", "kW", "samples/kWh", "memory GB", "verdict");
     for (size_t i = 0; i < s->n; i++) {
         const sc_compare_row_t *r = &s->items[i].row;
         char a[32], b[32], c[32], d[32], e[32];
@@ -51,14 +51,17 @@ static void sc__print_text(FILE *out, const sc_compare_systems_t *s)
                      r->memory_fits ? "" : " NO");
         else
             snprintf(mem, sizeof(mem), "n/a");
-        fprintf(out, "  %-4d %-28s %-9s %5d %12.1f %10.1f %6.3f %6s %9s %10s %7s %10s %13s %-8s\n",
-                r->rank, r->system, r->source, r->gpus, r->throughput, r->throughput_per_gpu,
-                r->efficiency, sc__fig(a, sizeof(a), r->expected_efficiency, "%.3f"),
-                sc__fig(b, sizeof(b), r->cost_hour_usd, "%.2f"),
-                sc__fig(c, sizeof(c), r->samples_per_usd, "%.0f"),
-                sc__fig(d, sizeof(d), r->power_kw, "%.2f"),
-                sc__fig(e, sizeof(e), r->samples_per_kwh, "%.0f"), mem,
-                r->verdict[0] ? r->verdict : "-");
+        fprintf(
+            out,
+            "  %-4d %-28s %-9s %5d %12.1f %10.1f %10.1f %6.3f %6s %9s %10s %7s %10s %13s %-8s\n",
+            r->rank, r->system, r->source, r->gpus, r->throughput, r->throughput_per_node,
+            r->throughput_per_gpu, r->efficiency,
+            sc__fig(a, sizeof(a), r->expected_efficiency, "%.3f"),
+            sc__fig(b, sizeof(b), r->cost_hour_usd, "%.2f"),
+            sc__fig(c, sizeof(c), r->samples_per_usd, "%.0f"),
+            sc__fig(d, sizeof(d), r->power_kw, "%.2f"),
+            sc__fig(e, sizeof(e), r->samples_per_kwh, "%.0f"), mem,
+            r->verdict[0] ? r->verdict : "-");
     }
     fprintf(out, "#\n# scores (0-10)  %-28s", "");
     for (int d = 0; d < SC_DIM_COUNT; d++)
@@ -78,6 +81,8 @@ static void sc__print_text(FILE *out, const sc_compare_systems_t *s)
         if (r->note[0] || r->memory_note[0])
             fprintf(out, "# %s: %s%s%s\n", r->system, r->note,
                     r->note[0] && r->memory_note[0] ? "; " : "", r->memory_note);
+        if (r->input_note[0]) /* the same rule for every system, said for each */
+            fprintf(out, "# %s: %s\n", r->system, r->input_note);
     }
 }
 

@@ -545,6 +545,12 @@ void sc_topology_inter_path(const sc_topology_t *t, double bytes, int nodes, dou
     *GBps = sc__nics_GBps(t) / (one_leaf ? 1.0 : t->oversubscription);
 }
 
+double sc_topology_cores(const sc_topology_t *t, bool *assumed)
+{
+    *assumed = t->cores <= 0;
+    return *assumed ? SC_DEFAULT_CORES_PER_GPU * (double)t->gpus_per_node : (double)t->cores;
+}
+
 double sc_topology_memory_GBps(const sc_topology_t *t)
 {
     return t->cal_memory_GBps > 0 ? t->cal_memory_GBps : t->gpu_memory_GBps / 2;

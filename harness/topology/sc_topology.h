@@ -158,6 +158,11 @@ typedef struct {
     int nclaims;
 } sc_topology_t;
 
+/* The node's CPU cores that feed its GPUs: as declared, else SC_DEFAULT_CORES_PER_GPU a GPU
+ * (*assumed says which) - the same rule for every system, so that a file that omits `cores`
+ * is not a node whose input pipeline never bounds it. */
+double sc_topology_cores(const sc_topology_t *t, bool *assumed);
+
 /* Loads a file, or a shipped topology by its name ("dgx-a100"), following `extends` (relative
  * to the file), and checks the result. */
 sc_status_t sc_topology_load(const char *name, sc_topology_t *t, sc_err_t *err);

@@ -38,6 +38,11 @@
  * PASS down to half the model's speed, FAIL below a quarter of it. */
 #define SC_DEFAULT_LATENCY_TOLERANCE 0.5
 
+/* The CPU cores a node has for each of its GPUs when its topology does not say (`node.cores`):
+ * two 32-core sockets for 8 GPUs, the common build of 8-GPU servers (DGX A100 has 16 a GPU,
+ * AWS p4d 6). Feeds the input pipeline of workloads whose loader is the CPU. */
+#define SC_DEFAULT_CORES_PER_GPU 8
+
 /* A case's tail (its slowest 1 % of iterations) against its median: a WARN beyond 3 x, a FAIL
  * beyond 10 x (expect.steadiness_tolerance, expect.steadiness_fail_tolerance). */
 #define SC_DEFAULT_STEADINESS_TOLERANCE      (2.0 / 3.0)
