@@ -22,48 +22,55 @@ def dev(style, r, host="node1"):
     return f"#   Rank {r:2d} Pid {5000 + r:6d} on {host:>10s} device {r:2d} [0x{r:02x}] Tesla V100-SXM2-16GB"
 
 
+def preamble(ngpus, tail, style, header):
+    """The '#' lines before a table: the run's settings, the device list, the column header."""
+    out = [f"# nThread 1 nGpus {ngpus} minBytes 1024 maxBytes 1073741824 step: 16(factor) "
+           f"warmup iters: 5 iters: 20 {tail}", "#", "# Using devices"]
+    return out + [dev(style, r) for r in range(N)] + ["#"] + header
+
+
+def table(row):
+    return [row(s) for s in SIZES]
+
+
 def modern():
-    out = ["# nThread 1 nGpus 1 minBytes 1024 maxBytes 1073741824 step: 16(factor) warmup iters: 5 "
-           "iters: 20 agg iters: 1 validation: 1 graph: 0", "#", "# Using devices"]
-    out += [dev("new", r) for r in range(N)]
-    out += ["#",
-            "#                                                              out-of-place                       in-place",
-            "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong",
-            "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)"]
-    for s in SIZES:
+    out = preamble(1, "agg iters: 1 validation: 1 graph: 0", "new", [
+        "#                                                              out-of-place                       in-place",
+        "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong",
+        "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)"])
+
+    def row(s):
         t, a, b = rowvals(s)
-        out.append(f"{s:12d}  {s // 4:12d}     float     sum      -1 {fmt_t(t)} {a:7.2f} {b:7.2f}      0 "
-                   f"{fmt_t(t)} {a:7.2f} {b:7.2f}      0")
-    return out + ["# Out of bounds values : 0 OK", "# Avg bus bandwidth    : 123.45", "#"]
+        return (f"{s:12d}  {s // 4:12d}     float     sum      -1 {fmt_t(t)} {a:7.2f} {b:7.2f}      0 "
+                f"{fmt_t(t)} {a:7.2f} {b:7.2f}      0")
+    return out + table(row) + ["# Out of bounds values : 0 OK", "# Avg bus bandwidth    : 123.45", "#"]
 
 
 def before_root():
-    out = ["# nThread 1 nGpus 1 minBytes 1024 maxBytes 1073741824 step: 16(factor) warmup iters: 5 "
-           "iters: 20 validation: 1", "#", "# Using devices"] + [dev("old", r) for r in range(N)]
-    out += ["#",
-            "#                                                       out-of-place                       in-place",
-            "#       size         count      type   redop     time   algbw   busbw  error     time   algbw   busbw  error",
-            "#        (B)    (elements)                       (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)"]
-    for s in SIZES:
+    out = preamble(1, "validation: 1", "old", [
+        "#                                                       out-of-place                       in-place",
+        "#       size         count      type   redop     time   algbw   busbw  error     time   algbw   busbw  error",
+        "#        (B)    (elements)                       (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)"])
+
+    def row(s):
         t, a, b = rowvals(s)
-        out.append(f"{s:12d}  {s // 4:12d}     float     sum {fmt_t(t)} {a:7.2f} {b:7.2f}  0e+00 "
-                   f"{fmt_t(t)} {a:7.2f} {b:7.2f}  0e+00")
-    return out
+        return (f"{s:12d}  {s // 4:12d}     float     sum {fmt_t(t)} {a:7.2f} {b:7.2f}  0e+00 "
+                f"{fmt_t(t)} {a:7.2f} {b:7.2f}  0e+00")
+    return out + table(row)
 
 
 def gather_without_redop():
-    out = ["# nThread 1 nGpus 8 minBytes 1024 maxBytes 1073741824 step: 16(factor) warmup iters: 5 "
-           "iters: 20 validation: 1", "#", "# Using devices"] + [dev("old", r) for r in range(N)]
-    out += ["#",
-            "#                                             out-of-place                       in-place",
-            "#       size         count    type     time   algbw   busbw  error     time   algbw   busbw  error",
-            "#        (B)    (elements)             (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)"]
-    for s in SIZES:
+    out = preamble(8, "validation: 1", "old", [
+        "#                                             out-of-place                       in-place",
+        "#       size         count    type     time   algbw   busbw  error     time   algbw   busbw  error",
+        "#        (B)    (elements)             (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)"])
+
+    def row(s):
         t = 24.0 + s / 230e3
         a = s / t / 1e3 * (N - 1) / N  # algbw then held the (n - 1) / n factor
-        out.append(f"{s:12d}  {s // 4 // N:12d}   float {fmt_t(t)} {a:7.2f} {a:7.2f}  0e+00 "
-                   f"{fmt_t(t)} {a:7.2f} {a:7.2f}  0e+00")
-    return out
+        return (f"{s:12d}  {s // 4 // N:12d}   float {fmt_t(t)} {a:7.2f} {a:7.2f}  0e+00 "
+                f"{fmt_t(t)} {a:7.2f} {a:7.2f}  0e+00")
+    return out + table(row)
 
 
 def nccl1():
