@@ -206,7 +206,7 @@ static void run__combine(sc_run_t *run, const sc_run_point_t *pt, const sc_layou
     p->throughput = throughput;
     const sc_points_t *done = &run->doc.points; /* the first point is the base */
     sc_scale_base_t base = {done->n ? done->items[0].throughput : 0,
-                            done->n ? done->items[0].gpus : 0};
+                            done->n ? done->items[0].gpus : 0, run->w.scaling == SC_SCALING_MODEL};
     sc_scaling(&base, throughput, gpus, &p->speedup, &p->efficiency);
     p->comm_fraction = frac / n;
     p->slowest_rank = slow.rank;

@@ -171,7 +171,7 @@ sc_status_t sc_compare_predict(const sc_topology_t *t, const sc_workload_t *w, i
     int per_node = t->gpus_per_node > 0 ? (int)t->gpus_per_node : 1;
     int list[64], n = sc__curve_gpus(per_node, gpus, list, 64);
     char why[256] = "";
-    sc_scale_base_t base = {0, 0};
+    sc_scale_base_t base = {0, 0, w->scaling == SC_SCALING_MODEL};
     for (int i = 0; i < n; i++) {
         int g = list[i], on_node = g < per_node ? g : per_node, nodes = g / on_node;
         sc_step_prediction_t p;

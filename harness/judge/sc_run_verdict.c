@@ -18,7 +18,7 @@ typedef struct {
 static void sc__expect_curve(const sc_topology_t *t, const sc_run_shape_t *s, sc_points_t *points,
                              sc__expected_t (*pick)(sc_point_t *))
 {
-    sc_scale_base_t base = {0, 0};
+    sc_scale_base_t base = {0, 0, s->w->scaling == SC_SCALING_MODEL};
     for (size_t i = 0; i < points->n; i++) {
         sc_point_t *p = &points->items[i];
         sc_step_prediction_t e;

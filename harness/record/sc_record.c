@@ -116,9 +116,10 @@ void sc_scaling(sc_scale_base_t *base, double throughput, int gpus, double *spee
                 double *efficiency)
 {
     if (base->gpus == 0)
-        *base = (sc_scale_base_t){throughput, gpus};
-    *speedup = throughput / base->throughput;
-    *efficiency = *speedup / ((double)gpus / base->gpus);
+        *base = (sc_scale_base_t){throughput, gpus, base->weak};
+    double ratio = throughput / base->throughput, growth = (double)gpus / base->gpus;
+    *speedup = base->weak ? ratio * growth : ratio;
+    *efficiency = base->weak ? ratio : ratio / growth;
 }
 
 void sc_localization_free(sc_localization_t *l)

@@ -130,10 +130,14 @@ void sc_point_init(sc_point_t *p);
 typedef struct {
     double throughput;
     int gpus;
+    bool weak; /* the model grows with the GPUs (batch.scaling model): weak scaling */
 } sc_scale_base_t;
 
 /* Speedup (throughput over the base's) and scaling efficiency (speedup over the growth in GPUs:
- * 1.0 is linear scaling) of a point; the first point given becomes the base. */
+ * 1.0 is linear scaling) of a point; the first point given becomes the base. Weak scaling (the
+ * work a GPU fixed, the model growing with them): the efficiency is the base's step time over
+ * this one's - samples a step stay as they are, so the throughput's ratio - and the speedup is
+ * that times the growth in GPUs (the work done). */
 void sc_scaling(sc_scale_base_t *base, double throughput, int gpus, double *speedup,
                 double *efficiency);
 

@@ -71,6 +71,15 @@ def test():
     computes = [p["compute_ms"] for p in pts]
     expect(max(computes) / min(computes) < 1.2, f"per-GPU compute roughly fixed: {computes}")
     expect(pts[-1]["comm_ms"] > pts[1]["comm_ms"] > 0, f"TP traffic grows: {[p['comm_ms'] for p in pts]}")
+    # weak scaling: efficiency is the first point's step time over each one's (it printed
+    # samples/s per GPU, 0.11 at tp 8), speedup the work done (efficiency x GPUs)
+    for p in pts:
+        eff = pts[0]["step_time_ms"] / p["step_time_ms"]
+        expect(abs(p["efficiency"] - eff) < 1e-9 and abs(p["speedup"] - eff * p["gpus"]) < 1e-9,
+               f"weak scaling at {p['gpus']} GPUs: efficiency {p['efficiency']}, speedup "
+               f"{p['speedup']}, step ratio {eff}")
+    expect(0.5 < pts[-1]["efficiency"] < 1.0, f"weak efficiency at tp 8: {pts[-1]['efficiency']}")
+    expect("weak scaling" in out, "the output says it is weak scaling")
 
 
 main(test)
