@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "coll/sc_coll.h"
 #include "util/sc_size.h"
 
 #define SC__STEADY_MIN_ITERS 20    /* a p99 of fewer says nothing of a tail */
@@ -33,22 +34,13 @@ static const sc_case_row_t *sc__worst(const sc_case_row_t *rows, size_t n, const
     return worst;
 }
 
-static bool sc__seen(const sc_case_row_t *rows, size_t upto, const char *name)
-{
-    for (size_t i = 0; i < upto; i++)
-        if (strcmp(rows[i].collective, name) == 0)
-            return true;
-    return false;
-}
-
 void sc_verdict_steadiness(const sc_topology_t *t, const sc_case_row_t *rows, size_t n,
                            sc_checks_t *checks)
 {
     sc_band_t band = {t->steadiness_tolerance, t->steadiness_fail_tolerance, false};
-    for (size_t i = 0; i < n; i++) {
-        if (sc__seen(rows, i, rows[i].collective))
-            continue; /* one check a collective */
-        const sc_case_row_t *w = sc__worst(rows, n, rows[i].collective);
+    /* one check a registered collective, one pass over the rows each: linear in the rows */
+    for (const sc_coll_t *const *coll = sc_coll_list(); *coll != NULL; coll++) {
+        const sc_case_row_t *w = sc__worst(rows, n, (*coll)->name);
         if (w == NULL)
             continue;
         char name[192], size[32];

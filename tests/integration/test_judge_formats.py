@@ -71,9 +71,12 @@ def test():
     expect(abs(ms[(10000000, False)]["time_us"] - 67.0) < 0.01,
            f"NCCL 1's 0.067 ms is 67 us: {ms[(10000000, False)]['time_us']}")
     for name, collective, message in REFUSED:
+        before = run_dirs(os.path.join(wd, "r"))
         rc, _, err, doc = judge(wd, name, collective)
         expect(rc == 2 and message in err, f"{name}: exit {rc}, expected 2 with {message!r}\n{err[-600:]}")
-        print(f"{name}: refused, exit 2")
+        expect(doc is None and run_dirs(os.path.join(wd, "r")) == before,
+               f"{name}: a refused file left a run directory or --json behind")
+        print(f"{name}: refused, exit 2, nothing on disk")
 
 
 main(test)
