@@ -31,23 +31,15 @@ static const double sc__hw_us[3][2][SC__PROTOS] = {
 /* LL's most (GB/s busbw) on one node by GPU generation: Volta, Ampere, Hopper, Blackwell. */
 static const double sc__ll_max_node[] = {39.0, 87.7, 141.0, 282.0};
 
-static bool sc__has(const char *s, const char *const *words)
+/* NCCL's index of the GPU's generation in its llMaxBw table (Volta, Ampere, Hopper, Blackwell):
+ * compute capability below 8, 8.x, 9.x, 10 and up (sc_topology_gpu_cc); Ampere's for another
+ * vendor's GPU. */
+static int sc__gpu_generation(const sc_topology_t *t)
 {
-    for (; *words != NULL; words++)
-        if (strstr(s, *words) != NULL)
-            return true;
-    return false;
-}
-
-/* NCCL's index of the GPU's generation (compute capability 7.x, 8.x, 9.x, 10.x), from its
- * name; Ampere where the name says nothing known. */
-static int sc__gpu_generation(const char *gpu)
-{
-    static const char *const blackwell[] = {"B100",  "B200",   "B300",         "GB200",
-                                            "GB300", "RTX 50", "RTX PRO 6000", NULL};
-    static const char *const hopper[] = {"H100", "H200", "H800", "H20", "GH200", NULL};
-    static const char *const volta[] = {"V100", "Titan V", "TITAN V", NULL};
-    return sc__has(gpu, blackwell) ? 3 : sc__has(gpu, hopper) ? 2 : sc__has(gpu, volta) ? 0 : 1;
+    int cc = sc_topology_gpu_cc(t);
+    if (cc == 0)
+        return 1;
+    return cc >= 100 ? 3 : cc >= 90 ? 2 : cc >= 80 ? 1 : 0;
 }
 
 /* LL's bandwidth cap: the GPU generation's on one node; across nodes the CPU's (an AMD host's
@@ -55,7 +47,7 @@ static int sc__gpu_generation(const char *gpu)
 static double sc__ll_max(const sc_topology_t *t, int nodes)
 {
     if (nodes <= 1)
-        return sc__ll_max_node[sc__gpu_generation(t->gpu)];
+        return sc__ll_max_node[sc__gpu_generation(t)];
     bool amd = strstr(t->cpu, "AMD") != NULL || strstr(t->cpu, "EPYC") != NULL;
     if (nodes == 2)
         return amd ? 22.5 : 39.0;

@@ -29,6 +29,8 @@ static const sc_field_t sc__topology_fields[] = {
      "collective library of the vendor"},
     {"node", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "one server"},
     {"node.gpu", SC_FIELD_STRING, T(gpu), 64, false, 0, 0, NULL, "GPU model"},
+    {"node.compute_capability", SC_FIELD_NUMBER, T(compute_capability), 0, false, 1, 20, NULL,
+     "the GPU's SM version, e.g. 8.6 (default: from node.gpu)"},
     {"node.gpus", SC_FIELD_INT, T(gpus_per_node), 0, false, 1, 1024, NULL, "GPUs per node"},
     {"node.gpu_memory_gb", SC_FIELD_NUMBER, T(gpu_memory_gb), 0, false, 0, 1e5, NULL, ""},
     {"node.gpu_memory_GBps", SC_FIELD_NUMBER, T(gpu_memory_GBps), 0, false, 0, 1e6, NULL, ""},
@@ -40,6 +42,8 @@ static const sc_field_t sc__topology_fields[] = {
     {"node.sockets", SC_FIELD_INT, T(sockets), 0, false, 1, 64, NULL, ""},
     {"node.cores", SC_FIELD_INT, T(cores), 0, false, 1, 1e5, NULL, "CPU cores per node"},
     {"node.numa_nodes", SC_FIELD_INT, T(numa_nodes), 0, false, 1, 1024, NULL, ""},
+    {"node.host_memory_GBps", SC_FIELD_NUMBER, T(host_memory_GBps), 0, false, 0, 1e6, NULL,
+     "DRAM bandwidth of all sockets: channels x MT/s x 8 B (bounds traffic staged in host memory)"},
     {"intra", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "the fabric inside a node"},
     {"intra.fabric", SC_FIELD_ENUM, T(fabric), 0, false, 0, 0, SC_FABRIC_NAMES, ""},
     {"intra.link_GBps", SC_FIELD_NUMBER, T(link_GBps), 0, false, 0, 1e5, NULL,
@@ -402,147 +406,6 @@ sc_status_t sc_topology_load(const char *name, sc_topology_t *t, sc_err_t *err)
     static char chain[SC__MAX_EXTENDS + 1][PATH_MAX];
     sc_status_t status = sc__load(path, t, chain, 0, err);
     return status == SC_OK ? sc__check(t, err) : status;
-}
-
-/* PCIe x16 per direction by generation: the raw rate, and what collective libraries reach
- * (docs/REFERENCE.md section 2: 12, 25 and 50 GB/s for gens 3, 4 and 5; other generations at
- * the neighbouring generation's fraction). */
-static const double sc__pcie_raw_x16[] = {0, 4.0, 8.0, 15.75, 31.5, 63.0, 121.0, 242.0};
-static const double sc__pcie_reach_x16[] = {0, 3.0, 6.0, 12.0, 25.0, 50.0, 96.0, 192.0};
-/* NVLink as NCCL reaches it: ~370 of 450 GB/s on H100 ("protocol overhead ~20 %", NCCL's
- * maintainers, nccl-tests issue 212; docs/REFERENCE.md section 2). */
-#define SC__NVLINK_EFFICIENCY 0.82
-/* NVLink SHARP's all-reduce algbw against the line rate: 8x H100 reach ~275 GB/s algbw (480
- * busbw) of 450 (nccl-tests issue 212; NCCL issue 1455: algbw 258-273 GB/s on 5-8 GPUs). */
-#define SC__NVLS_EFFICIENCY 0.61
-
-double sc_topology_line_GBps(const sc_topology_t *t)
-{
-    double raw = t->gpu_bandwidth_GBps;
-    if (raw <= 0 && t->links_per_gpu > 0)
-        raw = (double)t->links_per_gpu * t->link_GBps;
-    if (raw <= 0 && t->pcie_gen > 0)
-        raw = sc__pcie_raw_x16[t->pcie_gen] * (double)(t->pcie_lanes ? t->pcie_lanes : 16) / 16.0;
-    return raw;
-}
-
-static bool sc__nvlink(const sc_topology_t *t)
-{
-    return t->fabric == SC_FABRIC_nvswitch || t->fabric == SC_FABRIC_nvlink_mesh ||
-           t->fabric == SC_FABRIC_nvlink_bridge;
-}
-
-/* What PCIe reaches on `lanes` lanes: a given intra.efficiency of the raw rate, else the
- * published reachable rate of the generation. */
-static double sc__pcie_GBps(const sc_topology_t *t, long long lanes)
-{
-    int gen = (int)t->pcie_gen;
-    double per_lane = t->intra_efficiency > 0 ? sc__pcie_raw_x16[gen] * t->intra_efficiency
-                                              : sc__pcie_reach_x16[gen];
-    return per_lane * (double)lanes / 16.0;
-}
-
-/* The PCIe path a ring over the first `gpus` GPUs needs (GPUs fill switches, then sockets, in
- * order). */
-static sc_p2p_level_t sc__pcie_path(const sc_topology_t *t, int gpus)
-{
-    long long sockets = t->gpu_sockets ? t->gpu_sockets : t->sockets ? t->sockets : 1;
-    long long per_socket = (t->gpus_per_node + sockets - 1) / sockets;
-    if (t->gpus_per_switch > 0 && gpus <= t->gpus_per_switch)
-        return SC_P2P_switch;
-    return gpus <= per_socket ? SC_P2P_host : SC_P2P_system;
-}
-
-/* A ring over the first `gpus` GPUs on PCIe: each GPU's link; the uplink of its switch once
- * the ring leaves the switch; and host memory (each byte crosses PCIe twice) where the path is
- * farther than the GPUs exchange peer-to-peer (NCCL, src/graph/paths.cc ncclTopoCheckP2p: up to
- * a common switch by default; docs/REFERENCE.md section 2), or anywhere without peer-to-peer. */
-static double sc__pcie_ring_GBps(const sc_topology_t *t, int gpus)
-{
-    double B = sc__pcie_GBps(t, t->pcie_lanes ? t->pcie_lanes : 16);
-    sc_p2p_level_t path = sc__pcie_path(t, gpus);
-    if (t->gpus_per_switch > 0 && path != SC_P2P_switch) {
-        double up = sc__pcie_GBps(t, t->pcie_uplink_lanes);
-        B = up < B ? up : B;
-    }
-    if (!t->p2p || (int)path > t->p2p_level)
-        B /= 2.0;
-    return B;
-}
-
-double sc_topology_ring_GBps(const sc_topology_t *t, int gpus)
-{
-    bool pcie = t->fabric == SC_FABRIC_pcie ||
-                (t->fabric == SC_FABRIC_nvlink_bridge && gpus > 2 && t->pcie_gen > 0);
-    if (pcie && t->pcie_gen > 0)
-        return sc__pcie_ring_GBps(t, gpus);
-    double efficiency = t->intra_efficiency > 0 ? t->intra_efficiency
-                        : sc__nvlink(t)         ? SC__NVLINK_EFFICIENCY
-                                                : 0.8;
-    return sc_topology_line_GBps(t) * efficiency;
-}
-
-double sc_topology_intra_GBps(const sc_topology_t *t)
-{
-    return sc_topology_ring_GBps(t, (int)t->gpus_per_node);
-}
-
-bool sc_topology_nvls(const sc_topology_t *t)
-{
-    return t->fabric == SC_FABRIC_nvswitch &&
-           (t->nvls_mode == SC_NVLS_on || (t->nvls_mode == SC_NVLS_auto && t->nvswitch_gen >= 3));
-}
-
-double sc_topology_nvls_algbw_GBps(const sc_topology_t *t)
-{
-    double g = (double)t->gpus_per_node;
-    if (t->nvls_busbw_GBps > 0 && g > 1)
-        return t->nvls_busbw_GBps / (2.0 * (g - 1) / g);
-    return sc_topology_line_GBps(t) * SC__NVLS_EFFICIENCY;
-}
-
-/* The node's NICs as software reaches them (GB/s per direction), before the fabric above them. */
-static double sc__nics_GBps(const sc_topology_t *t)
-{
-    return (double)t->nics * t->nic_gbps / 8.0 * t->nic_efficiency;
-}
-
-double sc_topology_inter_GBps(const sc_topology_t *t, int gpus_per_node)
-{
-    double node = sc__nics_GBps(t) / t->oversubscription;
-    return gpus_per_node > 0 ? node / gpus_per_node : node;
-}
-
-static const sc_regime_t *sc__regime(const sc_regimes_t *rs, double bytes)
-{
-    for (int i = 0; i < rs->n; i++)
-        if (rs->r[i].upto == 0 || bytes <= rs->r[i].upto)
-            return &rs->r[i];
-    return NULL;
-}
-
-void sc_topology_intra_path(const sc_topology_t *t, double bytes, int gpus, double *latency_us,
-                            double *GBps)
-{
-    const sc_regime_t *r = sc__regime(&t->cal_intra, bytes);
-    *latency_us = r ? r->latency_us : t->intra_latency_us;
-    *GBps = r ? r->GBps : sc_topology_ring_GBps(t, gpus);
-}
-
-void sc_topology_inter_path(const sc_topology_t *t, double bytes, int nodes, double *latency_us,
-                            double *GBps)
-{
-    const sc_regime_t *r = sc__regime(&t->cal_inter, bytes);
-    /* each switch tier on the way adds about half a NIC latency */
-    *latency_us = r ? r->latency_us : t->nic_latency_us * (1.0 + 0.5 * (double)t->switch_tiers);
-    if (r != NULL) {
-        *GBps = r->GBps;
-        return;
-    }
-    /* rail-optimised rings stay on their rail's leaf while the nodes fit under it: the leaves'
-     * uplinks (and their oversubscription) are not on the way */
-    bool one_leaf = t->rails && (t->nodes_per_leaf == 0 || nodes <= t->nodes_per_leaf);
-    *GBps = sc__nics_GBps(t) / (one_leaf ? 1.0 : t->oversubscription);
 }
 
 double sc_topology_cores(const sc_topology_t *t, bool *assumed)

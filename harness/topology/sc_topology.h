@@ -96,11 +96,13 @@ typedef struct {
     int library;             /* sc_library_t */
     /* node */
     char gpu[64];
+    double compute_capability; /* NCCL's SM version as 8.6 (0: from the GPU's name) */
     long long gpus_per_node;
     double gpu_memory_gb, gpu_memory_GBps;
     double tflops_fp32, tflops_tf32, tflops_fp16, tflops_bf16;
     char cpu[64];
     long long sockets, cores, numa_nodes;
+    double host_memory_GBps; /* the node's DRAM, all sockets: channels x MT/s x 8 B (0: unknown) */
     /* intra */
     int fabric;       /* sc_fabric_t */
     double link_GBps; /* per link, per direction */
@@ -175,6 +177,12 @@ double sc_topology_intra_GBps(const sc_topology_t *t);
 double sc_topology_ring_GBps(const sc_topology_t *t, int gpus);
 /* A GPU's raw link rate (GB/s per direction), before any protocol overhead. */
 double sc_topology_line_GBps(const sc_topology_t *t);
+/* The share of the line rate software reaches: intra.efficiency, else on NVLink what NCCL
+ * reaches per link in the GPU's generation (docs/REFERENCE.md section 2), else 0.8. */
+double sc_topology_link_share(const sc_topology_t *t);
+/* The GPU's compute capability as NCCL numbers it (80 for 8.0): node.compute_capability, else
+ * from node.gpu's name (80 where the name says nothing known, as NCCL; 0: not an NVIDIA GPU). */
+int sc_topology_gpu_cc(const sc_topology_t *t);
 /* Whether NVLink SHARP reduces inside the switch (NVSwitch gen >= 3 unless off, or on), and the
  * all-reduce algbw it reaches (GB/s). */
 bool sc_topology_nvls(const sc_topology_t *t);
