@@ -8,6 +8,7 @@
 
 #include "config/sc_yaml.h"
 #include "sc_config.h"
+#include "util/sc_defaults.h"
 #include "util/sc_files.h"
 
 #define W(field) offsetof(sc_workload_t, field)
@@ -31,6 +32,8 @@ static const sc_field_t sc__workload_fields[] = {
      "every n-th layer is MoE"},
     {"model.capacity_factor", SC_FIELD_NUMBER, W(capacity_factor), 0, false, 0.1, 100, NULL,
      "MoE capacity factor"},
+    {"model.recompute", SC_FIELD_ENUM, W(recompute), 0, false, 0, 0, SC_RECOMPUTE_NAMES,
+     "activation recomputation: selective (attention) or full (every layer's forward again)"},
     {"batch", SC_FIELD_SECTION, 0, 0, true, 0, 0, NULL, "the batch"},
     {"batch.micro_batch", SC_FIELD_INT, W(micro_batch), 0, false, 1, 1e7, NULL,
      "samples per micro-batch"},
@@ -71,7 +74,8 @@ static const sc_field_t sc__workload_fields[] = {
     {"compute.gpu_tflops", SC_FIELD_NUMBER, W(gpu_tflops), 0, false, 0.001, 1e6, NULL,
      "GPU peak TFLOP/s in the compute precision"},
     {"compute.efficiency", SC_FIELD_NUMBER, W(efficiency), 0, false, 0.001, 1, NULL,
-     "fraction of peak reached"},
+     "fraction of peak reached (default: the GPU generation's published figure for the model's "
+     "kind, docs/REFERENCE.md section 8.1)"},
     {"compute.step_time_ms", SC_FIELD_NUMBER, W(step_time_ms), 0, false, 0, 1e7, NULL,
      "compute per step (mode time)"},
     {"input", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "the host's input pipeline"},
@@ -96,7 +100,7 @@ static void sc__defaults(sc_workload_t *w)
     w->bucket_mb = 25.0;
     w->overlap = true;
     w->gpu_tflops = 100.0;
-    w->efficiency = 0.5;
+    w->efficiency = 0; /* not stated: sc_workload_efficiency, sc_model_compute_efficiency */
 }
 
 /* Rules between fields; the message names the file and the fields. */
@@ -187,6 +191,13 @@ sc_status_t sc_workload_override(sc_workload_t *w, int tp, int pp, sc_err_t *err
     return tp > 0 || pp > 0 ? sc__check(where, w, err) : SC_OK;
 }
 
+/* A multiple of m near x (at least m). */
+static long long sc__multiple(double x, long long m)
+{
+    long long k = (long long)(x / (double)m + 0.5);
+    return (k > 0 ? k : 1) * m;
+}
+
 void sc_workload_at(const sc_workload_t *w, int nranks, sc_workload_t *out)
 {
     *out = *w;
@@ -194,12 +205,16 @@ void sc_workload_at(const sc_workload_t *w, int nranks, sc_workload_t *out)
         return;
     long long tp = nranks / w->pp;
     double growth = (double)tp / (double)w->tp;
-    /* hidden x sqrt(growth) keeps 12 L h^2 parameters growing with tp; rounded to tp's multiple */
-    long long hidden = (long long)((double)w->hidden * sqrt(growth) / (double)tp + 0.5) * tp;
     out->tp = tp;
-    out->hidden = hidden > 0 ? hidden : tp;
-    out->parameters = w->parameters * ((double)out->hidden / (double)w->hidden) *
-                      ((double)out->hidden / (double)w->hidden);
+    out->hidden = sc__multiple((double)w->hidden * pow(growth, 0.47), tp);
+    out->layers = sc__multiple((double)w->layers * pow(growth, 0.25), w->pp);
+    double h = (double)out->hidden / (double)w->hidden;
+    out->parameters = w->parameters * h * h * ((double)out->layers / (double)w->layers);
+}
+
+double sc_workload_efficiency(const sc_workload_t *w)
+{
+    return w->efficiency > 0 ? w->efficiency : SC_DEFAULT_COMPUTE_EFFICIENCY;
 }
 
 sc_dtype_t sc_precision_dtype(int precision)

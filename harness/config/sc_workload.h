@@ -13,9 +13,15 @@
 typedef enum { SC_MODEL_TRANSFORMER, SC_MODEL_CNN } sc_model_kind_t;
 typedef enum { SC_SCHEDULE_1F1B, SC_SCHEDULE_GPIPE } sc_schedule_t;
 /* weak: per-GPU batch fixed; strong: global batch fixed; model: tp grows with the GPU count and
- * the model with it (hidden x sqrt(tp growth), parameters x tp growth), per-GPU work fixed. */
+ * the model with it as Megatron-LM's table grows it (sc_workload_at). */
 typedef enum { SC_SCALING_WEAK, SC_SCALING_STRONG, SC_SCALING_MODEL } sc_scaling_t;
 typedef enum { SC_COMPUTE_FLOPS, SC_COMPUTE_TIME, SC_COMPUTE_NONE } sc_compute_mode_t;
+/* Activation recomputation (Korthikanti et al. 2022, "Reducing Activation Recomputation in Large
+ * Transformer Models"): none; selective (the attention's score and context products are computed
+ * again in backward); full (every layer's forward again, its tensor-parallel collectives too,
+ * keeping only the layer's input). */
+typedef enum { SC_RECOMPUTE_NONE, SC_RECOMPUTE_SELECTIVE, SC_RECOMPUTE_FULL } sc_recompute_t;
+#define SC_RECOMPUTE_NAMES "none|selective|full"
 /* Who prepares the samples: the host's cores (input.cpu_ms_per_sample each), the GPU (DALI or
  * nvJPEG decode: part of the GPU's work, no host bound), or nobody (synthetic data). */
 typedef enum { SC_LOADER_CPU, SC_LOADER_GPU, SC_LOADER_SYNTHETIC } sc_loader_t;
@@ -36,6 +42,7 @@ typedef struct {
     long long layers, hidden, sequence, vocabulary;
     long long experts, top_k, moe_every; /* mixture of experts: every moe_every-th layer */
     double capacity_factor;
+    int recompute; /* sc_recompute_t */
     /* batch */
     long long micro_batch, global_batch, per_gpu_batch;
     int scaling; /* sc_scaling_t */
@@ -52,7 +59,9 @@ typedef struct {
     /* compute */
     int compute_mode;                 /* sc_compute_mode_t */
     double forward_gflops_per_sample; /* 0: derived from the transformer's shape */
-    double gpu_tflops, efficiency;
+    double gpu_tflops;
+    double efficiency; /* of peak; 0: not stated - the model takes its GPU's published figure,
+                          a run spins at SC_DEFAULT_COMPUTE_EFFICIENCY */
     double step_time_ms; /* SC_COMPUTE_TIME: compute per step */
     /* input pipeline: host CPU time per sample (decode, augment); the node's cores feed its
      * GPUs, so a step is never shorter than the node's samples x this / cores. 0: not bound */
@@ -74,14 +83,21 @@ typedef struct {
 sc_status_t sc_workload_layout(const sc_workload_t *w, int nranks, sc_layout_t *layout,
                                sc_err_t *err);
 
-/* The workload as it runs on nranks: itself, or - scaling model - tp grown to nranks / (dp pp)
- * and the model with it. */
+/* The workload as it runs on nranks: itself, or - scaling model - tp grown to nranks / pp and
+ * the model with it: hidden x growth^0.47 (a multiple of tp) and layers x growth^0.25 (a
+ * multiple of pp), the growth of Megatron-LM's weak-scaling table (Narayanan et al., SC21,
+ * table 1: tp 1 to 8 took hidden 2304 to 6144 and layers 24 to 40); parameters as 12 L h^2. */
 void sc_workload_at(const sc_workload_t *w, int nranks, sc_workload_t *out);
 
 /* --tp/--pp given on the command line, applied and checked as the file's own values are. */
 sc_status_t sc_workload_override(sc_workload_t *w, int tp, int pp, sc_err_t *err);
 
 sc_dtype_t sc_precision_dtype(int precision);
+
+/* The share of the GPU's peak the step plan computes at: compute.efficiency, else
+ * SC_DEFAULT_COMPUTE_EFFICIENCY (the model replaces an unstated one by the GPU's published
+ * figure: sc_model_compute_efficiency). */
+double sc_workload_efficiency(const sc_workload_t *w);
 /* Samples one step processes on the whole layout (global batch). */
 double sc_workload_samples_per_step(const sc_workload_t *w, const sc_layout_t *l);
 /* Forward FLOPs of one sample through one layer. */

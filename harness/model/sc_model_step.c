@@ -241,10 +241,13 @@ static sc_status_t sc__model_plan(const sc_topology_t *t, const sc_workload_t *w
 {
     const sc_layout_t *l = &plan->layout;
     double peak = sc_topology_tflops(t, w->compute_precision);
-    /* the plan's compute is at the workload's GPU speed; the topology's GPU may differ (but
-     * `run` spins the plan's compute as it is) */
+    /* the plan's compute is at the workload's GPU speed and stated share of it; the topology's
+     * GPU may differ, and reaches the share the workload states or its generation's published
+     * one (but `run` spins the plan's compute as it is) */
+    double planned = w->gpu_tflops * sc_workload_efficiency(w);
+    double reached = peak * sc_model_compute_efficiency(t, w);
     double speed =
-        !as_run && w->compute_mode == SC_COMPUTE_FLOPS && peak > 0 ? w->gpu_tflops / peak : 1.0;
+        !as_run && w->compute_mode == SC_COMPUTE_FLOPS && reached > 0 ? planned / reached : 1.0;
     sc__sim_t sim = {.t = t,
                      .l = l,
                      .gpus_per_node = gpus_per_node,

@@ -122,7 +122,7 @@ static sc_status_t sc__layer(sc__builder_t *b, int layer, bool backward, int mb,
     if (w->zero == 3 && l->dp > 1) /* the layer's parameters, gathered before use */
         status = sc__coll(b, phase, SC_GROUP_DP, SC_COLL_allgather, sc__layer_grad_bytes(b), false,
                           mb, layer);
-    double us = sc_plan_layer_us(w, l) * (backward ? 2.0 : 1.0);
+    double us = sc_plan_layer_us(w, l) * (backward ? sc_plan_backward_factor(w) : 1.0);
     if (status == SC_OK && us > 0)
         status = sc__push(b, (sc_plan_op_t){.kind = SC_PLAN_COMPUTE,
                                             .phase = phase,
@@ -130,6 +130,9 @@ static sc_status_t sc__layer(sc__builder_t *b, int layer, bool backward, int mb,
                                             .layer = layer,
                                             .compute_us = us});
     if (status == SC_OK && l->tp > 1)
+        status = sc__tp_blocks(b, phase, mb, layer);
+    /* full recomputation runs the layer's forward again in backward, its collectives too */
+    if (status == SC_OK && l->tp > 1 && backward && w->recompute == SC_RECOMPUTE_FULL)
         status = sc__tp_blocks(b, phase, mb, layer);
     if (status == SC_OK && l->dp > 1 && sc__is_moe_layer(w, layer)) { /* tokens out, back */
         double bytes = sc_plan_activation_bytes(w) * (double)w->top_k * w->capacity_factor;

@@ -106,7 +106,14 @@ typedef struct {
 } sc_plan_memory_t;
 void sc_plan_memory(const sc_workload_t *w, const sc_layout_t *l, sc_plan_memory_t *out);
 
-/* Modelled compute of one layer's forward for one micro-batch (backward = 2x), microseconds. */
+/* Modelled compute of one layer's forward for one micro-batch, microseconds (backward:
+ * sc_plan_backward_factor of it). */
 double sc_plan_layer_us(const sc_workload_t *w, const sc_layout_t *l);
+/* A layer's backward against its forward: 2, plus the forward again under full recomputation,
+ * plus the attention's products under selective (model.recompute). */
+double sc_plan_backward_factor(const sc_workload_t *w);
+/* A layer's backward against its forward: 2, plus the forward again under full recomputation,
+ * plus the attention's products under selective (model.recompute). */
+double sc_plan_backward_factor(const sc_workload_t *w);
 
 #endif

@@ -107,7 +107,19 @@ double sc_plan_layer_us(const sc_workload_t *w, const sc_layout_t *l)
     if (w->compute_mode == SC_COMPUTE_TIME) /* forward is a third of forward + backward */
         return w->step_time_ms * 1e3 / 3.0 / ((double)w->layers / l->pp) / l->micro_batches;
     double flops = sc_workload_layer_forward_flops(w) * (double)w->micro_batch / l->tp;
-    return flops / (w->gpu_tflops * 1e12 * w->efficiency) * 1e6;
+    return flops / (w->gpu_tflops * 1e12 * sc_workload_efficiency(w)) * 1e6;
+}
+
+double sc_plan_backward_factor(const sc_workload_t *w)
+{
+    if (w->recompute == SC_RECOMPUTE_FULL)
+        return 3.0; /* backward's two forwards' worth, and the forward once more */
+    if (w->recompute != SC_RECOMPUTE_SELECTIVE || w->kind != SC_MODEL_TRANSFORMER ||
+        w->forward_gflops_per_sample > 0)
+        return 2.0;
+    /* the attention's score and context products (4 s^2 h of the layer's 24 s h^2 + 4 s^2 h) */
+    double s = (double)w->sequence, h = (double)w->hidden;
+    return 2.0 + 4.0 * s * s * h / (24.0 * s * h * h + 4.0 * s * s * h);
 }
 
 /* Activation bytes a layer keeps per token and hidden unit without recomputation, the
@@ -130,8 +142,12 @@ void sc_plan_memory(const sc_workload_t *w, const sc_layout_t *l, sc_plan_memory
     *out = (sc_plan_memory_t){0};
     out->model_state_bytes = w->parameters / split * (weights + grads + optimizer);
     if (w->kind == SC_MODEL_TRANSFORMER && w->layers > 0) {
-        double per_layer = SC__ACTIVATION_BYTES_PER_UNIT * (double)w->sequence *
-                           (double)l->micro_batch * (double)w->hidden / (double)l->tp;
+        double tokens_units = (double)w->sequence * (double)l->micro_batch * (double)w->hidden;
+        /* full recomputation keeps only each layer's input, whole on every tp rank */
+        double per_layer = w->recompute == SC_RECOMPUTE_FULL
+                               ? tokens_units * (double)sc_dtype_size(sc_precision_dtype(
+                                                    w->activations))
+                               : SC__ACTIVATION_BYTES_PER_UNIT * tokens_units / (double)l->tp;
         double in_flight = l->pp > 1 ? (double)l->pp : 1.0;
         out->activation_bytes = per_layer * ((double)w->layers / (double)l->pp) * in_flight;
         out->activations_estimated = true;

@@ -43,6 +43,10 @@
  * AWS p4d 6). Feeds the input pipeline of workloads whose loader is the CPU. */
 #define SC_DEFAULT_CORES_PER_GPU 8
 
+/* The share of its GPU's peak a workload that states no compute.efficiency computes at when
+ * `run` spins its step plan (the model takes the GPU's published figure instead). */
+#define SC_DEFAULT_COMPUTE_EFFICIENCY 0.5
+
 /* A case's tail (its slowest 1 % of iterations) against its median: a WARN beyond 3 x, a FAIL
  * beyond 10 x (expect.steadiness_tolerance, expect.steadiness_fail_tolerance). */
 #define SC_DEFAULT_STEADINESS_TOLERANCE      (2.0 / 3.0)

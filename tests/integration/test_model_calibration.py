@@ -56,7 +56,9 @@ def test():
                                    "--workload", W("gpt3-13b-3d"), "--tp", "3"])
     expect(rc == 2 and "--tp 3" in err and "multiple of parallel.tp" in err, f"--tp 3: {rc} {err}")
 
-    # scaling model: tp grows with the GPUs, so does the model; per-GPU compute stays put
+    # scaling model: tp grows with the GPUs, so does the model, as Megatron-LM's table grows it
+    # (hidden x growth^0.47 to a multiple of tp, layers x growth^0.25): per-GPU compute is the
+    # layers' 24 s h^2 + 4 s^2 h over tp
     grow = os.path.join(wd, "grow.yaml")
     with open(grow, "w") as f:
         f.write("name: grow\nmodel:\n  parameters: 1.3B\n  layers: 24\n  hidden: 2048\n"
@@ -69,7 +71,15 @@ def test():
     pts = load_json(jp)["curve"]
     expect([p["tp"] for p in pts] == [1, 2, 4, 8], f"tp grows: {[p['tp'] for p in pts]}")
     computes = [p["compute_ms"] for p in pts]
-    expect(max(computes) / min(computes) < 1.2, f"per-GPU compute roughly fixed: {computes}")
+
+    def per_gpu(tp):
+        h = max(1, round(2048 * tp ** 0.47 / tp)) * tp
+        layers = round(24 * tp ** 0.25)
+        return layers * (24 * 2048 * h * h + 4 * 2048 * 2048 * h) / tp
+    for p, c in zip(pts, computes):
+        want = per_gpu(p["tp"]) / per_gpu(1) * computes[0]
+        expect(abs(c / want - 1) < 0.01, f"per-GPU compute at tp {p['tp']}: {c} ms, the grown "
+               f"model's {want:.1f} ms ({computes})")
     expect(pts[-1]["comm_ms"] > pts[1]["comm_ms"] > 0, f"TP traffic grows: {[p['comm_ms'] for p in pts]}")
     # weak scaling: efficiency is the first point's step time over each one's (it printed
     # samples/s per GPU, 0.11 at tp 8), speedup the work done (efficiency x GPUs)
@@ -82,4 +92,89 @@ def test():
     expect("weak scaling" in out, "the output says it is weak scaling")
 
 
-main(test)
+
+
+CARD = """name: {name}
+model:
+  kind: {kind}
+  parameters: {params}
+  layers: {layers}
+  hidden: {hidden}
+{extra}batch:
+  micro_batch: {mb}
+  per_gpu_batch: {mb}
+precision:
+  gradients: {grad}
+  activations: fp16
+{compute}input:
+  loader: gpu
+"""
+
+
+def card(wd, name, **kw):
+    """A workload written from a model card alone: no compute.efficiency, no gpu_tflops."""
+    fields = dict(name=name, kind="transformer", params="1.3B", layers=24, hidden=2048,
+                  extra="  sequence: 2048\n", mb=4, grad="fp16", compute="")
+    fields.update(kw)
+    path = os.path.join(wd, name + ".yaml")
+    with open(path, "w") as f:
+        f.write(CARD.format(**fields))
+    return path
+
+
+def model_point(wd, topology, workload, gpus, *extra):
+    jp = os.path.join(wd, "m.json")
+    rc, out, err, _ = scalecheck1(["model", "--topology", topology, "--workload", workload,
+                                   "--gpus", str(gpus), "--nodes", "1", "--json", jp, *extra])
+    expect(rc == 0, f"model {workload} on {topology}: {rc} {err}")
+    return load_json(jp)["curve"][0], out
+
+
+def test_compute_defaults():
+    """A workload from its model card computes at its GPU generation's published share of peak,
+    the same rule for every system, and the output says what was assumed (it took half the
+    peak: ResNet-50 from its card predicted 5x the published single-GPU throughput)."""
+    wd = workdir("card")
+    topo = lambda n: os.path.join(ROOT, "topologies", n + ".yaml")  # noqa: E731
+    rn50 = card(wd, "rn50-card", kind="cnn", params="25.6M", layers=50, extra="", mb=256,
+                grad="fp32", compute="compute:\n  forward_gflops_per_sample: 4.1\n")
+    p, out = model_point(wd, topo("dgx-a100"), rn50, 1)
+    # NVIDIA DeepLearningExamples: 2470 img/s on one A100 80GB with AMP (the CNN row's source)
+    expect(abs(p["throughput"] / 2470 - 1) < 0.02, f"ResNet-50 from its card: {p['throughput']}")
+    expect("assumed: CNN: ResNet-50" in out, f"the assumption is said: {out[:600]}")
+    gpt = card(wd, "gpt-card")
+    _, out_h = model_point(wd, topo("dgx-h100"), gpt, 1)
+    expect("40.0 % of 990 TFLOP/s (assumed: transformer on Hopper" in out_h, out_h[:600])
+    _, out_a = model_point(wd, topo("dgx-a100"), gpt, 1)
+    expect("45.0 % of 312 TFLOP/s (assumed: transformer on Ampere" in out_a, out_a[:600])
+    _, out_mi = model_point(wd, topo("hpe-apollo6500-mi250"), gpt, 1)
+    expect("assumed, the nearest published figure: transformer on Ampere" in out_mi, out_mi[:600])
+    stated = card(wd, "gpt-stated", compute="compute:\n  efficiency: 0.3\n")
+    _, out_s = model_point(wd, topo("dgx-h100"), stated, 1)
+    expect("30.0 % of 990 TFLOP/s (declared by the workload)" in out_s, out_s[:600])
+
+
+def test_recompute():
+    """Activation recomputation (Korthikanti et al. 2022): full adds a forward to backward and
+    repeats its tensor-parallel collectives; selective adds the attention's products."""
+    wd = workdir("recompute")
+    topo = os.path.join(ROOT, "topologies", "dgx-a100.yaml")
+    base, _ = model_point(wd, topo, card(wd, "none"), 1)
+    full, _ = model_point(wd, topo, card(wd, "full", extra="  sequence: 2048\n  recompute: full\n"), 1)
+    sel, _ = model_point(wd, topo, card(wd, "sel", extra="  sequence: 2048\n  recompute: selective\n"), 1)
+    expect(abs(full["compute_ms"] / base["compute_ms"] - 4 / 3) < 0.005,
+           f"full: forward 1 + backward 3 against 1 + 2: {full['compute_ms']} {base['compute_ms']}")
+    share = 4 * 2048 * 2048 * 2048 / (24 * 2048 * 2048 ** 2 + 4 * 2048 ** 2 * 2048)
+    expect(abs(sel["compute_ms"] / base["compute_ms"] - (3 + share) / 3) < 0.005,
+           f"selective: the attention's share {share:.3f} again: {sel['compute_ms']}")
+    tp0, _ = model_point(wd, topo, card(wd, "tp-none"), 8, "--tp", "8")
+    tp1, _ = model_point(wd, topo, card(wd, "tp-full", extra="  sequence: 2048\n  recompute: full\n"),
+                         8, "--tp", "8")
+    expect(tp1["comm_ms"] > 1.2 * tp0["comm_ms"],
+           f"full recomputation repeats the TP collectives: {tp1['comm_ms']} vs {tp0['comm_ms']}")
+    rc, _, err, _ = scalecheck1(["model", "--topology", topo, "--workload",
+                                 card(wd, "bad", extra="  sequence: 2048\n  recompute: some\n")])
+    expect(rc == 2 and "recompute" in err and "none|selective|full" in err, f"bad: {rc} {err}")
+
+
+main(lambda: (test(), test_compute_defaults(), test_recompute()))

@@ -88,10 +88,11 @@ def test_algo(topo):
     expect(rc == 0 and "no NVLink SHARP" in err and "ring" in out, f"forced NVLS on A100: {err}")
     rc, out, err, _ = scalecheck1(["model", "--topology", topo("dgx-a100"), "--algo", "fast"])
     expect(rc == 2 and "--algo" in err and "fast" in err, f"bad --algo: {rc} {err}")
-    # the PCIe tree: inside one switch the link's reach, beyond it host memory
+    # the PCIe tree: inside one switch the link's reach; beyond it staged through host memory,
+    # whose 409.6 GB/s (2 x 8 channels of DDR4-3200) at 0.8 carries 2 flows a GPU
     p4 = ar("inspur-nf5468m6-h100pcie", 4)
     p8 = ar("inspur-nf5468m6-h100pcie", 8)
-    expect(abs(p4["busbw_GBps"] - 25) < 0.5 and abs(p8["busbw_GBps"] - 12.5) < 0.5,
+    expect(abs(p4["busbw_GBps"] - 25) < 0.5 and abs(p8["busbw_GBps"] - 0.8 * 409.6 / 16) < 0.5,
            f"PCIe tree: {p4['busbw_GBps']} {p8['busbw_GBps']}")
 
 

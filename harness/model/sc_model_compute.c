@@ -1,0 +1,87 @@
+/* sc_model_compute.c - the share of its GPU's peak a step computes at, where the workload does
+ * not state it: one published figure per kind of model and GPU generation (docs/REFERENCE.md
+ * section 8.1), the same for every system, and said in the output. A workload written from a
+ * model card alone then predicts what such models reach, not half the peak. */
+#include <stdio.h>
+
+#include "sc_model.h"
+#include "util/sc_defaults.h"
+
+typedef struct {
+    int kind;     /* sc_model_kind_t */
+    int cc_from;  /* the generation: compute capability at least this ... */
+    int cc_below; /* ... and below this */
+    double efficiency;
+    const char *basis;
+} sc__published_t;
+
+/* Transformers: hardware FLOPs over peak in published large runs (mixed precision). CNNs: the
+ * published ResNet-50 v1.5 throughput at its model card's 4.1 GFLOPs a forward. */
+static const sc__published_t sc__published[] = {
+    {SC_MODEL_TRANSFORMER, 70, 80, 0.30,
+     "transformer on Volta: 39 of 125 TFLOP/s a V100 (Shoeybi et al. 2019, Megatron-LM)"},
+    {SC_MODEL_TRANSFORMER, 80, 90, 0.45,
+     "transformer on Ampere: 137-163 of 312 TFLOP/s an A100 (Narayanan et al. 2021, table 1)"},
+    {SC_MODEL_TRANSFORMER, 90, 100, 0.40,
+     "transformer on Hopper: 38-43 % BF16 MFU on 16k H100 (Llama 3 paper 2024, table 4)"},
+    {SC_MODEL_CNN, 80, 90, 0.0974,
+     "CNN: ResNet-50 v1.5, 2470 img/s an A100 with AMP at 4.1 GFLOPs (NVIDIA "
+     "DeepLearningExamples)"},
+};
+
+/* The figure for w's kind on t's GPU generation, else the nearest generation's (*nearest set;
+ * another vendor's GPU counts as Ampere's peer). */
+static const sc__published_t *sc__figure(const sc_topology_t *t, const sc_workload_t *w,
+                                         bool *nearest)
+{
+    int cc = sc_topology_gpu_cc(t) > 0 ? sc_topology_gpu_cc(t) : 80;
+    const sc__published_t *near = NULL;
+    int best = 1 << 20;
+    for (size_t i = 0; i < sizeof(sc__published) / sizeof(sc__published[0]); i++) {
+        const sc__published_t *f = &sc__published[i];
+        if (f->kind != w->kind)
+            continue;
+        if (cc >= f->cc_from && cc < f->cc_below && sc_topology_gpu_cc(t) > 0) {
+            *nearest = false;
+            return f;
+        }
+        int distance = cc < f->cc_from ? f->cc_from - cc : cc - (f->cc_below - 1);
+        if (distance < best) {
+            best = distance;
+            near = f;
+        }
+    }
+    *nearest = true;
+    return near;
+}
+
+double sc_model_compute_efficiency(const sc_topology_t *t, const sc_workload_t *w)
+{
+    if (w->efficiency > 0)
+        return w->efficiency;
+    bool nearest;
+    const sc__published_t *f = sc__figure(t, w, &nearest);
+    return f != NULL ? f->efficiency : SC_DEFAULT_COMPUTE_EFFICIENCY;
+}
+
+void sc_model_compute_describe(const sc_topology_t *t, const sc_workload_t *w, char *buf,
+                               size_t len)
+{
+    double peak = sc_topology_tflops(t, w->compute_precision);
+    double e = sc_model_compute_efficiency(t, w);
+    if (w->compute_mode != SC_COMPUTE_FLOPS) {
+        snprintf(buf, len, "compute: %s", w->compute_mode == SC_COMPUTE_TIME
+                                              ? "compute.step_time_ms as the workload states it"
+                                              : "none");
+        return;
+    }
+    if (w->efficiency > 0) {
+        snprintf(buf, len, "compute: %.1f %% of %.0f TFLOP/s (declared by the workload)", 100 * e,
+                 peak);
+        return;
+    }
+    bool nearest;
+    const sc__published_t *f = sc__figure(t, w, &nearest);
+    snprintf(buf, len, "compute: %.1f %% of %.0f TFLOP/s (assumed%s: %s)", 100 * e, peak,
+             nearest ? ", the nearest published figure" : "", f ? f->basis : "no published figure");
+}
