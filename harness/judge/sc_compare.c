@@ -115,8 +115,10 @@ static void sc__row_init(sc_compare_row_t *row, const sc_topology_t *t, const sc
     }
     if (w != NULL)
         snprintf(row->workload, sizeof(row->workload), "%s", w->name);
-    if (w != NULL && t != NULL)
+    if (w != NULL && t != NULL) {
         sc_model_input_describe(t, w, row->input_note, sizeof(row->input_note));
+        sc_model_compute_describe(t, w, row->compute_note, sizeof(row->compute_note));
+    }
     row->expected_efficiency = row->cost_hour_usd = row->power_kw = SC_ABSENT;
     row->samples_per_usd = row->samples_per_kwh = row->memory_headroom = SC_ABSENT;
     for (int d = 0; d < SC_DIM_COUNT; d++)

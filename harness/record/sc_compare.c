@@ -74,6 +74,7 @@ const sc_field_t sc_compare_row_fields[] = {
     R(memory_fits, SC_FIELD_BOOL),
     R(memory_note, SC_FIELD_TEXT_OPT),
     R(input_note, SC_FIELD_TEXT_OPT),
+    R(compute_note, SC_FIELD_TEXT_OPT),
     R(note, SC_FIELD_TEXT_OPT),
     R(verdict, SC_FIELD_TEXT_OPT),
     R(claims, SC_FIELD_TEXT_OPT),

@@ -32,6 +32,7 @@ typedef struct {
     bool memory_fits;
     char memory_note[96];       /* why not, or what the estimate leaves out */
     char input_note[128];       /* the input pipeline the model assumed (predicted rows) */
+    char compute_note[224];     /* the share of peak it assumed, and its source */
     char note[160];             /* what makes a figure not comparable ("" none) */
     char verdict[8];            /* the run's (PASS/WARN/FAIL), "" predicted */
     char claims[48];            /* the run's claims (the topology's expect.claims): "1 of 2 held" */

@@ -81,8 +81,10 @@ static void sc__print_text(FILE *out, const sc_compare_systems_t *s)
         if (r->note[0] || r->memory_note[0])
             fprintf(out, "# %s: %s%s%s\n", r->system, r->note,
                     r->note[0] && r->memory_note[0] ? "; " : "", r->memory_note);
-        if (r->input_note[0]) /* the same rule for every system, said for each */
+        if (r->input_note[0]) /* the same rules for every system, said for each */
             fprintf(out, "# %s: %s\n", r->system, r->input_note);
+        if (r->compute_note[0])
+            fprintf(out, "# %s: %s\n", r->system, r->compute_note);
     }
 }
 
