@@ -226,9 +226,10 @@ static void coll__expect(coll__run_t *run, const sc_case_t *c, sc_case_row_t *ro
  * 0 decides, every rank learns it by a watched broadcast and runs the same looks. Data errors
  * of any look are kept. */
 static sc_status_t coll__looks(coll__run_t *run, sc_case_t *c, sc_case_result_t *best, int *looks,
-                               sc_err_t *err)
+                               double *slowest_us, sc_err_t *err)
 {
     const sc_rte_t *rte = run->rte;
+    *slowest_us = best->time_us.median; /* the spread between looks is a steadiness check */
     for (*looks = 1; run->opts.topology != NULL;) {
         unsigned char again = 0;
         if (rte->rank == 0 && *looks < run->opts.looks) {
@@ -246,6 +247,8 @@ static sc_status_t coll__looks(coll__run_t *run, sc_case_t *c, sc_case_result_t 
         if (status != SC_OK)
             return status;
         (*looks)++;
+        if (next.time_us.median > *slowest_us)
+            *slowest_us = next.time_us.median;
         uint64_t wrong = best->wrong > next.wrong ? best->wrong : next.wrong;
         if (next.time_stat_us < best->time_stat_us)
             *best = next;
@@ -264,9 +267,10 @@ static sc_status_t coll__run_size(coll__run_t *run, sc_case_t *c, sc_err_t *err)
         if (!sc_engine_supports(run->eng, c))
             continue; /* e.g. NCCL has no in-place alltoall: the row says n/a */
         int looks;
+        double slowest_us;
         sc_status_t status = sc_engine_run_case(run->eng, c, &results[ip], err);
         if (status == SC_OK)
-            status = coll__looks(run, c, &results[ip], &looks, err);
+            status = coll__looks(run, c, &results[ip], &looks, &slowest_us, err);
         if (status != SC_OK)
             return status;
         ran[ip] = true;
@@ -282,6 +286,7 @@ static sc_status_t coll__run_size(coll__run_t *run, sc_case_t *c, sc_err_t *err)
         if (row != NULL) {
             sc_case_row_fill(c, &results[ip], run->ses.world->size, row);
             row->looks = looks;
+            row->slowest_look_us = looks > 1 ? slowest_us : SC_ABSENT;
             row->cycle = run->cycle;
             if (run->opts.topology != NULL) /* held to the topology */
                 coll__expect(run, c, row);

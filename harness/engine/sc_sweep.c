@@ -33,6 +33,7 @@ void sc_case_row_fill(const sc_case_t *c, const sc_case_result_t *r, int nranks,
         .expected_time_us = SC_ABSENT,
         .expected_busbw_GBps = SC_ABSENT,
         .looks = 1,
+        .slowest_look_us = SC_ABSENT,
         .cycle = 1,
     };
     snprintf(row->collective, sizeof(row->collective), "%s", c->coll->name);

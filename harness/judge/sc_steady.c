@@ -1,7 +1,9 @@
 /* sc_steady.c - steadiness: a median hides a link that is slow now and then (a flapping port,
- * a congested uplink, a throttling GPU), its iterations' tail does not. For each collective the
- * worst row's 99th percentile against its median, where there are enough iterations for a p99
- * and the time is not the microseconds an operating system's jitter decides. */
+ * a congested uplink, a throttling GPU), its iterations' tail does not, nor do the looks a slow
+ * case was given: the best look is what a verdict keeps, the slowest one says how far the case
+ * strayed. For each collective the worst row's 99th percentile against its median, where there
+ * are enough iterations for a p99 and the time is not the microseconds an operating system's
+ * jitter decides, and the worst row's slowest look against the look kept. */
 #include "sc_steady.h"
 
 #include <stdio.h>
@@ -34,27 +36,67 @@ static const sc_case_row_t *sc__worst(const sc_case_row_t *rows, size_t n, const
     return worst;
 }
 
+/* The row of collective `name` whose looks differ most (NULL: none measured twice, or all in
+ * the microseconds the host's scheduling decides). */
+static const sc_case_row_t *sc__worst_looks(const sc_case_row_t *rows, size_t n, const char *name)
+{
+    const sc_case_row_t *worst = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const sc_case_row_t *r = &rows[i];
+        if (strcmp(r->collective, name) != 0 || r->looks < 2 || !sc_present(r->slowest_look_us) ||
+            r->time_us < SC__STEADY_MIN_US)
+            continue;
+        if (worst == NULL ||
+            r->slowest_look_us / r->time_us > worst->slowest_look_us / worst->time_us)
+            worst = r;
+    }
+    return worst;
+}
+
+static void sc__tail(const sc_case_row_t *w, const sc_band_t *band, sc_checks_t *checks)
+{
+    char name[192], size[32];
+    snprintf(name, sizeof(name),
+             "steadiness: %s's slowest 1 %% of iterations against the median (worst: %s B %s)",
+             w->collective, sc_size_format(w->size_bytes, size, sizeof(size)),
+             w->in_place ? "in-place" : "out-of-place");
+    sc_check_t *c = sc_verdict_band(checks, name, "time_us_p99", w->time_us_p99, w->time_us, band,
+                                    false, "steadiness");
+    if (c != NULL && c->level != SC_LEVEL_PASS)
+        snprintf(c->note, sizeof(c->note),
+                 "p99 %.3g us is %.1f x the median: some iterations ran far slower (a link or a "
+                 "GPU slow now and then)",
+                 w->time_us_p99, w->time_us_p99 / w->time_us);
+}
+
+static void sc__looks(const sc_case_row_t *w, const sc_band_t *band, sc_checks_t *checks)
+{
+    char name[192], size[32];
+    snprintf(name, sizeof(name),
+             "steadiness: %s's looks against each other (worst: %s B %s, %d looks)", w->collective,
+             sc_size_format(w->size_bytes, size, sizeof(size)),
+             w->in_place ? "in-place" : "out-of-place", w->looks);
+    sc_check_t *c = sc_verdict_band(checks, name, "slowest_look_us", w->slowest_look_us,
+                                    w->time_us, band, false, "steadiness");
+    if (c != NULL && c->level != SC_LEVEL_PASS)
+        snprintf(c->note, sizeof(c->note),
+                 "one look's median took %.1f x the kept look's: the best of %d looks passed, the "
+                 "case itself was slow now and then (a link or a GPU, or a busy host: see the "
+                 "quiet-hosts check)",
+                 w->slowest_look_us / w->time_us, w->looks);
+}
+
 void sc_verdict_steadiness(const sc_topology_t *t, const sc_case_row_t *rows, size_t n,
                            sc_checks_t *checks)
 {
     sc_band_t band = {t->steadiness_tolerance, t->steadiness_fail_tolerance, false};
-    /* one check a registered collective, one pass over the rows each: linear in the rows */
+    /* two checks a registered collective, one pass over the rows each: linear in the rows */
     for (const sc_coll_t *const *coll = sc_coll_list(); *coll != NULL; coll++) {
-        const sc_case_row_t *w = sc__worst(rows, n, (*coll)->name);
-        if (w == NULL)
-            continue;
-        char name[192], size[32];
-        snprintf(name, sizeof(name),
-                 "steadiness: %s's slowest 1 %% of iterations against the median (worst: %s B "
-                 "%s)",
-                 w->collective, sc_size_format(w->size_bytes, size, sizeof(size)),
-                 w->in_place ? "in-place" : "out-of-place");
-        sc_check_t *c = sc_verdict_band(checks, name, "time_us_p99", w->time_us_p99, w->time_us,
-                                        &band, false, "steadiness");
-        if (c != NULL && c->level != SC_LEVEL_PASS)
-            snprintf(c->note, sizeof(c->note),
-                     "p99 %.3g us is %.1f x the median: some iterations ran far slower (a link "
-                     "or a GPU slow now and then)",
-                     w->time_us_p99, w->time_us_p99 / w->time_us);
+        const sc_case_row_t *tail = sc__worst(rows, n, (*coll)->name);
+        if (tail != NULL)
+            sc__tail(tail, &band, checks);
+        const sc_case_row_t *looks = sc__worst_looks(rows, n, (*coll)->name);
+        if (looks != NULL)
+            sc__looks(looks, &band, checks);
     }
 }

@@ -264,6 +264,7 @@ const sc_field_t sc_case_row_fields[] = {
     C(expected_busbw_GBps, SC_FIELD_OPTIONAL, HTML),
     C(algorithm, SC_FIELD_TEXT_OPT, 0),
     C(looks, SC_FIELD_INT, CSV),
+    C(slowest_look_us, SC_FIELD_OPTIONAL, 0),
     C(cycle, SC_FIELD_INT, CSV),
     SC__END,
 };

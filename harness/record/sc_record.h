@@ -80,6 +80,7 @@ typedef struct {
     double expected_time_us, expected_busbw_GBps; /* SC_ABSENT without */
     char algorithm[32];
     int looks; /* times the case was measured (the best kept): 1, more when it was off */
+    double slowest_look_us; /* the slowest look's median (SC_ABSENT: measured once) */
     int cycle; /* coll -N: the sweep it belongs to, from 1 */
 } sc_case_row_t;
 

@@ -144,13 +144,22 @@ def test_coll_looks(wd):
     doc = load_json(os.path.join(run_dir(base), "result.json"))
     expect(rc == 1 and all(r["looks"] == 2 for r in doc["results"]), f"looks {rc} {doc['results']}")
     expect(all(c["looks"] == 2 and "best of 2 looks" in c.get("note", "")
-               for c in doc["checks"] if c["verdict"] == "FAIL"), f"checks {doc['checks']}")
+               for c in doc["checks"] if c["verdict"] == "FAIL"
+               and not c["name"].startswith("steadiness")), f"checks {doc['checks']}")
+    # the spread between looks is kept and judged: the slowest look against the one kept
+    expect(all(r["slowest_look_us"] >= r["time_us"] for r in doc["results"]),
+           f"slowest looks {[(r['time_us'], r.get('slowest_look_us')) for r in doc['results']]}")
+    spread = [c for c in doc["checks"] if "looks against each other" in c["name"]]
+    expect(all(c["verdict"] in ("PASS", "WARN", "FAIL") for c in spread) and
+           all(r["time_us"] < 100 for r in doc["results"]) == (not spread),
+           f"steadiness of the looks: {spread}")
     base = os.path.join(wd, "once")
     rc, out, err, _ = mpirun(2, ["coll", "-b", "64K", "-e", "64K", "-n", "10", "--telemetry", "0",
                                  "--topology", os.path.join(ROOT, "topologies", "localhost.yaml"),
                                  "--looks", "1", "--results-dir", base])
     doc = load_json(os.path.join(run_dir(base), "result.json"))
-    expect(all(r["looks"] == 1 for r in doc["results"]), f"--looks 1: {doc['results']}")
+    expect(all(r["looks"] == 1 and r.get("slowest_look_us") is None for r in doc["results"]),
+           f"--looks 1: {doc['results']}")
 
 
 import json
