@@ -54,6 +54,8 @@ ROWS = [
      "NCCL issue 2140"),
     ("2 nodes of 8x A100, 4x HDR each", "a100-sxm-4hdr", "allreduce", "4G", 8, 2, "auto", 86,
      "check", "", "nccl-tests issue 175"),
+    ("3 nodes of 8x A100, 4x HDR each", "a100-sxm-4hdr", "allreduce", "128M", 8, 3, "auto", 96,
+     "check", "", "nccl-tests issue 119 (peak of the 128 MiB sweep)"),
     ("2x A100 PCIe, NVLink bridge (NV12)", "a100-pcie-nvlink-pair", "allreduce", "4G", 2, 1,
      "auto", 208, "check", "", "nccl-tests issue 178"),
     ("8x RTX 5090, PCIe 5.0, no P2P", "rtx5090-8-pcie5", "allreduce", "4G", 8, 1, "auto", 28,

@@ -138,6 +138,25 @@ def latency_bound(wd):
               f"{'' if not failed else f' ({min(failed)}..{max(failed)} B)'}")
 
 
+def staged_pcie(wd):
+    """A published PCIe system without peer-to-peer: 8 RTX 5090 reach 28 GB/s busbw (NVIDIA
+    issue 1639), staged through host memory. Its log, written from that figure over 64 MiB to
+    4 GiB, PASSes against the system written from its spec sheets (the host-memory bound: 30.7);
+    at half the bandwidth (a lost memory channel, a x8 link) it FAILs."""
+    topo = os.path.join(ROOT, "tests", "data", "published", "rtx5090-8-pcie5.yaml")
+    sizes = [64 << 20 << i for i in range(7)]
+    for name, busbw, want in [("healthy", 28.0, 0), ("half", 14.0, 1)]:
+        path = os.path.join(wd, f"staged-{name}.txt")
+        nccl_text(path, {s: 2 * 7 / 8 * s / (busbw * 1e3) / 1.03 for s in sizes}, 8, ["box"])
+        base = os.path.join(wd, f"staged-{name}")
+        rc, out, err, _ = scalecheck1(["judge", "--topology", topo, "--results-dir", base, path])
+        _, doc = judged(os.path.join(base, os.listdir(base)[0]))
+        verdicts = {c["verdict"] for c in doc["checks"] if c["source"] == "model"}
+        expect(rc == want and verdicts == ({"PASS"} if want == 0 else {"FAIL"}),
+               f"staged {name}: exit {rc}, verdicts {verdicts}\n{out[-600:]}")
+        print(f"staged PCIe {name} ({busbw} GB/s): exit {rc}, {verdicts}")
+
+
 def sc_size(n):
     for unit, shift in (("G", 30), ("M", 20), ("K", 10)):
         if n >= 1 << shift and n % (1 << shift) == 0:
@@ -148,6 +167,7 @@ def sc_size(n):
 def test():
     wd = workdir("judge")
     latency_bound(workdir("judge-latency"))  # its own results folder: dirs[-1] below is the last
+    staged_pcie(workdir("judge-staged"))
     t8 = expected_times(8, 1)
     # nccl-tests text, healthy: every case PASSes, exit 0, the run's files
     good = os.path.join(wd, "ar8.txt")

@@ -170,9 +170,12 @@ CUTS = [
     ("coll", ["coll", "-b", "64K", "-e", "64M", "-f", "2", "-n", "40"],
      lambda d: 262144 in {r["size_bytes"] for r in d.get("results", [])},
      lambda d: 262144 in {r["size_bytes"] for r in d.get("results", [])}),
+    # a point long enough (~5 s) that the cut lands while the 2-node point runs: with 3000
+    # iterations the last points could finish before the cut took effect (rank 0 ended first,
+    # with the run's own code, and mpirun's lost daemon came after)
     ("run", ["run", "--workload", os.path.join(ROOT, "workloads", "resnet50-dp.yaml"), "--scales",
              "1", "--nodes", "1,2,4", "--bytes-scale", "0.01", "--compute-scale", "0.001", "-n",
-             "3000", "-w", "1", "--telemetry", "0"],
+             "20000", "-w", "1", "--telemetry", "0"],
      lambda d: len(d.get("points", [])) >= 1, lambda d: len(d.get("points", [])) >= 1),
     ("pairs", ["pairs", "--mode", "serial", "-n", "20"],
      lambda d: d.get("reason", "").startswith("1 of"), lambda d: measured_pairs(d) >= 2),
