@@ -157,12 +157,13 @@ static sc_status_t model__curve(const sc_topology_t *t, const model__opts_t *o,
     char compute[256], input[256];
     sc_model_compute_describe(t, &w, compute, sizeof(compute));
     sc_model_input_describe(t, &w, input, sizeof(input));
-    printf("#\n# workload %s%s\n# %s\n# %s\n# %6s %6s %4s %3s %3s %11s %10s %10s %12s %8s %6s\n", w.name,
+    printf("#\n# workload %s%s\n# %s\n# %s\n# %6s %6s %4s %3s %3s %11s %10s %10s %12s %8s %6s\n",
+           w.name,
            weak ? " (batch.scaling model: weak scaling - efficiency is the first point's step "
                   "time over each one's, speedup the work done)"
                 : "",
-           compute, input, "gpus", "nodes", "dp", "tp", "pp", "compute_ms", "comm_ms", "step_ms", "samples/s",
-           "speedup", weak ? "weak" : "eff");
+           compute, input, "gpus", "nodes", "dp", "tp", "pp", "compute_ms", "comm_ms", "step_ms",
+           "samples/s", "speedup", weak ? "weak" : "eff");
     sc_scale_base_t base = {0, 0, w.scaling == SC_SCALING_MODEL};
     for (int in = 0; in < o->nnodes; in++)
         for (int ig = 0; ig < o->ngpus; ig++) {

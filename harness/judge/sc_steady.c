@@ -76,8 +76,8 @@ static void sc__looks(const sc_case_row_t *w, const sc_band_t *band, sc_checks_t
              "steadiness: %s's looks against each other (worst: %s B %s, %d looks)", w->collective,
              sc_size_format(w->size_bytes, size, sizeof(size)),
              w->in_place ? "in-place" : "out-of-place", w->looks);
-    sc_check_t *c = sc_verdict_band(checks, name, "slowest_look_us", w->slowest_look_us,
-                                    w->time_us, band, false, "steadiness");
+    sc_check_t *c = sc_verdict_band(checks, name, "slowest_look_us", w->slowest_look_us, w->time_us,
+                                    band, false, "steadiness");
     if (c != NULL && c->level != SC_LEVEL_PASS)
         snprintf(c->note, sizeof(c->note),
                  "one look's median took %.1f x the kept look's: the best of %d looks passed, the "

@@ -70,9 +70,10 @@ void sc_model_compute_describe(const sc_topology_t *t, const sc_workload_t *w, c
     double peak = sc_topology_tflops(t, w->compute_precision);
     double e = sc_model_compute_efficiency(t, w);
     if (w->compute_mode != SC_COMPUTE_FLOPS) {
-        snprintf(buf, len, "compute: %s", w->compute_mode == SC_COMPUTE_TIME
-                                              ? "compute.step_time_ms as the workload states it"
-                                              : "none");
+        snprintf(buf, len, "compute: %s",
+                 w->compute_mode == SC_COMPUTE_TIME
+                     ? "compute.step_time_ms as the workload states it"
+                     : "none");
         return;
     }
     if (w->efficiency > 0) {

@@ -144,10 +144,10 @@ void sc_plan_memory(const sc_workload_t *w, const sc_layout_t *l, sc_plan_memory
     if (w->kind == SC_MODEL_TRANSFORMER && w->layers > 0) {
         double tokens_units = (double)w->sequence * (double)l->micro_batch * (double)w->hidden;
         /* full recomputation keeps only each layer's input, whole on every tp rank */
-        double per_layer = w->recompute == SC_RECOMPUTE_FULL
-                               ? tokens_units * (double)sc_dtype_size(sc_precision_dtype(
-                                                    w->activations))
-                               : SC__ACTIVATION_BYTES_PER_UNIT * tokens_units / (double)l->tp;
+        double per_layer =
+            w->recompute == SC_RECOMPUTE_FULL
+                ? tokens_units * (double)sc_dtype_size(sc_precision_dtype(w->activations))
+                : SC__ACTIVATION_BYTES_PER_UNIT * tokens_units / (double)l->tp;
         double in_flight = l->pp > 1 ? (double)l->pp : 1.0;
         out->activation_bytes = per_layer * ((double)w->layers / (double)l->pp) * in_flight;
         out->activations_estimated = true;

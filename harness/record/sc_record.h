@@ -81,7 +81,7 @@ typedef struct {
     char algorithm[32];
     int looks; /* times the case was measured (the best kept): 1, more when it was off */
     double slowest_look_us; /* the slowest look's median (SC_ABSENT: measured once) */
-    int cycle; /* coll -N: the sweep it belongs to, from 1 */
+    int cycle;              /* coll -N: the sweep it belongs to, from 1 */
 } sc_case_row_t;
 
 /* The most a bandwidth figure can be: 100 TB/s, 50x the fastest GPU link of 2026 (NVLink 5,

@@ -49,7 +49,8 @@ static int sc__cc_from_name(const char *gpu)
         {70, {"V100", "Titan V", "TITAN V", NULL}},
         {60, {"P100", NULL}},
     };
-    static const char *const other_vendors[] = {"Instinct", "MI100", "MI2", "MI3", "Ascend", "Gaudi", NULL};
+    static const char *const other_vendors[] = {"Instinct", "MI100", "MI2", "MI3",
+                                                "Ascend",   "Gaudi", NULL};
     if (sc__has(gpu, other_vendors))
         return 0;
     for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)

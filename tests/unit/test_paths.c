@@ -141,10 +141,14 @@ static void test_generations(void)
         int cc;
         double per_link; /* GB/s NCCL reaches on a 25 GB/s link (14.0625 on SM86, 50 on SM100) */
     } cases[] = {
-        {"Tesla V100-SXM2-32GB", 70, 20.0},    {"GeForce RTX 2080 Ti", 75, 20.0},
-        {"A100-PCIe-40GB", 80, 20.0},          {"NVIDIA RTX A6000", 86, 12.0 * 25 / 14.0625},
-        {"H100 PCIe", 90, 20.6},               {"B200", 100, 40.1 / 2},
-        {"Something new", 80, 20.0},           {"GeForce RTX 4090", 89, 20.0},
+        {"Tesla V100-SXM2-32GB", 70, 20.0},
+        {"GeForce RTX 2080 Ti", 75, 20.0},
+        {"A100-PCIe-40GB", 80, 20.0},
+        {"NVIDIA RTX A6000", 86, 12.0 * 25 / 14.0625},
+        {"H100 PCIe", 90, 20.6},
+        {"B200", 100, 40.1 / 2},
+        {"Something new", 80, 20.0},
+        {"GeForce RTX 4090", 89, 20.0},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         sc_topology_t t = hgx(2, 300);

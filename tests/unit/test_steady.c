@@ -56,7 +56,8 @@ static sc_level_t looks_level(double spread, int looks, double median, size_t *n
     sc_level_t level = checks.n ? checks.items[0].level : SC_LEVEL_PASS;
     SC_EXPECT(checks.n == 0 || (strstr(checks.items[0].name, "looks against each other") &&
                                 strstr(checks.items[0].name, "16M B")));
-    SC_EXPECT(checks.n == 0 || level == SC_LEVEL_PASS || strstr(checks.items[0].note, "x the kept"));
+    SC_EXPECT(checks.n == 0 || level == SC_LEVEL_PASS ||
+              strstr(checks.items[0].note, "x the kept"));
     free(checks.items);
     return level;
 }
