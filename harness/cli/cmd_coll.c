@@ -17,6 +17,7 @@
 #include "judge/sc_steady.h"
 #include "report/sc_verdict_render.h"
 #include "engine/sc_engine.h"
+#include "engine/sc_looks.h"
 #include "engine/sc_sweep.h"
 #include "report/sc_coll_report.h"
 #include "sc_config.h"
@@ -221,40 +222,59 @@ static void coll__expect(coll__run_t *run, const sc_case_t *c, sc_case_row_t *ro
                     &run->doc.checks);
 }
 
+/* A case's looks: the case, the best look so far, their count and the slowest one's median. */
+typedef struct {
+    coll__run_t *run;
+    sc_case_t *c;
+    sc_case_result_t *best;
+    int looks;
+    double slowest_us;
+} coll__looks_t;
+
+/* rank 0: whether the best look is still slower than the model lets it PASS */
+static void coll__off(void *ctx, unsigned char *again)
+{
+    coll__looks_t *l = ctx;
+    const sc_rte_t *rte = l->run->rte;
+    sc_case_row_t row;
+    sc_case_row_fill(l->c, l->best, l->run->ses.world->size, &row);
+    again[0] = sc_verdict_case_slow(&l->run->topo, l->c->coll, rte->size / rte->nhosts,
+                                    rte->nhosts, &row);
+}
+
+/* Another look: the faster kept, data errors of any look kept, the slowest remembered. */
+static sc_status_t coll__again(void *ctx, int i, sc_err_t *err)
+{
+    (void)i;
+    coll__looks_t *l = ctx;
+    sc_case_result_t next;
+    sc_status_t status = sc_engine_run_case(l->run->eng, l->c, &next, err);
+    if (status != SC_OK)
+        return status;
+    l->looks++;
+    if (next.time_us.median > l->slowest_us)
+        l->slowest_us = next.time_us.median;
+    uint64_t wrong = l->best->wrong > next.wrong ? l->best->wrong : next.wrong;
+    if (next.time_stat_us < l->best->time_stat_us)
+        *l->best = next;
+    l->best->wrong = wrong;
+    return SC_OK;
+}
+
 /* With a topology, a case slower than the model lets it PASS is measured again, up to --looks
- * times in all, and the faster look kept (a rank busy for a moment is not a slow system): rank
- * 0 decides, every rank learns it by a watched broadcast and runs the same looks. Data errors
- * of any look are kept. */
+ * times in all, and the faster look kept (sc_looks_run: rank 0 decides, every rank learns it by
+ * a watched broadcast). The slowest look's median is kept too: the spread between looks is a
+ * steadiness check. */
 static sc_status_t coll__looks(coll__run_t *run, sc_case_t *c, sc_case_result_t *best, int *looks,
                                double *slowest_us, sc_err_t *err)
 {
-    const sc_rte_t *rte = run->rte;
-    *slowest_us = best->time_us.median; /* the spread between looks is a steadiness check */
-    for (*looks = 1; run->opts.topology != NULL;) {
-        unsigned char again = 0;
-        if (rte->rank == 0 && *looks < run->opts.looks) {
-            sc_case_row_t row;
-            sc_case_row_fill(c, best, run->ses.world->size, &row);
-            again = sc_verdict_case_slow(&run->topo, c->coll, rte->size / rte->nhosts, rte->nhosts,
-                                         &row);
-        }
-        sc_status_t status = sc_watchdog_bcast(run->ses.wd, rte, rte->world,
-                                               "rank 0's choice of another look", &again, 1, err);
-        if (status != SC_OK || !again)
-            return status;
-        sc_case_result_t next;
-        status = sc_engine_run_case(run->eng, c, &next, err);
-        if (status != SC_OK)
-            return status;
-        (*looks)++;
-        if (next.time_us.median > *slowest_us)
-            *slowest_us = next.time_us.median;
-        uint64_t wrong = best->wrong > next.wrong ? best->wrong : next.wrong;
-        if (next.time_stat_us < best->time_stat_us)
-            *best = next;
-        best->wrong = wrong;
-    }
-    return SC_OK;
+    coll__looks_t l = {run, c, best, 1, best->time_us.median};
+    sc_looks_t spec = {1, run->opts.topology != NULL ? run->opts.looks : 1,
+                       "rank 0's choice of another look", coll__off, coll__again, &l};
+    sc_status_t status = sc_looks_run(&spec, run->ses.wd, run->rte, run->rte->world, err);
+    *looks = l.looks;
+    *slowest_us = l.slowest_us;
+    return status;
 }
 
 /* Runs one size out of place and in place; rank 0 prints and records the row. */

@@ -9,6 +9,7 @@
 #include "cli/cmd_run.h"
 #include "cli/sc_cmd_baseline.h"
 #include "detect/sc_detect.h"
+#include "engine/sc_looks.h"
 #include "engine/sc_sweep.h"
 #include "judge/sc_run_verdict.h"
 #include "judge/sc_verdict.h"
@@ -79,83 +80,95 @@ sc_status_t sc_run_calibrate(sc_run_t *run, sc_err_t *err)
                                           run->rte->hosts[0]);
 }
 
+/* A probe's looks: the run, the best time and its count. */
+typedef struct {
+    sc_run_t *run;
+    double *us;
+    int *looks;
+} run__probe_t;
+
+static void run__probe_off(void *ctx, unsigned char *again)
+{
+    run__probe_t *p = ctx;
+    again[0] = sc_verdict_probe_off(&p->run->topo, *p->us);
+}
+
+static sc_status_t run__probe_again(void *ctx, int i, sc_err_t *err)
+{
+    (void)i;
+    run__probe_t *p = ctx;
+    double look = 0, spread;
+    sc_status_t status =
+        sc_probe(p->run->ses.world, p->run->rte->world, p->run->ses.wd, &look, &spread, err);
+    if (status == SC_OK && look < *p->us)
+        *p->us = look;
+    (*p->looks)++;
+    return status;
+}
+
 /* Every rank knows whether there is a probe to take: the declared file was loaded everywhere,
- * and --calibrate makes one. */
+ * and --calibrate makes one. A probe off the calibrated one is taken again (sc_looks_run). */
 sc_status_t sc_run_probe(sc_run_t *run, double *us, int *looks, sc_err_t *err)
 {
     if (!run->opts.calibrate && !(run->opts.topology && run->topo.cal_probe_us > 0))
         return SC_OK;
-    sc_status_t status = SC_OK;
-    unsigned char again = 1;
-    for (*looks = 0; again && status == SC_OK; (*looks)++) {
-        double look = 0, spread;
-        status = sc_probe(run->ses.world, run->rte->world, run->ses.wd, &look, &spread, err);
-        if (status == SC_OK && (*looks == 0 || look < *us))
-            *us = look;
-        again = run->rte->rank == 0 && *looks + 1 < run->opts.looks &&
-                sc_verdict_probe_off(&run->topo, *us);
-        if (status == SC_OK)
-            status = sc_watchdog_bcast(run->ses.wd, run->rte, run->rte->world,
-                                       "whether to probe again", &again, 1, err);
-    }
+    double spread;
+    sc_status_t status = sc_probe(run->ses.world, run->rte->world, run->ses.wd, us, &spread, err);
+    *looks = 1;
+    run__probe_t probe = {run, us, looks};
+    sc_looks_t l = {1, run->opts.looks, "whether to probe again", run__probe_off, run__probe_again,
+                    &probe};
+    if (status == SC_OK)
+        status = sc_looks_run(&l, run->ses.wd, run->rte, run->rte->world, err);
     return status;
 }
 
-/* Sizes slower than the topology allows get more looks (rank 0 decides which, from the model),
- * up to --looks in all. */
-static sc_status_t run__relook(sc_run_t *run, sc_case_rows_t *sweep, sc_err_t *err)
+/* The sweep's looks: the run and its rows. */
+typedef struct {
+    sc_run_t *run;
+    sc_case_rows_t *rows;
+} run__sweep_t;
+
+/* rank 0: the sweep's sizes slower than the topology allows */
+static void run__sweep_off(void *ctx, unsigned char *again)
 {
-    int per_node = run->rte->size / run->rte->nhosts;
-    unsigned char *again = calloc(sweep->n + 1, 1);
-    if (again == NULL)
-        return sc_err_set(err, SC_ERR_NOMEM, "no memory for the sweep's second looks");
-    sc_status_t status = SC_OK;
-    for (int look = 1; look < run->opts.looks && status == SC_OK; look++) {
-        for (size_t i = 0; run->rte->rank == 0 && i < sweep->n; i++)
-            again[i] = sc_verdict_case_slow(&run->topo, &sc_coll_allreduce, per_node,
-                                            run->rte->nhosts, &sweep->items[i]);
-        bool any = false;
-        status =
-            sc_sweep_relook(run->ses.world, run->rte->world, run->ses.wd, sweep, again, &any, err);
-        if (!any)
-            break;
-    }
-    free(again);
-    return status;
+    run__sweep_t *s = ctx;
+    const sc_rte_t *rte = s->run->rte;
+    for (size_t i = 0; i < s->rows->n; i++)
+        again[i] = sc_verdict_case_slow(&s->run->topo, &sc_coll_allreduce,
+                                        rte->size / rte->nhosts, rte->nhosts, &s->rows->items[i]);
 }
 
-/* Points of the curve below the model's band get more looks (rank 0 decides which), up to
- * --looks in all: a step slowed by a moment of the machine is not a system that fails to
- * scale. */
-static sc_status_t run__relook_points(sc_run_t *run, sc_err_t *err)
+static sc_status_t run__sweep_again(void *ctx, int i, sc_err_t *err)
 {
-    unsigned char again[64] = {0};
-    int per_node = run->rte->size / run->rte->nhosts;
-    sc_run_shape_t shape = {&run->w, run->opts.bytes_scale, run->opts.compute_scale, per_node,
-                            run->rte->nhosts};
-    sc_status_t status = SC_OK;
-    for (int look = 1; look < run->opts.looks && status == SC_OK; look++) {
-        if (run->rte->rank == 0)
-            sc_run_points_slow(&run->topo, &shape, &run->doc.points, again);
-        status = sc_watchdog_bcast(run->ses.wd, run->rte, run->rte->world,
-                                   "which points to look at again", again, run->npoints, err);
-        bool any = false;
-        for (int i = 0; i < run->npoints && status == SC_OK; i++)
-            if (again[i]) {
-                any = true;
-                status = sc_run_point_again(run, i, err);
-            }
-        if (!any)
-            break;
-    }
-    return status;
+    run__sweep_t *s = ctx;
+    return sc_sweep_again(s->run->ses.world, s->run->rte->world, s->run->ses.wd,
+                          &s->rows->items[i], err);
+}
+
+/* rank 0: the points of the curve below the model's band (a step slowed by a moment of the
+ * machine is not a system that fails to scale) */
+static void run__points_off(void *ctx, unsigned char *again)
+{
+    sc_run_t *run = ctx;
+    sc_run_shape_t shape = {&run->w, run->opts.bytes_scale, run->opts.compute_scale,
+                            run->rte->size / run->rte->nhosts, run->rte->nhosts};
+    sc_run_points_slow(&run->topo, &shape, &run->doc.points, again);
+}
+
+static sc_status_t run__point_again(void *ctx, int i, sc_err_t *err)
+{
+    return sc_run_point_again(ctx, i, err);
 }
 
 sc_status_t sc_run_sweep_and_verdict(sc_run_t *run, sc_err_t *err)
 {
     sc_status_t status = SC_OK;
-    if (run->opts.topology != NULL)
-        status = run__relook_points(run, err);
+    if (run->opts.topology != NULL) {
+        sc_looks_t points = {run->npoints, run->opts.looks, "which points to look at again",
+                             run__points_off, run__point_again, run};
+        status = sc_looks_run(&points, run->ses.wd, run->rte, run->rte->world, err);
+    }
     sc_case_rows_t sweep = {0};
     if (status == SC_OK && run->opts.sweep_max > 0) {
         sc_watchdog_arm(run->ses.wd, "all-reduce sweep", run->ses.world->world_rank,
@@ -163,8 +176,11 @@ sc_status_t sc_run_sweep_and_verdict(sc_run_t *run, sc_err_t *err)
         status = sc_run_sweep(run->ses.world, run->rte->world, run->ses.wd, run->opts.sweep_max,
                               &sweep, err);
         sc_watchdog_disarm(run->ses.wd);
+        run__sweep_t rows = {run, &sweep};
+        sc_looks_t sizes = {(int)sweep.n, run->opts.looks, "rank 0's list of sizes to look at again",
+                            run__sweep_off, run__sweep_again, &rows};
         if (status == SC_OK && run->opts.topology != NULL)
-            status = run__relook(run, &sweep, err);
+            status = sc_looks_run(&sizes, run->ses.wd, run->rte, run->rte->world, err);
     }
     if (status == SC_OK)
         status = sc_run_probe(run, &run->probe_after, &run->probe_after_looks, err);

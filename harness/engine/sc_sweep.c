@@ -72,32 +72,20 @@ sc_status_t sc_run_sweep(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd, 
     return sc_sweep_ladder(world, control, wd, 4, max_bytes, 4, SC_SWEEP_ITERS, rows, err);
 }
 
-sc_status_t sc_sweep_relook(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd,
-                            sc_case_rows_t *rows, unsigned char *again, bool *any, sc_err_t *err)
+sc_status_t sc_sweep_again(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd,
+                           sc_case_row_t *row, sc_err_t *err)
 {
-    sc_status_t status =
-        sc_watchdog_bcast(wd, world->rte, control, "rank 0's list of sizes to look at again", again,
-                          (int)rows->n, err);
-    if (status != SC_OK)
-        return status;
-    *any = false;
-    for (size_t i = 0; i < rows->n && status == SC_OK; i++) {
-        if (!again[i])
-            continue;
-        *any = true;
-        sc_case_row_t *row = &rows->items[i];
-        sc_case_rows_t look = {0};
-        sc_watchdog_arm(wd, "all-reduce sweep (another look)", world->world_rank, world->size);
-        status = sc_sweep_ladder(world, control, wd, row->size_bytes, row->size_bytes, 2,
-                                 SC_SWEEP_ITERS, &look, err);
-        sc_watchdog_disarm(wd);
-        if (status == SC_OK && look.n == 1) {
-            int looks = row->looks + 1;
-            if (look.items[0].time_us < row->time_us)
-                *row = look.items[0];
-            row->looks = looks;
-        }
-        sc_list_free(&look);
+    sc_case_rows_t look = {0};
+    sc_watchdog_arm(wd, "all-reduce sweep (another look)", world->world_rank, world->size);
+    sc_status_t status = sc_sweep_ladder(world, control, wd, row->size_bytes, row->size_bytes, 2,
+                                         SC_SWEEP_ITERS, &look, err);
+    sc_watchdog_disarm(wd);
+    if (status == SC_OK && look.n == 1) {
+        int looks = row->looks + 1;
+        if (look.items[0].time_us < row->time_us)
+            *row = look.items[0];
+        row->looks = looks;
     }
+    sc_list_free(&look);
     return status;
 }

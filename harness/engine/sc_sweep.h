@@ -17,11 +17,10 @@ sc_status_t sc_sweep_ladder(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *w
                             uint64_t min_bytes, uint64_t max_bytes, unsigned factor, int iters,
                             sc_case_rows_t *rows, sc_err_t *err);
 
-/* Another look at the rows whose again[i] is set on rank 0 (n rows on every rank): each is
- * measured once more, and the faster of its looks is kept (row->looks counts them). Every rank
- * learns rank 0's choice (*any: whether it chose one); the wait for it is watched. Collective. */
-sc_status_t sc_sweep_relook(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd,
-                            sc_case_rows_t *rows, unsigned char *again, bool *any, sc_err_t *err);
+/* Another look at one row of the sweep: measured once more, the faster of its looks kept
+ * (row->looks counts them). Collective; the loop around it is sc_looks_run. */
+sc_status_t sc_sweep_again(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd,
+                           sc_case_row_t *row, sc_err_t *err);
 
 /* Timed iterations per size of run's sweep (and of calibrate's ladders, which must be measured
  * the way the runs they judge are: a 16 MiB all-reduce here still speeds up after 20). */
