@@ -63,17 +63,13 @@ static sc_status_t sc__ladder(sc_comm_t *world, MPI_Comm control, sc_watchdog_t 
     MPI_Comm ctl = MPI_COMM_NULL;
     sc_case_rows_t looks[SC__LADDER_LOOKS] = {{0}};
     sc_watchdog_arm(wd, "calibrate (splitting)", world->world_rank, world->size);
-    sc_status_t status = world->ops->split(world, in ? 0 : -1, rte->rank, &sub, err);
-    MPI_Comm_split(control, in ? 0 : MPI_UNDEFINED, rte->rank, &ctl);
+    sc_status_t status = sc_comm_split_group(world, control, in, rte->rank, &sub, &ctl, err);
     for (int k = 0; k < SC__LADDER_LOOKS && status == SC_OK && sub != NULL; k++) {
         sc_watchdog_arm(wd, "calibrate (all-reduce ladder)", sub->world_rank, sub->size);
         status = sc_sweep_ladder(sub, ctl, wd, 4, o->max_bytes, 2, o->iters, &looks[k], err);
         path->ranks = sub->size;
     }
-    if (sub != NULL)
-        sub->ops->close(sub);
-    if (ctl != MPI_COMM_NULL)
-        MPI_Comm_free(&ctl);
+    sc_comm_group_close(&sub, &ctl);
     sc_watchdog_disarm(wd);
     if (status == SC_OK)
         status = sc_rte_quiet_barrier(rte, control, err);

@@ -38,8 +38,7 @@ static const sc_cli_opt_t calibrate__options[] = {
     O(0, "results-dir", "DIR", "where run directories go (default " SC_DEFAULT_RESULTS_TEXT ")",
       SC_OPT_STRING, results_base, 0, 0),
     O(0, "name", "NAME", "run name (default calibrate)", SC_OPT_NAME, name, 0, 0),
-    O('T', "timeout", "SECONDS", "bound on every wait (default " SC_DEFAULT_TIMEOUT_TEXT ")",
-      SC_OPT_DOUBLE, timeout_s, 0, 86400),
+    SC_OPT_TIMEOUT_ROW(calibrate__opts_t, timeout_s),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
     SC_OPT_END,
 };

@@ -238,8 +238,8 @@ static void coll__off(void *ctx, unsigned char *again)
     const sc_rte_t *rte = l->run->rte;
     sc_case_row_t row;
     sc_case_row_fill(l->c, l->best, l->run->ses.world->size, &row);
-    again[0] = sc_verdict_case_slow(&l->run->topo, l->c->coll, rte->size / rte->nhosts,
-                                    rte->nhosts, &row);
+    again[0] =
+        sc_verdict_case_slow(&l->run->topo, l->c->coll, rte->size / rte->nhosts, rte->nhosts, &row);
 }
 
 /* Another look: the faster kept, data errors of any look kept, the slowest remembered. */
@@ -269,8 +269,12 @@ static sc_status_t coll__looks(coll__run_t *run, sc_case_t *c, sc_case_result_t 
                                double *slowest_us, sc_err_t *err)
 {
     coll__looks_t l = {run, c, best, 1, best->time_us.median};
-    sc_looks_t spec = {1, run->opts.topology != NULL ? run->opts.looks : 1,
-                       "rank 0's choice of another look", coll__off, coll__again, &l};
+    sc_looks_t spec = {1,
+                       run->opts.topology != NULL ? run->opts.looks : 1,
+                       "rank 0's choice of another look",
+                       coll__off,
+                       coll__again,
+                       &l};
     sc_status_t status = sc_looks_run(&spec, run->ses.wd, run->rte, run->rte->world, err);
     *looks = l.looks;
     *slowest_us = l.slowest_us;

@@ -270,10 +270,7 @@ static const sc_cli_opt_t coll__options[] = {
       SC_OPT_STRING, results_base, 0, 0),
     O(0, "name", "NAME", "run name in the directory name (default coll-<collective>)", SC_OPT_NAME,
       name, 0, 0),
-    O('T', "timeout", "SECONDS",
-      "bound on every wait on other ranks, 0 = none, as nccl-tests' -T "
-      "(default " SC_DEFAULT_TIMEOUT_TEXT ")",
-      SC_OPT_DOUBLE, timeout_s, 0.0, 86400.0),
+    SC_OPT_TIMEOUT_ROW(sc_coll_opts_t, timeout_s),
     SC_OPT_DEADLINE_ROW(sc_coll_opts_t, deadline_s),
     O(0, "telemetry", "SECONDS",
       "sample GPU health (NVML) this often during the run, 0 = off (default 1)", SC_OPT_DOUBLE,

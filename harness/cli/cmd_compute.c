@@ -71,10 +71,7 @@ static const sc_cli_opt_t compute__options[] = {
                       compute__dtype),
     SC_OPT_CUSTOM_ROW(0, "size", "N", "gemm: N x N x N matrices (default 8192)", compute__size),
     O(0, "backend", "NAME", "nccl, mpi or auto (default auto)", SC_OPT_STRING, backend, 0, 0),
-    O('T', "timeout", "SECONDS",
-      "bound on every wait inside the backend (opening it among them), as nccl-tests' -T (default "
-      "300)",
-      SC_OPT_DOUBLE, timeout_s, 0.0, 1e9),
+    SC_OPT_TIMEOUT_ROW(compute__opts_t, timeout_s),
     O(0, "json", "FILE", "write the results as JSON to FILE", SC_OPT_STRING, json_path, 0, 0),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
     SC_OPT_END,

@@ -67,8 +67,7 @@ static const sc_cli_opt_t pairs__options[] = {
     O(0, "results-dir", "DIR", "where run directories go (default " SC_DEFAULT_RESULTS_TEXT ")",
       SC_OPT_STRING, results_base, 0, 0),
     O(0, "name", "NAME", "run name (default pairs)", SC_OPT_NAME, name, 0, 0),
-    O('T', "timeout", "SECONDS", "bound on every wait (default " SC_DEFAULT_TIMEOUT_TEXT ")",
-      SC_OPT_DOUBLE, timeout_s, 0, 86400),
+    SC_OPT_TIMEOUT_ROW(pairs__opts_t, timeout_s),
     SC_OPT_DEADLINE_ROW(pairs__opts_t, deadline_s),
     O(0, "strategy", SC_PAIRS_STRATEGY_CHOICES,
       "every pair (n-1 rounds); quick: each node once, suspects again; bisect: group "
@@ -356,8 +355,7 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
         status = sc_comm_check_memory(ses.world, sc_pairs_buffer_bytes(o.m.size), "--size", &err);
     if (status == SC_OK) {
         sc_session_on_end(&ses, sc_cmd_end_hook, &ending);
-        status = ses.world->ops->split(ses.world, in ? 0 : -1, rte->rank, &x.pc, &err);
-        MPI_Comm_split(rte->world, in ? 0 : MPI_UNDEFINED, rte->rank, &x.control);
+        status = sc_comm_split_group(ses.world, rte->world, in, rte->rank, &x.pc, &x.control, &err);
     }
     if (status == SC_OK && rte->rank == 0)
         status = pairs__start(&run, x.pc, rte, argc, argv, &err);
@@ -396,10 +394,7 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
     int code = sc_session_finish(&ses, rte, "pairs", status, &err, failed);
     sc_pairs_matrix_free(&m);
     pairs__run_free(&run);
-    if (x.pc)
-        x.pc->ops->close(x.pc);
-    if (x.control != MPI_COMM_NULL)
-        MPI_Comm_free(&x.control);
+    sc_comm_group_close(&x.pc, &x.control);
     sc_session_close(&ses);
     sc_baseline_free(&baseline);
     sc_leaves_free(&rank_leaves);

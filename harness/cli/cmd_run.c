@@ -276,17 +276,14 @@ static sc_status_t run__measure(sc_run_t *run, int i, sc_point_t *p, sc_err_t *e
     sc_watchdog_arm(run->ses.wd, what, run->ses.world->world_rank, run->ses.world->size);
     sc_comm_t *pc = NULL;
     MPI_Comm control = MPI_COMM_NULL;
-    sc_status_t status = run->ses.world->ops->split(run->ses.world, in ? 0 : -1, key, &pc, err);
-    MPI_Comm_split(rte->world, in ? 0 : MPI_UNDEFINED, key, &control);
+    sc_status_t status =
+        sc_comm_split_group(run->ses.world, rte->world, in, key, &pc, &control, err);
     sc_point_init(p);
     snprintf(what, sizeof(what), "run point %d/%d (training steps)", i + 1, run->npoints);
     sc_watchdog_arm(run->ses.wd, what, run->ses.world->world_rank, run->ses.world->size);
     if (status == SC_OK && in)
         status = run__point(run, pt, pc, control, p, err);
-    if (pc != NULL)
-        pc->ops->close(pc);
-    if (control != MPI_COMM_NULL)
-        MPI_Comm_free(&control);
+    sc_comm_group_close(&pc, &control);
     /* ranks outside the point wait here, watched, and quietly: spinning, they would take
      * the cores of an oversubscribed host from the ranks being measured */
     if (status == SC_OK)

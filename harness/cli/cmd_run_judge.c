@@ -116,8 +116,8 @@ sc_status_t sc_run_probe(sc_run_t *run, double *us, int *looks, sc_err_t *err)
     sc_status_t status = sc_probe(run->ses.world, run->rte->world, run->ses.wd, us, &spread, err);
     *looks = 1;
     run__probe_t probe = {run, us, looks};
-    sc_looks_t l = {1, run->opts.looks, "whether to probe again", run__probe_off, run__probe_again,
-                    &probe};
+    sc_looks_t l = {
+        1, run->opts.looks, "whether to probe again", run__probe_off, run__probe_again, &probe};
     if (status == SC_OK)
         status = sc_looks_run(&l, run->ses.wd, run->rte, run->rte->world, err);
     return status;
@@ -135,15 +135,15 @@ static void run__sweep_off(void *ctx, unsigned char *again)
     run__sweep_t *s = ctx;
     const sc_rte_t *rte = s->run->rte;
     for (size_t i = 0; i < s->rows->n; i++)
-        again[i] = sc_verdict_case_slow(&s->run->topo, &sc_coll_allreduce,
-                                        rte->size / rte->nhosts, rte->nhosts, &s->rows->items[i]);
+        again[i] = sc_verdict_case_slow(&s->run->topo, &sc_coll_allreduce, rte->size / rte->nhosts,
+                                        rte->nhosts, &s->rows->items[i]);
 }
 
 static sc_status_t run__sweep_again(void *ctx, int i, sc_err_t *err)
 {
     run__sweep_t *s = ctx;
-    return sc_sweep_again(s->run->ses.world, s->run->rte->world, s->run->ses.wd,
-                          &s->rows->items[i], err);
+    return sc_sweep_again(s->run->ses.world, s->run->rte->world, s->run->ses.wd, &s->rows->items[i],
+                          err);
 }
 
 /* rank 0: the points of the curve below the model's band (a step slowed by a moment of the
@@ -165,7 +165,7 @@ sc_status_t sc_run_sweep_and_verdict(sc_run_t *run, sc_err_t *err)
 {
     sc_status_t status = SC_OK;
     if (run->opts.topology != NULL) {
-        sc_looks_t points = {run->npoints, run->opts.looks, "which points to look at again",
+        sc_looks_t points = {run->npoints,    run->opts.looks,  "which points to look at again",
                              run__points_off, run__point_again, run};
         status = sc_looks_run(&points, run->ses.wd, run->rte, run->rte->world, err);
     }
@@ -177,8 +177,9 @@ sc_status_t sc_run_sweep_and_verdict(sc_run_t *run, sc_err_t *err)
                               &sweep, err);
         sc_watchdog_disarm(run->ses.wd);
         run__sweep_t rows = {run, &sweep};
-        sc_looks_t sizes = {(int)sweep.n, run->opts.looks, "rank 0's list of sizes to look at again",
-                            run__sweep_off, run__sweep_again, &rows};
+        sc_looks_t sizes = {
+            (int)sweep.n,   run->opts.looks,  "rank 0's list of sizes to look at again",
+            run__sweep_off, run__sweep_again, &rows};
         if (status == SC_OK && run->opts.topology != NULL)
             status = sc_looks_run(&sizes, run->ses.wd, run->rte, run->rte->world, err);
     }

@@ -81,8 +81,7 @@ static const sc_cli_opt_t soak__options[] = {
     O(0, "telemetry-interval", "SECONDS", "health sampling interval (default 1)", SC_OPT_DOUBLE,
       telemetry_s, 0.01, 3600),
     O(0, "backend", "NAME", "nccl, mpi or auto (default auto)", SC_OPT_STRING, backend, 0, 0),
-    O('T', "timeout", "SECONDS", "bound on every wait (default " SC_DEFAULT_TIMEOUT_TEXT ")",
-      SC_OPT_DOUBLE, timeout_s, 0, 86400),
+    SC_OPT_TIMEOUT_ROW(soak__opts_t, timeout_s),
     SC_OPT_DEADLINE_ROW(soak__opts_t, deadline_s),
     O(0, "results-dir", "DIR", "where run directories go (default " SC_DEFAULT_RESULTS_TEXT ")",
       SC_OPT_STRING, results_base, 0, 0),
@@ -437,10 +436,8 @@ static sc_status_t soak__participants(soak__run_t *run, sc_err_t *err)
     if (!x->pair_check)
         return SC_OK;
     bool in = rte->local_rank == 0;
-    sc_status_t status =
-        run->ses.world->ops->split(run->ses.world, in ? 0 : -1, rte->rank, &x->pc, err);
-    MPI_Comm_split(rte->world, in ? 0 : MPI_UNDEFINED, rte->rank, &x->pcontrol);
-    return status;
+    return sc_comm_split_group(run->ses.world, rte->world, in, rte->rank, &x->pc, &x->pcontrol,
+                               err);
 }
 
 /* The end: the run judged over every cycle, the verdict printed, the journal's end line, the
@@ -515,10 +512,7 @@ static void soak__context(soak__run_t *run)
 
 static void soak__run_free(soak__run_t *run)
 {
-    if (run->ctx.pc != NULL)
-        run->ctx.pc->ops->close(run->ctx.pc);
-    if (run->ctx.pcontrol != MPI_COMM_NULL)
-        MPI_Comm_free(&run->ctx.pcontrol);
+    sc_comm_group_close(&run->ctx.pc, &run->ctx.pcontrol);
     for (int i = 0; run->l.argv != NULL && i < run->l.argc; i++)
         free(run->l.argv[i]);
     free(run->l.argv);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "topology/sc_topology.h"
+#include "util/sc_defaults.h"
 #include "util/sc_status.h"
 
 /* Stores the option's value into target; `flag` is how the user spelled the option, for
@@ -58,6 +59,15 @@ typedef struct {
                "bound on the whole run: past it the job ends (exit 3), what finished kept, and "   \
                "launch/mpirun.sh's quick pair search names the slow host; 0 = none (default 0)",   \
                SC_OPT_DOUBLE, st, field, 0.0, 31622400.0)
+
+/* -T/--timeout, the same in every command that waits on other ranks (or, in compute, inside
+ * its backend): the bound on each wait (the watchdog, engine/sc_watchdog.h); st's field a
+ * double, SC_DEFAULT_TIMEOUT_S by default (util/sc_defaults.h), 0 = none. */
+#define SC_OPT_TIMEOUT_ROW(st, field)                                                              \
+    SC_OPT_ROW('T', "timeout", "SECONDS",                                                          \
+               "bound on every wait on other ranks, 0 = none, as nccl-tests' -T "                  \
+               "(default " SC_DEFAULT_TIMEOUT_TEXT ")",                                            \
+               SC_OPT_DOUBLE, st, field, 0.0, 86400.0)
 
 /* -T was the topology before it became the timeout, as in nccl-tests: an old habit is told. */
 #define SC_CLI_T_HINT "-T is the timeout in seconds, as in nccl-tests; a topology is -Y/--topology"

@@ -227,6 +227,16 @@ sc_status_t sc_backend_host_check_count(sc_comm_t *comm, const void *buf,
                                         size_t count, uint64_t *wrong, sc_err_t *err);
 void sc_comm_fini_base(sc_comm_t *comm);
 
+/* The ranks with `in` set, split off world as a measured group: a communicator of world's
+ * backend (*data; NULL on the others) and, beside it, its MPI control communicator split off
+ * control (*ctl; MPI_COMM_NULL on the others), both ranked by key - the pair every group a
+ * command measures alone needs (a run's point, calibrate's ladder, a pair search's, a soak's
+ * pair checks). Collective over world and control; on failure nothing is left to free. */
+sc_status_t sc_comm_split_group(sc_comm_t *world, MPI_Comm control, bool in, int key,
+                                sc_comm_t **data, MPI_Comm *ctl, sc_err_t *err);
+/* Closes what sc_comm_split_group made (either may be absent); both end NULL. */
+void sc_comm_group_close(sc_comm_t **data, MPI_Comm *ctl);
+
 /* The MPI half of split for backends whose communicator is an MPI one (mpi, ucx): splits
  * parent by color and key; on the ranks that join, *out is the new communicator and
  * *world_ranks (malloc'd, *size entries) its members' world ranks; elsewhere *out is

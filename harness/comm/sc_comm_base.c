@@ -67,6 +67,31 @@ sc_status_t sc_backend_host_check_count(sc_comm_t *comm, const void *buf,
     return SC_OK;
 }
 
+sc_status_t sc_comm_split_group(sc_comm_t *world, MPI_Comm control, bool in, int key,
+                                sc_comm_t **data, MPI_Comm *ctl, sc_err_t *err)
+{
+    *data = NULL;
+    *ctl = MPI_COMM_NULL;
+    sc_status_t status = world->ops->split(world, in ? 0 : -1, key, data, err);
+    /* the control split is collective too: every rank takes part even when the data one failed */
+    int rc = MPI_Comm_split(control, in ? 0 : MPI_UNDEFINED, key, ctl);
+    if (status == SC_OK && rc != MPI_SUCCESS)
+        status = sc_rte_mpi_error(world->rte, rc, "MPI_Comm_split(control)", err);
+    if (status != SC_OK)
+        sc_comm_group_close(data, ctl);
+    return status;
+}
+
+void sc_comm_group_close(sc_comm_t **data, MPI_Comm *ctl)
+{
+    if (*data != NULL)
+        (*data)->ops->close(*data);
+    *data = NULL;
+    if (*ctl != MPI_COMM_NULL)
+        MPI_Comm_free(ctl);
+    *ctl = MPI_COMM_NULL;
+}
+
 sc_status_t sc_comm_split_mpi(const sc_comm_t *comm, MPI_Comm parent, int color, int key,
                               MPI_Comm *out, int **world_ranks, sc_err_t *err)
 {
