@@ -1,5 +1,7 @@
-/* sc_backend.h - the one ops table every communication backend (mpi now; nccl and ucx later)
- * fills, and the communicator handle patterns and collectives run on.
+/* sc_backend.h - the one ops table every communication backend (mpi, ucx, and nccl in its GPU
+ * module: sc_backend_list) fills - its core entries always (tests/unit/test_backends.c), the
+ * optional ones where the backend has them - and the communicator handle patterns and
+ * collectives run on.
  *
  * Buffer conventions (the same for every backend, NCCL's): `count` is the per-rank element
  * count the library takes (allgather/gather: elements each rank contributes; reducescatter and
