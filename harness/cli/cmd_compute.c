@@ -187,7 +187,7 @@ int sc_cmd_compute(const sc_rte_t *rte, int argc, char **argv)
         if (comm != NULL)
             comm->ops->close(comm);
         if (sc_status_exit_code(status) == 3)
-            MPI_Abort(rte->world, 3);
+            sc_rte_abort(rte, 3);
         return sc_status_exit_code(status);
     }
     int *lens = NULL, *offsets = NULL;

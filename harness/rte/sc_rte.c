@@ -1,5 +1,6 @@
 #include "sc_rte.h"
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +96,29 @@ sc_status_t sc_rte_init_alone(int *argc, char ***argv, sc_rte_t *rte, sc_err_t *
         return sc_err_set(err, SC_ERR_NOMEM, "no memory");
     memcpy(rte->hosts[0], rte->host, SC_HOST_MAX);
     return SC_OK;
+}
+
+static volatile sig_atomic_t sc__abort_code = 3;
+
+static void sc__abort_expired(int sig)
+{
+    (void)sig;
+    _exit(sc__abort_code); /* async-signal-safe: the bound on a stuck MPI_Abort */
+}
+
+_Noreturn void sc_rte_abort(const sc_rte_t *rte, int code)
+{
+    fflush(stdout);
+    fflush(stderr);
+    sc__abort_code = code;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = sc__abort_expired;
+    sigaction(SIGALRM, &sa, NULL);
+    alarm(SC_RTE_ABORT_BOUND_S);
+    if (rte->world != MPI_COMM_NULL)
+        MPI_Abort(rte->world, code);
+    _exit(code);
 }
 
 void sc_rte_fini(sc_rte_t *rte)

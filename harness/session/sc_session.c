@@ -253,7 +253,7 @@ int sc_session_finish(sc_session_t *s, const sc_rte_t *rte, const char *cmd, sc_
                 at_fault);
     if (code == 3) { /* the GPU communicators first: their peers are released, not killed */
         sc_backend_abort_all(true);
-        MPI_Abort(rte->world, 3);
+        sc_rte_abort(rte, 3);
     }
     if (code == 2) /* bad input: nothing measured, nothing left on disk */
         sc_results_discard(&s->res);
