@@ -22,9 +22,9 @@
 #define SC__LADDER_LOOKS    5
 #define SC__COPY_BYTES      ((size_t)16 << 20)
 
-_Static_assert(SC__LADDER_LOOKS <= SC__LOOKS, "sc__median copies at most SC__LOOKS values");
+_Static_assert(SC__LADDER_LOOKS <= SC__LOOKS, "calibrate__median copies at most SC__LOOKS values");
 
-static double sc__median(const double *v, size_t n)
+static double calibrate__median(const double *v, size_t n)
 {
     double copy[SC__LOOKS];
     memcpy(copy, v, n * sizeof(double));
@@ -36,7 +36,7 @@ static double sc__median(const double *v, size_t n)
 /* Per size, the median of the looks' times (looks[k] holds look k's rows) into rows[0]: a look
  * disturbed as a whole is outvoted, and so is one that caught a size in a moment faster than
  * this host's usual state (the best of the looks would hold every later run to that moment). */
-static void sc__median_of_looks(sc_case_rows_t *looks, int nlooks)
+static void calibrate__median_of_looks(sc_case_rows_t *looks, int nlooks)
 {
     for (size_t i = 0; i < looks[0].n; i++) {
         double t[SC__LADDER_LOOKS] = {0};
@@ -45,7 +45,7 @@ static void sc__median_of_looks(sc_case_rows_t *looks, int nlooks)
             if (i < looks[k].n)
                 t[n++] = looks[k].items[i].time_us;
         sc_case_row_t *row = &looks[0].items[i];
-        double median = sc__median(t, (size_t)n);
+        double median = calibrate__median(t, (size_t)n);
         row->algbw_GBps *= row->time_us / median;
         row->busbw_GBps *= row->time_us / median;
         row->time_us = median;
@@ -54,9 +54,9 @@ static void sc__median_of_looks(sc_case_rows_t *looks, int nlooks)
 
 /* The ladder, SC__LADDER_LOOKS times, on the ranks that pass `in` (world rank 0 among them),
  * the others waiting quietly; the fit on rank 0. */
-static sc_status_t sc__ladder(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd, bool in,
-                              bool tree, const sc_calibrate_opts_t *o, sc_calibrated_path_t *path,
-                              sc_err_t *err)
+static sc_status_t calibrate__ladder(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd, bool in,
+                                     bool tree, const sc_calibrate_opts_t *o,
+                                     sc_calibrated_path_t *path, sc_err_t *err)
 {
     const sc_rte_t *rte = world->rte;
     sc_comm_t *sub = NULL;
@@ -74,7 +74,7 @@ static sc_status_t sc__ladder(sc_comm_t *world, MPI_Comm control, sc_watchdog_t 
     if (status == SC_OK)
         status = sc_rte_quiet_barrier(rte, control, err);
     if (status == SC_OK && rte->rank == 0) {
-        sc__median_of_looks(looks, SC__LADDER_LOOKS);
+        calibrate__median_of_looks(looks, SC__LADDER_LOOKS);
         path->rows = looks[0];
         looks[0] = (sc_case_rows_t){0};
         sc_calibrate_fit(path->rows.items, path->rows.n, path->ranks,
@@ -88,8 +88,8 @@ static sc_status_t sc__ladder(sc_comm_t *world, MPI_Comm control, sc_watchdog_t 
 }
 
 /* One timed look at a started all-reduce beside `spin_us` of compute (0: blocking), us. */
-static sc_status_t sc__timed(sc_comm_t *c, const sc_coll_args_t *args, double spin_us, double *us,
-                             sc_err_t *err)
+static sc_status_t calibrate__timed(sc_comm_t *c, const sc_coll_args_t *args, double spin_us,
+                                    double *us, sc_err_t *err)
 {
     sc_status_t status = c->ops->barrier(c, err);
     uint64_t t0 = sc_clock_ns();
@@ -111,7 +111,7 @@ static sc_status_t sc__timed(sc_comm_t *c, const sc_coll_args_t *args, double sp
 
 /* How much of a started all-reduce moves on while the rank computes: blocking time d, then
  * started beside d us of compute. Full overlap takes d, none 2d: overlap = 2 - both/d. */
-static sc_status_t sc__overlap(sc_comm_t *c, uint64_t bytes, double *overlap, sc_err_t *err)
+static sc_status_t calibrate__overlap(sc_comm_t *c, uint64_t bytes, double *overlap, sc_err_t *err)
 {
     size_t count = bytes / sizeof(float);
     void *send = c->ops->alloc(c, count * sizeof(float)), *recv = c->ops->alloc(c, count * 4);
@@ -127,14 +127,14 @@ static sc_status_t sc__overlap(sc_comm_t *c, uint64_t bytes, double *overlap, sc
                         .op = SC_REDOP_sum};
     double alone[SC__LOOKS] = {0}, beside[SC__LOOKS] = {0}, warm;
     for (int i = 0; i < 2 && status == SC_OK; i++)
-        status = sc__timed(c, &a, 0, &warm, err);
+        status = calibrate__timed(c, &a, 0, &warm, err);
     for (int i = 0; i < SC__LOOKS && status == SC_OK; i++)
-        status = sc__timed(c, &a, 0, &alone[i], err);
-    double d = status == SC_OK ? sc__median(alone, SC__LOOKS) : 0;
+        status = calibrate__timed(c, &a, 0, &alone[i], err);
+    double d = status == SC_OK ? calibrate__median(alone, SC__LOOKS) : 0;
     for (int i = 0; i < SC__LOOKS && status == SC_OK; i++)
-        status = sc__timed(c, &a, d, &beside[i], err);
+        status = calibrate__timed(c, &a, d, &beside[i], err);
     if (status == SC_OK) {
-        double o = 2.0 - sc__median(beside, SC__LOOKS) / d;
+        double o = 2.0 - calibrate__median(beside, SC__LOOKS) / d;
         *overlap = o < 0 ? 0 : o > 1 ? 1 : o;
     }
     if (send)
@@ -145,7 +145,7 @@ static sc_status_t sc__overlap(sc_comm_t *c, uint64_t bytes, double *overlap, sc
 }
 
 /* The best of a few 16 MiB copies in host memory, GB/s. */
-static double sc__memory_GBps(void)
+static double calibrate__memory_GBps(void)
 {
     char *a = malloc(SC__COPY_BYTES), *b = malloc(SC__COPY_BYTES);
     double best = 0;
@@ -197,7 +197,7 @@ sc_status_t sc_probe(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd, doub
             lo = looks[i] < lo ? looks[i] : lo;
             hi = looks[i] > hi ? looks[i] : hi;
         }
-        *us = sc__median(looks, SC__LOOKS);
+        *us = calibrate__median(looks, SC__LOOKS);
         *spread = lo > 0 ? hi / lo - 1.0 : 0.0;
     }
     return status;
@@ -213,7 +213,7 @@ sc_status_t sc_calibrate_measure(sc_comm_t *world, MPI_Comm control, sc_watchdog
     bool on_first_host = rte->host_index[rte->rank] == rte->host_index[0];
     sc_status_t status = SC_OK;
     if (rte->local_size > 1)
-        status = sc__ladder(world, control, wd, on_first_host, false, o, &out->intra, err);
+        status = calibrate__ladder(world, control, wd, on_first_host, false, o, &out->intra, err);
     /* the probe right after the ladder: the reference for the same state of the machine */
     if (status == SC_OK)
         status = sc_probe(world, control, wd, &out->probe_us, &out->probe_spread, err);
@@ -221,7 +221,8 @@ sc_status_t sc_calibrate_measure(sc_comm_t *world, MPI_Comm control, sc_watchdog
              rte->hosts[0]);
     /* between hosts: one rank each */
     if (status == SC_OK && rte->nhosts > 1)
-        status = sc__ladder(world, control, wd, rte->local_rank == 0, true, o, &out->inter, err);
+        status =
+            calibrate__ladder(world, control, wd, rte->local_rank == 0, true, o, &out->inter, err);
     snprintf(out->inter.where, sizeof(out->inter.where), "%d hosts, one rank each",
              out->inter.ranks);
     /* overlap and memory: on the ranks of one host, where the host path computes */
@@ -230,7 +231,7 @@ sc_status_t sc_calibrate_measure(sc_comm_t *world, MPI_Comm control, sc_watchdog
         sc_watchdog_arm(wd, "calibrate (overlap)", world->world_rank, world->size);
         status = world->ops->split(world, on_first_host ? 0 : -1, rte->rank, &host, err);
         if (status == SC_OK && host != NULL)
-            status = sc__overlap(host, o->max_bytes, &out->overlap, err);
+            status = calibrate__overlap(host, o->max_bytes, &out->overlap, err);
         if (host != NULL)
             host->ops->close(host);
         sc_watchdog_disarm(wd);
@@ -239,7 +240,7 @@ sc_status_t sc_calibrate_measure(sc_comm_t *world, MPI_Comm control, sc_watchdog
     }
     /* GPU backends keep buffers in device memory, which a host copy says nothing about */
     if (status == SC_OK && rte->rank == 0 && strcmp(world->ops->name, "nccl") != 0)
-        out->memory_GBps = sc__memory_GBps();
+        out->memory_GBps = calibrate__memory_GBps();
     return status;
 }
 

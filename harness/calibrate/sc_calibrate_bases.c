@@ -44,7 +44,7 @@ char *sc_calibrate_read_text(const char *path, sc_err_t *err)
 
 /* Where a top-level `extends:` line's value starts, and its length (quotes, comment and
  * trailing blanks left out); NULL when line is not one. */
-static const char *sc__extends_value(const char *line, size_t *vlen)
+static const char *calibrate_bases__extends_value(const char *line, size_t *vlen)
 {
     if (strncmp(line, "extends:", 8) != 0)
         return NULL;
@@ -72,7 +72,7 @@ size_t sc_calibrate_copy_text(const char *text, const char *extends_line, bool d
         bool ours = drop_calibrated &&
                     (strncmp(line, "# Measured here by `scalecheck calibrate`", 40) == 0 ||
                      strncmp(line, "# (topologies/README.md, \"Calibration on", 40) == 0);
-        if (sc__extends_value(line, &vlen) != NULL) {
+        if (calibrate_bases__extends_value(line, &vlen) != NULL) {
             n += (size_t)sprintf(out + n, "%s", extends_line);
             extends_line = ""; /* one extends at most */
         } else if (!inside && !ours) {
@@ -86,13 +86,14 @@ size_t sc_calibrate_copy_text(const char *text, const char *extends_line, bool d
 }
 
 /* The resolved path of the base that text (of the file src_real) extends, "" for none. */
-static sc_status_t sc__base_of(const char *src_real, const char *text, char *real, sc_err_t *err)
+static sc_status_t calibrate_bases__base_of(const char *src_real, const char *text, char *real,
+                                            sc_err_t *err)
 {
     real[0] = '\0';
     size_t vlen = 0;
     const char *v = NULL;
     for (const char *line = text; v == NULL && line != NULL;) {
-        v = sc__extends_value(line, &vlen);
+        v = calibrate_bases__extends_value(line, &vlen);
         line = strchr(line, '\n');
         line = line != NULL ? line + 1 : NULL;
     }
@@ -111,21 +112,22 @@ static sc_status_t sc__base_of(const char *src_real, const char *text, char *rea
 
 typedef struct {
     const char *text;
-} sc__text_t;
+} calibrate_bases__text_t;
 
-static int sc__put_text(FILE *out, void *arg)
+static int calibrate_bases__put_text(FILE *out, void *arg)
 {
-    return fputs(((const sc__text_t *)arg)->text, out) < 0;
+    return fputs(((const calibrate_bases__text_t *)arg)->text, out) < 0;
 }
 
 /* The line a file in a copy's chain carries at depth: a shipped base by its path, another one
  * copied as bases_dir/<depth+1>-<name> (named from the folder of the file that extends it). */
-static sc_status_t sc__line(const char *src_real, const char *text, const char *bases_dir,
-                            const char *from_copy, int depth, char *line, size_t len, sc_err_t *err)
+static sc_status_t calibrate_bases__line(const char *src_real, const char *text,
+                                         const char *bases_dir, const char *from_copy, int depth,
+                                         char *line, size_t len, sc_err_t *err)
 {
     char real[PATH_MAX];
     line[0] = '\0';
-    sc_status_t status = sc__base_of(src_real, text, real, err);
+    sc_status_t status = calibrate_bases__base_of(src_real, text, real, err);
     if (status != SC_OK || real[0] == '\0')
         return status;
     if (sc_topology_shipped(real)) {
@@ -141,14 +143,16 @@ static sc_status_t sc__line(const char *src_real, const char *text, const char *
     char name[PATH_MAX], dst[PATH_MAX * 2];
     snprintf(name, sizeof(name), "%s", real);
     snprintf(dst, sizeof(dst), "%s/%d-%s", bases_dir, depth + 1, basename(name));
-    status = sc__line(real, btext, bases_dir, "", depth + 1, bline, sizeof(bline), err);
+    status =
+        calibrate_bases__line(real, btext, bases_dir, "", depth + 1, bline, sizeof(bline), err);
     if (status == SC_OK && mkdir(bases_dir, 0755) != 0 && errno != EEXIST)
         status = sc_err_set(err, SC_ERR_IO, "cannot create %s: %s", bases_dir, strerror(errno));
     if (status == SC_OK && (copy = malloc(strlen(btext) + strlen(bline) + 1)) == NULL)
         status = sc_err_set(err, SC_ERR_NOMEM, "no memory to copy %s", real);
     if (status == SC_OK) {
         sc_calibrate_copy_text(btext, bline, false, copy);
-        status = sc_files_write_text(dst, sc__put_text, &(sc__text_t){copy}, err);
+        status = sc_files_write_text(dst, calibrate_bases__put_text,
+                                     &(calibrate_bases__text_t){copy}, err);
     }
     if (status == SC_OK)
         snprintf(line, len, "extends: \"%s%d-%s\"\n", from_copy, depth + 1, basename(name));
@@ -164,5 +168,5 @@ sc_status_t sc_calibrate_extends_line(const char *src_real, const char *text, co
     snprintf(bases_dir, sizeof(bases_dir), "%s.bases", out_path);
     snprintf(out, sizeof(out), "%s", out_path);
     snprintf(from_copy, sizeof(from_copy), "%s.bases/", basename(out));
-    return sc__line(src_real, text, bases_dir, from_copy, 0, line, len, err);
+    return calibrate_bases__line(src_real, text, bases_dir, from_copy, 0, line, len, err);
 }

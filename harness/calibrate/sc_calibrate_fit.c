@@ -26,11 +26,12 @@
 
 typedef struct {
     double x1, x2, y; /* steps, factor x S / 1e3, measured us */
-} sc__pt_t;
+} calibrate_fit__pt_t;
 
 /* Least squares of y ~ a x1 + b x2 weighted by 1/y^2 (relative error), a, b >= 0. Returns the
  * sum of squared relative errors; *worst the largest one. */
-static double sc__line(const sc__pt_t *p, int n, double *a, double *b, double *worst)
+static double calibrate_fit__line(const calibrate_fit__pt_t *p, int n, double *a, double *b,
+                                  double *worst)
 {
     double s11 = 0, s12 = 0, s22 = 0, s1y = 0, s2y = 0;
     for (int i = 0; i < n; i++) {
@@ -62,7 +63,7 @@ static double sc__line(const sc__pt_t *p, int n, double *a, double *b, double *w
 }
 
 /* The best split of points[0..n) into k runs: cut[r] is where run r ends (exclusive). */
-static double sc__split(const sc__pt_t *p, int n, int k, int *cut)
+static double calibrate_fit__split(const calibrate_fit__pt_t *p, int n, int k, int *cut)
 {
     static double cost[SC_TOPOLOGY_MAX_REGIMES + 1][SC__MAX_PTS + 1];
     static int from[SC_TOPOLOGY_MAX_REGIMES + 1][SC__MAX_PTS + 1];
@@ -74,7 +75,7 @@ static double sc__split(const sc__pt_t *p, int n, int k, int *cut)
         for (int j = r * SC__MIN_RUN; j <= n; j++)
             for (int i = (r - 1) * SC__MIN_RUN; i <= j - SC__MIN_RUN; i++) {
                 double a, b, worst;
-                double c = cost[r - 1][i] + sc__line(p + i, j - i, &a, &b, &worst);
+                double c = cost[r - 1][i] + calibrate_fit__line(p + i, j - i, &a, &b, &worst);
                 if (c < cost[r][j]) {
                     cost[r][j] = c;
                     from[r][j] = i;
@@ -88,11 +89,11 @@ static double sc__split(const sc__pt_t *p, int n, int k, int *cut)
 void sc_calibrate_fit(const sc_case_row_t *rows, size_t nrows, int n, double steps,
                       sc_regimes_t *fit, double *worst_error)
 {
-    sc__pt_t p[SC__MAX_PTS];
+    calibrate_fit__pt_t p[SC__MAX_PTS];
     int m = 0;
     for (size_t i = 0; i < nrows && m < SC__MAX_PTS; i++)
         if (rows[i].time_us > 0)
-            p[m++] = (sc__pt_t){
+            p[m++] = (calibrate_fit__pt_t){
                 steps, sc_coll_allreduce.busbw_factor(n) * (double)rows[i].size_bytes / 1e3,
                 rows[i].time_us};
     memset(fit, 0, sizeof(*fit));
@@ -103,11 +104,11 @@ void sc_calibrate_fit(const sc_case_row_t *rows, size_t nrows, int n, double ste
     double best_worst = INFINITY;
     int kmax = m / SC__MIN_RUN < SC__MAX_RUNS ? m / SC__MIN_RUN : SC__MAX_RUNS;
     for (int k = 1; k <= kmax; k++) {
-        sc__split(p, m, k, cut);
+        calibrate_fit__split(p, m, k, cut);
         double worst = 0;
         for (int r = 0, start = 0; r < k; start = cut[r], r++) {
             double a, b, w;
-            sc__line(p + start, cut[r] - start, &a, &b, &w);
+            calibrate_fit__line(p + start, cut[r] - start, &a, &b, &w);
             worst = w > worst ? w : worst;
         }
         if (worst < best_worst - 0.01) { /* a regime more must earn its place */
@@ -117,10 +118,10 @@ void sc_calibrate_fit(const sc_case_row_t *rows, size_t nrows, int n, double ste
         if (best_worst <= SC__GOOD)
             break;
     }
-    sc__split(p, m, best_k, cut);
+    calibrate_fit__split(p, m, best_k, cut);
     for (int r = 0, start = 0; r < best_k; start = cut[r], r++) {
         double a, b, w;
-        sc__line(p + start, cut[r] - start, &a, &b, &w);
+        calibrate_fit__line(p + start, cut[r] - start, &a, &b, &w);
         sc_regime_t *g = &fit->r[fit->n++];
         /* x2 = factor S / 1e3 back to the size: the last size of the run */
         double last = p[cut[r] - 1].x2 * 1e3 / sc_coll_allreduce.busbw_factor(n);
@@ -138,9 +139,9 @@ typedef struct {
     size_t len;
     const sc_calibration_t *c;
     const char *by;
-} sc__file_t;
+} calibrate_fit__file_t;
 
-static void sc__path(FILE *out, const char *key, const sc_calibrated_path_t *p)
+static void calibrate_fit__path(FILE *out, const char *key, const sc_calibrated_path_t *p)
 {
     if (p->fit.n == 0)
         return;
@@ -156,9 +157,9 @@ static void sc__path(FILE *out, const char *key, const sc_calibrated_path_t *p)
     }
 }
 
-static int sc__writer(FILE *out, void *arg)
+static int calibrate_fit__writer(FILE *out, void *arg)
 {
-    const sc__file_t *f = arg;
+    const calibrate_fit__file_t *f = arg;
     const sc_calibration_t *c = f->c;
     fwrite(f->text, 1, f->len, out);
     if (f->len > 0 && f->text[f->len - 1] != '\n')
@@ -174,8 +175,8 @@ static int sc__writer(FILE *out, void *arg)
                 "compute\n  overlap_slowdown: 0\n",
                 c->overlap);
     fprintf(out, "  probe_us: %.4g\n  probe_spread: %.3f\n", c->probe_us, c->probe_spread);
-    sc__path(out, "intra", &c->intra);
-    sc__path(out, "inter", &c->inter);
+    calibrate_fit__path(out, "intra", &c->intra);
+    calibrate_fit__path(out, "inter", &c->inter);
     return ferror(out);
 }
 
@@ -193,8 +194,8 @@ sc_status_t sc_calibrate_write(const char *declared_path, const char *out_path,
     if (status == SC_OK && (kept = malloc(strlen(text) + strlen(line) + 1)) == NULL)
         status = sc_err_set(err, SC_ERR_NOMEM, "%s: no memory to copy it", declared_path);
     if (status == SC_OK) {
-        sc__file_t f = {kept, sc_calibrate_copy_text(text, line, true, kept), c, by};
-        status = sc_files_write_text(out_path, sc__writer, &f, err);
+        calibrate_fit__file_t f = {kept, sc_calibrate_copy_text(text, line, true, kept), c, by};
+        status = sc_files_write_text(out_path, calibrate_fit__writer, &f, err);
     }
     free(text);
     free(kept);

@@ -14,9 +14,9 @@ typedef struct {
     int (*run)(const sc_rte_t *rte, int argc, char **argv);
     const char *help;
     bool alone; /* needs no peers: runs without MPI when no launcher started it */
-} sc__command_t;
+} main__command_t;
 
-static const sc__command_t sc__commands[] = {
+static const main__command_t main__commands[] = {
     {"coll", sc_cmd_coll, "measure collectives (nccl-tests-style sweeps)", false},
     {"run", sc_cmd_run, "run a workload's training step and measure its scaling curves", false},
     {"pairs", sc_cmd_pairs, "point-to-point matrix between nodes, and where a problem is", false},
@@ -48,13 +48,13 @@ static const sc__command_t sc__commands[] = {
 };
 
 /* scalecheck(1) in roff, or the command names for the completion. */
-static bool sc__usage_as(FILE *out)
+static bool main__usage_as(FILE *out)
 {
     const char *format = sc_cli_help_format();
-    size_t n = sizeof(sc__commands) / sizeof(sc__commands[0]);
+    size_t n = sizeof(main__commands) / sizeof(main__commands[0]);
     if (!strcmp(format, "words")) {
         for (size_t i = 0; i < n; i++)
-            fprintf(out, "%s%s", i ? " " : "", sc__commands[i].name);
+            fprintf(out, "%s%s", i ? " " : "", main__commands[i].name);
         fputc('\n', out);
     } else if (!strcmp(format, "man")) {
         fprintf(out,
@@ -64,8 +64,8 @@ static bool sc__usage_as(FILE *out)
                 ".SH COMMANDS\n",
                 SC_VERSION);
         for (size_t i = 0; i < n; i++) {
-            fprintf(out, ".TP\n.BR scalecheck\\-%s (1)\n", sc__commands[i].name);
-            sc_cli_roff(out, sc__commands[i].help);
+            fprintf(out, ".TP\n.BR scalecheck\\-%s (1)\n", main__commands[i].name);
+            sc_cli_roff(out, main__commands[i].help);
             fputc('\n', out);
         }
         fputs(".SH ENVIRONMENT\n.TP\nSCALECHECK_RESULTS\nwhere run directories go (default: "
@@ -77,22 +77,22 @@ static bool sc__usage_as(FILE *out)
     return strcmp(format, "text") != 0;
 }
 
-static void sc__usage(FILE *out)
+static void main__usage(FILE *out)
 {
-    if (sc__usage_as(out))
+    if (main__usage_as(out))
         return;
     fprintf(out, "usage: mpirun [mpirun options] scalecheck COMMAND [options]\n\ncommands:\n");
-    for (size_t i = 0; i < sizeof(sc__commands) / sizeof(sc__commands[0]); i++)
-        fprintf(out, "  %-10s %s\n", sc__commands[i].name, sc__commands[i].help);
+    for (size_t i = 0; i < sizeof(main__commands) / sizeof(main__commands[0]); i++)
+        fprintf(out, "  %-10s %s\n", main__commands[i].name, main__commands[i].help);
     fprintf(out, "\n'scalecheck COMMAND --help' lists a command's options.\n"
                  "exit codes: 0 good, 1 a check failed, 2 bad usage or input, 3 runtime fault\n");
 }
 
-static const sc__command_t *sc__find(const char *name)
+static const main__command_t *main__find(const char *name)
 {
-    for (size_t i = 0; name != NULL && i < sizeof(sc__commands) / sizeof(sc__commands[0]); i++)
-        if (strcmp(name, sc__commands[i].name) == 0)
-            return &sc__commands[i];
+    for (size_t i = 0; name != NULL && i < sizeof(main__commands) / sizeof(main__commands[0]); i++)
+        if (strcmp(name, main__commands[i].name) == 0)
+            return &main__commands[i];
     return NULL;
 }
 
@@ -107,7 +107,7 @@ int main(int argc, char **argv)
             argv[1] = "version";
             argc = 2;
         }
-    const sc__command_t *cmd = sc__find(argc > 1 ? argv[1] : NULL);
+    const main__command_t *cmd = main__find(argc > 1 ? argv[1] : NULL);
     /* the man pages and the completion are made at build time, without an MPI launcher; and
      * help needs no peers either (an MPI singleton's start is the slowest part of it) */
     bool docs = strcmp(sc_cli_help_format(), "text") != 0;
@@ -126,7 +126,7 @@ int main(int argc, char **argv)
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         if (rte.rank == 0)
-            sc__usage(argc < 2 ? stderr : stdout);
+            main__usage(argc < 2 ? stderr : stdout);
         code = argc < 2 ? 2 : 0;
     } else {
         if (cmd != NULL)

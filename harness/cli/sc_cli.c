@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const sc_cli_opt_t *sc__find_long(const sc_cli_opt_t *table, const char *name, size_t len)
+static const sc_cli_opt_t *cli__find_long(const sc_cli_opt_t *table, const char *name, size_t len)
 {
     for (const sc_cli_opt_t *o = table; o->long_name != NULL; o++)
         if (o->long_name && strlen(o->long_name) == len && strncmp(o->long_name, name, len) == 0)
@@ -17,7 +17,7 @@ static const sc_cli_opt_t *sc__find_long(const sc_cli_opt_t *table, const char *
     return NULL;
 }
 
-static const sc_cli_opt_t *sc__find_short(const sc_cli_opt_t *table, char name)
+static const sc_cli_opt_t *cli__find_short(const sc_cli_opt_t *table, char name)
 {
     for (const sc_cli_opt_t *o = table; o->long_name != NULL; o++)
         if (o->short_name == name)
@@ -26,8 +26,8 @@ static const sc_cli_opt_t *sc__find_short(const sc_cli_opt_t *table, char name)
 }
 
 /* Stores value into the option's field (or hands it to its handler). */
-static sc_status_t sc__store(const sc_cli_opt_t *opt, void *target, const char *flag,
-                             const char *value, sc_err_t *err)
+static sc_status_t cli__store(const sc_cli_opt_t *opt, void *target, const char *flag,
+                              const char *value, sc_err_t *err)
 {
     char *slot = (char *)target + opt->offset;
     long n = 0;
@@ -87,8 +87,8 @@ sc_status_t sc_cli_check_list(const char *flag, const char *v, sc_err_t *err)
 }
 
 /* Finds the option argv[*i] names and its value (inline or the next argument). */
-static sc_status_t sc__parse_one(const sc_cli_opt_t *table, int argc, char **argv, int *i,
-                                 void *target, sc_err_t *err)
+static sc_status_t cli__parse_one(const sc_cli_opt_t *table, int argc, char **argv, int *i,
+                                  void *target, sc_err_t *err)
 {
     const char *arg = argv[*i];
     const sc_cli_opt_t *opt = NULL;
@@ -97,11 +97,11 @@ static sc_status_t sc__parse_one(const sc_cli_opt_t *table, int argc, char **arg
     if (strncmp(arg, "--", 2) == 0) {
         const char *eq = strchr(arg + 2, '=');
         size_t len = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
-        opt = sc__find_long(table, arg + 2, len);
+        opt = cli__find_long(table, arg + 2, len);
         inline_value = eq ? eq + 1 : NULL;
         snprintf(flag, sizeof(flag), "--%.*s", (int)len, arg + 2);
     } else if (arg[0] == '-' && arg[1] != '\0') {
-        opt = sc__find_short(table, arg[1]);
+        opt = cli__find_short(table, arg[1]);
         inline_value = arg[2] ? arg + 2 : NULL;
         snprintf(flag, sizeof(flag), "-%c", arg[1]);
     } else {
@@ -115,7 +115,7 @@ static sc_status_t sc__parse_one(const sc_cli_opt_t *table, int argc, char **arg
     if (opt->metavar == NULL) {
         if (inline_value != NULL)
             return sc_err_set(err, SC_ERR_USAGE, "%s: takes no value", flag);
-        return sc__store(opt, target, flag, NULL, err);
+        return cli__store(opt, target, flag, NULL, err);
     }
     if (inline_value == NULL) {
         /* "--json --csv x" means the value was forgotten, not a file called "--csv". */
@@ -123,7 +123,7 @@ static sc_status_t sc__parse_one(const sc_cli_opt_t *table, int argc, char **arg
             return sc_err_set(err, SC_ERR_USAGE, "%s: missing value (%s)", flag, opt->metavar);
         inline_value = argv[++*i];
     }
-    return sc__store(opt, target, flag, inline_value, err);
+    return cli__store(opt, target, flag, inline_value, err);
 }
 
 sc_status_t sc_cli_parse(const sc_cli_opt_t *table, int argc, char **argv, int first, void *target,
@@ -147,7 +147,7 @@ sc_status_t sc_cli_parse_words(const sc_cli_opt_t *table, int argc, char **argv,
             words[(*nwords)++] = argv[i];
             continue;
         }
-        sc_status_t status = sc__parse_one(table, argc, argv, &i, target, err);
+        sc_status_t status = cli__parse_one(table, argc, argv, &i, target, err);
         if (status != SC_OK)
             return status;
     }
@@ -268,7 +268,7 @@ sc_status_t sc_cli_double(const char *flag, const char *value, double min, doubl
 }
 
 /* NCCL_ALGO's names for the model's algorithms (NCCL's environment variables documentation). */
-static const char *const sc__nccl_algo[SC_ALGO_COUNT] = {
+static const char *const cli__nccl_algo[SC_ALGO_COUNT] = {
     [SC_ALGO_ring] = "Ring",
     [SC_ALGO_tree] = "Tree",
     [SC_ALGO_nvls] = "NVLS",
@@ -302,5 +302,5 @@ sc_status_t sc_cli_algo(const char *flag, const char *name, sc_topology_t *t, in
 
 const char *sc_cli_algo_nccl(int algo)
 {
-    return algo > SC_ALGO_auto && algo < SC_ALGO_COUNT ? sc__nccl_algo[algo] : NULL;
+    return algo > SC_ALGO_auto && algo < SC_ALGO_COUNT ? cli__nccl_algo[algo] : NULL;
 }

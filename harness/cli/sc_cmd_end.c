@@ -38,7 +38,7 @@ void sc_cmd_doc_header(sc_result_t *d, const sc_session_t *ses, int argc, char *
 }
 
 /* metrics.prom in dir, and at metrics_path when given; a failure is said, not fatal. */
-static void sc__metrics(const char *dir, const sc_result_t *doc, const char *metrics_path)
+static void cmd_end__metrics(const char *dir, const sc_result_t *doc, const char *metrics_path)
 {
     char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/metrics.prom", dir);
@@ -62,7 +62,7 @@ void sc_cmd_end_hook(void *arg, const char *dir, const sc_watchdog_end_t *end)
     sc_result_t doc;
     sc_result_init(&doc, ending->command); /* freed whatever the load did */
     if (sc_json_load_result(dir, &doc, &err) == SC_OK) {
-        sc__metrics(dir, &doc, ending->metrics_path);
+        cmd_end__metrics(dir, &doc, ending->metrics_path);
         if (ending->json_path != NULL &&
             sc_json_write_result(ending->json_path, &doc, &err) != SC_OK)
             fprintf(stderr, "scalecheck: --json was not written: %s\n", err.msg);
@@ -72,8 +72,8 @@ void sc_cmd_end_hook(void *arg, const char *dir, const sc_watchdog_end_t *end)
     sc_result_free(&doc);
 }
 
-static sc_status_t sc__write(sc_session_t *ses, const sc_result_t *doc, const char *json_path,
-                             sc_err_t *err)
+static sc_status_t cmd_end__write(sc_session_t *ses, const sc_result_t *doc, const char *json_path,
+                                  sc_err_t *err)
 {
     char path[PATH_MAX];
     sc_session_lock(ses);
@@ -94,7 +94,7 @@ sc_status_t sc_cmd_save_doc(sc_session_t *ses, sc_result_t *doc, const char *sta
     struct tm start = {0};
     if (strptime(doc->start_utc, "%Y-%m-%dT%H:%M:%SZ", &start) != NULL)
         doc->elapsed_s = difftime(time(NULL), timegm(&start));
-    return sc__write(ses, doc, json_path, err);
+    return cmd_end__write(ses, doc, json_path, err);
 }
 
 void sc_cmd_save_failed(sc_session_t *ses, sc_result_t *doc, const sc_err_t *why,
@@ -115,5 +115,5 @@ void sc_cmd_save_failed(sc_session_t *ses, sc_result_t *doc, const sc_err_t *why
             return;
         }
     }
-    sc__metrics(ses->res.dir, doc, metrics_path);
+    cmd_end__metrics(ses->res.dir, doc, metrics_path);
 }

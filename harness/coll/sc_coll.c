@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const sc_coll_t *const sc__colls[] = {
+static const sc_coll_t *const coll__colls[] = {
 #define SC__COLL_PTR(name) &sc_coll_##name,
     SC_COLL_MAP(SC__COLL_PTR)
 #undef SC__COLL_PTR
@@ -14,19 +14,19 @@ static const sc_coll_t *const sc__colls[] = {
 
 const sc_coll_t *const *sc_coll_list(void)
 {
-    return sc__colls;
+    return coll__colls;
 }
 
 const sc_coll_t *sc_coll_get(sc_coll_id_t id)
 {
-    return id >= 0 && id < SC_COLL_COUNT ? sc__colls[id] : NULL;
+    return id >= 0 && id < SC_COLL_COUNT ? coll__colls[id] : NULL;
 }
 
 sc_status_t sc_coll_find(const char *name, const char *flag, const sc_coll_t **coll, sc_err_t *err)
 {
     char names[256] = "";
     size_t used = 0;
-    for (const sc_coll_t *const *c = sc__colls; *c != NULL; c++) {
+    for (const sc_coll_t *const *c = coll__colls; *c != NULL; c++) {
         if (strcmp((*c)->name, name) == 0) {
             *coll = *c;
             return SC_OK;

@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* In the order --backend auto tries them: GPU first. */
-static const sc_backend_ops_t *const sc__backends[] = {
+static const sc_backend_ops_t *const backend__backends[] = {
 #if SC_HAVE_NCCL
     &sc_backend_nccl_ops,
 #endif
@@ -22,7 +22,7 @@ static const sc_backend_ops_t *const sc__backends[] = {
 
 const sc_backend_ops_t *const *sc_backend_list(void)
 {
-    return sc__backends;
+    return backend__backends;
 }
 
 bool sc_comm_supports(const sc_comm_t *comm, sc_coll_id_t coll, sc_dtype_t dtype, bool in_place)
@@ -57,26 +57,26 @@ static struct {
     pthread_mutex_t lock;
     const sc_backend_ops_t *ops[8];
     int n;
-} sc__opened = {.lock = PTHREAD_MUTEX_INITIALIZER};
+} backend__opened = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
-static void sc__remember_opened(const sc_backend_ops_t *ops)
+static void backend__remember_opened(const sc_backend_ops_t *ops)
 {
-    pthread_mutex_lock(&sc__opened.lock);
+    pthread_mutex_lock(&backend__opened.lock);
     bool known = false;
-    for (int i = 0; i < sc__opened.n; i++)
-        known = known || sc__opened.ops[i] == ops;
-    if (!known && ops->abort_all != NULL && sc__opened.n < 8)
-        sc__opened.ops[sc__opened.n++] = ops;
-    pthread_mutex_unlock(&sc__opened.lock);
+    for (int i = 0; i < backend__opened.n; i++)
+        known = known || backend__opened.ops[i] == ops;
+    if (!known && ops->abort_all != NULL && backend__opened.n < 8)
+        backend__opened.ops[backend__opened.n++] = ops;
+    pthread_mutex_unlock(&backend__opened.lock);
 }
 
 void sc_backend_abort_all(bool owner)
 {
-    pthread_mutex_lock(&sc__opened.lock);
-    int n = sc__opened.n;
+    pthread_mutex_lock(&backend__opened.lock);
+    int n = backend__opened.n;
     const sc_backend_ops_t *ops[8];
-    memcpy(ops, sc__opened.ops, sizeof(ops));
-    pthread_mutex_unlock(&sc__opened.lock);
+    memcpy(ops, backend__opened.ops, sizeof(ops));
+    pthread_mutex_unlock(&backend__opened.lock);
     for (int i = 0; i < n; i++)
         ops[i]->abort_all(owner);
 }
@@ -90,7 +90,7 @@ sc_status_t sc_backend_open(const char *name, const sc_rte_t *rte, const sc_back
     size_t used = 0, noted = 0;
     if (note_len > 0)
         note[0] = '\0';
-    for (const sc_backend_ops_t *const *b = sc__backends; *b != NULL; b++) {
+    for (const sc_backend_ops_t *const *b = backend__backends; *b != NULL; b++) {
         used += (size_t)snprintf(names + used, sizeof(names) - used, "%s, ", (*b)->name);
         if (!pick_first && strcmp((*b)->name, name) != 0)
             continue;
@@ -98,7 +98,7 @@ sc_status_t sc_backend_open(const char *name, const sc_rte_t *rte, const sc_back
         mine.named = !pick_first;
         sc_status_t status = (*b)->open(rte, &mine, world, err);
         if (status == SC_OK)
-            sc__remember_opened((*world)->ops);
+            backend__remember_opened((*world)->ops);
         if (status == SC_OK || !pick_first || status != SC_ERR_UNSUPPORTED) {
             if (status == SC_OK && pick_first && noted < note_len)
                 snprintf(note + noted, note_len - noted, "backend auto: using %s", (*b)->name);
@@ -115,8 +115,8 @@ sc_status_t sc_backend_open(const char *name, const sc_rte_t *rte, const sc_back
 }
 
 /* This rank's host's need: the sum over its ranks (rte->size needs gathered). */
-static sc_status_t sc__host_need(const sc_rte_t *rte, uint64_t need, uint64_t *host_need,
-                                 int *ranks, sc_err_t *err)
+static sc_status_t backend__host_need(const sc_rte_t *rte, uint64_t need, uint64_t *host_need,
+                                      int *ranks, sc_err_t *err)
 {
     uint64_t *all = malloc((size_t)rte->size * sizeof(*all));
     if (all == NULL)
@@ -134,7 +134,7 @@ static sc_status_t sc__host_need(const sc_rte_t *rte, uint64_t need, uint64_t *h
 }
 
 /* "31.5 GiB": a figure read, where sc_size_format would keep every byte of a measured one. */
-static const char *sc__gib(uint64_t bytes, char *buf, size_t len)
+static const char *backend__gib(uint64_t bytes, char *buf, size_t len)
 {
     double gib = (double)bytes / (double)(1ull << 30);
     if (gib >= 1.0)
@@ -150,8 +150,9 @@ sc_status_t sc_comm_check_memory(sc_comm_t *world, uint64_t need, const char *fl
     uint64_t free_bytes = 0, total = need;
     int ranks = 1;
     char where[64] = "device memory", why[SC_ERR_MSG_MAX] = "";
-    sc_status_t status = world->ops->memory != NULL ? world->ops->memory(world, &free_bytes, err)
-                                                    : sc__host_need(rte, need, &total, &ranks, err);
+    sc_status_t status = world->ops->memory != NULL
+                             ? world->ops->memory(world, &free_bytes, err)
+                             : backend__host_need(rte, need, &total, &ranks, err);
     if (status != SC_OK)
         return status;
     if (world->ops->memory == NULL)
@@ -162,8 +163,8 @@ sc_status_t sc_comm_check_memory(sc_comm_t *world, uint64_t need, const char *fl
         snprintf(why, sizeof(why),
                  "%s: the buffers need %s a rank, %s for the %d rank%s of host %s, more than "
                  "90 %% of the %s it has available (%s)",
-                 flag, sc__gib(need, a, sizeof(a)), sc__gib(total, b, sizeof(b)), ranks,
-                 ranks == 1 ? "" : "s", rte->host, sc__gib(free_bytes, c, sizeof(c)), where);
+                 flag, backend__gib(need, a, sizeof(a)), backend__gib(total, b, sizeof(b)), ranks,
+                 ranks == 1 ? "" : "s", rte->host, backend__gib(free_bytes, c, sizeof(c)), where);
         mine = SC_ERR_USAGE;
     }
     return sc_rte_agree(rte, mine, why, sizeof(why), err);

@@ -12,7 +12,7 @@
             offsetof(sc_weights_t, w) + SC_DIM_##dim * sizeof(double), 0, false, 0, 1e6, NULL,     \
             "how much it counts"                                                                   \
     }
-static const sc_field_t sc__weight_fields[] = {
+static const sc_field_t weights_load__weight_fields[] = {
     {"name", SC_FIELD_SKIP, 0, 0, false, 0, 0, NULL, "what the weighting is for"},
     {"description", SC_FIELD_SKIP, 0, 0, false, 0, 0, NULL, "one line"},
     {"weights", SC_FIELD_SECTION, 0, 0, true, 0, 0, NULL, "the dimensions and their weights"},
@@ -34,7 +34,7 @@ sc_status_t sc_weights_load(const char *path, sc_weights_t *w, sc_err_t *err)
     if (status != SC_OK)
         return status;
     sc_weights_t read = {0};
-    status = sc_yaml_apply(&doc, sc__weight_fields, &read, NULL, err);
+    status = sc_yaml_apply(&doc, weights_load__weight_fields, &read, NULL, err);
     sc_yaml_free(&doc);
     if (status != SC_OK)
         return status;

@@ -15,7 +15,7 @@
 #define BIG      1e15
 
 /* The schema, once: parsing, defaults documentation and workloads/README.md follow it. */
-static const sc_field_t sc__workload_fields[] = {
+static const sc_field_t workload__workload_fields[] = {
     {"name", SC_FIELD_NAME, W(name), 64, true, 0, 0, NULL, "short name"},
     {"description", SC_FIELD_STRING, W(description), 256, false, 0, 0, NULL, "one line"},
     {"model", SC_FIELD_SECTION, 0, 0, true, 0, 0, NULL, "the model"},
@@ -87,7 +87,7 @@ static const sc_field_t sc__workload_fields[] = {
     {NULL, 0, 0, 0, false, 0, 0, NULL, NULL},
 };
 
-static void sc__defaults(sc_workload_t *w)
+static void workload__defaults(sc_workload_t *w)
 {
     memset(w, 0, sizeof(*w));
     w->kind = SC_MODEL_TRANSFORMER;
@@ -104,7 +104,7 @@ static void sc__defaults(sc_workload_t *w)
 }
 
 /* Rules between fields; the message names the file and the fields. */
-static sc_status_t sc__check(const char *path, const sc_workload_t *w, sc_err_t *err)
+static sc_status_t workload__check(const char *path, const sc_workload_t *w, sc_err_t *err)
 {
     const char *problem = NULL;
     if (w->kind == SC_MODEL_TRANSFORMER && (w->hidden == 0 || w->sequence == 0))
@@ -138,18 +138,18 @@ sc_status_t sc_workload_load(const char *name, sc_workload_t *w, sc_err_t *err)
     char path[PATH_MAX]; /* a shipped workload by its name: resnet50-dp */
     char dirs[SC_FILES_DIRS_MAX];
     sc_files_shipped(name, sc_files_data_dirs("workloads", dirs, sizeof(dirs)), path, sizeof(path));
-    sc__defaults(w);
+    workload__defaults(w);
     sc_yaml_doc_t doc;
     sc_status_t status = sc_yaml_load(path, &doc, err);
     if (status != SC_OK)
         return status;
-    status = sc_yaml_apply(&doc, sc__workload_fields, w, NULL, err);
+    status = sc_yaml_apply(&doc, workload__workload_fields, w, NULL, err);
     sc_yaml_free(&doc);
     if (status == SC_OK && w->micro_batches == 0)
         w->micro_batches = 1;
     if (status == SC_OK && w->compute_precision < 0)
         w->compute_precision = w->activations;
-    return status == SC_OK ? sc__check(path, w, err) : status;
+    return status == SC_OK ? workload__check(path, w, err) : status;
 }
 
 sc_status_t sc_workload_layout(const sc_workload_t *w, int nranks, sc_layout_t *l, sc_err_t *err)
@@ -188,11 +188,11 @@ sc_status_t sc_workload_override(sc_workload_t *w, int tp, int pp, sc_err_t *err
         w->pp = pp;
     char where[128];
     snprintf(where, sizeof(where), "--tp %lld --pp %lld on workload %s", w->tp, w->pp, w->name);
-    return tp > 0 || pp > 0 ? sc__check(where, w, err) : SC_OK;
+    return tp > 0 || pp > 0 ? workload__check(where, w, err) : SC_OK;
 }
 
 /* A multiple of m near x (at least m). */
-static long long sc__multiple(double x, long long m)
+static long long workload__multiple(double x, long long m)
 {
     long long k = (long long)(x / (double)m + 0.5);
     return (k > 0 ? k : 1) * m;
@@ -206,8 +206,8 @@ void sc_workload_at(const sc_workload_t *w, int nranks, sc_workload_t *out)
     long long tp = nranks / w->pp;
     double growth = (double)tp / (double)w->tp;
     out->tp = tp;
-    out->hidden = sc__multiple((double)w->hidden * pow(growth, 0.47), tp);
-    out->layers = sc__multiple((double)w->layers * pow(growth, 0.25), w->pp);
+    out->hidden = workload__multiple((double)w->hidden * pow(growth, 0.47), tp);
+    out->layers = workload__multiple((double)w->layers * pow(growth, 0.25), w->pp);
     double h = (double)out->hidden / (double)w->hidden;
     out->parameters = w->parameters * h * h * ((double)out->layers / (double)w->layers);
 }

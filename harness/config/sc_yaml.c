@@ -23,14 +23,14 @@ typedef struct {
     char *pending_key; /* key read in the current map, awaiting its value */
     int key_line, key_column;
     sc_yaml_node_t *root;
-} sc__builder_t;
+} yaml__builder_t;
 
-static void sc__node_free(sc_yaml_node_t *n)
+static void yaml__node_free(sc_yaml_node_t *n)
 {
     if (n == NULL)
         return;
     for (size_t i = 0; i < n->count; i++)
-        sc__node_free(n->items[i]);
+        yaml__node_free(n->items[i]);
     free(n->items);
     free(n->value);
     free(n->key);
@@ -39,17 +39,17 @@ static void sc__node_free(sc_yaml_node_t *n)
 
 void sc_yaml_free(sc_yaml_doc_t *doc)
 {
-    sc__node_free(doc->root);
+    yaml__node_free(doc->root);
     doc->root = NULL;
 }
 
-static sc_status_t sc__at(const char *path, int line, int column, sc_err_t *err, const char *what)
+static sc_status_t yaml__at(const char *path, int line, int column, sc_err_t *err, const char *what)
 {
     return sc_err_set(err, SC_ERR_INPUT, "%s:%d:%d: %s", path, line, column, what);
 }
 
-static sc_status_t sc__append(sc__builder_t *b, sc_yaml_node_t *parent, sc_yaml_node_t *child,
-                              sc_err_t *err)
+static sc_status_t yaml__append(yaml__builder_t *b, sc_yaml_node_t *parent, sc_yaml_node_t *child,
+                                sc_err_t *err)
 {
     if (parent->kind == SC_YAML_MAP) {
         child->key = b->pending_key;
@@ -70,7 +70,7 @@ static sc_status_t sc__append(sc__builder_t *b, sc_yaml_node_t *parent, sc_yaml_
 }
 
 /* Members by key, then by where their key is: duplicates end up side by side, first first. */
-static int sc__by_key(const void *a, const void *b)
+static int yaml__by_key(const void *a, const void *b)
 {
     const sc_yaml_node_t *x = *(sc_yaml_node_t *const *)a, *y = *(sc_yaml_node_t *const *)b;
     int order = strcmp(x->key, y->key);
@@ -81,7 +81,7 @@ static int sc__by_key(const void *a, const void *b)
     return order;
 }
 
-static bool sc__before(const sc_yaml_node_t *x, const sc_yaml_node_t *y)
+static bool yaml__before(const sc_yaml_node_t *x, const sc_yaml_node_t *y)
 {
     return x->key_line < y->key_line ||
            (x->key_line == y->key_line && x->key_column < y->key_column);
@@ -89,7 +89,8 @@ static bool sc__before(const sc_yaml_node_t *x, const sc_yaml_node_t *y)
 
 /* A closed map's duplicate keys, found by sorting (a 50 000-key map in milliseconds, where a
  * check at every member took seconds): the one that comes first in the file is reported. */
-static sc_status_t sc__check_keys(const sc__builder_t *b, const sc_yaml_node_t *map, sc_err_t *err)
+static sc_status_t yaml__check_keys(const yaml__builder_t *b, const sc_yaml_node_t *map,
+                                    sc_err_t *err)
 {
     if (map->kind != SC_YAML_MAP || map->count < 2)
         return SC_OK;
@@ -97,14 +98,14 @@ static sc_status_t sc__check_keys(const sc__builder_t *b, const sc_yaml_node_t *
     if (sorted == NULL)
         return sc_err_set(err, SC_ERR_NOMEM, "%s: out of memory", b->path);
     memcpy(sorted, map->items, map->count * sizeof(*sorted));
-    qsort(sorted, map->count, sizeof(*sorted), sc__by_key);
+    qsort(sorted, map->count, sizeof(*sorted), yaml__by_key);
     const sc_yaml_node_t *dup = NULL, *first = NULL;
     for (size_t i = 1, group = 0; i < map->count; i++) {
         if (strcmp(sorted[i]->key, sorted[group]->key) != 0) {
             group = i;
             continue;
         }
-        if (dup == NULL || sc__before(sorted[i], dup)) {
+        if (dup == NULL || yaml__before(sorted[i], dup)) {
             dup = sorted[i];
             first = sorted[group];
         }
@@ -114,21 +115,21 @@ static sc_status_t sc__check_keys(const sc__builder_t *b, const sc_yaml_node_t *
         return SC_OK;
     char msg[300];
     snprintf(msg, sizeof(msg), "duplicate key '%s' (first at line %d)", dup->key, first->line);
-    return sc__at(b->path, dup->key_line, dup->key_column, err, msg);
+    return yaml__at(b->path, dup->key_line, dup->key_column, err, msg);
 }
 
 /* A new node from event ev, attached to the open collection (or made the root). */
-static sc_status_t sc__add_node(sc__builder_t *b, const yaml_event_t *ev, sc_yaml_kind_t kind,
-                                sc_yaml_node_t **out, sc_err_t *err)
+static sc_status_t yaml__add_node(yaml__builder_t *b, const yaml_event_t *ev, sc_yaml_kind_t kind,
+                                  sc_yaml_node_t **out, sc_err_t *err)
 {
     int line = (int)ev->start_mark.line + 1, column = (int)ev->start_mark.column + 1;
     if (++b->nodes > SC__YAML_MAX_NODES)
-        return sc__at(b->path, line, column, err, "too many nodes (limit 100000)");
+        return yaml__at(b->path, line, column, err, "too many nodes (limit 100000)");
     sc_yaml_node_t *parent = b->depth > 0 ? b->stack[b->depth - 1] : NULL;
     /* In a map, a scalar with no pending key is the key itself. */
     if (parent != NULL && parent->kind == SC_YAML_MAP && b->pending_key == NULL) {
         if (kind != SC_YAML_SCALAR)
-            return sc__at(b->path, line, column, err, "a key must be a plain scalar");
+            return yaml__at(b->path, line, column, err, "a key must be a plain scalar");
         b->pending_key = strdup((const char *)ev->data.scalar.value);
         b->key_line = line;
         b->key_column = column;
@@ -146,9 +147,9 @@ static sc_status_t sc__add_node(sc__builder_t *b, const yaml_event_t *ev, sc_yam
         n->quoted = ev->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
                     ev->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
     }
-    sc_status_t status = parent ? sc__append(b, parent, n, err) : SC_OK;
+    sc_status_t status = parent ? yaml__append(b, parent, n, err) : SC_OK;
     if (status != SC_OK) {
-        sc__node_free(n);
+        yaml__node_free(n);
         return status;
     }
     if (parent == NULL)
@@ -157,52 +158,53 @@ static sc_status_t sc__add_node(sc__builder_t *b, const yaml_event_t *ev, sc_yam
     return SC_OK;
 }
 
-static sc_status_t sc__open(sc__builder_t *b, const yaml_event_t *ev, sc_yaml_kind_t kind,
-                            sc_err_t *err)
+static sc_status_t yaml__open(yaml__builder_t *b, const yaml_event_t *ev, sc_yaml_kind_t kind,
+                              sc_err_t *err)
 {
     sc_yaml_node_t *n = NULL;
     if (b->depth >= SC__YAML_MAX_DEPTH)
-        return sc__at(b->path, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1, err,
-                      "nested too deeply (limit 64)");
-    sc_status_t status = sc__add_node(b, ev, kind, &n, err);
+        return yaml__at(b->path, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1, err,
+                        "nested too deeply (limit 64)");
+    sc_status_t status = yaml__add_node(b, ev, kind, &n, err);
     if (status == SC_OK)
         b->stack[b->depth++] = n;
     return status;
 }
 
-static sc_status_t sc__event(sc__builder_t *b, const yaml_event_t *ev, int *documents,
-                             sc_err_t *err)
+static sc_status_t yaml__event(yaml__builder_t *b, const yaml_event_t *ev, int *documents,
+                               sc_err_t *err)
 {
     int line = (int)ev->start_mark.line + 1, column = (int)ev->start_mark.column + 1;
     sc_yaml_node_t *ignored = NULL;
     switch (ev->type) {
     case YAML_DOCUMENT_START_EVENT:
         if (++*documents > 1)
-            return sc__at(b->path, line, column, err, "more than one YAML document");
+            return yaml__at(b->path, line, column, err, "more than one YAML document");
         return SC_OK;
     case YAML_ALIAS_EVENT:
-        return sc__at(b->path, line, column, err, "aliases (*name) are not supported");
+        return yaml__at(b->path, line, column, err, "aliases (*name) are not supported");
     case YAML_SCALAR_EVENT:
         if (ev->data.scalar.anchor != NULL)
-            return sc__at(b->path, line, column, err, "anchors (&name) are not supported");
-        return sc__add_node(b, ev, SC_YAML_SCALAR, &ignored, err);
+            return yaml__at(b->path, line, column, err, "anchors (&name) are not supported");
+        return yaml__add_node(b, ev, SC_YAML_SCALAR, &ignored, err);
     case YAML_MAPPING_START_EVENT:
     case YAML_SEQUENCE_START_EVENT:
         if ((ev->type == YAML_MAPPING_START_EVENT ? (void *)ev->data.mapping_start.anchor
                                                   : (void *)ev->data.sequence_start.anchor))
-            return sc__at(b->path, line, column, err, "anchors (&name) are not supported");
-        return sc__open(b, ev, ev->type == YAML_MAPPING_START_EVENT ? SC_YAML_MAP : SC_YAML_SEQ,
-                        err);
+            return yaml__at(b->path, line, column, err, "anchors (&name) are not supported");
+        return yaml__open(b, ev, ev->type == YAML_MAPPING_START_EVENT ? SC_YAML_MAP : SC_YAML_SEQ,
+                          err);
     case YAML_MAPPING_END_EVENT:
     case YAML_SEQUENCE_END_EVENT:
         b->depth--;
-        return sc__check_keys(b, b->stack[b->depth], err);
+        return yaml__check_keys(b, b->stack[b->depth], err);
     default:
         return SC_OK;
     }
 }
 
-static sc_status_t sc__read_file(const char *path, unsigned char **data, size_t *len, sc_err_t *err)
+static sc_status_t yaml__read_file(const char *path, unsigned char **data, size_t *len,
+                                   sc_err_t *err)
 {
     if (sc_files_check_input(path, err) != SC_OK)
         return err->status;
@@ -227,8 +229,8 @@ sc_status_t sc_yaml_load(const char *path, sc_yaml_doc_t *doc, sc_err_t *err)
     snprintf(doc->path, sizeof(doc->path), "%s", path);
     unsigned char *data = NULL;
     size_t len = 0;
-    sc_status_t status = sc__read_file(path, &data, &len, err);
-    sc__builder_t b = {.path = doc->path};
+    sc_status_t status = yaml__read_file(path, &data, &len, err);
+    yaml__builder_t b = {.path = doc->path};
     if (status == SC_OK && !yaml_parser_initialize(&b.parser))
         status = sc_err_set(err, SC_ERR_NOMEM, "%s: cannot start the YAML parser", path);
     if (status != SC_OK) {
@@ -243,11 +245,11 @@ sc_status_t sc_yaml_load(const char *path, sc_yaml_doc_t *doc, sc_err_t *err)
             char msg[400];
             snprintf(msg, sizeof(msg), "%s%s%s", b.parser.problem ? b.parser.problem : "syntax",
                      b.parser.context ? " " : "", b.parser.context ? b.parser.context : "");
-            status = sc__at(path, (int)b.parser.problem_mark.line + 1,
-                            (int)b.parser.problem_mark.column + 1, err, msg);
+            status = yaml__at(path, (int)b.parser.problem_mark.line + 1,
+                              (int)b.parser.problem_mark.column + 1, err, msg);
             break;
         }
-        status = sc__event(&b, &ev, &documents, err);
+        status = yaml__event(&b, &ev, &documents, err);
         done = ev.type == YAML_STREAM_END_EVENT;
         yaml_event_delete(&ev);
     }
@@ -255,7 +257,7 @@ sc_status_t sc_yaml_load(const char *path, sc_yaml_doc_t *doc, sc_err_t *err)
     free(data);
     free(b.pending_key);
     if (status != SC_OK) {
-        sc__node_free(b.root);
+        yaml__node_free(b.root);
         return status;
     }
     doc->root = b.root;

@@ -9,7 +9,7 @@
 #include "util/sc_names.h"
 #include "util/sc_size.h"
 
-static size_t sc__edit_distance(const char *a, const char *b)
+static size_t yaml_schema__edit_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
     if (la > 63 || lb > 63)
@@ -29,7 +29,8 @@ static size_t sc__edit_distance(const char *a, const char *b)
 }
 
 /* The key (last path component) under `section` ("" for the top) closest to `key`. */
-static const char *sc__suggest(const sc_field_t *fields, const char *section, const char *key)
+static const char *yaml_schema__suggest(const sc_field_t *fields, const char *section,
+                                        const char *key)
 {
     const char *best = NULL;
     size_t best_d = 4; /* only close matches are suggestions */
@@ -43,7 +44,7 @@ static const char *sc__suggest(const sc_field_t *fields, const char *section, co
         } else if (strchr(name, '.') != NULL) {
             continue;
         }
-        size_t d = sc__edit_distance(key, name);
+        size_t d = yaml_schema__edit_distance(key, name);
         if (d < best_d) {
             best_d = d;
             best = name;
@@ -52,7 +53,8 @@ static const char *sc__suggest(const sc_field_t *fields, const char *section, co
     return best;
 }
 
-static const sc_field_t *sc__find(const sc_field_t *fields, const char *section, const char *key)
+static const sc_field_t *yaml_schema__find(const sc_field_t *fields, const char *section,
+                                           const char *key)
 {
     char path[256];
     snprintf(path, sizeof(path), "%s%s%s", section, *section ? "." : "", key);
@@ -62,8 +64,9 @@ static const sc_field_t *sc__find(const sc_field_t *fields, const char *section,
     return NULL;
 }
 
-static sc_status_t sc__bad(const sc_yaml_doc_t *doc, const sc_yaml_node_t *n, const char *path,
-                           sc_err_t *err, const char *fmt, const char *arg)
+static sc_status_t yaml_schema__bad(const sc_yaml_doc_t *doc, const sc_yaml_node_t *n,
+                                    const char *path, sc_err_t *err, const char *fmt,
+                                    const char *arg)
 {
     char what[256];
     snprintf(what, sizeof(what), fmt, arg);
@@ -71,7 +74,7 @@ static sc_status_t sc__bad(const sc_yaml_doc_t *doc, const sc_yaml_node_t *n, co
                       what);
 }
 
-static int sc__enum_index(const char *choices, const char *value)
+static int yaml_schema__enum_index(const char *choices, const char *value)
 {
     int index = 0;
     size_t vlen = strlen(value);
@@ -85,52 +88,53 @@ static int sc__enum_index(const char *choices, const char *value)
     return -1;
 }
 
-static sc_status_t sc__in_range(const sc_yaml_doc_t *doc, const sc_field_t *f,
-                                const sc_yaml_node_t *n, double v, sc_err_t *err)
+static sc_status_t yaml_schema__in_range(const sc_yaml_doc_t *doc, const sc_field_t *f,
+                                         const sc_yaml_node_t *n, double v, sc_err_t *err)
 {
     if (v >= f->min && v <= f->max)
         return SC_OK;
     char range[160];
     snprintf(range, sizeof(range), "%s is out of range [%g, %g]", n->value, f->min, f->max);
-    return sc__bad(doc, n, f->path, err, "%s", range);
+    return yaml_schema__bad(doc, n, f->path, err, "%s", range);
 }
 
-static sc_status_t sc__number(const sc_yaml_doc_t *doc, const sc_field_t *f,
-                              const sc_yaml_node_t *n, double *v, sc_err_t *err)
+static sc_status_t yaml_schema__number(const sc_yaml_doc_t *doc, const sc_field_t *f,
+                                       const sc_yaml_node_t *n, double *v, sc_err_t *err)
 {
     if (n->quoted || !sc_yaml_parse_number(n->value, v))
-        return sc__bad(doc, n, f->path, err, "expected a number, got '%s'", n->value);
+        return yaml_schema__bad(doc, n, f->path, err, "expected a number, got '%s'", n->value);
     if (f->type == SC_FIELD_INT && *v != floor(*v))
-        return sc__bad(doc, n, f->path, err, "expected a whole number, got '%s'", n->value);
-    return sc__in_range(doc, f, n, *v, err);
+        return yaml_schema__bad(doc, n, f->path, err, "expected a whole number, got '%s'",
+                                n->value);
+    return yaml_schema__in_range(doc, f, n, *v, err);
 }
 
-static sc_status_t sc__bytes(const sc_yaml_doc_t *doc, const sc_field_t *f, const sc_yaml_node_t *n,
-                             double *v, sc_err_t *err)
+static sc_status_t yaml_schema__bytes(const sc_yaml_doc_t *doc, const sc_field_t *f,
+                                      const sc_yaml_node_t *n, double *v, sc_err_t *err)
 {
     uint64_t bytes = 0;
     sc_err_t why;
     if (sc_size_parse(n->value, "size", &bytes, &why) != SC_OK)
-        return sc__bad(doc, n, f->path, err, "%s", why.msg + strlen("size: "));
+        return yaml_schema__bad(doc, n, f->path, err, "%s", why.msg + strlen("size: "));
     *v = (double)bytes;
-    return sc__in_range(doc, f, n, *v, err);
+    return yaml_schema__in_range(doc, f, n, *v, err);
 }
 
 /* Stores scalar node n into target per field f. */
-static sc_status_t sc__store(const sc_yaml_doc_t *doc, const sc_field_t *f, const sc_yaml_node_t *n,
-                             void *target, sc_err_t *err)
+static sc_status_t yaml_schema__store(const sc_yaml_doc_t *doc, const sc_field_t *f,
+                                      const sc_yaml_node_t *n, void *target, sc_err_t *err)
 {
     char *slot = (char *)target + f->offset;
     if (n->kind != SC_YAML_SCALAR)
-        return sc__bad(doc, n, f->path, err, "expected a single value, got a %s",
-                       n->kind == SC_YAML_MAP ? "map" : "list");
+        return yaml_schema__bad(doc, n, f->path, err, "expected a single value, got a %s",
+                                n->kind == SC_YAML_MAP ? "map" : "list");
     double v = 0;
     int index;
     sc_status_t status;
     switch (f->type) {
     case SC_FIELD_INT:
     case SC_FIELD_NUMBER:
-        status = sc__number(doc, f, n, &v, err);
+        status = yaml_schema__number(doc, f, n, &v, err);
         if (status == SC_OK && f->type == SC_FIELD_INT) {
             long long i = (long long)v;
             memcpy(slot, &i, sizeof(i));
@@ -139,47 +143,49 @@ static sc_status_t sc__store(const sc_yaml_doc_t *doc, const sc_field_t *f, cons
         }
         return status;
     case SC_FIELD_BYTES:
-        status = sc__bytes(doc, f, n, &v, err);
+        status = yaml_schema__bytes(doc, f, n, &v, err);
         if (status == SC_OK)
             memcpy(slot, &v, sizeof(v));
         return status;
     case SC_FIELD_BOOL:
-        index = n->quoted ? -1 : sc__enum_index("false|true|no|yes|off|on", n->value);
+        index = n->quoted ? -1 : yaml_schema__enum_index("false|true|no|yes|off|on", n->value);
         if (index < 0)
-            return sc__bad(doc, n, f->path, err, "expected true or false, got '%s'", n->value);
+            return yaml_schema__bad(doc, n, f->path, err, "expected true or false, got '%s'",
+                                    n->value);
         *(bool *)slot = index % 2 == 1;
         return SC_OK;
     case SC_FIELD_ENUM:
-        index = sc__enum_index(f->choices, n->value);
+        index = yaml_schema__enum_index(f->choices, n->value);
         if (index < 0) {
             char msg[256];
             int len = (int)strlen(f->choices);
             if (len > 0 && f->choices[len - 1] == '|') /* lists made from X-macros end in '|' */
                 len--;
             snprintf(msg, sizeof(msg), "'%s' is not one of %.*s", n->value, len, f->choices);
-            return sc__bad(doc, n, f->path, err, "%s", msg);
+            return yaml_schema__bad(doc, n, f->path, err, "%s", msg);
         }
         *(int *)slot = index;
         return SC_OK;
     case SC_FIELD_NAME:
         if (!sc_name_ok(n->value))
-            return sc__bad(doc, n, f->path, err, "%s", "not a name: " SC_NAME_RULE);
+            return yaml_schema__bad(doc, n, f->path, err, "%s", "not a name: " SC_NAME_RULE);
         /* fall through */
     case SC_FIELD_STRING:
         if (strlen(n->value) >= f->size)
-            return sc__bad(doc, n, f->path, err, "longer than %s characters",
-                           f->size > 64 ? "255" : "63");
+            return yaml_schema__bad(doc, n, f->path, err, "longer than %s characters",
+                                    f->size > 64 ? "255" : "63");
         snprintf(slot, f->size, "%s", n->value);
         return SC_OK;
     default:
-        return sc__bad(doc, n, f->path, err, "%s", "internal: bad field type");
+        return yaml_schema__bad(doc, n, f->path, err, "%s", "internal: bad field type");
     }
 }
 
-static sc_status_t sc__unknown(const sc_yaml_doc_t *doc, const sc_field_t *fields,
-                               const char *section, const sc_yaml_node_t *member, sc_err_t *err)
+static sc_status_t yaml_schema__unknown(const sc_yaml_doc_t *doc, const sc_field_t *fields,
+                                        const char *section, const sc_yaml_node_t *member,
+                                        sc_err_t *err)
 {
-    const char *hint = sc__suggest(fields, section, member->key);
+    const char *hint = yaml_schema__suggest(fields, section, member->key);
     char msg[300];
     snprintf(msg, sizeof(msg), "unknown key '%s%s%s'%s%s%s", section, *section ? "." : "",
              member->key, hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
@@ -187,15 +193,15 @@ static sc_status_t sc__unknown(const sc_yaml_doc_t *doc, const sc_field_t *field
                       member->key_column, msg);
 }
 
-static sc_status_t sc__apply_map(const sc_yaml_doc_t *doc, const sc_yaml_node_t *map,
-                                 const char *section, const sc_field_t *fields, void *target,
-                                 bool *present, sc_err_t *err)
+static sc_status_t yaml_schema__apply_map(const sc_yaml_doc_t *doc, const sc_yaml_node_t *map,
+                                          const char *section, const sc_field_t *fields,
+                                          void *target, bool *present, sc_err_t *err)
 {
     for (size_t i = 0; i < map->count; i++) {
         const sc_yaml_node_t *m = map->items[i];
-        const sc_field_t *f = sc__find(fields, section, m->key);
+        const sc_field_t *f = yaml_schema__find(fields, section, m->key);
         if (f == NULL)
-            return sc__unknown(doc, fields, section, m, err);
+            return yaml_schema__unknown(doc, fields, section, m, err);
         if (present)
             present[f - fields] = true;
         sc_status_t status;
@@ -203,10 +209,10 @@ static sc_status_t sc__apply_map(const sc_yaml_doc_t *doc, const sc_yaml_node_t 
             status = SC_OK;
         } else if (f->type == SC_FIELD_SECTION) {
             if (m->kind != SC_YAML_MAP)
-                return sc__bad(doc, m, f->path, err, "%s", "expected a map of settings");
-            status = sc__apply_map(doc, m, f->path, fields, target, present, err);
+                return yaml_schema__bad(doc, m, f->path, err, "%s", "expected a map of settings");
+            status = yaml_schema__apply_map(doc, m, f->path, fields, target, present, err);
         } else {
-            status = sc__store(doc, f, m, target, err);
+            status = yaml_schema__store(doc, f, m, target, err);
         }
         if (status != SC_OK)
             return status;
@@ -226,15 +232,15 @@ sc_status_t sc_yaml_apply_node(const sc_yaml_doc_t *doc, const sc_yaml_node_t *n
                                const sc_field_t *fields, void *target, bool *present, sc_err_t *err)
 {
     if (node->kind != SC_YAML_MAP)
-        return sc__bad(doc, node, node->key ? node->key : "document", err, "%s",
-                       "expected a map of settings");
+        return yaml_schema__bad(doc, node, node->key ? node->key : "document", err, "%s",
+                                "expected a map of settings");
     size_t nfields = 0;
     while (fields[nfields].path != NULL)
         nfields++;
     bool *seen = calloc(nfields ? nfields : 1, sizeof(bool));
     if (seen == NULL)
         return sc_err_set(err, SC_ERR_NOMEM, "out of memory");
-    sc_status_t status = sc__apply_map(doc, node, "", fields, target, seen, err);
+    sc_status_t status = yaml_schema__apply_map(doc, node, "", fields, target, seen, err);
     for (size_t i = 0; i < nfields && status == SC_OK; i++) {
         if (!fields[i].required || seen[i])
             continue;

@@ -9,7 +9,7 @@
 #include "util/sc_files.h"
 #include "telemetry/sc_nvml.h"
 
-static void sc__cpus(sc_detected_t *d)
+static void detect__cpus(sc_detected_t *d)
 {
     hwloc_topology_t topo;
     if (hwloc_topology_init(&topo) != 0)
@@ -22,7 +22,7 @@ static void sc__cpus(sc_detected_t *d)
     hwloc_topology_destroy(topo);
 }
 
-static void sc__gpus(sc_detected_t *d)
+static void detect__gpus(sc_detected_t *d)
 {
     char why[256];
     d->nvlinks_up = -1;
@@ -43,7 +43,7 @@ static void sc__gpus(sc_detected_t *d)
     sc_nvml_close(nvml);
 }
 
-static double sc__read_number(const char *path)
+static double detect__read_number(const char *path)
 {
     FILE *f = fopen(path, "r");
     double v = -1;
@@ -55,7 +55,7 @@ static double sc__read_number(const char *path)
     return v;
 }
 
-static bool sc__read_text(const char *path, char *buf, size_t len)
+static bool detect__read_text(const char *path, char *buf, size_t len)
 {
     FILE *f = fopen(path, "r");
     if (f == NULL)
@@ -66,7 +66,7 @@ static bool sc__read_text(const char *path, char *buf, size_t len)
     return ok;
 }
 
-static void sc__count_nic(sc_detected_t *d, double gbps, const char *kind)
+static void detect__count_nic(sc_detected_t *d, double gbps, const char *kind)
 {
     d->nics++;
     if (d->nic_gbps == 0 || gbps < d->nic_gbps)
@@ -75,7 +75,7 @@ static void sc__count_nic(sc_detected_t *d, double gbps, const char *kind)
 }
 
 /* InfiniBand/RoCE ports that are ACTIVE: "4: ACTIVE", rate "200 Gb/sec (4X HDR)". */
-static void sc__ib(sc_detected_t *d)
+static void detect__ib(sc_detected_t *d)
 {
     DIR *dir = opendir("/sys/class/infiniband");
     struct dirent *e;
@@ -84,20 +84,20 @@ static void sc__ib(sc_detected_t *d)
             continue;
         char path[512], state[64], layer[64];
         snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/1/state", e->d_name);
-        if (!sc__read_text(path, state, sizeof(state)) || strstr(state, "ACTIVE") == NULL)
+        if (!detect__read_text(path, state, sizeof(state)) || strstr(state, "ACTIVE") == NULL)
             continue;
         snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/1/rate", e->d_name);
-        double rate = sc__read_number(path);
+        double rate = detect__read_number(path);
         snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/1/link_layer", e->d_name);
-        bool eth = sc__read_text(path, layer, sizeof(layer)) && strcmp(layer, "Ethernet") == 0;
-        sc__count_nic(d, rate > 0 ? rate : 0, eth ? "roce" : "infiniband");
+        bool eth = detect__read_text(path, layer, sizeof(layer)) && strcmp(layer, "Ethernet") == 0;
+        detect__count_nic(d, rate > 0 ? rate : 0, eth ? "roce" : "infiniband");
     }
     if (dir)
         closedir(dir);
 }
 
 /* Ethernet links that report a speed (virtual ones do not), when there is no InfiniBand. */
-static void sc__ethernet(sc_detected_t *d)
+static void detect__ethernet(sc_detected_t *d)
 {
     DIR *dir = opendir("/sys/class/net");
     struct dirent *e;
@@ -106,9 +106,9 @@ static void sc__ethernet(sc_detected_t *d)
             continue;
         char path[512];
         snprintf(path, sizeof(path), "/sys/class/net/%s/speed", e->d_name);
-        double mbps = sc__read_number(path);
+        double mbps = detect__read_number(path);
         if (mbps > 0)
-            sc__count_nic(d, mbps / 1000.0, "ethernet");
+            detect__count_nic(d, mbps / 1000.0, "ethernet");
     }
     if (dir)
         closedir(dir);
@@ -119,11 +119,11 @@ void sc_detect_host(sc_detected_t *d, const char *host)
     memset(d, 0, sizeof(*d));
     snprintf(d->host, sizeof(d->host), "%s", host);
     snprintf(d->nic_kind, sizeof(d->nic_kind), "none");
-    sc__cpus(d);
-    sc__gpus(d);
-    sc__ib(d);
+    detect__cpus(d);
+    detect__gpus(d);
+    detect__ib(d);
     if (d->nics == 0)
-        sc__ethernet(d);
+        detect__ethernet(d);
 }
 
 sc_status_t sc_detect_all(const sc_rte_t *rte, sc_detected_t **hosts, sc_err_t *err)
@@ -147,11 +147,11 @@ sc_status_t sc_detect_all(const sc_rte_t *rte, sc_detected_t **hosts, sc_err_t *
 typedef struct {
     const sc_detected_t *hosts;
     int nhosts, ranks_per_host;
-} sc__yaml_arg_t;
+} detect__yaml_arg_t;
 
-static int sc__yaml_writer(FILE *out, void *arg)
+static int detect__yaml_writer(FILE *out, void *arg)
 {
-    const sc__yaml_arg_t *a = arg;
+    const detect__yaml_arg_t *a = arg;
     const sc_detected_t *d = &a->hosts[0];
     bool gpus = d->gpus > 0;
     fprintf(out, "# Written by scalecheck detect: what host %s%s really has.\n", d->host,
@@ -182,12 +182,12 @@ static int sc__yaml_writer(FILE *out, void *arg)
 sc_status_t sc_detect_write_yaml(const char *path, const sc_detected_t *hosts, int nhosts,
                                  int ranks_per_host, sc_err_t *err)
 {
-    sc__yaml_arg_t a = {hosts, nhosts, ranks_per_host};
-    return sc_files_write_text(path, sc__yaml_writer, &a, err);
+    detect__yaml_arg_t a = {hosts, nhosts, ranks_per_host};
+    return sc_files_write_text(path, detect__yaml_writer, &a, err);
 }
 
-static void sc__finding(sc_findings_t *list, const char *severity, const char *what,
-                        double declared, double detected, const char *host)
+static void detect__finding(sc_findings_t *list, const char *severity, const char *what,
+                            double declared, double detected, const char *host)
 {
     sc_finding_t *f = SC_LIST_PUSH(list);
     if (f == NULL)
@@ -205,44 +205,44 @@ void sc_detect_compare(const sc_topology_t *declared, const sc_detected_t *hosts
     *actual = *declared;
     bool host_path = declared->fabric == SC_FABRIC_shm;
     if (nhosts < declared->nodes)
-        sc__finding(list, "warning", "fewer nodes in the job than declared",
-                    (double)declared->nodes, nhosts, hosts[0].host);
+        detect__finding(list, "warning", "fewer nodes in the job than declared",
+                        (double)declared->nodes, nhosts, hosts[0].host);
     for (int h = 0; h < nhosts; h++) {
         const sc_detected_t *d = &hosts[h];
         /* On the host path ranks stand for GPUs: compare the ranks the job put on the host. */
         int gpus = host_path ? ranks_per_host : d->gpus;
         if (gpus < declared->gpus_per_node) {
-            sc__finding(list, host_path ? "info" : "error",
-                        host_path ? "fewer ranks per host than declared GPUs"
-                                  : "fewer GPUs than declared",
-                        (double)declared->gpus_per_node, gpus, d->host);
+            detect__finding(list, host_path ? "info" : "error",
+                            host_path ? "fewer ranks per host than declared GPUs"
+                                      : "fewer GPUs than declared",
+                            (double)declared->gpus_per_node, gpus, d->host);
             if (gpus < actual->gpus_per_node && gpus > 0)
                 actual->gpus_per_node = gpus;
         }
         if (!host_path && declared->links_per_gpu > 0 && d->nvlinks_up >= 0 &&
             d->nvlinks_up < declared->links_per_gpu) {
-            sc__finding(list, "error", "NVLinks down", (double)declared->links_per_gpu,
-                        d->nvlinks_up, d->host);
+            detect__finding(list, "error", "NVLinks down", (double)declared->links_per_gpu,
+                            d->nvlinks_up, d->host);
             actual->links_per_gpu = d->nvlinks_up;
         }
         if (declared->nics > 0 && d->nics < declared->nics) {
-            sc__finding(list, "error", "fewer NICs up than declared", (double)declared->nics,
-                        d->nics, d->host);
+            detect__finding(list, "error", "fewer NICs up than declared", (double)declared->nics,
+                            d->nics, d->host);
             actual->nics = d->nics;
         }
         if (declared->nic_gbps > 0 && d->nics > 0 && d->nic_gbps < declared->nic_gbps * 0.99) {
             /* link rates come in steps (100, 200, 400): a link a step down is an error, a few
              * per cent off is a topology written loosely */
             bool far = d->nic_gbps < declared->nic_gbps * 0.9;
-            sc__finding(list, far ? "error" : "warning", "NIC slower than declared (Gb/s)",
-                        declared->nic_gbps, d->nic_gbps, d->host);
+            detect__finding(list, far ? "error" : "warning", "NIC slower than declared (Gb/s)",
+                            declared->nic_gbps, d->nic_gbps, d->host);
             actual->nic_gbps = d->nic_gbps;
         }
         if (declared->numa_nodes > 0 && d->numa_nodes > 0 && d->numa_nodes != declared->numa_nodes)
-            sc__finding(list, "warning", "NUMA nodes differ from declared",
-                        (double)declared->numa_nodes, d->numa_nodes, d->host);
+            detect__finding(list, "warning", "NUMA nodes differ from declared",
+                            (double)declared->numa_nodes, d->numa_nodes, d->host);
         if (declared->cores > 0 && d->cores > 0 && d->cores != declared->cores)
-            sc__finding(list, "info", "CPU cores differ from declared", (double)declared->cores,
-                        d->cores, d->host);
+            detect__finding(list, "info", "CPU cores differ from declared", (double)declared->cores,
+                            d->cores, d->host);
     }
 }

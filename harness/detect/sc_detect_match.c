@@ -35,7 +35,7 @@ void sc_detect_gpu_token(const char *name, char *token, size_t len)
 
 /* The architecture of a model token: NVIDIA's letter names it (H Hopper, A Ampere, L and the
  * 40-series Ada, V Volta, B Blackwell), AMD's MI and Huawei's 910 their own. */
-static const char *sc__family(const char *token)
+static const char *detect_match__family(const char *token)
 {
     static const struct {
         const char *prefix, *family;
@@ -49,7 +49,7 @@ static const char *sc__family(const char *token)
 }
 
 /* Same model: equal tokens, or one the other with a suffix of letters (MI250 and MI250X). */
-static bool sc__same_model(const char *a, const char *b)
+static bool detect_match__same_model(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b), n = la < lb ? la : lb;
     if (n == 0 || strncmp(a, b, n) != 0)
@@ -61,7 +61,7 @@ static bool sc__same_model(const char *a, const char *b)
     return true;
 }
 
-static int sc__detected_fabric(const sc_detected_t *d)
+static int detect_match__detected_fabric(const sc_detected_t *d)
 {
     return d->nvlinks_up >= 12 ? SC_FABRIC_nvswitch
            : d->nvlinks_up > 0 ? SC_FABRIC_nvlink_bridge
@@ -74,7 +74,8 @@ sc_topology_fit_t sc_detect_fit(const sc_detected_t *d, const sc_topology_t *t)
     char have[32], declared[32];
     sc_detect_gpu_token(d->gpu, have, sizeof(have));
     sc_detect_gpu_token(t->gpu, declared, sizeof(declared));
-    const char *fam_have = sc__family(have), *fam_declared = sc__family(declared);
+    const char *fam_have = detect_match__family(have),
+               *fam_declared = detect_match__family(declared);
     if (d->gpus <= 0 || t->library == SC_LIB_mpi || have[0] == '\0') {
         snprintf(fit.why, sizeof(fit.why), "%s: %s", t->name,
                  d->gpus <= 0               ? "no GPU detected"
@@ -82,13 +83,13 @@ sc_topology_fit_t sc_detect_fit(const sc_detected_t *d, const sc_topology_t *t)
                                             : "GPU model unknown");
         return fit;
     }
-    bool model = sc__same_model(have, declared);
+    bool model = detect_match__same_model(have, declared);
     if (!model && (fam_have[0] == '\0' || strcmp(fam_have, fam_declared) != 0)) {
         snprintf(fit.why, sizeof(fit.why), "%s: declares %s, this host has %s", t->name, t->gpu,
                  d->gpu);
         return fit;
     }
-    int fabric = sc__detected_fabric(d);
+    int fabric = detect_match__detected_fabric(d);
     bool same_fabric = t->fabric == fabric ||
                        (fabric == SC_FABRIC_nvlink_bridge && t->fabric == SC_FABRIC_nvlink_mesh);
     fit.score = (model ? 100 : 40) + (t->gpus_per_node == d->gpus ? 20 : 0) +

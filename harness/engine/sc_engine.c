@@ -37,15 +37,15 @@ struct sc_engine {
     int fault_corrupt_rank;
 };
 
-static void sc__read_faults(sc_engine_t *eng);
+static void engine__read_faults(sc_engine_t *eng);
 
-static const char *const sc__combine_names[] = {
+static const char *const engine__combine_names[] = {
 #define SC__COMBINE_NAME(name) #name,
     SC_COMBINE_MAP(SC__COMBINE_NAME)
 #undef SC__COMBINE_NAME
 };
 
-static const char *const sc__stat_names[] = {
+static const char *const engine__stat_names[] = {
 #define SC__STAT_NAME(name) #name,
     SC_STAT_MAP(SC__STAT_NAME)
 #undef SC__STAT_NAME
@@ -53,28 +53,28 @@ static const char *const sc__stat_names[] = {
 
 const char *sc_stat_name(sc_stat_t stat)
 {
-    return sc__stat_names[stat];
+    return engine__stat_names[stat];
 }
 
 sc_status_t sc_stat_parse(const char *text, const char *flag, sc_stat_t *out, sc_err_t *err)
 {
-    int found = sc_names_find(sc__stat_names, SC_STAT_COUNT, text);
+    int found = sc_names_find(engine__stat_names, SC_STAT_COUNT, text);
     if (found >= 0) {
         *out = (sc_stat_t)found;
         return SC_OK;
     }
-    return sc_names_unknown(sc__stat_names, SC_STAT_COUNT, flag, "statistic", text, NULL, err);
+    return sc_names_unknown(engine__stat_names, SC_STAT_COUNT, flag, "statistic", text, NULL, err);
 }
 
 const char *sc_combine_name(sc_combine_t combine)
 {
-    return sc__combine_names[combine];
+    return engine__combine_names[combine];
 }
 
 sc_status_t sc_combine_parse(const char *text, const char *flag, sc_combine_t *out, sc_err_t *err)
 {
     /* a name, or its index as nccl-tests' -a takes it */
-    int found = sc_names_find(sc__combine_names, SC_COMBINE_COUNT, text);
+    int found = sc_names_find(engine__combine_names, SC_COMBINE_COUNT, text);
     if (found < 0 && text[0] >= '0' && text[0] < '0' + SC_COMBINE_COUNT && text[1] == '\0')
         found = text[0] - '0';
     if (found >= 0) {
@@ -110,7 +110,8 @@ void sc_engine_opts_nccl_tests(sc_engine_opts_t *opts)
     opts->statistic = SC_STAT_mean; /* it divides the elapsed time by the iterations */
 }
 
-static sc_status_t sc__nomem(const sc_engine_t *eng, const char *what, size_t bytes, sc_err_t *err)
+static sc_status_t engine__nomem(const sc_engine_t *eng, const char *what, size_t bytes,
+                                 sc_err_t *err)
 {
     char size[32];
     return sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): cannot allocate %s bytes for %s",
@@ -139,12 +140,12 @@ sc_status_t sc_engine_create(sc_comm_t *comm, MPI_Comm control, const sc_engine_
     eng->dev_batch = malloc((batch_max + 1) * sizeof(double));
     eng->device_timer = comm->ops->timer != NULL;
     if (eng->all_ranks == NULL || eng->batch == NULL || eng->dev_batch == NULL) {
-        sc_status_t status = sc__nomem(eng, "engine tables", batch_max * sizeof(double), err);
+        sc_status_t status = engine__nomem(eng, "engine tables", batch_max * sizeof(double), err);
         sc_engine_destroy(eng);
         return status;
     }
     memcpy(eng->all_ranks, comm->world_rank, (size_t)comm->size * sizeof(int));
-    sc__read_faults(eng);
+    engine__read_faults(eng);
     *out = eng;
     return SC_OK;
 }
@@ -180,7 +181,7 @@ bool sc_engine_shape_case(const sc_engine_t *eng, sc_case_t *c, uint64_t request
 }
 
 /* Makes sure both buffers and the host staging hold `bytes`. */
-static sc_status_t sc__reserve(sc_engine_t *eng, size_t bytes, sc_err_t *err)
+static sc_status_t engine__reserve(sc_engine_t *eng, size_t bytes, sc_err_t *err)
 {
     if (bytes <= eng->buf_bytes)
         return SC_OK;
@@ -193,14 +194,14 @@ static sc_status_t sc__reserve(sc_engine_t *eng, size_t bytes, sc_err_t *err)
     eng->recvbuf = comm->ops->alloc(comm, bytes);
     eng->buf_bytes = (eng->sendbuf && eng->recvbuf) ? bytes : 0;
     if (eng->buf_bytes == 0)
-        return sc__nomem(eng, "collective buffers", bytes, err);
+        return engine__nomem(eng, "collective buffers", bytes, err);
     /* Written once here: pages never written all map the one zero page on the host, which the
      * cache serves, and a run without data checks (-c 0) would time reads of that. */
     sc_status_t status = comm->ops->fill_bytes(comm, eng->sendbuf, 0x3C, bytes, err);
     return status == SC_OK ? comm->ops->fill_bytes(comm, eng->recvbuf, 0x3C, bytes, err) : status;
 }
 
-static void sc__describe(const sc_case_t *c, char *buf, size_t len)
+static void engine__describe(const sc_case_t *c, char *buf, size_t len)
 {
     char size[32];
     snprintf(buf, len, "%s of %s B (%s%s%s, %s)", c->coll->name,
@@ -209,17 +210,17 @@ static void sc__describe(const sc_case_t *c, char *buf, size_t len)
              c->in_place ? "in-place" : "out-of-place");
 }
 
-static void sc__arm(sc_engine_t *eng, const sc_case_t *c, const char *phase)
+static void engine__arm(sc_engine_t *eng, const sc_case_t *c, const char *phase)
 {
     if (eng->wd == NULL)
         return;
     char what[200], full[256];
-    sc__describe(c, what, sizeof(what));
+    engine__describe(c, what, sizeof(what));
     snprintf(full, sizeof(full), "%s, %s", what, phase);
     sc_watchdog_arm(eng->wd, full, eng->all_ranks, eng->comm->size);
 }
 
-static void sc__read_faults(sc_engine_t *eng)
+static void engine__read_faults(sc_engine_t *eng)
 {
     const char *fault = getenv("SCALECHECK_TEST_FAULT");
     unsigned long long size = 0;
@@ -232,7 +233,7 @@ static void sc__read_faults(sc_engine_t *eng)
         eng->fault_hang_rank = eng->fault_corrupt_rank = -1;
 }
 
-static void sc__maybe_hang(const sc_engine_t *eng, const sc_case_t *c)
+static void engine__maybe_hang(const sc_engine_t *eng, const sc_case_t *c)
 {
     if (eng->fault_hang_rank != eng->comm->rte->rank || c->size_bytes < eng->fault_hang_size)
         return;
@@ -241,7 +242,7 @@ static void sc__maybe_hang(const sc_engine_t *eng, const sc_case_t *c)
         pause();
 }
 
-static sc_coll_args_t sc__args(const sc_engine_t *eng, const sc_case_t *c)
+static sc_coll_args_t engine__args(const sc_engine_t *eng, const sc_case_t *c)
 {
     sc_coll_shape_t shape = {eng->comm->rank, eng->comm->size, c->root, c->count};
     size_t esize = sc_dtype_size(c->dtype);
@@ -271,10 +272,10 @@ typedef struct {
     void *graph;
     int launches;     /* of the graph */
     int ops_per_step; /* what a step's time is divided by */
-} sc__step_t;
+} engine__step_t;
 
 /* The step's operations, as one group where the backend fuses them. */
-static sc_status_t sc__issue_ops(sc_comm_t *comm, const sc__step_t *step, sc_err_t *err)
+static sc_status_t engine__issue_ops(sc_comm_t *comm, const engine__step_t *step, sc_err_t *err)
 {
     sc_status_t status = step->group ? step->group->begin(comm, err) : SC_OK;
     for (int i = 0; i < step->agg_ops && status == SC_OK; i++)
@@ -286,10 +287,10 @@ static sc_status_t sc__issue_ops(sc_comm_t *comm, const sc__step_t *step, sc_err
     return status == SC_OK ? end : status;
 }
 
-static inline sc_status_t sc__issue(sc_comm_t *comm, const sc__step_t *step, sc_err_t *err)
+static inline sc_status_t engine__issue(sc_comm_t *comm, const engine__step_t *step, sc_err_t *err)
 {
     if (step->graph == NULL)
-        return sc__issue_ops(comm, step, err);
+        return engine__issue_ops(comm, step, err);
     sc_status_t status = SC_OK;
     for (int i = 0; i < step->launches && status == SC_OK; i++)
         status = comm->ops->graph->launch(comm, step->graph, err);
@@ -301,17 +302,17 @@ static inline sc_status_t sc__issue(sc_comm_t *comm, const sc__step_t *step, sc_
  * time is the interval between marks i - 1 and i (the device's own pace wherever it is behind
  * the host; the host's pace where the host is behind); its host time the batch's elapsed time
  * over the n + 1 steps issued. */
-static sc_status_t sc__iterate_device(sc_engine_t *eng, const sc__step_t *step, int n,
-                                      double *times, double *dev_times, sc_err_t *err)
+static sc_status_t engine__iterate_device(sc_engine_t *eng, const engine__step_t *step, int n,
+                                          double *times, double *dev_times, sc_err_t *err)
 {
     sc_comm_t *comm = eng->comm;
     const sc_timer_ops_t *timer = comm->ops->timer;
     uint64_t start = sc_clock_ns();
-    sc_status_t status = sc__issue(comm, step, err);
+    sc_status_t status = engine__issue(comm, step, err);
     if (status == SC_OK)
         status = timer->mark(comm, 0, err);
     for (int i = 1; i <= n && status == SC_OK; i++) {
-        status = sc__issue(comm, step, err);
+        status = engine__issue(comm, step, err);
         if (status == SC_OK)
             status = timer->mark(comm, i, err);
         sc_watchdog_tick(eng->progress);
@@ -330,19 +331,19 @@ static sc_status_t sc__iterate_device(sc_engine_t *eng, const sc__step_t *step, 
 /* Runs n steps, each waited for; when times != NULL stores each one's host time per operation
  * in microseconds (and, where the backend has a device timer, the device time in dev_times:
  * under -z the steps cannot run back to back, so each is timed alone). */
-static sc_status_t sc__iterate(sc_engine_t *eng, const sc__step_t *step, int n, double *times,
-                               double *dev_times, sc_err_t *err)
+static sc_status_t engine__iterate(sc_engine_t *eng, const engine__step_t *step, int n,
+                                   double *times, double *dev_times, sc_err_t *err)
 {
     sc_comm_t *comm = eng->comm;
     bool timer = times != NULL && eng->device_timer;
     if (timer && !eng->opts.barrier_each)
-        return sc__iterate_device(eng, step, n, times, dev_times, err);
+        return engine__iterate_device(eng, step, n, times, dev_times, err);
     double per_op = 1e-3 / step->ops_per_step;
     uint64_t prev = sc_clock_ns();
     for (int i = 0; i < n; i++) {
         sc_status_t status = timer ? comm->ops->timer->mark(comm, 0, err) : SC_OK;
         if (status == SC_OK)
-            status = sc__issue(comm, step, err);
+            status = engine__issue(comm, step, err);
         if (status == SC_OK && timer)
             status = comm->ops->timer->mark(comm, 1, err);
         if (status == SC_OK)
@@ -373,7 +374,7 @@ static sc_status_t sc__iterate(sc_engine_t *eng, const sc__step_t *step, int n, 
 
 /* Combines n per-rank times in batch across ranks as -a says; every rank ends with the same
  * numbers. */
-static sc_status_t sc__combine(sc_engine_t *eng, double *batch, int n, sc_err_t *err)
+static sc_status_t engine__combine(sc_engine_t *eng, double *batch, int n, sc_err_t *err)
 {
     int rc;
     MPI_Op op = eng->opts.combine == SC_COMBINE_min   ? MPI_MIN
@@ -392,14 +393,15 @@ static sc_status_t sc__combine(sc_engine_t *eng, double *batch, int n, sc_err_t 
 }
 
 /* The slowest rank's elapsed seconds, so that -n auto stops on every rank at once. */
-static sc_status_t sc__elapsed(sc_engine_t *eng, uint64_t start, double *elapsed_s, sc_err_t *err)
+static sc_status_t engine__elapsed(sc_engine_t *eng, uint64_t start, double *elapsed_s,
+                                   sc_err_t *err)
 {
     *elapsed_s = (double)(sc_clock_ns() - start) * 1e-9;
     int rc = MPI_Allreduce(MPI_IN_PLACE, elapsed_s, 1, MPI_DOUBLE, MPI_MAX, eng->control);
     return rc == MPI_SUCCESS ? SC_OK : sc_rte_mpi_error(eng->comm->rte, rc, "combining times", err);
 }
 
-static sc_status_t sc__append_samples(sc_engine_t *eng, size_t have, int n, sc_err_t *err)
+static sc_status_t engine__append_samples(sc_engine_t *eng, size_t have, int n, sc_err_t *err)
 {
     if (have + (size_t)n > eng->samples_cap) {
         size_t cap = (have + (size_t)n) * 2;
@@ -410,7 +412,7 @@ static sc_status_t sc__append_samples(sc_engine_t *eng, size_t have, int n, sc_e
         if (dev_grown != NULL)
             eng->dev_samples = dev_grown;
         if (grown == NULL || dev_grown == NULL)
-            return sc__nomem(eng, "timing samples", cap * sizeof(double), err);
+            return engine__nomem(eng, "timing samples", cap * sizeof(double), err);
         eng->samples_cap = cap;
     }
     memcpy(eng->samples + have, eng->batch, (size_t)n * sizeof(double));
@@ -419,7 +421,7 @@ static sc_status_t sc__append_samples(sc_engine_t *eng, size_t have, int n, sc_e
 }
 
 /* True when -n auto has what it needs: the CI target met, the budget or the cap reached. */
-static bool sc__auto_done(const sc_engine_t *eng, size_t have, double elapsed_s)
+static bool engine__auto_done(const sc_engine_t *eng, size_t have, double elapsed_s)
 {
     if (have >= (size_t)eng->opts.max_iters || elapsed_s >= eng->opts.size_budget_s)
         return true;
@@ -438,8 +440,8 @@ static bool sc__auto_done(const sc_engine_t *eng, size_t have, double elapsed_s)
 /* The next batch of -n auto: twice the last (up to SC__AUTO_BATCH_MAX), but no more than the
  * iterations left under the cap and, at the pace so far, under the budget: the budget is kept
  * to about one iteration, where doubling alone could spend three times it. Every rank has the
- * same elapsed time (sc__elapsed agrees on it), so every rank picks the same batch. */
-static int sc__auto_next_batch(const sc_engine_t *eng, int batch, size_t have, double elapsed_s)
+ * same elapsed time (engine__elapsed agrees on it), so every rank picks the same batch. */
+static int engine__auto_next_batch(const sc_engine_t *eng, int batch, size_t have, double elapsed_s)
 {
     size_t next = (size_t)batch * 2 > SC__AUTO_BATCH_MAX ? SC__AUTO_BATCH_MAX : (size_t)batch * 2;
     if (have + next > (size_t)eng->opts.max_iters)
@@ -454,16 +456,17 @@ static int sc__auto_next_batch(const sc_engine_t *eng, int batch, size_t have, d
 }
 
 /* Sets step up: with -G, captures the -m operations of one iteration into a CUDA graph. */
-static sc_status_t sc__prepare_step(sc_engine_t *eng, const sc_case_t *c, const sc_coll_args_t *a,
-                                    sc__step_t *step, sc_err_t *err)
+static sc_status_t engine__prepare_step(sc_engine_t *eng, const sc_case_t *c,
+                                        const sc_coll_args_t *a, engine__step_t *step,
+                                        sc_err_t *err)
 {
     sc_comm_t *comm = eng->comm;
     int agg = eng->opts.agg_ops > 1 ? eng->opts.agg_ops : 1;
-    *step = (sc__step_t){.fn = comm->ops->coll[c->coll->id],
-                         .args = a,
-                         .group = agg > 1 ? comm->ops->group : NULL,
-                         .agg_ops = agg,
-                         .ops_per_step = agg};
+    *step = (engine__step_t){.fn = comm->ops->coll[c->coll->id],
+                             .args = a,
+                             .group = agg > 1 ? comm->ops->group : NULL,
+                             .agg_ops = agg,
+                             .ops_per_step = agg};
     if (step->fn == NULL) /* the caller asked sc_comm_supports; this says so if it did not */
         return sc_comm_coll(comm, c->coll->id, a, err);
     if (eng->opts.graph_launches <= 0)
@@ -474,7 +477,7 @@ static sc_status_t sc__prepare_step(sc_engine_t *eng, const sc_case_t *c, const 
     sc_status_t status = comm->ops->graph->begin(comm, err);
     if (status != SC_OK)
         return status;
-    status = sc__issue_ops(comm, step, err);
+    status = engine__issue_ops(comm, step, err);
     step->launches = eng->opts.graph_launches;
     step->ops_per_step = agg * step->launches;
     if (status == SC_OK)
@@ -488,8 +491,8 @@ static sc_status_t sc__prepare_step(sc_engine_t *eng, const sc_case_t *c, const 
     return status;
 }
 
-static sc_status_t sc__time_loop(sc_engine_t *eng, const sc__step_t *step, sc_case_result_t *out,
-                                 sc_err_t *err)
+static sc_status_t engine__time_loop(sc_engine_t *eng, const engine__step_t *step,
+                                     sc_case_result_t *out, sc_err_t *err)
 {
     bool fixed = eng->opts.iters > 0;
     size_t have = 0;
@@ -497,21 +500,21 @@ static sc_status_t sc__time_loop(sc_engine_t *eng, const sc__step_t *step, sc_ca
     uint64_t start = sc_clock_ns();
     for (;;) {
         double elapsed = 0;
-        sc_status_t status = sc__iterate(eng, step, batch, eng->batch, eng->dev_batch, err);
+        sc_status_t status = engine__iterate(eng, step, batch, eng->batch, eng->dev_batch, err);
         if (status == SC_OK)
-            status = sc__combine(eng, eng->batch, batch, err);
+            status = engine__combine(eng, eng->batch, batch, err);
         if (status == SC_OK && eng->device_timer)
-            status = sc__combine(eng, eng->dev_batch, batch, err);
+            status = engine__combine(eng, eng->dev_batch, batch, err);
         if (status == SC_OK)
-            status = sc__append_samples(eng, have, batch, err);
+            status = engine__append_samples(eng, have, batch, err);
         if (status == SC_OK && !fixed)
-            status = sc__elapsed(eng, start, &elapsed, err);
+            status = engine__elapsed(eng, start, &elapsed, err);
         if (status != SC_OK)
             return status;
         have += (size_t)batch;
-        if (fixed || sc__auto_done(eng, have, elapsed))
+        if (fixed || engine__auto_done(eng, have, elapsed))
             break;
-        batch = sc__auto_next_batch(eng, batch, have, elapsed);
+        batch = engine__auto_next_batch(eng, batch, have, elapsed);
     }
     out->iterations = have;
     sc_stats_compute(eng->samples, have, &out->host_time_us);
@@ -525,26 +528,27 @@ static sc_status_t sc__time_loop(sc_engine_t *eng, const sc__step_t *step, sc_ca
     return SC_OK;
 }
 
-static sc_status_t sc__time_case(sc_engine_t *eng, const sc_case_t *c, sc_case_result_t *out,
-                                 sc_err_t *err)
+static sc_status_t engine__time_case(sc_engine_t *eng, const sc_case_t *c, sc_case_result_t *out,
+                                     sc_err_t *err)
 {
-    sc_coll_args_t a = sc__args(eng, c);
-    sc__step_t step;
-    sc__arm(eng, c, "graph capture");
-    sc_status_t status = sc__prepare_step(eng, c, &a, &step, err);
-    sc__arm(eng, c, "warm-up");
+    sc_coll_args_t a = engine__args(eng, c);
+    engine__step_t step;
+    engine__arm(eng, c, "graph capture");
+    sc_status_t status = engine__prepare_step(eng, c, &a, &step, err);
+    engine__arm(eng, c, "warm-up");
     if (status == SC_OK)
-        status = sc__iterate(eng, &step, eng->opts.warmup, NULL, NULL, err);
-    sc__arm(eng, c, "timed iterations");
+        status = engine__iterate(eng, &step, eng->opts.warmup, NULL, NULL, err);
+    engine__arm(eng, c, "timed iterations");
     if (status == SC_OK)
-        status = sc__time_loop(eng, &step, out, err);
+        status = engine__time_loop(eng, &step, out, err);
     if (step.graph != NULL)
         eng->comm->ops->graph->destroy(eng->comm, step.graph);
     return status;
 }
 
 /* The test-only "corrupt" fault: adds one to the first result element. */
-static sc_status_t sc__corrupt(sc_engine_t *eng, const sc_case_t *c, void *result, sc_err_t *err)
+static sc_status_t engine__corrupt(sc_engine_t *eng, const sc_case_t *c, void *result,
+                                   sc_err_t *err)
 {
     sc_comm_t *comm = eng->comm;
     uint64_t elem[2] = {0, 0};
@@ -556,20 +560,20 @@ static sc_status_t sc__corrupt(sc_engine_t *eng, const sc_case_t *c, void *resul
 
 /* One data-check iteration: fresh input, a poisoned output, one call, count mismatches - all
  * where the data lives (the backend's check ops). */
-static sc_status_t sc__check_once(sc_engine_t *eng, const sc_case_t *c, uint64_t seed,
-                                  uint64_t *wrong, sc_err_t *err)
+static sc_status_t engine__check_once(sc_engine_t *eng, const sc_case_t *c, uint64_t seed,
+                                      uint64_t *wrong, sc_err_t *err)
 {
     sc_comm_t *comm = eng->comm;
     const sc_backend_ops_t *ops = comm->ops;
     sc_coll_shape_t shape = {comm->rank, comm->size, c->root, c->count};
     sc_check_spec_t spec;
     sc_check_spec_init(&spec, c->dtype, c->op, seed, comm->size);
-    sc_coll_args_t a = sc__args(eng, c);
+    sc_coll_args_t a = engine__args(eng, c);
     /* Poison first (stale results must not pass), then this rank's input. */
     sc_status_t status = ops->fill_bytes(comm, eng->recvbuf, 0xA5, eng->buf_bytes, err);
     if (status == SC_OK)
         status = ops->check_fill(comm, (void *)a.sendbuf, &spec, c->coll->send_count(&shape), err);
-    sc__arm(eng, c, "data check");
+    engine__arm(eng, c, "data check");
     if (status == SC_OK)
         status = sc_comm_coll(comm, c->coll->id, &a, err);
     if (status == SC_OK)
@@ -579,7 +583,7 @@ static sc_status_t sc__check_once(sc_engine_t *eng, const sc_case_t *c, uint64_t
     char *result = (char *)eng->recvbuf +
                    c->coll->result_offset(&shape, c->in_place) * sc_dtype_size(c->dtype);
     if (status == SC_OK && count > 0 && eng->fault_corrupt_rank == comm->rte->rank)
-        status = sc__corrupt(eng, c, result, err);
+        status = engine__corrupt(eng, c, result, err);
     sc_src_t src = c->coll->source(&shape);
     uint64_t found = 0;
     if (status == SC_OK)
@@ -588,16 +592,17 @@ static sc_status_t sc__check_once(sc_engine_t *eng, const sc_case_t *c, uint64_t
     return status;
 }
 
-static sc_status_t sc__check_case(sc_engine_t *eng, const sc_case_t *c, sc_case_result_t *out,
-                                  sc_err_t *err)
+static sc_status_t engine__check_case(sc_engine_t *eng, const sc_case_t *c, sc_case_result_t *out,
+                                      sc_err_t *err)
 {
     uint64_t wrong = 0;
     for (int i = 0; i < eng->opts.check_iters; i++) {
-        sc_status_t status = sc__check_once(eng, c, eng->opts.seed + (uint64_t)i + 1, &wrong, err);
+        sc_status_t status =
+            engine__check_once(eng, c, eng->opts.seed + (uint64_t)i + 1, &wrong, err);
         if (status != SC_OK)
             return status;
     }
-    sc__arm(eng, c, "summing #wrong");
+    engine__arm(eng, c, "summing #wrong");
     int rc = MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_UINT64_T, MPI_SUM, eng->control);
     if (rc != MPI_SUCCESS)
         return sc_rte_mpi_error(eng->comm->rte, rc, "summing #wrong", err);
@@ -607,7 +612,7 @@ static sc_status_t sc__check_case(sc_engine_t *eng, const sc_case_t *c, sc_case_
 }
 
 /* Elements of the larger of the case's two buffers on this rank (at least one). */
-static size_t sc__case_elems(const sc_engine_t *eng, const sc_case_t *c)
+static size_t engine__case_elems(const sc_engine_t *eng, const sc_case_t *c)
 {
     sc_coll_shape_t shape = {eng->comm->rank, eng->comm->size, c->root, c->count};
     size_t send = c->coll->send_count(&shape), recv = c->coll->recv_count(&shape);
@@ -617,7 +622,7 @@ static size_t sc__case_elems(const sc_engine_t *eng, const sc_case_t *c)
 
 uint64_t sc_engine_case_bytes(const sc_engine_t *eng, const sc_case_t *c)
 {
-    return 2 * (uint64_t)sc__case_elems(eng, c) * sc_dtype_size(c->dtype);
+    return 2 * (uint64_t)engine__case_elems(eng, c) * sc_dtype_size(c->dtype);
 }
 
 sc_status_t sc_engine_run_case(sc_engine_t *eng, const sc_case_t *c, sc_case_result_t *out,
@@ -625,7 +630,7 @@ sc_status_t sc_engine_run_case(sc_engine_t *eng, const sc_case_t *c, sc_case_res
 {
     memset(out, 0, sizeof(*out));
     sc_comm_t *comm = eng->comm;
-    size_t elems = sc__case_elems(eng, c);
+    size_t elems = engine__case_elems(eng, c);
     if (!sc_comm_supports(comm, c->coll->id, c->dtype, c->in_place))
         return sc_err_set(err, SC_ERR_UNSUPPORTED, "backend %s does not run %s on %s%s",
                           comm->ops->name, c->coll->name, sc_dtype_name(c->dtype),
@@ -635,21 +640,21 @@ sc_status_t sc_engine_run_case(sc_engine_t *eng, const sc_case_t *c, sc_case_res
                           "%s of %zu elements per rank: more than MPI takes in one call "
                           "(2^31 - 1)",
                           c->coll->name, c->count);
-    sc_status_t status = sc__reserve(eng, elems * sc_dtype_size(c->dtype), err);
+    sc_status_t status = engine__reserve(eng, elems * sc_dtype_size(c->dtype), err);
     if (status != SC_OK)
         return status;
-    sc__maybe_hang(eng, c);
+    engine__maybe_hang(eng, c);
     /* Timed buffers hold zeros: values that stay finite and normal under every operation. */
     status = comm->ops->fill_bytes(comm, eng->sendbuf, 0, eng->buf_bytes, err);
     if (status == SC_OK)
         status = comm->ops->fill_bytes(comm, eng->recvbuf, 0, eng->buf_bytes, err);
-    sc__arm(eng, c, "barrier before timing");
+    engine__arm(eng, c, "barrier before timing");
     if (status == SC_OK)
         status = comm->ops->barrier(comm, err);
     if (status == SC_OK)
-        status = sc__time_case(eng, c, out, err);
+        status = engine__time_case(eng, c, out, err);
     if (status == SC_OK)
-        status = sc__check_case(eng, c, out, err);
+        status = engine__check_case(eng, c, out, err);
     sc_watchdog_disarm(eng->wd);
     if (status != SC_OK)
         return status;

@@ -32,7 +32,7 @@ struct sc_progress {
 /* Whether fd's file system shares pages between the hosts that map it. A network file system
  * (NFS, Lustre, GPFS, BeeGFS, CIFS/SMB) does not keep a shared mapping coherent across hosts:
  * another host's slot could read stale and blame a rank that runs. Magic numbers: statfs(2). */
-static bool sc__coherent_across_hosts(int fd)
+static bool progress__coherent_across_hosts(int fd)
 {
     static const unsigned long network[] = {0x6969,     /* NFS */
                                             0x0BD00BD0, /* Lustre */
@@ -52,7 +52,7 @@ static bool sc__coherent_across_hosts(int fd)
 
 /* Whether this view may believe slot s: always on a file system the hosts share coherently,
  * else only for its own host. */
-static bool sc__trusted(const sc_progress_t *p, const sc_progress_slot_t *s)
+static bool progress__trusted(const sc_progress_t *p, const sc_progress_slot_t *s)
 {
     return !p->local_only || strncmp(s->host, p->host, sizeof(s->host)) == 0;
 }
@@ -75,7 +75,7 @@ sc_progress_t *sc_progress_open(const char *path, const sc_rte_t *rte, bool crea
     /* real blocks, not a sparse file: a store to a page the full disk cannot back is SIGBUS */
     bool sized = !create || posix_fallocate(fd, 0, (off_t)bytes) == 0;
     void *map = sized ? mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
-    bool local_only = !sc__coherent_across_hosts(fd);
+    bool local_only = !progress__coherent_across_hosts(fd);
     close(fd);
     sc_progress_t *p = map != MAP_FAILED ? calloc(1, sizeof(*p)) : NULL;
     pthread_mutex_t *lock = p != NULL ? malloc(sizeof(*lock)) : NULL;
@@ -110,7 +110,7 @@ void sc_progress_close(sc_progress_t *p)
 }
 
 /* Slot r as it is now: this process's own under its lock. */
-static sc_progress_slot_t sc__slot(const sc_progress_t *p, int r)
+static sc_progress_slot_t progress__slot(const sc_progress_t *p, int r)
 {
     if (r != p->rank)
         return p->slots[r];
@@ -137,8 +137,8 @@ void sc_progress_beat(sc_progress_t *p, uint64_t progress, bool armed, const cha
 }
 
 /* Why rank r is at fault, or NULL. */
-static const char *sc__fault(const sc_progress_slot_t *s, const char *my_host, bool stuck,
-                             uint64_t now, double *ago)
+static const char *progress__fault(const sc_progress_slot_t *s, const char *my_host, bool stuck,
+                                   uint64_t now, double *ago)
 {
     *ago = (double)(now - s->heartbeat_ms) / 1e3;
     if (s->state != SC_PROGRESS_RUNNING)
@@ -203,7 +203,7 @@ void sc_progress_wait_ended(const sc_progress_t *p, int rank, int max_ms)
 {
     if (p == NULL || rank == p->rank || rank < 0 || rank >= p->nslots)
         return;
-    if (!sc__trusted(p, &p->slots[rank]))
+    if (!progress__trusted(p, &p->slots[rank]))
         return;
     for (int waited = 0; waited < max_ms; waited += 5) {
         const volatile sc_progress_slot_t *s = &p->slots[rank];
@@ -224,8 +224,8 @@ bool sc_progress_others_moved(const sc_progress_t *p, uint64_t *seen)
 {
     bool moved = false;
     for (int r = 0; p != NULL && r < p->nslots; r++) {
-        sc_progress_slot_t s = sc__slot(p, r);
-        moved |= sc__trusted(p, &s) && r != p->rank && s.state == SC_PROGRESS_RUNNING &&
+        sc_progress_slot_t s = progress__slot(p, r);
+        moved |= progress__trusted(p, &s) && r != p->rank && s.state == SC_PROGRESS_RUNNING &&
                  s.progress != seen[r];
         seen[r] = s.progress;
     }
@@ -242,12 +242,12 @@ int sc_progress_culprits(const sc_progress_t *p, bool stuck, char *buf, size_t l
     int n = 0;
     size_t used = 0;
     for (int r = 0; r < p->nslots; r++) {
-        sc_progress_slot_t s = sc__slot(p, r); /* a copy: its owner may be writing */
+        sc_progress_slot_t s = progress__slot(p, r); /* a copy: its owner may be writing */
         s.host[sizeof(s.host) - 1] = s.what[sizeof(s.what) - 1] = '\0';
-        if (!sc__trusted(p, &s))
+        if (!progress__trusted(p, &s))
             continue;
         double ago;
-        const char *why = sc__fault(&s, p->host, stuck, now, &ago);
+        const char *why = progress__fault(&s, p->host, stuck, now, &ago);
         if (why == NULL)
             continue;
         char one[400];

@@ -38,23 +38,24 @@ struct sc_watchdog {
  * the semaphore that wakes the watchdog at once (sem_post is async-signal-safe): the launcher
  * may SIGKILL a rank soon after its SIGTERM once another rank has left, so the final state is
  * written right away, not at the next poll. */
-static volatile sig_atomic_t sc__signal;
-static sem_t sc__wake;
-static atomic_bool sc__wake_ready;
+static volatile sig_atomic_t watchdog__signal;
+static sem_t watchdog__wake;
+static atomic_bool watchdog__wake_ready;
 
-static void sc__on_signal(int signo)
+static void watchdog__on_signal(int signo)
 {
-    sc__signal = signo;
-    if (atomic_load(&sc__wake_ready))
-        sem_post(&sc__wake);
+    watchdog__signal = signo;
+    if (atomic_load(&watchdog__wake_ready))
+        sem_post(&watchdog__wake);
 }
 
 /* One poll interval, cut short by a signal. */
-static void sc__nap(void)
+static void watchdog__nap(void)
 {
     struct timespec until = sc_clock_deadline(SC__WATCHDOG_POLL_NS);
-    if (atomic_load(&sc__wake_ready)) {
-        while (sem_timedwait(&sc__wake, &until) != 0 && errno == EINTR && sc__signal == 0)
+    if (atomic_load(&watchdog__wake_ready)) {
+        while (sem_timedwait(&watchdog__wake, &until) != 0 && errno == EINTR &&
+               watchdog__signal == 0)
             ;
         return;
     }
@@ -63,7 +64,8 @@ static void sc__nap(void)
 }
 
 /* Ends the process: the hook (the final state), the reason on stderr, then _exit. */
-static void sc__watchdog_end(sc_watchdog_t *wd, sc_watchdog_end_t *end, sc_progress_state_t mine)
+static void watchdog__watchdog_end(sc_watchdog_t *wd, sc_watchdog_end_t *end,
+                                   sc_progress_state_t mine)
 {
     if (mine == SC_PROGRESS_TIMEOUT) { /* stuck: who is not where the others wait */
         /* or, when the launcher already woke the culprit (SIGCONT before SIGTERM), whom a
@@ -98,20 +100,20 @@ static void sc__watchdog_end(sc_watchdog_t *wd, sc_watchdog_end_t *end, sc_progr
     _exit(end->exit_code);
 }
 
-static void sc__watchdog_fire(sc_watchdog_t *wd, double waited_s)
+static void watchdog__watchdog_fire(sc_watchdog_t *wd, double waited_s)
 {
     sc_watchdog_end_t end = {.state = "failed", .exit_code = 3};
     pthread_mutex_lock(&wd->lock);
     snprintf(end.reason, sizeof(end.reason), "timeout: no progress for %.1f s in %s; waiting on %s",
              waited_s, wd->what, wd->peers);
     pthread_mutex_unlock(&wd->lock);
-    sc__watchdog_end(wd, &end, SC_PROGRESS_TIMEOUT);
+    watchdog__watchdog_end(wd, &end, SC_PROGRESS_TIMEOUT);
 }
 
 /* The run went on past --deadline: each wait made progress (a link at a fraction of its
  * speed), the whole did not end. Which host is slow takes a measurement, which the launcher
  * makes after the job (launch/mpirun.sh: a quick pair search); the reason says so. */
-static void sc__watchdog_deadline(sc_watchdog_t *wd)
+static void watchdog__watchdog_deadline(sc_watchdog_t *wd)
 {
     sc_watchdog_end_t end = {.state = "failed", .exit_code = 3};
     pthread_mutex_lock(&wd->lock);
@@ -120,12 +122,12 @@ static void sc__watchdog_deadline(sc_watchdog_t *wd)
              "link or host; `scalecheck pairs --strategy quick` names it",
              wd->deadline_s, wd->armed ? "in" : "after", wd->what, wd->peers);
     pthread_mutex_unlock(&wd->lock);
-    sc__watchdog_end(wd, &end, SC_PROGRESS_DEADLINE);
+    watchdog__watchdog_end(wd, &end, SC_PROGRESS_DEADLINE);
 }
 
 /* A signal that came while a rank was lost is the launcher ending the job for it: a runtime
  * fault (exit 3), not an interruption (exit 4). */
-static void sc__watchdog_signalled(sc_watchdog_t *wd, int signo)
+static void watchdog__watchdog_signalled(sc_watchdog_t *wd, int signo)
 {
     sc_watchdog_end_t end = {.state = "interrupted", .exit_code = 4};
     char who[96] = "";
@@ -135,7 +137,7 @@ static void sc__watchdog_signalled(sc_watchdog_t *wd, int signo)
         end.exit_code = 3;
         snprintf(end.reason, sizeof(end.reason),
                  "deadline: %s ended the job at --deadline (%s here)", who, name);
-        sc__watchdog_end(wd, &end, SC_PROGRESS_SIGNALLED);
+        watchdog__watchdog_end(wd, &end, SC_PROGRESS_SIGNALLED);
     }
     bool timed_out = sc_progress_peer_timed_out(wd->records, who, sizeof(who), end.at_fault,
                                                 sizeof(end.at_fault));
@@ -158,11 +160,11 @@ static void sc__watchdog_signalled(sc_watchdog_t *wd, int signo)
                  lost ? "a rank was lost: the launcher ended the job with" : "interrupted by", name,
                  wd->armed ? "while waiting in" : "after", wd->what);
     pthread_mutex_unlock(&wd->lock);
-    sc__watchdog_end(wd, &end, SC_PROGRESS_SIGNALLED);
+    watchdog__watchdog_end(wd, &end, SC_PROGRESS_SIGNALLED);
 }
 
 /* This rank's progress record, on every poll. */
-static void sc__watchdog_beat(sc_watchdog_t *wd, uint64_t progress)
+static void watchdog__watchdog_beat(sc_watchdog_t *wd, uint64_t progress)
 {
     if (wd->records == NULL)
         return;
@@ -171,13 +173,13 @@ static void sc__watchdog_beat(sc_watchdog_t *wd, uint64_t progress)
     pthread_mutex_unlock(&wd->lock);
 }
 
-static void *sc__watchdog_main(void *arg)
+static void *watchdog__watchdog_main(void *arg)
 {
     sc_watchdog_t *wd = arg;
     uint64_t last_progress = atomic_load(&wd->progress);
     uint64_t last_change = sc_clock_ns(), last_poll = last_change;
     for (;;) {
-        sc__nap();
+        watchdog__nap();
         pthread_mutex_lock(&wd->lock);
         bool stop = wd->stop, armed = wd->armed;
         uint64_t *seen = wd->others_seen;
@@ -185,17 +187,17 @@ static void *sc__watchdog_main(void *arg)
         pthread_mutex_unlock(&wd->lock);
         if (stop)
             return NULL;
-        if (sc__signal != 0)
-            sc__watchdog_signalled(wd, sc__signal);
+        if (watchdog__signal != 0)
+            watchdog__watchdog_signalled(wd, watchdog__signal);
         uint64_t now = sc_clock_ns();
         uint64_t progress = atomic_load(&wd->progress);
-        sc__watchdog_beat(wd, progress);
+        watchdog__watchdog_beat(wd, progress);
         bool others = seen != NULL && sc_progress_others_moved(records, seen);
         /* polls a second apart: this process was stopped itself (SIGSTOP, then SIGCONT) - the
          * others waited on it, it waited on nobody in that time */
         bool was_stopped = now - last_poll > 1000000000ull;
         if (wd->deadline_ns > 0 && now - wd->started_ns >= wd->deadline_ns)
-            sc__watchdog_deadline(wd);
+            watchdog__watchdog_deadline(wd);
         last_poll = now;
         if (!armed || progress != last_progress || others || was_stopped) {
             last_progress = progress;
@@ -203,7 +205,7 @@ static void *sc__watchdog_main(void *arg)
             continue;
         }
         if (now - last_change >= wd->timeout_ns)
-            sc__watchdog_fire(wd, (double)(now - last_change) / 1e9);
+            watchdog__watchdog_fire(wd, (double)(now - last_change) / 1e9);
     }
 }
 
@@ -229,7 +231,7 @@ sc_status_t sc_watchdog_start(const sc_rte_t *rte, const sc_watchdog_bounds_t *b
     atomic_init(&wd->progress, 0);
     pthread_mutex_init(&wd->lock, NULL);
     snprintf(wd->what, sizeof(wd->what), "start-up");
-    if (pthread_create(&wd->thread, NULL, sc__watchdog_main, wd) != 0) {
+    if (pthread_create(&wd->thread, NULL, watchdog__watchdog_main, wd) != 0) {
         pthread_mutex_destroy(&wd->lock);
         free(wd);
         return sc_err_set(err, SC_ERR_RUNTIME,
@@ -257,11 +259,11 @@ void sc_watchdog_catch_signals(const sc_watchdog_t *wd)
 {
     if (wd == NULL)
         return;
-    if (!atomic_load(&sc__wake_ready) && sem_init(&sc__wake, 0, 0) == 0)
-        atomic_store(&sc__wake_ready, true);
+    if (!atomic_load(&watchdog__wake_ready) && sem_init(&watchdog__wake, 0, 0) == 0)
+        atomic_store(&watchdog__wake_ready, true);
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = sc__on_signal;
+    sa.sa_handler = watchdog__on_signal;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);

@@ -26,7 +26,7 @@
 
 static const struct {
     const char *program, *collective;
-} sc__nccl_programs[] = {
+} ingest__nccl_programs[] = {
     {"all_reduce_perf", "allreduce"},
     {"all_gather_perf", "allgather"},
     {"reduce_scatter_perf", "reducescatter"},
@@ -41,7 +41,7 @@ static const struct {
 /* OSU titles, most specific first ("Allgather" before "Gather"); NULL: not judged. */
 static const struct {
     const char *word, *collective;
-} sc__osu_titles[] = {
+} ingest__osu_titles[] = {
     {"Reduce_scatter", "reducescatter"},
     {"Reduce-Scatter", "reducescatter"},
     {"Allreduce", "allreduce"},
@@ -67,24 +67,25 @@ const char *sc_ingest_nccl_program(const char *program)
 {
     const char *base = strrchr(program, '/');
     base = base ? base + 1 : program;
-    for (size_t i = 0; i < sizeof(sc__nccl_programs) / sizeof(sc__nccl_programs[0]); i++)
-        if (strncmp(base, sc__nccl_programs[i].program, strlen(sc__nccl_programs[i].program)) == 0)
-            return sc__nccl_programs[i].collective;
+    for (size_t i = 0; i < sizeof(ingest__nccl_programs) / sizeof(ingest__nccl_programs[0]); i++)
+        if (strncmp(base, ingest__nccl_programs[i].program,
+                    strlen(ingest__nccl_programs[i].program)) == 0)
+            return ingest__nccl_programs[i].collective;
     return NULL;
 }
 
 const char *sc_ingest_osu_title(const char *title)
 {
-    for (size_t i = 0; i < sizeof(sc__osu_titles) / sizeof(sc__osu_titles[0]); i++)
-        if (strstr(title, sc__osu_titles[i].word) != NULL)
-            return sc__osu_titles[i].collective;
+    for (size_t i = 0; i < sizeof(ingest__osu_titles) / sizeof(ingest__osu_titles[0]); i++)
+        if (strstr(title, ingest__osu_titles[i].word) != NULL)
+            return ingest__osu_titles[i].collective;
     return NULL;
 }
 
 /* A launcher's tag at the start of a line, and the indentation of a paste, passed over: Open
  * MPI's --tag-output "[1,0]<stdout>:", hydra's -l "[0] ", srun -l's "0: ". *tagged says one was
  * there. */
-static char *sc__untag(char *line, bool *tagged)
+static char *ingest__untag(char *line, bool *tagged)
 {
     char *p = line;
     while (isspace((unsigned char)*p))
@@ -115,17 +116,17 @@ static char *sc__untag(char *line, bool *tagged)
     return q;
 }
 
-static int sc__split(char *line, char **tok);
-static bool sc__is_uint(const char *s);
+static int ingest__split(char *line, char **tok);
+static bool ingest__is_uint(const char *s);
 
 /* A row of nccl-tests' table by its look alone (a paste without the '#' lines): a size, a
  * count, a type name, then numbers and words. */
-static bool sc__nccl_row_shape(const char *text)
+static bool ingest__nccl_row_shape(const char *text)
 {
     char copy[SC__LINE], *tok[SC__TOKENS];
     snprintf(copy, sizeof(copy), "%s", text);
-    int n = sc__split(copy, tok);
-    return n >= 7 && sc__is_uint(tok[0]) && sc__is_uint(tok[1]) &&
+    int n = ingest__split(copy, tok);
+    return n >= 7 && ingest__is_uint(tok[0]) && ingest__is_uint(tok[1]) &&
            isalpha((unsigned char)tok[2][0]);
 }
 
@@ -137,14 +138,14 @@ sc_status_t sc_ingest_kind(const char *path, sc_ingest_kind_t *kind, sc_err_t *e
     char line[SC__LINE];
     bool found = false, tagged = false;
     for (int n = 0; n < 400 && !found && fgets(line, sizeof(line), f) != NULL; n++) {
-        const char *p = sc__untag(line, &tagged);
+        const char *p = ingest__untag(line, &tagged);
         if (n == 0 && *p == '{')
             *kind = SC_INGEST_NCCL_JSON, found = true;
         else if (strncmp(p, "# OSU ", 6) == 0)
             *kind = SC_INGEST_OSU, found = true;
         else if (strstr(p, "nThread") != NULL || strstr(p, "Collective test starting") ||
                  strstr(p, "out-of-place") != NULL || strstr(p, "Avg bus bandwidth") != NULL ||
-                 sc__nccl_row_shape(p))
+                 ingest__nccl_row_shape(p))
             *kind = SC_INGEST_NCCL_TEXT, found = true;
     }
     fclose(f);
@@ -155,7 +156,7 @@ sc_status_t sc_ingest_kind(const char *path, sc_ingest_kind_t *kind, sc_err_t *e
                               path);
 }
 
-static int sc__split(char *line, char **tok)
+static int ingest__split(char *line, char **tok)
 {
     int n = 0;
     for (char *save = NULL, *t = strtok_r(line, " \t\r\n", &save); t && n < SC__TOKENS;
@@ -164,7 +165,7 @@ static int sc__split(char *line, char **tok)
     return n;
 }
 
-static bool sc__is_uint(const char *s)
+static bool ingest__is_uint(const char *s)
 {
     if (*s == '\0')
         return false;
@@ -175,14 +176,14 @@ static bool sc__is_uint(const char *s)
 }
 
 /* A size in bytes: digits only, at most 2^56 (64 PiB, as result.json's readers hold it). */
-static bool sc__size(const char *s, uint64_t *v)
+static bool ingest__size(const char *s, uint64_t *v)
 {
     errno = 0;
-    *v = sc__is_uint(s) ? strtoull(s, NULL, 10) : 0;
-    return sc__is_uint(s) && errno == 0 && *v <= (1ull << 56);
+    *v = ingest__is_uint(s) ? strtoull(s, NULL, 10) : 0;
+    return ingest__is_uint(s) && errno == 0 && *v <= (1ull << 56);
 }
 
-static bool sc__number(const char *s, double *v)
+static bool ingest__number(const char *s, double *v)
 {
     char *end = NULL;
     *v = strtod(s, &end);
@@ -202,9 +203,9 @@ typedef struct {
     bool redop, noop;  /* rows with a redop column, rows without one */
     bool root;         /* rows with a root column */
     double time_scale; /* 1: times in us; 1000: in ms (NCCL 1); 0: not told yet */
-} sc__reader_t;
+} ingest__reader_t;
 
-static void sc__host(sc__reader_t *r, const char *host)
+static void ingest__host(ingest__reader_t *r, const char *host)
 {
     for (int i = 0; i < r->nhosts; i++)
         if (strcmp(r->hosts[i], host) == 0)
@@ -214,7 +215,7 @@ static void sc__host(sc__reader_t *r, const char *host)
 }
 
 /* '#' lines of nccl-tests: the program, the device list, the table's header. */
-static void sc__nccl_comment(sc__reader_t *r, const char *line, sc_foreign_t *out)
+static void ingest__nccl_comment(ingest__reader_t *r, const char *line, sc_foreign_t *out)
 {
     const char *start = strstr(line, "Collective test starting:");
     char word[256];
@@ -231,7 +232,7 @@ static void sc__nccl_comment(sc__reader_t *r, const char *line, sc_foreign_t *ou
     if (strncmp(p, "Rank ", 5) == 0 && sscanf(p + 5, "%d", &rank) == 1 && on != NULL &&
         sscanf(on + 4, " %255s", word) == 1) {
         r->ranks++;
-        sc__host(r, word);
+        ingest__host(r, word);
     }
     if (strstr(line, "i_min") != NULL)
         r->group = 8;
@@ -244,12 +245,13 @@ static void sc__nccl_comment(sc__reader_t *r, const char *line, sc_foreign_t *ou
 }
 
 /* One placement's columns: time, algbw, busbw, #wrong. false when the time is absent. */
-static bool sc__placement(char **tok, sc_case_row_t *row)
+static bool ingest__placement(char **tok, sc_case_row_t *row)
 {
     double t, alg, bus, wrong = 0;
-    if (!sc__number(tok[0], &t) || !sc__number(tok[1], &alg) || !sc__number(tok[2], &bus))
+    if (!ingest__number(tok[0], &t) || !ingest__number(tok[1], &alg) ||
+        !ingest__number(tok[2], &bus))
         return false;
-    if (!sc__number(tok[3], &wrong))
+    if (!ingest__number(tok[3], &wrong))
         wrong = 0; /* "N/A": not checked */
     row->time_us = t;
     row->algbw_GBps = alg;
@@ -263,7 +265,7 @@ static bool sc__placement(char **tok, sc_case_row_t *row)
  * tests: size / time a thousand times the printed rate), 0 when they disagree (a column read as
  * another). Allgather and reduce-scatter's algbw held (n - 1) / n before nccl-tests 2.10: 0.45
  * .. 1.15 is "the same". Rates printed with two decimals say little below 1 GB/s: -1, not told. */
-static double sc__time_scale(const sc_case_row_t *row)
+static double ingest__time_scale(const sc_case_row_t *row)
 {
     if (row->algbw_GBps < 1.0 || row->time_us <= 0)
         return -1;
@@ -273,9 +275,9 @@ static double sc__time_scale(const sc_case_row_t *row)
 
 /* The row's time in us, and its algbw as nccl-tests defines it now (size / time); a file's
  * unit is told by its header (NCCL 1) or its first row that can tell, and holds for all. */
-static sc_status_t sc__nccl_time_scale(sc__reader_t *r, sc_case_row_t *row, sc_err_t *err)
+static sc_status_t ingest__nccl_time_scale(ingest__reader_t *r, sc_case_row_t *row, sc_err_t *err)
 {
-    double told = sc__time_scale(row);
+    double told = ingest__time_scale(row);
     if (told > 0 && r->time_scale == 0)
         r->time_scale = told;
     if (told == 0 || (told > 0 && told != r->time_scale))
@@ -300,11 +302,11 @@ static sc_status_t sc__nccl_time_scale(sc__reader_t *r, sc_case_row_t *row, sc_e
 /* A placement's per-iteration columns (nccl-tests with per-iteration timing): the fastest, the
  * slowest and the 99th percentile iteration (us), and the coefficient of variation (%). Absent
  * or unreadable ones stay 0: not known. */
-static void sc__iteration_stats(char **tok, sc_case_row_t *row)
+static void ingest__iteration_stats(char **tok, sc_case_row_t *row)
 {
     double v[4];
     for (int i = 0; i < 4; i++)
-        if (!sc__number(tok[i], &v[i]) || v[i] < 0)
+        if (!ingest__number(tok[i], &v[i]) || v[i] < 0)
             return;
     row->time_us_min = v[0];
     row->time_us_max = v[1];
@@ -312,20 +314,20 @@ static void sc__iteration_stats(char **tok, sc_case_row_t *row)
     row->cv = v[3] / 100.0;
 }
 
-static sc_status_t sc__nccl_row(sc__reader_t *r, char **tok, int n, sc_foreign_t *out,
-                                sc_err_t *err)
+static sc_status_t ingest__nccl_row(ingest__reader_t *r, char **tok, int n, sc_foreign_t *out,
+                                    sc_err_t *err)
 {
     double number;
     /* a redop is a word ("sum", "none"); old all_gather rows went straight to the time */
-    bool redop = n > 3 && !sc__number(tok[3], &number);
+    bool redop = n > 3 && !ingest__number(tok[3], &number);
     int rest = n - (redop ? 4 : 3); /* after size, count, type[, redop] */
     bool root = r->header
                     ? r->header_root
                     : rest == 2 * r->group + 1 || rest == 2 * r->group + 3 || rest == r->group + 1;
     int first = (redop ? 4 : 3) + (root ? 1 : 0);
     uint64_t size, count;
-    if (rest < r->group + (root ? 1 : 0) || !sc__size(tok[0], &size) || !sc__size(tok[1], &count) ||
-        sc__number(tok[2], &number))
+    if (rest < r->group + (root ? 1 : 0) || !ingest__size(tok[0], &size) ||
+        !ingest__size(tok[1], &count) || ingest__number(tok[2], &number))
         return sc_err_set(err, SC_ERR_INPUT,
                           "%s:%d: an nccl-tests row needs size, count, type, [redop,] [root,] "
                           "time, algbw, busbw, #wrong (out of place, then in place)",
@@ -343,18 +345,18 @@ static sc_status_t sc__nccl_row(sc__reader_t *r, char **tok, int n, sc_foreign_t
         snprintf(row.dtype, sizeof(row.dtype), "%s", tok[2]);
         snprintf(row.op, sizeof(row.op), "%s", !redop || strcmp(tok[3], "none") == 0 ? "" : tok[3]);
         snprintf(row.timer, sizeof(row.timer), "device");
-        if (!sc__placement(tok + first + place * r->group, &row)) {
+        if (!ingest__placement(tok + first + place * r->group, &row)) {
             if (place == 0)
                 return sc_err_set(err, SC_ERR_INPUT, "%s:%d: '%s' is not a time in us", r->path,
                                   r->line, tok[first]);
             continue;
         }
         if (r->group == 8 && first + place * r->group + 7 < n) /* i_min, i_max, i_p99, i_cv% */
-            sc__iteration_stats(tok + first + place * r->group + 4, &row);
+            ingest__iteration_stats(tok + first + place * r->group + 4, &row);
         /* figures no link makes first, then the time's unit, then size / time */
         char why[192];
         const char *bad = sc_case_row_implausible(&row, false, why, sizeof(why));
-        sc_status_t status = bad ? SC_OK : sc__nccl_time_scale(r, &row, err);
+        sc_status_t status = bad ? SC_OK : ingest__nccl_time_scale(r, &row, err);
         if (status != SC_OK)
             return status;
         if (bad == NULL)
@@ -371,12 +373,12 @@ static sc_status_t sc__nccl_row(sc__reader_t *r, char **tok, int n, sc_foreign_t
 }
 
 /* OSU: the title names the test; rows are "size value [...]"; bandwidth tests give MB/s. */
-static sc_status_t sc__osu_row(sc__reader_t *r, char **tok, int n, bool bandwidth,
-                               sc_foreign_t *out, sc_err_t *err)
+static sc_status_t ingest__osu_row(ingest__reader_t *r, char **tok, int n, bool bandwidth,
+                                   sc_foreign_t *out, sc_err_t *err)
 {
     double v;
     uint64_t size;
-    if (n < 2 || !sc__size(tok[0], &size) || !sc__number(tok[1], &v) || v <= 0 ||
+    if (n < 2 || !ingest__size(tok[0], &size) || !ingest__number(tok[1], &v) || v <= 0 ||
         v > (bandwidth ? SC_GBPS_MAX * 1e3 : 1e13))
         return sc_err_set(err, SC_ERR_INPUT,
                           "%s:%d: an OSU row needs a size and a positive %s no link exceeds",
@@ -393,7 +395,7 @@ static sc_status_t sc__osu_row(sc__reader_t *r, char **tok, int n, bool bandwidt
     return SC_OK;
 }
 
-static void sc__osu_comment(const char *line, bool *bandwidth, sc_foreign_t *out, char *dtype)
+static void ingest__osu_comment(const char *line, bool *bandwidth, sc_foreign_t *out, char *dtype)
 {
     if (strncmp(line, "# OSU ", 6) == 0) {
         const char *c = sc_ingest_osu_title(line);
@@ -414,8 +416,8 @@ static void sc__osu_comment(const char *line, bool *bandwidth, sc_foreign_t *out
     }
 }
 
-static sc_status_t sc__read(FILE *f, sc__reader_t *r, sc_ingest_kind_t kind, sc_foreign_t *out,
-                            sc_err_t *err)
+static sc_status_t ingest__read(FILE *f, ingest__reader_t *r, sc_ingest_kind_t kind,
+                                sc_foreign_t *out, sc_err_t *err)
 {
     char line[SC__LINE], copy[SC__LINE], dtype[16] = "int8", title[128] = "";
     char *tok[SC__TOKENS];
@@ -423,7 +425,7 @@ static sc_status_t sc__read(FILE *f, sc__reader_t *r, sc_ingest_kind_t kind, sc_
     sc_status_t status = SC_OK;
     while (status == SC_OK && fgets(line, sizeof(line), f) != NULL) {
         r->line++;
-        char *text = sc__untag(line, &r->tagged);
+        char *text = ingest__untag(line, &r->tagged);
         if (text[0] == '#') {
             if (kind == SC_INGEST_OSU) {
                 if (strncmp(text, "# OSU ", 6) == 0 && !titled) {
@@ -431,23 +433,23 @@ static sc_status_t sc__read(FILE *f, sc__reader_t *r, sc_ingest_kind_t kind, sc_
                     snprintf(title, sizeof(title), "%.*s", (int)strcspn(text + 2, "\r\n"),
                              text + 2);
                 }
-                sc__osu_comment(text, &bandwidth, out, dtype);
+                ingest__osu_comment(text, &bandwidth, out, dtype);
             } else {
-                sc__nccl_comment(r, text, out);
+                ingest__nccl_comment(r, text, out);
             }
             continue;
         }
         snprintf(copy, sizeof(copy), "%s", text);
-        int n = sc__split(copy, tok);
-        if (n == 0 || !sc__is_uint(tok[0]))
+        int n = ingest__split(copy, tok);
+        if (n == 0 || !ingest__is_uint(tok[0]))
             continue; /* not a table row: NCCL INFO lines, launcher noise */
         if (kind == SC_INGEST_OSU && titled && out->collective[0] == '\0')
             return sc_err_set(err, SC_ERR_INPUT,
                               "%s:%d: %s is not judged (the collectives, osu_latency and osu_bw "
                               "are)",
                               r->path, r->line, title);
-        status = kind == SC_INGEST_OSU ? sc__osu_row(r, tok, n, bandwidth, out, err)
-                                       : sc__nccl_row(r, tok, n, out, err);
+        status = kind == SC_INGEST_OSU ? ingest__osu_row(r, tok, n, bandwidth, out, err)
+                                       : ingest__nccl_row(r, tok, n, out, err);
     }
     for (size_t i = 0; kind == SC_INGEST_OSU && i < out->rows.n; i++)
         snprintf(out->rows.items[i].dtype, sizeof(out->rows.items[i].dtype), "%s", dtype);
@@ -458,7 +460,7 @@ static sc_status_t sc__read(FILE *f, sc__reader_t *r, sc_ingest_kind_t kind, sc_
 }
 
 /* How an nccl-tests text file was read, in words. */
-static void sc__nccl_read_as(const sc__reader_t *r, sc_foreign_t *out)
+static void ingest__nccl_read_as(const ingest__reader_t *r, sc_foreign_t *out)
 {
     snprintf(
         out->read_as, sizeof(out->read_as), "nccl-tests text: %s, %s%s%s, %s, times in %s%s%s%s",
@@ -476,16 +478,16 @@ sc_status_t sc_ingest_text(const char *path, sc_ingest_kind_t kind, sc_foreign_t
     FILE *f = fopen(path, "r");
     if (f == NULL)
         return sc_err_set(err, SC_ERR_INPUT, "%s: cannot open", path);
-    sc__reader_t r = {.path = path, .group = 4};
+    ingest__reader_t r = {.path = path, .group = 4};
     r.hosts = calloc(SC__HOSTS, sizeof(*r.hosts));
     sc_status_t status = r.hosts ? SC_OK : sc_err_set(err, SC_ERR_NOMEM, "no memory");
     snprintf(out->path, sizeof(out->path), "%s", path);
     snprintf(out->tool, sizeof(out->tool), "%s", kind == SC_INGEST_OSU ? "osu" : "nccl-tests");
     if (status == SC_OK)
-        status = sc__read(f, &r, kind, out, err);
+        status = ingest__read(f, &r, kind, out, err);
     fclose(f);
     if (kind == SC_INGEST_NCCL_TEXT)
-        sc__nccl_read_as(&r, out);
+        ingest__nccl_read_as(&r, out);
     if (r.ranks > 0) {
         out->gpus = r.ranks;
         out->nodes = r.nhosts;
@@ -498,7 +500,7 @@ sc_status_t sc_ingest_text(const char *path, sc_ingest_kind_t kind, sc_foreign_t
 
 /* OSU counts one rank's part for gathers, scatters and all-to-all; nccl-tests (and scalecheck)
  * the whole buffer. OSU gives times only: the rates follow from them. */
-static void sc__osu_row_complete(const sc_coll_t *coll, int nranks, sc_case_row_t *row)
+static void ingest__osu_row_complete(const sc_coll_t *coll, int nranks, sc_case_row_t *row)
 {
     bool per_rank = coll->id == SC_COLL_allgather || coll->id == SC_COLL_gather ||
                     coll->id == SC_COLL_scatter || coll->id == SC_COLL_alltoall;
@@ -533,7 +535,7 @@ sc_status_t sc_ingest_complete(sc_foreign_t *f, sc_err_t *err)
         if (row->busbw_factor == 0)
             row->busbw_factor = coll->busbw_factor(f->gpus);
         if (strcmp(f->tool, "osu") == 0)
-            sc__osu_row_complete(coll, f->gpus, row);
+            ingest__osu_row_complete(coll, f->gpus, row);
     }
     return SC_OK;
 }

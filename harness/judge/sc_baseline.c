@@ -9,8 +9,8 @@
 
 #include "judge/sc_verdict.h"
 
-static sc_status_t sc__figure(sc_figures_t *out, int run, const char *key, const char *metric,
-                              double value, bool higher_is_better, sc_err_t *err)
+static sc_status_t baseline__figure(sc_figures_t *out, int run, const char *key, const char *metric,
+                                    double value, bool higher_is_better, sc_err_t *err)
 {
     if (!(value > 0))
         return SC_OK; /* nothing measured: not a figure to hold anything to */
@@ -26,8 +26,8 @@ static sc_status_t sc__figure(sc_figures_t *out, int run, const char *key, const
 }
 
 /* A collective case: what ran, on how many ranks and hosts (a sweep's sizes are prefixed). */
-static void sc__case_key(const char *prefix, const sc_case_row_t *c, const sc_result_t *r,
-                         char *key, size_t len)
+static void baseline__case_key(const char *prefix, const sc_case_row_t *c, const sc_result_t *r,
+                               char *key, size_t len)
 {
     int n =
         snprintf(key, len, "%s%s %s %s %llu B%s, %d ranks on %d host%s", prefix, c->collective,
@@ -37,19 +37,20 @@ static void sc__case_key(const char *prefix, const sc_case_row_t *c, const sc_re
         key[len - 1] = '\0';
 }
 
-static sc_status_t sc__cases(const sc_result_t *r, const char *prefix, const sc_case_rows_t *rows,
-                             int run, sc_figures_t *out, sc_err_t *err)
+static sc_status_t baseline__cases(const sc_result_t *r, const char *prefix,
+                                   const sc_case_rows_t *rows, int run, sc_figures_t *out,
+                                   sc_err_t *err)
 {
     sc_status_t status = SC_OK;
     for (size_t i = 0; status == SC_OK && i < rows->n; i++) {
         char key[192];
-        sc__case_key(prefix, &rows->items[i], r, key, sizeof(key));
-        status = sc__figure(out, run, key, "time_us", rows->items[i].time_us, false, err);
+        baseline__case_key(prefix, &rows->items[i], r, key, sizeof(key));
+        status = baseline__figure(out, run, key, "time_us", rows->items[i].time_us, false, err);
     }
     return status;
 }
 
-static sc_status_t sc__points(const sc_result_t *r, int run, sc_figures_t *out, sc_err_t *err)
+static sc_status_t baseline__points(const sc_result_t *r, int run, sc_figures_t *out, sc_err_t *err)
 {
     sc_status_t status = SC_OK;
     for (size_t i = 0; status == SC_OK && i < r->points.n; i++) {
@@ -57,12 +58,12 @@ static sc_status_t sc__points(const sc_result_t *r, int run, sc_figures_t *out, 
         char key[192];
         snprintf(key, sizeof(key), "point %d GPUs x %d node%s (dp %d tp %d pp %d)", p->gpus,
                  p->nodes, p->nodes == 1 ? "" : "s", p->dp, p->tp, p->pp);
-        status = sc__figure(out, run, key, "step_time_ms", p->step_time_ms, false, err);
+        status = baseline__figure(out, run, key, "step_time_ms", p->step_time_ms, false, err);
     }
     return status;
 }
 
-static sc_status_t sc__pairs(const sc_result_t *r, int run, sc_figures_t *out, sc_err_t *err)
+static sc_status_t baseline__pairs(const sc_result_t *r, int run, sc_figures_t *out, sc_err_t *err)
 {
     sc_status_t status = SC_OK;
     for (size_t i = 0; status == SC_OK && i < r->pairs.n; i++) {
@@ -71,58 +72,58 @@ static sc_status_t sc__pairs(const sc_result_t *r, int run, sc_figures_t *out, s
         int n = snprintf(key, sizeof(key), "pair %s - %s", p->a, p->b);
         if (n < 0 || (size_t)n >= sizeof(key))
             key[sizeof(key) - 1] = '\0';
-        status = sc__figure(out, run, key, "bidir_GBps", p->bidir_GBps, true, err);
+        status = baseline__figure(out, run, key, "bidir_GBps", p->bidir_GBps, true, err);
         if (status == SC_OK)
-            status = sc__figure(out, run, key, "latency_us", p->latency_us, false, err);
+            status = baseline__figure(out, run, key, "latency_us", p->latency_us, false, err);
     }
     return status;
 }
 
 sc_status_t sc_result_figures(const sc_result_t *r, int run, sc_figures_t *out, sc_err_t *err)
 {
-    sc_status_t status = sc__cases(r, "", &r->cases, run, out, err);
+    sc_status_t status = baseline__cases(r, "", &r->cases, run, out, err);
     if (status == SC_OK)
-        status = sc__cases(r, "sweep ", &r->sweep, run, out, err);
+        status = baseline__cases(r, "sweep ", &r->sweep, run, out, err);
     if (status == SC_OK)
-        status = sc__points(r, run, out, err);
+        status = baseline__points(r, run, out, err);
     if (status == SC_OK)
-        status = sc__pairs(r, run, out, err);
+        status = baseline__pairs(r, run, out, err);
     return status;
 }
 
-static int sc__key_cmp(const char *ka, const char *ma, const char *kb, const char *mb)
+static int baseline__key_cmp(const char *ka, const char *ma, const char *kb, const char *mb)
 {
     int c = strcmp(ka, kb);
     return c != 0 ? c : strcmp(ma, mb);
 }
 
-static int sc__figure_cmp(const void *a, const void *b)
+static int baseline__figure_cmp(const void *a, const void *b)
 {
     const sc_figure_t *x = a, *y = b;
-    int c = sc__key_cmp(x->key, x->metric, y->key, y->metric);
+    int c = baseline__key_cmp(x->key, x->metric, y->key, y->metric);
     return c != 0 ? c : (x->run > y->run) - (x->run < y->run);
 }
 
-static int sc__point_cmp(const void *a, const void *b)
+static int baseline__point_cmp(const void *a, const void *b)
 {
     const sc_baseline_point_t *x = a, *y = b;
-    return sc__key_cmp(x->key, x->metric, y->key, y->metric);
+    return baseline__key_cmp(x->key, x->metric, y->key, y->metric);
 }
 
-static int sc__double_cmp(const void *a, const void *b)
+static int baseline__double_cmp(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
-static double sc__median(double *v, size_t n)
+static double baseline__median(double *v, size_t n)
 {
-    qsort(v, n, sizeof(*v), sc__double_cmp);
+    qsort(v, n, sizeof(*v), baseline__double_cmp);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* "all", or the indices of the runs figures[0..n) came from. */
-static void sc__runs_text(const sc_figure_t *f, size_t n, size_t nruns, char *out, size_t len)
+static void baseline__runs_text(const sc_figure_t *f, size_t n, size_t nruns, char *out, size_t len)
 {
     size_t distinct = 0, used = 0;
     out[0] = '\0';
@@ -138,8 +139,8 @@ static void sc__runs_text(const sc_figure_t *f, size_t n, size_t nruns, char *ou
 }
 
 /* One point from the figures of a key and metric (sorted by run). */
-static void sc__summarise(const sc_figure_t *f, size_t n, size_t nruns, double *scratch,
-                          sc_baseline_point_t *p)
+static void baseline__summarise(const sc_figure_t *f, size_t n, size_t nruns, double *scratch,
+                                sc_baseline_point_t *p)
 {
     memset(p, 0, sizeof(*p));
     snprintf(p->key, sizeof(p->key), "%s", f[0].key);
@@ -147,15 +148,15 @@ static void sc__summarise(const sc_figure_t *f, size_t n, size_t nruns, double *
     p->higher_is_better = f[0].higher_is_better;
     for (size_t i = 0; i < n; i++)
         scratch[i] = f[i].value;
-    p->median = sc__median(scratch, n); /* sorts scratch */
+    p->median = baseline__median(scratch, n); /* sorts scratch */
     p->lo = scratch[0];
     p->hi = scratch[n - 1];
     p->spread = fmax(p->median - p->lo, p->hi - p->median) / p->median;
     p->count = (int)n;
-    sc__runs_text(f, n, nruns, p->runs, sizeof(p->runs));
+    baseline__runs_text(f, n, nruns, p->runs, sizeof(p->runs));
 }
 
-static void sc__join_hosts(const sc_result_t *r, char *out, size_t len)
+static void baseline__join_hosts(const sc_result_t *r, char *out, size_t len)
 {
     size_t used = 0;
     out[0] = '\0';
@@ -165,7 +166,7 @@ static void sc__join_hosts(const sc_result_t *r, char *out, size_t len)
     }
 }
 
-static void sc__join_libraries(const sc_result_t *r, char *out, size_t len)
+static void baseline__join_libraries(const sc_result_t *r, char *out, size_t len)
 {
     size_t used = 0;
     out[0] = '\0';
@@ -179,7 +180,8 @@ static void sc__join_libraries(const sc_result_t *r, char *out, size_t len)
     }
 }
 
-static sc_status_t sc__run(const sc_result_t *r, const char *dir, sc_baseline_t *b, sc_err_t *err)
+static sc_status_t baseline__run(const sc_result_t *r, const char *dir, sc_baseline_t *b,
+                                 sc_err_t *err)
 {
     sc_baseline_run_t *run = SC_LIST_PUSH(&b->runs);
     if (run == NULL)
@@ -192,12 +194,13 @@ static sc_status_t sc__run(const sc_result_t *r, const char *dir, sc_baseline_t 
     snprintf(run->topology, sizeof(run->topology), "%s", r->topology);
     run->ranks = r->ranks;
     run->nhosts = r->nhosts;
-    sc__join_hosts(r, run->hosts, sizeof(run->hosts));
-    sc__join_libraries(r, run->libraries, sizeof(run->libraries));
+    baseline__join_hosts(r, run->hosts, sizeof(run->hosts));
+    baseline__join_libraries(r, run->libraries, sizeof(run->libraries));
     return SC_OK;
 }
 
-static sc_status_t sc__group(const sc_figures_t *all, size_t nruns, sc_baseline_t *b, sc_err_t *err)
+static sc_status_t baseline__group(const sc_figures_t *all, size_t nruns, sc_baseline_t *b,
+                                   sc_err_t *err)
 {
     double *scratch = malloc(all->n * sizeof(double));
     if (scratch == NULL)
@@ -206,13 +209,14 @@ static sc_status_t sc__group(const sc_figures_t *all, size_t nruns, sc_baseline_
     for (size_t i = 0, j; status == SC_OK && i < all->n; i = j) {
         const sc_figure_t *f = all->items;
         for (j = i + 1;
-             j < all->n && sc__key_cmp(f[i].key, f[i].metric, f[j].key, f[j].metric) == 0; j++)
+             j < all->n && baseline__key_cmp(f[i].key, f[i].metric, f[j].key, f[j].metric) == 0;
+             j++)
             ;
         sc_baseline_point_t *p = SC_LIST_PUSH(&b->points);
         if (p == NULL)
             status = sc_err_set(err, SC_ERR_NOMEM, "no memory for a baseline");
         else
-            sc__summarise(&f[i], j - i, nruns, scratch, p);
+            baseline__summarise(&f[i], j - i, nruns, scratch, p);
     }
     free(scratch);
     return status;
@@ -229,7 +233,7 @@ sc_status_t sc_baseline_build(const sc_result_t *docs, const char *const *dirs, 
     sc_figures_t all = {0};
     sc_status_t status = SC_OK;
     for (size_t i = 0; status == SC_OK && i < n; i++) {
-        status = sc__run(&docs[i], dirs[i], out, err);
+        status = baseline__run(&docs[i], dirs[i], out, err);
         if (status == SC_OK)
             status = sc_result_figures(&docs[i], (int)i, &all, err);
     }
@@ -237,8 +241,8 @@ sc_status_t sc_baseline_build(const sc_result_t *docs, const char *const *dirs, 
         status = sc_err_set(err, SC_ERR_INPUT,
                             "baseline: the runs hold no measured figure (%s, ...)", dirs[0]);
     if (status == SC_OK) {
-        qsort(all.items, all.n, sizeof(*all.items), sc__figure_cmp);
-        status = sc__group(&all, n, out, err);
+        qsort(all.items, all.n, sizeof(*all.items), baseline__figure_cmp);
+        status = baseline__group(&all, n, out, err);
     }
     sc_list_free(&all);
     if (status != SC_OK)
@@ -249,7 +253,7 @@ sc_status_t sc_baseline_build(const sc_result_t *docs, const char *const *dirs, 
 void sc_baseline_sort(sc_baseline_t *b)
 {
     if (b->points.n > 1)
-        qsort(b->points.items, b->points.n, sizeof(*b->points.items), sc__point_cmp);
+        qsort(b->points.items, b->points.n, sizeof(*b->points.items), baseline__point_cmp);
 }
 
 const sc_baseline_point_t *sc_baseline_find(const sc_baseline_t *b, const char *key,
@@ -260,21 +264,22 @@ const sc_baseline_point_t *sc_baseline_find(const sc_baseline_t *b, const char *
     snprintf(probe.metric, sizeof(probe.metric), "%s", metric);
     if (b->points.n == 0)
         return NULL;
-    return bsearch(&probe, b->points.items, b->points.n, sizeof(*b->points.items), sc__point_cmp);
+    return bsearch(&probe, b->points.items, b->points.n, sizeof(*b->points.items),
+                   baseline__point_cmp);
 }
 
 /* A figure's band: its spread, at least the baseline's tolerance. */
-static double sc__tolerance(const sc_baseline_t *b, const sc_baseline_point_t *p)
+static double baseline__tolerance(const sc_baseline_t *b, const sc_baseline_point_t *p)
 {
     return fmin(fmax(p->spread, b->tolerance), 0.9);
 }
 
 /* One figure against its baseline point: a WARN beyond the spread (at least the baseline's
  * tolerance), a FAIL beyond twice that. Returns the ratio (> 1: better than the baseline). */
-static double sc__hold(const sc_baseline_t *b, const sc_baseline_point_t *p, const sc_figure_t *f,
-                       sc_checks_t *checks)
+static double baseline__hold(const sc_baseline_t *b, const sc_baseline_point_t *p,
+                             const sc_figure_t *f, sc_checks_t *checks)
 {
-    double tolerance = sc__tolerance(b, p);
+    double tolerance = baseline__tolerance(b, p);
     sc_band_t band = {tolerance, fmin(2 * tolerance, 0.95), false};
     char name[192];
     int n = snprintf(name, sizeof(name), "%s vs baseline", f->key);
@@ -292,10 +297,10 @@ static double sc__hold(const sc_baseline_t *b, const sc_baseline_point_t *p, con
 /* The median ratio of every matched figure, in the median of their bands: a run off its
  * baseline as a whole (a WARN at most: it explains the figures' checks, it is not one more
  * failure). */
-static void sc__whole_run(double *ratios, double *tolerances, size_t n, sc_checks_t *checks)
+static void baseline__whole_run(double *ratios, double *tolerances, size_t n, sc_checks_t *checks)
 {
-    double median = sc__median(ratios, n);
-    sc_band_t band = {sc__median(tolerances, n), 1.0, false};
+    double median = baseline__median(ratios, n);
+    sc_band_t band = {baseline__median(tolerances, n), 1.0, false};
     char name[96];
     snprintf(name, sizeof(name), "whole run vs baseline (median of %zu figures)", n);
     sc_check_t *c = sc_verdict_band(checks, name, "ratio", median, 1.0, &band, true, "baseline");
@@ -322,11 +327,11 @@ size_t sc_verdict_baseline(const sc_baseline_t *b, const sc_result_t *r, sc_chec
         const sc_baseline_point_t *p = sc_baseline_find(b, f->key, f->metric);
         if (p == NULL)
             continue;
-        tolerances[matched] = sc__tolerance(b, p);
-        ratios[matched++] = sc__hold(b, p, f, checks);
+        tolerances[matched] = baseline__tolerance(b, p);
+        ratios[matched++] = baseline__hold(b, p, f, checks);
     }
     if (matched >= 2)
-        sc__whole_run(ratios, tolerances, matched, checks);
+        baseline__whole_run(ratios, tolerances, matched, checks);
     free(ratios);
     sc_list_free(&figures);
     return matched;

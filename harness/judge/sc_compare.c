@@ -10,7 +10,7 @@
 #include "plan/sc_plan.h"
 #include "util/sc_defaults.h"
 
-static const char *const sc__library_names[] = {
+static const char *const compare__library_names[] = {
 #define SC__LIB_NAME(name) #name,
     SC_LIBRARY_MAP(SC__LIB_NAME)
 #undef SC__LIB_NAME
@@ -19,7 +19,7 @@ static const char *const sc__library_names[] = {
 /* The software a buyer gets with the GPUs: NCCL's tools, containers and frameworks first; AMD's
  * RCCL follows it closely; Huawei's HCCL needs its own framework ports (seed 004's "ecosystem"
  * caveats); plain MPI has no GPU collective library around it. */
-static double sc__ecosystem_score(const char *library)
+static double compare__ecosystem_score(const char *library)
 {
     static const struct {
         const char *name;
@@ -35,7 +35,7 @@ static double sc__ecosystem_score(const char *library)
 #define SC__HOURS_A_MONTH (SC__HOURS_A_YEAR / 12) /* 730 */
 
 /* A node's cost per hour: rent per hour, per month, or the purchase written off. */
-static double sc__node_cost_hour(const sc_topology_t *t)
+static double compare__node_cost_hour(const sc_topology_t *t)
 {
     if (t->cost_hour_usd > 0)
         return t->cost_hour_usd;
@@ -50,8 +50,8 @@ static double sc__node_cost_hour(const sc_topology_t *t)
 }
 
 /* Whether w fits the GPUs' memory at gpus GPUs: the step plan's estimate against t's. */
-static void sc__memory(const sc_topology_t *t, const sc_workload_t *w, int gpus,
-                       sc_compare_row_t *row)
+static void compare__memory(const sc_topology_t *t, const sc_workload_t *w, int gpus,
+                            sc_compare_row_t *row)
 {
     row->gpu_memory_gb = t != NULL ? t->gpu_memory_gb : 0;
     row->memory_need_gb = 0;
@@ -82,11 +82,11 @@ static void sc__memory(const sc_topology_t *t, const sc_workload_t *w, int gpus,
 }
 
 /* Cost and power of the nodes the row uses, from t (power: unless measured already). */
-static void sc__normalise(const sc_topology_t *t, sc_compare_row_t *row)
+static void compare__normalise(const sc_topology_t *t, sc_compare_row_t *row)
 {
     row->throughput_per_gpu = row->gpus > 0 ? row->throughput / row->gpus : 0;
     row->throughput_per_node = row->nodes > 0 ? row->throughput / row->nodes : 0;
-    double node_cost = t != NULL ? sc__node_cost_hour(t) : SC_ABSENT;
+    double node_cost = t != NULL ? compare__node_cost_hour(t) : SC_ABSENT;
     row->cost_hour_usd = sc_present(node_cost) ? node_cost * row->nodes : SC_ABSENT;
     if (!sc_present(row->power_kw) && t != NULL && t->power_kw > 0) {
         row->power_kw = t->power_kw * row->nodes;
@@ -100,8 +100,8 @@ static void sc__normalise(const sc_topology_t *t, sc_compare_row_t *row)
                                : SC_ABSENT;
 }
 
-static void sc__row_init(sc_compare_row_t *row, const sc_topology_t *t, const sc_workload_t *w,
-                         const char *source, const char *origin)
+static void compare__row_init(sc_compare_row_t *row, const sc_topology_t *t, const sc_workload_t *w,
+                              const char *source, const char *origin)
 {
     memset(row, 0, sizeof(*row));
     snprintf(row->source, sizeof(row->source), "%s", source);
@@ -110,7 +110,7 @@ static void sc__row_init(sc_compare_row_t *row, const sc_topology_t *t, const sc
         snprintf(row->system, sizeof(row->system), "%s", t->name);
         snprintf(row->description, sizeof(row->description), "%s", t->description);
         snprintf(row->gpu, sizeof(row->gpu), "%s", t->gpu);
-        snprintf(row->library, sizeof(row->library), "%s", sc__library_names[t->library]);
+        snprintf(row->library, sizeof(row->library), "%s", compare__library_names[t->library]);
         row->gpus_per_node = (int)t->gpus_per_node;
     }
     if (w != NULL)
@@ -127,7 +127,7 @@ static void sc__row_init(sc_compare_row_t *row, const sc_topology_t *t, const sc
 
 /* The GPU counts a predicted curve visits: 1, 2, 4 ... up to a node, a node, whole nodes
  * doubling, and gpus itself. */
-static int sc__curve_gpus(int per_node, int gpus, int *out, int max)
+static int compare__curve_gpus(int per_node, int gpus, int *out, int max)
 {
     int n = 0;
     for (int g = 1; g < per_node && g <= gpus && n < max - 2; g *= 2)
@@ -142,7 +142,8 @@ static int sc__curve_gpus(int per_node, int gpus, int *out, int max)
 }
 
 /* The model's all-reduce busbw from 8 B to 1 GiB (x8) on gpus GPUs of t, as rows. */
-static void sc__predicted_busbw(const sc_topology_t *t, int gpus, int per_node, sc_case_rows_t *out)
+static void compare__predicted_busbw(const sc_topology_t *t, int gpus, int per_node,
+                                     sc_case_rows_t *out)
 {
     int on_node = gpus < per_node ? gpus : per_node, nodes = gpus / on_node;
     if (gpus < 2 || (gpus > per_node && gpus % per_node != 0))
@@ -169,9 +170,9 @@ sc_status_t sc_compare_predict(const sc_topology_t *t, const sc_workload_t *w, i
 {
     memset(out, 0, sizeof(*out));
     sc_compare_row_t *row = &out->row;
-    sc__row_init(row, t, w, "predicted", t->path);
+    compare__row_init(row, t, w, "predicted", t->path);
     int per_node = t->gpus_per_node > 0 ? (int)t->gpus_per_node : 1;
-    int list[64], n = sc__curve_gpus(per_node, gpus, list, 64);
+    int list[64], n = compare__curve_gpus(per_node, gpus, list, 64);
     char why[256] = "";
     sc_scale_base_t base = {0, 0, w->scaling == SC_SCALING_MODEL};
     for (int i = 0; i < n; i++) {
@@ -212,23 +213,23 @@ sc_status_t sc_compare_predict(const sc_topology_t *t, const sc_workload_t *w, i
             row->efficiency = row->expected_efficiency = p.efficiency;
         }
     }
-    sc__predicted_busbw(t, row->gpus ? row->gpus : gpus, per_node, &out->busbw);
+    compare__predicted_busbw(t, row->gpus ? row->gpus : gpus, per_node, &out->busbw);
     bool at_scale = row->gpus != 0;
     if (!at_scale) { /* not at this scale: the row says so */
         row->gpus = gpus;
         row->nodes = (gpus + per_node - 1) / per_node;
     }
-    sc__memory(t, w, gpus, row);
+    compare__memory(t, w, gpus, row);
     if (!at_scale) {
         row->memory_fits = false;
         snprintf(row->memory_note, sizeof(row->memory_note), "not at %d GPUs: %.60s", gpus, why);
     }
-    sc__normalise(t, row);
+    compare__normalise(t, row);
     return SC_OK;
 }
 
 /* The mean power of every GPU the run sampled, summed, in kW (SC_ABSENT: none sampled). */
-static double sc__measured_kw(const sc_result_t *r)
+static double compare__measured_kw(const sc_result_t *r)
 {
     double kw = 0;
     bool any = false;
@@ -250,7 +251,7 @@ static double sc__measured_kw(const sc_result_t *r)
     return any ? kw : SC_ABSENT;
 }
 
-static void sc__versions(const sc_result_t *r, char *buf, size_t len)
+static void compare__versions(const sc_result_t *r, char *buf, size_t len)
 {
     size_t used = (size_t)snprintf(buf, len, "%s", r->backend);
     for (size_t i = 0; i < r->libraries.n && used < len; i++) {
@@ -271,7 +272,7 @@ sc_status_t sc_compare_measured(const sc_result_t *r, const char *dir, const sc_
                           "%s: a %s run with no scaling points (compare takes `scalecheck run` "
                           "directories)",
                           dir, r->command);
-    sc__row_init(row, t, w, "measured", dir);
+    compare__row_init(row, t, w, "measured", dir);
     if (t == NULL)
         snprintf(row->system, sizeof(row->system), "%s", r->topology[0] ? r->topology : "?");
     snprintf(row->workload, sizeof(row->workload), "%s", r->workload);
@@ -302,13 +303,13 @@ sc_status_t sc_compare_measured(const sc_result_t *r, const char *dir, const sc_
         snprintf(row->note, sizeof(row->note),
                  "a shrunk run (bytes x%g, compute x%g): its throughput is not the workload's",
                  r->bytes_scale, r->compute_scale);
-    row->power_kw = sc__measured_kw(r);
+    row->power_kw = compare__measured_kw(r);
     if (sc_present(row->power_kw))
         snprintf(row->power_from, sizeof(row->power_from), "measured");
     sc_tally_t tally = sc_checks_tally(&r->checks);
     if (r->judged)
         snprintf(row->verdict, sizeof(row->verdict), "%s", sc_level_name(tally.level));
-    sc__versions(r, row->versions, sizeof(row->versions));
+    compare__versions(r, row->versions, sizeof(row->versions));
     int claims = 0, held = 0;
     for (size_t i = 0; i < r->checks.n; i++)
         if (strcmp(r->checks.items[i].source, "claim") == 0) {
@@ -323,13 +324,13 @@ sc_status_t sc_compare_measured(const sc_result_t *r, const char *dir, const sc_
         if (c != NULL)
             *c = r->sweep.items[i];
     }
-    sc__memory(t, w, row->gpus, row);
-    sc__normalise(t, row);
+    compare__memory(t, w, row->gpus, row);
+    compare__normalise(t, row);
     return SC_OK;
 }
 
 /* The best figure of a dimension among the systems, for the relative scores. */
-static double sc__best(const sc_compare_systems_t *s, size_t offset)
+static double compare__best(const sc_compare_systems_t *s, size_t offset)
 {
     double best = 0;
     for (size_t i = 0; i < s->n; i++) {
@@ -341,23 +342,23 @@ static double sc__best(const sc_compare_systems_t *s, size_t offset)
     return best;
 }
 
-static double sc__relative(double v, double best)
+static double compare__relative(double v, double best)
 {
     return sc_present(v) && best > 0 ? 10.0 * v / best : SC_ABSENT;
 }
 
-static void sc__score(sc_compare_row_t *row, const double best[3], const sc_weights_t *weights)
+static void compare__score(sc_compare_row_t *row, const double best[3], const sc_weights_t *weights)
 {
     double eff = row->efficiency < 0 ? 0 : row->efficiency > 1 ? 1 : row->efficiency;
     row->score[SC_DIM_scaling] = row->throughput > 0 ? 10.0 * eff : 0;
-    row->score[SC_DIM_throughput] = sc__relative(row->throughput, best[0]);
-    row->score[SC_DIM_cost] = sc__relative(row->samples_per_usd, best[1]);
-    row->score[SC_DIM_energy] = sc__relative(row->samples_per_kwh, best[2]);
+    row->score[SC_DIM_throughput] = compare__relative(row->throughput, best[0]);
+    row->score[SC_DIM_cost] = compare__relative(row->samples_per_usd, best[1]);
+    row->score[SC_DIM_energy] = compare__relative(row->samples_per_kwh, best[2]);
     if (sc_present(row->memory_headroom)) {
         double h = row->memory_headroom / SC_DEFAULT_FULL_HEADROOM;
         row->score[SC_DIM_memory] = row->memory_fits ? 10.0 * (h > 1 ? 1 : h) : 0;
     }
-    row->score[SC_DIM_ecosystem] = sc__ecosystem_score(row->library);
+    row->score[SC_DIM_ecosystem] = compare__ecosystem_score(row->library);
     double sum = 0, used = 0;
     for (int d = 0; d < SC_DIM_COUNT; d++)
         if (sc_present(row->score[d]) && weights->w[d] > 0) {
@@ -367,7 +368,7 @@ static void sc__score(sc_compare_row_t *row, const double best[3], const sc_weig
     row->total = used > 0 ? sum / used : 0;
 }
 
-static int sc__by_rank(const void *a, const void *b)
+static int compare__by_rank(const void *a, const void *b)
 {
     const sc_compare_row_t *x = &((const sc_compare_system_t *)a)->row;
     const sc_compare_row_t *y = &((const sc_compare_system_t *)b)->row;
@@ -378,12 +379,12 @@ static int sc__by_rank(const void *a, const void *b)
 
 void sc_compare_rank(sc_compare_systems_t *s, const sc_weights_t *weights)
 {
-    const double best[3] = {sc__best(s, offsetof(sc_compare_row_t, throughput)),
-                            sc__best(s, offsetof(sc_compare_row_t, samples_per_usd)),
-                            sc__best(s, offsetof(sc_compare_row_t, samples_per_kwh))};
+    const double best[3] = {compare__best(s, offsetof(sc_compare_row_t, throughput)),
+                            compare__best(s, offsetof(sc_compare_row_t, samples_per_usd)),
+                            compare__best(s, offsetof(sc_compare_row_t, samples_per_kwh))};
     for (size_t i = 0; i < s->n; i++)
-        sc__score(&s->items[i].row, best, weights);
-    qsort(s->items, s->n, sizeof(*s->items), sc__by_rank);
+        compare__score(&s->items[i].row, best, weights);
+    qsort(s->items, s->n, sizeof(*s->items), compare__by_rank);
     for (size_t i = 0; i < s->n; i++)
         s->items[i].row.rank = (int)i + 1;
 }

@@ -7,14 +7,14 @@
 
 #include "util/sc_stats.h"
 
-static double sc__pair_min(const double *bw, int n, int i, int j)
+static double localize__pair_min(const double *bw, int n, int i, int j)
 {
     double a = bw[i * n + j], b = bw[j * n + i];
     return a < b ? a : b;
 }
 
 /* The next suspect (the list has room for every pair and node). */
-static sc_suspect_t *sc__suspect(sc_localization_t *out, const char *kind, const char *where)
+static sc_suspect_t *localize__suspect(sc_localization_t *out, const char *kind, const char *where)
 {
     sc_suspect_t *s = &out->suspects[out->nsuspects++];
     snprintf(s->kind, sizeof(s->kind), "%s", kind);
@@ -25,7 +25,8 @@ static sc_suspect_t *sc__suspect(sc_localization_t *out, const char *kind, const
 /* With no expectation the median is the reference, and when most pairs are bad the median is
  * bad too: say so when it sits below the slow line of the strong pairs. Not acted upon (a fabric
  * may have fast and slow pairs by design: NVLink-bridged GPU pairs on a PCIe server). */
-static void sc__median_note(double strong, double median, double tolerance, char *note, size_t len)
+static void localize__median_note(double strong, double median, double tolerance, char *note,
+                                  size_t len)
 {
     if (median >= (1.0 - tolerance) * strong)
         return;
@@ -37,7 +38,7 @@ static void sc__median_note(double strong, double median, double tolerance, char
 }
 
 /* Whether pair i-j was measured. */
-static bool sc__measured(const int *measured, int n, int i, int j)
+static bool localize__measured(const int *measured, int n, int i, int j)
 {
     return measured == NULL || measured[i * n + j] > 0;
 }
@@ -46,20 +47,20 @@ static bool sc__measured(const int *measured, int n, int i, int j)
 typedef struct {
     int pairs, slow;
     bool bad; /* at least 3/4 (and at least 2) slow: the leaves' uplinks or the spine */
-} sc__across_t;
+} localize__across_t;
 
 /* Every leaf pair (a * L + b, both ways) counted; NULL when memory is short. */
-static sc__across_t *sc__across(const double *bw, const int *measured, int n,
-                                const sc_leaves_t *leaves, double limit)
+static localize__across_t *localize__across(const double *bw, const int *measured, int n,
+                                            const sc_leaves_t *leaves, double limit)
 {
     int nl = leaves->nleaves;
-    sc__across_t *x = calloc((size_t)nl * nl, sizeof(sc__across_t));
+    localize__across_t *x = calloc((size_t)nl * nl, sizeof(localize__across_t));
     for (int i = 0; x && i < n; i++)
         for (int j = i + 1; j < n; j++) {
             int a = leaves->leaf_of[i], b = leaves->leaf_of[j];
-            if (a == b || !sc__measured(measured, n, i, j))
+            if (a == b || !localize__measured(measured, n, i, j))
                 continue;
-            bool slow = sc__pair_min(bw, n, i, j) < limit;
+            bool slow = localize__pair_min(bw, n, i, j) < limit;
             x[a * nl + b].pairs++, x[b * nl + a].pairs++;
             x[a * nl + b].slow += slow, x[b * nl + a].slow += slow;
         }
@@ -70,8 +71,8 @@ static sc__across_t *sc__across(const double *bw, const int *measured, int n,
 
 /* The switch suspects: a leaf slow with every other leaf it was measured with (two or more): its
  * uplinks; else each slow leaf pair: the path between them. */
-static void sc__switch_suspects(const sc_leaves_t *leaves, const sc__across_t *x,
-                                sc_localization_t *out)
+static void localize__switch_suspects(const sc_leaves_t *leaves, const localize__across_t *x,
+                                      sc_localization_t *out)
 {
     int nl = leaves->nleaves;
     bool *uplinks = calloc((size_t)nl, sizeof(bool));
@@ -84,7 +85,7 @@ static void sc__switch_suspects(const sc_leaves_t *leaves, const sc__across_t *x
             continue;
         char where[96];
         snprintf(where, sizeof(where), "%s uplinks", leaves->names[a]);
-        sc_suspect_t *s = sc__suspect(out, "switch", where);
+        sc_suspect_t *s = localize__suspect(out, "switch", where);
         snprintf(s->evidence, sizeof(s->evidence),
                  "slow across the spine with all %d other leaves, its hosts fine under it (the "
                  "leaf's uplinks)",
@@ -96,7 +97,7 @@ static void sc__switch_suspects(const sc_leaves_t *leaves, const sc__across_t *x
                 continue;
             char where[160];
             snprintf(where, sizeof(where), "%s <-> %s", leaves->names[a], leaves->names[b]);
-            sc_suspect_t *s = sc__suspect(out, "switch", where);
+            sc_suspect_t *s = localize__suspect(out, "switch", where);
             snprintf(s->evidence, sizeof(s->evidence),
                      "%d of %d pairs between the two leaves slow, their hosts fine under each "
                      "(the leaves' uplinks or the spine between them)",
@@ -106,7 +107,8 @@ static void sc__switch_suspects(const sc_leaves_t *leaves, const sc__across_t *x
 }
 
 /* Whether pair i-j crosses a slow leaf pair (explained by it: no node, no link). */
-static bool sc__explained(const sc_leaves_t *leaves, const sc__across_t *x, int i, int j)
+static bool localize__explained(const sc_leaves_t *leaves, const localize__across_t *x, int i,
+                                int j)
 {
     if (x == NULL)
         return false;
@@ -128,8 +130,8 @@ void sc_localize(const double *bw, const int *measured, int n, const char *const
          * measured side by side on shared hosts have one lucky pair, and a median below half of
          * it is noise; most pairs bad still pulls the median below half of the strong ones */
         out->strong_GBps = sc_stats_matrix_quantile(bw, measured, n, 0.9);
-        sc__median_note(out->strong_GBps, reference, tolerance, out->reference_note,
-                        sizeof(out->reference_note));
+        localize__median_note(out->strong_GBps, reference, tolerance, out->reference_note,
+                              sizeof(out->reference_note));
     }
     out->reference_GBps = reference;
     out->best_GBps = best;
@@ -149,24 +151,24 @@ void sc_localize(const double *bw, const int *measured, int n, const char *const
     }
     double limit = (1.0 - tolerance) * reference;
     bool mapped = leaves != NULL && leaves->nleaves > 1 && leaves->n == n;
-    sc__across_t *across = mapped ? sc__across(bw, measured, n, leaves, limit) : NULL;
+    localize__across_t *across = mapped ? localize__across(bw, measured, n, leaves, limit) : NULL;
     if (across != NULL)
-        sc__switch_suspects(leaves, across, out);
+        localize__switch_suspects(leaves, across, out);
     int *slow_of = calloc((size_t)n, sizeof(int)), *pairs_of = calloc((size_t)n, sizeof(int));
     for (int i = 0; slow_of && pairs_of && i < n; i++)
         for (int j = i + 1; j < n; j++) {
-            if (!sc__measured(measured, n, i, j))
+            if (!localize__measured(measured, n, i, j))
                 continue;
             pairs_of[i]++;
             pairs_of[j]++;
-            double b = sc__pair_min(bw, n, i, j);
+            double b = localize__pair_min(bw, n, i, j);
             if (b >= limit)
                 continue;
             sc_slow_pair_t *sp = &out->slow_pairs[out->nslow++];
             snprintf(sp->a, sizeof(sp->a), "%s", names[i]);
             snprintf(sp->b, sizeof(sp->b), "%s", names[j]);
             sp->GBps = b;
-            if (sc__explained(leaves, across, i, j)) /* the switch's, not the nodes' */
+            if (localize__explained(leaves, across, i, j)) /* the switch's, not the nodes' */
                 continue;
             slow_of[i]++;
             slow_of[j]++;
@@ -179,9 +181,9 @@ void sc_localize(const double *bw, const int *measured, int n, const char *const
         node_suspect[i] = true;
         double sum = 0;
         for (int j = 0; j < n; j++)
-            if (j != i && sc__measured(measured, n, i, j))
-                sum += sc__pair_min(bw, n, i, j);
-        sc_suspect_t *s = sc__suspect(out, "node", names[i]);
+            if (j != i && localize__measured(measured, n, i, j))
+                sum += localize__pair_min(bw, n, i, j);
+        sc_suspect_t *s = localize__suspect(out, "node", names[i]);
         snprintf(s->evidence, sizeof(s->evidence),
                  "%d of %d pairs slow; mean %.3g GB/s against %.3g GB/s expected (node or NIC)",
                  slow_of[i], pairs_of[i], sum / pairs_of[i], reference);
@@ -189,13 +191,13 @@ void sc_localize(const double *bw, const int *measured, int n, const char *const
     /* Links: slow pairs between nodes that are otherwise fine. */
     for (int i = 0; node_suspect && i < n; i++)
         for (int j = i + 1; j < n; j++) {
-            double b = sc__pair_min(bw, n, i, j);
-            if (!sc__measured(measured, n, i, j) || b >= limit || node_suspect[i] ||
-                node_suspect[j] || sc__explained(leaves, across, i, j))
+            double b = localize__pair_min(bw, n, i, j);
+            if (!localize__measured(measured, n, i, j) || b >= limit || node_suspect[i] ||
+                node_suspect[j] || localize__explained(leaves, across, i, j))
                 continue;
             char where[2 * SC_HOST_MAX + 40];
             snprintf(where, sizeof(where), "%s <-> %s", names[i], names[j]);
-            sc_suspect_t *s = sc__suspect(out, "link", where);
+            sc_suspect_t *s = localize__suspect(out, "link", where);
             snprintf(s->evidence, sizeof(s->evidence),
                      "%.3g GB/s against %.3g GB/s expected; both nodes fine with the others "
                      "(link or route)",

@@ -9,16 +9,16 @@
 #include "judge/sc_localize.h"
 #include "judge/sc_verdict.h"
 
-static void pairs__check_name(char *buf, size_t len, const char *a, const char *b)
+static void pairs_verdict__check_name(char *buf, size_t len, const char *a, const char *b)
 {
     snprintf(buf, len, "pair %s <-> %s bandwidth", a, b);
 }
 
 /* A row and a check per measured pair (the slower direction against the reference), in the
  * same order. */
-static void pairs__rows_and_checks(const sc_pairs_view_t *m, const char *const *names,
-                                   double reference, double tolerance, const char *source,
-                                   sc_result_t *doc)
+static void pairs_verdict__rows_and_checks(const sc_pairs_view_t *m, const char *const *names,
+                                           double reference, double tolerance, const char *source,
+                                           sc_result_t *doc)
 {
     int n = m->n;
     for (int i = 0; i < n; i++)
@@ -27,7 +27,7 @@ static void pairs__rows_and_checks(const sc_pairs_view_t *m, const char *const *
                 continue;
             double ab = m->uni[i * n + j], ba = m->uni[j * n + i];
             char name[160];
-            pairs__check_name(name, sizeof(name), names[i], names[j]);
+            pairs_verdict__check_name(name, sizeof(name), names[i], names[j]);
             sc_verdict_add(&doc->checks, name, "GBps", ab < ba ? ab : ba, reference, tolerance,
                            true, source);
             sc_pair_row_t *row = SC_LIST_PUSH(&doc->pairs);
@@ -45,12 +45,12 @@ static void pairs__rows_and_checks(const sc_pairs_view_t *m, const char *const *
 
 /* A pair the localisation found slow (slow at every look) fails, whatever the WARN band says;
  * then each row gets its check's verdict. */
-static void pairs__fail_slow(sc_result_t *doc, size_t first_check)
+static void pairs_verdict__fail_slow(sc_result_t *doc, size_t first_check)
 {
     const sc_localization_t *loc = &doc->localization;
     for (int k = 0; k < loc->nslow; k++) {
         char name[160];
-        pairs__check_name(name, sizeof(name), loc->slow_pairs[k].a, loc->slow_pairs[k].b);
+        pairs_verdict__check_name(name, sizeof(name), loc->slow_pairs[k].a, loc->slow_pairs[k].b);
         for (size_t c = 0; c < doc->checks.n; c++)
             if (!strcmp(doc->checks.items[c].name, name))
                 doc->checks.items[c].level = SC_LEVEL_FAIL;
@@ -61,7 +61,7 @@ static void pairs__fail_slow(sc_result_t *doc, size_t first_check)
 
 /* A doubtful reference (the median, below the best pair's slow line) is a WARN check: never a
  * clean PASS. */
-static void pairs__doubt(double tolerance, sc_result_t *doc)
+static void pairs_verdict__doubt(double tolerance, sc_result_t *doc)
 {
     const sc_localization_t *loc = &doc->localization;
     if (loc->reference_note[0] == '\0')
@@ -74,8 +74,8 @@ static void pairs__doubt(double tolerance, sc_result_t *doc)
 }
 
 /* Whether anything inside group g is slow: a smaller slow group, or a slow measured pair. */
-static bool pairs__explained(const sc_pairs_view_t *m, const sc_group_rows_t *groups, size_t g,
-                             double limit)
+static bool pairs_verdict__explained(const sc_pairs_view_t *m, const sc_group_rows_t *groups,
+                                     size_t g, double limit)
 {
     const sc_group_row_t *G = &groups->items[g];
     int lo = G->first, hi = G->first + G->size, n = m->n;
@@ -92,7 +92,7 @@ static bool pairs__explained(const sc_pairs_view_t *m, const sc_group_rows_t *gr
 }
 
 /* A check per bisect group, and a suspect for a slow group nothing inside explains. */
-static void pairs__groups(const sc_pairs_view_t *m, double tolerance, sc_result_t *doc)
+static void pairs_verdict__groups(const sc_pairs_view_t *m, double tolerance, sc_result_t *doc)
 {
     sc_localization_t *loc = &doc->localization;
     double limit = (1.0 - tolerance) * loc->reference_GBps;
@@ -105,7 +105,8 @@ static void pairs__groups(const sc_pairs_view_t *m, double tolerance, sc_result_
         if (c != NULL && row->slow) /* slow at every look */
             c->level = SC_LEVEL_FAIL;
         row->level = c != NULL ? c->level : row->level;
-        if (!row->slow || pairs__explained(m, &doc->groups, g, limit) || loc->suspects == NULL)
+        if (!row->slow || pairs_verdict__explained(m, &doc->groups, g, limit) ||
+            loc->suspects == NULL)
             continue;
         sc_suspect_t *s = &loc->suspects[loc->nsuspects++];
         snprintf(s->kind, sizeof(s->kind), "group");
@@ -123,10 +124,10 @@ void sc_pairs_judge(const sc_pairs_view_t *m, const char *const *names, double e
     sc_localize(m->uni, m->looks, m->n, names, expected, tolerance, m->leaves, &doc->localization);
     doc->has_localization = true;
     size_t first_check = doc->checks.n; /* after what came before (preflight's) */
-    pairs__rows_and_checks(m, names, doc->localization.reference_GBps, tolerance,
-                           expected > 0 ? "topology" : "matrix median", doc);
-    pairs__fail_slow(doc, first_check);
-    pairs__doubt(tolerance, doc);
-    pairs__groups(m, tolerance, doc);
+    pairs_verdict__rows_and_checks(m, names, doc->localization.reference_GBps, tolerance,
+                                   expected > 0 ? "topology" : "matrix median", doc);
+    pairs_verdict__fail_slow(doc, first_check);
+    pairs_verdict__doubt(tolerance, doc);
+    pairs_verdict__groups(m, tolerance, doc);
     doc->judged = true;
 }

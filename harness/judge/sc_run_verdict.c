@@ -11,12 +11,13 @@
 
 typedef struct {
     double *step_ms, *speedup, *efficiency;
-} sc__expected_t;
+} run_verdict__expected_t;
 
 /* The model's expected step time, speedup and efficiency of every point, into the fields
  * that pick(p) names (the declared topology's, or the detected one's). */
-static void sc__expect_curve(const sc_topology_t *t, const sc_run_shape_t *s, sc_points_t *points,
-                             sc__expected_t (*pick)(sc_point_t *))
+static void run_verdict__expect_curve(const sc_topology_t *t, const sc_run_shape_t *s,
+                                      sc_points_t *points,
+                                      run_verdict__expected_t (*pick)(sc_point_t *))
 {
     sc_scale_base_t base = {0, 0, s->w->scaling == SC_SCALING_MODEL};
     for (size_t i = 0; i < points->n; i++) {
@@ -26,26 +27,28 @@ static void sc__expect_curve(const sc_topology_t *t, const sc_run_shape_t *s, sc
         if (sc_model_step_as_run(t, s->w, p->gpus / p->nodes, p->nodes, s->bytes_scale,
                                  s->compute_scale, &e, &ignored) != SC_OK)
             continue;
-        sc__expected_t out = pick(p);
+        run_verdict__expected_t out = pick(p);
         *out.step_ms = e.step_ms;
         sc_scaling(&base, e.throughput, p->gpus, out.speedup, out.efficiency);
     }
 }
 
-static sc__expected_t sc__declared(sc_point_t *p)
+static run_verdict__expected_t run_verdict__declared(sc_point_t *p)
 {
-    return (sc__expected_t){&p->expected_step_time_ms, &p->expected_speedup,
-                            &p->expected_efficiency};
+    return (run_verdict__expected_t){&p->expected_step_time_ms, &p->expected_speedup,
+                                     &p->expected_efficiency};
 }
 
-static sc__expected_t sc__detected(sc_point_t *p)
+static run_verdict__expected_t run_verdict__detected(sc_point_t *p)
 {
-    return (sc__expected_t){&p->expected_step_time_ms_detected, &p->expected_speedup_detected,
-                            &p->expected_efficiency_detected};
+    return (run_verdict__expected_t){&p->expected_step_time_ms_detected,
+                                     &p->expected_speedup_detected,
+                                     &p->expected_efficiency_detected};
 }
 
 /* A check per point past the first (the base is 1 against 1 by definition). */
-static void sc__curve_checks(const sc_topology_t *t, const sc_points_t *points, sc_checks_t *checks)
+static void run_verdict__curve_checks(const sc_topology_t *t, const sc_points_t *points,
+                                      sc_checks_t *checks)
 {
     sc_band_t band = sc_band_model(t);
     for (size_t i = 1; i < points->n; i++) {
@@ -64,7 +67,7 @@ static void sc__curve_checks(const sc_topology_t *t, const sc_points_t *points, 
 void sc_run_points_slow(const sc_topology_t *t, const sc_run_shape_t *shape, sc_points_t *points,
                         unsigned char *again)
 {
-    sc__expect_curve(t, shape, points, sc__declared);
+    run_verdict__expect_curve(t, shape, points, run_verdict__declared);
     sc_band_t band = sc_band_model(t);
     for (size_t i = 0; i < points->n; i++) {
         const sc_point_t *p = &points->items[i];
@@ -73,8 +76,8 @@ void sc_run_points_slow(const sc_topology_t *t, const sc_run_shape_t *shape, sc_
     }
 }
 
-static void sc__sweep_checks(const sc_topology_t *t, const sc_run_shape_t *s, sc_case_rows_t *sweep,
-                             sc_checks_t *checks)
+static void run_verdict__sweep_checks(const sc_topology_t *t, const sc_run_shape_t *s,
+                                      sc_case_rows_t *sweep, sc_checks_t *checks)
 {
     for (size_t i = 0; i < sweep->n; i++) {
         sc_case_row_t *r = &sweep->items[i];
@@ -86,7 +89,8 @@ static void sc__sweep_checks(const sc_topology_t *t, const sc_run_shape_t *s, sc
 }
 
 /* The claims on the scaling curve (efficiency, speedup) that this run measured. */
-static void sc__curve_claims(const sc_topology_t *t, const sc_points_t *points, sc_checks_t *checks)
+static void run_verdict__curve_claims(const sc_topology_t *t, const sc_points_t *points,
+                                      sc_checks_t *checks)
 {
     for (int k = 0; k < t->nclaims; k++) {
         const sc_claim_t *c = &t->claims[k];
@@ -104,15 +108,15 @@ static void sc__curve_claims(const sc_topology_t *t, const sc_points_t *points, 
 void sc_run_verdict(const sc_topology_t *t, const sc_run_shape_t *shape, sc_points_t *points,
                     sc_case_rows_t *sweep, sc_checks_t *checks)
 {
-    sc__expect_curve(t, shape, points, sc__declared);
-    sc__curve_checks(t, points, checks);
-    sc__sweep_checks(t, shape, sweep, checks);
-    sc__curve_claims(t, points, checks);
+    run_verdict__expect_curve(t, shape, points, run_verdict__declared);
+    run_verdict__curve_checks(t, points, checks);
+    run_verdict__sweep_checks(t, shape, sweep, checks);
+    run_verdict__curve_claims(t, points, checks);
     sc_verdict_case_claims(t, sweep->items, sweep->n, shape->gpus_per_node, shape->nodes, checks);
 }
 
 void sc_run_expect_detected(const sc_topology_t *actual, const sc_run_shape_t *shape,
                             sc_points_t *points)
 {
-    sc__expect_curve(actual, shape, points, sc__detected);
+    run_verdict__expect_curve(actual, shape, points, run_verdict__detected);
 }

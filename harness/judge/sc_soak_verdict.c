@@ -20,7 +20,7 @@ typedef struct {
     size_t limit;
     sc_level_t over;
     const char *unit;
-} soak__figure_t;
+} soak_verdict__figure_t;
 
 #define NO_LIMIT ((size_t)-1)
 #define FIG(what, metric, field, kind, sum, limit, over, unit)                                     \
@@ -28,7 +28,7 @@ typedef struct {
         what, metric, offsetof(sc_soak_host_t, field), kind, sum, limit, over, unit                \
     }
 #define LIM(field) offsetof(sc_soak_limits_t, field)
-static const soak__figure_t soak__figures[] = {
+static const soak_verdict__figure_t soak_verdict__figures[] = {
     FIG("hottest GPU", "gpu_temp_c", max_gpu_temp_c, 0, false, LIM(max_gpu_temp_c), SC_LEVEL_FAIL,
         " C"),
     FIG("hottest CPU sensor", "cpu_temp_c", max_cpu_temp_c, 0, false, LIM(max_cpu_temp_c),
@@ -49,12 +49,12 @@ static const soak__figure_t soak__figures[] = {
         SC_LEVEL_WARN, ""),
     FIG("InfiniBand port errors", "ib_errors", ib_errors_new, 1, true, NO_LIMIT, SC_LEVEL_WARN, ""),
 };
-#define NFIGURES (sizeof(soak__figures) / sizeof(soak__figures[0]))
+#define NFIGURES (sizeof(soak_verdict__figures) / sizeof(soak_verdict__figures[0]))
 #undef LIM
 #undef FIG
 
 /* A figure's limit (0 where any growth counts). */
-static double soak__limit_of(const sc_soak_limits_t *l, const soak__figure_t *fig)
+static double soak_verdict__limit_of(const sc_soak_limits_t *l, const soak_verdict__figure_t *fig)
 {
     double v = 0;
     if (fig->limit != NO_LIMIT)
@@ -63,7 +63,7 @@ static double soak__limit_of(const sc_soak_limits_t *l, const soak__figure_t *fi
 }
 
 /* A host's value of a figure (-1: not reported). */
-static double soak__value(const sc_soak_host_t *h, const soak__figure_t *fig)
+static double soak_verdict__value(const sc_soak_host_t *h, const soak_verdict__figure_t *fig)
 {
     const char *at = (const char *)h + fig->offset;
     int i = 0;
@@ -79,7 +79,7 @@ static double soak__value(const sc_soak_host_t *h, const soak__figure_t *fig)
 }
 
 /* Appends "; text" to the cycle's breaches (cut where it does not fit), and fails it. */
-static void soak__breach(sc_soak_cycle_t *c, const char *text)
+static void soak_verdict__breach(sc_soak_cycle_t *c, const char *text)
 {
     size_t used = strlen(c->breaches);
     snprintf(c->breaches + used, sizeof(c->breaches) - used, "%s%s", used ? "; " : "", text);
@@ -93,17 +93,18 @@ void sc_soak_judge_cycle(sc_soak_cycle_t *c, const sc_soak_limits_t *l)
     char text[256];
     for (int k = 0; k < c->nhosts; k++)
         for (size_t f = 0; f < NFIGURES; f++) {
-            const soak__figure_t *fig = &soak__figures[f];
-            double v = soak__value(&c->hosts[k], fig), limit = soak__limit_of(l, fig);
+            const soak_verdict__figure_t *fig = &soak_verdict__figures[f];
+            double v = soak_verdict__value(&c->hosts[k], fig),
+                   limit = soak_verdict__limit_of(l, fig);
             if (fig->over != SC_LEVEL_FAIL || v < 0 || v <= limit)
                 continue;
             snprintf(text, sizeof(text), "%s: %s at %.3g%s, above %.3g%s", c->hosts[k].host,
                      fig->what, v, fig->unit, limit, fig->unit);
-            soak__breach(c, text);
+            soak_verdict__breach(c, text);
         }
     if (c->suspects > 0) {
         snprintf(text, sizeof(text), "the pair check: %s", c->suspect_text);
-        soak__breach(c, text);
+        soak_verdict__breach(c, text);
     }
 }
 
@@ -114,8 +115,8 @@ int sc_soak_drift_span(int ncycles)
 }
 
 /* A check at most limit: PASS within it, else over (FAIL or WARN), with a note. */
-static void soak__limit(sc_checks_t *checks, const char *name, const char *metric, double measured,
-                        double limit, sc_level_t over, const char *note)
+static void soak_verdict__limit(sc_checks_t *checks, const char *name, const char *metric,
+                                double measured, double limit, sc_level_t over, const char *note)
 {
     sc_check_t *c = SC_LIST_PUSH(checks);
     if (c == NULL)
@@ -136,16 +137,16 @@ static void soak__limit(sc_checks_t *checks, const char *name, const char *metri
 typedef struct {
     double value;
     int first_over, reported;
-} soak__fold_t;
+} soak_verdict__fold_t;
 
-static soak__fold_t soak__fold(const sc_soak_cycles_t *cycles, const char *host,
-                               const soak__figure_t *fig, double limit)
+static soak_verdict__fold_t soak_verdict__fold(const sc_soak_cycles_t *cycles, const char *host,
+                                               const soak_verdict__figure_t *fig, double limit)
 {
-    soak__fold_t f = {-1, 0, 0};
+    soak_verdict__fold_t f = {-1, 0, 0};
     for (size_t i = 0; i < cycles->n; i++)
         for (int k = 0; k < cycles->items[i].nhosts; k++) {
             const sc_soak_host_t *h = &cycles->items[i].hosts[k];
-            double v = soak__value(h, fig);
+            double v = soak_verdict__value(h, fig);
             if (strcmp(h->host, host) != 0 || v < 0)
                 continue;
             f.reported++;
@@ -157,8 +158,8 @@ static soak__fold_t soak__fold(const sc_soak_cycles_t *cycles, const char *host,
 }
 
 /* Pages retired and rows remapped during the soak: the last cycle's count against the first. */
-static void soak__growth(const sc_soak_cycles_t *cycles, const char *host, const char *what,
-                         size_t offset, double limit, sc_checks_t *checks)
+static void soak_verdict__growth(const sc_soak_cycles_t *cycles, const char *host, const char *what,
+                                 size_t offset, double limit, sc_checks_t *checks)
 {
     long long first = -1, last = -1;
     for (size_t i = 0; i < cycles->n; i++)
@@ -176,33 +177,33 @@ static void soak__growth(const sc_soak_cycles_t *cycles, const char *host, const
     char name[192], note[128];
     snprintf(name, sizeof(name), "%s: %s during the soak", host, what);
     snprintf(note, sizeof(note), "%lld at the first cycle, %lld at the last", first, last);
-    soak__limit(checks, name, what, (double)(last - first), limit, SC_LEVEL_FAIL, note);
+    soak_verdict__limit(checks, name, what, (double)(last - first), limit, SC_LEVEL_FAIL, note);
 }
 
-static void soak__host_checks(const sc_soak_cycles_t *cycles, const char *host,
-                              const sc_soak_limits_t *l, sc_checks_t *checks)
+static void soak_verdict__host_checks(const sc_soak_cycles_t *cycles, const char *host,
+                                      const sc_soak_limits_t *l, sc_checks_t *checks)
 {
     for (size_t f = 0; f < NFIGURES; f++) {
-        const soak__figure_t *fig = &soak__figures[f];
-        double limit = soak__limit_of(l, fig);
-        soak__fold_t v = soak__fold(cycles, host, fig, limit);
+        const soak_verdict__figure_t *fig = &soak_verdict__figures[f];
+        double limit = soak_verdict__limit_of(l, fig);
+        soak_verdict__fold_t v = soak_verdict__fold(cycles, host, fig, limit);
         if (v.reported == 0)
             continue;
         char name[192], note[128] = "";
         snprintf(name, sizeof(name), "%s: %s", host, fig->what);
         if (v.first_over > 0)
             snprintf(note, sizeof(note), "first past %.3g in cycle %d", limit, v.first_over);
-        soak__limit(checks, name, fig->metric, v.value, limit, fig->over, note);
+        soak_verdict__limit(checks, name, fig->metric, v.value, limit, fig->over, note);
     }
-    soak__growth(cycles, host, "retired_pages", offsetof(sc_soak_host_t, retired_pages),
-                 l->retired_pages, checks);
-    soak__growth(cycles, host, "remapped_rows", offsetof(sc_soak_host_t, remapped_rows),
-                 l->remapped_rows, checks);
+    soak_verdict__growth(cycles, host, "retired_pages", offsetof(sc_soak_host_t, retired_pages),
+                         l->retired_pages, checks);
+    soak_verdict__growth(cycles, host, "remapped_rows", offsetof(sc_soak_host_t, remapped_rows),
+                         l->remapped_rows, checks);
 }
 
 /* The median of a figure over cycles [from, to) that have it (NaN: none). */
-static double soak__median(const sc_soak_cycles_t *cycles, size_t from, size_t to,
-                           double (*figure)(const sc_soak_cycle_t *))
+static double soak_verdict__median(const sc_soak_cycles_t *cycles, size_t from, size_t to,
+                                   double (*figure)(const sc_soak_cycle_t *))
 {
     double v[3];
     size_t n = 0;
@@ -216,26 +217,27 @@ static double soak__median(const sc_soak_cycles_t *cycles, size_t from, size_t t
     return st.median;
 }
 
-static double soak__step(const sc_soak_cycle_t *c)
+static double soak_verdict__step(const sc_soak_cycle_t *c)
 {
     return c->step_ms;
 }
 
-static double soak__pair(const sc_soak_cycle_t *c)
+static double soak_verdict__pair(const sc_soak_cycle_t *c)
 {
     return c->pair_min_GBps;
 }
 
 /* A figure's first cycles against its last: FAIL past max_drift. */
-static void soak__drift(const sc_soak_cycles_t *cycles, const sc_soak_limits_t *l, const char *name,
-                        const char *metric, double (*figure)(const sc_soak_cycle_t *),
-                        bool higher_is_better, sc_checks_t *checks)
+static void soak_verdict__drift(const sc_soak_cycles_t *cycles, const sc_soak_limits_t *l,
+                                const char *name, const char *metric,
+                                double (*figure)(const sc_soak_cycle_t *), bool higher_is_better,
+                                sc_checks_t *checks)
 {
     size_t n = cycles->n, span = (size_t)sc_soak_drift_span((int)n);
     if (n < SC_SOAK_DRIFT_CYCLES)
         return;
-    double first = soak__median(cycles, 0, span, figure);
-    double last = soak__median(cycles, n - span, n, figure);
+    double first = soak_verdict__median(cycles, 0, span, figure);
+    double last = soak_verdict__median(cycles, n - span, n, figure);
     if (!sc_present(first) || !sc_present(last) || first <= 0 || last <= 0)
         return;
     sc_band_t band = {.tolerance = l->max_drift, .fail_tolerance = l->max_drift};
@@ -252,19 +254,20 @@ void sc_soak_judge(const sc_soak_cycles_t *cycles, const sc_soak_limits_t *l, sc
         return;
     const sc_soak_cycle_t *last = &cycles->items[cycles->n - 1];
     for (int k = 0; k < last->nhosts; k++)
-        soak__host_checks(cycles, last->hosts[k].host, l, checks);
+        soak_verdict__host_checks(cycles, last->hosts[k].host, l, checks);
     char name[192];
     snprintf(name, sizeof(name), "drift: all-reduce busbw at %llu B",
              last->nsizes ? (unsigned long long)last->size_bytes[last->nsizes - 1] : 0ull);
-    soak__drift(cycles, l, name, "busbw_GBps", sc_soak_cycle_busbw, true, checks);
-    soak__drift(cycles, l, "drift: training step time", "step_time_ms", soak__step, false, checks);
-    soak__drift(cycles, l, "drift: slowest pair", "GBps", soak__pair, true, checks);
+    soak_verdict__drift(cycles, l, name, "busbw_GBps", sc_soak_cycle_busbw, true, checks);
+    soak_verdict__drift(cycles, l, "drift: training step time", "step_time_ms", soak_verdict__step,
+                        false, checks);
+    soak_verdict__drift(cycles, l, "drift: slowest pair", "GBps", soak_verdict__pair, true, checks);
     int failed = 0;
     for (size_t i = 0; i < cycles->n; i++)
         failed += cycles->items[i].level == SC_LEVEL_FAIL;
     char note[128];
     snprintf(note, sizeof(note), "%d of %zu cycles broke a limit (the journal says what)", failed,
              cycles->n);
-    soak__limit(checks, "cycles within the limits", "failed_cycles", failed, 0, SC_LEVEL_FAIL,
-                failed ? note : "");
+    soak_verdict__limit(checks, "cycles within the limits", "failed_cycles", failed, 0,
+                        SC_LEVEL_FAIL, failed ? note : "");
 }

@@ -16,19 +16,19 @@
 #define SC__STEADY_MIN_US    100.0 /* below, the host's scheduling decides the tail */
 
 /* Whether a row's tail can be judged. */
-static bool sc__judgeable(const sc_case_row_t *r)
+static bool steady__judgeable(const sc_case_row_t *r)
 {
     return r->time_us_p99 > 0 && r->time_us >= SC__STEADY_MIN_US &&
            (r->iterations == 0 || r->iterations >= SC__STEADY_MIN_ITERS);
 }
 
 /* The row of collective `name` with the heaviest tail (NULL: none judgeable). */
-static const sc_case_row_t *sc__worst(const sc_case_row_t *rows, size_t n, const char *name)
+static const sc_case_row_t *steady__worst(const sc_case_row_t *rows, size_t n, const char *name)
 {
     const sc_case_row_t *worst = NULL;
     for (size_t i = 0; i < n; i++) {
         const sc_case_row_t *r = &rows[i];
-        if (strcmp(r->collective, name) != 0 || !sc__judgeable(r))
+        if (strcmp(r->collective, name) != 0 || !steady__judgeable(r))
             continue;
         if (worst == NULL || r->time_us_p99 / r->time_us > worst->time_us_p99 / worst->time_us)
             worst = r;
@@ -38,7 +38,8 @@ static const sc_case_row_t *sc__worst(const sc_case_row_t *rows, size_t n, const
 
 /* The row of collective `name` whose looks differ most (NULL: none measured twice, or all in
  * the microseconds the host's scheduling decides). */
-static const sc_case_row_t *sc__worst_looks(const sc_case_row_t *rows, size_t n, const char *name)
+static const sc_case_row_t *steady__worst_looks(const sc_case_row_t *rows, size_t n,
+                                                const char *name)
 {
     const sc_case_row_t *worst = NULL;
     for (size_t i = 0; i < n; i++) {
@@ -53,7 +54,7 @@ static const sc_case_row_t *sc__worst_looks(const sc_case_row_t *rows, size_t n,
     return worst;
 }
 
-static void sc__tail(const sc_case_row_t *w, const sc_band_t *band, sc_checks_t *checks)
+static void steady__tail(const sc_case_row_t *w, const sc_band_t *band, sc_checks_t *checks)
 {
     char name[192], size[32];
     snprintf(name, sizeof(name),
@@ -69,7 +70,7 @@ static void sc__tail(const sc_case_row_t *w, const sc_band_t *band, sc_checks_t 
                  w->time_us_p99, w->time_us_p99 / w->time_us);
 }
 
-static void sc__looks(const sc_case_row_t *w, const sc_band_t *band, sc_checks_t *checks)
+static void steady__looks(const sc_case_row_t *w, const sc_band_t *band, sc_checks_t *checks)
 {
     char name[192], size[32];
     snprintf(name, sizeof(name),
@@ -92,11 +93,11 @@ void sc_verdict_steadiness(const sc_topology_t *t, const sc_case_row_t *rows, si
     sc_band_t band = {t->steadiness_tolerance, t->steadiness_fail_tolerance, false};
     /* two checks a registered collective, one pass over the rows each: linear in the rows */
     for (const sc_coll_t *const *coll = sc_coll_list(); *coll != NULL; coll++) {
-        const sc_case_row_t *tail = sc__worst(rows, n, (*coll)->name);
+        const sc_case_row_t *tail = steady__worst(rows, n, (*coll)->name);
         if (tail != NULL)
-            sc__tail(tail, &band, checks);
-        const sc_case_row_t *looks = sc__worst_looks(rows, n, (*coll)->name);
+            steady__tail(tail, &band, checks);
+        const sc_case_row_t *looks = steady__worst_looks(rows, n, (*coll)->name);
         if (looks != NULL)
-            sc__looks(looks, &band, checks);
+            steady__looks(looks, &band, checks);
     }
 }

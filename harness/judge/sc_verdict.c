@@ -16,7 +16,7 @@ sc_band_t sc_band_model(const sc_topology_t *t)
 }
 
 /* The level of a ratio in a band; *under: better than a two-sided band allows. */
-static sc_level_t sc__level(double ratio, const sc_band_t *band, bool *under)
+static sc_level_t verdict__level(double ratio, const sc_band_t *band, bool *under)
 {
     double pass = 1.0 - band->tolerance;
     double fail = band->fail_tolerance > 0 ? 1.0 - band->fail_tolerance : pass * pass;
@@ -29,7 +29,7 @@ static sc_level_t sc__level(double ratio, const sc_band_t *band, bool *under)
 bool sc_verdict_short(double ratio, const sc_band_t *band)
 {
     bool under;
-    return ratio > 0 && sc__level(ratio, band, &under) != SC_LEVEL_PASS && !under;
+    return ratio > 0 && verdict__level(ratio, band, &under) != SC_LEVEL_PASS && !under;
 }
 
 void sc_verdict_note_looks(sc_check_t *c, int looks)
@@ -65,7 +65,7 @@ sc_check_t *sc_verdict_band(sc_checks_t *checks, const char *name, const char *m
     c->higher_is_better = higher_is_better;
     c->looks = 1;
     bool under;
-    c->level = sc__level(ratio, band, &under);
+    c->level = verdict__level(ratio, band, &under);
     if (under)
         snprintf(c->note, sizeof(c->note),
                  "better than the %s allows: it under-declares this system", source);
@@ -86,8 +86,8 @@ sc_check_t *sc_verdict_add(sc_checks_t *checks, const char *name, const char *me
  * expect.latency_tolerance as latency does (a small message's time is launches, polling and
  * the host as much as the fabric: nccl-tests' 8-byte all-reduce on 8 NVSwitch GPUs reads from
  * ~12 to ~25 us on healthy systems, docs/REFERENCE.md §3.2). */
-static double sc__case_expect(const sc_topology_t *t, const sc_coll_t *coll, int gpus_per_node,
-                              int nodes, sc_case_row_t *row, sc_band_t *band)
+static double verdict__case_expect(const sc_topology_t *t, const sc_coll_t *coll, int gpus_per_node,
+                                   int nodes, sc_case_row_t *row, sc_band_t *band)
 {
     sc_prediction_t e;
     sc_model_collective(t, coll, (double)row->size_bytes, gpus_per_node, nodes, &e);
@@ -109,7 +109,7 @@ void sc_verdict_case(const sc_topology_t *t, const sc_coll_t *coll, int gpus_per
                      const char *name, sc_case_row_t *row, sc_checks_t *checks)
 {
     sc_band_t band;
-    double expected = sc__case_expect(t, coll, gpus_per_node, nodes, row, &band);
+    double expected = verdict__case_expect(t, coll, gpus_per_node, nodes, row, &band);
     sc_verdict_note_looks(
         sc_verdict_band(checks, name, "time_us", row->time_us, expected, &band, false, "model"),
         row->looks);
@@ -120,7 +120,7 @@ bool sc_verdict_case_slow(const sc_topology_t *t, const sc_coll_t *coll, int gpu
 {
     sc_case_row_t copy = *row;
     sc_band_t band;
-    double expected = sc__case_expect(t, coll, gpus_per_node, nodes, &copy, &band);
+    double expected = verdict__case_expect(t, coll, gpus_per_node, nodes, &copy, &band);
     return row->time_us > 0 && sc_verdict_short(expected / row->time_us, &band);
 }
 
@@ -159,7 +159,7 @@ void sc_verdict_case_claims(const sc_topology_t *t, const sc_case_row_t *rows, s
 }
 
 /* Within the spread the calibration itself saw between its looks, a probe agrees. */
-static sc_band_t sc__probe_band(const sc_topology_t *t)
+static sc_band_t verdict__probe_band(const sc_topology_t *t)
 {
     double seen = 1.0 - 1.0 / (1.0 + t->cal_probe_spread);
     return sc_band(seen > t->tolerance ? seen : t->tolerance);
@@ -169,7 +169,7 @@ bool sc_verdict_probe_off(const sc_topology_t *t, double us)
 {
     if (t->cal_probe_us <= 0 || us <= 0)
         return false;
-    sc_band_t band = sc__probe_band(t);
+    sc_band_t band = verdict__probe_band(t);
     return sc_verdict_short(t->cal_probe_us / us, &band);
 }
 
@@ -210,7 +210,7 @@ void sc_verdict_probe(const sc_topology_t *t, const char *when, double us, int l
         return;
     char name[96];
     snprintf(name, sizeof(name), "reference probe %s (8 B all-reduce)", when);
-    sc_band_t band = sc__probe_band(t);
+    sc_band_t band = verdict__probe_band(t);
     sc_check_t *c =
         sc_verdict_band(checks, name, "time_us", us, t->cal_probe_us, &band, false, "calibration");
     if (c != NULL)

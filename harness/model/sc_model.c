@@ -12,7 +12,7 @@
 
 #include "model/sc_model_proto.h"
 
-static bool sc__is(const sc_coll_t *c, sc_coll_id_t id)
+static bool model__is(const sc_coll_t *c, sc_coll_id_t id)
 {
     return c->id == id;
 }
@@ -20,37 +20,37 @@ static bool sc__is(const sc_coll_t *c, sc_coll_id_t id)
 typedef struct {
     double us, latency_us;
     const char *protocol;
-} sc__cost_t;
+} model__cost_t;
 
 /* What an algorithm's path costs: NCCL's protocols where they price t (sc_model_proto.h), else
  * alpha a step and the bytes over B. */
-static sc__cost_t sc__path(const sc_topology_t *t, const sc_proto_path_t *p, double alpha_intra,
-                           double alpha_inter)
+static model__cost_t model__path(const sc_topology_t *t, const sc_proto_path_t *p,
+                                 double alpha_intra, double alpha_inter)
 {
     if (sc_model_proto_applies(t)) {
         sc_proto_price_t q = sc_model_proto(t, p);
-        return (sc__cost_t){q.time_us, q.latency_us, q.protocol};
+        return (model__cost_t){q.time_us, q.latency_us, q.protocol};
     }
     double latency = p->intra_steps * alpha_intra + p->inter_steps * alpha_inter;
-    return (sc__cost_t){latency + p->wire_bytes / (p->GBps * 1e3), latency, ""};
+    return (model__cost_t){latency + p->wire_bytes / (p->GBps * 1e3), latency, ""};
 }
 
 /* A ring over g GPUs of one node. */
-static sc__cost_t sc__ring(const sc_topology_t *t, const sc_coll_t *c, double bytes, int g,
-                           double alpha_us, double B)
+static model__cost_t model__ring(const sc_topology_t *t, const sc_coll_t *c, double bytes, int g,
+                                 double alpha_us, double B)
 {
     if (g <= 1)
-        return (sc__cost_t){0.0, 0.0, ""};
+        return (model__cost_t){0.0, 0.0, ""};
     sc_proto_path_t p = {.intra_steps = sc_coll_ring_steps(c, g),
                          .wire_bytes = c->busbw_factor(g) * bytes,
                          .GBps = B,
                          .gpus = g,
                          .nodes = 1};
-    return sc__path(t, &p, alpha_us, 0.0);
+    return model__path(t, &p, alpha_us, 0.0);
 }
 
-static void sc__finish(const sc_coll_t *c, double size, int n, sc__cost_t cost, const char *alg,
-                       sc_prediction_t *out)
+static void model__finish(const sc_coll_t *c, double size, int n, model__cost_t cost,
+                          const char *alg, sc_prediction_t *out)
 {
     out->algorithm = alg;
     out->protocol = cost.protocol;
@@ -61,42 +61,43 @@ static void sc__finish(const sc_coll_t *c, double size, int n, sc__cost_t cost, 
 }
 
 /* Whether the algorithm may be used: auto, or forced to it. */
-static bool sc__may(const sc_topology_t *t, sc_algo_t algo)
+static bool model__may(const sc_topology_t *t, sc_algo_t algo)
 {
     return t->algo == SC_ALGO_auto || t->algo == (int)algo;
 }
 
-static void sc__single_node(const sc_topology_t *t, const sc_coll_t *c, double size, int g,
-                            sc_prediction_t *out)
+static void model__single_node(const sc_topology_t *t, const sc_coll_t *c, double size, int g,
+                               sc_prediction_t *out)
 {
     double B, alpha;
     sc_topology_intra_path(t, size, g, &alpha, &B);
-    sc__cost_t best = sc__ring(t, c, size, g, alpha, B);
+    model__cost_t best = model__ring(t, c, size, g, alpha, B);
     const char *alg = "ring";
-    if (sc_topology_nvls(t) && sc__is(c, SC_COLL_allreduce) && g > 1 && sc__may(t, SC_ALGO_nvls)) {
+    if (sc_topology_nvls(t) && model__is(c, SC_COLL_allreduce) && g > 1 &&
+        model__may(t, SC_ALGO_nvls)) {
         double wire_us = size / (sc_topology_nvls_algbw_GBps(t) * 1e3);
         sc_proto_price_t q = sc_model_proto_nvls(1, wire_us);
-        sc__cost_t nvls = sc_model_proto_applies(t)
-                              ? (sc__cost_t){q.time_us, q.latency_us, q.protocol}
-                              : (sc__cost_t){2.0 * alpha + wire_us, 2.0 * alpha, ""};
+        model__cost_t nvls = sc_model_proto_applies(t)
+                                 ? (model__cost_t){q.time_us, q.latency_us, q.protocol}
+                                 : (model__cost_t){2.0 * alpha + wire_us, 2.0 * alpha, ""};
         if (nvls.us < best.us || t->algo == SC_ALGO_nvls) {
             best = nvls;
             alg = "nvls";
         }
     }
-    sc__finish(c, size, g, best, alg, out);
+    model__finish(c, size, g, best, alg, out);
 }
 
 /* All-reduce across nodes by a tree (the ring's bandwidth term - NCCL's trees reach the ring's
  * busbw - with log2(nodes) network latencies) or by IB SHARP (inside each node a reduce-scatter
  * and an all-gather over its GPUs; between nodes each node's buffer crosses its NICs once each
  * way and the switches reduce: two latencies per switch tier): the faster, or the forced one. */
-static void sc__tree_or_sharp(const sc_topology_t *t, const sc_coll_t *c, double size, int g,
-                              int nodes, double ai, double Bi, double an, double Bnode,
-                              sc__cost_t *best, const char **alg)
+static void model__tree_or_sharp(const sc_topology_t *t, const sc_coll_t *c, double size, int g,
+                                 int nodes, double ai, double Bi, double an, double Bnode,
+                                 model__cost_t *best, const char **alg)
 {
     double B = Bi < Bnode ? Bi : Bnode;
-    if (sc__may(t, SC_ALGO_tree)) {
+    if (model__may(t, SC_ALGO_tree)) {
         sc_proto_path_t p = {.tree = true,
                              .intra_steps = 2.0 * (g - 1),
                              .inter_steps = sc_coll_tree_steps(nodes),
@@ -104,17 +105,17 @@ static void sc__tree_or_sharp(const sc_topology_t *t, const sc_coll_t *c, double
                              .GBps = B,
                              .gpus = g,
                              .nodes = nodes};
-        sc__cost_t tree = sc__path(t, &p, ai, an);
+        model__cost_t tree = model__path(t, &p, ai, an);
         if (tree.us < best->us || t->algo == SC_ALGO_tree) {
             *best = tree;
             *alg = "tree";
         }
     }
-    if (t->sharp && sc__may(t, SC_ALGO_sharp)) {
+    if (t->sharp && model__may(t, SC_ALGO_sharp)) {
         double intra = g > 1 ? c->busbw_factor(g) * size / (Bi * 1e3) : 0.0;
         double inter = size / (Bnode * 1e3);
         double latency = 2.0 * (g - 1) * ai + 2.0 * (double)(t->switch_tiers + 1) * an;
-        sc__cost_t sharp = {latency + (intra > inter ? intra : inter), latency, ""};
+        model__cost_t sharp = {latency + (intra > inter ? intra : inter), latency, ""};
         if (sharp.us < best->us || t->algo == SC_ALGO_sharp) {
             *best = sharp;
             *alg = "sharp";
@@ -127,8 +128,8 @@ static void sc__tree_or_sharp(const sc_topology_t *t, const sc_coll_t *c, double
  * node's total NIC bandwidth) - 8 x HDR gives ~188 GB/s busbw on DGX A100 pairs, as measured
  * publicly. The tree (all-reduce) pays log2(nodes) network latencies instead of n. All-to-all
  * sends (N-1)/N of every GPU's buffer through the node's NICs. */
-static void sc__multi_node(const sc_topology_t *t, const sc_coll_t *c, double size, int g,
-                           int nodes, sc_prediction_t *out)
+static void model__multi_node(const sc_topology_t *t, const sc_coll_t *c, double size, int g,
+                              int nodes, sc_prediction_t *out)
 {
     double ai, Bi, an, Bnode;
     sc_topology_intra_path(t, size, g, &ai, &Bi);
@@ -137,26 +138,26 @@ static void sc__multi_node(const sc_topology_t *t, const sc_coll_t *c, double si
     double B = Bi < Bnode ? Bi : Bnode;
     int n = g * nodes;
     const char *alg = "ring";
-    sc__cost_t cost;
-    if (sc__is(c, SC_COLL_alltoall)) {
+    model__cost_t cost;
+    if (model__is(c, SC_COLL_alltoall)) {
         cost.latency_us = (n - 1) * an;
         cost.us = cost.latency_us + g * size * (double)(nodes - 1) / nodes / (Bnode * 1e3) +
                   size / nodes * (double)(g - 1) / g / (Bi * 1e3);
         cost.protocol = "";
         alg = "p2p";
     } else {
-        double steps = sc__is(c, SC_COLL_allreduce) ? 2.0 : 1.0;
+        double steps = model__is(c, SC_COLL_allreduce) ? 2.0 : 1.0;
         sc_proto_path_t p = {.intra_steps = steps * (n - nodes),
                              .inter_steps = steps * nodes,
                              .wire_bytes = c->busbw_factor(n) * size,
                              .GBps = B,
                              .gpus = g,
                              .nodes = nodes};
-        cost = sc__path(t, &p, ai, an);
-        if (sc__is(c, SC_COLL_allreduce))
-            sc__tree_or_sharp(t, c, size, g, nodes, ai, Bi, an, Bnode, &cost, &alg);
+        cost = model__path(t, &p, ai, an);
+        if (model__is(c, SC_COLL_allreduce))
+            model__tree_or_sharp(t, c, size, g, nodes, ai, Bi, an, Bnode, &cost, &alg);
     }
-    sc__finish(c, size, n, cost, alg, out);
+    model__finish(c, size, n, cost, alg, out);
 }
 
 void sc_model_collective(const sc_topology_t *t, const sc_coll_t *coll, double size_bytes,
@@ -166,11 +167,12 @@ void sc_model_collective(const sc_topology_t *t, const sc_coll_t *coll, double s
     if (n <= 1) {
         /* one GPU: a local copy at memory speed */
         double mem = sc_topology_memory_GBps(t) > 0 ? sc_topology_memory_GBps(t) : 100.0;
-        sc__cost_t copy = {t->intra_latency_us + size_bytes / (mem * 1e3), t->intra_latency_us, ""};
-        sc__finish(coll, size_bytes, 1, copy, "local", out);
+        model__cost_t copy = {t->intra_latency_us + size_bytes / (mem * 1e3), t->intra_latency_us,
+                              ""};
+        model__finish(coll, size_bytes, 1, copy, "local", out);
     } else if (nodes <= 1) {
-        sc__single_node(t, coll, size_bytes, gpus_per_node, out);
+        model__single_node(t, coll, size_bytes, gpus_per_node, out);
     } else {
-        sc__multi_node(t, coll, size_bytes, gpus_per_node, nodes, out);
+        model__multi_node(t, coll, size_bytes, gpus_per_node, nodes, out);
     }
 }

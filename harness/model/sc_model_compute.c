@@ -13,11 +13,11 @@ typedef struct {
     int cc_below; /* ... and below this */
     double efficiency;
     const char *basis;
-} sc__published_t;
+} model_compute__published_t;
 
 /* Transformers: hardware FLOPs over peak in published large runs (mixed precision). CNNs: the
  * published ResNet-50 v1.5 throughput at its model card's 4.1 GFLOPs a forward. */
-static const sc__published_t sc__published[] = {
+static const model_compute__published_t model_compute__published[] = {
     {SC_MODEL_TRANSFORMER, 70, 80, 0.30,
      "transformer on Volta: 39 of 125 TFLOP/s a V100 (Shoeybi et al. 2019, Megatron-LM)"},
     {SC_MODEL_TRANSFORMER, 80, 90, 0.45,
@@ -31,14 +31,15 @@ static const sc__published_t sc__published[] = {
 
 /* The figure for w's kind on t's GPU generation, else the nearest generation's (*nearest set;
  * another vendor's GPU counts as Ampere's peer). */
-static const sc__published_t *sc__figure(const sc_topology_t *t, const sc_workload_t *w,
-                                         bool *nearest)
+static const model_compute__published_t *
+model_compute__figure(const sc_topology_t *t, const sc_workload_t *w, bool *nearest)
 {
     int cc = sc_topology_gpu_cc(t) > 0 ? sc_topology_gpu_cc(t) : 80;
-    const sc__published_t *near = NULL;
+    const model_compute__published_t *near = NULL;
     int best = 1 << 20;
-    for (size_t i = 0; i < sizeof(sc__published) / sizeof(sc__published[0]); i++) {
-        const sc__published_t *f = &sc__published[i];
+    for (size_t i = 0; i < sizeof(model_compute__published) / sizeof(model_compute__published[0]);
+         i++) {
+        const model_compute__published_t *f = &model_compute__published[i];
         if (f->kind != w->kind)
             continue;
         if (cc >= f->cc_from && cc < f->cc_below && sc_topology_gpu_cc(t) > 0) {
@@ -60,7 +61,7 @@ double sc_model_compute_efficiency(const sc_topology_t *t, const sc_workload_t *
     if (w->efficiency > 0)
         return w->efficiency;
     bool nearest;
-    const sc__published_t *f = sc__figure(t, w, &nearest);
+    const model_compute__published_t *f = model_compute__figure(t, w, &nearest);
     return f != NULL ? f->efficiency : SC_DEFAULT_COMPUTE_EFFICIENCY;
 }
 
@@ -82,7 +83,7 @@ void sc_model_compute_describe(const sc_topology_t *t, const sc_workload_t *w, c
         return;
     }
     bool nearest;
-    const sc__published_t *f = sc__figure(t, w, &nearest);
+    const model_compute__published_t *f = model_compute__figure(t, w, &nearest);
     snprintf(buf, len, "compute: %.1f %% of %.0f TFLOP/s (assumed%s: %s)", 100 * e, peak,
              nearest ? ", the nearest published figure" : "", f ? f->basis : "no published figure");
 }

@@ -14,12 +14,12 @@
 enum { SC__LL, SC__LL128, SC__SIMPLE, SC__PROTOS };
 enum { SC__HW_NVLINK, SC__HW_PCI, SC__HW_NET };
 
-static const char *const sc__proto_names[SC__PROTOS] = {"LL", "LL128", "Simple"};
+static const char *const model_proto__proto_names[SC__PROTOS] = {"LL", "LL128", "Simple"};
 
 /* [tree, ring][protocol], us */
-static const double sc__base_us[2][SC__PROTOS] = {{6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}};
+static const double model_proto__base_us[2][SC__PROTOS] = {{6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}};
 /* [hardware][tree, ring][protocol], us a step */
-static const double sc__hw_us[3][2][SC__PROTOS] = {
+static const double model_proto__hw_us[3][2][SC__PROTOS] = {
     {{0.6, 1.25, 4.0}, {0.6, 1.9, 3.4}},  /* NVLink */
     {{1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}},   /* PCIe */
     {{5.0, 8.5, 14.0}, {2.7, 4.0, 14.0}}, /* network */
@@ -29,12 +29,12 @@ static const double sc__hw_us[3][2][SC__PROTOS] = {
 #define SC__NVLS_NET_US 18.0
 
 /* LL's most (GB/s busbw) on one node by GPU generation: Volta, Ampere, Hopper, Blackwell. */
-static const double sc__ll_max_node[] = {39.0, 87.7, 141.0, 282.0};
+static const double model_proto__ll_max_node[] = {39.0, 87.7, 141.0, 282.0};
 
 /* NCCL's index of the GPU's generation in its llMaxBw table (Volta, Ampere, Hopper, Blackwell):
  * compute capability below 8, 8.x, 9.x, 10 and up (sc_topology_gpu_cc); Ampere's for another
  * vendor's GPU. */
-static int sc__gpu_generation(const sc_topology_t *t)
+static int model_proto__gpu_generation(const sc_topology_t *t)
 {
     int cc = sc_topology_gpu_cc(t);
     if (cc == 0)
@@ -44,10 +44,10 @@ static int sc__gpu_generation(const sc_topology_t *t)
 
 /* LL's bandwidth cap: the GPU generation's on one node; across nodes the CPU's (an AMD host's
  * lower), falling from 2 nodes to more. */
-static double sc__ll_max(const sc_topology_t *t, int nodes)
+static double model_proto__ll_max(const sc_topology_t *t, int nodes)
 {
     if (nodes <= 1)
-        return sc__ll_max_node[sc__gpu_generation(t)];
+        return model_proto__ll_max_node[model_proto__gpu_generation(t)];
     bool amd = strstr(t->cpu, "AMD") != NULL || strstr(t->cpu, "EPYC") != NULL;
     if (nodes == 2)
         return amd ? 22.5 : 39.0;
@@ -61,16 +61,16 @@ bool sc_model_proto_applies(const sc_topology_t *t)
 }
 
 /* Whether a node's steps cross NVLink: a bridge joins two GPUs, more meet over PCIe. */
-static bool sc__nvlink_intra(const sc_topology_t *t, int gpus)
+static bool model_proto__nvlink_intra(const sc_topology_t *t, int gpus)
 {
     return t->fabric == SC_FABRIC_nvswitch || t->fabric == SC_FABRIC_nvlink_mesh ||
            (t->fabric == SC_FABRIC_nvlink_bridge && gpus <= 2);
 }
 
 /* The bandwidth (GB/s busbw) protocol p reaches over a path of B. */
-static double sc__proto_GBps(const sc_topology_t *t, bool tree, int p, double B, int nodes)
+static double model_proto__proto_GBps(const sc_topology_t *t, bool tree, int p, double B, int nodes)
 {
-    double ll_max = sc__ll_max(t, nodes);
+    double ll_max = model_proto__ll_max(t, nodes);
     if (p == SC__SIMPLE)
         return tree ? 0.92 * B : B;
     if (p == SC__LL) {
@@ -83,21 +83,22 @@ static double sc__proto_GBps(const sc_topology_t *t, bool tree, int p, double B,
 sc_proto_price_t sc_model_proto(const sc_topology_t *t, const sc_proto_path_t *path)
 {
     int alg = path->tree ? 0 : 1;
-    int intra_hw = sc__nvlink_intra(t, path->gpus) ? SC__HW_NVLINK : SC__HW_PCI;
+    int intra_hw = model_proto__nvlink_intra(t, path->gpus) ? SC__HW_NVLINK : SC__HW_PCI;
     sc_proto_price_t best = {.time_us = -1};
     for (int p = 0; p < SC__PROTOS; p++) {
         if (p == SC__LL128 && intra_hw != SC__HW_NVLINK)
             continue; /* not enabled by default off NVLink */
-        double B = sc__proto_GBps(t, path->tree, p, path->GBps, path->nodes);
-        double intra = sc__hw_us[intra_hw][alg][p] * (path->nodes > 1 && p == SC__LL ? 1.8 : 1.0);
-        double latency = sc__base_us[alg][p] + path->intra_steps * intra +
-                         path->inter_steps * sc__hw_us[SC__HW_NET][alg][p];
+        double B = model_proto__proto_GBps(t, path->tree, p, path->GBps, path->nodes);
+        double intra =
+            model_proto__hw_us[intra_hw][alg][p] * (path->nodes > 1 && p == SC__LL ? 1.8 : 1.0);
+        double latency = model_proto__base_us[alg][p] + path->intra_steps * intra +
+                         path->inter_steps * model_proto__hw_us[SC__HW_NET][alg][p];
         /* no path (a node without NICs): no time, as the alpha-beta line has none either */
         double us = latency + (B > 0                  ? path->wire_bytes / (B * 1e3)
                                : path->wire_bytes > 0 ? INFINITY
                                                       : 0.0);
         if (best.time_us < 0 || us < best.time_us)
-            best = (sc_proto_price_t){us, latency, sc__proto_names[p]};
+            best = (sc_proto_price_t){us, latency, model_proto__proto_names[p]};
     }
     /* what is not the path's bandwidth: latencies, and a protocol's lines and flags */
     double line_us = path->GBps > 0 ? path->wire_bytes / (path->GBps * 1e3) : 0.0;

@@ -15,27 +15,27 @@
 typedef struct {
     double *at; /* arrival times, in send order */
     int head, tail;
-} sc__chan_t;
+} model_step__chan_t;
 
 typedef struct {
     size_t pc, n;
     const sc_plan_op_t *ops;
     double now, compute_us;
     double left[SC_GROUP_COUNT]; /* work (us at full pace) of the group's started operations */
-} sc__clock_t;
+} model_step__clock_t;
 
 typedef struct {
     const sc_topology_t *t;
     const sc_layout_t *l;
     int gpus_per_node;
     double bytes_scale, compute_factor, slowdown, overlap;
-    sc__clock_t *stages;
-    sc__chan_t *down, *up; /* down[s]: stage s to s + 1; up[s]: stage s + 1 to s */
-} sc__sim_t;
+    model_step__clock_t *stages;
+    model_step__chan_t *down, *up; /* down[s]: stage s to s + 1; up[s]: stage s + 1 to s */
+} model_step__sim_t;
 
 /* Where a group of `size` ranks, `stride` apart in the rank order, lands: GPUs per node and
  * nodes. */
-static void sc__place(int size, int stride, int gpus_per_node, int *g, int *nodes)
+static void model_step__place(int size, int stride, int gpus_per_node, int *g, int *nodes)
 {
     int span = size * stride;
     if (span <= gpus_per_node) {
@@ -47,7 +47,8 @@ static void sc__place(int size, int stride, int gpus_per_node, int *g, int *node
     }
 }
 
-static double sc__price(const sc__sim_t *sim, sc_coll_id_t id, double bytes, int g, int nodes)
+static double model_step__price(const model_step__sim_t *sim, sc_coll_id_t id, double bytes, int g,
+                                int nodes)
 {
     const sc_coll_t *coll = sc_coll_get(id);
     if (coll == NULL || g * nodes <= 1)
@@ -59,39 +60,39 @@ static double sc__price(const sc__sim_t *sim, sc_coll_id_t id, double bytes, int
 
 /* Modelled time of a communicating op on its group. Neighbouring stages are one node apart
  * when the pipeline spans nodes. */
-static double sc__comm_us(const sc__sim_t *sim, const sc_plan_op_t *op)
+static double model_step__comm_us(const model_step__sim_t *sim, const sc_plan_op_t *op)
 {
     int g, nodes;
-    sc__place(sc_plan_group_size(sim->l, op->group), sc_plan_group_stride(sim->l, op->group),
-              sim->gpus_per_node, &g, &nodes);
+    model_step__place(sc_plan_group_size(sim->l, op->group),
+                      sc_plan_group_stride(sim->l, op->group), sim->gpus_per_node, &g, &nodes);
     if (op->kind == SC_PLAN_SEND)
-        return nodes > 1 ? sc__price(sim, SC_COLL_sendrecv, op->bytes, 1, 2)
-                         : sc__price(sim, SC_COLL_sendrecv, op->bytes, 2, 1);
-    return sc__price(sim, op->coll, op->bytes, g, nodes);
+        return nodes > 1 ? model_step__price(sim, SC_COLL_sendrecv, op->bytes, 1, 2)
+                         : model_step__price(sim, SC_COLL_sendrecv, op->bytes, 2, 1);
+    return model_step__price(sim, op->coll, op->bytes, g, nodes);
 }
 
-static sc__chan_t *sc__chan(const sc__sim_t *sim, int from, int to)
+static model_step__chan_t *model_step__chan(const model_step__sim_t *sim, int from, int to)
 {
     return to > from ? &sim->down[from] : &sim->up[to];
 }
 
 /* Every started operation of the stage moves on by `work` us of its own pace. */
-static void sc__progress(sc__clock_t *c, double work)
+static void model_step__progress(model_step__clock_t *c, double work)
 {
     for (int g = 0; g < SC_GROUP_COUNT; g++)
         c->left[g] = c->left[g] > work ? c->left[g] - work : 0.0;
 }
 
 /* Lets d us of wall time pass with the stage idle: started operations run at full pace. */
-static void sc__idle(sc__clock_t *c, double d)
+static void model_step__idle(model_step__clock_t *c, double d)
 {
     c->now += d;
-    sc__progress(c, d);
+    model_step__progress(c, d);
 }
 
 /* Compute of d us: slower by the stated factor while any started collective runs beside it,
  * and those collectives move at `overlap` of their pace meanwhile. */
-static void sc__compute(const sc__sim_t *sim, sc__clock_t *c, double d)
+static void model_step__compute(const model_step__sim_t *sim, model_step__clock_t *c, double d)
 {
     double left = 0;
     for (int g = 0; g < SC_GROUP_COUNT; g++)
@@ -100,58 +101,58 @@ static void sc__compute(const sc__sim_t *sim, sc__clock_t *c, double d)
     double shared = sim->overlap > 0 ? left / sim->overlap : slowed; /* wall time beside them */
     double wall = slowed <= shared ? slowed : shared + (d - shared / (1.0 + sim->slowdown));
     c->now += wall;
-    sc__progress(c, sim->overlap * (wall < shared ? wall : shared));
+    model_step__progress(c, sim->overlap * (wall < shared ? wall : shared));
 }
 
 /* Plays one operation; false when it is a receive whose message has not been sent yet. */
-static bool sc__play(sc__sim_t *sim, int s, const sc_plan_op_t *op)
+static bool model_step__play(model_step__sim_t *sim, int s, const sc_plan_op_t *op)
 {
-    sc__clock_t *c = &sim->stages[s];
+    model_step__clock_t *c = &sim->stages[s];
     double *left = &c->left[op->group];
     switch (op->kind) {
     case SC_PLAN_COMPUTE: {
         double d = op->compute_us * sim->compute_factor;
-        sc__compute(sim, c, d);
+        model_step__compute(sim, c, d);
         c->compute_us += d;
         return true;
     }
     case SC_PLAN_COLL: /* after the group's earlier started operations */
         if (op->nonblocking)
-            *left += sc__comm_us(sim, op);
+            *left += model_step__comm_us(sim, op);
         else
-            sc__idle(c, *left + sc__comm_us(sim, op));
+            model_step__idle(c, *left + model_step__comm_us(sim, op));
         return true;
     case SC_PLAN_SEND: {
-        sc__chan_t *ch = sc__chan(sim, s, op->peer_stage);
-        double d = sc__comm_us(sim, op);
+        model_step__chan_t *ch = model_step__chan(sim, s, op->peer_stage);
+        double d = model_step__comm_us(sim, op);
         ch->at[ch->tail++] = c->now + d;
         *left = d > *left ? d : *left;
         return true;
     }
     case SC_PLAN_RECV: {
-        sc__chan_t *ch = sc__chan(sim, op->peer_stage, s);
+        model_step__chan_t *ch = model_step__chan(sim, op->peer_stage, s);
         if (ch->head == ch->tail)
             return false;
         double at = ch->at[ch->head++];
         if (at > c->now)
-            sc__idle(c, at - c->now);
+            model_step__idle(c, at - c->now);
         return true;
     }
     default: /* wait */
-        sc__idle(c, *left);
+        model_step__idle(c, *left);
         return true;
     }
 }
 
 /* Plays every stage until each blocks or ends; SC_ERR_RUNTIME if none can move (a plan whose
  * receives have no sends). */
-static sc_status_t sc__run(sc__sim_t *sim, int stages, sc_err_t *err)
+static sc_status_t model_step__run(model_step__sim_t *sim, int stages, sc_err_t *err)
 {
     for (;;) {
         bool moved = false, done = true;
         for (int s = 0; s < stages; s++) {
-            sc__clock_t *c = &sim->stages[s];
-            while (c->pc < c->n && sc__play(sim, s, &c->ops[c->pc])) {
+            model_step__clock_t *c = &sim->stages[s];
+            while (c->pc < c->n && model_step__play(sim, s, &c->ops[c->pc])) {
                 c->pc++;
                 moved = true;
             }
@@ -164,8 +165,8 @@ static sc_status_t sc__run(sc__sim_t *sim, int stages, sc_err_t *err)
     }
 }
 
-static sc_status_t sc__simulate(sc__sim_t *sim, const sc_plan_t *plan, double *step_us,
-                                double *compute_us, sc_err_t *err)
+static sc_status_t model_step__simulate(model_step__sim_t *sim, const sc_plan_t *plan,
+                                        double *step_us, double *compute_us, sc_err_t *err)
 {
     int S = plan->stages, m = plan->layout.micro_batches;
     sim->stages = calloc((size_t)S, sizeof(*sim->stages));
@@ -181,7 +182,7 @@ static sc_status_t sc__simulate(sc__sim_t *sim, const sc_plan_t *plan, double *s
         sim->up[s].at = arrivals + (size_t)(2 * s + 1) * (size_t)m;
     }
     if (status == SC_OK)
-        status = sc__run(sim, S, err);
+        status = model_step__run(sim, S, err);
     for (int s = 0; s < S && status == SC_OK; s++)
         if (sim->stages[s].now >= *step_us) {
             *step_us = sim->stages[s].now;
@@ -197,7 +198,7 @@ static sc_status_t sc__simulate(sc__sim_t *sim, const sc_plan_t *plan, double *s
 /* The slowest of n ranks: each rank's compute between two syncs varies by `jitter` (std/mean),
  * averaged over the micro-steps accumulated between syncs; the expected maximum of n such
  * draws is about mean + std sqrt(2 ln n) (the Gaussian bound). */
-static double sc__straggler_factor(double jitter, int nranks, int micro_steps)
+static double model_step__straggler_factor(double jitter, int nranks, int micro_steps)
 {
     if (nranks <= 1 || jitter <= 0)
         return 1.0;
@@ -206,8 +207,8 @@ static double sc__straggler_factor(double jitter, int nranks, int micro_steps)
 
 /* With the CPU as the loader, the node's cores prepare every sample its GPUs take: a step is
  * never shorter than that. */
-static double sc__input_us(const sc_topology_t *t, const sc_workload_t *w, const sc_layout_t *l,
-                           int nodes)
+static double model_step__input_us(const sc_topology_t *t, const sc_workload_t *w,
+                                   const sc_layout_t *l, int nodes)
 {
     if (w->input_loader != SC_LOADER_CPU || w->input_cpu_ms_per_sample <= 0)
         return 0.0;
@@ -234,10 +235,10 @@ void sc_model_input_describe(const sc_topology_t *t, const sc_workload_t *w, cha
                          : "declared");
 }
 
-static sc_status_t sc__model_plan(const sc_topology_t *t, const sc_workload_t *w,
-                                  const sc_plan_t *plan, int gpus_per_node, int nodes,
-                                  double bytes_scale, double compute_scale, bool as_run,
-                                  sc_step_prediction_t *out, sc_err_t *err)
+static sc_status_t model_step__model_plan(const sc_topology_t *t, const sc_workload_t *w,
+                                          const sc_plan_t *plan, int gpus_per_node, int nodes,
+                                          double bytes_scale, double compute_scale, bool as_run,
+                                          sc_step_prediction_t *out, sc_err_t *err)
 {
     const sc_layout_t *l = &plan->layout;
     double peak = sc_topology_tflops(t, w->compute_precision);
@@ -248,20 +249,21 @@ static sc_status_t sc__model_plan(const sc_topology_t *t, const sc_workload_t *w
     double reached = peak * sc_model_compute_efficiency(t, w);
     double speed =
         !as_run && w->compute_mode == SC_COMPUTE_FLOPS && reached > 0 ? planned / reached : 1.0;
-    sc__sim_t sim = {.t = t,
-                     .l = l,
-                     .gpus_per_node = gpus_per_node,
-                     .bytes_scale = bytes_scale,
-                     .compute_factor = speed * compute_scale,
-                     .slowdown = t->overlap_slowdown,
-                     .overlap = t->overlap};
+    model_step__sim_t sim = {.t = t,
+                             .l = l,
+                             .gpus_per_node = gpus_per_node,
+                             .bytes_scale = bytes_scale,
+                             .compute_factor = speed * compute_scale,
+                             .slowdown = t->overlap_slowdown,
+                             .overlap = t->overlap};
     double step_us = 0, compute_us = 0;
-    sc_status_t status = sc__simulate(&sim, plan, &step_us, &compute_us, err);
+    sc_status_t status = model_step__simulate(&sim, plan, &step_us, &compute_us, err);
     if (status != SC_OK)
         return status;
-    step_us *= sc__straggler_factor(t->step_jitter, gpus_per_node * nodes, l->micro_batches);
+    step_us *=
+        model_step__straggler_factor(t->step_jitter, gpus_per_node * nodes, l->micro_batches);
     /* `run` loads no data: the input pipeline bounds a real step, not the one it runs */
-    double input_us = as_run ? 0.0 : sc__input_us(t, w, l, nodes) * compute_scale;
+    double input_us = as_run ? 0.0 : model_step__input_us(t, w, l, nodes) * compute_scale;
     step_us = input_us > step_us ? input_us : step_us;
     *out = (sc_step_prediction_t){.gpus = gpus_per_node * nodes,
                                   .nodes = nodes,
@@ -281,13 +283,14 @@ sc_status_t sc_model_plan(const sc_topology_t *t, const sc_workload_t *w, const 
                           int gpus_per_node, int nodes, double bytes_scale, double compute_scale,
                           sc_step_prediction_t *out, sc_err_t *err)
 {
-    return sc__model_plan(t, w, plan, gpus_per_node, nodes, bytes_scale, compute_scale, false, out,
-                          err);
+    return model_step__model_plan(t, w, plan, gpus_per_node, nodes, bytes_scale, compute_scale,
+                                  false, out, err);
 }
 
-static sc_status_t sc__model_step(const sc_topology_t *t, const sc_workload_t *w, int gpus_per_node,
-                                  int nodes, double bytes_scale, double compute_scale, bool as_run,
-                                  sc_step_prediction_t *out, sc_err_t *err)
+static sc_status_t model_step__model_step(const sc_topology_t *t, const sc_workload_t *w,
+                                          int gpus_per_node, int nodes, double bytes_scale,
+                                          double compute_scale, bool as_run,
+                                          sc_step_prediction_t *out, sc_err_t *err)
 {
     sc_workload_t at;
     sc_layout_t l;
@@ -298,8 +301,8 @@ static sc_status_t sc__model_step(const sc_topology_t *t, const sc_workload_t *w
         status = sc_plan_build(&at, &l, &plan, err);
     if (status != SC_OK)
         return status;
-    status = sc__model_plan(t, &at, &plan, gpus_per_node, nodes, bytes_scale, compute_scale, as_run,
-                            out, err);
+    status = model_step__model_plan(t, &at, &plan, gpus_per_node, nodes, bytes_scale, compute_scale,
+                                    as_run, out, err);
     sc_plan_free(&plan);
     return status;
 }
@@ -308,12 +311,14 @@ sc_status_t sc_model_step(const sc_topology_t *t, const sc_workload_t *w, int gp
                           int nodes, double bytes_scale, double compute_scale,
                           sc_step_prediction_t *out, sc_err_t *err)
 {
-    return sc__model_step(t, w, gpus_per_node, nodes, bytes_scale, compute_scale, false, out, err);
+    return model_step__model_step(t, w, gpus_per_node, nodes, bytes_scale, compute_scale, false,
+                                  out, err);
 }
 
 sc_status_t sc_model_step_as_run(const sc_topology_t *t, const sc_workload_t *w, int gpus_per_node,
                                  int nodes, double bytes_scale, double compute_scale,
                                  sc_step_prediction_t *out, sc_err_t *err)
 {
-    return sc__model_step(t, w, gpus_per_node, nodes, bytes_scale, compute_scale, true, out, err);
+    return model_step__model_step(t, w, gpus_per_node, nodes, bytes_scale, compute_scale, true, out,
+                                  err);
 }

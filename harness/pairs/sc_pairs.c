@@ -14,7 +14,7 @@
 #include "pairs/sc_pairs_core.h"
 #include "util/sc_stats.h"
 
-static sc_status_t sc__send_n(sc_pairs_run_t *x, int peer, size_t bytes, int n, sc_err_t *err)
+static sc_status_t pairs__send_n(sc_pairs_run_t *x, int peer, size_t bytes, int n, sc_err_t *err)
 {
     sc_status_t status = SC_OK;
     for (int k = 0; k < n && status == SC_OK; k++)
@@ -26,7 +26,7 @@ static sc_status_t sc__send_n(sc_pairs_run_t *x, int peer, size_t bytes, int n, 
  * group (irecv: NCCL), they go out with the sends started before them, and complete with them:
  * received one by one, the peer's sends of a bidirectional stream would wait on receives that
  * wait behind them. */
-static sc_status_t sc__recv_n(sc_pairs_run_t *x, int peer, size_t bytes, int n, sc_err_t *err)
+static sc_status_t pairs__recv_n(sc_pairs_run_t *x, int peer, size_t bytes, int n, sc_err_t *err)
 {
     char *rbuf = (char *)x->buf + x->o->size;
     sc_status_t status = SC_OK;
@@ -56,28 +56,28 @@ sc_status_t sc_pairs_stream_once(sc_pairs_run_t *x, int from, int to, int count,
             status = pc->ops->rma->flush(pc, to, err);
         *gbps = (double)size * count / ((double)(sc_clock_ns() - t0));
         if (status == SC_OK)
-            status = sc__send_n(x, to, 1, 1, err);
+            status = pairs__send_n(x, to, 1, 1, err);
         return status == SC_OK ? pc->ops->iwait(pc, err) : status;
     }
     if (x->o->put) /* the target only learns that the puts are done */
-        return sc__recv_n(x, from, 1, 1, err);
+        return pairs__recv_n(x, from, 1, 1, err);
     if (pc->rank == from) {
         uint64_t t0 = sc_clock_ns();
-        sc_status_t status = sc__send_n(x, to, size, count, err);
+        sc_status_t status = pairs__send_n(x, to, size, count, err);
         if (status == SC_OK)
-            status = sc__recv_n(x, to, 1, 1, err);
+            status = pairs__recv_n(x, to, 1, 1, err);
         if (status == SC_OK)
             status = pc->ops->iwait(pc, err);
         *gbps = (double)size * count / ((double)(sc_clock_ns() - t0));
         return status;
     }
-    sc_status_t status = sc__recv_n(x, from, size, count, err);
+    sc_status_t status = pairs__recv_n(x, from, size, count, err);
     if (status == SC_OK)
-        status = sc__send_n(x, from, 1, 1, err);
+        status = pairs__send_n(x, from, 1, 1, err);
     return status == SC_OK ? pc->ops->iwait(pc, err) : status;
 }
 
-static sc_status_t sc__stream(sc_pairs_run_t *x, int from, int to, double *gbps, sc_err_t *err)
+static sc_status_t pairs__stream(sc_pairs_run_t *x, int from, int to, double *gbps, sc_err_t *err)
 {
     sc_status_t status = SC_OK;
     *gbps = 0;
@@ -91,7 +91,7 @@ static sc_status_t sc__stream(sc_pairs_run_t *x, int from, int to, double *gbps,
 }
 
 /* Pair a < b; the caller is one of them. */
-static sc_status_t sc__pair(sc_pairs_run_t *x, int a, int b, sc_err_t *err)
+static sc_status_t pairs__pair(sc_pairs_run_t *x, int a, int b, sc_err_t *err)
 {
     sc_comm_t *pc = x->pc;
     int me = pc->rank, n = pc->size, peer = me == a ? b : a;
@@ -106,13 +106,13 @@ static sc_status_t sc__pair(sc_pairs_run_t *x, int a, int b, sc_err_t *err)
     uint64_t t0 = sc_clock_ns();
     for (int k = 0; k < x->o->lat_iters && status == SC_OK; k++) {
         if (first) {
-            status = sc__send_n(x, peer, 8, 1, err);
+            status = pairs__send_n(x, peer, 8, 1, err);
             if (status == SC_OK)
-                status = sc__recv_n(x, peer, 8, 1, err);
+                status = pairs__recv_n(x, peer, 8, 1, err);
         } else {
-            status = sc__recv_n(x, peer, 8, 1, err);
+            status = pairs__recv_n(x, peer, 8, 1, err);
             if (status == SC_OK)
-                status = sc__send_n(x, peer, 8, 1, err);
+                status = pairs__send_n(x, peer, 8, 1, err);
         }
         if (status == SC_OK)
             status = pc->ops->iwait(pc, err);
@@ -122,19 +122,19 @@ static sc_status_t sc__pair(sc_pairs_run_t *x, int a, int b, sc_err_t *err)
             (double)(sc_clock_ns() - t0) * 1e-3 / x->o->lat_iters / 2;
     double gbps = 0;
     if (status == SC_OK)
-        status = sc__stream(x, a, b, &gbps, err);
+        status = pairs__stream(x, a, b, &gbps, err);
     if (me == a)
         x->uni[a * n + b] = gbps;
     if (status == SC_OK)
-        status = sc__stream(x, b, a, &gbps, err);
+        status = pairs__stream(x, b, a, &gbps, err);
     if (me == b)
         x->uni[b * n + a] = gbps;
     /* both directions at once */
     t0 = sc_clock_ns();
     if (status == SC_OK)
-        status = sc__send_n(x, peer, x->o->size, x->o->iters, err);
+        status = pairs__send_n(x, peer, x->o->size, x->o->iters, err);
     if (status == SC_OK)
-        status = sc__recv_n(x, peer, x->o->size, x->o->iters, err);
+        status = pairs__recv_n(x, peer, x->o->size, x->o->iters, err);
     if (status == SC_OK)
         status = pc->ops->iwait(pc, err);
     if (first) {
@@ -148,7 +148,8 @@ static sc_status_t sc__pair(sc_pairs_run_t *x, int a, int b, sc_err_t *err)
 /* The round's figures to the first participant (each rank's own: its peer, its direction, and
  * the pair's latency and both-ways figure from its lower member), merged into so_far, and the
  * command told. Collective over the participants; nothing without on_round. */
-static sc_status_t sc__round_done(sc_pairs_run_t *x, int round, int rounds, int peer, sc_err_t *err)
+static sc_status_t pairs__round_done(sc_pairs_run_t *x, int round, int rounds, int peer,
+                                     sc_err_t *err)
 {
     if (x->on_round == NULL)
         return SC_OK;
@@ -189,7 +190,7 @@ static sc_status_t sc__round_done(sc_pairs_run_t *x, int round, int rounds, int 
 
 /* The pairs of round r (peers: n partners a round, -1 none) that run before the pair whose lower
  * member is lo, and all of them (serial mode runs them one at a time, by lower member). */
-static int sc__pairs_before(const int *round, int n, int lo)
+static int pairs__pairs_before(const int *round, int n, int lo)
 {
     int k = 0;
     for (int i = 0; i < lo && i < n; i++)
@@ -198,8 +199,8 @@ static int sc__pairs_before(const int *round, int n, int lo)
 }
 
 /* The rounds of peers (rounds x n), numbered from base of total for the progress. */
-static sc_status_t sc__rounds(sc_pairs_run_t *x, const int *peers, int rounds, int base, int total,
-                              sc_err_t *err)
+static sc_status_t pairs__rounds(sc_pairs_run_t *x, const int *peers, int rounds, int base,
+                                 int total, sc_err_t *err)
 {
     sc_comm_t *pc = x->pc;
     int n = pc->size;
@@ -207,8 +208,8 @@ static sc_status_t sc__rounds(sc_pairs_run_t *x, const int *peers, int rounds, i
     for (int r = 0; r < rounds && status == SC_OK; r++) {
         const int *round = &peers[r * n];
         int peer = round[pc->rank], lo = pc->rank < peer ? pc->rank : peer;
-        int slots = x->o->serial ? sc__pairs_before(round, n, n) : 1;
-        int order = x->o->serial ? sc__pairs_before(round, n, lo) : 0; /* my pair's turn */
+        int slots = x->o->serial ? pairs__pairs_before(round, n, n) : 1;
+        int order = x->o->serial ? pairs__pairs_before(round, n, lo) : 0; /* my pair's turn */
         for (int s = 0; s < slots && status == SC_OK; s++) {
             /* serial: the s-th pair of the round (ordered by its lower member) runs now */
             bool mine = peer >= 0 && (!x->o->serial || order == s);
@@ -219,10 +220,10 @@ static sc_status_t sc__rounds(sc_pairs_run_t *x, const int *peers, int rounds, i
             /* quiet: in serial mode most ranks wait here while one pair measures */
             status = sc_rte_quiet_barrier(x->rte, x->control, err);
             if (status == SC_OK && mine)
-                status = sc__pair(x, lo, pc->rank < peer ? peer : pc->rank, err);
+                status = pairs__pair(x, lo, pc->rank < peer ? peer : pc->rank, err);
         }
         if (status == SC_OK)
-            status = sc__round_done(x, base + r, total, peer, err);
+            status = pairs__round_done(x, base + r, total, peer, err);
     }
     if (status == SC_OK) { /* the last pair is measured while the others wait here, quietly */
         sc_watchdog_arm(x->wd, "pairs, the end of the last round", pc->world_rank, n);
@@ -244,7 +245,7 @@ sc_status_t sc_pairs_sum(sc_pairs_run_t *x, void *buf, int count, MPI_Datatype t
 }
 
 /* The matrices each rank filled where it measured, gathered on every rank (watched). */
-static sc_status_t sc__gather(sc_pairs_run_t *x, sc_err_t *err)
+static sc_status_t pairs__gather(sc_pairs_run_t *x, sc_err_t *err)
 {
     int nn = x->pc->size * x->pc->size;
     sc_watchdog_arm(x->wd, "pairs, gathering the matrices", x->pc->world_rank, x->pc->size);
@@ -261,7 +262,7 @@ static sc_status_t sc__gather(sc_pairs_run_t *x, sc_err_t *err)
 
 /* One more look at a slow pair: each slow direction is measured once more and keeps its better
  * figure. Every rank learns the figures, so that all take the same next step. */
-static sc_status_t sc__look_once(sc_pairs_run_t *x, int a, int b, double limit, sc_err_t *err)
+static sc_status_t pairs__look_once(sc_pairs_run_t *x, int a, int b, double limit, sc_err_t *err)
 {
     sc_comm_t *pc = x->pc;
     int n = pc->size;
@@ -288,7 +289,7 @@ static sc_status_t sc__look_once(sc_pairs_run_t *x, int a, int b, double limit, 
  * pairs cost n-1 measurements, not n-1 pauses. Looks raise figures and so the median: the line
  * is drawn again each round, until no pair below it has looks left. Every rank holds the same
  * matrix and takes the same steps. */
-static sc_status_t sc__confirm(sc_pairs_run_t *x, double expected, sc_err_t *err)
+static sc_status_t pairs__confirm(sc_pairs_run_t *x, double expected, sc_err_t *err)
 {
     int n = x->pc->size;
     sc_status_t status = SC_OK;
@@ -308,7 +309,7 @@ static sc_status_t sc__confirm(sc_pairs_run_t *x, double expected, sc_err_t *err
                     nanosleep(&nap, NULL);
                 }
                 any = true;
-                status = sc__look_once(x, a, b, limit, err);
+                status = pairs__look_once(x, a, b, limit, err);
             }
         if (!any)
             break;
@@ -323,12 +324,12 @@ sc_status_t sc_pairs_measure_rounds(sc_pairs_run_t *x, const int *peers, int rou
                                     double expected, sc_err_t *err)
 {
     int nn = x->pc->size * x->pc->size;
-    sc_status_t status = sc__rounds(x, peers, rounds, base, base + rounds, err);
+    sc_status_t status = pairs__rounds(x, peers, rounds, base, base + rounds, err);
     if (status == SC_OK)
-        status = sc__gather(x, err);
+        status = pairs__gather(x, err);
     if (status == SC_OK) {
         memcpy(x->first, x->uni, (size_t)nn * sizeof(double));
-        status = sc__confirm(x, expected, err);
+        status = pairs__confirm(x, expected, err);
     }
     return status;
 }
@@ -372,8 +373,8 @@ sc_status_t sc_pairs_again(sc_pairs_run_t *x, double reference, signed char *sta
 }
 
 /* The first step's rounds, then what the strategy does with them. */
-static sc_status_t sc__strategy(sc_pairs_run_t *x, double expected, sc_pairs_matrix_t *out,
-                                sc_err_t *err)
+static sc_status_t pairs__strategy(sc_pairs_run_t *x, double expected, sc_pairs_matrix_t *out,
+                                   sc_err_t *err)
 {
     const sc_pairs_opts_t *o = x->o;
     int n = x->pc->size, *peers = NULL, rounds = -1;
@@ -459,7 +460,7 @@ sc_status_t sc_pairs_measure(const sc_pairs_ctx_t *in, const sc_pairs_opts_t *o,
     if (status == SC_OK && o->put)
         status = x.pc->ops->rma->expose(x.pc, x.buf, 2 * o->size, err);
     if (status == SC_OK)
-        status = sc__strategy(&x, expected, out, err);
+        status = pairs__strategy(&x, expected, out, err);
     for (int a = 0; out->looks != NULL && a < n; a++)
         for (int b = a + 1; b < n; b++)
             out->measured += out->looks[a * n + b] > 0;

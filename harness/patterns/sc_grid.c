@@ -6,8 +6,8 @@
 
 /* Splits comm by color (key: position in the group); keeps the result only for groups of more
  * than one rank. Every rank calls it for every group kind, so the splits stay collective. */
-static sc_status_t sc__group(sc_comm_t *comm, int size, int color, int key, sc_comm_t **out,
-                             sc_err_t *err)
+static sc_status_t grid__group(sc_comm_t *comm, int size, int color, int key, sc_comm_t **out,
+                               sc_err_t *err)
 {
     *out = NULL;
     if (size <= 1)
@@ -24,11 +24,11 @@ sc_status_t sc_grid_create(sc_comm_t *comm, const sc_layout_t *layout, sc_grid_t
     grid->t = r % tp;
     grid->p = (r / tp) % pp;
     grid->d = r / (tp * pp);
-    sc_status_t status = sc__group(comm, tp, grid->d * pp + grid->p, grid->t, &grid->tp, err);
+    sc_status_t status = grid__group(comm, tp, grid->d * pp + grid->p, grid->t, &grid->tp, err);
     if (status == SC_OK)
-        status = sc__group(comm, pp, grid->d * tp + grid->t, grid->p, &grid->pp, err);
+        status = grid__group(comm, pp, grid->d * tp + grid->t, grid->p, &grid->pp, err);
     if (status == SC_OK)
-        status = sc__group(comm, layout->dp, grid->p * tp + grid->t, grid->d, &grid->dp, err);
+        status = grid__group(comm, layout->dp, grid->p * tp + grid->t, grid->d, &grid->dp, err);
     if (status != SC_OK)
         sc_grid_destroy(grid);
     return status;

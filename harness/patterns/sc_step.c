@@ -9,13 +9,13 @@
 
 /* The communicator the compute phase runs on: the one whose started operations it should
  * keep progressing (gradient buckets first). */
-static sc_comm_t *sc__compute_comm(const sc_step_t *s)
+static sc_comm_t *step__compute_comm(const sc_step_t *s)
 {
     const sc_grid_t *g = s->grid;
     return g->dp ? g->dp : g->pp ? g->pp : g->tp ? g->tp : s->world;
 }
 
-static sc_comm_t *sc__group_comm(const sc_step_t *s, sc_plan_group_t group)
+static sc_comm_t *step__group_comm(const sc_step_t *s, sc_plan_group_t group)
 {
     const sc_grid_t *g = s->grid;
     switch (group) {
@@ -30,7 +30,7 @@ static sc_comm_t *sc__group_comm(const sc_step_t *s, sc_plan_group_t group)
 
 /* The type messages travel in: the plan's, or float where the backend lacks it (MPI has no
  * fp16/bf16) - the byte count, which is what the network sees, stays the same. */
-static sc_dtype_t sc__wire_dtype(const sc_comm_t *comm, int precision)
+static sc_dtype_t step__wire_dtype(const sc_comm_t *comm, int precision)
 {
     sc_dtype_t dtype = sc_precision_dtype(precision);
     return sc_comm_supports(comm, SC_COLL_allreduce, dtype, false) ? dtype : SC_DTYPE_float;
@@ -40,17 +40,17 @@ static sc_dtype_t sc__wire_dtype(const sc_comm_t *comm, int precision)
 /* The step's buffer: what is sent, what blocking operations receive, what started ones do. */
 #define SC__STEP_REGIONS 3
 
-static bool sc__per_rank(sc_coll_id_t coll)
+static bool step__per_rank(sc_coll_id_t coll)
 {
     return coll == SC_COLL_reducescatter || coll == SC_COLL_allgather || coll == SC_COLL_alltoall;
 }
 
 /* Per-rank element count for a payload of `bytes` (scaled), at least one per rank. */
-static size_t sc__count(const sc_step_t *s, const sc_comm_t *comm, sc_coll_id_t coll, double bytes,
-                        sc_dtype_t dtype)
+static size_t step__count(const sc_step_t *s, const sc_comm_t *comm, sc_coll_id_t coll,
+                          double bytes, sc_dtype_t dtype)
 {
     double elems = bytes * s->bytes_scale / (double)sc_dtype_size(dtype);
-    bool per_rank = sc__per_rank(coll);
+    bool per_rank = step__per_rank(coll);
     if (per_rank)
         elems /= comm->size;
     size_t count = (size_t)elems;
@@ -61,7 +61,7 @@ static size_t sc__count(const sc_step_t *s, const sc_comm_t *comm, sc_coll_id_t 
 }
 
 /* One operation issued: sent is the payload handed to the backend, in the plan's units. */
-static void sc__count_op(sc_step_t *s, const sc_plan_op_t *op, uint64_t sent)
+static void step__count_op(sc_step_t *s, const sc_plan_op_t *op, uint64_t sent)
 {
     int k = sc_plan_op_index(op);
     s->counts.calls[k]++;
@@ -71,20 +71,20 @@ static void sc__count_op(sc_step_t *s, const sc_plan_op_t *op, uint64_t sent)
 
 /* A blocking collective is the library's blocking one: its non-blocking ones are other
  * algorithms (docs/REFERENCE.md §5) and would not time what a non-overlapped step runs. */
-static sc_status_t sc__coll(sc_step_t *s, sc_comm_t *comm, const sc_plan_op_t *op, sc_err_t *err)
+static sc_status_t step__coll(sc_step_t *s, sc_comm_t *comm, const sc_plan_op_t *op, sc_err_t *err)
 {
-    sc_dtype_t dtype = sc__wire_dtype(comm, op->precision);
+    sc_dtype_t dtype = step__wire_dtype(comm, op->precision);
     size_t region = s->buf_bytes / SC__STEP_REGIONS;
     sc_coll_args_t a = {
         .sendbuf = s->buf,
         .recvbuf = (char *)s->buf + (op->nonblocking ? 2 : 1) * region,
-        .count = sc__count(s, comm, op->coll, op->bytes, dtype),
+        .count = step__count(s, comm, op->coll, op->bytes, dtype),
         .dtype = dtype,
         .op = SC_REDOP_sum,
     };
-    sc__count_op(s, op,
-                 (uint64_t)a.count * sc_dtype_size(dtype) *
-                     (sc__per_rank(op->coll) ? (uint64_t)comm->size : 1));
+    step__count_op(s, op,
+                   (uint64_t)a.count * sc_dtype_size(dtype) *
+                       (step__per_rank(op->coll) ? (uint64_t)comm->size : 1));
     if (s->trace != NULL)
         s->trace(s->trace_arg, op->coll, comm, dtype, a.count);
     uint64_t t0 = sc_clock_ns();
@@ -99,11 +99,11 @@ static sc_status_t sc__coll(sc_step_t *s, sc_comm_t *comm, const sc_plan_op_t *o
 /* An activation (or its gradient) to or from the neighbouring stage. The send is started and
  * completed by the stage's final wait; the receive blocks, and that wait counts as
  * communication. */
-static sc_status_t sc__p2p(sc_step_t *s, sc_comm_t *pp, const sc_plan_op_t *op, sc_err_t *err)
+static sc_status_t step__p2p(sc_step_t *s, sc_comm_t *pp, const sc_plan_op_t *op, sc_err_t *err)
 {
     size_t region = s->buf_bytes / SC__STEP_REGIONS, count = (size_t)(op->bytes * s->bytes_scale);
     count = count > region ? region : (count ? count : 1);
-    sc__count_op(s, op, count);
+    step__count_op(s, op, count);
     if (op->kind == SC_PLAN_SEND)
         return pp->ops->isend(pp, s->buf, count, SC_DTYPE_uint8, op->peer_stage, err);
     uint64_t t0 = sc_clock_ns();
@@ -113,18 +113,18 @@ static sc_status_t sc__p2p(sc_step_t *s, sc_comm_t *pp, const sc_plan_op_t *op, 
     return status;
 }
 
-static sc_status_t sc__compute(sc_step_t *s, double us, sc_err_t *err)
+static sc_status_t step__compute(sc_step_t *s, double us, sc_err_t *err)
 {
     if (us <= 0)
         return SC_OK;
     double took = 0;
-    sc_comm_t *cc = sc__compute_comm(s);
+    sc_comm_t *cc = step__compute_comm(s);
     sc_status_t status = cc->ops->compute_spin(cc, us, &took, err);
     s->compute_us += took;
     return status;
 }
 
-static sc_status_t sc__wait(sc_step_t *s, sc_comm_t *comm, sc_err_t *err)
+static sc_status_t step__wait(sc_step_t *s, sc_comm_t *comm, sc_err_t *err)
 {
     uint64_t t0 = sc_clock_ns();
     sc_status_t status = comm->ops->iwait(comm, err);
@@ -132,11 +132,11 @@ static sc_status_t sc__wait(sc_step_t *s, sc_comm_t *comm, sc_err_t *err)
     return status;
 }
 
-static sc_status_t sc__op(sc_step_t *s, const sc_plan_op_t *op, sc_err_t *err)
+static sc_status_t step__op(sc_step_t *s, const sc_plan_op_t *op, sc_err_t *err)
 {
     if (op->kind == SC_PLAN_COMPUTE)
-        return sc__compute(s, op->compute_us * s->compute_scale, err);
-    sc_comm_t *comm = sc__group_comm(s, op->group);
+        return step__compute(s, op->compute_us * s->compute_scale, err);
+    sc_comm_t *comm = step__group_comm(s, op->group);
     if (comm == NULL) /* the plan has no operations on groups of one rank */
         return sc_err_set(err, SC_ERR_RUNTIME,
                           "rank %d (host %s): step plan: a %s operation on a %s group of one",
@@ -144,11 +144,11 @@ static sc_status_t sc__op(sc_step_t *s, const sc_plan_op_t *op, sc_err_t *err)
                           sc_plan_group_name(op->group));
     switch (op->kind) {
     case SC_PLAN_COLL:
-        return sc__coll(s, comm, op, err);
+        return step__coll(s, comm, op, err);
     case SC_PLAN_WAIT:
-        return sc__wait(s, comm, err);
+        return step__wait(s, comm, err);
     default:
-        return sc__p2p(s, comm, op, err);
+        return step__p2p(s, comm, op, err);
     }
 }
 
@@ -158,7 +158,7 @@ sc_status_t sc_step_run(sc_step_t *s, sc_err_t *err)
     const sc_plan_op_t *ops = sc_plan_stage(s->plan, s->grid->p, &n);
     sc_status_t status = SC_OK;
     for (size_t i = 0; i < n && status == SC_OK; i++)
-        status = sc__op(s, &ops[i], err);
+        status = step__op(s, &ops[i], err);
     return status;
 }
 

@@ -19,9 +19,9 @@ typedef struct {
     double *deferred;   /* without overlap: buckets reduced after backward */
     int ndeferred;
     sc_err_t *err;
-} sc__builder_t;
+} plan__builder_t;
 
-static sc_status_t sc__push(sc__builder_t *b, sc_plan_op_t op)
+static sc_status_t plan__push(plan__builder_t *b, sc_plan_op_t op)
 {
     sc_plan_t *p = b->plan;
     if (p->nops == p->cap) {
@@ -37,121 +37,121 @@ static sc_status_t sc__push(sc__builder_t *b, sc_plan_op_t op)
     return SC_OK;
 }
 
-static sc_status_t sc__coll(sc__builder_t *b, sc_plan_phase_t phase, sc_plan_group_t group,
-                            sc_coll_id_t coll, double bytes, bool nonblocking, int mb, int layer)
+static sc_status_t plan__coll(plan__builder_t *b, sc_plan_phase_t phase, sc_plan_group_t group,
+                              sc_coll_id_t coll, double bytes, bool nonblocking, int mb, int layer)
 {
     int precision =
         coll == SC_COLL_alltoall || group == SC_GROUP_TP ? b->w->activations : b->w->gradients;
-    return sc__push(b, (sc_plan_op_t){.kind = SC_PLAN_COLL,
-                                      .phase = phase,
-                                      .group = group,
-                                      .coll = coll,
-                                      .nonblocking = nonblocking,
-                                      .precision = precision,
-                                      .micro_batch = mb,
-                                      .layer = layer,
-                                      .bytes = bytes});
+    return plan__push(b, (sc_plan_op_t){.kind = SC_PLAN_COLL,
+                                        .phase = phase,
+                                        .group = group,
+                                        .coll = coll,
+                                        .nonblocking = nonblocking,
+                                        .precision = precision,
+                                        .micro_batch = mb,
+                                        .layer = layer,
+                                        .bytes = bytes});
 }
 
-static sc_status_t sc__simple(sc__builder_t *b, sc_plan_kind_t kind, sc_plan_phase_t phase,
-                              sc_plan_group_t group, int peer, int mb, int layer)
+static sc_status_t plan__simple(plan__builder_t *b, sc_plan_kind_t kind, sc_plan_phase_t phase,
+                                sc_plan_group_t group, int peer, int mb, int layer)
 {
     bool p2p = kind == SC_PLAN_SEND || kind == SC_PLAN_RECV;
-    return sc__push(b, (sc_plan_op_t){.kind = kind,
-                                      .phase = phase,
-                                      .group = group,
-                                      .precision = b->w->activations,
-                                      .peer_stage = peer,
-                                      .micro_batch = mb,
-                                      .layer = layer,
-                                      .bytes = p2p ? sc_plan_activation_bytes(b->w) : 0});
+    return plan__push(b, (sc_plan_op_t){.kind = kind,
+                                        .phase = phase,
+                                        .group = group,
+                                        .precision = b->w->activations,
+                                        .peer_stage = peer,
+                                        .micro_batch = mb,
+                                        .layer = layer,
+                                        .bytes = p2p ? sc_plan_activation_bytes(b->w) : 0});
 }
 
 /* Gradient (and parameter) bytes of one layer on one rank: its tensor-parallel share. */
-static double sc__layer_grad_bytes(const sc__builder_t *b)
+static double plan__layer_grad_bytes(const plan__builder_t *b)
 {
     const sc_workload_t *w = b->w;
     return w->parameters / (double)w->layers / b->l->tp *
            (double)sc_dtype_size(sc_precision_dtype(w->gradients));
 }
 
-static sc_coll_id_t sc__bucket_coll(const sc__builder_t *b)
+static sc_coll_id_t plan__bucket_coll(const plan__builder_t *b)
 {
     return b->w->zero > 0 ? SC_COLL_reducescatter : SC_COLL_allreduce;
 }
 
 /* A full bucket: started now (overlap), or kept for after backward. */
-static sc_status_t sc__bucket(sc__builder_t *b, double bytes, int mb, int layer)
+static sc_status_t plan__bucket(plan__builder_t *b, double bytes, int mb, int layer)
 {
     if (b->w->overlap)
-        return sc__coll(b, SC_PHASE_BACKWARD, SC_GROUP_DP, sc__bucket_coll(b), bytes, true, mb,
-                        layer);
+        return plan__coll(b, SC_PHASE_BACKWARD, SC_GROUP_DP, plan__bucket_coll(b), bytes, true, mb,
+                          layer);
     b->deferred[b->ndeferred++] = bytes;
     return SC_OK;
 }
 
-static bool sc__is_moe_layer(const sc_workload_t *w, long long layer)
+static bool plan__is_moe_layer(const sc_workload_t *w, long long layer)
 {
     return w->experts > 0 && w->moe_every > 0 && (layer + 1) % w->moe_every == 0;
 }
 
 /* The TP block collectives of one layer: attention, then MLP; backward mirrors forward. */
-static sc_status_t sc__tp_blocks(sc__builder_t *b, sc_plan_phase_t phase, int mb, int layer)
+static sc_status_t plan__tp_blocks(plan__builder_t *b, sc_plan_phase_t phase, int mb, int layer)
 {
     double act = sc_plan_activation_bytes(b->w);
     sc_status_t status = SC_OK;
     for (int block = 0; block < 2 && status == SC_OK; block++) {
         if (b->w->sequence_parallel) {
-            status = sc__coll(b, phase, SC_GROUP_TP, SC_COLL_allgather, act, false, mb, layer);
+            status = plan__coll(b, phase, SC_GROUP_TP, SC_COLL_allgather, act, false, mb, layer);
             if (status == SC_OK)
                 status =
-                    sc__coll(b, phase, SC_GROUP_TP, SC_COLL_reducescatter, act, false, mb, layer);
+                    plan__coll(b, phase, SC_GROUP_TP, SC_COLL_reducescatter, act, false, mb, layer);
         } else {
-            status = sc__coll(b, phase, SC_GROUP_TP, SC_COLL_allreduce, act, false, mb, layer);
+            status = plan__coll(b, phase, SC_GROUP_TP, SC_COLL_allreduce, act, false, mb, layer);
         }
     }
     return status;
 }
 
-static sc_status_t sc__layer(sc__builder_t *b, int layer, bool backward, int mb, bool last)
+static sc_status_t plan__layer(plan__builder_t *b, int layer, bool backward, int mb, bool last)
 {
     const sc_workload_t *w = b->w;
     const sc_layout_t *l = b->l;
     sc_plan_phase_t phase = backward ? SC_PHASE_BACKWARD : SC_PHASE_FORWARD;
     sc_status_t status = SC_OK;
     if (w->zero == 3 && l->dp > 1) /* the layer's parameters, gathered before use */
-        status = sc__coll(b, phase, SC_GROUP_DP, SC_COLL_allgather, sc__layer_grad_bytes(b), false,
-                          mb, layer);
+        status = plan__coll(b, phase, SC_GROUP_DP, SC_COLL_allgather, plan__layer_grad_bytes(b),
+                            false, mb, layer);
     double us = sc_plan_layer_us(w, l) * (backward ? sc_plan_backward_factor(w) : 1.0);
     if (status == SC_OK && us > 0)
-        status = sc__push(b, (sc_plan_op_t){.kind = SC_PLAN_COMPUTE,
-                                            .phase = phase,
-                                            .micro_batch = mb,
-                                            .layer = layer,
-                                            .compute_us = us});
+        status = plan__push(b, (sc_plan_op_t){.kind = SC_PLAN_COMPUTE,
+                                              .phase = phase,
+                                              .micro_batch = mb,
+                                              .layer = layer,
+                                              .compute_us = us});
     if (status == SC_OK && l->tp > 1)
-        status = sc__tp_blocks(b, phase, mb, layer);
+        status = plan__tp_blocks(b, phase, mb, layer);
     /* full recomputation runs the layer's forward again in backward, its collectives too */
     if (status == SC_OK && l->tp > 1 && backward && w->recompute == SC_RECOMPUTE_FULL)
-        status = sc__tp_blocks(b, phase, mb, layer);
-    if (status == SC_OK && l->dp > 1 && sc__is_moe_layer(w, layer)) { /* tokens out, back */
+        status = plan__tp_blocks(b, phase, mb, layer);
+    if (status == SC_OK && l->dp > 1 && plan__is_moe_layer(w, layer)) { /* tokens out, back */
         double bytes = sc_plan_activation_bytes(w) * (double)w->top_k * w->capacity_factor;
         for (int i = 0; i < 2 && status == SC_OK; i++)
-            status = sc__coll(b, phase, SC_GROUP_EP, SC_COLL_alltoall, bytes, false, mb, layer);
+            status = plan__coll(b, phase, SC_GROUP_EP, SC_COLL_alltoall, bytes, false, mb, layer);
     }
     if (status == SC_OK && backward && last && l->dp > 1) {
-        b->bucket_fill += sc__layer_grad_bytes(b);
+        b->bucket_fill += plan__layer_grad_bytes(b);
         if (b->bucket_fill >= w->bucket_mb * 1048576.0) { /* MiB, as PyTorch's bucket_cap_mb */
             double bytes = b->bucket_fill;
             b->bucket_fill = 0;
-            status = sc__bucket(b, bytes, mb, layer);
+            status = plan__bucket(b, bytes, mb, layer);
         }
     }
     return status;
 }
 
 /* One schedule action: forward (action >= 0) or backward (-action - 1) of a micro-batch. */
-static sc_status_t sc__action(sc__builder_t *b, int action)
+static sc_status_t plan__action(plan__builder_t *b, int action)
 {
     int p = b->stage, pp = b->l->pp, m = b->l->micro_batches;
     bool backward = action < 0;
@@ -161,38 +161,38 @@ static sc_status_t sc__action(sc__builder_t *b, int action)
     int from = backward ? p + 1 : p - 1, to = backward ? p - 1 : p + 1;
     sc_status_t status = SC_OK;
     if (from >= 0 && from < pp)
-        status = sc__simple(b, SC_PLAN_RECV, phase, SC_GROUP_PP, from, mb, -1);
+        status = plan__simple(b, SC_PLAN_RECV, phase, SC_GROUP_PP, from, mb, -1);
     for (int i = 0; i < per_stage && status == SC_OK; i++)
-        status = sc__layer(b, backward ? first + per_stage - 1 - i : first + i, backward, mb,
-                           mb == m - 1);
+        status = plan__layer(b, backward ? first + per_stage - 1 - i : first + i, backward, mb,
+                             mb == m - 1);
     if (status == SC_OK && to >= 0 && to < pp)
-        status = sc__simple(b, SC_PLAN_SEND, phase, SC_GROUP_PP, to, mb, -1);
+        status = plan__simple(b, SC_PLAN_SEND, phase, SC_GROUP_PP, to, mb, -1);
     return status;
 }
 
 /* After backward: the last bucket, the deferred ones, the wait, ZeRO-1/2's parameters back. */
-static sc_status_t sc__finish_dp(sc__builder_t *b)
+static sc_status_t plan__finish_dp(plan__builder_t *b)
 {
     int m = b->l->micro_batches;
     sc_status_t status = SC_OK;
     if (b->bucket_fill > 0)
-        status = sc__bucket(b, b->bucket_fill, m - 1, -1);
+        status = plan__bucket(b, b->bucket_fill, m - 1, -1);
     b->bucket_fill = 0;
     for (int i = 0; i < b->ndeferred && status == SC_OK; i++)
-        status = sc__coll(b, SC_PHASE_BACKWARD, SC_GROUP_DP, sc__bucket_coll(b), b->deferred[i],
-                          false, m - 1, -1);
+        status = plan__coll(b, SC_PHASE_BACKWARD, SC_GROUP_DP, plan__bucket_coll(b), b->deferred[i],
+                            false, m - 1, -1);
     if (status == SC_OK)
-        status = sc__simple(b, SC_PLAN_WAIT, SC_PHASE_BACKWARD, SC_GROUP_DP, 0, -1, -1);
+        status = plan__simple(b, SC_PLAN_WAIT, SC_PHASE_BACKWARD, SC_GROUP_DP, 0, -1, -1);
     if (status == SC_OK && (b->w->zero == 1 || b->w->zero == 2))
-        status = sc__coll(b, SC_PHASE_OPTIMIZER, SC_GROUP_DP, SC_COLL_allgather,
-                          sc__layer_grad_bytes(b) * (double)b->w->layers, false, -1, -1);
+        status = plan__coll(b, SC_PHASE_OPTIMIZER, SC_GROUP_DP, SC_COLL_allgather,
+                            plan__layer_grad_bytes(b) * (double)b->w->layers, false, -1, -1);
     return status;
 }
 
 /* The stage's schedule: action >= 0 is the forward of micro-batch action, < 0 the backward of
  * micro-batch -action - 1. GPipe: every forward, then every backward. 1F1B: stage p runs
  * pp - p - 1 forwards, then alternates one forward and one backward, then drains. */
-static int sc__schedule(int schedule, int p, int pp, int m, int *actions)
+static int plan__schedule(int schedule, int p, int pp, int m, int *actions)
 {
     int n = 0, forward = 0, backward = 0;
     int warmup = schedule == SC_SCHEDULE_GPIPE ? m : (pp - p - 1 < m ? pp - p - 1 : m);
@@ -207,17 +207,17 @@ static int sc__schedule(int schedule, int p, int pp, int m, int *actions)
     return n;
 }
 
-static sc_status_t sc__stage(sc__builder_t *b, int *actions)
+static sc_status_t plan__stage(plan__builder_t *b, int *actions)
 {
     const sc_layout_t *l = b->l;
-    int n = sc__schedule(b->w->schedule, b->stage, l->pp, l->micro_batches, actions);
+    int n = plan__schedule(b->w->schedule, b->stage, l->pp, l->micro_batches, actions);
     sc_status_t status = SC_OK;
     for (int i = 0; i < n && status == SC_OK; i++)
-        status = sc__action(b, actions[i]);
+        status = plan__action(b, actions[i]);
     if (status == SC_OK && l->dp > 1)
-        status = sc__finish_dp(b);
+        status = plan__finish_dp(b);
     if (status == SC_OK && l->pp > 1) /* the stage's last sends */
-        status = sc__simple(b, SC_PLAN_WAIT, SC_PHASE_BACKWARD, SC_GROUP_PP, 0, -1, -1);
+        status = plan__simple(b, SC_PLAN_WAIT, SC_PHASE_BACKWARD, SC_GROUP_PP, 0, -1, -1);
     return status;
 }
 
@@ -238,10 +238,10 @@ sc_status_t sc_plan_build(const sc_workload_t *w, const sc_layout_t *l, sc_plan_
     if (actions == NULL || deferred == NULL || plan->stage_start == NULL)
         status = sc_err_set(err, SC_ERR_NOMEM, "no memory for a step plan of %d micro-batches", m);
     for (int s = 0; s < l->pp && status == SC_OK; s++) {
-        sc__builder_t b = {
+        plan__builder_t b = {
             .w = w, .l = l, .plan = plan, .stage = s, .deferred = deferred, .err = err};
         plan->stage_start[s] = plan->nops;
-        status = sc__stage(&b, actions);
+        status = plan__stage(&b, actions);
     }
     if (status == SC_OK)
         plan->stage_start[l->pp] = plan->nops;

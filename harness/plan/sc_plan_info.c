@@ -4,23 +4,24 @@
 
 #include <string.h>
 
-static const char *const sc__group_names[] = {"tp", "pp", "dp", "ep"};
-static const char *const sc__phase_names[] = {"forward", "backward", "optimizer"};
-static const char *const sc__kind_names[] = {"compute", "collective", "send", "recv", "wait"};
+static const char *const plan_info__group_names[] = {"tp", "pp", "dp", "ep"};
+static const char *const plan_info__phase_names[] = {"forward", "backward", "optimizer"};
+static const char *const plan_info__kind_names[] = {"compute", "collective", "send", "recv",
+                                                    "wait"};
 
 const char *sc_plan_group_name(sc_plan_group_t group)
 {
-    return group < SC_GROUP_COUNT ? sc__group_names[group] : "?";
+    return group < SC_GROUP_COUNT ? plan_info__group_names[group] : "?";
 }
 
 const char *sc_plan_phase_name(sc_plan_phase_t phase)
 {
-    return phase < SC_PHASE_COUNT ? sc__phase_names[phase] : "?";
+    return phase < SC_PHASE_COUNT ? plan_info__phase_names[phase] : "?";
 }
 
 const char *sc_plan_kind_name(sc_plan_kind_t kind)
 {
-    return kind <= SC_PLAN_WAIT ? sc__kind_names[kind] : "?";
+    return kind <= SC_PLAN_WAIT ? plan_info__kind_names[kind] : "?";
 }
 
 int sc_plan_op_index(const sc_plan_op_t *op)

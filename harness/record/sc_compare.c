@@ -7,25 +7,25 @@
 
 #include "util/sc_defaults.h"
 
-static const char *const sc__dim_names[] = {
+static const char *const compare__dim_names[] = {
 #define SC__DIM_NAME(name) #name,
     SC_DIM_MAP(SC__DIM_NAME)
 #undef SC__DIM_NAME
 };
 /* in SC_DIM_MAP's order */
-static const char *const sc__dim_words[SC_DIM_COUNT] = {
+static const char *const compare__dim_words[SC_DIM_COUNT] = {
     "scaling efficiency", "absolute throughput", "cost efficiency",
     "energy efficiency",  "memory headroom",     "ecosystem",
 };
 
 const char *sc_dim_name(sc_dim_t d)
 {
-    return sc__dim_names[d];
+    return compare__dim_names[d];
 }
 
 const char *sc_dim_words(sc_dim_t d)
 {
-    return sc__dim_words[d];
+    return compare__dim_words[d];
 }
 
 void sc_weights_default(sc_weights_t *w)

@@ -13,27 +13,27 @@ bool sc_present(double v)
     return !isnan(v);
 }
 
-static const char *const sc__level_names[] = {"PASS", "WARN", "FAIL"};
+static const char *const record__level_names[] = {"PASS", "WARN", "FAIL"};
 
 const char *sc_level_name(sc_level_t level)
 {
-    return sc__level_names[level];
+    return record__level_names[level];
 }
 
 int sc_level_parse(const char *name)
 {
     for (int l = 0; name != NULL && l < 3; l++)
-        if (strcmp(name, sc__level_names[l]) == 0)
+        if (strcmp(name, record__level_names[l]) == 0)
             return l;
     return -1;
 }
 
 /* Every SC_LIST has this layout. */
-typedef SC_LIST(char) sc__any_list_t;
+typedef SC_LIST(char) record__any_list_t;
 
 void *sc_list_push(void *list, size_t elem_size)
 {
-    sc__any_list_t *l = list;
+    record__any_list_t *l = list;
     if (l->n == l->cap) {
         size_t cap = l->cap ? 2 * l->cap : 8;
         char *items = realloc(l->items, cap * elem_size);
@@ -49,7 +49,7 @@ void *sc_list_push(void *list, size_t elem_size)
 
 void sc_list_free(void *list)
 {
-    sc__any_list_t *l = list;
+    record__any_list_t *l = list;
     free(l->items);
     l->items = NULL;
     l->n = l->cap = 0;
@@ -149,7 +149,7 @@ void sc_result_init(sc_result_t *r, const char *command)
     r->avg_busbw_GBps = SC_ABSENT;
 }
 
-static void sc__points_free(sc_points_t *points)
+static void record__points_free(sc_points_t *points)
 {
     for (size_t i = 0; i < points->n; i++) {
         sc_point_t *p = &points->items[i];
@@ -184,7 +184,7 @@ void sc_result_free(sc_result_t *r)
     for (int i = 0; r->rank_info && i < r->ranks; i++)
         sc_list_free(&r->rank_info[i]);
     free(r->rank_info);
-    sc__points_free(&r->points);
+    record__points_free(&r->points);
     sc_list_free(&r->sweep);
     sc_list_free(&r->cases);
     sc_result_free_matrix(r);

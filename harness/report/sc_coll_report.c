@@ -15,7 +15,7 @@ void sc_coll_report_table_header(sc_results_t *res, bool with_iters)
                       "(GB/s)", "(GB/s)", "", it2);
 }
 
-static void sc__row_half(char *buf, size_t len, const sc_case_result_t *r, bool with_iters)
+static void coll_report__row_half(char *buf, size_t len, const sc_case_result_t *r, bool with_iters)
 {
     if (r == NULL) { /* the backend does not run this half (e.g. in place) */
         snprintf(buf, len, " %8s %7s %7s %6s%s", "n/a", "n/a", "n/a", "n/a",
@@ -39,8 +39,8 @@ void sc_coll_report_table_row(sc_results_t *res, const sc_case_t *c,
                               const sc_case_result_t *in_place, bool with_iters)
 {
     char oop[96], ip[96];
-    sc__row_half(oop, sizeof(oop), out_of_place, with_iters);
-    sc__row_half(ip, sizeof(ip), in_place, with_iters);
+    coll_report__row_half(oop, sizeof(oop), out_of_place, with_iters);
+    coll_report__row_half(ip, sizeof(ip), in_place, with_iters);
     uint64_t elements = c->size_bytes / sc_dtype_size(c->dtype);
     sc_results_printf(res, "  %12" PRIu64 " %13" PRIu64 " %9s %7s %6d%s%s\n", c->size_bytes,
                       elements, sc_dtype_name(c->dtype),

@@ -28,7 +28,7 @@ void sc_compare_formula(const sc_weights_t *w, char *buf, size_t len)
 }
 
 /* A figure in width characters, "n/a" when absent. */
-static const char *sc__fig(char *buf, size_t len, double v, const char *fmt)
+static const char *compare_report__fig(char *buf, size_t len, double v, const char *fmt)
 {
     if (!sc_present(v))
         snprintf(buf, len, "n/a");
@@ -37,7 +37,7 @@ static const char *sc__fig(char *buf, size_t len, double v, const char *fmt)
     return buf;
 }
 
-static void sc__print_text(FILE *out, const sc_compare_systems_t *s)
+static void compare_report__print_text(FILE *out, const sc_compare_systems_t *s)
 {
     fprintf(out, "# %-4s %-28s %-9s %5s %12s %10s %10s %6s %6s %9s %10s %7s %10s %13s %-8s\n",
             "rank", "system", "source", "gpus", "samples/s", "per node", "per GPU", "eff", "model",
@@ -56,11 +56,11 @@ static void sc__print_text(FILE *out, const sc_compare_systems_t *s)
             "  %-4d %-28s %-9s %5d %12.1f %10.1f %10.1f %6.3f %6s %9s %10s %7s %10s %13s %-8s\n",
             r->rank, r->system, r->source, r->gpus, r->throughput, r->throughput_per_node,
             r->throughput_per_gpu, r->efficiency,
-            sc__fig(a, sizeof(a), r->expected_efficiency, "%.3f"),
-            sc__fig(b, sizeof(b), r->cost_hour_usd, "%.2f"),
-            sc__fig(c, sizeof(c), r->samples_per_usd, "%.0f"),
-            sc__fig(d, sizeof(d), r->power_kw, "%.2f"),
-            sc__fig(e, sizeof(e), r->samples_per_kwh, "%.0f"), mem,
+            compare_report__fig(a, sizeof(a), r->expected_efficiency, "%.3f"),
+            compare_report__fig(b, sizeof(b), r->cost_hour_usd, "%.2f"),
+            compare_report__fig(c, sizeof(c), r->samples_per_usd, "%.0f"),
+            compare_report__fig(d, sizeof(d), r->power_kw, "%.2f"),
+            compare_report__fig(e, sizeof(e), r->samples_per_kwh, "%.0f"), mem,
             r->verdict[0] ? r->verdict : "-");
     }
     fprintf(out, "#\n# scores (0-10)  %-28s", "");
@@ -72,7 +72,7 @@ static void sc__print_text(FILE *out, const sc_compare_systems_t *s)
         fprintf(out, "  %-4d %-39s", r->rank, r->system);
         for (int d = 0; d < SC_DIM_COUNT; d++) {
             char v[32];
-            fprintf(out, " %10s", sc__fig(v, sizeof(v), r->score[d], "%.1f"));
+            fprintf(out, " %10s", compare_report__fig(v, sizeof(v), r->score[d], "%.1f"));
         }
         fprintf(out, " %7.2f%s\n", r->total, r->memory_fits ? "" : "  (does not fit)");
     }
@@ -89,7 +89,7 @@ static void sc__print_text(FILE *out, const sc_compare_systems_t *s)
 }
 
 /* The README's table: one row a system. */
-static void sc__print_markdown(FILE *out, const sc_compare_systems_t *s)
+static void compare_report__print_markdown(FILE *out, const sc_compare_systems_t *s)
 {
     fprintf(out, "| rank | system | GPU | GPUs | efficiency | samples/s | per GPU | memory a GPU "
                  "| score |\n|---|---|---|---|---|---|---|---|---|\n");
@@ -116,10 +116,10 @@ void sc_compare_print(FILE *out, const sc_compare_systems_t *s, const sc_weights
                       bool markdown)
 {
     if (markdown) {
-        sc__print_markdown(out, s);
+        compare_report__print_markdown(out, s);
         return;
     }
-    sc__print_text(out, s);
+    compare_report__print_text(out, s);
     char formula[512];
     sc_compare_formula(w, formula, sizeof(formula));
     fprintf(out, "# %s%s%s\n", formula, w->path[0] ? "; weights from " : "",
@@ -127,8 +127,8 @@ void sc_compare_print(FILE *out, const sc_compare_systems_t *s, const sc_weights
 }
 
 /* A system's curve (gpus, efficiency, the model's) and sweep (size, busbw) as data files. */
-static sc_status_t sc__data(const char *dir, size_t i, const sc_compare_system_t *sys,
-                            sc_err_t *err)
+static sc_status_t compare_report__data(const char *dir, size_t i, const sc_compare_system_t *sys,
+                                        sc_err_t *err)
 {
     char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/curve-%zu.dat", dir, i);
@@ -152,7 +152,8 @@ static sc_status_t sc__data(const char *dir, size_t i, const sc_compare_system_t
 }
 
 /* A curve's title for gnuplot, quoted (sc_report_gnuplot_text): "SYSTEM (SOURCE)SUFFIX". */
-static void sc__title(char *buf, size_t len, const sc_compare_row_t *r, const char *suffix)
+static void compare_report__title(char *buf, size_t len, const sc_compare_row_t *r,
+                                  const char *suffix)
 {
     char text[192];
     snprintf(text, sizeof(text), "%s (%s)%s", r->system, r->source, suffix);
@@ -161,7 +162,8 @@ static void sc__title(char *buf, size_t len, const sc_compare_row_t *r, const ch
 
 /* The script's lines for efficiency.svg and (where sweeps were measured) busbw.svg; false when
  * it does not fit. */
-static bool sc__script(char *script, size_t size, const sc_compare_systems_t *s, bool *any_busbw)
+static bool compare_report__script(char *script, size_t size, const sc_compare_systems_t *s,
+                                   bool *any_busbw)
 {
     size_t used = (size_t)snprintf(script, size,
                                    "%sset output 'efficiency.svg'\nset title 'Scaling efficiency' "
@@ -171,12 +173,12 @@ static bool sc__script(char *script, size_t size, const sc_compare_systems_t *s,
     *any_busbw = false;
     char title[400];
     for (size_t i = 0; i < s->n && used < size; i++) {
-        sc__title(title, sizeof(title), &s->items[i].row, "");
+        compare_report__title(title, sizeof(title), &s->items[i].row, "");
         used += (size_t)snprintf(script + used, size - used,
                                  ", 'curve-%zu.dat' using 1:2 with linespoints lc %zu title %s "
                                  "noenhanced",
                                  i, i + 1, title);
-        sc__title(title, sizeof(title), &s->items[i].row, ", its model");
+        compare_report__title(title, sizeof(title), &s->items[i].row, ", its model");
         if (strcmp(s->items[i].row.source, "measured") == 0 && used < size)
             used += (size_t)snprintf(script + used, size - used,
                                      ", 'curve-%zu.dat' using 1:3 with lines dt 3 lc %zu title "
@@ -194,7 +196,7 @@ static bool sc__script(char *script, size_t size, const sc_compare_systems_t *s,
         for (size_t i = 0, k = 0; i < s->n && used < size; i++) {
             if (s->items[i].busbw.n == 0)
                 continue;
-            sc__title(title, sizeof(title), &s->items[i].row, "");
+            compare_report__title(title, sizeof(title), &s->items[i].row, "");
             used += (size_t)snprintf(script + used, size - used,
                                      "%s 'busbw-%zu.dat' using 1:2 with linespoints title %s "
                                      "noenhanced",
@@ -208,11 +210,12 @@ static bool sc__script(char *script, size_t size, const sc_compare_systems_t *s,
 
 /* efficiency.svg: every system's curve over the ideal; busbw.svg where sweeps were measured.
  * Their data files are written, and gnuplot run, in a stage (sc_report_stage_open). */
-static int sc__plots(const char *dir, const sc_compare_systems_t *s, char *why, size_t len)
+static int compare_report__plots(const char *dir, const sc_compare_systems_t *s, char *why,
+                                 size_t len)
 {
     static char script[32768]; /* compare runs once, on one thread */
     bool any_busbw;
-    if (!sc__script(script, sizeof(script), s, &any_busbw)) {
+    if (!compare_report__script(script, sizeof(script), s, &any_busbw)) {
         snprintf(why, len, "too many systems for one plot");
         return 0;
     }
@@ -222,7 +225,7 @@ static int sc__plots(const char *dir, const sc_compare_systems_t *s, char *why, 
     sc_err_t err;
     bool ok = true;
     for (size_t i = 0; i < s->n && ok; i++)
-        if (sc__data(stage, i, &s->items[i], &err) != SC_OK) {
+        if (compare_report__data(stage, i, &s->items[i], &err) != SC_OK) {
             snprintf(why, len, "%s", err.msg);
             ok = false;
         }
@@ -231,40 +234,41 @@ static int sc__plots(const char *dir, const sc_compare_systems_t *s, char *why, 
     return ok ? (any_busbw ? 2 : 1) : 0;
 }
 
-static void sc__html_cell(FILE *out, const char *text)
+static void compare_report__html_cell(FILE *out, const char *text)
 {
     fputs("<td>", out);
     sc_files_xml_text(out, text);
     fputs("</td>", out);
 }
 
-static void sc__html_row(FILE *out, const sc_compare_row_t *r)
+static void compare_report__html_row(FILE *out, const sc_compare_row_t *r)
 {
     char v[64];
     fprintf(out, "<tr><td>%d</td>", r->rank);
-    sc__html_cell(out, r->system);
-    sc__html_cell(out, r->description);
-    sc__html_cell(out, r->source);
-    sc__html_cell(out, r->origin);
+    compare_report__html_cell(out, r->system);
+    compare_report__html_cell(out, r->description);
+    compare_report__html_cell(out, r->source);
+    compare_report__html_cell(out, r->origin);
     fprintf(out, "<td>%d</td><td>%.1f</td><td>%.1f</td><td>%.3f</td>", r->gpus, r->throughput,
             r->throughput_per_gpu, r->efficiency);
-    sc__html_cell(out, sc__fig(v, sizeof(v), r->expected_efficiency, "%.3f"));
-    sc__html_cell(out, sc__fig(v, sizeof(v), r->samples_per_usd, "%.0f"));
-    sc__html_cell(out, sc__fig(v, sizeof(v), r->samples_per_kwh, "%.0f"));
+    compare_report__html_cell(out,
+                              compare_report__fig(v, sizeof(v), r->expected_efficiency, "%.3f"));
+    compare_report__html_cell(out, compare_report__fig(v, sizeof(v), r->samples_per_usd, "%.0f"));
+    compare_report__html_cell(out, compare_report__fig(v, sizeof(v), r->samples_per_kwh, "%.0f"));
     if (sc_present(r->memory_headroom))
         snprintf(v, sizeof(v), "%.1f of %.0f GB%s", r->memory_need_gb, r->gpu_memory_gb,
                  r->memory_fits ? "" : " (does not fit)");
     else
         snprintf(v, sizeof(v), "n/a");
-    sc__html_cell(out, v);
-    sc__html_cell(out, r->note);
-    sc__html_cell(out, r->verdict[0] ? r->verdict : "-");
-    sc__html_cell(out, r->claims[0] ? r->claims : "-");
+    compare_report__html_cell(out, v);
+    compare_report__html_cell(out, r->note);
+    compare_report__html_cell(out, r->verdict[0] ? r->verdict : "-");
+    compare_report__html_cell(out, r->claims[0] ? r->claims : "-");
     snprintf(v, sizeof(v), "%d", r->differences);
-    sc__html_cell(out, v);
-    sc__html_cell(out, r->versions);
+    compare_report__html_cell(out, v);
+    compare_report__html_cell(out, r->versions);
     for (int d = 0; d < SC_DIM_COUNT; d++)
-        sc__html_cell(out, sc__fig(v, sizeof(v), r->score[d], "%.1f"));
+        compare_report__html_cell(out, compare_report__fig(v, sizeof(v), r->score[d], "%.1f"));
     fprintf(out, "<td><b>%.2f</b></td></tr>\n", r->total);
 }
 
@@ -274,11 +278,11 @@ typedef struct {
     const sc_weights_t *w;
     int plots;
     const char *why;
-} sc__page_t;
+} compare_report__page_t;
 
-static int sc__page(FILE *out, void *arg)
+static int compare_report__page(FILE *out, void *arg)
 {
-    const sc__page_t *p = arg;
+    const compare_report__page_t *p = arg;
     fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>scalecheck compare"
           "</title></head><body>\n<h1>Systems side by side</h1>\n<p>",
           out);
@@ -298,7 +302,7 @@ static int sc__page(FILE *out, void *arg)
     }
     fputs("<th>total</th></tr>\n", out);
     for (size_t i = 0; i < p->s->n; i++)
-        sc__html_row(out, &p->s->items[i].row);
+        compare_report__html_row(out, &p->s->items[i].row);
     fputs("</table>\n", out);
     if (p->plots >= 1)
         sc_report_html_file(out, p->dir, "efficiency.svg");
@@ -332,7 +336,7 @@ sc_status_t sc_compare_write(const char *dir, const sc_compare_systems_t *s, con
     if (status != SC_OK)
         return status;
     char why[256] = "";
-    sc__page_t page = {dir, s, w, sc__plots(dir, s, why, sizeof(why)), why};
+    compare_report__page_t page = {dir, s, w, compare_report__plots(dir, s, why, sizeof(why)), why};
     snprintf(path, sizeof(path), "%s/compare.html", dir);
-    return sc_files_write_text(path, sc__page, &page, err);
+    return sc_files_write_text(path, compare_report__page, &page, err);
 }

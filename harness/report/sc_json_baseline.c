@@ -31,7 +31,8 @@ sc_status_t sc_json_write_baseline(const char *path, const sc_baseline_t *b, sc_
 }
 
 /* Every point usable: a key, a metric, a positive median, a spread that is a fraction. */
-static sc_status_t sc__check_points(const char *path, const sc_baseline_t *b, sc_err_t *err)
+static sc_status_t json_baseline__check_points(const char *path, const sc_baseline_t *b,
+                                               sc_err_t *err)
 {
     if (b->points.n == 0)
         return sc_err_set(err, SC_ERR_INPUT, "%s: a baseline without points", path);
@@ -77,7 +78,7 @@ sc_status_t sc_json_load_baseline(const char *path, sc_baseline_t *b, sc_err_t *
                               sc_baseline_run_fields) &&
             sc_json_read_list(&src, doc, "points", &b->points, sizeof(*b->points.items),
                               sc_baseline_point_fields))
-            status = sc__check_points(path, b, err);
+            status = json_baseline__check_points(path, b, err);
         else
             status = src.status;
     }

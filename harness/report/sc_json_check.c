@@ -13,21 +13,21 @@
 typedef struct {
     const char *p, *end;
     int line;
-} sc__cur_t;
+} json_check__cur_t;
 
-static bool sc__space(char ch)
+static bool json_check__space(char ch)
 {
     return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n';
 }
 
-static void sc__ws(sc__cur_t *c)
+static void json_check__ws(json_check__cur_t *c)
 {
-    for (; c->p < c->end && sc__space(*c->p); c->p++)
+    for (; c->p < c->end && json_check__space(*c->p); c->p++)
         c->line += *c->p == '\n';
 }
 
 /* Past a string (c->p at its quote); its bytes between the quotes into key when given. */
-static bool sc__string(sc__cur_t *c, char *key, size_t len)
+static bool json_check__string(json_check__cur_t *c, char *key, size_t len)
 {
     size_t n = 0;
     for (c->p++; c->p < c->end && *c->p != '"'; c->p++) {
@@ -41,61 +41,63 @@ static bool sc__string(sc__cur_t *c, char *key, size_t len)
     return c->p++ < c->end;
 }
 
-static bool sc__skip(sc__cur_t *c, int depth);
+static bool json_check__skip(json_check__cur_t *c, int depth);
 
 /* Inside a container (c->p past its bracket), to the member or element keys[0]; then the value
  * keys[1..] names. */
-static int sc__find(sc__cur_t *c, bool object, const char *const *keys, int nkeys, int depth)
+static int json_check__find(json_check__cur_t *c, bool object, const char *const *keys, int nkeys,
+                            int depth)
 {
     for (long index = 0;; index++) {
-        sc__ws(c);
+        json_check__ws(c);
         if (c->p >= c->end || *c->p == (object ? '}' : ']'))
             return 0;
         bool match;
         if (object) {
             char key[128];
-            if (*c->p != '"' || !sc__string(c, key, sizeof(key)))
+            if (*c->p != '"' || !json_check__string(c, key, sizeof(key)))
                 return 0;
-            sc__ws(c);
+            json_check__ws(c);
             if (c->p >= c->end || *c->p++ != ':')
                 return 0;
             match = strcmp(key, keys[0]) == 0;
         } else
             match = index == strtol(keys[0], NULL, 10);
-        sc__ws(c);
+        json_check__ws(c);
         if (match) {
             if (nkeys == 1)
                 return c->line;
             if (c->p >= c->end || (*c->p != '{' && *c->p != '['))
                 return 0;
             bool inner = *c->p++ == '{';
-            return sc__find(c, inner, keys + 1, nkeys - 1, depth + 1);
+            return json_check__find(c, inner, keys + 1, nkeys - 1, depth + 1);
         }
-        if (!sc__skip(c, depth + 1))
+        if (!json_check__skip(c, depth + 1))
             return 0;
-        sc__ws(c);
+        json_check__ws(c);
         if (c->p < c->end && *c->p == ',')
             c->p++;
     }
 }
 
-static bool sc__skip(sc__cur_t *c, int depth)
+static bool json_check__skip(json_check__cur_t *c, int depth)
 {
-    sc__ws(c);
+    json_check__ws(c);
     if (c->p >= c->end || depth > 64)
         return false;
     if (*c->p == '"')
-        return sc__string(c, NULL, 0);
+        return json_check__string(c, NULL, 0);
     if (*c->p != '{' &&
         *c->p != '[') { /* a scalar: at least one byte (a NUL too), to a delimiter */
         const char *from = c->p;
-        while (c->p < c->end && *c->p != ',' && *c->p != '}' && *c->p != ']' && !sc__space(*c->p))
+        while (c->p < c->end && *c->p != ',' && *c->p != '}' && *c->p != ']' &&
+               !json_check__space(*c->p))
             c->p++;
         return c->p > from;
     }
     char close = *c->p++ == '{' ? '}' : ']';
     for (;;) {
-        sc__ws(c);
+        json_check__ws(c);
         if (c->p >= c->end)
             return false;
         if (*c->p == close) {
@@ -104,7 +106,7 @@ static bool sc__skip(sc__cur_t *c, int depth)
         }
         if (*c->p == ',' || *c->p == ':')
             c->p++;
-        else if (!sc__skip(c, depth + 1))
+        else if (!json_check__skip(c, depth + 1))
             return false;
     }
 }
@@ -113,14 +115,14 @@ int sc_json_line(const char *text, size_t len, const char *const *keys, int nkey
 {
     if (text == NULL)
         return 0;
-    sc__cur_t c = {text, text + len, 1};
-    sc__ws(&c);
+    json_check__cur_t c = {text, text + len, 1};
+    json_check__ws(&c);
     if (c.p >= c.end || nkeys == 0)
         return nkeys == 0 ? c.line : 0;
     if (*c.p != '{' && *c.p != '[')
         return 0;
     bool object = *c.p++ == '{';
-    return sc__find(&c, object, keys, nkeys, 0);
+    return json_check__find(&c, object, keys, nkeys, 0);
 }
 
 bool sc_json_refuse(sc_json_src_t *src, const char *const *keys, int nkeys, const char *where,
@@ -183,11 +185,11 @@ void sc_json_src_free(sc_json_src_t *src)
 typedef struct {
     const char *suffix;
     double max; /* past it no machine measures: a planted or broken figure */
-} sc__unit_t;
+} json_check__unit_t;
 
 /* SC_GBPS_MAX (record/sc_record.h); a time past ~116 days is no collective's or step's; 2^56
  * bytes is 64 PiB. */
-static const sc__unit_t sc__units[] = {
+static const json_check__unit_t json_check__units[] = {
     {"_GBps", SC_GBPS_MAX},          {"_us", 1e13}, {"_ms", 1e10}, {"_s", 1e7},
     {"_bytes", 72057594037927936.0}, {"_h", 1e4},   {NULL, 0},
 };
@@ -197,7 +199,7 @@ double sc_json_unit_max(const char *name)
     size_t n = strlen(name);
     if (strstr(name, "_error") != NULL) /* a signed difference (median_error_us) */
         return HUGE_VAL;
-    for (const sc__unit_t *u = sc__units; u->suffix != NULL; u++) {
+    for (const json_check__unit_t *u = json_check__units; u->suffix != NULL; u++) {
         size_t k = strlen(u->suffix);
         if (n > k && strcmp(name + n - k, u->suffix) == 0)
             return u->max;
@@ -219,7 +221,8 @@ bool sc_json_u64(const json_t *v, uint64_t *out)
 }
 
 /* v as field f into at; the reason it cannot be, else NULL. */
-static const char *sc__field(const json_t *v, const sc_field_t *f, void *at, char *why, size_t len)
+static const char *json_check__field(const json_t *v, const sc_field_t *f, void *at, char *why,
+                                     size_t len)
 {
     double max = sc_json_unit_max(f->name), d = json_is_number(v) ? json_number_value(v) : NAN;
     switch (f->kind) {
@@ -296,7 +299,7 @@ bool sc_json_read_record(sc_json_src_t *src, const json_t *obj, void *record,
         if (v == NULL && f->kind != SC_FIELD_OPTIONAL)
             continue;
         char why[128];
-        const char *bad = sc__field(v, f, (char *)record + f->offset, why, sizeof(why));
+        const char *bad = json_check__field(v, f, (char *)record + f->offset, why, sizeof(why));
         if (bad == NULL)
             continue;
         char where[160], idx[24];

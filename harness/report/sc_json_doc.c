@@ -6,7 +6,7 @@
 #include "report/sc_json_soak.h"
 #include "report/sc_json_out.h"
 
-static json_t *sc__strings(char (*list)[SC_HOST_MAX], int n)
+static json_t *json_doc__strings(char (*list)[SC_HOST_MAX], int n)
 {
     json_t *a = json_array();
     for (int i = 0; list != NULL && i < n; i++)
@@ -14,26 +14,26 @@ static json_t *sc__strings(char (*list)[SC_HOST_MAX], int n)
     return a;
 }
 
-static void sc__set_text(json_t *doc, const char *key, const char *text)
+static void json_doc__set_text(json_t *doc, const char *key, const char *text)
 {
     if (text[0] != '\0')
         json_object_set_new(doc, key, json_string(text));
 }
 
 /* What every command's document starts with. */
-static json_t *sc__header(const sc_result_t *r)
+static json_t *json_doc__header(const sc_result_t *r)
 {
     json_t *doc =
         json_pack("{s:s, s:s, s:s, s:i, s:i}", "tool", "scalecheck", "version", r->version,
                   "command", r->command, "ranks", r->ranks, "nhosts", r->nhosts);
-    sc__set_text(doc, "state", r->state);
-    sc__set_text(doc, "reason", r->reason);
-    sc__set_text(doc, "at_fault", r->at_fault);
-    sc__set_text(doc, "start_utc", r->start_utc);
+    json_doc__set_text(doc, "state", r->state);
+    json_doc__set_text(doc, "reason", r->reason);
+    json_doc__set_text(doc, "at_fault", r->at_fault);
+    json_doc__set_text(doc, "start_utc", r->start_utc);
     if (r->elapsed_s > 0)
         json_object_set_new(doc, "elapsed_s", json_real(r->elapsed_s));
-    sc__set_text(doc, "results_dir", r->results_dir);
-    sc__set_text(doc, "backend", r->backend);
+    json_doc__set_text(doc, "results_dir", r->results_dir);
+    json_doc__set_text(doc, "backend", r->backend);
     json_object_set_new(doc, "backend_note", json_string(r->backend_note));
     if (r->argv != NULL) {
         json_t *args = json_array();
@@ -42,9 +42,9 @@ static json_t *sc__header(const sc_result_t *r)
         json_object_set_new(doc, "argv", args);
     }
     if (r->hosts != NULL)
-        json_object_set_new(doc, "hosts", sc__strings(r->hosts, r->nhosts));
+        json_object_set_new(doc, "hosts", json_doc__strings(r->hosts, r->nhosts));
     if (r->rank_hosts != NULL)
-        json_object_set_new(doc, "rank_hosts", sc__strings(r->rank_hosts, r->ranks));
+        json_object_set_new(doc, "rank_hosts", json_doc__strings(r->rank_hosts, r->ranks));
     if (r->libraries.n > 0)
         json_object_set_new(doc, "libraries", sc_json_kvs(&r->libraries));
     if (r->options.n > 0)
@@ -58,7 +58,7 @@ static json_t *sc__header(const sc_result_t *r)
     return doc;
 }
 
-static json_t *sc__grid_json(const sc_point_t *p)
+static json_t *json_doc__grid_json(const sc_point_t *p)
 {
     json_t *rows = json_array();
     for (int r = 0; r < p->ngrid; r++) {
@@ -79,7 +79,7 @@ static json_t *sc__grid_json(const sc_point_t *p)
     return rows;
 }
 
-static json_t *sc__points_json(const sc_points_t *points)
+static json_t *json_doc__points_json(const sc_points_t *points)
 {
     json_t *list = json_array();
     for (size_t i = 0; i < points->n; i++) {
@@ -91,18 +91,18 @@ static json_t *sc__points_json(const sc_points_t *points)
                                           p->comm[k].bytes, "sent_bytes", p->comm[k].sent_bytes));
         json_object_set_new(obj, "comm", comm);
         if (p->grid != NULL)
-            json_object_set_new(obj, "grid", sc__grid_json(p));
+            json_object_set_new(obj, "grid", json_doc__grid_json(p));
         json_array_append_new(list, obj);
     }
     return list;
 }
 
-static json_t *sc__rows(const sc_case_rows_t *rows)
+static json_t *json_doc__rows(const sc_case_rows_t *rows)
 {
     return sc_json_records(rows->items, rows->n, sizeof(*rows->items), sc_case_row_fields);
 }
 
-static void sc__run_part(const sc_result_t *r, json_t *doc)
+static void json_doc__run_part(const sc_result_t *r, json_t *doc)
 {
     json_object_set_new(doc, "workload", json_string(r->workload));
     json_object_set_new(doc, "workload_file", json_string(r->workload_file));
@@ -110,14 +110,14 @@ static void sc__run_part(const sc_result_t *r, json_t *doc)
     json_object_set_new(doc, "compute_scale", json_real(r->compute_scale));
     json_object_set_new(doc, "steps", json_integer(r->steps));
     json_object_set_new(doc, "warmup", json_integer(r->warmup));
-    json_object_set_new(doc, "points", sc__points_json(&r->points));
+    json_object_set_new(doc, "points", json_doc__points_json(&r->points));
     if (r->sweep.n > 0)
-        json_object_set_new(doc, "sweep", sc__rows(&r->sweep));
+        json_object_set_new(doc, "sweep", json_doc__rows(&r->sweep));
 }
 
-static void sc__coll_part(const sc_result_t *r, json_t *doc)
+static void json_doc__coll_part(const sc_result_t *r, json_t *doc)
 {
-    json_object_set_new(doc, "results", sc__rows(&r->cases));
+    json_object_set_new(doc, "results", json_doc__rows(&r->cases));
     if (sc_present(r->avg_busbw_GBps))
         json_object_set_new(doc, "summary",
                             json_pack("{s:I, s:f, s:I}", "wrong_total", (json_int_t)r->wrong_total,
@@ -125,7 +125,7 @@ static void sc__coll_part(const sc_result_t *r, json_t *doc)
                                       (json_int_t)r->cases.n));
 }
 
-static json_t *sc__localization_json(const sc_localization_t *l)
+static json_t *json_doc__localization_json(const sc_localization_t *l)
 {
     json_t *slow = json_array(), *suspects = json_array();
     for (int i = 0; i < l->nslow; i++)
@@ -141,7 +141,7 @@ static json_t *sc__localization_json(const sc_localization_t *l)
                      l->reference_note[0] ? json_string(l->reference_note) : json_null());
 }
 
-static void sc__pairs_part(const sc_result_t *r, json_t *doc)
+static void json_doc__pairs_part(const sc_result_t *r, json_t *doc)
 {
     int n = r->npairs_nodes;
     json_t *names = json_array();
@@ -175,18 +175,18 @@ static void sc__pairs_part(const sc_result_t *r, json_t *doc)
         doc, "pairs",
         sc_json_records(r->pairs.items, r->pairs.n, sizeof(*r->pairs.items), sc_pair_row_fields));
     if (r->has_localization)
-        json_object_set_new(doc, "localization", sc__localization_json(&r->localization));
+        json_object_set_new(doc, "localization", json_doc__localization_json(&r->localization));
 }
 
-static json_t *sc__result_json(const sc_result_t *r)
+static json_t *json_doc__result_json(const sc_result_t *r)
 {
-    json_t *doc = sc__header(r);
+    json_t *doc = json_doc__header(r);
     if (strcmp(r->command, "run") == 0)
-        sc__run_part(r, doc);
+        json_doc__run_part(r, doc);
     else if (strcmp(r->command, "coll") == 0 || strcmp(r->command, "judge") == 0)
-        sc__coll_part(r, doc);
+        json_doc__coll_part(r, doc);
     else if (strcmp(r->command, "pairs") == 0)
-        sc__pairs_part(r, doc);
+        json_doc__pairs_part(r, doc);
     else if (strcmp(r->command, "soak") == 0) /* the cycles are the journal's */
         json_object_set_new(doc, "soak",
                             json_pack("{s:f, s:f, s:i, s:i, s:s}", "duration_s", r->soak_duration_s,
@@ -200,7 +200,7 @@ static json_t *sc__result_json(const sc_result_t *r)
         json_object_set_new(doc, "preflight",
                             sc_json_records(r->preflight.items, r->preflight.n,
                                             sizeof(*r->preflight.items), sc_hostcfg_fields));
-    sc__set_text(doc, "topology", r->topology);
+    json_doc__set_text(doc, "topology", r->topology);
     if (r->judged) {
         json_object_set_new(doc, "checks",
                             sc_json_records(r->checks.items, r->checks.n, sizeof(*r->checks.items),
@@ -214,7 +214,7 @@ static json_t *sc__result_json(const sc_result_t *r)
 
 sc_status_t sc_json_write_result(const char *path, const sc_result_t *r, sc_err_t *err)
 {
-    return sc_json_write_new(path, sc__result_json(r), err);
+    return sc_json_write_new(path, json_doc__result_json(r), err);
 }
 
 sc_status_t sc_json_mark_end(const char *path, const char *command, const char *state,
@@ -240,8 +240,8 @@ sc_status_t sc_json_write_summary(const char *path, const sc_result_t *r, const 
                                 : json_pack("{s:s}", "verdict", "NONE");
     if (sc_result_incomplete(r)) { /* whatever was judged, the run did not finish */
         json_object_set_new(summary, "verdict", json_string("INCOMPLETE"));
-        sc__set_text(summary, "reason", r->reason);
-        sc__set_text(summary, "at_fault", r->at_fault);
+        json_doc__set_text(summary, "reason", r->reason);
+        json_doc__set_text(summary, "at_fault", r->at_fault);
     }
     json_t *list = json_array();
     for (int i = 0; i < nplots; i++)
@@ -250,10 +250,10 @@ sc_status_t sc_json_write_summary(const char *path, const sc_result_t *r, const 
     if (plots_note != NULL && plots_note[0] != '\0')
         json_object_set_new(summary, "plots_note", json_string(plots_note));
     json_object_set_new(summary, "command", json_string(r->command));
-    sc__set_text(summary, "workload", r->workload);
-    sc__set_text(summary, "topology", r->topology);
-    sc__set_text(summary, "backend", r->backend);
-    sc__set_text(summary, "state", r->state);
+    json_doc__set_text(summary, "workload", r->workload);
+    json_doc__set_text(summary, "topology", r->topology);
+    json_doc__set_text(summary, "backend", r->backend);
+    json_doc__set_text(summary, "state", r->state);
     json_object_set_new(summary, "ranks", json_integer(r->ranks));
     json_object_set_new(summary, "nhosts", json_integer(r->nhosts));
     return sc_json_write_new(path, summary, err);

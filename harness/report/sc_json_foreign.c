@@ -10,14 +10,14 @@
 #include "report/sc_json_check.h"
 #include "report/sc_json_in.h"
 
-static double sc__num(const json_t *obj, const char *key)
+static double json_foreign__num(const json_t *obj, const char *key)
 {
     const json_t *v = json_object_get(obj, key);
     return json_is_number(v) ? json_number_value(v) : SC_ABSENT;
 }
 
 /* ranks: the devices listed; nodes: their distinct host names */
-static void sc__devices(const json_t *doc, sc_foreign_t *out)
+static void json_foreign__devices(const json_t *doc, sc_foreign_t *out)
 {
     const json_t *devices = json_object_get(json_object_get(doc, "config"), "devices");
     size_t n = json_array_size(devices);
@@ -38,8 +38,8 @@ static void sc__devices(const json_t *doc, sc_foreign_t *out)
 
 /* One placement of a result into row: false when it has no time (not measured); src refused
  * when a value is not one a run could print. */
-static bool sc__placement(sc_json_src_t *src, const json_t *result, size_t index, bool in_place,
-                          sc_case_row_t *row)
+static bool json_foreign__placement(sc_json_src_t *src, const json_t *result, size_t index,
+                                    bool in_place, sc_case_row_t *row)
 {
     const json_t *place = json_object_get(result, in_place ? "in_place" : "out_of_place");
     if (!json_is_object(place))
@@ -60,11 +60,11 @@ static bool sc__placement(sc_json_src_t *src, const json_t *result, size_t index
     snprintf(row->dtype, sizeof(row->dtype), "%s", type ? type : "");
     snprintf(row->op, sizeof(row->op), "%s", redop && strcmp(redop, "none") ? redop : "");
     row->root = root ? atoi(root) : -1;
-    row->time_us = sc__num(place, "time");
+    row->time_us = json_foreign__num(place, "time");
     if (row->time_us != row->time_us)
-        row->time_us = sc__num(place, "cpu_time");
-    row->algbw_GBps = sc__num(place, "alg_bw");
-    row->busbw_GBps = sc__num(place, "bus_bw");
+        row->time_us = json_foreign__num(place, "cpu_time");
+    row->algbw_GBps = json_foreign__num(place, "alg_bw");
+    row->busbw_GBps = json_foreign__num(place, "bus_bw");
     row->checked = wrong != NULL && json_is_number(wrong);
     snprintf(row->timer, sizeof(row->timer), "device");
     if (row->time_us != row->time_us)
@@ -91,14 +91,14 @@ sc_status_t sc_json_load_nccl_tests(const char *path, sc_foreign_t *out, sc_err_
     snprintf(out->read_as, sizeof(out->read_as), "nccl-tests -J JSON (%s)",
              program ? program : "no program in args");
     if (src.status == SC_OK)
-        sc__devices(doc, out);
+        json_foreign__devices(doc, out);
     size_t i;
     const json_t *result;
     json_array_foreach(results, i, result)
     {
         for (int p = 0; p < 2 && src.status == SC_OK; p++) {
             sc_case_row_t row;
-            if (!sc__placement(&src, result, i, p == 1, &row))
+            if (!json_foreign__placement(&src, result, i, p == 1, &row))
                 continue;
             sc_case_row_t *slot = SC_LIST_PUSH(&out->rows);
             if (slot == NULL)

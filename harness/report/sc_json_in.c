@@ -22,7 +22,7 @@
 #field, kind, offsetof(sc_result_t, field), sizeof(((sc_result_t *)0)->field), 0           \
     }
 /* The header's scalar fields (the command is read first: it says what the document is). */
-static const sc_field_t sc__header_fields[] = {
+static const sc_field_t json_in__header_fields[] = {
     SC__H(version, SC_FIELD_TEXT),       SC__H(state, SC_FIELD_TEXT),
     SC__H(reason, SC_FIELD_TEXT),        SC__H(at_fault, SC_FIELD_TEXT),
     SC__H(elapsed_s, SC_FIELD_DOUBLE),   SC__H(start_utc, SC_FIELD_TEXT),
@@ -36,11 +36,11 @@ static const sc_field_t sc__header_fields[] = {
 };
 
 /* The commands whose runs write a result.json. */
-static const char *const sc__result_commands[] = {
+static const char *const json_in__result_commands[] = {
     "coll", "run", "pairs", "soak", "preflight", "health", "judge", "calibrate", "compute", NULL};
 
 /* major.minor of a version string as one number (0.1.0 -> 1, 1.2.3 -> 1002); -1 unparsable */
-static long sc__release(const char *version)
+static long json_in__release(const char *version)
 {
     unsigned major, minor;
     return sscanf(version, "%u.%u", &major, &minor) == 2 && major < 1000000 && minor < 1000
@@ -50,12 +50,12 @@ static long sc__release(const char *version)
 
 /* What only scalecheck writes: its name, a command it has, a release it can read, counts that
  * a run has. */
-static bool sc__header_sane(sc_json_src_t *src, const json_t *doc, const sc_result_t *r)
+static bool json_in__header_sane(sc_json_src_t *src, const json_t *doc, const sc_result_t *r)
 {
     const char *tool = json_string_value(json_object_get(doc, "tool"));
     const char *keys[1];
     bool known = false;
-    for (const char *const *c = sc__result_commands; *c != NULL; c++)
+    for (const char *const *c = json_in__result_commands; *c != NULL; c++)
         known |= strcmp(*c, r->command) == 0;
     if (tool == NULL || strcmp(tool, "scalecheck") != 0)
         return sc_json_refuse(src, (keys[0] = "tool", keys), 1, "tool",
@@ -63,7 +63,7 @@ static bool sc__header_sane(sc_json_src_t *src, const json_t *doc, const sc_resu
     if (!known)
         return sc_json_refuse(src, (keys[0] = "command", keys), 1, "command",
                               "not a command that writes result.json");
-    long release = sc__release(r->version), ours = sc__release(SC_VERSION);
+    long release = json_in__release(r->version), ours = json_in__release(SC_VERSION);
     if (release < 0 || release > ours) {
         char why[96];
         snprintf(why, sizeof(why), "'%s': %s this scalecheck (%s) can read", r->version,
@@ -86,7 +86,7 @@ static bool sc__header_sane(sc_json_src_t *src, const json_t *doc, const sc_resu
 
 /* The hosts and the libraries' versions: where and with what a result was measured (a
  * baseline records them). Nested values stay in the file. */
-static void sc__provenance(const json_t *doc, sc_result_t *r)
+static void json_in__provenance(const json_t *doc, sc_result_t *r)
 {
     const json_t *hosts = json_object_get(doc, "hosts");
     size_t n = json_array_size(hosts);
@@ -108,7 +108,7 @@ static void sc__provenance(const json_t *doc, sc_result_t *r)
     }
 }
 
-static bool sc__points(sc_json_src_t *src, const json_t *doc, sc_result_t *r)
+static bool json_in__points(sc_json_src_t *src, const json_t *doc, sc_result_t *r)
 {
     size_t i;
     json_t *obj;
@@ -134,7 +134,7 @@ static bool sc__points(sc_json_src_t *src, const json_t *doc, sc_result_t *r)
 }
 
 /* A soak's figures, and its cycles from the journal beside result.json (none when it is gone). */
-static void sc__soak(sc_json_src_t *src, const json_t *doc, const char *dir, sc_result_t *r)
+static void json_in__soak(sc_json_src_t *src, const json_t *doc, const char *dir, sc_result_t *r)
 {
     const json_t *soak = json_object_get(doc, "soak");
     if (soak == NULL)
@@ -154,9 +154,9 @@ static void sc__soak(sc_json_src_t *src, const json_t *doc, const char *dir, sc_
 }
 
 /* The record lists of a result, each through its field table; false at the first refusal. */
-static bool sc__lists(sc_json_src_t *src, const json_t *doc, sc_result_t *r)
+static bool json_in__lists(sc_json_src_t *src, const json_t *doc, sc_result_t *r)
 {
-    return sc__points(src, doc, r) &&
+    return json_in__points(src, doc, r) &&
            sc_json_read_list(src, doc, "sweep", &r->sweep, sizeof(sc_case_row_t),
                              sc_case_row_fields) &&
            sc_json_read_list(src, doc, "results", &r->cases, sizeof(sc_case_row_t),
@@ -187,12 +187,12 @@ sc_status_t sc_json_load_result(const char *dir, sc_result_t *r, sc_err_t *err)
         return sc_err_set(err, SC_ERR_INPUT, "%s: not a scalecheck result (no command)", path);
     }
     sc_result_init(r, command);
-    if (sc_json_read_record(&src, doc, r, sc__header_fields, NULL, -1) &&
-        sc__header_sane(&src, doc, r) && sc__lists(&src, doc, r)) {
-        sc__provenance(doc, r);
+    if (sc_json_read_record(&src, doc, r, json_in__header_fields, NULL, -1) &&
+        json_in__header_sane(&src, doc, r) && json_in__lists(&src, doc, r)) {
+        json_in__provenance(doc, r);
         r->judged = json_is_array(json_object_get(doc, "checks"));
         r->has_findings = json_is_array(json_object_get(doc, "findings"));
-        sc__soak(&src, doc, dir, r);
+        json_in__soak(&src, doc, dir, r);
     }
     json_decref(doc);
     sc_json_src_free(&src);

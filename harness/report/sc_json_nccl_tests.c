@@ -9,8 +9,8 @@
 #include "report/sc_nccl_tests.h"
 #include "util/sc_files.h"
 
-static json_t *sc__nt_json_config(const sc_nt_config_t *cfg, const sc_rte_t *rte,
-                                  const sc_kvs_t *rank_info)
+static json_t *json_nccl_tests__nt_json_config(const sc_nt_config_t *cfg, const sc_rte_t *rte,
+                                               const sc_kvs_t *rank_info)
 {
     json_t *c = json_pack("{s:i, s:i, s:I, s:I}", "nthreads", 1, "ngpus", 1, "minimum_bytes",
                           (json_int_t)cfg->min_bytes, "maximum_bytes", (json_int_t)cfg->max_bytes);
@@ -38,7 +38,7 @@ static json_t *sc__nt_json_config(const sc_nt_config_t *cfg, const sc_rte_t *rte
     return c;
 }
 
-static json_t *sc__nt_json_half(const sc_nt_config_t *cfg, const sc_case_row_t *row)
+static json_t *json_nccl_tests__nt_json_half(const sc_nt_config_t *cfg, const sc_case_row_t *row)
 {
     bool mean = strcmp(cfg->statistic, "mean") == 0;
     json_t *h = json_pack("{s:f, s:f, s:f}", cfg->cputime ? "cpu_time" : "time",
@@ -49,8 +49,8 @@ static json_t *sc__nt_json_half(const sc_nt_config_t *cfg, const sc_case_row_t *
 }
 
 /* Both halves of one size: the rows at i (and i + 1 when it is the same size in place). */
-static json_t *sc__nt_json_result(const sc_nt_config_t *cfg, const sc_case_row_t *rows,
-                                  size_t nrows, size_t *i)
+static json_t *json_nccl_tests__nt_json_result(const sc_nt_config_t *cfg, const sc_case_row_t *rows,
+                                               size_t nrows, size_t *i)
 {
     const sc_case_row_t *first = &rows[*i], *second = NULL;
     if (*i + 1 < nrows && rows[*i + 1].in_place && !first->in_place &&
@@ -66,8 +66,9 @@ static json_t *sc__nt_json_result(const sc_nt_config_t *cfg, const sc_case_row_t
                           "redop", first->op, "root", root);
     const sc_case_row_t *oop = first->in_place ? NULL : first;
     const sc_case_row_t *ip = second ? second : first->in_place ? first : NULL;
-    json_object_set_new(r, "out_of_place", oop ? sc__nt_json_half(cfg, oop) : json_null());
-    json_object_set_new(r, "in_place", ip ? sc__nt_json_half(cfg, ip) : json_null());
+    json_object_set_new(r, "out_of_place",
+                        oop ? json_nccl_tests__nt_json_half(cfg, oop) : json_null());
+    json_object_set_new(r, "in_place", ip ? json_nccl_tests__nt_json_half(cfg, ip) : json_null());
     json_object_set_new(r, "actual_iterations", json_integer((json_int_t)first->iterations));
     json_object_set_new(r, "experiment_name", json_string(""));
     return r;
@@ -75,11 +76,11 @@ static json_t *sc__nt_json_result(const sc_nt_config_t *cfg, const sc_case_row_t
 
 typedef struct {
     json_t *doc;
-} sc__nt_json_t;
+} json_nccl_tests__nt_json_t;
 
-static int sc__nt_dump(FILE *out, void *arg)
+static int json_nccl_tests__nt_dump(FILE *out, void *arg)
 {
-    sc__nt_json_t *j = arg;
+    json_nccl_tests__nt_json_t *j = arg;
     return json_dumpf(j->doc, out, JSON_INDENT(2) | JSON_REAL_PRECISION(9)) != 0 ||
            fputc('\n', out) == EOF;
 }
@@ -98,7 +99,7 @@ sc_status_t sc_nt_write_json(const char *path, const sc_nt_config_t *cfg, const 
         json_array_append_new(args, json_string(argv[i]));
     json_object_set_new(doc, "args", args);
     json_object_set_new(doc, "nccl_version", json_integer(cfg->nccl_library));
-    json_object_set_new(doc, "config", sc__nt_json_config(cfg, rte, rank_info));
+    json_object_set_new(doc, "config", json_nccl_tests__nt_json_config(cfg, rte, rank_info));
     json_t *results = json_array();
     uint64_t wrong = 0;
     double busbw = 0;
@@ -107,7 +108,7 @@ sc_status_t sc_nt_write_json(const char *path, const sc_nt_config_t *cfg, const 
         busbw += rows[i].busbw_GBps;
     }
     for (size_t i = 0; i < nrows; i++)
-        json_array_append_new(results, sc__nt_json_result(cfg, rows, nrows, &i));
+        json_array_append_new(results, json_nccl_tests__nt_json_result(cfg, rows, nrows, &i));
     json_object_set_new(doc, "results", results);
     json_object_set_new(doc, "out_of_bounds",
                         json_pack("{s:I, s:b}", "count", (json_int_t)wrong, "okay", wrong == 0));
@@ -116,8 +117,8 @@ sc_status_t sc_nt_write_json(const char *path, const sc_nt_config_t *cfg, const 
                                   "okay", "unchecked"));
     json_object_set_new(doc, "errors", json_array());
     json_object_set_new(doc, "end_time", json_string(now));
-    sc__nt_json_t j = {doc};
-    sc_status_t status = sc_files_write_text(path, sc__nt_dump, &j, err);
+    json_nccl_tests__nt_json_t j = {doc};
+    sc_status_t status = sc_files_write_text(path, json_nccl_tests__nt_dump, &j, err);
     json_decref(doc);
     return status;
 }

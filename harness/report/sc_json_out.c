@@ -9,7 +9,7 @@
 #include "report/sc_json_build.h"
 #include "util/sc_files.h"
 
-static const char *sc__field_text(const sc_field_t *f, const void *record)
+static const char *json_out__field_text(const sc_field_t *f, const void *record)
 {
     const void *at = (const char *)record + f->offset;
     if (f->kind == SC_FIELD_LEVEL)
@@ -17,7 +17,7 @@ static const char *sc__field_text(const sc_field_t *f, const void *record)
     return at;
 }
 
-static json_t *sc__field_json(const sc_field_t *f, const void *record)
+static json_t *json_out__field_json(const sc_field_t *f, const void *record)
 {
     const void *at = (const char *)record + f->offset;
     switch (f->kind) {
@@ -33,7 +33,7 @@ static json_t *sc__field_json(const sc_field_t *f, const void *record)
     case SC_FIELD_BOOL:
         return json_boolean(*(const bool *)at);
     default:
-        return json_string(sc__field_text(f, record));
+        return json_string(json_out__field_text(f, record));
     }
 }
 
@@ -42,7 +42,7 @@ json_t *sc_json_record(const void *record, const sc_field_t *fields)
     json_t *obj = json_object();
     for (const sc_field_t *f = fields; f->name != NULL; f++)
         if (sc_field_present(f, record))
-            json_object_set_new(obj, f->name, sc__field_json(f, record));
+            json_object_set_new(obj, f->name, json_out__field_json(f, record));
     return obj;
 }
 
@@ -93,23 +93,23 @@ json_t *sc_json_matrix(const double *m, int n)
     return rows;
 }
 
-static void sc__set_count(json_t *obj, const char *key, long long v)
+static void json_out__set_count(json_t *obj, const char *key, long long v)
 {
     if (v >= 0)
         json_object_set_new(obj, key, json_integer(v));
 }
 
-static json_t *sc__sample_json(const sc_gpu_sample_t *s)
+static json_t *json_out__sample_json(const sc_gpu_sample_t *s)
 {
     json_t *obj = json_pack("{s:f, s:i}", "t_s", s->t_s, "index", (int)s->index);
-    sc__set_count(obj, "temp_c", s->temp_c);
+    json_out__set_count(obj, "temp_c", s->temp_c);
     if (s->power_w >= 0)
         json_object_set_new(obj, "power_w", json_real(s->power_w));
-    sc__set_count(obj, "sm_mhz", s->sm_mhz);
-    sc__set_count(obj, "mem_mhz", s->mem_mhz);
-    sc__set_count(obj, "throttle_reasons", s->throttle_reasons);
-    sc__set_count(obj, "ecc_corrected", s->ecc_corrected);
-    sc__set_count(obj, "ecc_uncorrected", s->ecc_uncorrected);
+    json_out__set_count(obj, "sm_mhz", s->sm_mhz);
+    json_out__set_count(obj, "mem_mhz", s->mem_mhz);
+    json_out__set_count(obj, "throttle_reasons", s->throttle_reasons);
+    json_out__set_count(obj, "ecc_corrected", s->ecc_corrected);
+    json_out__set_count(obj, "ecc_uncorrected", s->ecc_uncorrected);
     if (s->nvlinks_reported > 0) {
         json_t *links = json_array();
         for (int l = 0; l < SC_NVML_MAX_LINKS; l++)
@@ -123,20 +123,20 @@ static json_t *sc__sample_json(const sc_gpu_sample_t *s)
     return obj;
 }
 
-static json_t *sc__gpu_health_json(const sc_gpu_health_t *g)
+static json_t *json_out__gpu_health_json(const sc_gpu_health_t *g)
 {
     json_t *samples = json_array();
     for (size_t i = 0; i < g->nsamples; i++)
-        json_array_append_new(samples, sc__sample_json(&g->samples[i]));
+        json_array_append_new(samples, json_out__sample_json(&g->samples[i]));
     json_t *gpu = json_pack("{s:i, s:s, s:s, s:o, s:I}", "index", (int)g->index, "name", g->name,
                             "bus_id", g->bus_id, "samples", samples, "throttled_samples",
                             (json_int_t)g->throttled_samples);
-    sc__set_count(gpu, "max_temp_c", g->max_temp_c);
+    json_out__set_count(gpu, "max_temp_c", g->max_temp_c);
     if (g->max_power_w >= 0)
         json_object_set_new(gpu, "max_power_w", json_real(g->max_power_w));
-    sc__set_count(gpu, "ecc_uncorrected_new", g->ecc_uncorrected_new);
-    sc__set_count(gpu, "ecc_corrected_new", g->ecc_corrected_new);
-    sc__set_count(gpu, "min_nvlinks_up", g->min_nvlinks_up);
+    json_out__set_count(gpu, "ecc_uncorrected_new", g->ecc_uncorrected_new);
+    json_out__set_count(gpu, "ecc_corrected_new", g->ecc_corrected_new);
+    json_out__set_count(gpu, "min_nvlinks_up", g->min_nvlinks_up);
     return gpu;
 }
 
@@ -150,7 +150,7 @@ json_t *sc_json_health(const sc_health_t *hosts, int n)
         if (t->available) {
             json_t *gpus = json_array();
             for (int g = 0; g < t->ngpus; g++)
-                json_array_append_new(gpus, sc__gpu_health_json(&t->gpus[g]));
+                json_array_append_new(gpus, json_out__gpu_health_json(&t->gpus[g]));
             json_object_set_new(out, "gpus", gpus);
             json_object_set_new(out, "samples_dropped", json_integer(t->samples_dropped));
         }
@@ -167,7 +167,7 @@ json_t *sc_json_tally(sc_tally_t t)
                      t.warn, "fail", t.fail, "verdict", sc_tally_verdict(t));
 }
 
-static int sc__json_writer(FILE *out, void *arg)
+static int json_out__json_writer(FILE *out, void *arg)
 {
     int rc = json_dumpf((json_t *)arg, out, JSON_INDENT(1) | JSON_REAL_PRECISION(15));
     fputc('\n', out);
@@ -176,7 +176,7 @@ static int sc__json_writer(FILE *out, void *arg)
 
 sc_status_t sc_json_write_new(const char *path, json_t *v, sc_err_t *err)
 {
-    sc_status_t status = sc_files_write_text(path, sc__json_writer, v, err);
+    sc_status_t status = sc_files_write_text(path, json_out__json_writer, v, err);
     json_decref(v);
     return status;
 }
@@ -195,7 +195,7 @@ sc_status_t sc_json_write_lists(const char *path, const sc_kvs_t *head, const sc
 int sc_json_print_health(FILE *out, const sc_health_t *hosts, int n)
 {
     json_t *list = sc_json_health(hosts, n);
-    int rc = sc__json_writer(out, list);
+    int rc = json_out__json_writer(out, list);
     json_decref(list);
     return rc;
 }
@@ -206,7 +206,7 @@ const char *sc_json_library_version(void)
 }
 
 /* ---- CSV ---- */
-static void sc__csv_text(FILE *out, const char *s)
+static void json_out__csv_text(FILE *out, const char *s)
 {
     if (strpbrk(s, ",\"\n") == NULL) { /* RFC 4180: quoted, quotes doubled, when needed */
         fputs(s, out);
@@ -221,7 +221,7 @@ static void sc__csv_text(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static void sc__csv_value(FILE *out, const sc_field_t *f, const void *record)
+static void json_out__csv_value(FILE *out, const sc_field_t *f, const void *record)
 {
     const void *at = (const char *)record + f->offset;
     if (!sc_field_present(f, record))
@@ -244,7 +244,7 @@ static void sc__csv_value(FILE *out, const sc_field_t *f, const void *record)
         fputs(*(const bool *)at ? "true" : "false", out);
         break;
     default:
-        sc__csv_text(out, sc__field_text(f, record));
+        json_out__csv_text(out, json_out__field_text(f, record));
     }
 }
 
@@ -252,11 +252,11 @@ typedef struct {
     const char *items;
     size_t n, elem_size;
     const sc_field_t *fields;
-} sc__csv_t;
+} json_out__csv_t;
 
-static int sc__csv_writer(FILE *out, void *arg)
+static int json_out__csv_writer(FILE *out, void *arg)
 {
-    const sc__csv_t *c = arg;
+    const json_out__csv_t *c = arg;
     const char *sep = "";
     for (const sc_field_t *f = c->fields; f->name != NULL; f++)
         if (f->show & SC_SHOW_CSV) {
@@ -270,7 +270,7 @@ static int sc__csv_writer(FILE *out, void *arg)
         for (const sc_field_t *f = c->fields; f->name != NULL; f++)
             if (f->show & SC_SHOW_CSV) {
                 fputs(sep, out);
-                sc__csv_value(out, f, record);
+                json_out__csv_value(out, f, record);
                 sep = ",";
             }
         fputc('\n', out);
@@ -281,6 +281,6 @@ static int sc__csv_writer(FILE *out, void *arg)
 sc_status_t sc_csv_write_records(const char *path, const void *items, size_t n, size_t elem_size,
                                  const sc_field_t *fields, sc_err_t *err)
 {
-    sc__csv_t c = {items, n, elem_size, fields};
-    return sc_files_write_text(path, sc__csv_writer, &c, err);
+    json_out__csv_t c = {items, n, elem_size, fields};
+    return sc_files_write_text(path, json_out__csv_writer, &c, err);
 }

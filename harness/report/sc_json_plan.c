@@ -4,7 +4,7 @@
 #include "report/sc_json_build.h"
 #include "report/sc_json_out.h"
 
-static json_t *sc__op_json(const sc_plan_op_t *op)
+static json_t *json_plan__op_json(const sc_plan_op_t *op)
 {
     int k = sc_plan_op_index(op);
     json_t *o = json_pack("{s:s, s:s, s:i, s:i}", "kind", sc_plan_kind_name(op->kind), "phase",
@@ -26,7 +26,7 @@ static json_t *sc__op_json(const sc_plan_op_t *op)
     return o;
 }
 
-static json_t *sc__stages_json(const sc_plan_t *plan)
+static json_t *json_plan__stages_json(const sc_plan_t *plan)
 {
     json_t *stages = json_array();
     for (int s = 0; s < plan->stages; s++) {
@@ -34,13 +34,13 @@ static json_t *sc__stages_json(const sc_plan_t *plan)
         const sc_plan_op_t *ops = sc_plan_stage(plan, s, &n);
         json_t *list = json_array();
         for (size_t i = 0; i < n; i++)
-            json_array_append_new(list, sc__op_json(&ops[i]));
+            json_array_append_new(list, json_plan__op_json(&ops[i]));
         json_array_append_new(stages, list);
     }
     return stages;
 }
 
-static json_t *sc__plan_json(const sc_plan_view_t *v)
+static json_t *json_plan__plan_json(const sc_plan_view_t *v)
 {
     const sc_plan_t *plan = v->plan;
     const sc_layout_t *l = &plan->layout;
@@ -76,11 +76,11 @@ static json_t *sc__plan_json(const sc_plan_view_t *v)
                                       v->prediction->compute_ms, "comm_ms", v->prediction->comm_ms,
                                       "throughput", v->prediction->throughput));
     if (v->ops)
-        json_object_set_new(doc, "stages", sc__stages_json(plan));
+        json_object_set_new(doc, "stages", json_plan__stages_json(plan));
     return doc;
 }
 
 sc_status_t sc_json_write_plan(const char *path, const sc_plan_view_t *v, sc_err_t *err)
 {
-    return sc_json_write_new(path, sc__plan_json(v), err);
+    return sc_json_write_new(path, json_plan__plan_json(v), err);
 }

@@ -24,7 +24,7 @@ const char *sc_nt_type(sc_dtype_t dtype)
 }
 
 /* nccl-tests' number in `width` characters: 2 decimals, fewer, none, then an exponent. */
-static void sc__nt_number(double value, int width, char *buf, size_t len)
+static void nccl_tests__nt_number(double value, int width, char *buf, size_t len)
 {
     const char *formats[] = {"%*.2f", "%*.1f", "%*.0f"};
     for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
@@ -56,7 +56,7 @@ void sc_nt_device(const sc_rte_t *rte, int r, const sc_kvs_t *info, sc_nt_device
 }
 
 /* One rank's device line, as nccl-tests writes it. */
-static void sc__nt_device_line(const sc_nt_device_t *d, char *buf, size_t len)
+static void nccl_tests__nt_device_line(const sc_nt_device_t *d, char *buf, size_t len)
 {
     unsigned domain = 0, bus = 0, slot = 0;
     sscanf(d->bus, "%x:%x:%x", &domain, &bus, &slot);
@@ -95,7 +95,7 @@ void sc_nt_header(sc_results_t *res, const sc_nt_config_t *cfg, const char *prog
         char line[512];
         sc_nt_device_t dev;
         sc_nt_device(rte, r, rank_info ? &rank_info[r] : NULL, &dev);
-        sc__nt_device_line(&dev, line, sizeof(line));
+        nccl_tests__nt_device_line(&dev, line, sizeof(line));
         sc_results_printf(res, "%s", line);
     }
     const char *time = cfg->cputime ? "cputime" : "time";
@@ -137,7 +137,8 @@ void sc_nt_header(sc_results_t *res, const sc_nt_config_t *cfg, const char *prog
 }
 
 /* One half of a row: time, algbw, busbw, #wrong (and with -I the per-iteration columns). */
-static void sc__nt_half(char *buf, size_t len, const sc_nt_config_t *cfg, const sc_case_result_t *r)
+static void nccl_tests__nt_half(char *buf, size_t len, const sc_nt_config_t *cfg,
+                                const sc_case_result_t *r)
 {
     if (r == NULL) { /* the backend does not run this half (NCCL: in-place all-to-all) */
         snprintf(buf, len, "  %7s  %6s  %6s    N/A%s", "N/A", "N/A", "N/A",
@@ -145,19 +146,19 @@ static void sc__nt_half(char *buf, size_t len, const sc_nt_config_t *cfg, const 
         return;
     }
     char t[16], alg[16], bus[16];
-    sc__nt_number(r->time_stat_us, 7, t, sizeof(t));
-    sc__nt_number(r->algbw_GBps, 6, alg, sizeof(alg));
-    sc__nt_number(r->busbw_GBps, 6, bus, sizeof(bus));
+    nccl_tests__nt_number(r->time_stat_us, 7, t, sizeof(t));
+    nccl_tests__nt_number(r->algbw_GBps, 6, alg, sizeof(alg));
+    nccl_tests__nt_number(r->busbw_GBps, 6, bus, sizeof(bus));
     int used = r->checked
                    ? snprintf(buf, len, "  %7s  %6s  %6s  %6g", t, alg, bus, (double)r->wrong)
                    : snprintf(buf, len, "  %7s  %6s  %6s    N/A", t, alg, bus);
     if (!cfg->per_iter || used < 0 || (size_t)used >= len)
         return;
     char lo[16], hi[16], p99[16], cv[16];
-    sc__nt_number(r->time_us.min, 7, lo, sizeof(lo));
-    sc__nt_number(r->time_us.max, 7, hi, sizeof(hi));
-    sc__nt_number(r->time_us.p99, 7, p99, sizeof(p99));
-    sc__nt_number(r->time_us.cv * 100.0, 7, cv, sizeof(cv));
+    nccl_tests__nt_number(r->time_us.min, 7, lo, sizeof(lo));
+    nccl_tests__nt_number(r->time_us.max, 7, hi, sizeof(hi));
+    nccl_tests__nt_number(r->time_us.p99, 7, p99, sizeof(p99));
+    nccl_tests__nt_number(r->time_us.cv * 100.0, 7, cv, sizeof(cv));
     snprintf(buf + used, len - (size_t)used, "  %7s  %7s  %7s  %7s", lo, hi, p99, cv);
 }
 
@@ -165,8 +166,8 @@ void sc_nt_row(sc_results_t *res, const sc_nt_config_t *cfg, const sc_case_t *c,
                const sc_case_result_t *out_of_place, const sc_case_result_t *in_place)
 {
     char oop[160], ip[160], stamp[32] = "";
-    sc__nt_half(oop, sizeof(oop), cfg, out_of_place);
-    sc__nt_half(ip, sizeof(ip), cfg, in_place);
+    nccl_tests__nt_half(oop, sizeof(oop), cfg, out_of_place);
+    nccl_tests__nt_half(ip, sizeof(ip), cfg, in_place);
     if (cfg->timestamps) {
         char when[24];
         sc_nt_now(when, sizeof(when));

@@ -12,8 +12,8 @@
 #include "report/sc_verdict_render.h"
 
 /* A terminal heatmap: each cell's bandwidth against the reference. */
-static void pairs__heatmap(sc_results_t *res, const double *m, int n, const char *const *names,
-                           double reference, const char *title)
+static void pairs_report__heatmap(sc_results_t *res, const double *m, int n,
+                                  const char *const *names, double reference, const char *title)
 {
     static const char *const shades[] = {"  ", "░░", "▒▒", "▓▓", "██"};
     sc_results_printf(res, "#\n# %s (GB/s; shade = fraction of %.3g GB/s expected)\n# %12s", title,
@@ -36,7 +36,7 @@ static void pairs__heatmap(sc_results_t *res, const double *m, int n, const char
     }
 }
 
-static double *pairs__copy(const double *m, int n)
+static double *pairs_report__copy(const double *m, int n)
 {
     double *copy = malloc((size_t)n * (size_t)n * sizeof(double));
     if (copy != NULL)
@@ -45,7 +45,7 @@ static double *pairs__copy(const double *m, int n)
 }
 
 /* The note on a doubtful reference and the suspects. */
-static void pairs__print_findings(sc_results_t *res, const sc_localization_t *loc)
+static void pairs_report__print_findings(sc_results_t *res, const sc_localization_t *loc)
 {
     if (loc->reference_note[0] != '\0')
         sc_results_printf(res, "#\n# note: %s\n", loc->reference_note);
@@ -56,7 +56,7 @@ static void pairs__print_findings(sc_results_t *res, const sc_localization_t *lo
 }
 
 /* "h1 h2 h3", cut short with "..." where the names run past the field. */
-static void pairs__members(char *out, size_t len, const char *const *names, sc_span_t span)
+static void pairs_report__members(char *out, size_t len, const char *const *names, sc_span_t span)
 {
     size_t used = 0;
     out[0] = '\0';
@@ -71,8 +71,8 @@ static void pairs__members(char *out, size_t len, const char *const *names, sc_s
 }
 
 /* The bisect groups as rows of doc, and as a table. */
-static void pairs__groups(sc_results_t *res, const sc_pairs_matrix_t *m, const char *const *names,
-                          sc_result_t *doc)
+static void pairs_report__groups(sc_results_t *res, const sc_pairs_matrix_t *m,
+                                 const char *const *names, sc_result_t *doc)
 {
     if (m->ngroups == 0)
         return;
@@ -85,7 +85,7 @@ static void pairs__groups(sc_results_t *res, const sc_pairs_matrix_t *m, const c
         sc_group_row_t *row = SC_LIST_PUSH(&doc->groups);
         if (row == NULL)
             return;
-        pairs__members(row->members, sizeof(row->members), names, G->span);
+        pairs_report__members(row->members, sizeof(row->members), names, G->span);
         row->first = G->span.first;
         row->size = G->span.count;
         row->round = G->round;
@@ -101,7 +101,7 @@ bool sc_pairs_report(sc_results_t *res, const sc_pairs_matrix_t *m, const char *
                      double expected, double tolerance, const sc_leaves_t *leaves, sc_result_t *doc)
 {
     int n = m->n;
-    pairs__groups(res, m, names, doc);
+    pairs_report__groups(res, m, names, doc);
     sc_pairs_judge(
         &(sc_pairs_view_t){n, m->uni, m->bidir, m->lat, m->looks, leaves, m->group_reference},
         names, expected, tolerance, doc);
@@ -109,24 +109,24 @@ bool sc_pairs_report(sc_results_t *res, const sc_pairs_matrix_t *m, const char *
     if (m->measured == 0)
         sc_results_printf(res, "#\n# no pair measured: every group was healthy\n");
     else if (n <= SC_PAIRS_HEATMAP_MAX) {
-        pairs__heatmap(res, m->uni, n, names, reference, "uni-directional bandwidth");
-        pairs__heatmap(res, m->bidir, n, names, 2 * reference,
-                       "bi-directional bandwidth (both directions)");
+        pairs_report__heatmap(res, m->uni, n, names, reference, "uni-directional bandwidth");
+        pairs_report__heatmap(res, m->bidir, n, names, 2 * reference,
+                              "bi-directional bandwidth (both directions)");
     } else
         sc_results_printf(res,
                           "#\n# %d participants: no heatmap above %d (pairs.csv, the HTML "
                           "report)\n",
                           n, SC_PAIRS_HEATMAP_MAX);
-    pairs__print_findings(res, &doc->localization);
+    pairs_report__print_findings(res, &doc->localization);
     sc_verdict_print_line(res, &doc->checks);
     doc->npairs_nodes = n;
     doc->pair_names = calloc((size_t)n, sizeof(*doc->pair_names));
     for (int i = 0; doc->pair_names != NULL && i < n; i++)
         snprintf(doc->pair_names[i], sizeof(doc->pair_names[i]), "%s", names[i]);
-    doc->uni = pairs__copy(m->uni, n);
-    doc->uni_first = pairs__copy(m->first, n);
-    doc->bidir = pairs__copy(m->bidir, n);
-    doc->latency = pairs__copy(m->lat, n);
+    doc->uni = pairs_report__copy(m->uni, n);
+    doc->uni_first = pairs_report__copy(m->first, n);
+    doc->bidir = pairs_report__copy(m->bidir, n);
+    doc->latency = pairs_report__copy(m->lat, n);
     if (!doc->uni || !doc->uni_first || !doc->bidir || !doc->latency) {
         free(doc->uni); /* the document keeps what it can: no matrices */
         doc->uni = NULL;

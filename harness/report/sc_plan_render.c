@@ -14,7 +14,7 @@ int sc_plan_ranks(const sc_plan_t *plan)
     return l->dp * l->tp * l->pp;
 }
 
-static void sc__print_ops(FILE *out, const sc_plan_t *plan)
+static void plan_render__print_ops(FILE *out, const sc_plan_t *plan)
 {
     for (int s = 0; s < plan->stages; s++) {
         size_t n;
@@ -74,5 +74,5 @@ void sc_plan_print(FILE *out, const sc_plan_view_t *v)
                 v->topology, v->prediction->step_ms, v->prediction->compute_ms,
                 v->prediction->comm_ms, v->prediction->throughput);
     if (v->ops)
-        sc__print_ops(out, plan);
+        plan_render__print_ops(out, plan);
 }

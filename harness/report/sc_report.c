@@ -16,7 +16,7 @@
 
 /* A field's cell: text as it is, numbers at 9 significant digits, absent figures as NaN
  * (gnuplot leaves those points out). */
-static void sc__dat_cell(FILE *f, const sc_field_t *field, const void *record)
+static void report__dat_cell(FILE *f, const sc_field_t *field, const void *record)
 {
     double v = sc_field_number(field, record);
     if (sc_field_present(field, record) && sc_present(v))
@@ -26,9 +26,9 @@ static void sc__dat_cell(FILE *f, const sc_field_t *field, const void *record)
 }
 
 /* Writes a gnuplot data file: one row per record, the columns named by keys. */
-static sc_status_t sc__dat(const char *dir, const char *file, const void *items, size_t n,
-                           size_t elem_size, const sc_field_t *fields, const char *const *keys,
-                           sc_err_t *err)
+static sc_status_t report__dat(const char *dir, const char *file, const void *items, size_t n,
+                               size_t elem_size, const sc_field_t *fields, const char *const *keys,
+                               sc_err_t *err)
 {
     char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/%s", dir, file);
@@ -41,7 +41,7 @@ static sc_status_t sc__dat(const char *dir, const char *file, const void *items,
             fputs(k ? " " : "", f);
             for (const sc_field_t *field = fields; field->name; field++)
                 if (strcmp(field->name, keys[k]) == 0)
-                    sc__dat_cell(f, field, record);
+                    report__dat_cell(f, field, record);
         }
         fputc('\n', f);
     }
@@ -124,48 +124,48 @@ typedef struct {
     const void *items;
     size_t n, elem_size;
     const sc_field_t *fields;
-} sc__rows_t;
+} report__rows_t;
 
-static sc__rows_t sc__points_rows(const sc_result_t *r)
+static report__rows_t report__points_rows(const sc_result_t *r)
 {
-    return (sc__rows_t){r->points.items, r->points.n, sizeof(sc_point_t), sc_point_fields};
+    return (report__rows_t){r->points.items, r->points.n, sizeof(sc_point_t), sc_point_fields};
 }
 
-static sc__rows_t sc__sweep_rows(const sc_result_t *r)
+static report__rows_t report__sweep_rows(const sc_result_t *r)
 {
     const sc_case_rows_t *rows = r->sweep.n > 0 ? &r->sweep : &r->cases;
-    return (sc__rows_t){rows->items, rows->n, sizeof(sc_case_row_t), sc_case_row_fields};
+    return (report__rows_t){rows->items, rows->n, sizeof(sc_case_row_t), sc_case_row_fields};
 }
 
 typedef struct {
     const char *name; /* NAME.dat is written, NAME.svg drawn */
-    sc__rows_t (*rows)(const sc_result_t *r);
+    report__rows_t (*rows)(const sc_result_t *r);
     const char *const *keys; /* the columns of NAME.dat */
     const char *commands;    /* titles, axes and the plot line */
-} sc__plot_t;
+} report__plot_t;
 
-static const char *const sc__speedup_keys[] = {"gpus", "speedup", "expected_speedup", NULL};
-static const char *const sc__busbw_keys[] = {"size_bytes", "busbw_GBps", "expected_busbw_GBps",
-                                             NULL};
-static const sc__plot_t sc__plot_list[] = {
-    {"speedup", sc__points_rows, sc__speedup_keys,
+static const char *const report__speedup_keys[] = {"gpus", "speedup", "expected_speedup", NULL};
+static const char *const report__busbw_keys[] = {"size_bytes", "busbw_GBps", "expected_busbw_GBps",
+                                                 NULL};
+static const report__plot_t report__plot_list[] = {
+    {"speedup", report__points_rows, report__speedup_keys,
      "set title 'Speedup vs GPUs'\nset xlabel 'GPUs'\nset ylabel 'speedup'\n"
      "set logscale x 2\nset logscale y 2\n"
      "plot 'speedup.dat' u 1:1 w l dt 2 lc rgb '#888888' t 'ideal', "
      "'' u 1:3 w lp lc rgb '#1f77b4' t 'expected (model)', "
      "'' u 1:2 w lp lw 2 lc rgb '#d62728' t 'measured'\n"},
-    {"busbw", sc__sweep_rows, sc__busbw_keys,
+    {"busbw", report__sweep_rows, report__busbw_keys,
      "set title 'Bus bandwidth vs size'\nset xlabel 'size (bytes)'\nset ylabel 'busbw (GB/s)'\n"
      "set logscale x 2\n"
      "plot 'busbw.dat' u 1:3 w lp lc rgb '#1f77b4' t 'expected (model)', "
      "'' u 1:2 w lp lw 2 lc rgb '#d62728' t 'measured'\n"},
 };
-#define SC__NPLOTS (sizeof(sc__plot_list) / sizeof(sc__plot_list[0]))
+#define SC__NPLOTS (sizeof(report__plot_list) / sizeof(report__plot_list[0]))
 
 /* speedup.svg (run) and busbw.svg (sweep, or coll's results), drawn by one gnuplot; names the
  * plots made in plots. */
-static int sc__plots(const char *dir, const sc_result_t *r, const char **plots, char *why,
-                     size_t len)
+static int report__plots(const char *dir, const sc_result_t *r, const char **plots, char *why,
+                         size_t len)
 {
     char script[4096] = "", stage[PATH_MAX];
     size_t used = 0;
@@ -173,13 +173,13 @@ static int sc__plots(const char *dir, const sc_result_t *r, const char **plots, 
     if (!sc_report_stage_open(dir, stage, sizeof(stage), why, len))
         return 0;
     for (size_t i = 0; i < SC__NPLOTS; i++) {
-        const sc__plot_t *pl = &sc__plot_list[i];
-        sc__rows_t rows = pl->rows(r);
+        const report__plot_t *pl = &report__plot_list[i];
+        report__rows_t rows = pl->rows(r);
         char dat[64];
         snprintf(dat, sizeof(dat), "%s.dat", pl->name);
         sc_err_t ignored;
-        if (rows.n == 0 || sc__dat(stage, dat, rows.items, rows.n, rows.elem_size, rows.fields,
-                                   pl->keys, &ignored) != SC_OK)
+        if (rows.n == 0 || report__dat(stage, dat, rows.items, rows.n, rows.elem_size, rows.fields,
+                                       pl->keys, &ignored) != SC_OK)
             continue;
         used += (size_t)snprintf(script + used, sizeof(script) - used, "%sset output '%s.svg'\n%s",
                                  sc_report_plot_style, pl->name, pl->commands);
@@ -219,7 +219,7 @@ void sc_report_html_file(FILE *out, const char *dir, const char *file)
     fclose(in);
 }
 
-static const char *sc__level_class(const char *s)
+static const char *report__level_class(const char *s)
 {
     int level = sc_level_parse(s);
     return level == SC_LEVEL_PASS   ? " class=pass"
@@ -229,7 +229,7 @@ static const char *sc__level_class(const char *s)
 }
 
 /* The records' fields shown in HTML, one row each. */
-static void sc__html_table(FILE *out, const char *title, sc__rows_t rows)
+static void report__html_table(FILE *out, const char *title, report__rows_t rows)
 {
     if (rows.n == 0)
         return;
@@ -251,7 +251,7 @@ static void sc__html_table(FILE *out, const char *title, sc__rows_t rows)
                     f->kind == SC_FIELD_LEVEL
                         ? sc_level_name(*(const sc_level_t *)((const char *)record + f->offset))
                         : (const char *)record + f->offset;
-                fprintf(out, "<td%s>", sc__level_class(s));
+                fprintf(out, "<td%s>", report__level_class(s));
                 sc_files_xml_text(out, s);
                 fprintf(out, "</td>");
             } else {
@@ -268,9 +268,9 @@ typedef struct {
     const sc_result_t *r;
     const char *const *plots;
     int nplots;
-} sc__html_t;
+} report__html_t;
 
-static void sc__html_facts(FILE *out, const sc_result_t *r)
+static void report__html_facts(FILE *out, const sc_result_t *r)
 {
     const char *const facts[][2] = {{"workload", r->workload},
                                     {"topology", r->topology},
@@ -308,9 +308,9 @@ static void sc__html_facts(FILE *out, const sc_result_t *r)
     }
 }
 
-static int sc__html_writer(FILE *out, void *arg)
+static int report__html_writer(FILE *out, void *arg)
 {
-    const sc__html_t *h = arg;
+    const report__html_t *h = arg;
     const sc_result_t *r = h->r;
     fprintf(out, "<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>scalecheck ");
     sc_files_xml_text(out, r->command);
@@ -320,17 +320,18 @@ static int sc__html_writer(FILE *out, void *arg)
                  "padding:3px 8px;text-align:right}th{background:#eee}.pass{background:#c8f0c8}"
                  ".warn{background:#fff0b0}.fail{background:#f6c0c0}.badge{font-size:1.4em;"
                  "padding:4px 12px}</style></head><body>\n");
-    sc__html_facts(out, r);
+    report__html_facts(out, r);
     for (int i = 0; i < h->nplots; i++)
         sc_report_html_file(out, h->dir, h->plots[i]);
-    sc__html_table(out, "Scaling curve", sc__points_rows(r));
-    sc__html_table(out, "Collective sweep", sc__sweep_rows(r));
+    report__html_table(out, "Scaling curve", report__points_rows(r));
+    report__html_table(out, "Collective sweep", report__sweep_rows(r));
     sc_soak_html_cycles(out, &r->soak);
-    sc__html_table(out, "Checks",
-                   (sc__rows_t){r->checks.items, r->checks.n, sizeof(sc_check_t), sc_check_fields});
-    sc__html_table(
-        out, "Declared vs detected",
-        (sc__rows_t){r->findings.items, r->findings.n, sizeof(sc_finding_t), sc_finding_fields});
+    report__html_table(
+        out, "Checks",
+        (report__rows_t){r->checks.items, r->checks.n, sizeof(sc_check_t), sc_check_fields});
+    report__html_table(out, "Declared vs detected",
+                       (report__rows_t){r->findings.items, r->findings.n, sizeof(sc_finding_t),
+                                        sc_finding_fields});
     fprintf(out, "</body></html>\n");
     return ferror(out);
 }
@@ -340,7 +341,7 @@ sc_status_t sc_report_render(const char *dir, const sc_result_t *r, sc_err_t *er
     const char *plots[SC__NPLOTS + SC_SOAK_PLOTS];
     char why[256] = "";
     int nplots = r->soak.n > 0 ? sc_soak_plots(dir, &r->soak, plots, why, sizeof(why))
-                               : sc__plots(dir, r, plots, why, sizeof(why));
+                               : report__plots(dir, r, plots, why, sizeof(why));
     char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/summary.json", dir);
     sc_status_t status = sc_json_write_summary(path, r, plots, nplots, why, err);
@@ -353,9 +354,9 @@ sc_status_t sc_report_render(const char *dir, const sc_result_t *r, sc_err_t *er
         status = sc_prometheus_write(path, r, err);
     }
     if (status == SC_OK) {
-        sc__html_t h = {dir, r, plots, nplots};
+        report__html_t h = {dir, r, plots, nplots};
         snprintf(path, sizeof(path), "%s/report.html", dir);
-        status = sc_files_write_text(path, sc__html_writer, &h, err);
+        status = sc_files_write_text(path, report__html_writer, &h, err);
     }
     return status;
 }

@@ -12,7 +12,7 @@
 #include "util/sc_files.h"
 
 /* "# verdict: PASS (n pass, n warn, n fail)" */
-static void sc__tally_line(const sc_checks_t *checks, char *line, size_t len)
+static void verdict_render__tally_line(const sc_checks_t *checks, char *line, size_t len)
 {
     sc_tally_t t = sc_checks_tally(checks);
     snprintf(line, len, "# verdict: %s (%d pass, %d warn, %d fail)%s\n", sc_tally_verdict(t),
@@ -46,7 +46,7 @@ void sc_verdict_print(FILE *out, FILE *log, const sc_checks_t *checks)
                 fprintf(dest[d], "    (%s)\n", c->note);
         }
         char line[384];
-        sc__tally_line(checks, line, sizeof(line));
+        verdict_render__tally_line(checks, line, sizeof(line));
         fputs(line, dest[d]);
     }
 }
@@ -54,17 +54,18 @@ void sc_verdict_print(FILE *out, FILE *log, const sc_checks_t *checks)
 void sc_verdict_print_line(sc_results_t *res, const sc_checks_t *checks)
 {
     char line[384];
-    sc__tally_line(checks, line, sizeof(line));
+    verdict_render__tally_line(checks, line, sizeof(line));
     sc_results_printf(res, "%s", line);
 }
 
 /* The ISO 8601 time the run started, without its zone (the JUnit schema's xs:dateTime form). */
-static void sc__junit_timestamp(const sc_result_t *r, char *buf, size_t len)
+static void verdict_render__junit_timestamp(const sc_result_t *r, char *buf, size_t len)
 {
     snprintf(buf, len, "%.19s", r->start_utc[0] ? r->start_utc : "1970-01-01T00:00:00");
 }
 
-static void sc__junit_case(FILE *out, const char *suite, const sc_check_t *c, bool inconclusive)
+static void verdict_render__junit_case(FILE *out, const char *suite, const sc_check_t *c,
+                                       bool inconclusive)
 {
     char detail[256];
     snprintf(detail, sizeof(detail), "%s: measured %.6g, expected %.6g, ratio %.3f (%s)", c->metric,
@@ -93,7 +94,7 @@ static void sc__junit_case(FILE *out, const char *suite, const sc_check_t *c, bo
 }
 
 /* A run that did not complete is one more test case, in error, with the reason. */
-static void sc__junit_incomplete(FILE *out, const sc_result_t *r)
+static void verdict_render__junit_incomplete(FILE *out, const sc_result_t *r)
 {
     fprintf(out, "  <testcase classname=\"scalecheck.");
     sc_files_xml_text(out, r->command);
@@ -106,20 +107,20 @@ static void sc__junit_incomplete(FILE *out, const sc_result_t *r)
     fprintf(out, "</error>\n  </testcase>\n");
 }
 
-static void sc__junit_property(FILE *out, const char *name, const char *value)
+static void verdict_render__junit_property(FILE *out, const char *name, const char *value)
 {
     fprintf(out, "    <property name=\"%s\" value=\"", name);
     sc_files_xml_text(out, value);
     fprintf(out, "\"/>\n");
 }
 
-static int sc__junit_writer(FILE *out, void *arg)
+static int verdict_render__junit_writer(FILE *out, void *arg)
 {
     const sc_result_t *r = arg;
     sc_tally_t t = sc_checks_tally(&r->checks);
     bool incomplete = sc_result_incomplete(r);
     char stamp[32];
-    sc__junit_timestamp(r, stamp, sizeof(stamp));
+    verdict_render__junit_timestamp(r, stamp, sizeof(stamp));
     fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"scalecheck.");
     sc_files_xml_text(out, r->command);
     fprintf(out, "\" timestamp=\"%s\" hostname=\"", stamp);
@@ -128,17 +129,17 @@ static int sc__junit_writer(FILE *out, void *arg)
             r->checks.n + incomplete, t.inconclusive ? 0 : t.fail, incomplete ? 1 : 0,
             t.inconclusive ? t.fail : 0, r->elapsed_s > 0 ? r->elapsed_s : 0.0);
     fprintf(out, "  <properties>\n");
-    sc__junit_property(out, "state", r->state);
-    sc__junit_property(out, "verdict", sc_tally_verdict(t));
-    sc__junit_property(out, "version", r->version);
-    sc__junit_property(out, "backend", r->backend);
-    sc__junit_property(out, "topology", r->topology);
-    sc__junit_property(out, "results_dir", r->results_dir);
+    verdict_render__junit_property(out, "state", r->state);
+    verdict_render__junit_property(out, "verdict", sc_tally_verdict(t));
+    verdict_render__junit_property(out, "version", r->version);
+    verdict_render__junit_property(out, "backend", r->backend);
+    verdict_render__junit_property(out, "topology", r->topology);
+    verdict_render__junit_property(out, "results_dir", r->results_dir);
     fprintf(out, "  </properties>\n");
     for (size_t i = 0; i < r->checks.n; i++)
-        sc__junit_case(out, r->command, &r->checks.items[i], t.inconclusive);
+        verdict_render__junit_case(out, r->command, &r->checks.items[i], t.inconclusive);
     if (incomplete)
-        sc__junit_incomplete(out, r);
+        verdict_render__junit_incomplete(out, r);
     /* WARN has no place in a test case of this schema: the suite's output lists them */
     fprintf(out, "  <system-out>");
     for (size_t i = 0; i < r->checks.n; i++)
@@ -156,7 +157,7 @@ static int sc__junit_writer(FILE *out, void *arg)
 
 sc_status_t sc_verdict_write_junit(const char *path, const sc_result_t *r, sc_err_t *err)
 {
-    return sc_files_write_text(path, sc__junit_writer, (void *)r, err);
+    return sc_files_write_text(path, verdict_render__junit_writer, (void *)r, err);
 }
 
 void sc_print_findings(sc_results_t *res, const sc_findings_t *findings)

@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static sc_status_t sc__gather_hosts(sc_rte_t *rte, sc_err_t *err)
+static sc_status_t rte__gather_hosts(sc_rte_t *rte, sc_err_t *err)
 {
     rte->hosts = calloc((size_t)rte->size, SC_HOST_MAX);
     rte->host_index = calloc((size_t)rte->size, sizeof(int));
@@ -31,7 +31,7 @@ static sc_status_t sc__gather_hosts(sc_rte_t *rte, sc_err_t *err)
 
 /* The library's name and version, its first line: "Open MPI v4.1.4", "MPICH Version: 4.0.2"
  * (MPICH's tab made a space). */
-static void sc__mpi_version(sc_rte_t *rte)
+static void rte__mpi_version(sc_rte_t *rte)
 {
     int len = 0;
     char version[MPI_MAX_LIBRARY_VERSION_STRING];
@@ -55,7 +55,7 @@ sc_status_t sc_rte_init(int *argc, char ***argv, sc_rte_t *rte, sc_err_t *err)
     if (gethostname(rte->host, sizeof(rte->host) - 1) != 0)
         snprintf(rte->host, sizeof(rte->host), "unknown");
 
-    sc__mpi_version(rte);
+    rte__mpi_version(rte);
 
     MPI_Comm local;
     int rc =
@@ -65,11 +65,11 @@ sc_status_t sc_rte_init(int *argc, char ***argv, sc_rte_t *rte, sc_err_t *err)
     MPI_Comm_rank(local, &rte->local_rank);
     MPI_Comm_size(local, &rte->local_size);
     MPI_Comm_free(&local);
-    return sc__gather_hosts(rte, err);
+    return rte__gather_hosts(rte, err);
 }
 
 /* Launchers set one of these in every rank they start. */
-static bool sc__launched(void)
+static bool rte__launched(void)
 {
     static const char *const vars[] = {
         "OMPI_COMM_WORLD_SIZE", "PMI_SIZE",     "PMIX_RANK", "PMI_RANK",
@@ -82,14 +82,14 @@ static bool sc__launched(void)
 
 sc_status_t sc_rte_init_alone(int *argc, char ***argv, sc_rte_t *rte, sc_err_t *err)
 {
-    if (sc__launched())
+    if (rte__launched())
         return sc_rte_init(argc, argv, rte, err);
     memset(rte, 0, sizeof(*rte));
     rte->world = MPI_COMM_NULL;
     rte->size = rte->local_size = rte->nhosts = 1;
     if (gethostname(rte->host, sizeof(rte->host) - 1) != 0)
         snprintf(rte->host, sizeof(rte->host), "unknown");
-    sc__mpi_version(rte); /* MPI_Get_library_version is allowed before MPI_Init (MPI-3) */
+    rte__mpi_version(rte); /* MPI_Get_library_version is allowed before MPI_Init (MPI-3) */
     rte->hosts = calloc(1, sizeof(*rte->hosts));
     rte->host_index = calloc(1, sizeof(int));
     if (rte->hosts == NULL || rte->host_index == NULL)
@@ -98,22 +98,22 @@ sc_status_t sc_rte_init_alone(int *argc, char ***argv, sc_rte_t *rte, sc_err_t *
     return SC_OK;
 }
 
-static volatile sig_atomic_t sc__abort_code = 3;
+static volatile sig_atomic_t rte__abort_code = 3;
 
-static void sc__abort_expired(int sig)
+static void rte__abort_expired(int sig)
 {
     (void)sig;
-    _exit(sc__abort_code); /* async-signal-safe: the bound on a stuck MPI_Abort */
+    _exit(rte__abort_code); /* async-signal-safe: the bound on a stuck MPI_Abort */
 }
 
 _Noreturn void sc_rte_abort(const sc_rte_t *rte, int code)
 {
     fflush(stdout);
     fflush(stderr);
-    sc__abort_code = code;
+    rte__abort_code = code;
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = sc__abort_expired;
+    sa.sa_handler = rte__abort_expired;
     sigaction(SIGALRM, &sa, NULL);
     alarm(SC_RTE_ABORT_BOUND_S);
     if (rte->world != MPI_COMM_NULL)
@@ -135,7 +135,7 @@ void sc_rte_fini(sc_rte_t *rte)
         MPI_Finalize();
 }
 
-static size_t sc__append(char *buf, size_t len, size_t used, const char *fmt, int a, int b)
+static size_t rte__append(char *buf, size_t len, size_t used, const char *fmt, int a, int b)
 {
     if (used >= len)
         return used;
@@ -153,7 +153,7 @@ void sc_rte_describe_ranks(const sc_rte_t *rte, const int *ranks, int nranks, ch
             j++;
         if (i > 0 && used < len)
             used += (size_t)snprintf(buf + used, len - used, ",");
-        used = sc__append(buf, len, used, "%d", ranks[i], ranks[j]);
+        used = rte__append(buf, len, used, "%d", ranks[i], ranks[j]);
         i = j + 1;
     }
     if (used < len)

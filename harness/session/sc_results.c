@@ -37,7 +37,7 @@ sc_status_t sc_results_check_base(const char *base, sc_err_t *err)
 /* Space held back for the final state: a disk that fills during the run still takes it. Real
  * blocks (written, not a sparse file). A disk too full to hold them at the start is an I/O error
  * naming the folder: the run would lose what it measured. */
-static sc_status_t sc__reserve(const sc_results_t *res, sc_err_t *err)
+static sc_status_t results__reserve(const sc_results_t *res, sc_err_t *err)
 {
     char path[PATH_MAX], zeros[4096] = {0};
     sc_results_path(res, ".reserve", path, sizeof(path));
@@ -57,7 +57,7 @@ static sc_status_t sc__reserve(const sc_results_t *res, sc_err_t *err)
 }
 
 /* The run's log, appended or new; never through a link at its name. */
-static FILE *sc__open_log(const char *path, bool append)
+static FILE *results__open_log(const char *path, bool append)
 {
     int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (append ? O_APPEND : O_TRUNC),
                   0644);
@@ -69,7 +69,7 @@ static FILE *sc__open_log(const char *path, bool append)
 
 /* The outermost folder of path that does not exist yet ("" when path exists): what making path
  * creates, and a discarded run removes again (bad input leaves nothing on disk). */
-static void sc__first_missing(const char *path, char *out, size_t len)
+static void results__first_missing(const char *path, char *out, size_t len)
 {
     char p[PATH_MAX];
     snprintf(p, sizeof(p), "%s", path);
@@ -86,8 +86,8 @@ static void sc__first_missing(const char *path, char *out, size_t len)
 
 /* base/STAMP-NAME, or -2 .. -999 after it when taken; made exclusively (mkdir never reuses an
  * existing folder or follows a link). */
-static sc_status_t sc__make_run_dir(sc_results_t *res, const char *base, const char *name,
-                                    sc_err_t *err)
+static sc_status_t results__make_run_dir(sc_results_t *res, const char *base, const char *name,
+                                         sc_err_t *err)
 {
     char stamp[32];
     time_t now = time(NULL);
@@ -121,7 +121,7 @@ static sc_status_t sc__make_run_dir(sc_results_t *res, const char *base, const c
  * the exit code rank 0 left with (sc_results_note_exit), so that the launcher tells mpirun's
  * own failure from the command's verdict. Best effort: a rank 0 on another host than the
  * launcher cannot reach the file (its folder is not there), and says nothing. */
-static FILE *sc__open_note(int mode)
+static FILE *results__open_note(int mode)
 {
     const char *note = getenv("SCALECHECK_LAUNCH_NOTE");
     if (note == NULL || note[0] != '/')
@@ -133,14 +133,14 @@ static FILE *sc__open_note(int mode)
     return f;
 }
 
-static void sc__note_launcher(const sc_results_t *res)
+static void results__note_launcher(const sc_results_t *res)
 {
     char dir[PATH_MAX], exe[PATH_MAX];
     if (realpath(res->dir, dir) == NULL)
         return;
     ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
     exe[n > 0 ? n : 0] = '\0';
-    FILE *f = sc__open_note(O_TRUNC);
+    FILE *f = results__open_note(O_TRUNC);
     if (f != NULL) {
         fprintf(f, "dir=%s\nexe=%s\n", dir, exe);
         fclose(f);
@@ -149,7 +149,7 @@ static void sc__note_launcher(const sc_results_t *res)
 
 void sc_results_note_exit(int code)
 {
-    FILE *f = sc__open_note(O_APPEND);
+    FILE *f = results__open_note(O_APPEND);
     if (f != NULL) {
         fprintf(f, "exit=%d\n", code);
         fclose(f);
@@ -160,20 +160,20 @@ sc_status_t sc_results_open(sc_results_t *res, const char *base, const char *nam
 {
     memset(res, 0, sizeof(*res));
     snprintf(res->base, sizeof(res->base), "%s", base);
-    sc__first_missing(base, res->made_top, sizeof(res->made_top));
+    results__first_missing(base, res->made_top, sizeof(res->made_top));
     sc_status_t status = sc_files_make_folders("--results-dir", base, err);
     if (status == SC_OK)
-        status = sc__make_run_dir(res, base, name, err);
+        status = results__make_run_dir(res, base, name, err);
     char path[PATH_MAX];
-    if (status == SC_OK &&
-        (res->log = sc__open_log(sc_results_path(res, "log", path, sizeof(path)), false)) == NULL)
+    if (status == SC_OK && (res->log = results__open_log(
+                                sc_results_path(res, "log", path, sizeof(path)), false)) == NULL)
         status = sc_err_set(err, SC_ERR_IO, "cannot create %s: %s", path, strerror(errno));
     if (status == SC_OK)
-        status = sc__reserve(res, err);
+        status = results__reserve(res, err);
     if (status != SC_OK)
         sc_results_discard(res); /* nothing measured yet: nothing left on disk */
     else
-        sc__note_launcher(res);
+        results__note_launcher(res);
     return status;
 }
 
@@ -186,11 +186,11 @@ sc_status_t sc_results_reopen(sc_results_t *res, const char *dir, sc_err_t *err)
     snprintf(res->dir, sizeof(res->dir), "%s", dir);
     res->reused = true;
     char path[PATH_MAX];
-    res->log = sc__open_log(sc_results_path(res, "log", path, sizeof(path)), true);
+    res->log = results__open_log(sc_results_path(res, "log", path, sizeof(path)), true);
     if (res->log == NULL)
         return sc_err_set(err, SC_ERR_IO, "cannot append to %s: %s", path, strerror(errno));
-    sc__note_launcher(res);
-    return sc__reserve(res, err);
+    results__note_launcher(res);
+    return results__reserve(res, err);
 }
 
 void sc_results_release_reserve(const sc_results_t *res)
@@ -201,7 +201,7 @@ void sc_results_release_reserve(const sc_results_t *res)
     }
 }
 
-static int sc__remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+static int results__remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
     (void)st;
     (void)flag;
@@ -213,7 +213,7 @@ void sc_results_discard(sc_results_t *res)
 {
     sc_results_close(res);
     if (res->dir[0] != '\0' && !res->reused)
-        nftw(res->dir, sc__remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        nftw(res->dir, results__remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     /* the folders this run made for base, innermost first, where they are empty (another run
      * may have put its own directory there since) */
     char p[PATH_MAX];
@@ -252,7 +252,7 @@ void sc_results_printf(sc_results_t *res, const char *fmt, ...)
 
 /* Flushed only when nobody holds the stream: the main thread may be stuck writing to it (a
  * pipe the launcher no longer reads), and this runs on the watchdog just before the end. */
-static void sc__flush_if_free(FILE *f)
+static void results__flush_if_free(FILE *f)
 {
     if (f != NULL && ftrylockfile(f) == 0) {
         fflush_unlocked(f);
@@ -263,9 +263,9 @@ static void sc__flush_if_free(FILE *f)
 void sc_results_flush(void *arg)
 {
     sc_results_t *res = arg;
-    sc__flush_if_free(stdout);
+    results__flush_if_free(stdout);
     if (res != NULL)
-        sc__flush_if_free(res->log);
+        results__flush_if_free(res->log);
 }
 
 const char *sc_results_path(const sc_results_t *res, const char *file, char *buf, size_t len)

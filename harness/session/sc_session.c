@@ -11,7 +11,7 @@
  * the write lock - waited for 0.2 s at most (the launcher's SIGKILL comes 2 s after its SIGTERM,
  * and the main thread may be stuck holding it) - and kept: the process ends next, and the main
  * thread must not write its "running" over the end; then the output flushed. */
-static void sc__session_end(void *arg, const sc_watchdog_end_t *end)
+static void session__session_end(void *arg, const sc_watchdog_end_t *end)
 {
     sc_session_t *s = arg;
     if (s->on_end != NULL && s->res.dir[0] != '\0') {
@@ -25,7 +25,7 @@ static void sc__session_end(void *arg, const sc_watchdog_end_t *end)
 
 /* The progress records: rank 0 makes the file in its run directory, the others map it when
  * they can (a run directory on a file system they share). */
-static sc_status_t sc__session_records(sc_session_t *s, sc_err_t *err)
+static sc_status_t session__session_records(sc_session_t *s, sc_err_t *err)
 {
     const sc_rte_t *rte = s->rte;
     if (rte->rank == 0) {
@@ -89,9 +89,9 @@ sc_status_t sc_session_open(sc_session_t *s, const sc_rte_t *rte, const sc_sessi
     status = sc_rte_agree(rte, status, why, sizeof(why), err);
     sc_watchdog_bounds_t bounds = {.timeout_s = o->timeout_s, .deadline_s = o->deadline_s};
     if (status == SC_OK)
-        status = sc_watchdog_start(rte, &bounds, sc__session_end, s, &s->wd, err);
+        status = sc_watchdog_start(rte, &bounds, session__session_end, s, &s->wd, err);
     if (status == SC_OK)
-        status = sc__session_records(s, err);
+        status = session__session_records(s, err);
     if (status != SC_OK) {
         sc_session_close(s);
         return status;
@@ -227,7 +227,7 @@ void sc_session_close(sc_session_t *s)
     sc_results_close(&s->res);
 }
 
-static int sc__share_failed(sc_session_t *s, const sc_rte_t *rte, int failed)
+static int session__share_failed(sc_session_t *s, const sc_rte_t *rte, int failed)
 {
     int root = 0;
     sc_watchdog_arm(s->wd, "the outcome from rank 0", &root, 1);
@@ -257,7 +257,7 @@ int sc_session_finish(sc_session_t *s, const sc_rte_t *rte, const char *cmd, sc_
     }
     if (code == 2) /* bad input: nothing measured, nothing left on disk */
         sc_results_discard(&s->res);
-    failed = sc__share_failed(s, rte, failed);
+    failed = session__share_failed(s, rte, failed);
     return status != SC_OK                  ? code
            : failed == SC_EXIT_INCONCLUSIVE ? SC_EXIT_INCONCLUSIVE
            : failed                         ? 1

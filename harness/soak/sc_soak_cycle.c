@@ -12,7 +12,7 @@
 #include "util/sc_stats.h"
 
 /* The all-reduce sweep; rank 0's busbw per size into out. */
-static sc_status_t soak__sweep(const sc_soak_ctx_t *x, sc_soak_cycle_t *out, sc_err_t *err)
+static sc_status_t soak_cycle__sweep(const sc_soak_ctx_t *x, sc_soak_cycle_t *out, sc_err_t *err)
 {
     sc_session_t *ses = x->ses;
     sc_case_rows_t rows = {0};
@@ -27,8 +27,8 @@ static sc_status_t soak__sweep(const sc_soak_ctx_t *x, sc_soak_cycle_t *out, sc_
 }
 
 /* The timed steps on this rank, after the warm-up: each one's time into step_ms. */
-static sc_status_t soak__steps(const sc_soak_ctx_t *x, sc_step_t *step, double *step_ms,
-                               sc_err_t *err)
+static sc_status_t soak_cycle__steps(const sc_soak_ctx_t *x, sc_step_t *step, double *step_ms,
+                                     sc_err_t *err)
 {
     sc_status_t status = SC_OK;
     for (int i = 0; i < x->warmup + x->steps && status == SC_OK; i++) {
@@ -42,7 +42,7 @@ static sc_status_t soak__steps(const sc_soak_ctx_t *x, sc_step_t *step, double *
 }
 
 /* The workload's steps on every rank: the median over the steps of the slowest rank's time. */
-static sc_status_t soak__step(const sc_soak_ctx_t *x, double *median_ms, sc_err_t *err)
+static sc_status_t soak_cycle__step(const sc_soak_ctx_t *x, double *median_ms, sc_err_t *err)
 {
     sc_comm_t *world = x->ses->world;
     sc_step_ready_t r;
@@ -55,7 +55,7 @@ static sc_status_t soak__step(const sc_soak_ctx_t *x, double *median_ms, sc_err_
                             x->ses->rte->rank, x->ses->rte->host);
     if (status == SC_OK) { /* armed: a step waits on every other rank (a cut link hung here) */
         sc_watchdog_arm(x->ses->wd, "soak, the workload's steps", world->world_rank, world->size);
-        status = soak__steps(x, &r.step, step_ms, err);
+        status = soak_cycle__steps(x, &r.step, step_ms, err);
         sc_watchdog_disarm(x->ses->wd);
     }
     if (status == SC_OK) { /* a step lasts as long as its slowest rank */
@@ -72,8 +72,8 @@ static sc_status_t soak__step(const sc_soak_ctx_t *x, double *median_ms, sc_err_
 }
 
 /* The quick pair check between hosts: its matrix into m, the slowest pair into out. */
-static sc_status_t soak__pairs(const sc_soak_ctx_t *x, sc_soak_cycle_t *out, sc_pairs_matrix_t *m,
-                               sc_err_t *err)
+static sc_status_t soak_cycle__pairs(const sc_soak_ctx_t *x, sc_soak_cycle_t *out,
+                                     sc_pairs_matrix_t *m, sc_err_t *err)
 {
     if (!x->pair_check || x->pc == NULL)
         return SC_OK;
@@ -90,7 +90,7 @@ static sc_status_t soak__pairs(const sc_soak_ctx_t *x, sc_soak_cycle_t *out, sc_
 }
 
 /* Every host's health over the cycle to rank 0 (collective). */
-static void soak__health(const sc_soak_ctx_t *x, sc_telemetry_t *t, sc_soak_cycle_t *out)
+static void soak_cycle__health(const sc_soak_ctx_t *x, sc_telemetry_t *t, sc_soak_cycle_t *out)
 {
     sc_health_t mine = {0}, *hosts = NULL;
     int nhosts = 0;
@@ -108,7 +108,7 @@ static void soak__health(const sc_soak_ctx_t *x, sc_telemetry_t *t, sc_soak_cycl
 
 /* The rest of the cycle's time, sleeping while the hosts' health is sampled (no rank waits on
  * another here: the watchdog is not armed). */
-static void soak__rest(const sc_soak_ctx_t *x, uint64_t t0)
+static void soak_cycle__rest(const sc_soak_ctx_t *x, uint64_t t0)
 {
     double left = x->cycle_s - (double)(sc_clock_ns() - t0) * 1e-9;
     while (left > 0) {
@@ -128,14 +128,14 @@ sc_status_t sc_soak_cycle_run(const sc_soak_ctx_t *x, sc_soak_cycle_t *out, sc_p
     strftime(out->start_utc, sizeof(out->start_utc), "%Y-%m-%dT%H:%M:%SZ", &utc);
     uint64_t t0 = sc_clock_ns();
     sc_telemetry_t *t = rte->local_rank == 0 ? sc_telemetry_start(x->telemetry_s, rte->host) : NULL;
-    sc_status_t status = soak__sweep(x, out, err);
+    sc_status_t status = soak_cycle__sweep(x, out, err);
     if (status == SC_OK)
-        status = soak__step(x, &out->step_ms, err);
+        status = soak_cycle__step(x, &out->step_ms, err);
     if (status == SC_OK)
-        status = soak__pairs(x, out, m, err);
+        status = soak_cycle__pairs(x, out, m, err);
     if (status == SC_OK) {
-        soak__rest(x, t0);
-        soak__health(x, t, out);
+        soak_cycle__rest(x, t0);
+        soak_cycle__health(x, t, out);
     } else if (t != NULL) { /* a fault: the sampler stops, nothing is gathered */
         sc_health_t ignored;
         sc_telemetry_finish(t, &ignored);

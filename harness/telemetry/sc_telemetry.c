@@ -37,7 +37,7 @@ struct sc_telemetry {
 };
 
 /* XID events since the last look, counted per GPU (under the lock). */
-static void sc__xids(sc_telemetry_t *t)
+static void telemetry__xids(sc_telemetry_t *t)
 {
     unsigned g = 0;
     long long xid = 0;
@@ -48,7 +48,7 @@ static void sc__xids(sc_telemetry_t *t)
         }
 }
 
-static void sc__sample_all(sc_telemetry_t *t)
+static void telemetry__sample_all(sc_telemetry_t *t)
 {
     double now = (double)(sc_clock_ns() - t->start_ns) * 1e-9;
     sc_host_counters_t host;
@@ -56,7 +56,7 @@ static void sc__sample_all(sc_telemetry_t *t)
     pthread_mutex_lock(&t->lock);
     t->max_cpu_temp_c = host.cpu_temp_c > t->max_cpu_temp_c ? host.cpu_temp_c : t->max_cpu_temp_c;
     if (t->nvml != NULL)
-        sc__xids(t);
+        telemetry__xids(t);
     pthread_mutex_unlock(&t->lock);
     for (unsigned g = 0; t->nvml != NULL && g < t->ngpus; g++) {
         sc_gpu_sample_t s;
@@ -83,7 +83,7 @@ static void sc__sample_all(sc_telemetry_t *t)
     }
 }
 
-static void *sc__telemetry_main(void *arg)
+static void *telemetry__telemetry_main(void *arg)
 {
     sc_telemetry_t *t = arg;
     pthread_mutex_lock(&t->lock);
@@ -97,7 +97,7 @@ static void *sc__telemetry_main(void *arg)
         if (t->stop)
             break;
         pthread_mutex_unlock(&t->lock);
-        sc__sample_all(t);
+        telemetry__sample_all(t);
         pthread_mutex_lock(&t->lock);
     }
     pthread_mutex_unlock(&t->lock);
@@ -122,21 +122,21 @@ sc_telemetry_t *sc_telemetry_start(double interval_s, const char *host)
         t->ngpus = t->ngpus > SC__TELEMETRY_MAX_GPUS ? SC__TELEMETRY_MAX_GPUS : t->ngpus;
         sc_nvml_xid_watch(t->nvml, t->ngpus);
     }
-    sc__sample_all(t); /* the host's sensors are sampled without NVML too */
-    t->thread_running = pthread_create(&t->thread, NULL, sc__telemetry_main, t) == 0;
+    telemetry__sample_all(t); /* the host's sensors are sampled without NVML too */
+    t->thread_running = pthread_create(&t->thread, NULL, telemetry__telemetry_main, t) == 0;
     if (!t->thread_running)
         snprintf(t->reason, sizeof(t->reason), "cannot start the sampling thread");
     return t;
 }
 
 /* How much a counter grew (-1: not reported at either end). */
-static long long sc__grown(long long first, long long last)
+static long long telemetry__grown(long long first, long long last)
 {
     return first >= 0 && last >= 0 ? last - first : -1;
 }
 
 /* GPU g's summary over its samples, into t->gpus[g]. */
-static void sc__gpu_summary(sc_telemetry_t *t, unsigned g)
+static void telemetry__gpu_summary(sc_telemetry_t *t, unsigned g)
 {
     const sc_gpu_sample_t *first = &t->first[g], *last = &t->last[g];
     sc_gpu_health_t *gpu = &t->gpus[g];
@@ -157,10 +157,10 @@ static void sc__gpu_summary(sc_telemetry_t *t, unsigned g)
     }
     if (gpu->min_nvlinks_up == INT_MAX)
         gpu->min_nvlinks_up = -1;
-    gpu->ecc_uncorrected_new = sc__grown(first->ecc_uncorrected, last->ecc_uncorrected);
-    gpu->ecc_corrected_new = sc__grown(first->ecc_corrected, last->ecc_corrected);
-    gpu->pcie_replays_new = sc__grown(first->pcie_replays, last->pcie_replays);
-    gpu->nvlink_errors_new = sc__grown(first->nvlink_errors, last->nvlink_errors);
+    gpu->ecc_uncorrected_new = telemetry__grown(first->ecc_uncorrected, last->ecc_uncorrected);
+    gpu->ecc_corrected_new = telemetry__grown(first->ecc_corrected, last->ecc_corrected);
+    gpu->pcie_replays_new = telemetry__grown(first->pcie_replays, last->pcie_replays);
+    gpu->nvlink_errors_new = telemetry__grown(first->nvlink_errors, last->nvlink_errors);
     gpu->retired_pages = last->retired_pages;
     gpu->remapped_rows = last->remapped_rows;
     gpu->xids = t->xids[g];
@@ -168,14 +168,15 @@ static void sc__gpu_summary(sc_telemetry_t *t, unsigned g)
 }
 
 /* The host's counters at the end against the start. */
-static void sc__host_summary(const sc_telemetry_t *t, sc_health_t *out)
+static void telemetry__host_summary(const sc_telemetry_t *t, sc_health_t *out)
 {
     sc_host_counters_t last;
     sc_host_counters_read(&last);
     out->max_cpu_temp_c = last.cpu_temp_c > t->max_cpu_temp_c ? last.cpu_temp_c : t->max_cpu_temp_c;
-    out->edac_corrected_new = sc__grown(t->host_first.edac_corrected, last.edac_corrected);
-    out->edac_uncorrected_new = sc__grown(t->host_first.edac_uncorrected, last.edac_uncorrected);
-    out->ib_errors_new = sc__grown(t->host_first.ib_errors, last.ib_errors);
+    out->edac_corrected_new = telemetry__grown(t->host_first.edac_corrected, last.edac_corrected);
+    out->edac_uncorrected_new =
+        telemetry__grown(t->host_first.edac_uncorrected, last.edac_uncorrected);
+    out->ib_errors_new = telemetry__grown(t->host_first.ib_errors, last.ib_errors);
 }
 
 void sc_telemetry_finish(sc_telemetry_t *t, sc_health_t *out)
@@ -195,12 +196,12 @@ void sc_telemetry_finish(sc_telemetry_t *t, sc_health_t *out)
     snprintf(out->host, sizeof(out->host), "%s", t->host);
     out->available = t->nvml != NULL;
     out->interval_s = t->interval_s;
-    sc__host_summary(t, out);
+    telemetry__host_summary(t, out);
     if (t->nvml != NULL) {
-        sc__sample_all(t);
+        telemetry__sample_all(t);
         out->gpus = calloc((size_t)t->ngpus + 1, sizeof(sc_gpu_health_t));
         for (unsigned g = 0; g < t->ngpus; g++) {
-            sc__gpu_summary(t, g);
+            telemetry__gpu_summary(t, g);
             if (out->gpus != NULL)
                 out->gpus[out->ngpus++] = t->gpus[g]; /* the samples move to out */
             else

@@ -19,7 +19,7 @@
 #define BIG             1e15
 #define SC__MAX_EXTENDS 8
 
-static const sc_field_t sc__topology_fields[] = {
+static const sc_field_t topology__topology_fields[] = {
     {"name", SC_FIELD_NAME, T(name), 64, false, 0, 0, NULL, "short name"},
     {"description", SC_FIELD_STRING, T(description), 256, false, 0, 0, NULL, "one line"},
     {"extends", SC_FIELD_SKIP, 0, 0, false, 0, 0, NULL, "file this one builds on"},
@@ -162,7 +162,7 @@ static const sc_field_t sc__topology_fields[] = {
     {NULL, 0, 0, 0, false, 0, 0, NULL, NULL},
 };
 
-static const sc_field_t sc__claim_fields[] = {
+static const sc_field_t topology__claim_fields[] = {
     {"metric", SC_FIELD_ENUM, C(metric), 0, true, 0, 0, SC_CLAIM_METRIC_NAMES, ""},
     {"collective", SC_FIELD_STRING, C(collective), 24, false, 0, 0, NULL, ""},
     {"size", SC_FIELD_BYTES, C(size), 0, false, 1, BIG, NULL, "bytes (K/M/G = 2^10..)"},
@@ -176,14 +176,14 @@ static const sc_field_t sc__claim_fields[] = {
     {NULL, 0, 0, 0, false, 0, 0, NULL, NULL},
 };
 
-static const sc_field_t sc__regime_fields[] = {
+static const sc_field_t topology__regime_fields[] = {
     {"upto", SC_FIELD_BYTES, R(upto), 0, false, 1, BIG, NULL, "largest size of the regime"},
     {"latency_us", SC_FIELD_NUMBER, R(latency_us), 0, true, 0, 1e7, NULL, "per step"},
     {"bandwidth_GBps", SC_FIELD_NUMBER, R(GBps), 0, true, 1e-6, 1e7, NULL, ""},
     {NULL, 0, 0, 0, false, 0, 0, NULL, NULL},
 };
 
-static void sc__defaults(sc_topology_t *t)
+static void topology__defaults(sc_topology_t *t)
 {
     memset(t, 0, sizeof(*t));
     t->soak = (sc_soak_limits_t){.max_gpu_temp_c = SC_DEFAULT_SOAK_MAX_GPU_TEMP_C,
@@ -209,8 +209,8 @@ static void sc__defaults(sc_topology_t *t)
 }
 
 /* calibrated.<key>: size regimes in growing order, every one but the last with its `upto`. */
-static sc_status_t sc__regimes(const sc_yaml_doc_t *doc, const char *key, sc_regimes_t *out,
-                               sc_err_t *err)
+static sc_status_t topology__regimes(const sc_yaml_doc_t *doc, const char *key, sc_regimes_t *out,
+                                     sc_err_t *err)
 {
     const sc_yaml_node_t *list = sc_yaml_get(sc_yaml_get(doc->root, "calibrated"), key);
     if (list == NULL)
@@ -225,7 +225,7 @@ static sc_status_t sc__regimes(const sc_yaml_doc_t *doc, const char *key, sc_reg
         const sc_yaml_node_t *item = list->items[i];
         sc_regime_t *r = &out->r[out->n];
         memset(r, 0, sizeof(*r));
-        sc_status_t status = sc_yaml_apply_node(doc, item, sc__regime_fields, r, NULL, err);
+        sc_status_t status = sc_yaml_apply_node(doc, item, topology__regime_fields, r, NULL, err);
         if (status != SC_OK)
             return status;
         bool last = i + 1 == list->count;
@@ -244,7 +244,7 @@ static sc_status_t sc__regimes(const sc_yaml_doc_t *doc, const char *key, sc_reg
     return SC_OK;
 }
 
-static sc_status_t sc__claims(const sc_yaml_doc_t *doc, sc_topology_t *t, sc_err_t *err)
+static sc_status_t topology__claims(const sc_yaml_doc_t *doc, sc_topology_t *t, sc_err_t *err)
 {
     const sc_yaml_node_t *claims = sc_yaml_get(sc_yaml_get(doc->root, "expect"), "claims");
     if (claims == NULL)
@@ -264,7 +264,7 @@ static sc_status_t sc__claims(const sc_yaml_doc_t *doc, sc_topology_t *t, sc_err
         c->fail_tolerance = t->fail_tolerance;
         c->line = claims->items[i]->line;
         sc_status_t status =
-            sc_yaml_apply_node(doc, claims->items[i], sc__claim_fields, c, NULL, err);
+            sc_yaml_apply_node(doc, claims->items[i], topology__claim_fields, c, NULL, err);
         if (status != SC_OK)
             return status;
         if (c->min == 0 && c->max == 0)
@@ -276,7 +276,7 @@ static sc_status_t sc__claims(const sc_yaml_doc_t *doc, sc_topology_t *t, sc_err
 }
 
 /* Whether name is a YAML file's name (printable, ending in .yaml or .yml). */
-static bool sc__topology_file_name(const char *name)
+static bool topology__topology_file_name(const char *name)
 {
     size_t n = strlen(name);
     for (const char *c = name; *c; c++)
@@ -287,7 +287,7 @@ static bool sc__topology_file_name(const char *name)
 }
 
 /* Whether real (a resolved path) lies inside folder (resolved here). */
-static bool sc__inside(const char *real, const char *folder)
+static bool topology__inside(const char *real, const char *folder)
 {
     char dir[PATH_MAX];
     if (realpath(folder, dir) == NULL)
@@ -301,25 +301,25 @@ bool sc_topology_shipped(const char *real)
     char shipped[SC_FILES_DIRS_MAX];
     sc_files_data_dirs("topologies", shipped, sizeof(shipped));
     for (char *save = NULL, *d = strtok_r(shipped, ":", &save); d; d = strtok_r(NULL, ":", &save))
-        if (sc__inside(real, d))
+        if (topology__inside(real, d))
             return true;
     return false;
 }
 
 /* A topology extends only files beside it (its folder and below) or the shipped ones: never a
  * file elsewhere, whose content an error would quote. */
-static bool sc__may_extend(const char *from, const char *base)
+static bool topology__may_extend(const char *from, const char *base)
 {
     char real[PATH_MAX], dir[PATH_MAX];
     if (realpath(base, real) == NULL)
         return true; /* missing: the load says so */
     snprintf(dir, sizeof(dir), "%s", from);
-    return sc__inside(real, dirname(dir)) || sc_topology_shipped(real);
+    return topology__inside(real, dirname(dir)) || sc_topology_shipped(real);
 }
 
 /* Loads one file over t, after the file it extends. chain holds the files being loaded. */
-static sc_status_t sc__load(const char *path, sc_topology_t *t, char chain[][PATH_MAX], int depth,
-                            sc_err_t *err)
+static sc_status_t topology__load(const char *path, sc_topology_t *t, char chain[][PATH_MAX],
+                                  int depth, sc_err_t *err)
 {
     char real[PATH_MAX];
     if (realpath(path, real) == NULL)
@@ -344,7 +344,7 @@ static sc_status_t sc__load(const char *path, sc_topology_t *t, char chain[][PAT
     if (base != NULL && base->kind != SC_YAML_SCALAR)
         status = sc_err_set(err, SC_ERR_INPUT, "%s:%d:%d: extends: expected a file name", path,
                             base->line, base->column);
-    else if (base != NULL && !sc__topology_file_name(base->value))
+    else if (base != NULL && !topology__topology_file_name(base->value))
         /* what is read must be a topology of ours: never another file, whose content an error
          * message would quote */
         status = sc_err_set(err, SC_ERR_INPUT,
@@ -357,29 +357,29 @@ static sc_status_t sc__load(const char *path, sc_topology_t *t, char chain[][PAT
             snprintf(next, sizeof(next), "%s", base->value);
         else
             snprintf(next, sizeof(next), "%s/%s", dirname(dir), base->value);
-        if (!sc__may_extend(path, next))
+        if (!topology__may_extend(path, next))
             status = sc_err_set(err, SC_ERR_INPUT,
                                 "%s:%d:%d: extends: '%s' is neither beside this file nor a "
                                 "shipped topology",
                                 path, base->line, base->column, base->value);
         else
-            status = sc__load(next, t, chain, depth + 1, err);
+            status = topology__load(next, t, chain, depth + 1, err);
     }
     if (status == SC_OK)
-        status = sc_yaml_apply(&doc, sc__topology_fields, t, NULL, err);
+        status = sc_yaml_apply(&doc, topology__topology_fields, t, NULL, err);
     if (status == SC_OK && sc_yaml_get(doc.root, "switches") != NULL) /* the nearest file's */
         snprintf(t->switches_file, sizeof(t->switches_file), "%s", path);
     if (status == SC_OK)
-        status = sc__claims(&doc, t, err);
+        status = topology__claims(&doc, t, err);
     if (status == SC_OK)
-        status = sc__regimes(&doc, "intra", &t->cal_intra, err);
+        status = topology__regimes(&doc, "intra", &t->cal_intra, err);
     if (status == SC_OK)
-        status = sc__regimes(&doc, "inter", &t->cal_inter, err);
+        status = topology__regimes(&doc, "inter", &t->cal_inter, err);
     sc_yaml_free(&doc);
     return status;
 }
 
-static sc_status_t sc__check(const sc_topology_t *t, sc_err_t *err)
+static sc_status_t topology__check(const sc_topology_t *t, sc_err_t *err)
 {
     const char *problem = NULL;
     if (t->name[0] == '\0')
@@ -401,11 +401,11 @@ sc_status_t sc_topology_load(const char *name, sc_topology_t *t, sc_err_t *err)
     char dirs[SC_FILES_DIRS_MAX];
     sc_files_shipped(name, sc_files_data_dirs("topologies", dirs, sizeof(dirs)), path,
                      sizeof(path));
-    sc__defaults(t);
+    topology__defaults(t);
     snprintf(t->path, sizeof(t->path), "%s", path);
     static char chain[SC__MAX_EXTENDS + 1][PATH_MAX];
-    sc_status_t status = sc__load(path, t, chain, 0, err);
-    return status == SC_OK ? sc__check(t, err) : status;
+    sc_status_t status = topology__load(path, t, chain, 0, err);
+    return status == SC_OK ? topology__check(t, err) : status;
 }
 
 double sc_topology_cores(const sc_topology_t *t, bool *assumed)

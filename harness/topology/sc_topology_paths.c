@@ -10,8 +10,8 @@
 /* PCIe x16 per direction by generation: the raw rate, and what collective libraries reach
  * (docs/REFERENCE.md section 2: 12, 25 and 50 GB/s for gens 3, 4 and 5; other generations at
  * the neighbouring generation's fraction). */
-static const double sc__pcie_raw_x16[] = {0, 4.0, 8.0, 15.75, 31.5, 63.0, 121.0, 242.0};
-static const double sc__pcie_reach_x16[] = {0, 3.0, 6.0, 12.0, 25.0, 50.0, 96.0, 192.0};
+static const double topology_paths__pcie_raw_x16[] = {0, 4.0, 8.0, 15.75, 31.5, 63.0, 121.0, 242.0};
+static const double topology_paths__pcie_reach_x16[] = {0, 3.0, 6.0, 12.0, 25.0, 50.0, 96.0, 192.0};
 /* NVLink SHARP's all-reduce algbw against the line rate: 8x H100 reach ~275 GB/s algbw (480
  * busbw) of 450 (nccl-tests issue 212; NCCL issue 1455: algbw 258-273 GB/s on 5-8 GPUs). */
 #define SC__NVLS_EFFICIENCY 0.61
@@ -24,7 +24,7 @@ static const double sc__pcie_reach_x16[] = {0, 3.0, 6.0, 12.0, 25.0, 50.0, 96.0,
  * it) that streaming copies reach - the STREAM benchmark's usual share on server DDR4/DDR5. */
 #define SC__HOST_MEMORY_EFFICIENCY 0.8
 
-static bool sc__has(const char *s, const char *const *words)
+static bool topology_paths__has(const char *s, const char *const *words)
 {
     for (; *words != NULL; words++)
         if (strstr(s, *words) != NULL)
@@ -33,7 +33,7 @@ static bool sc__has(const char *s, const char *const *words)
 }
 
 /* Name fragments by compute capability, the more specific first ("A100" before "A10"). */
-static int sc__cc_from_name(const char *gpu)
+static int topology_paths__cc_from_name(const char *gpu)
 {
     static const struct {
         int cc;
@@ -51,10 +51,10 @@ static int sc__cc_from_name(const char *gpu)
     };
     static const char *const other_vendors[] = {"Instinct", "MI100", "MI2", "MI3",
                                                 "Ascend",   "Gaudi", NULL};
-    if (sc__has(gpu, other_vendors))
+    if (topology_paths__has(gpu, other_vendors))
         return 0;
     for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
-        if (sc__has(gpu, table[i].names))
+        if (topology_paths__has(gpu, table[i].names))
             return table[i].cc;
     return 80; /* NCCL's own default where it knows nothing (topo.h: SM80's figures) */
 }
@@ -63,13 +63,13 @@ int sc_topology_gpu_cc(const sc_topology_t *t)
 {
     if (t->compute_capability > 0)
         return (int)(t->compute_capability * 10.0 + 0.5);
-    return sc__cc_from_name(t->gpu);
+    return topology_paths__cc_from_name(t->gpu);
 }
 
 /* What NCCL reaches on one NVLink by compute capability (src/graph/topo.h: SM60 18, SM70 and
  * SM80 20, SM86 12, SM90 20.6, SM100 40.1 GB/s - SMs move 128-byte payloads; nccl-tests issue
  * 149) against the link's rate per direction in that generation (20, 25, 25, 14.0625, 25, 50). */
-static double sc__nvlink_share(int cc)
+static double topology_paths__nvlink_share(int cc)
 {
     if (cc >= 100)
         return 40.1 / 50.0;
@@ -90,11 +90,12 @@ double sc_topology_line_GBps(const sc_topology_t *t)
     if (raw <= 0 && t->links_per_gpu > 0)
         raw = (double)t->links_per_gpu * t->link_GBps;
     if (raw <= 0 && t->pcie_gen > 0)
-        raw = sc__pcie_raw_x16[t->pcie_gen] * (double)(t->pcie_lanes ? t->pcie_lanes : 16) / 16.0;
+        raw = topology_paths__pcie_raw_x16[t->pcie_gen] *
+              (double)(t->pcie_lanes ? t->pcie_lanes : 16) / 16.0;
     return raw;
 }
 
-static bool sc__nvlink(const sc_topology_t *t)
+static bool topology_paths__nvlink(const sc_topology_t *t)
 {
     return t->fabric == SC_FABRIC_nvswitch || t->fabric == SC_FABRIC_nvlink_mesh ||
            t->fabric == SC_FABRIC_nvlink_bridge;
@@ -104,35 +105,38 @@ double sc_topology_link_share(const sc_topology_t *t)
 {
     if (t->intra_efficiency > 0)
         return t->intra_efficiency;
-    return sc__nvlink(t) ? sc__nvlink_share(sc_topology_gpu_cc(t)) : SC__LINK_EFFICIENCY;
+    return topology_paths__nvlink(t) ? topology_paths__nvlink_share(sc_topology_gpu_cc(t))
+                                     : SC__LINK_EFFICIENCY;
 }
 
 /* What PCIe reaches on `lanes` lanes: a given intra.efficiency of the raw rate, else the
  * published reachable rate of the generation. */
-static double sc__pcie_GBps(const sc_topology_t *t, long long lanes)
+static double topology_paths__pcie_GBps(const sc_topology_t *t, long long lanes)
 {
     int gen = (int)t->pcie_gen;
-    double per_lane = t->intra_efficiency > 0 ? sc__pcie_raw_x16[gen] * t->intra_efficiency
-                                              : sc__pcie_reach_x16[gen];
+    double per_lane = t->intra_efficiency > 0
+                          ? topology_paths__pcie_raw_x16[gen] * t->intra_efficiency
+                          : topology_paths__pcie_reach_x16[gen];
     return per_lane * (double)lanes / 16.0;
 }
 
-static long long sc__gpu_sockets(const sc_topology_t *t)
+static long long topology_paths__gpu_sockets(const sc_topology_t *t)
 {
     return t->gpu_sockets ? t->gpu_sockets : t->sockets ? t->sockets : 1;
 }
 
 /* The PCIe path a ring over the first `gpus` GPUs needs (GPUs fill switches, then sockets, in
  * order). */
-static sc_p2p_level_t sc__pcie_path(const sc_topology_t *t, int gpus)
+static sc_p2p_level_t topology_paths__pcie_path(const sc_topology_t *t, int gpus)
 {
-    long long per_socket = (t->gpus_per_node + sc__gpu_sockets(t) - 1) / sc__gpu_sockets(t);
+    long long per_socket =
+        (t->gpus_per_node + topology_paths__gpu_sockets(t) - 1) / topology_paths__gpu_sockets(t);
     if (t->gpus_per_switch > 0 && gpus <= t->gpus_per_switch)
         return SC_P2P_switch;
     return gpus <= per_socket ? SC_P2P_host : SC_P2P_system;
 }
 
-static bool sc__intel(const sc_topology_t *t)
+static bool topology_paths__intel(const sc_topology_t *t)
 {
     return strstr(t->cpu, "Intel") != NULL || strstr(t->cpu, "Xeon") != NULL;
 }
@@ -142,12 +146,13 @@ static bool sc__intel(const sc_topology_t *t)
  * host's memory twice and the memory of the sockets the ring spans carries 2 x gpus flows
  * (NCCL's maintainers: on PCIe systems the CPU and memory decide it, NCCL issue 1639). A node
  * that does not declare its memory keeps the older assumption: half the link. */
-static double sc__staged_GBps(const sc_topology_t *t, int gpus, sc_p2p_level_t path, double link)
+static double topology_paths__staged_GBps(const sc_topology_t *t, int gpus, sc_p2p_level_t path,
+                                          double link)
 {
     if (t->host_memory_GBps <= 0)
         return link / 2.0;
-    double sockets_used = path == SC_P2P_system ? (double)sc__gpu_sockets(t) : 1.0;
-    double memory = t->host_memory_GBps * sockets_used / (double)sc__gpu_sockets(t);
+    double sockets_used = path == SC_P2P_system ? (double)topology_paths__gpu_sockets(t) : 1.0;
+    double memory = t->host_memory_GBps * sockets_used / (double)topology_paths__gpu_sockets(t);
     double share = SC__HOST_MEMORY_EFFICIENCY * memory / (2.0 * (double)gpus);
     return share < link ? share : link;
 }
@@ -157,17 +162,17 @@ static double sc__staged_GBps(const sc_topology_t *t, int gpus, sc_p2p_level_t p
  * through host memory where the path is farther than the GPUs exchange peer-to-peer (NCCL,
  * src/graph/paths.cc ncclTopoCheckP2p: up to a common switch by default; docs/REFERENCE.md
  * section 2), or anywhere without peer-to-peer. */
-static double sc__pcie_ring_GBps(const sc_topology_t *t, int gpus)
+static double topology_paths__pcie_ring_GBps(const sc_topology_t *t, int gpus)
 {
-    double B = sc__pcie_GBps(t, t->pcie_lanes ? t->pcie_lanes : 16);
-    sc_p2p_level_t path = sc__pcie_path(t, gpus);
+    double B = topology_paths__pcie_GBps(t, t->pcie_lanes ? t->pcie_lanes : 16);
+    sc_p2p_level_t path = topology_paths__pcie_path(t, gpus);
     if (t->gpus_per_switch > 0 && path != SC_P2P_switch) {
-        double up = sc__pcie_GBps(t, t->pcie_uplink_lanes);
+        double up = topology_paths__pcie_GBps(t, t->pcie_uplink_lanes);
         B = up < B ? up : B;
     }
     if (!t->p2p || (int)path > t->p2p_level)
-        return sc__staged_GBps(t, gpus, path, B);
-    if (path != SC_P2P_switch && sc__intel(t))
+        return topology_paths__staged_GBps(t, gpus, path, B);
+    if (path != SC_P2P_switch && topology_paths__intel(t))
         B *= SC__INTEL_P2P_SHARE;
     return B;
 }
@@ -177,7 +182,7 @@ double sc_topology_ring_GBps(const sc_topology_t *t, int gpus)
     bool pcie = t->fabric == SC_FABRIC_pcie ||
                 (t->fabric == SC_FABRIC_nvlink_bridge && gpus > 2 && t->pcie_gen > 0);
     if (pcie && t->pcie_gen > 0)
-        return sc__pcie_ring_GBps(t, gpus);
+        return topology_paths__pcie_ring_GBps(t, gpus);
     return sc_topology_line_GBps(t) * sc_topology_link_share(t);
 }
 
@@ -201,18 +206,18 @@ double sc_topology_nvls_algbw_GBps(const sc_topology_t *t)
 }
 
 /* The node's NICs as software reaches them (GB/s per direction), before the fabric above them. */
-static double sc__nics_GBps(const sc_topology_t *t)
+static double topology_paths__nics_GBps(const sc_topology_t *t)
 {
     return (double)t->nics * t->nic_gbps / 8.0 * t->nic_efficiency;
 }
 
 double sc_topology_inter_GBps(const sc_topology_t *t, int gpus_per_node)
 {
-    double node = sc__nics_GBps(t) / t->oversubscription;
+    double node = topology_paths__nics_GBps(t) / t->oversubscription;
     return gpus_per_node > 0 ? node / gpus_per_node : node;
 }
 
-static const sc_regime_t *sc__regime(const sc_regimes_t *rs, double bytes)
+static const sc_regime_t *topology_paths__regime(const sc_regimes_t *rs, double bytes)
 {
     for (int i = 0; i < rs->n; i++)
         if (rs->r[i].upto == 0 || bytes <= rs->r[i].upto)
@@ -223,7 +228,7 @@ static const sc_regime_t *sc__regime(const sc_regimes_t *rs, double bytes)
 void sc_topology_intra_path(const sc_topology_t *t, double bytes, int gpus, double *latency_us,
                             double *GBps)
 {
-    const sc_regime_t *r = sc__regime(&t->cal_intra, bytes);
+    const sc_regime_t *r = topology_paths__regime(&t->cal_intra, bytes);
     *latency_us = r ? r->latency_us : t->intra_latency_us;
     *GBps = r ? r->GBps : sc_topology_ring_GBps(t, gpus);
 }
@@ -231,7 +236,7 @@ void sc_topology_intra_path(const sc_topology_t *t, double bytes, int gpus, doub
 void sc_topology_inter_path(const sc_topology_t *t, double bytes, int nodes, double *latency_us,
                             double *GBps)
 {
-    const sc_regime_t *r = sc__regime(&t->cal_inter, bytes);
+    const sc_regime_t *r = topology_paths__regime(&t->cal_inter, bytes);
     /* each switch tier on the way adds about half a NIC latency */
     *latency_us = r ? r->latency_us : t->nic_latency_us * (1.0 + 0.5 * (double)t->switch_tiers);
     if (r != NULL) {
@@ -241,5 +246,5 @@ void sc_topology_inter_path(const sc_topology_t *t, double bytes, int nodes, dou
     /* rail-optimised rings stay on their rail's leaf while the nodes fit under it: the leaves'
      * uplinks (and their oversubscription) are not on the way */
     bool one_leaf = t->rails && (t->nodes_per_leaf == 0 || nodes <= t->nodes_per_leaf);
-    *GBps = sc__nics_GBps(t) / (one_leaf ? 1.0 : t->oversubscription);
+    *GBps = topology_paths__nics_GBps(t) / (one_leaf ? 1.0 : t->oversubscription);
 }

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static uint64_t sc__meminfo_available(void)
+static uint64_t memory__meminfo_available(void)
 {
     FILE *f = fopen("/proc/meminfo", "r");
     char line[256];
@@ -18,7 +18,7 @@ static uint64_t sc__meminfo_available(void)
     return kb * 1024;
 }
 
-static uint64_t sc__read_u64(const char *dir, const char *file)
+static uint64_t memory__read_u64(const char *dir, const char *file)
 {
     char path[1024];
     snprintf(path, sizeof(path), "/sys/fs/cgroup%s/%s", dir, file);
@@ -32,7 +32,7 @@ static uint64_t sc__read_u64(const char *dir, const char *file)
 }
 
 /* cgroup v2: what the group's limit still leaves (0: no limit, or v1). */
-static uint64_t sc__cgroup_available(void)
+static uint64_t memory__cgroup_available(void)
 {
     FILE *f = fopen("/proc/self/cgroup", "r");
     char line[900] = "";
@@ -42,14 +42,14 @@ static uint64_t sc__cgroup_available(void)
     if (got == NULL || strncmp(line, "0::", 3) != 0)
         return 0;
     line[strcspn(line, "\n")] = '\0';
-    uint64_t limit = sc__read_u64(line + 3, "memory.max");
-    uint64_t used = sc__read_u64(line + 3, "memory.current");
+    uint64_t limit = memory__read_u64(line + 3, "memory.max");
+    uint64_t used = memory__read_u64(line + 3, "memory.current");
     return limit == 0 ? 0 : limit > used ? limit - used : 1;
 }
 
 uint64_t sc_memory_host_available(char *where, size_t len)
 {
-    uint64_t host = sc__meminfo_available(), group = sc__cgroup_available();
+    uint64_t host = memory__meminfo_available(), group = memory__cgroup_available();
     bool capped = group > 0 && (host == 0 || group < host);
     snprintf(where, len, "%s", capped ? "cgroup memory.max" : host ? "MemAvailable" : "unknown");
     return capped ? group : host;

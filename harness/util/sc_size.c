@@ -9,7 +9,7 @@
 #include <strings.h>
 
 /* -1: unknown suffix; -2: "KB", "MB", "GB", "TB" (10^3k to some readers, 2^10k to others). */
-static int sc__suffix_shift(const char *suffix, unsigned *shift)
+static int size__suffix_shift(const char *suffix, unsigned *shift)
 {
     static const struct {
         char letter;
@@ -47,7 +47,7 @@ sc_status_t sc_size_parse(const char *text, const char *what, uint64_t *bytes, s
     if (errno == ERANGE)
         return sc_err_set(err, SC_ERR_USAGE, "%s: '%s' is too large", what, text);
     unsigned shift = 0;
-    int known = sc__suffix_shift(end, &shift);
+    int known = size__suffix_shift(end, &shift);
     if (known == -2)
         return sc_err_set(
             err, SC_ERR_USAGE,

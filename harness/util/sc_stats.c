@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int sc__cmp_double(const void *a, const void *b)
+static int stats__cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
@@ -27,7 +27,7 @@ void sc_stats_median_ci_index(size_t n, size_t *lo, size_t *hi)
     *hi = (size_t)hi_rank - 1;
 }
 
-static double sc__median_sorted(const double *s, size_t n)
+static double stats__median_sorted(const double *s, size_t n)
 {
     return (n % 2) ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
 }
@@ -37,7 +37,7 @@ void sc_stats_compute(double *samples, size_t n, sc_stats_t *out)
     memset(out, 0, sizeof(*out));
     if (n == 0)
         return;
-    qsort(samples, n, sizeof(double), sc__cmp_double);
+    qsort(samples, n, sizeof(double), stats__cmp_double);
     double sum = 0.0;
     for (size_t i = 0; i < n; i++)
         sum += samples[i];
@@ -50,7 +50,7 @@ void sc_stats_compute(double *samples, size_t n, sc_stats_t *out)
     out->min = samples[0];
     out->max = samples[n - 1];
     out->mean = mean;
-    out->median = sc__median_sorted(samples, n);
+    out->median = stats__median_sorted(samples, n);
     size_t p99_rank = (size_t)ceil(0.99 * (double)n); /* nearest rank, 1-based */
     out->p99 = samples[(p99_rank ? p99_rank : 1) - 1];
     out->cv = (n > 1 && mean > 0.0) ? sqrt(sq / (double)(n - 1)) / mean : 0.0;
@@ -77,7 +77,7 @@ double sc_stats_matrix_quantile(const double *m, const int *measured, int n, dou
         free(v);
         return 0.0;
     }
-    qsort(v, count, sizeof(double), sc__cmp_double);
+    qsort(v, count, sizeof(double), stats__cmp_double);
     double at = q == 0.5 ? (count % 2 ? v[count / 2] : (v[count / 2 - 1] + v[count / 2]) / 2)
                          : v[(size_t)ceil(q * (double)(count - 1))];
     free(v);

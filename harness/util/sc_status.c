@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const int sc__exit_codes[] = {
+static const int status__exit_codes[] = {
 #define SC__STATUS_CODE(name, code, text) code,
     SC_STATUS_MAP(SC__STATUS_CODE)
 #undef SC__STATUS_CODE
@@ -13,7 +13,7 @@ int sc_status_exit_code(sc_status_t status)
 {
     if (status < 0 || status >= SC_STATUS_COUNT)
         return 3;
-    return sc__exit_codes[status];
+    return status__exit_codes[status];
 }
 
 sc_status_t sc_err_set(sc_err_t *err, sc_status_t status, const char *fmt, ...)

@@ -3,6 +3,7 @@ module above it fails to compile ("No such file"), and every module it may use i
 header of harness/ is part of an include cycle - the detector is first shown a planted cycle, so
 it can fail. usage: check_layers.py CC BUILD_DIR SOURCE_DIR"""
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -132,6 +133,50 @@ def check_json_module(src):
     return len(users)
 
 
+STATIC_DEF = re.compile(r"^static [A-Za-z_][A-Za-z_0-9 ]*?\**\b([a-z_0-9]+__[a-z_0-9]+)\(")
+
+
+def private_names(src):
+    """{name: [files]} of the file-private functions under harness/ (static, with a prefix__),
+    and the files that still use the shared sc__ prefix."""
+    where, shared = {}, []
+    for d, _, files in os.walk(os.path.join(src, "harness")):
+        for name in files:
+            if not name.endswith((".c", ".cu")):
+                continue
+            path = os.path.join(d, name)
+            rel = os.path.relpath(path, src)
+            with open(path) as f:
+                text = f.read()
+            if re.search(r"\bsc__[a-z]", text):
+                shared.append(rel)
+            for m in {STATIC_DEF.match(line).group(1) for line in text.splitlines()
+                      if STATIC_DEF.match(line)}:
+                where.setdefault(m, []).append(rel)
+    return where, shared
+
+
+def check_private_names(src):
+    """Each file names its statics after itself (docs/ARCHITECTURE.md, Names): no sc__ left, and
+    no private name defined in two files - a name found by grep is the one meant."""
+    where, shared = private_names(src)
+    if shared:
+        fail(f"sc__ statics (name them after their file): {shared[:5]}")
+    twice = {n: f for n, f in where.items() if len(f) > 1}
+    if twice:
+        fail(f"private names defined in more than one file: {dict(list(twice.items())[:5])}")
+    with tempfile.TemporaryDirectory() as tmp:  # the detector must see planted ones
+        os.makedirs(os.path.join(tmp, "harness", "a"))
+        for n in ("x.c", "y.c"):
+            with open(os.path.join(tmp, "harness", "a", n), "w") as f:
+                f.write("static int a__twice(void)\n{\n    return sc__old;\n}\n")
+        w, sh = private_names(tmp)
+        if w.get("a__twice", []) != sorted(w.get("a__twice", [])) or len(w.get("a__twice", [])) != 2 \
+                or len(sh) != 2:
+            fail("the private-name detector missed planted duplicates")
+    return len(where)
+
+
 def main():
     cc, build, src = sys.argv[1:4]
     layers = layer_map(build)
@@ -153,8 +198,10 @@ def main():
     if cycle:
         fail("header cycle: " + " -> ".join(os.path.relpath(p, src) for p in cycle))
     json_files = check_json_module(src)
+    names = check_private_names(src)
     print(f"layers: {refused} upward includes refused across {len(layers)} layers; no header cycle; "
-          f"JSON in {json_files} files of {JSON_MODULE}* only")
+          f"JSON in {json_files} files of {JSON_MODULE}* only; {names} private names, each in "
+          f"one file")
 
 
 main()
