@@ -110,10 +110,8 @@ void sc_plan_memory(const sc_workload_t *w, const sc_layout_t *l, sc_plan_memory
  * sc_plan_backward_factor of it). */
 double sc_plan_layer_us(const sc_workload_t *w, const sc_layout_t *l);
 /* A layer's backward against its forward: 2, plus the forward again under full recomputation,
- * plus the attention's products under selective (model.recompute). */
-double sc_plan_backward_factor(const sc_workload_t *w);
-/* A layer's backward against its forward: 2, plus the forward again under full recomputation,
- * plus the attention's products under selective (model.recompute). */
+ * plus the attention's products under selective (model.recompute); 2 where
+ * compute.mode time states the step's compute whole. */
 double sc_plan_backward_factor(const sc_workload_t *w);
 
 #endif

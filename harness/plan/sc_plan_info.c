@@ -113,6 +113,8 @@ double sc_plan_layer_us(const sc_workload_t *w, const sc_layout_t *l)
 
 double sc_plan_backward_factor(const sc_workload_t *w)
 {
+    if (w->compute_mode == SC_COMPUTE_TIME) /* the stated time includes any recomputation */
+        return 2.0;
     if (w->recompute == SC_RECOMPUTE_FULL)
         return 3.0; /* backward's two forwards' worth, and the forward once more */
     if (w->recompute != SC_RECOMPUTE_SELECTIVE || w->kind != SC_MODEL_TRANSFORMER ||
