@@ -21,7 +21,8 @@ sed -e "s#@PROJECT_VERSION@#fuzz#" -e "s#@SC_HAVE_NCCL@#0#" -e "s#@SC_HAVE_UCX@#
     -e "s#@CMAKE_SOURCE_DIR@#$PWD#" -e "s#@CMAKE_INSTALL_PREFIX@#/usr/local#" \
     harness/sc_config.h.in > "$out/generated/sc_config.h"
 srcs=(harness/config/sc_yaml.c harness/config/sc_yaml_schema.c harness/config/sc_workload.c
-      harness/topology/sc_topology.c harness/util/sc_dtype.c harness/util/sc_status.c
+      harness/topology/sc_topology.c harness/topology/sc_topology_paths.c harness/util/sc_dtype.c
+      harness/util/sc_status.c
       harness/util/sc_names.c harness/util/sc_size.c harness/util/sc_files.c
       tests/fuzz/fuzz_loader.c)
 flags=(-std=c17 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined
