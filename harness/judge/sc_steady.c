@@ -22,34 +22,33 @@ static bool steady__judgeable(const sc_case_row_t *r)
            (r->iterations == 0 || r->iterations >= SC__STEADY_MIN_ITERS);
 }
 
-/* The row of collective `name` with the heaviest tail (NULL: none judgeable). */
-static const sc_case_row_t *steady__worst(const sc_case_row_t *rows, size_t n, const char *name)
+/* A row's tail: its p99 over its median, where it can be judged (else 0). */
+static double steady__tail_ratio(const sc_case_row_t *r)
 {
-    const sc_case_row_t *worst = NULL;
-    for (size_t i = 0; i < n; i++) {
-        const sc_case_row_t *r = &rows[i];
-        if (strcmp(r->collective, name) != 0 || !steady__judgeable(r))
-            continue;
-        if (worst == NULL || r->time_us_p99 / r->time_us > worst->time_us_p99 / worst->time_us)
-            worst = r;
-    }
-    return worst;
+    return steady__judgeable(r) ? r->time_us_p99 / r->time_us : 0.0;
 }
 
-/* The row of collective `name` whose looks differ most (NULL: none measured twice, or all in
- * the microseconds the host's scheduling decides). */
-static const sc_case_row_t *steady__worst_looks(const sc_case_row_t *rows, size_t n,
-                                                const char *name)
+/* A row's spread between looks: its slowest look over the one kept, where it was looked at
+ * more than once outside the microseconds the host's scheduling decides (else 0). */
+static double steady__looks_ratio(const sc_case_row_t *r)
+{
+    bool judged =
+        r->looks >= 2 && sc_present(r->slowest_look_us) && r->time_us >= SC__STEADY_MIN_US;
+    return judged ? r->slowest_look_us / r->time_us : 0.0;
+}
+
+/* The row of collective `name` whose ratio is the largest (NULL: none judgeable). */
+static const sc_case_row_t *steady__worst(const sc_case_row_t *rows, size_t n, const char *name,
+                                          double (*ratio)(const sc_case_row_t *))
 {
     const sc_case_row_t *worst = NULL;
+    double most = 0.0;
     for (size_t i = 0; i < n; i++) {
-        const sc_case_row_t *r = &rows[i];
-        if (strcmp(r->collective, name) != 0 || r->looks < 2 || !sc_present(r->slowest_look_us) ||
-            r->time_us < SC__STEADY_MIN_US)
-            continue;
-        if (worst == NULL ||
-            r->slowest_look_us / r->time_us > worst->slowest_look_us / worst->time_us)
-            worst = r;
+        double r = strcmp(rows[i].collective, name) == 0 ? ratio(&rows[i]) : 0.0;
+        if (r > most) {
+            most = r;
+            worst = &rows[i];
+        }
     }
     return worst;
 }
@@ -93,10 +92,10 @@ void sc_verdict_steadiness(const sc_topology_t *t, const sc_case_row_t *rows, si
     sc_band_t band = {t->steadiness_tolerance, t->steadiness_fail_tolerance, false};
     /* two checks a registered collective, one pass over the rows each: linear in the rows */
     for (const sc_coll_t *const *coll = sc_coll_list(); *coll != NULL; coll++) {
-        const sc_case_row_t *tail = steady__worst(rows, n, (*coll)->name);
+        const sc_case_row_t *tail = steady__worst(rows, n, (*coll)->name, steady__tail_ratio);
         if (tail != NULL)
             steady__tail(tail, &band, checks);
-        const sc_case_row_t *looks = steady__worst_looks(rows, n, (*coll)->name);
+        const sc_case_row_t *looks = steady__worst(rows, n, (*coll)->name, steady__looks_ratio);
         if (looks != NULL)
             steady__looks(looks, &band, checks);
     }

@@ -34,7 +34,8 @@ static const model_compute__published_t model_compute__published[] = {
 static const model_compute__published_t *
 model_compute__figure(const sc_topology_t *t, const sc_workload_t *w, bool *nearest)
 {
-    int cc = sc_topology_gpu_cc(t) > 0 ? sc_topology_gpu_cc(t) : 80;
+    int known = sc_topology_gpu_cc(t); /* 0: another vendor's GPU, Ampere's peer */
+    int cc = known > 0 ? known : 80;
     const model_compute__published_t *near = NULL;
     int best = 1 << 20;
     for (size_t i = 0; i < sizeof(model_compute__published) / sizeof(model_compute__published[0]);
@@ -42,7 +43,7 @@ model_compute__figure(const sc_topology_t *t, const sc_workload_t *w, bool *near
         const model_compute__published_t *f = &model_compute__published[i];
         if (f->kind != w->kind)
             continue;
-        if (cc >= f->cc_from && cc < f->cc_below && sc_topology_gpu_cc(t) > 0) {
+        if (known > 0 && cc >= f->cc_from && cc < f->cc_below) {
             *nearest = false;
             return f;
         }

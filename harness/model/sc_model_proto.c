@@ -48,7 +48,7 @@ static double model_proto__ll_max(const sc_topology_t *t, int nodes)
 {
     if (nodes <= 1)
         return model_proto__ll_max_node[model_proto__gpu_generation(t)];
-    bool amd = strstr(t->cpu, "AMD") != NULL || strstr(t->cpu, "EPYC") != NULL;
+    bool amd = sc_topology_cpu_vendor(t) == SC_CPU_AMD;
     if (nodes == 2)
         return amd ? 22.5 : 39.0;
     return amd ? 19.0 : 20.4;

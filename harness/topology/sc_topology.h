@@ -180,6 +180,10 @@ double sc_topology_line_GBps(const sc_topology_t *t);
 /* The share of the line rate software reaches: intra.efficiency, else on NVLink what NCCL
  * reaches per link in the GPU's generation (docs/REFERENCE.md section 2), else 0.8. */
 double sc_topology_link_share(const sc_topology_t *t);
+/* The CPU's vendor from node.cpu's name ("Intel Xeon ...", "AMD EPYC ..."): NCCL's paths and
+ * protocols differ by it (Intel's P2P overhead, LL's cap across nodes). */
+typedef enum { SC_CPU_OTHER, SC_CPU_INTEL, SC_CPU_AMD } sc_cpu_vendor_t;
+sc_cpu_vendor_t sc_topology_cpu_vendor(const sc_topology_t *t);
 /* The GPU's compute capability as NCCL numbers it (80 for 8.0): node.compute_capability, else
  * from node.gpu's name (80 where the name says nothing known, as NCCL; 0: not an NVIDIA GPU). */
 int sc_topology_gpu_cc(const sc_topology_t *t);

@@ -136,9 +136,13 @@ static sc_p2p_level_t topology_paths__pcie_path(const sc_topology_t *t, int gpus
     return gpus <= per_socket ? SC_P2P_host : SC_P2P_system;
 }
 
-static bool topology_paths__intel(const sc_topology_t *t)
+sc_cpu_vendor_t sc_topology_cpu_vendor(const sc_topology_t *t)
 {
-    return strstr(t->cpu, "Intel") != NULL || strstr(t->cpu, "Xeon") != NULL;
+    if (strstr(t->cpu, "Intel") != NULL || strstr(t->cpu, "Xeon") != NULL)
+        return SC_CPU_INTEL;
+    if (strstr(t->cpu, "AMD") != NULL || strstr(t->cpu, "EPYC") != NULL)
+        return SC_CPU_AMD;
+    return SC_CPU_OTHER;
 }
 
 /* Traffic staged through host memory (no peer-to-peer on the path): every GPU writes what it
@@ -172,7 +176,7 @@ static double topology_paths__pcie_ring_GBps(const sc_topology_t *t, int gpus)
     }
     if (!t->p2p || (int)path > t->p2p_level)
         return topology_paths__staged_GBps(t, gpus, path, B);
-    if (path != SC_P2P_switch && topology_paths__intel(t))
+    if (path != SC_P2P_switch && sc_topology_cpu_vendor(t) == SC_CPU_INTEL)
         B *= SC__INTEL_P2P_SHARE;
     return B;
 }

@@ -189,7 +189,12 @@ static void test_staged_and_root_complex(void)
     p.gpus_per_node = 8;
     p.p2p_level = SC_P2P_system;
     SC_EXPECT_NEAR(sc_topology_ring_GBps(&p, 4), 25.0, 1e-9);
+    SC_EXPECT(sc_topology_cpu_vendor(&p) == SC_CPU_OTHER);
+    strcpy(p.cpu, "AMD EPYC 7742"); /* AMD: no TLP overhead */
+    SC_EXPECT(sc_topology_cpu_vendor(&p) == SC_CPU_AMD);
+    SC_EXPECT_NEAR(sc_topology_ring_GBps(&p, 4), 25.0, 1e-9);
     strcpy(p.cpu, "Intel Xeon Platinum 8380");
+    SC_EXPECT(sc_topology_cpu_vendor(&p) == SC_CPU_INTEL);
     SC_EXPECT_NEAR(sc_topology_ring_GBps(&p, 4), 25.0 * 5 / 6, 1e-9);
     p.gpus_per_switch = 4; /* below one switch the root complex is not on the way */
     SC_EXPECT_NEAR(sc_topology_ring_GBps(&p, 4), 25.0, 1e-9);
