@@ -6,11 +6,18 @@
 # Elsewhere: detect what is here -> calibrate this host (measured paths, in the run's own launch) -> the
 # default workload's 1..N-rank scaling curve and an all-reduce sweep held to the calibrated
 # localhost topology (tolerance 0.2) -> verdict (exit 1 on FAIL) -> report. Extra arguments go to
-# `scalecheck run` (e.g. --workload workloads/resnet50-dp.yaml).
+# `scalecheck run` (e.g. --workload workloads/resnet50-dp.yaml). SC_PREBUILT=DIR runs DIR's
+# build as it is and installs and builds nothing (a GPU machine with no package registry, where
+# tests/gpu/device-check.sh built the GPU path).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
-scripts/build.sh >/dev/null
+if [ -n "${SC_PREBUILT:-}" ]; then
+    sc=$SC_PREBUILT/scalecheck
+else
+    scripts/install-deps.sh
+    scripts/build.sh >/dev/null
+    sc=build/scalecheck
+fi
 ranks=${SC_RANKS:-$(nproc)}
 [ "$ranks" -ge 2 ] || ranks=2
 # Open MPI refuses root without these; --oversubscribe allows more ranks than cores. Whichever
@@ -42,7 +49,7 @@ fi
 mkdir -p results
 # What this host is: a GPU server (NVML finds GPUs) runs NCCL with one rank per GPU, held to the
 # shipped topology that describes it; any other host runs the host path below.
-"${mpi1[@]}" build/scalecheck detect --output results/detected-topology.yaml \
+"${mpi1[@]}" "$sc" detect --output results/detected-topology.yaml \
     --pick results/detected.env
 # shellcheck disable=SC1091
 . results/detected.env
@@ -59,12 +66,12 @@ if [ "${SC_DETECTED_GPUS:-0}" -gt 0 ]; then
         topo=(--topology results/detected-topology.yaml --calibrate)
     fi
     # BERT-large's real step (its 1.3 GB of gradients), 1..N GPUs, and an all-reduce sweep to 1G
-    exec "${mpig[@]}" -np "$gpus" build/scalecheck run --backend nccl \
+    exec "${mpig[@]}" -np "$gpus" "$sc" run --backend nccl \
         --workload workloads/bert-large-dp.yaml "${topo[@]}" --sweep-max 1G -n 20 -w 5 -T 120 "$@"
 fi
-"${mpi[@]}" build/scalecheck detect --output results/detected-topology.yaml \
+"${mpi[@]}" "$sc" detect --output results/detected-topology.yaml \
     --topology topologies/localhost.yaml
 # A real model's messages and compute shrunk 100x: a 2-core host runs BERT-large's step.
-exec "${mpi[@]}" build/scalecheck run --workload workloads/bert-large-dp.yaml \
+exec "${mpi[@]}" "$sc" run --workload workloads/bert-large-dp.yaml \
     --topology topologies/localhost.yaml --calibrate --sweep-max 16M \
     --bytes-scale 0.01 --compute-scale 0.01 -n 10 -w 2 "$@"

@@ -40,6 +40,13 @@ static void detect__gpus(sc_detected_t *d)
         if (d->nvlinks_up < 0 || s.nvlinks_up < d->nvlinks_up)
             d->nvlinks_up = s.nvlinks_up;
     }
+    if (d->gpus > 0) {
+        sc_gpu_config_t g;
+        sc_nvml_config(nvml, 0, &g);
+        d->gpu_memory_GBps = sc_gpu_config_memory_GBps(&g);
+        d->gpu_memory_gb = g.mem_total_gb;
+        d->pcie_gen = g.pcie_max_gen > 0 ? g.pcie_max_gen : 0;
+    }
     sc_nvml_close(nvml);
 }
 
@@ -164,14 +171,19 @@ static int detect__yaml_writer(FILE *out, void *arg)
             d->numa_nodes > 0 ? d->numa_nodes : 1);
     if (!gpus)
         fprintf(out, "  # no GPU: %s\n", d->gpu_note);
+    if (gpus && d->gpu_memory_gb > 0)
+        fprintf(out, "  gpu_memory_gb: %.0f\n", d->gpu_memory_gb);
+    if (gpus && d->gpu_memory_GBps > 0) /* a one-GPU collective is a copy at this rate */
+        fprintf(out, "  gpu_memory_GBps: %.0f   # NVML: top memory clock x 2 x bus width\n",
+                d->gpu_memory_GBps);
     const char *fabric = !gpus ? "shm" : d->nvlinks_up >= 12 ? "nvswitch" : "pcie";
     fprintf(out, "intra:\n  fabric: %s\n", fabric);
     if (!gpus)
         fprintf(out, "  gpu_bandwidth_GBps: 5\n  efficiency: 1.0\n");
     else if (d->nvlinks_up > 0)
         fprintf(out, "  link_GBps: 25\n  links_per_gpu: %d\n", d->nvlinks_up);
-    else
-        fprintf(out, "  pcie_gen: 4\n");
+    else /* the GPU's own top generation with this host, else the commonest server's */
+        fprintf(out, "  pcie_gen: %d\n", d->pcie_gen > 0 ? d->pcie_gen : 4);
     if (d->nics > 0)
         fprintf(out, "nics:\n  count: %d\n  rate_gbps: %g   # %s\n", d->nics, d->nic_gbps,
                 d->nic_kind);

@@ -83,21 +83,23 @@ sc_topology_fit_t sc_detect_fit(const sc_detected_t *d, const sc_topology_t *t)
                                             : "GPU model unknown");
         return fit;
     }
-    bool model = detect_match__same_model(have, declared);
-    if (!model && (fam_have[0] == '\0' || strcmp(fam_have, fam_declared) != 0)) {
-        snprintf(fit.why, sizeof(fit.why), "%s: declares %s, this host has %s", t->name, t->gpu,
-                 d->gpu);
+    if (!detect_match__same_model(have, declared)) {
+        /* Another model of the same architecture has other rates (an H200's memory is 2.4 times
+         * an H100 PCIe's): the host is not held to its file, which is only named. */
+        fit.same_architecture = fam_have[0] != '\0' && strcmp(fam_have, fam_declared) == 0;
+        snprintf(fit.why, sizeof(fit.why), "%s: declares %s, this host has %s%s", t->name, t->gpu,
+                 d->gpu, fit.same_architecture ? " (same architecture, other rates)" : "");
         return fit;
     }
     int fabric = detect_match__detected_fabric(d);
     bool same_fabric = t->fabric == fabric ||
                        (fabric == SC_FABRIC_nvlink_bridge && t->fabric == SC_FABRIC_nvlink_mesh);
-    fit.score = (model ? 100 : 40) + (t->gpus_per_node == d->gpus ? 20 : 0) +
-                (same_fabric ? 15 : 0) + (t->nics == d->nics ? 5 : 0);
+    fit.score = 100 + (t->gpus_per_node == d->gpus ? 20 : 0) + (same_fabric ? 15 : 0) +
+                (t->nics == d->nics ? 5 : 0);
     snprintf(fit.why, sizeof(fit.why),
-             "%s: %s GPU (%s, detected %s), %d of %d GPUs, fabric %s%s, "
+             "%s: same GPU (%s, detected %s), %d of %d GPUs, fabric %s%s, "
              "%d NICs (declared %d)",
-             t->name, model ? "same" : "same-architecture", t->gpu, d->gpu, d->gpus,
+             t->name, t->gpu, d->gpu, d->gpus,
              (int)t->gpus_per_node, sc_fabric_name(t->fabric),
              same_fabric ? " as detected" : " (not detected)", d->nics, (int)t->nics);
     return fit;
@@ -107,7 +109,7 @@ bool sc_detect_pick(const sc_detected_t *d, const char *dirs, char *path, size_t
                     char *why, size_t why_len)
 {
     int best = 0, looked = 0;
-    char list[SC_FILES_DIRS_MAX];
+    char list[SC_FILES_DIRS_MAX], nearest[sizeof(((sc_topology_fit_t *)0)->why)] = "";
     snprintf(list, sizeof(list), "%s", dirs);
     path[0] = '\0';
     snprintf(why, why_len, "no shipped topology matches %d x %s", d->gpus, d->gpu);
@@ -127,6 +129,8 @@ bool sc_detect_pick(const sc_detected_t *d, const char *dirs, char *path, size_t
                 continue;
             looked++;
             sc_topology_fit_t fit = sc_detect_fit(d, &t);
+            if (fit.same_architecture && nearest[0] == '\0')
+                snprintf(nearest, sizeof(nearest), "%s", fit.why);
             if (fit.score > best) {
                 best = fit.score;
                 snprintf(path, path_len, "%s", file);
@@ -139,6 +143,7 @@ bool sc_detect_pick(const sc_detected_t *d, const char *dirs, char *path, size_t
             break; /* the first folder that has one: the source tree's before an install's */
     }
     if (best == 0)
-        snprintf(why + strlen(why), why_len - strlen(why), " (%d topologies looked at)", looked);
+        snprintf(why + strlen(why), why_len - strlen(why), " (%d topologies looked at%s%s)", looked,
+                 nearest[0] ? "; nearest " : "", nearest);
     return best > 0;
 }

@@ -1,9 +1,10 @@
 /* sc_detect_match.h - which shipped topology describes the host detect found: the main job on a
  * GPU server holds its run to that file (scripts/acceptance.sh). The GPU model decides first
- * (the token that names it: "NVIDIA H100 80GB HBM3" and "H100-SXM5-80GB" are both H100), then
- * its architecture (H200 is Hopper, as H100), then the GPU count, the intra-node fabric
- * (NVSwitch from 12 NVLinks up, PCIe without) and the NIC count. A topology of another
- * architecture, or one of the host path (library mpi), never matches. */
+ * (the token that names it: "NVIDIA H100 80GB HBM3" and "H100-SXM5-80GB" are both H100), then the
+ * GPU count, the intra-node fabric (NVSwitch from 12 NVLinks up, PCIe without) and the NIC
+ * count. A topology of another GPU model never matches, not even one of the same architecture
+ * (an H200 held to an H100 PCIe server's memory and clocks was misjudged on a real H200): it
+ * is only named as the nearest; nor does one of the host path (library mpi). */
 #ifndef SC_DETECT_MATCH_H
 #define SC_DETECT_MATCH_H
 
@@ -13,7 +14,8 @@
 #include "topology/sc_topology.h"
 
 typedef struct {
-    int score; /* 0: no match */
+    int score;              /* 0: no match */
+    bool same_architecture; /* no match, but another model of the host's GPU architecture */
     char why[320];
 } sc_topology_fit_t;
 

@@ -18,6 +18,13 @@ typedef struct {
     char bus_id[32];
 } nvml__pci_info_t;
 
+/* The library's nvmlMemory_t (v1: nvmlDeviceGetMemoryInfo), bytes; only total is read. */
+typedef struct {
+    unsigned long long total;
+    // cppcheck-suppress unusedStructMember
+    unsigned long long free, used;
+} nvml__memory_t;
+
 /* The library's nvmlEventData_t (v2 wait); eventData holds the XID of an XID event. */
 typedef struct {
     nvml__device_t device;
@@ -60,6 +67,8 @@ enum {
     X("nvmlSystemGetCudaDriverVersion", get_cuda_driver, nvml__return_t, (int *))                  \
     X("nvmlDeviceGetMaxClockInfo", get_max_clock, nvml__return_t,                                  \
       (nvml__device_t, int, unsigned *))                                                           \
+    X("nvmlDeviceGetMemoryBusWidth", get_bus_width, nvml__return_t, (nvml__device_t, unsigned *))  \
+    X("nvmlDeviceGetMemoryInfo", get_memory, nvml__return_t, (nvml__device_t, nvml__memory_t *))   \
     X("nvmlDeviceGetEccMode", get_ecc_mode, nvml__return_t, (nvml__device_t, int *, int *))        \
     X("nvmlDeviceGetPersistenceMode", get_persistence, nvml__return_t, (nvml__device_t, int *))    \
     X("nvmlDeviceGetCurrPcieLinkGeneration", get_pcie_gen, nvml__return_t,                         \
@@ -282,6 +291,13 @@ void sc_nvml_driver(sc_nvml_t *n, char *driver, size_t len, int *cuda_driver)
         *cuda_driver = -1;
 }
 
+double sc_gpu_config_memory_GBps(const sc_gpu_config_t *g)
+{
+    if (g->max_mem_mhz <= 0 || g->mem_bus_bits <= 0)
+        return 0;
+    return (double)g->max_mem_mhz * 1e6 * 2.0 * (double)g->mem_bus_bits / 8.0 / 1e9;
+}
+
 /* An unsigned query of dev, -1 where NVML lacks it or does not answer. */
 static int nvml__uint(nvml__return_t (*fn)(nvml__device_t, unsigned *), nvml__device_t dev)
 {
@@ -292,7 +308,7 @@ static int nvml__uint(nvml__return_t (*fn)(nvml__device_t, unsigned *), nvml__de
 void sc_nvml_config(sc_nvml_t *n, unsigned index, sc_gpu_config_t *out)
 {
     memset(out, 0, sizeof(*out));
-    out->max_sm_mhz = out->max_mem_mhz = out->ecc = out->persistence = -1;
+    out->max_sm_mhz = out->max_mem_mhz = out->mem_bus_bits = out->ecc = out->persistence = -1;
     out->pcie_gen = out->pcie_width = out->pcie_max_gen = out->pcie_max_width = -1;
     out->nvlinks_up = -1;
     nvml__device_t dev = NULL;
@@ -306,6 +322,10 @@ void sc_nvml_config(sc_nvml_t *n, unsigned index, sc_gpu_config_t *out)
         out->max_sm_mhz = (int)u;
     if (n->get_max_clock && n->get_max_clock(dev, NVML__CLOCK_MEM, &u) == NVML__SUCCESS)
         out->max_mem_mhz = (int)u;
+    out->mem_bus_bits = nvml__uint(n->get_bus_width, dev);
+    nvml__memory_t memory;
+    if (n->get_memory && n->get_memory(dev, &memory) == NVML__SUCCESS)
+        out->mem_total_gb = (double)memory.total / 1e9;
     if (n->get_ecc_mode && n->get_ecc_mode(dev, &current, &pending) == NVML__SUCCESS)
         out->ecc = current != 0;
     if (n->get_persistence && n->get_persistence(dev, &current) == NVML__SUCCESS)

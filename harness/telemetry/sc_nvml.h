@@ -23,11 +23,17 @@ unsigned sc_nvml_count(const sc_nvml_t *nvml);
 typedef struct {
     char name[96];
     int max_sm_mhz, max_mem_mhz;
+    int mem_bus_bits;    /* the memory interface's width */
+    double mem_total_gb; /* 0: not reported */
     int ecc, persistence; /* 1 on, 0 off */
     int pcie_gen, pcie_width, pcie_max_gen, pcie_max_width;
     int nvlinks_up; /* -1: no link reported */
 } sc_gpu_config_t;
 void sc_nvml_config(sc_nvml_t *nvml, unsigned index, sc_gpu_config_t *out);
+/* The memory's peak GB/s by what NVML says of it: the top memory clock, two transfers a clock,
+ * the bus width (an H200's 3201 MHz and 6144 bits: 4917, its datasheet's 4.8 TB/s); 0 where
+ * NVML does not say. */
+double sc_gpu_config_memory_GBps(const sc_gpu_config_t *g);
 /* The driver's version ("550.54.15", "-") and the CUDA version it supports (12040; -1). */
 void sc_nvml_driver(sc_nvml_t *nvml, char *driver, size_t len, int *cuda_driver);
 /* Samples GPU index; every field NVML does not answer stays "not reported". */

@@ -154,6 +154,27 @@ int nvmlDeviceGetMaxClockInfo(void *dev, int type, unsigned *mhz)
     return 0;
 }
 
+/* An H100 SXM's: 5120 bits at the 2619 MHz above (3352 GB/s), 81559 MiB. */
+int nvmlDeviceGetMemoryBusWidth(void *dev, unsigned *bits)
+{
+    (void)dev;
+    *bits = 5120;
+    return 0;
+}
+
+typedef struct {
+    unsigned long long total, free, used;
+} fake_nvml_memory_t;
+
+int nvmlDeviceGetMemoryInfo(void *dev, fake_nvml_memory_t *memory)
+{
+    (void)dev;
+    memory->total = 81559ull << 20;
+    memory->used = 0;
+    memory->free = memory->total;
+    return 0;
+}
+
 int nvmlDeviceGetEccMode(void *dev, int *current, int *pending)
 {
     (void)dev;

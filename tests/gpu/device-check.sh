@@ -116,14 +116,39 @@ else
     runs pkg-config --version || cmake_extra+=(-DPKG_CONFIG_EXECUTABLE="$pfx/usr/bin/pkgconf")
     mpicc_path=$pfx/usr/bin/mpicc.openmpi
     mpirun_path=$pfx/usr/bin/orterun
+    # Debian names mpirun through its alternatives, which the bundle lacks: a machine's own
+    # mpirun (another Open MPI) must not start the bundle's programs.
+    ln -sf orterun "$pfx/usr/bin/mpirun"
+    # PMIx looks for its plugins where Debian put them: a machine with its own PMIx there (Ubuntu
+    # 24.04's, another version) lent it plugins that failed to load (pcompress_zlib: undefined
+    # symbol pmix_output_info). Its install folders move with PMIX_INSTALL_PREFIX (pinstalldirs).
+    export PMIX_INSTALL_PREFIX=$lib/pmix2 PMIX_MCA_mca_base_component_path=$lib/pmix2/lib/pmix
     record "dependencies" ok "bundle unpacked into $pfx ($(ls .gpu-bundle/*.deb | wc -l) packages)"
 fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# The environment the checks run in, for a later command on this machine (the main job:
+# `. build-gpu/device-env.sh && SC_PREBUILT=build-gpu scripts/acceptance.sh`).
+mkdir -p "$bdir"
+export -p | grep -E ' (PATH|LD_LIBRARY_PATH|OPAL_PREFIX|PKG_CONFIG_PATH|CPATH|PMIX_INSTALL_PREFIX|PMIX_MCA_[A-Za-z_]*|OMPI_ALLOW_RUN_AS_ROOT[A-Z_]*)=' \
+    >"$bdir/device-env.sh"
 
 # --- 2. NCCL: the CUDA install's, else the Python package's
 nccl_inc="" nccl_lib=""
-py_nccl=$(python3 -c 'import nvidia.nccl as n; print(list(n.__path__)[0])' 2>/dev/null)
-for d in /usr/local/cuda/include /usr/include ${py_nccl:+"$py_nccl/include"}; do
+# The Python package's folder: nvidia/nccl in the cu12 wheels, and wherever a later layout put
+# it (nvidia/cu13/...): the first folder under any nvidia package that holds libnccl.so.2.
+py_nccl=$(python3 - 2>/dev/null <<'PY'
+import glob, os
+try:
+    import nvidia
+except ImportError:
+    raise SystemExit
+for root in list(nvidia.__path__):
+    for lib in sorted(glob.glob(os.path.join(root, "**", "libnccl.so.2"), recursive=True)):
+        print(os.path.dirname(os.path.dirname(lib)))
+        raise SystemExit
+PY
+)
+for d in /usr/local/cuda/include /usr/include ${py_nccl:+"$py_nccl/include"} .gpu-bundle/include; do
     if [ -f "$d/nccl.h" ]; then nccl_inc=$d; break; fi
 done
 for f in /usr/local/cuda/lib64/libnccl.so.2 /usr/local/cuda/lib/libnccl.so.2 \
