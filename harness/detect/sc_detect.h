@@ -14,7 +14,7 @@ typedef struct {
     int sockets, cores, numa_nodes;
     int gpus;
     char gpu[96];
-    int nvlinks_up;    /* per GPU, the least of them; -1: no NVML */
+    int nvlinks_up;                        /* per GPU, the least of them; -1: no NVML */
     double gpu_memory_GBps, gpu_memory_gb; /* GPU 0's, by NVML (sc_gpu_config_memory_GBps); 0 */
     int pcie_gen;      /* GPU 0's top PCIe generation with this host; 0: not reported */
     int nics;          /* InfiniBand ports up, else Ethernet links up (not lo/virtual) */

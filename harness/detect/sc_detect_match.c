@@ -99,8 +99,7 @@ sc_topology_fit_t sc_detect_fit(const sc_detected_t *d, const sc_topology_t *t)
     snprintf(fit.why, sizeof(fit.why),
              "%s: same GPU (%s, detected %s), %d of %d GPUs, fabric %s%s, "
              "%d NICs (declared %d)",
-             t->name, t->gpu, d->gpu, d->gpus,
-             (int)t->gpus_per_node, sc_fabric_name(t->fabric),
+             t->name, t->gpu, d->gpu, d->gpus, (int)t->gpus_per_node, sc_fabric_name(t->fabric),
              same_fabric ? " as detected" : " (not detected)", d->nics, (int)t->nics);
     return fit;
 }

@@ -23,8 +23,8 @@ unsigned sc_nvml_count(const sc_nvml_t *nvml);
 typedef struct {
     char name[96];
     int max_sm_mhz, max_mem_mhz;
-    int mem_bus_bits;    /* the memory interface's width */
-    double mem_total_gb; /* 0: not reported */
+    int mem_bus_bits;     /* the memory interface's width */
+    double mem_total_gb;  /* 0: not reported */
     int ecc, persistence; /* 1 on, 0 off */
     int pcie_gen, pcie_width, pcie_max_gen, pcie_max_width;
     int nvlinks_up; /* -1: no link reported */
