@@ -44,7 +44,7 @@ static void detect__gpus(sc_detected_t *d)
         sc_gpu_config_t g;
         sc_nvml_config(nvml, 0, &g);
         d->gpu_memory_GBps = sc_gpu_config_memory_GBps(&g);
-        d->gpu_memory_gb = g.mem_total_gb;
+        d->gpu_memory_gb = g.mem_total_gb * 1e9 / 1073741824.0; /* datasheets' "GB": GiB */
         d->pcie_gen = g.pcie_max_gen > 0 ? g.pcie_max_gen : 0;
     }
     sc_nvml_close(nvml);

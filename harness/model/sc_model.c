@@ -161,14 +161,14 @@ static void model__multi_node(const sc_topology_t *t, const sc_coll_t *c, double
 }
 
 /* One GPU's collective is a local copy. A GPU library launches one copy kernel for it and no
- * algorithm (NCCL: ncclLaunchOneRank), so what it costs beyond the copy is a kernel's launch
- * and completion, not a link's latency; the copy runs at what device copies reach of the
- * memory's peak. Both figures were measured on an H200 through CUDA events (device check,
- * 2026-12-04): 5.2-5.9 us from 4 B to 4 MB, and 1 GiB copied in 505 us, 0.87 of the 4.92 TB/s
- * NVML's clock and bus width give (docs/REFERENCE.md §3.3). A host-path rank copies in host
- * memory after its link's latency. */
+ * algorithm (NCCL: ncclLaunchOneRank), so what it costs besides the copy is a kernel's launch
+ * and completion, not a link's latency, and back to back the next launch hides under the copy:
+ * the larger of the two. Both figures were measured on an H200 through CUDA events (device
+ * check, 2026-12-04; docs/REFERENCE.md §3.3): 5.0-5.9 us from 4 B to 4 MiB, 8.3 us at 16 MiB,
+ * 1 GiB in 505 us, 0.88 of the 4814 GB/s NVML's clock and bus width give. A host-path rank
+ * copies in host memory after its link's latency. */
 #define SC__ONE_GPU_LAUNCH_US    5.0
-#define SC__DEVICE_COPY_SHARE    0.87
+#define SC__DEVICE_COPY_SHARE    0.88
 #define SC__UNDECLARED_COPY_GBps 100.0
 static model__cost_t model__one_gpu(const sc_topology_t *t, double size_bytes)
 {
@@ -178,8 +178,11 @@ static model__cost_t model__one_gpu(const sc_topology_t *t, double size_bytes)
         mem = SC__UNDECLARED_COPY_GBps;
     else if (gpu_library && t->cal_memory_GBps <= 0)
         mem *= SC__DEVICE_COPY_SHARE;
-    double fixed = gpu_library ? SC__ONE_GPU_LAUNCH_US : t->intra_latency_us;
-    return (model__cost_t){fixed + size_bytes / (mem * 1e3), fixed, ""};
+    double copy_us = size_bytes / (mem * 1e3);
+    if (!gpu_library)
+        return (model__cost_t){t->intra_latency_us + copy_us, t->intra_latency_us, ""};
+    double us = copy_us > SC__ONE_GPU_LAUNCH_US ? copy_us : SC__ONE_GPU_LAUNCH_US;
+    return (model__cost_t){us, us - copy_us, ""};
 }
 
 void sc_model_collective(const sc_topology_t *t, const sc_coll_t *coll, double size_bytes,
