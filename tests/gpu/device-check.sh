@@ -119,10 +119,13 @@ else
     # Debian names mpirun through its alternatives, which the bundle lacks: a machine's own
     # mpirun (another Open MPI) must not start the bundle's programs.
     ln -sf orterun "$pfx/usr/bin/mpirun"
-    # PMIx looks for its plugins where Debian put them: a machine with its own PMIx there (Ubuntu
-    # 24.04's, another version) lent it plugins that failed to load (pcompress_zlib: undefined
-    # symbol pmix_output_info). Its install folders move with PMIX_INSTALL_PREFIX (pinstalldirs).
-    export PMIX_INSTALL_PREFIX=$lib/pmix2 PMIX_MCA_mca_base_component_path=$lib/pmix2/lib/pmix
+    # PMIx looks for its plugins where Debian put them: on a machine with its own PMIx there
+    # (Ubuntu 24.04's, another version) the bundle's loaded one that failed (pcompress_zlib:
+    # undefined symbol pmix_output_info; it then runs without compression), and neither
+    # PMIX_INSTALL_PREFIX nor PMIX_MCA_mca_base_component_path moved it on the H200 machine
+    # (2026-12-04). Both stay set; the 16 lines each launch printed about it are silenced.
+    export PMIX_INSTALL_PREFIX=$lib/pmix2 PMIX_MCA_mca_base_component_path=$lib/pmix2/lib/pmix \
+        PMIX_MCA_mca_base_component_show_load_errors=0 PMIX_MCA_pcompress_base_silence_warning=1
     record "dependencies" ok "bundle unpacked into $pfx ($(ls .gpu-bundle/*.deb | wc -l) packages)"
 fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
