@@ -9,7 +9,7 @@
 
 #include "cli/sc_cli.h"
 #include "cli/sc_cmd.h"
-#include "cli/sc_cmd_baseline.h"
+#include "drive/sc_drive_baseline.h"
 #include "judge/sc_baseline.h"
 #include "report/sc_json_in.h"
 #include "report/sc_json_out.h"
@@ -40,34 +40,6 @@ static const sc_cli_opt_t baseline__options[] = {
     SC_OPT_END,
 };
 #undef O
-
-sc_status_t sc_cmd_baseline_load(const char *path, sc_baseline_t *b, sc_err_t *err)
-{
-    if (path == NULL) {
-        memset(b, 0, sizeof(*b));
-        return SC_OK;
-    }
-    sc_status_t status = sc_json_load_baseline(path, b, err);
-    if (status == SC_OK)
-        sc_baseline_sort(b);
-    return status;
-}
-
-void sc_cmd_baseline_hold(const sc_baseline_t *b, const char *path, sc_result_t *doc)
-{
-    if (path == NULL)
-        return;
-    doc->judged = true;
-    sc_kvs_text(&doc->options, "baseline", path);
-    if (sc_verdict_baseline(b, doc, &doc->checks) > 0)
-        return;
-    sc_finding_t *f = SC_LIST_PUSH(&doc->findings);
-    doc->has_findings = true;
-    if (f == NULL)
-        return;
-    snprintf(f->severity, sizeof(f->severity), "warning");
-    snprintf(f->what, sizeof(f->what), "the baseline has no point this run measured");
-}
 
 static void baseline__print(FILE *out, const sc_baseline_t *b)
 {
@@ -147,7 +119,7 @@ static sc_status_t baseline__show(const baseline__opts_t *o, sc_err_t *err)
     if (o->nwords != 2)
         return sc_err_set(err, SC_ERR_USAGE, "baseline show: give one baseline file");
     sc_baseline_t b;
-    sc_status_t status = sc_cmd_baseline_load(o->words[1], &b, err);
+    sc_status_t status = sc_drive_baseline_load(o->words[1], &b, err);
     if (status == SC_OK)
         baseline__print(stdout, &b);
     sc_baseline_free(&b);

@@ -1,5 +1,6 @@
 /* cmd_coll_opts.c - option handlers and the option table of `scalecheck coll`. */
 #include "cli/cmd_coll_opts.h"
+#include "cli/sc_cli.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -378,39 +379,4 @@ sc_status_t sc_coll_opts_parse(sc_coll_opts_t *o, int argc, char **argv, int fir
 void sc_coll_opts_help(FILE *out)
 {
     sc_cli_print_help(coll__options, out);
-}
-
-/* A number rank 0's backend described (NCCL's versions), 0 when it has none. */
-static double coll__rank0_number(const sc_kvs_t *info, const char *key)
-{
-    const sc_kv_t *kv = info != NULL ? sc_kvs_find(&info[0], key) : NULL;
-    return kv != NULL && kv->is_number ? kv->number : 0;
-}
-
-void sc_coll_opts_nt_config(const sc_coll_opts_t *o, const sc_kvs_t *rank_info,
-                            const char *results_dir, sc_nt_config_t *nt)
-{
-    *nt = (sc_nt_config_t){
-        .min_bytes = o->min_bytes,
-        .max_bytes = o->max_bytes,
-        .step = o->step_set ? (double)o->step_bytes : o->factor,
-        .step_is_factor = !o->step_set,
-        .warmup = o->eng.warmup,
-        .iters = o->eng.iters,
-        .agg_iters = o->eng.agg_ops,
-        .check_iters = o->eng.check_iters,
-        .graph_launches = o->eng.graph_launches,
-        .blocking = o->blocking,
-        .parallel_init = o->parallel_init,
-        .per_iter = o->per_iter != 0,
-        .timestamps = o->timestamps != 0,
-        .cputime = o->eng.host_time != 0,
-        .nccl_headers = (int)coll__rank0_number(rank_info, "nccl_version_header"),
-        .nccl_library = (int)coll__rank0_number(rank_info, "nccl_version_library"),
-        .statistic = sc_stat_name(o->eng.statistic),
-        .combine = sc_combine_name(o->eng.combine),
-        .combine_number = (int)o->eng.combine,
-        .results_dir = results_dir,
-    };
-    sc_nt_now(nt->start_time, sizeof(nt->start_time));
 }

@@ -1,57 +1,18 @@
 /* cmd_coll_opts.h - the options of `scalecheck coll`, declared once in a table
- * (cmd_coll_opts.c) that drives parsing and --help. */
+ * (cmd_coll_opts.c) that drives parsing and --help, parsed into the drive layer's
+ * sc_coll_opts_t. */
 #ifndef SC_CMD_COLL_OPTS_H
 #define SC_CMD_COLL_OPTS_H
 
-#include <stdbool.h>
-#include <stdint.h>
+#include <stdio.h>
 
-#include "cli/sc_cli.h"
-#include "engine/sc_engine.h"
-#include "report/sc_nccl_tests.h"
-
-typedef struct {
-    uint64_t min_bytes, max_bytes;
-    double factor;
-    uint64_t step_bytes;
-    bool factor_set, step_set;
-    sc_engine_opts_t eng;
-    int root;
-    bool all_roots; /* -r all (or -1, nccl-tests' spelling): every rank in turn */
-    /* what -o, -d and --collective chose: one bit per reduction, type and collective (its
-     * index in sc_coll_list()); "all" sets every bit, "a,b" the bits of a and b */
-    uint32_t ops, types, colls;
-    bool all_types, all_colls;
-    const char *backend;
-    const char *topology; /* expectations per case and the verdict */
-    const char *baseline; /* known-good runs every case is also held to */
-    const char *algo;     /* --algo: forced on NCCL (NCCL_ALGO) and in the model */
-    const char *json_path, *csv_path, *results_base, *name;
-    double timeout_s, deadline_s;
-    double telemetry_s;
-    int device;
-    int looks; /* a case slower than the topology allows is measured up to this often */
-    bool help, no_preflight;
-    const char *metrics_path; /* --metrics */
-    /* nccl-tests' flags (README "nccl-tests habits"): what they mean here is in the table */
-    int nthreads, ngpus; /* -t, -g: 1 (a rank per GPU) */
-    int cycles;          /* -N: sweeps of every size, 0 = until stopped */
-    int parallel_init;   /* -p: accepted (one thread per rank) */
-    int blocking;        /* -z: 1 and 3 add a barrier after every timed iteration */
-    int stream_null, local_register, unalign, memory_report, timestamps, per_iter, skip;
-    int cta_policy, device_impl, device_ctas;
-    const char *nccl_json_path; /* -J: nccl-tests' JSON */
-    bool nccl_tests_output;     /* the table exactly as nccl-tests prints it */
-    bool combine_set, stat_set; /* -a, --stat given: nccl-tests' defaults do not apply */
-} sc_coll_opts_t;
+#include "drive/sc_drive_coll_opts.h"
+#include "util/sc_status.h"
 
 /* The defaults, then argv[first..) parsed and checked against nranks. SC_ERR_USAGE naming the
  * flag on the first problem. */
 sc_status_t sc_coll_opts_parse(sc_coll_opts_t *o, int argc, char **argv, int first, int nranks,
                                sc_err_t *err);
 void sc_coll_opts_help(FILE *out);
-/* What nccl-tests' header and -J say of a run with these options (rank_info: rank 0's first). */
-void sc_coll_opts_nt_config(const sc_coll_opts_t *o, const sc_kvs_t *rank_info,
-                            const char *results_dir, sc_nt_config_t *nt);
 
 #endif

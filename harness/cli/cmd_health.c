@@ -10,7 +10,7 @@
 
 #include "cli/sc_cli.h"
 #include "cli/sc_cmd.h"
-#include "cli/sc_cmd_end.h"
+#include "drive/sc_drive_end.h"
 #include "report/sc_report.h"
 #include "coll/sc_coll.h"
 #include "detect/sc_hostcfg_read.h"
@@ -202,13 +202,13 @@ int sc_cmd_health(const sc_rte_t *rte, int argc, char **argv)
      * ends the run: the watchdog's ending marks it), summary, junit.xml, metrics.prom */
     sc_result_t doc;
     sc_result_init(&doc, "health");
-    sc_cmd_ending_t ending = {.command = "health"};
+    sc_drive_ending_t ending = {.command = "health"};
     if (status == SC_OK) {
-        sc_session_on_end(&ses, sc_cmd_end_hook, &ending);
+        sc_session_on_end(&ses, sc_drive_end_hook, &ending);
         if (rte->rank == 0)
-            sc_cmd_doc_header(&doc, &ses, argc, argv);
+            sc_drive_doc_header(&doc, &ses, argc, argv);
         doc.judged = true;
-        status = sc_cmd_save_doc(&ses, &doc, "running", NULL, &err);
+        status = sc_drive_save_doc(&ses, &doc, "running", NULL, &err);
     }
     if (status == SC_OK && rte->rank == 0) {
         health__gpus(topo, o.max_temp_c, &doc.checks);
@@ -220,11 +220,11 @@ int sc_cmd_health(const sc_rte_t *rte, int argc, char **argv)
         status = health__allreduce(rte, &ses, topo, o.size, &doc.checks, &err);
     int failed = status == SC_OK && rte->rank == 0 ? health__report(&ses.res, &doc.checks) : 0;
     if (status == SC_OK && rte->rank == 0)
-        status = sc_cmd_save_doc(&ses, &doc, "complete", NULL, &err);
+        status = sc_drive_save_doc(&ses, &doc, "complete", NULL, &err);
     if (status == SC_OK && rte->rank == 0 && failed)
         status = sc_report_render(ses.res.dir, &doc, &err);
     if (status != SC_OK && rte->rank == 0 && doc.version[0] != '\0')
-        sc_cmd_save_failed(&ses, &doc, &err, NULL, NULL);
+        sc_drive_save_failed(&ses, &doc, &err, NULL, NULL);
     int code = sc_session_finish(&ses, rte, "health", status, &err, failed);
     if (code == 0 && rte->rank == 0) /* run every few minutes: a healthy node leaves nothing */
         sc_results_discard(&ses.res);

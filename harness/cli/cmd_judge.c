@@ -9,7 +9,7 @@
 
 #include "cli/sc_cli.h"
 #include "cli/sc_cmd.h"
-#include "cli/sc_cmd_baseline.h"
+#include "drive/sc_drive_baseline.h"
 #include "coll/sc_coll.h"
 #include "ingest/sc_ingest.h"
 #include "judge/sc_steady.h"
@@ -195,10 +195,10 @@ int sc_cmd_judge(const sc_rte_t *rte, int argc, char **argv)
     if (status == SC_OK && o.algo != NULL && o.topology == NULL)
         status = sc_err_set(&err, SC_ERR_USAGE, "--algo: needs --topology (it prices the model)");
     if (status == SC_OK && o.topology != NULL)
-        status = sc_cli_algo("--algo", o.algo, &topo, &topo.algo, &err);
+        status = sc_topology_algo_choose("--algo", o.algo, &topo, &topo.algo, &err);
     sc_baseline_t baseline = {0};
     if (status == SC_OK)
-        status = sc_cmd_baseline_load(o.baseline, &baseline, &err);
+        status = sc_drive_baseline_load(o.baseline, &baseline, &err);
     if (status == SC_OK)
         status = sc_files_check_output("--json", o.json_path, &err);
     if (status == SC_OK)
@@ -216,7 +216,7 @@ int sc_cmd_judge(const sc_rte_t *rte, int argc, char **argv)
     sc_result_init(&doc, "judge");
     if (status == SC_OK) {
         judge__document(o.topology ? &topo : NULL, files, o.nfiles, argc, argv, &doc);
-        sc_cmd_baseline_hold(&baseline, o.baseline, &doc);
+        sc_drive_baseline_hold(&baseline, o.baseline, &doc);
         status = judge__write(&o, &doc, &err);
     }
     for (int i = 0; files != NULL && i < o.nfiles; i++)

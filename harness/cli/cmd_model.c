@@ -197,7 +197,7 @@ int sc_cmd_model(const sc_rte_t *rte, int argc, char **argv)
     if (status == SC_OK && !o.help)
         status = sc_topology_load(o.topology, &topo, &err);
     if (status == SC_OK && !o.help)
-        status = sc_cli_algo("--algo", o.algo, &topo, &topo.algo, &err);
+        status = sc_topology_algo_choose("--algo", o.algo, &topo, &topo.algo, &err);
     if (status == SC_OK && !o.help)
         status = sc_files_check_output("--json", o.json_path, &err);
     const sc_coll_t *coll = NULL;

@@ -13,8 +13,8 @@
 #include "report/sc_pairs_report.h"
 #include "cli/sc_cli.h"
 #include "cli/sc_cmd.h"
-#include "cli/sc_cmd_baseline.h"
-#include "cli/sc_cmd_end.h"
+#include "drive/sc_drive_baseline.h"
+#include "drive/sc_drive_end.h"
 #include "report/sc_verdict_render.h"
 #include "session/sc_session.h"
 #include "report/sc_report.h"
@@ -24,7 +24,7 @@
 #include "report/sc_json_out.h"
 #include "sc_config.h"
 #include "util/sc_files.h"
-#include "cli/sc_cmd_preflight.h"
+#include "drive/sc_drive_preflight.h"
 #include "report/sc_prometheus.h"
 
 typedef struct {
@@ -142,7 +142,7 @@ static void pairs__participant_leaves(const sc_leaves_t *ranks, const sc_comm_t 
 static void pairs__header(sc_result_t *doc, const pairs__opts_t *o, const sc_session_t *ses,
                           int argc, char **argv)
 {
-    sc_cmd_doc_header(doc, ses, argc, argv);
+    sc_drive_doc_header(doc, ses, argc, argv);
     snprintf(doc->mode, sizeof(doc->mode), "%s", o->mode);
     snprintf(doc->per, sizeof(doc->per), "%s", o->per);
     snprintf(doc->method, sizeof(doc->method), "%s", o->method);
@@ -190,7 +190,7 @@ static bool pairs__baseline(const sc_baseline_t *b, const char *path, sc_results
                             sc_result_t *doc)
 {
     size_t before = doc->checks.n;
-    sc_cmd_baseline_hold(b, path, doc);
+    sc_drive_baseline_hold(b, path, doc);
     sc_checks_t added = {doc->checks.items + before, doc->checks.n - before, 0};
     if (added.n > 0)
         sc_verdict_print(stdout, res->log, &added);
@@ -238,7 +238,7 @@ static sc_status_t pairs__start(pairs__run_t *run, const sc_comm_t *pc, const sc
         return sc_err_set(err, SC_ERR_NOMEM, "pairs: no memory for the names");
     sc_result_init(&run->doc, "pairs");
     pairs__header(&run->doc, run->o, run->ses, argc, argv);
-    return sc_cmd_save_doc(run->ses, &run->doc, "running", NULL, err);
+    return sc_drive_save_doc(run->ses, &run->doc, "running", NULL, err);
 }
 
 /* After each round: the matrices so far into result.json, so that a fault keeps them. */
@@ -264,7 +264,7 @@ static void pairs__round(void *arg, const sc_pairs_matrix_t *so_far, int round, 
     memcpy(doc->latency, so_far->lat, bytes);
     snprintf(doc->reason, sizeof(doc->reason), "%d of %d rounds done", round, rounds);
     sc_err_t ignored;
-    sc_cmd_save_doc(run->ses, doc, "running", NULL, &ignored);
+    sc_drive_save_doc(run->ses, doc, "running", NULL, &ignored);
     doc->reason[0] = '\0';
 }
 
@@ -325,7 +325,7 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
         status = pairs__topology(&o, rte, &expected, &rank_leaves, &err);
     sc_baseline_t baseline = {0};
     if (status == SC_OK)
-        status = sc_cmd_baseline_load(o.baseline, &baseline, &err);
+        status = sc_drive_baseline_load(o.baseline, &baseline, &err);
     if (status == SC_OK)
         status = sc_files_check_output("--json", o.json_path, &err);
     if (status == SC_OK)
@@ -333,7 +333,7 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
     if (status == SC_OK)
         status = sc_files_check_output("--metrics", o.metrics_path, &err);
     sc_session_t ses = {0};
-    sc_cmd_ending_t ending = {
+    sc_drive_ending_t ending = {
         .command = "pairs", .metrics_path = o.metrics_path, .json_path = o.json_path};
     if (status == SC_OK) {
         sc_session_opts_t so = {.backend = o.backend,
@@ -354,13 +354,13 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
     if (status == SC_OK) /* the buffers a pair takes, held to what each host can give */
         status = sc_comm_check_memory(ses.world, sc_pairs_buffer_bytes(o.m.size), "--size", &err);
     if (status == SC_OK) {
-        sc_session_on_end(&ses, sc_cmd_end_hook, &ending);
+        sc_session_on_end(&ses, sc_drive_end_hook, &ending);
         status = sc_comm_split_group(ses.world, rte->world, in, rte->rank, &x.pc, &x.control, &err);
     }
     if (status == SC_OK && rte->rank == 0)
         status = pairs__start(&run, x.pc, rte, argc, argv, &err);
     if (status == SC_OK && rte->nhosts > 1 && !o.no_preflight)
-        status = sc_cmd_preflight_hosts(&ses, &run.doc, &err);
+        status = sc_drive_preflight_hosts(&ses, &run.doc, &err);
     bool failed = false;
     sc_pairs_matrix_t m = {0};
     pairs__participant_leaves(&rank_leaves, x.pc, &o, &leaves);
@@ -381,7 +381,7 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
         failed = sc_pairs_report(&ses.res, &m, (const char *const *)run.names, expected,
                                  o.m.tolerance, leaves.nleaves > 0 ? &leaves : NULL, doc);
         failed |= pairs__baseline(&baseline, o.baseline, &ses.res, doc);
-        status = sc_cmd_save_doc(&ses, doc, "complete", o.json_path, &err);
+        status = sc_drive_save_doc(&ses, doc, "complete", o.json_path, &err);
         if (status == SC_OK)
             status = sc_pairs_save_csv(&ses.res, o.csv_path, &doc->pairs, &err);
         if (status == SC_OK)
@@ -390,7 +390,7 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
             status = sc_prometheus_write(o.metrics_path, doc, &err);
     }
     if (status != SC_OK && rte->rank == 0 && run.doc.command[0] != '\0')
-        sc_cmd_save_failed(&ses, &run.doc, &err, o.json_path, o.metrics_path);
+        sc_drive_save_failed(&ses, &run.doc, &err, o.json_path, o.metrics_path);
     int code = sc_session_finish(&ses, rte, "pairs", status, &err, failed);
     sc_pairs_matrix_free(&m);
     pairs__run_free(&run);

@@ -8,8 +8,8 @@
 
 #include "cli/sc_cli.h"
 #include "cli/sc_cmd.h"
-#include "cli/sc_cmd_end.h"
-#include "cli/sc_cmd_preflight.h"
+#include "drive/sc_drive_end.h"
+#include "drive/sc_drive_preflight.h"
 #include "report/sc_prometheus.h"
 #include "report/sc_report.h"
 #include "report/sc_verdict_render.h"
@@ -58,7 +58,7 @@ int sc_cmd_preflight(const sc_rte_t *rte, int argc, char **argv)
     if (status == SC_OK)
         status = sc_files_check_output("--metrics", o.metrics_path, &err);
     sc_session_t ses = {0};
-    sc_cmd_ending_t ending = {
+    sc_drive_ending_t ending = {
         .command = "preflight", .metrics_path = o.metrics_path, .json_path = o.json_path};
     sc_result_t doc;
     sc_result_init(&doc, "preflight");
@@ -71,16 +71,16 @@ int sc_cmd_preflight(const sc_rte_t *rte, int argc, char **argv)
         status = sc_session_open(&ses, rte, &so, &err);
     }
     if (status == SC_OK) {
-        sc_session_on_end(&ses, sc_cmd_end_hook, &ending);
+        sc_session_on_end(&ses, sc_drive_end_hook, &ending);
         if (rte->rank == 0)
-            sc_cmd_doc_header(&doc, &ses, argc, argv);
-        status = sc_cmd_preflight_hosts(&ses, &doc, &err);
+            sc_drive_doc_header(&doc, &ses, argc, argv);
+        status = sc_drive_preflight_hosts(&ses, &doc, &err);
     }
     bool failed = false;
     if (status == SC_OK && rte->rank == 0) {
         sc_verdict_print_line(&ses.res, &doc.checks);
         failed = sc_checks_tally(&doc.checks).fail > 0;
-        status = sc_cmd_save_doc(&ses, &doc, "complete", o.json_path, &err);
+        status = sc_drive_save_doc(&ses, &doc, "complete", o.json_path, &err);
         if (status == SC_OK)
             status = sc_report_render(ses.res.dir, &doc, &err);
         if (status == SC_OK && o.metrics_path != NULL)
@@ -89,7 +89,7 @@ int sc_cmd_preflight(const sc_rte_t *rte, int argc, char **argv)
             sc_results_printf(&ses.res, "# report: %s/report.html\n", ses.res.dir);
     }
     if (status != SC_OK && rte->rank == 0 && doc.command[0] != '\0' && ses.res.dir[0] != '\0')
-        sc_cmd_save_failed(&ses, &doc, &err, o.json_path, o.metrics_path);
+        sc_drive_save_failed(&ses, &doc, &err, o.json_path, o.metrics_path);
     int code = sc_session_finish(&ses, rte, "preflight", status, &err, failed);
     sc_session_close(&ses);
     sc_result_free(&doc);

@@ -1,5 +1,5 @@
 /* cmd_run_opts.c - option handlers and the option table of `scalecheck run`. */
-#include "cli/cmd_run_opts.h"
+#include "drive/sc_drive_run_opts.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -13,8 +13,8 @@
 
 #include "cli/sc_cli.h"
 #include "cli/sc_cmd.h"
-#include "cli/sc_cmd_end.h"
-#include "cli/sc_cmd_preflight.h"
+#include "drive/sc_drive_end.h"
+#include "drive/sc_drive_preflight.h"
 #include "judge/sc_localize.h"
 #include "judge/sc_soak_verdict.h"
 #include "patterns/sc_pattern.h"
@@ -279,7 +279,7 @@ static sc_status_t soak__options_of(soak__launch_t *l, const sc_rte_t *rte, int 
 
 /* What the watchdog's ending writes: the journal's end line, then result.json's final state. */
 typedef struct {
-    sc_cmd_ending_t ending;
+    sc_drive_ending_t ending;
     char journal[PATH_MAX];
     int cycles;
 } soak__ending_t;
@@ -290,7 +290,7 @@ static void soak__end_hook(void *arg, const char *dir, const sc_watchdog_end_t *
     sc_err_t ignored;
     if (e->journal[0] != '\0')
         sc_soak_journal_mark(e->journal, "end", end->state, end->reason, e->cycles, &ignored);
-    sc_cmd_end_hook(&e->ending, dir, end);
+    sc_drive_end_hook(&e->ending, dir, end);
 }
 
 /* A run: the launch, the session, rank 0's document (its cycles are every launch's). */
@@ -307,7 +307,7 @@ static sc_status_t soak__begin(soak__run_t *run, const sc_rte_t *rte, int argc, 
                                sc_err_t *err)
 {
     sc_result_t *doc = &run->doc;
-    sc_cmd_doc_header(doc, &run->ses, argc, argv);
+    sc_drive_doc_header(doc, &run->ses, argc, argv);
     snprintf(doc->workload, sizeof(doc->workload), "%s", run->l.w.name);
     if (run->l.o.topology != NULL)
         snprintf(doc->topology, sizeof(doc->topology), "%s", run->l.topo.name);
@@ -316,7 +316,7 @@ static sc_status_t soak__begin(soak__run_t *run, const sc_rte_t *rte, int argc, 
     snprintf(run->ending.journal, sizeof(run->ending.journal), "%s/%s", run->ses.res.dir,
              SC_SOAK_JOURNAL);
     run->ending.cycles = run->l.cycles_done;
-    sc_status_t status = sc_cmd_save_doc(&run->ses, doc, "running", NULL, err);
+    sc_status_t status = sc_drive_save_doc(&run->ses, doc, "running", NULL, err);
     if (status == SC_OK && run->l.o.resume != NULL) {
         doc->soak_duration_s = run->l.start.duration_s;
         doc->soak_launches = run->l.start.launches + 1;
@@ -390,7 +390,7 @@ static sc_status_t soak__keep(soak__run_t *run, sc_soak_cycle_t *c, sc_err_t *er
         c->nhosts = 0;
         run->ending.cycles = c->cycle;
         run->doc.soak_s = c->start_s + c->wall_s;
-        status = sc_cmd_save_doc(&run->ses, &run->doc, "running", NULL, err);
+        status = sc_drive_save_doc(&run->ses, &run->doc, "running", NULL, err);
     }
     return status;
 }
@@ -455,7 +455,7 @@ static sc_status_t soak__finish(soak__run_t *run, bool *failed, sc_err_t *err)
         sc_soak_journal_mark(run->ending.journal, "end", "complete",
                              *failed ? "verdict FAIL" : "verdict PASS", run->ending.cycles, err);
     if (status == SC_OK)
-        status = sc_cmd_save_doc(&run->ses, doc, "complete", run->l.o.json_path, err);
+        status = sc_drive_save_doc(&run->ses, doc, "complete", run->l.o.json_path, err);
     if (status == SC_OK)
         status = sc_report_render(run->ses.res.dir, doc, err);
     if (status == SC_OK && run->l.o.metrics_path != NULL)
@@ -539,7 +539,7 @@ int sc_cmd_soak(const sc_rte_t *rte, int argc, char **argv)
     if (status == SC_OK) /* every input checked before anything is made */
         status = soak__inputs(&run.l, &err);
     const soak__opts_t *o = &run.l.o;
-    run.ending.ending = (sc_cmd_ending_t){
+    run.ending.ending = (sc_drive_ending_t){
         .command = "soak", .metrics_path = o->metrics_path, .json_path = o->json_path};
     if (status == SC_OK) {
         sc_session_opts_t so = {.backend = o->backend,
@@ -561,7 +561,7 @@ int sc_cmd_soak(const sc_rte_t *rte, int argc, char **argv)
     if (status == SC_OK && rte->rank == 0)
         status = soak__begin(&run, rte, argc, argv, &err);
     if (status == SC_OK && rte->nhosts > 1 && !o->no_preflight)
-        status = sc_cmd_preflight_hosts(&run.ses, &run.doc, &err);
+        status = sc_drive_preflight_hosts(&run.ses, &run.doc, &err);
     if (status == SC_OK)
         status = soak__participants(&run, &err);
     if (status == SC_OK && rte->rank == 0)
@@ -580,7 +580,7 @@ int sc_cmd_soak(const sc_rte_t *rte, int argc, char **argv)
         sc_err_t ignored;
         sc_soak_journal_mark(run.ending.journal, "end", "failed", err.msg, run.ending.cycles,
                              &ignored);
-        sc_cmd_save_failed(&run.ses, &run.doc, &err, o->json_path, o->metrics_path);
+        sc_drive_save_failed(&run.ses, &run.doc, &err, o->json_path, o->metrics_path);
     }
     int code = sc_session_finish(&run.ses, rte, "soak", status, &err, failed);
     soak__run_free(&run);

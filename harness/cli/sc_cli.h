@@ -99,14 +99,6 @@ sc_status_t sc_cli_int(const char *flag, const char *value, long min, long max, 
 sc_status_t sc_cli_double(const char *flag, const char *value, double min, double max, double *out,
                           sc_err_t *err);
 
-/* --algo NAME (model, coll, judge): *algo (auto when name is NULL), also set on t, the loaded
- * topology the model prices (or NULL). A forced algorithm t lacks is noted on stderr (the model
- * falls back to the ring); an unknown name is SC_ERR_USAGE naming flag. */
-sc_status_t sc_cli_algo(const char *flag, const char *name, sc_topology_t *t, int *algo,
-                        sc_err_t *err);
-/* NCCL_ALGO's value for a forced algorithm (NULL for auto). */
-const char *sc_cli_algo_nccl(int algo);
-
 /* A comma list with no empty item ("1,,2", "1,", "" are refused, naming the flag). */
 sc_status_t sc_cli_check_list(const char *flag, const char *v, sc_err_t *err);
 

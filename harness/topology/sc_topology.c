@@ -441,6 +441,44 @@ const char *sc_algo_name(int algo)
     return algo >= 0 && algo < SC_ALGO_COUNT ? names[algo] : "?";
 }
 
+/* NCCL_ALGO's names for the model's algorithms (NCCL's environment variables documentation). */
+static const char *const topology__nccl_algo[SC_ALGO_COUNT] = {
+    [SC_ALGO_ring] = "Ring",
+    [SC_ALGO_tree] = "Tree",
+    [SC_ALGO_nvls] = "NVLS",
+    [SC_ALGO_sharp] = "CollnetDirect,CollnetChain",
+};
+
+sc_status_t sc_topology_algo_choose(const char *flag, const char *name, sc_topology_t *t, int *algo,
+                                    sc_err_t *err)
+{
+    *algo = SC_ALGO_auto;
+    if (name == NULL)
+        return SC_OK;
+    for (int a = 0; a < SC_ALGO_COUNT; a++) {
+        if (strcmp(name, sc_algo_name(a)) != 0)
+            continue;
+        *algo = a;
+        if (t == NULL)
+            return SC_OK;
+        t->algo = a;
+        const char *lacks = a == SC_ALGO_nvls && !sc_topology_nvls(t) ? "NVLink SHARP"
+                            : a == SC_ALGO_sharp && !t->sharp         ? "IB SHARP"
+                                                                      : NULL;
+        if (lacks != NULL)
+            fprintf(stderr, "# %s %s: %s has no %s: the model falls back to the ring, as NCCL\n",
+                    flag, name, t->name, lacks);
+        return SC_OK;
+    }
+    return sc_err_set(err, SC_ERR_USAGE, "%s: '%s' is none of auto ring tree nvls sharp", flag,
+                      name);
+}
+
+const char *sc_topology_algo_nccl(int algo)
+{
+    return algo > SC_ALGO_auto && algo < SC_ALGO_COUNT ? topology__nccl_algo[algo] : NULL;
+}
+
 const char *sc_fabric_name(int fabric)
 {
 #define SC__NAME(name) #name,

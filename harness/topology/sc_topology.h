@@ -212,4 +212,12 @@ const char *sc_fabric_name(int fabric);
  * the file that extends them. */
 bool sc_topology_shipped(const char *real);
 
+/* --algo NAME (model, coll, judge): *algo (auto when name is NULL), also set on t, the loaded
+ * topology the model prices (or NULL). A forced algorithm t lacks is noted on stderr (the model
+ * falls back to the ring); an unknown name is SC_ERR_USAGE naming flag. */
+sc_status_t sc_topology_algo_choose(const char *flag, const char *name, sc_topology_t *t, int *algo,
+                                    sc_err_t *err);
+/* NCCL_ALGO's value for a forced algorithm (NULL for auto). */
+const char *sc_topology_algo_nccl(int algo);
+
 #endif

@@ -168,6 +168,12 @@ heal() {
     ip netns exec "$(bridge_ns "$name")" tc qdisc del dev "p$i" root 2>/dev/null || true
     ip -n "$(ns_of "$name" "$host")" link set eth0 up
     ip -n "$(bridge_ns "$name")" link set "p$i" up
+    # A port set up again forwards a moment later: a job started at once could not start its
+    # daemon there (ORTE: "unable to reliably start one or more daemons", 1 launch in 8 right
+    # after a heal). Healed means answering again: wait for that, 10 s at most.
+    for _ in $(seq 1 20); do probe "$name" "$host" && return 0; sleep 0.5; done
+    echo "vcluster: $host does not answer 10 s after the heal" >&2
+    return 1
 }
 
 cut() {

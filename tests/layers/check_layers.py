@@ -180,7 +180,7 @@ def check_private_names(src):
 def main():
     cc, build, src = sys.argv[1:4]
     layers = layer_map(build)
-    expected = {"base", "comm", "spec", "measure", "judge", "render", "cli"}
+    expected = {"base", "comm", "spec", "measure", "judge", "render", "drive", "cli"}
     if set(layers) != expected:
         fail(f"layers {sorted(layers)} != {sorted(expected)}")
     refused = check_refusals(cc, build, src, layers)

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 
 #include "calibrate/sc_calibrate.h"
-#include "cli/cmd_run.h"
-#include "cli/sc_cmd_baseline.h"
+#include "drive/sc_drive_run.h"
+#include "drive/sc_drive_baseline.h"
 #include "detect/sc_detect.h"
 #include "engine/sc_looks.h"
 #include "engine/sc_sweep.h"
@@ -204,7 +204,7 @@ sc_status_t sc_run_sweep_and_verdict(sc_run_t *run, sc_err_t *err)
         sweep = (sc_case_rows_t){0};
         if (run->opts.topology != NULL)
             run__verdict(run, hosts);
-        sc_cmd_baseline_hold(&run->baseline, run->opts.baseline, &run->doc);
+        sc_drive_baseline_hold(&run->baseline, run->opts.baseline, &run->doc);
         if (run->doc.judged)
             sc_verdict_print(stdout, run->ses.res.log, &run->doc.checks);
     }

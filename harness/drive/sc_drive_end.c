@@ -1,5 +1,5 @@
-/* sc_cmd_end.c - the final state of a measuring command's result document (sc_cmd_end.h). */
-#include "cli/sc_cmd_end.h"
+/* sc_drive_end.c - the final state of a measuring command's result document (sc_drive_end.h). */
+#include "drive/sc_drive_end.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +11,7 @@
 #include "report/sc_prometheus.h"
 #include "sc_config.h"
 
-void sc_cmd_doc_header(sc_result_t *d, const sc_session_t *ses, int argc, char **argv)
+void sc_drive_doc_header(sc_result_t *d, const sc_session_t *ses, int argc, char **argv)
 {
     const sc_rte_t *rte = ses->rte;
     time_t now = time(NULL);
@@ -38,7 +38,7 @@ void sc_cmd_doc_header(sc_result_t *d, const sc_session_t *ses, int argc, char *
 }
 
 /* metrics.prom in dir, and at metrics_path when given; a failure is said, not fatal. */
-static void cmd_end__metrics(const char *dir, const sc_result_t *doc, const char *metrics_path)
+static void drive_end__metrics(const char *dir, const sc_result_t *doc, const char *metrics_path)
 {
     char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/metrics.prom", dir);
@@ -48,9 +48,9 @@ static void cmd_end__metrics(const char *dir, const sc_result_t *doc, const char
         fprintf(stderr, "scalecheck: the metrics were not written: %s\n", err.msg);
 }
 
-void sc_cmd_end_hook(void *arg, const char *dir, const sc_watchdog_end_t *end)
+void sc_drive_end_hook(void *arg, const char *dir, const sc_watchdog_end_t *end)
 {
-    const sc_cmd_ending_t *ending = arg;
+    const sc_drive_ending_t *ending = arg;
     char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/result.json", dir);
     sc_err_t err;
@@ -62,7 +62,7 @@ void sc_cmd_end_hook(void *arg, const char *dir, const sc_watchdog_end_t *end)
     sc_result_t doc;
     sc_result_init(&doc, ending->command); /* freed whatever the load did */
     if (sc_json_load_result(dir, &doc, &err) == SC_OK) {
-        cmd_end__metrics(dir, &doc, ending->metrics_path);
+        drive_end__metrics(dir, &doc, ending->metrics_path);
         if (ending->json_path != NULL &&
             sc_json_write_result(ending->json_path, &doc, &err) != SC_OK)
             fprintf(stderr, "scalecheck: --json was not written: %s\n", err.msg);
@@ -72,8 +72,8 @@ void sc_cmd_end_hook(void *arg, const char *dir, const sc_watchdog_end_t *end)
     sc_result_free(&doc);
 }
 
-static sc_status_t cmd_end__write(sc_session_t *ses, const sc_result_t *doc, const char *json_path,
-                                  sc_err_t *err)
+static sc_status_t drive_end__write(sc_session_t *ses, const sc_result_t *doc,
+                                    const char *json_path, sc_err_t *err)
 {
     char path[PATH_MAX];
     sc_session_lock(ses);
@@ -85,8 +85,8 @@ static sc_status_t cmd_end__write(sc_session_t *ses, const sc_result_t *doc, con
     return status;
 }
 
-sc_status_t sc_cmd_save_doc(sc_session_t *ses, sc_result_t *doc, const char *state,
-                            const char *json_path, sc_err_t *err)
+sc_status_t sc_drive_save_doc(sc_session_t *ses, sc_result_t *doc, const char *state,
+                              const char *json_path, sc_err_t *err)
 {
     if (ses->rte == NULL || ses->rte->rank != 0 || ses->res.dir[0] == '\0')
         return SC_OK;
@@ -94,11 +94,11 @@ sc_status_t sc_cmd_save_doc(sc_session_t *ses, sc_result_t *doc, const char *sta
     struct tm start = {0};
     if (strptime(doc->start_utc, "%Y-%m-%dT%H:%M:%SZ", &start) != NULL)
         doc->elapsed_s = difftime(time(NULL), timegm(&start));
-    return cmd_end__write(ses, doc, json_path, err);
+    return drive_end__write(ses, doc, json_path, err);
 }
 
-void sc_cmd_save_failed(sc_session_t *ses, sc_result_t *doc, const sc_err_t *why,
-                        const char *json_path, const char *metrics_path)
+void sc_drive_save_failed(sc_session_t *ses, sc_result_t *doc, const sc_err_t *why,
+                          const char *json_path, const char *metrics_path)
 {
     /* bad usage found after the session opened: the run directory goes (nothing on disk), and
      * nothing is written where --json or --metrics point */
@@ -108,12 +108,12 @@ void sc_cmd_save_failed(sc_session_t *ses, sc_result_t *doc, const sc_err_t *why
     snprintf(doc->reason, sizeof(doc->reason), "%s", why->msg);
     sc_session_culprits(ses, doc->at_fault, sizeof(doc->at_fault));
     sc_err_t ignored;
-    if (sc_cmd_save_doc(ses, doc, "failed", json_path, &ignored) != SC_OK) {
+    if (sc_drive_save_doc(ses, doc, "failed", json_path, &ignored) != SC_OK) {
         sc_results_release_reserve(&ses->res); /* a full disk: the space held back for this */
-        if (sc_cmd_save_doc(ses, doc, "failed", NULL, &ignored) != SC_OK) {
+        if (sc_drive_save_doc(ses, doc, "failed", NULL, &ignored) != SC_OK) {
             fprintf(stderr, "scalecheck: the final state was not written: %s\n", ignored.msg);
             return;
         }
     }
-    cmd_end__metrics(ses->res.dir, doc, metrics_path);
+    drive_end__metrics(ses->res.dir, doc, metrics_path);
 }

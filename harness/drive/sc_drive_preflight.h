@@ -1,15 +1,15 @@
-/* sc_cmd_preflight.h - preflight inside a measuring command: at the start of a multi-node coll,
+/* sc_drive_preflight.h - preflight inside a measuring command: at the start of a multi-node coll,
  * run or pairs (unless --no-preflight), and as `scalecheck preflight` itself. Every host's
  * configuration gathered in one collective, compared on rank 0 (judge/sc_preflight.h), the
  * hosts and findings into the result document, a check into its verdict, and a few lines on
  * the terminal. */
-#ifndef SC_CMD_PREFLIGHT_H
-#define SC_CMD_PREFLIGHT_H
+#ifndef SC_DRIVE_PREFLIGHT_H
+#define SC_DRIVE_PREFLIGHT_H
 
 #include "record/sc_result.h"
 #include "session/sc_session.h"
 
 /* Collective; on rank 0 doc gets the hosts, the findings and the check (doc->judged set). */
-sc_status_t sc_cmd_preflight_hosts(sc_session_t *ses, sc_result_t *doc, sc_err_t *err);
+sc_status_t sc_drive_preflight_hosts(sc_session_t *ses, sc_result_t *doc, sc_err_t *err);
 
 #endif

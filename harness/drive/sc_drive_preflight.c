@@ -1,4 +1,6 @@
-#include "cli/sc_cmd_preflight.h"
+/* sc_drive_preflight.c - preflight inside a measuring command and for `scalecheck preflight`
+ * (sc_drive_preflight.h). */
+#include "drive/sc_drive_preflight.h"
 
 #include <stdlib.h>
 
@@ -6,8 +8,8 @@
 #include "judge/sc_preflight.h"
 #include "util/sc_clock.h"
 
-static void preflight__print(sc_results_t *res, const sc_result_t *doc, size_t first, int n,
-                             int ranks, double gather_ms)
+static void drive_preflight__print(sc_results_t *res, const sc_result_t *doc, size_t first, int n,
+                                   int ranks, double gather_ms)
 {
     const sc_check_t *c = &doc->checks.items[doc->checks.n - 1];
     sc_results_printf(res,
@@ -27,7 +29,7 @@ static void preflight__print(sc_results_t *res, const sc_result_t *doc, size_t f
                           doc->findings.items[i].what);
 }
 
-sc_status_t sc_cmd_preflight_hosts(sc_session_t *ses, sc_result_t *doc, sc_err_t *err)
+sc_status_t sc_drive_preflight_hosts(sc_session_t *ses, sc_result_t *doc, sc_err_t *err)
 {
     const sc_rte_t *rte = ses->rte;
     sc_hostcfg_t *hosts = NULL;
@@ -49,7 +51,7 @@ sc_status_t sc_cmd_preflight_hosts(sc_session_t *ses, sc_result_t *doc, sc_err_t
     sc_preflight_judge(hosts, n, &doc->findings, &doc->checks);
     doc->has_findings = true;
     doc->judged = true;
-    preflight__print(&ses->res, doc, first, n, rte->size, gather_ms);
+    drive_preflight__print(&ses->res, doc, first, n, rte->size, gather_ms);
     free(hosts);
     return SC_OK;
 }

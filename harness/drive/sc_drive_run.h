@@ -1,11 +1,12 @@
-/* cmd_run.h - inside `scalecheck run` only: what one run carries from start to end, shared by
- * cmd_run.c (the points of the curves, measured) and cmd_run_judge.c (calibration, the
- * reference probe, the sweep's second looks and the verdict). */
-#ifndef SC_CMD_RUN_H
-#define SC_CMD_RUN_H
+/* sc_drive_run.h - `scalecheck run` driven: sc_drive_run takes what was asked (no argv) and
+ * runs it to its exit code; what one run carries from start to end is shared by sc_drive_run.c
+ * (the points of the curves, measured) and sc_drive_run_judge.c (calibration, the reference
+ * probe, the sweep's second looks and the verdict). */
+#ifndef SC_DRIVE_RUN_H
+#define SC_DRIVE_RUN_H
 
-#include "cli/cmd_run_opts.h"
-#include "cli/sc_cmd_end.h"
+#include "drive/sc_drive_run_opts.h"
+#include "drive/sc_drive_end.h"
 #include "config/sc_workload.h"
 #include "record/sc_result.h"
 #include "session/sc_session.h"
@@ -26,7 +27,7 @@ typedef struct {
     sc_run_point_t points[64];
     int npoints;
     sc_session_t ses;
-    sc_cmd_ending_t ending;           /* what the watchdog's ending needs */
+    sc_drive_ending_t ending;         /* what the watchdog's ending needs */
     sc_result_t doc;                  /* rank 0 */
     double probe_before, probe_after; /* the reference probe around the run, us (0: none) */
     int probe_before_looks, probe_after_looks; /* its measurements (the best kept) */
@@ -48,5 +49,12 @@ sc_status_t sc_run_point_again(sc_run_t *run, int i, sc_err_t *err);
 /* The optional all-reduce sweep with its second looks, the probe after the run, then on rank 0
  * the expectations, the checks (topology, baseline) and the verdict. Collective. */
 sc_status_t sc_run_sweep_and_verdict(sc_run_t *run, sc_err_t *err);
+
+/* The least ranks any host of the job has (a point's GPUs per node fit every host). Collective. */
+int sc_drive_ranks_per_host(const sc_rte_t *rte);
+/* The run whole: workload, points, session, calibration, probe, curves, sweep, verdict, the
+ * documents; every rank returns the exit code (0, 1 a check failed, 2 bad input, 3 a fault,
+ * 5 inconclusive). argv is recorded in the document only. Collective. */
+int sc_drive_run(const sc_rte_t *rte, const sc_run_opts_t *opts, int argc, char **argv);
 
 #endif

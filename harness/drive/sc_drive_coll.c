@@ -1,0 +1,659 @@
+/* sc_drive_coll.c - `scalecheck coll`, driven: nccl-tests-style sweeps of one or all collectives
+ * over sizes, types and reductions, out of place and in place, with statistics per size, an exact
+ * data check, and results written to the run's own directory. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <yaml.h>
+
+#include "drive/sc_drive_coll.h"
+#include "drive/sc_drive_baseline.h"
+#include "drive/sc_drive_end.h"
+#include "session/sc_session.h"
+#include "report/sc_report.h"
+#include "judge/sc_verdict.h"
+#include "judge/sc_steady.h"
+#include "report/sc_verdict_render.h"
+#include "engine/sc_engine.h"
+#include "engine/sc_looks.h"
+#include "engine/sc_sweep.h"
+#include "report/sc_coll_report.h"
+#include "sc_config.h"
+#include "util/sc_size.h"
+#include "report/sc_json_out.h"
+#include "util/sc_files.h"
+#include "session/sc_results.h"
+#include "drive/sc_drive_preflight.h"
+#include "report/sc_prometheus.h"
+#include "report/sc_nccl_tests.h"
+#include "util/sc_defaults.h"
+
+/* A number rank 0's backend described (NCCL's versions), 0 when it has none. */
+static double coll__rank0_number(const sc_kvs_t *info, const char *key)
+{
+    const sc_kv_t *kv = info != NULL ? sc_kvs_find(&info[0], key) : NULL;
+    return kv != NULL && kv->is_number ? kv->number : 0;
+}
+
+static void coll__nt_options(const sc_coll_opts_t *o, const sc_kvs_t *rank_info,
+                             const char *results_dir, sc_nt_config_t *nt)
+{
+    *nt = (sc_nt_config_t){
+        .min_bytes = o->min_bytes,
+        .max_bytes = o->max_bytes,
+        .step = o->step_set ? (double)o->step_bytes : o->factor,
+        .step_is_factor = !o->step_set,
+        .warmup = o->eng.warmup,
+        .iters = o->eng.iters,
+        .agg_iters = o->eng.agg_ops,
+        .check_iters = o->eng.check_iters,
+        .graph_launches = o->eng.graph_launches,
+        .blocking = o->blocking,
+        .parallel_init = o->parallel_init,
+        .per_iter = o->per_iter != 0,
+        .timestamps = o->timestamps != 0,
+        .cputime = o->eng.host_time != 0,
+        .nccl_headers = (int)coll__rank0_number(rank_info, "nccl_version_header"),
+        .nccl_library = (int)coll__rank0_number(rank_info, "nccl_version_library"),
+        .statistic = sc_stat_name(o->eng.statistic),
+        .combine = sc_combine_name(o->eng.combine),
+        .combine_number = (int)o->eng.combine,
+        .results_dir = results_dir,
+    };
+    sc_nt_now(nt->start_time, sizeof(nt->start_time));
+}
+
+static uint64_t coll__next_size(const sc_coll_opts_t *o, uint64_t size)
+{
+    if (o->step_set)
+        return size + o->step_bytes;
+    uint64_t next = (uint64_t)((double)size * o->factor);
+    return next > size ? next : size + 1;
+}
+
+/* Everything one run carries from start to end. */
+typedef struct {
+    const sc_rte_t *rte;
+    sc_coll_opts_t opts;
+    sc_session_t ses;
+    sc_engine_t *eng;
+    sc_topology_t topo;
+    sc_baseline_t baseline;
+    sc_result_t doc; /* rank 0 */
+    sc_drive_ending_t ending;
+    uint64_t wrong_total;
+    double busbw_sum;
+    size_t busbw_rows;
+    /* the collective being swept: its own footer (nccl-tests prints one per program) */
+    uint64_t coll_wrong;
+    double coll_busbw_sum;
+    size_t coll_busbw_rows;
+    int cycle;           /* -N: the sweep running, from 1 */
+    uint64_t need_bytes; /* the buffers the largest size takes on a rank (-M) */
+    sc_nt_config_t nt;   /* --nccl-tests-output, -J */
+    int argc;            /* the command line, for -J */
+    char **argv;
+} coll__run_t;
+
+/* Wrong results on the host path were computed by the MPI library itself (scalecheck's check
+ * computes the expected values on its own): one finding per collective, type and operation that
+ * came out wrong, naming the library, for a report upstream (MPICH 4.0's uint8 MIN/MAX, say). */
+static void coll__wrong_source(coll__run_t *run, const sc_case_t *c)
+{
+    if (strcmp(run->ses.world->ops->name, "mpi") != 0)
+        return;
+    char what[256];
+    snprintf(what, sizeof(what), "%s %s%s%s: wrong results computed by the MPI library (%s)",
+             c->coll->name, sc_dtype_name(c->dtype), c->coll->has_op ? " " : "",
+             c->coll->has_op ? sc_redop_name(c->op) : "", run->rte->mpi_version);
+    for (size_t i = 0; i < run->doc.findings.n; i++)
+        if (strcmp(run->doc.findings.items[i].what, what) == 0)
+            return;
+    sc_finding_t *f = SC_LIST_PUSH(&run->doc.findings);
+    if (f == NULL)
+        return;
+    snprintf(f->severity, sizeof(f->severity), "error");
+    snprintf(f->what, sizeof(f->what), "%s", what);
+    f->declared = f->detected = SC_ABSENT;
+    run->doc.has_findings = true;
+}
+
+static void coll__libraries(const coll__run_t *run, sc_kvs_t *out)
+{
+    sc_kvs_text(out, "mpi", run->rte->mpi_version);
+    sc_kvs_text(out, "backend", run->ses.world->ops->version(run->ses.world));
+    sc_kvs_text(out, "libyaml", yaml_get_version_string());
+    sc_kvs_text(out, "jansson", sc_json_library_version());
+}
+
+static void coll__options(const sc_coll_opts_t *o, sc_kvs_t *out)
+{
+    sc_kvs_number(out, "minbytes", (double)o->min_bytes);
+    sc_kvs_number(out, "maxbytes", (double)o->max_bytes);
+    sc_kvs_number(out, "stepfactor", o->step_set ? 0.0 : o->factor);
+    sc_kvs_number(out, "stepbytes", (double)(o->step_set ? o->step_bytes : 0));
+    sc_kvs_number(out, "iters", o->eng.iters);
+    sc_kvs_number(out, "warmup_iters", o->eng.warmup);
+    sc_kvs_number(out, "check_iters", o->eng.check_iters);
+    sc_kvs_text(out, "average", sc_combine_name(o->eng.combine));
+    sc_kvs_text(out, "statistic", sc_stat_name(o->eng.statistic));
+    sc_kvs_number(out, "agg_iters", o->eng.agg_ops);
+    sc_kvs_number(out, "cudagraph", o->eng.graph_launches);
+    sc_kvs_number(out, "run_cycles", o->cycles);
+    sc_kvs_number(out, "timeout_s", o->timeout_s);
+    sc_kvs_number(out, "target_ci", o->eng.target_ci);
+    sc_kvs_number(out, "size_budget_s", o->eng.size_budget_s);
+    sc_kvs_number(out, "seed", (double)o->eng.seed);
+}
+
+/* The document's header: what ran, where, with what. */
+static void coll__document(coll__run_t *run, int argc, char **argv)
+{
+    sc_result_t *d = &run->doc;
+    sc_drive_doc_header(d, &run->ses, argc, argv);
+    coll__libraries(run, &d->libraries);
+    coll__options(&run->opts, &d->options);
+}
+
+/* Rewrites result.json (and --json) so that finished rows survive a later fault. */
+static sc_status_t coll__save(coll__run_t *run, const char *state, sc_err_t *err)
+{
+    if (run->rte->rank != 0)
+        return SC_OK;
+    return sc_drive_save_doc(&run->ses, &run->doc, state, run->opts.json_path, err);
+}
+
+static sc_status_t coll__save_csv(coll__run_t *run, sc_err_t *err)
+{
+    if (run->rte->rank != 0)
+        return SC_OK;
+    const sc_case_rows_t *rows = &run->doc.cases;
+    char path[PATH_MAX];
+    sc_status_t status =
+        sc_csv_write_records(sc_results_path(&run->ses.res, "result.csv", path, sizeof(path)),
+                             rows->items, rows->n, sizeof(*rows->items), sc_case_row_fields, err);
+    if (status == SC_OK && run->opts.csv_path != NULL)
+        status = sc_csv_write_records(run->opts.csv_path, rows->items, rows->n,
+                                      sizeof(*rows->items), sc_case_row_fields, err);
+    return status;
+}
+
+static void coll__print_header(coll__run_t *run)
+{
+    const sc_rte_t *rte = run->rte;
+    const sc_coll_opts_t *o = &run->opts;
+    char lo[32], hi[32], step[48];
+    if (o->step_set)
+        snprintf(step, sizeof(step), "+%s", sc_size_format(o->step_bytes, lo, sizeof(lo)));
+    else
+        snprintf(step, sizeof(step), "x%g", o->factor);
+    char iters[64];
+    if (o->eng.iters > 0)
+        snprintf(iters, sizeof(iters), "%d", o->eng.iters);
+    else
+        snprintf(iters, sizeof(iters), "auto (CI %.1f %%, budget %g s)", o->eng.target_ci * 100,
+                 o->eng.size_budget_s);
+    sc_results_printf(
+        &run->ses.res, "# scalecheck %s coll | backend %s (%s) | %d rank%s on %d host%s\n",
+        SC_VERSION, run->ses.world->ops->name, run->ses.world->ops->version(run->ses.world),
+        rte->size, rte->size == 1 ? "" : "s", rte->nhosts, rte->nhosts == 1 ? "" : "s");
+    sc_results_printf(
+        &run->ses.res, "# sizes %s..%s B (%s)  iters %s  warm-up %d  check %d  timeout %g s\n",
+        sc_size_format(o->min_bytes, lo, sizeof(lo)), sc_size_format(o->max_bytes, hi, sizeof(hi)),
+        step, iters, o->eng.warmup, o->eng.check_iters, o->timeout_s);
+    sc_results_printf(&run->ses.res,
+                      "# time: the %s of each size's iterations (--stat), rank times combined by "
+                      "%s (-a %d); nccl-tests: the mean, by avg (-a 1)\n",
+                      sc_stat_name(o->eng.statistic), sc_combine_name(o->eng.combine),
+                      (int)o->eng.combine);
+    sc_results_printf(&run->ses.res, "# libyaml %s  jansson %s  results %s\n",
+                      yaml_get_version_string(), sc_json_library_version(), run->ses.res.dir);
+    if (run->ses.note[0] != '\0')
+        sc_results_printf(&run->ses.res, "# %s\n", run->ses.note);
+    for (int r = 0; r < rte->size && r < 64; r++)
+        sc_results_printf(&run->ses.res, "#  rank %3d on host %s\n", r, rte->hosts[r]);
+}
+
+/* What nccl-tests' header and JSON say of this run (rank 0). */
+static void coll__nt_config(coll__run_t *run)
+{
+    coll__nt_options(&run->opts, run->doc.rank_info, run->ses.res.dir, &run->nt);
+}
+
+/* -J: nccl-tests' JSON of doc's rows, named after the first collective's program. */
+static sc_status_t coll__write_nccl_json(const coll__run_t *run, const sc_result_t *doc,
+                                         sc_err_t *err)
+{
+    if (run->rte->rank != 0 || run->opts.nccl_json_path == NULL)
+        return SC_OK;
+    const sc_coll_t *first = NULL;
+    for (const sc_coll_t *const *cp = sc_coll_list(); *cp != NULL && first == NULL; cp++)
+        if (run->opts.colls & 1u << (cp - sc_coll_list()))
+            first = *cp;
+    return sc_nt_write_json(run->opts.nccl_json_path, &run->nt, first->nccl_tests, run->argc,
+                            run->argv, run->rte, run->doc.rank_info, doc->cases.items, doc->cases.n,
+                            err);
+}
+
+/* The watchdog's ending: -J from the document as it ended (the sizes that finished). */
+static void coll__end_nccl_json(void *ctx, const sc_result_t *doc)
+{
+    sc_err_t err;
+    if (coll__write_nccl_json(ctx, doc, &err) != SC_OK)
+        fprintf(stderr, "scalecheck: -J was not written: %s\n", err.msg);
+}
+
+/* With a topology: the model's expectation for this case, and its check. */
+static void coll__expect(coll__run_t *run, const sc_case_t *c, sc_case_row_t *row)
+{
+    const sc_rte_t *rte = run->rte;
+    char name[160], size[32];
+    snprintf(name, sizeof(name), "%s %s %s %s B %s", c->coll->name, sc_dtype_name(c->dtype),
+             c->coll->has_op ? sc_redop_name(c->op) : "", sc_size_format(c->size_bytes, size, 32),
+             c->in_place ? "in-place" : "out-of-place");
+    sc_verdict_case(&run->topo, c->coll, rte->size / rte->nhosts, rte->nhosts, name, row,
+                    &run->doc.checks);
+}
+
+/* A case's looks: the case, the best look so far, their count and the slowest one's median. */
+typedef struct {
+    coll__run_t *run;
+    sc_case_t *c;
+    sc_case_result_t *best;
+    int looks;
+    double slowest_us;
+} coll__looks_t;
+
+/* rank 0: whether the best look is still slower than the model lets it PASS */
+static void coll__off(void *ctx, unsigned char *again)
+{
+    coll__looks_t *l = ctx;
+    const sc_rte_t *rte = l->run->rte;
+    sc_case_row_t row;
+    sc_case_row_fill(l->c, l->best, l->run->ses.world->size, &row);
+    again[0] =
+        sc_verdict_case_slow(&l->run->topo, l->c->coll, rte->size / rte->nhosts, rte->nhosts, &row);
+}
+
+/* Another look: the faster kept, data errors of any look kept, the slowest remembered. */
+static sc_status_t coll__again(void *ctx, int i, sc_err_t *err)
+{
+    (void)i;
+    coll__looks_t *l = ctx;
+    sc_case_result_t next;
+    sc_status_t status = sc_engine_run_case(l->run->eng, l->c, &next, err);
+    if (status != SC_OK)
+        return status;
+    l->looks++;
+    if (next.time_us.median > l->slowest_us)
+        l->slowest_us = next.time_us.median;
+    uint64_t wrong = l->best->wrong > next.wrong ? l->best->wrong : next.wrong;
+    if (next.time_stat_us < l->best->time_stat_us)
+        *l->best = next;
+    l->best->wrong = wrong;
+    return SC_OK;
+}
+
+/* With a topology, a case slower than the model lets it PASS is measured again, up to --looks
+ * times in all, and the faster look kept (sc_looks_run: rank 0 decides, every rank learns it by
+ * a watched broadcast). The slowest look's median is kept too: the spread between looks is a
+ * steadiness check. */
+static sc_status_t coll__looks(coll__run_t *run, sc_case_t *c, sc_case_result_t *best, int *looks,
+                               double *slowest_us, sc_err_t *err)
+{
+    coll__looks_t l = {run, c, best, 1, best->time_us.median};
+    sc_looks_t spec = {1,
+                       run->opts.topology != NULL ? run->opts.looks : 1,
+                       "rank 0's choice of another look",
+                       coll__off,
+                       coll__again,
+                       &l};
+    sc_status_t status = sc_looks_run(&spec, run->ses.wd, run->rte, run->rte->world, err);
+    *looks = l.looks;
+    *slowest_us = l.slowest_us;
+    return status;
+}
+
+/* Runs one size out of place and in place; rank 0 prints and records the row. */
+static sc_status_t coll__run_size(coll__run_t *run, sc_case_t *c, sc_err_t *err)
+{
+    sc_case_result_t results[2];
+    bool ran[2] = {false, false};
+    for (int ip = 0; ip < 2; ip++) {
+        c->in_place = ip == 1;
+        if (!sc_engine_supports(run->eng, c))
+            continue; /* e.g. NCCL has no in-place alltoall: the row says n/a */
+        int looks;
+        double slowest_us;
+        sc_status_t status = sc_engine_run_case(run->eng, c, &results[ip], err);
+        if (status == SC_OK)
+            status = coll__looks(run, c, &results[ip], &looks, &slowest_us, err);
+        if (status != SC_OK)
+            return status;
+        ran[ip] = true;
+        run->wrong_total += results[ip].wrong;
+        if (results[ip].wrong > 0 && run->rte->rank == 0)
+            coll__wrong_source(run, c);
+        run->busbw_sum += results[ip].busbw_GBps;
+        run->busbw_rows++;
+        run->coll_wrong += results[ip].wrong;
+        run->coll_busbw_sum += results[ip].busbw_GBps;
+        run->coll_busbw_rows++;
+        sc_case_row_t *row = run->rte->rank == 0 ? SC_LIST_PUSH(&run->doc.cases) : NULL;
+        if (row != NULL) {
+            sc_case_row_fill(c, &results[ip], run->ses.world->size, row);
+            row->looks = looks;
+            row->slowest_look_us = looks > 1 ? slowest_us : SC_ABSENT;
+            row->cycle = run->cycle;
+            if (run->opts.topology != NULL) /* held to the topology */
+                coll__expect(run, c, row);
+        }
+    }
+    if (run->rte->rank == 0 && run->opts.nccl_tests_output)
+        sc_nt_row(&run->ses.res, &run->nt, c, ran[0] ? &results[0] : NULL,
+                  ran[1] ? &results[1] : NULL);
+    else if (run->rte->rank == 0)
+        sc_coll_report_table_row(&run->ses.res, c, ran[0] ? &results[0] : NULL,
+                                 ran[1] ? &results[1] : NULL, run->opts.eng.iters == 0);
+    fflush(stdout);
+    return coll__save(run, "running", err);
+}
+
+/* -N 0 runs until stopped: result.json keeps the latest rows only. */
+static void coll__forget_old_rows(coll__run_t *run)
+{
+    sc_case_rows_t *rows = &run->doc.cases;
+    if (run->opts.cycles != 0 || rows->n <= SC_DEFAULT_FOREVER_ROWS)
+        return;
+    size_t drop = rows->n - SC_DEFAULT_FOREVER_ROWS / 2;
+    memmove(rows->items, rows->items + drop, (rows->n - drop) * sizeof(*rows->items));
+    rows->n -= drop;
+}
+
+/* Every size of one case, -N times (0: until stopped), as nccl-tests repeats them. */
+static sc_status_t coll__sweep_one(coll__run_t *run, const sc_coll_t *coll, sc_dtype_t dtype,
+                                   sc_redop_t op, int root, sc_err_t *err)
+{
+    const sc_coll_opts_t *o = &run->opts;
+    for (run->cycle = 1; o->cycles == 0 || run->cycle <= o->cycles; run->cycle++) {
+        for (uint64_t size = o->min_bytes; size <= o->max_bytes; size = coll__next_size(o, size)) {
+            sc_case_t c = {.coll = coll, .dtype = dtype, .op = op, .root = root};
+            if (!sc_engine_shape_case(run->eng, &c, size))
+                continue; /* too small for one element per rank */
+            sc_status_t status = coll__run_size(run, &c, err);
+            if (status != SC_OK)
+                return status;
+            if (run->rte->rank == 0)
+                coll__forget_old_rows(run);
+        }
+    }
+    return SC_OK;
+}
+
+/* The roots of one case: -r's, or every rank in turn (-r all) for a collective with a root. */
+static sc_status_t coll__sweep_roots(coll__run_t *run, const sc_coll_t *coll, sc_dtype_t dtype,
+                                     sc_redop_t op, sc_err_t *err)
+{
+    const sc_coll_opts_t *o = &run->opts;
+    bool every = o->all_roots && coll->has_root;
+    int first = every ? 0 : o->root;
+    int last = every ? run->rte->size - 1 : first;
+    sc_status_t status = SC_OK;
+    for (int root = first; root <= last && status == SC_OK; root++)
+        status = coll__sweep_one(run, coll, dtype, op, root, err);
+    return status;
+}
+
+/* A collective's table starts: nccl-tests' header per program, or scalecheck's title. */
+static void coll__collective_begin(coll__run_t *run, const sc_coll_t *coll)
+{
+    run->coll_wrong = 0;
+    run->coll_busbw_sum = 0;
+    run->coll_busbw_rows = 0;
+    if (run->rte->rank != 0)
+        return;
+    if (run->opts.nccl_tests_output) {
+        sc_nt_header(&run->ses.res, &run->nt, coll->nccl_tests, run->rte, run->doc.rank_info);
+        return;
+    }
+    sc_results_printf(&run->ses.res, "#\n# collective %s\n", coll->name);
+    sc_coll_report_table_header(&run->ses.res, run->opts.eng.iters == 0);
+}
+
+/* ... and ends: its own footer (one per program in nccl-tests; several collectives here). */
+static void coll__collective_end(coll__run_t *run, const sc_coll_t *coll)
+{
+    if (run->rte->rank != 0)
+        return;
+    double avg = run->coll_busbw_rows ? run->coll_busbw_sum / (double)run->coll_busbw_rows : 0;
+    if (run->opts.nccl_tests_output)
+        sc_nt_footer(&run->ses.res, coll->nccl_tests, run->coll_wrong, avg,
+                     run->opts.memory_report ? run->need_bytes : 0);
+    else if (!run->opts.all_colls && (run->opts.colls & (run->opts.colls - 1)) == 0)
+        return; /* one collective: the run's summary is its footer */
+    else
+        sc_results_printf(&run->ses.res,
+                          "# %s: Out of bounds values : %" PRIu64 " %s, Avg bus bandwidth : %g\n",
+                          coll->name, run->coll_wrong, run->coll_wrong ? "FAILED" : "OK", avg);
+}
+
+/* The buffers the largest size needs on this rank, over the collectives of the run. */
+static uint64_t coll__largest_need(const coll__run_t *run)
+{
+    const sc_coll_opts_t *o = &run->opts;
+    uint64_t largest = 0, size = o->min_bytes; /* to the last size the sweep reaches */
+    if (o->step_set && o->step_bytes > 0 && o->max_bytes > size)
+        size += (o->max_bytes - size) / o->step_bytes * o->step_bytes;
+    while (!o->step_set && size < o->max_bytes && coll__next_size(o, size) <= o->max_bytes)
+        size = coll__next_size(o, size);
+    for (const sc_coll_t *const *cp = sc_coll_list(); *cp != NULL; cp++) {
+        sc_case_t c = {.coll = *cp, .dtype = SC_DTYPE_int8, .root = o->root};
+        if ((o->colls & 1u << (cp - sc_coll_list())) && sc_engine_shape_case(run->eng, &c, size)) {
+            uint64_t need = sc_engine_case_bytes(run->eng, &c);
+            largest = need > largest ? need : largest;
+        }
+    }
+    return largest;
+}
+
+static sc_status_t coll__sweep(coll__run_t *run, sc_err_t *err)
+{
+    const sc_coll_opts_t *o = &run->opts;
+    for (const sc_coll_t *const *cp = sc_coll_list(); *cp != NULL; cp++) {
+        const sc_coll_t *coll = *cp;
+        if (!(o->colls & 1u << (cp - sc_coll_list())))
+            continue;
+        coll__collective_begin(run, coll);
+        for (int d = 0; d < SC_DTYPE_COUNT; d++) {
+            if (!(o->types & 1u << d))
+                continue;
+            if (!sc_comm_supports(run->ses.world, coll->id, (sc_dtype_t)d, false))
+                continue; /* -d all: only the types this backend has (checked for -d X) */
+            for (int op = 0; op < SC_REDOP_COUNT; op++) {
+                bool wanted = coll->has_op ? (o->ops & 1u << op) != 0 : op == 0;
+                if (!wanted)
+                    continue;
+                sc_status_t status =
+                    coll__sweep_roots(run, coll, (sc_dtype_t)d, (sc_redop_t)op, err);
+                if (status != SC_OK)
+                    return status;
+            }
+        }
+        coll__collective_end(run, coll);
+    }
+    return SC_OK;
+}
+
+static void coll__print_summary(coll__run_t *run)
+{
+    double avg = run->busbw_rows ? run->busbw_sum / (double)run->busbw_rows : 0.0;
+    run->doc.wrong_total = run->wrong_total;
+    run->doc.avg_busbw_GBps = avg;
+    if (run->opts.nccl_tests_output)
+        return; /* each collective's footer said it */
+    sc_results_printf(&run->ses.res, "# Out of bounds values : %" PRIu64 " %s\n", run->wrong_total,
+                      run->wrong_total ? "FAILED" : "OK");
+    sc_results_printf(&run->ses.res, "# Avg bus bandwidth    : %g\n#\n", avg);
+    for (size_t i = 0; i < run->doc.findings.n; i++) /* the MPI library's wrong results */
+        if (strstr(run->doc.findings.items[i].what, "computed by the MPI library") != NULL)
+            sc_results_printf(&run->ses.res,
+                              "# %s: scalecheck computes the expected values "
+                              "itself - report it to the library's developers\n",
+                              run->doc.findings.items[i].what);
+}
+
+/* coll-<collective>, coll-all, or coll-<first>+<second>... (as much as fits). */
+static void coll__run_name(const sc_coll_opts_t *o, char *name, size_t len)
+{
+    size_t used = (size_t)snprintf(name, len, "coll");
+    for (const sc_coll_t *const *cp = sc_coll_list(); *cp != NULL && !o->all_colls; cp++)
+        if ((o->colls & 1u << (cp - sc_coll_list())) && used + strlen((*cp)->name) + 2 < len)
+            used += (size_t)snprintf(name + used, len - used, "%s%s", used == 4 ? "-" : "+",
+                                     (*cp)->name);
+    if (o->all_colls)
+        snprintf(name, len, "coll-all");
+}
+
+/* --algo: the model prices it (with a topology), and NCCL is told to use it before any
+ * communicator exists (the MPI backend chooses its own). */
+static sc_status_t coll__algo(coll__run_t *run, sc_err_t *err)
+{
+    if (run->opts.algo == NULL)
+        return SC_OK;
+    int algo;
+    sc_status_t status = sc_topology_algo_choose(
+        "--algo", run->opts.algo, run->opts.topology ? &run->topo : NULL, &algo, err);
+    if (status == SC_OK && sc_topology_algo_nccl(algo) != NULL)
+        setenv("NCCL_ALGO", sc_topology_algo_nccl(algo), 1);
+    return status;
+}
+
+/* Opens what the run needs: the session (backend, results directory, watchdog, telemetry)
+ * and the engine. */
+static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t *err)
+{
+    const sc_rte_t *rte = run->rte;
+    char name[128];
+    coll__run_name(&run->opts, name, sizeof(name));
+    sc_session_opts_t so = {.backend = run->opts.backend,
+                            .device = run->opts.device,
+                            .timeout_s = run->opts.timeout_s,
+                            .deadline_s = run->opts.deadline_s,
+                            .telemetry_s = run->opts.telemetry_s,
+                            .results_base = run->opts.results_base,
+                            .name = run->opts.name ? run->opts.name : name,
+                            .register_buffers = run->opts.local_register == 1};
+    /* every input and output checked before the session makes a results directory */
+    sc_status_t status =
+        run->opts.topology ? sc_topology_load(run->opts.topology, &run->topo, err) : SC_OK;
+    if (status == SC_OK)
+        status = coll__algo(run, err);
+    if (status == SC_OK)
+        status = sc_drive_baseline_load(run->opts.baseline, &run->baseline, err);
+    if (status == SC_OK)
+        status = sc_files_check_output("--json", run->opts.json_path, err);
+    if (status == SC_OK)
+        status = sc_files_check_output("--csv", run->opts.csv_path, err);
+    if (status == SC_OK)
+        status = sc_files_check_output("--metrics", run->opts.metrics_path, err);
+    if (status == SC_OK)
+        status = sc_files_check_output("-J", run->opts.nccl_json_path, err);
+    if (status == SC_OK)
+        status = sc_session_open(&run->ses, rte, &so, err);
+    if (status != SC_OK)
+        return status;
+    run->ending = (sc_drive_ending_t){.command = "coll",
+                                      .metrics_path = run->opts.metrics_path,
+                                      .json_path = run->opts.json_path,
+                                      .also = coll__end_nccl_json,
+                                      .ctx = run};
+    sc_session_on_end(&run->ses, sc_drive_end_hook, &run->ending);
+    if (rte->rank == 0) {
+        sc_result_init(&run->doc, "coll");
+        run->doc.judged = run->opts.topology != NULL; /* every case is checked */
+        if (run->doc.judged)
+            snprintf(run->doc.topology, sizeof(run->doc.topology), "%s", run->topo.name);
+    }
+    sc_comm_t *world = run->ses.world;
+    for (int d = 0; d < SC_DTYPE_COUNT && !run->opts.all_types; d++)
+        if ((run->opts.types & 1u << d) && !sc_comm_supports(world, SC_COLL_allreduce, d, false))
+            return sc_err_set(err, SC_ERR_USAGE, "-d: type %s is not supported by backend %s",
+                              sc_dtype_name((sc_dtype_t)d), world->ops->name);
+    if (run->opts.eng.graph_launches > 0 && world->ops->graph == NULL)
+        return sc_err_set(err, SC_ERR_USAGE, "-G: CUDA graphs need a GPU backend (backend %s)",
+                          world->ops->name);
+    if (run->opts.local_register == 1 && strcmp(world->ops->name, "nccl") != 0)
+        return sc_err_set(err, SC_ERR_USAGE,
+                          "-R 1: registering buffers with the communicator needs NCCL (backend %s)",
+                          world->ops->name);
+    status = sc_engine_create(world, rte->world, &run->opts.eng, run->ses.wd, &run->eng, err);
+    run->need_bytes = coll__largest_need(run);
+    if (status == SC_OK)
+        status = sc_comm_check_memory(world, run->need_bytes, "-e", err);
+    sc_kvs_t *rank_info = sc_session_rank_info(&run->ses);
+    if (rte->rank == 0) {
+        coll__document(run, argc, argv);
+        run->doc.rank_info = rank_info;
+        coll__nt_config(run);
+    }
+    if (status == SC_OK && rte->rank == 0 && !run->opts.nccl_tests_output)
+        coll__print_header(run);
+    if (status == SC_OK && rte->nhosts > 1 && !run->opts.no_preflight)
+        status = sc_drive_preflight_hosts(&run->ses, &run->doc, err);
+    return status;
+}
+
+static void coll__teardown(coll__run_t *run)
+{
+    sc_engine_destroy(run->eng);
+    sc_session_close(&run->ses);
+    sc_result_free(&run->doc);
+    sc_baseline_free(&run->baseline);
+}
+
+int sc_drive_coll(const sc_rte_t *rte, const sc_coll_opts_t *opts, int argc, char **argv)
+{
+    coll__run_t run = {.rte = rte, .argc = argc, .argv = argv, .opts = *opts};
+    sc_err_t err;
+    sc_err_clear(&err);
+    sc_status_t status = coll__setup(&run, argc, argv, &err);
+    if (status == SC_OK)
+        status = coll__sweep(&run, &err);
+    if (status == SC_OK)
+        sc_session_telemetry(&run.ses, &run.doc.health, &run.doc.nhealth);
+    if (status == SC_OK && rte->rank == 0) {
+        if (run.opts.topology != NULL) {
+            sc_verdict_case_claims(&run.topo, run.doc.cases.items, run.doc.cases.n,
+                                   rte->size / rte->nhosts, rte->nhosts, &run.doc.checks);
+            sc_verdict_steadiness(&run.topo, run.doc.cases.items, run.doc.cases.n, &run.doc.checks);
+        }
+        sc_drive_baseline_hold(&run.baseline, run.opts.baseline, &run.doc);
+        if (run.doc.judged) /* nccl-tests' parsers read stdout: the verdict goes beside it */
+            sc_verdict_print(run.opts.nccl_tests_output ? stderr : stdout, run.ses.res.log,
+                             &run.doc.checks);
+    }
+    if (status == SC_OK && rte->rank == 0) {
+        coll__print_summary(&run);
+        status = coll__save(&run, "complete", &err);
+        if (status == SC_OK)
+            status = coll__save_csv(&run, &err);
+        if (status == SC_OK)
+            status = coll__write_nccl_json(&run, &run.doc, &err);
+        if (status == SC_OK)
+            status = sc_report_render(run.ses.res.dir, &run.doc, &err);
+        if (status == SC_OK && run.opts.metrics_path != NULL)
+            status = sc_prometheus_write(run.opts.metrics_path, &run.doc, &err);
+    }
+    if (status != SC_OK && rte->rank == 0 && run.doc.command[0] != '\0') {
+        sc_err_t ignored;
+        sc_drive_save_failed(&run.ses, &run.doc, &err, run.opts.json_path, run.opts.metrics_path);
+        coll__save_csv(&run, &ignored);
+        coll__write_nccl_json(&run, &run.doc, &ignored); /* -J keeps the sizes that finished */
+    }
+    /* Every rank leaves with the same exit code: 1 when data were wrong or a check failed. */
+    int failed = rte->rank == 0 && run.doc.judged && sc_checks_tally(&run.doc.checks).fail > 0;
+    int code = sc_session_finish(&run.ses, rte, "coll", status, &err, failed);
+    coll__teardown(&run);
+    return code == 0 && run.wrong_total > 0 ? 1 : code;
+}

@@ -1,0 +1,525 @@
+/* sc_drive_run.c - `scalecheck run --workload W`, driven: the training step of a workload on the
+ * first k ranks of each node (the 1-8 GPU curve) and on 1..N nodes (the multi-node curve), in one
+ * launch through sub-communicators. Per point: step time (median, p99), throughput, speedup
+ * against the smallest point, scaling efficiency, the exposed-communication share of the step,
+ * the slowest rank and its host, and the calls and bytes the step communicated. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "drive/sc_drive_run.h"
+#include "drive/sc_drive_end.h"
+#include "drive/sc_drive_baseline.h"
+#include "session/sc_session.h"
+#include "report/sc_report.h"
+#include "patterns/sc_pattern.h"
+#include "sc_config.h"
+#include "util/sc_clock.h"
+#include "util/sc_stats.h"
+#include "report/sc_json_out.h"
+#include "util/sc_files.h"
+#include "session/sc_results.h"
+#include "drive/sc_drive_preflight.h"
+#include "report/sc_prometheus.h"
+
+/* Host-major order: ranks of a point on one node are neighbours, so TP groups stay in a node. */
+static bool run__in_point(const sc_rte_t *rte, const sc_run_point_t *pt, int *key)
+{
+    int r = rte->rank;
+    *key = rte->host_index[r] * 65536 + rte->local_rank;
+    return rte->host_index[r] < pt->nodes && rte->local_rank < pt->gpus_per_node;
+}
+
+/* The points to run, each checked against the ranks there are and the workload's layout -
+ * before anything runs. */
+static sc_status_t run__points(sc_run_t *run, sc_err_t *err)
+{
+    const sc_rte_t *rte = run->rte;
+    int min_local = rte->size;
+    for (int h = 0; h < rte->nhosts; h++) {
+        int n = 0;
+        for (int r = 0; r < rte->size; r++)
+            n += rte->host_index[r] == h;
+        min_local = n < min_local ? n : min_local;
+    }
+    const sc_run_opts_t *o = &run->opts;
+    int kmax = 0;
+    /* ranks per model replica; scaling model grows tp to fill the point */
+    long long model = run->w.scaling == SC_SCALING_MODEL ? run->w.pp : run->w.tp * run->w.pp;
+    for (int i = 0; i < o->nscales; i++) {
+        if (!o->scales_given && o->scales[i] % model != 0)
+            continue; /* default scales: only those the layout fits */
+        if (o->scales[i] > min_local)
+            return sc_err_set(err, SC_ERR_USAGE,
+                              "--scales: %d GPUs per node asked, but a node has only %d ranks",
+                              o->scales[i], min_local);
+        run->points[run->npoints++] = (sc_run_point_t){o->scales[i], 1};
+        kmax = o->scales[i] > kmax ? o->scales[i] : kmax;
+    }
+    bool node_curve_only = kmax == 0; /* a model replica spans nodes: only whole nodes */
+    if (node_curve_only)
+        kmax = min_local;
+    for (int i = 0; i < o->nnodes; i++) {
+        int n = o->nodes[i];
+        if (n > rte->nhosts)
+            return sc_err_set(err, SC_ERR_USAGE, "--nodes: %d nodes asked, the job has %d", n,
+                              rte->nhosts);
+        bool fits = ((long long)kmax * n) % model == 0;
+        if ((n > 1 || node_curve_only) && (fits || o->nnodes_given) && run->npoints < 64)
+            run->points[run->npoints++] = (sc_run_point_t){kmax, n};
+    }
+    if (run->npoints == 0)
+        return sc_err_set(err, SC_ERR_USAGE,
+                          "workload %s: tp %lld x pp %lld = %lld ranks per model replica, more "
+                          "than the %d ranks per node here (--tp/--pp override it)",
+                          run->w.name, run->w.tp, run->w.pp, model, min_local);
+    for (int i = 0; i < run->npoints; i++) {
+        sc_layout_t l;
+        sc_workload_t at;
+        int n = run->points[i].gpus_per_node * run->points[i].nodes;
+        sc_workload_at(&run->w, n, &at);
+        sc_status_t status = sc_workload_layout(&at, n, &l, err);
+        if (status != SC_OK)
+            return status;
+    }
+    return SC_OK;
+}
+
+/* The grid as seen from every rank of the point, for the record (and the tests): rank 0 of the
+ * point fills p->grid. */
+static void run__grid(const sc_grid_t *g, sc_comm_t *pc, MPI_Comm control, sc_point_t *p)
+{
+    const sc_layout_t *l = &g->layout;
+    int width = 4 + l->tp + l->pp + l->dp, n = pc->size;
+    int *mine = calloc((size_t)width, sizeof(int)), *all = NULL;
+    mine[0] = pc->world_rank[pc->rank];
+    mine[1] = g->d;
+    mine[2] = g->p;
+    mine[3] = g->t;
+    const sc_comm_t *groups[3] = {g->tp, g->pp, g->dp};
+    const int sizes[3] = {l->tp, l->pp, l->dp};
+    int at = 4;
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < sizes[k]; i++)
+            mine[at++] = groups[k] ? groups[k]->world_rank[i] : mine[0];
+    if (pc->rank == 0)
+        all = malloc((size_t)width * (size_t)n * sizeof(int));
+    MPI_Gather(mine, width, MPI_INT, all, width, MPI_INT, 0, control);
+    if (pc->rank == 0 && all != NULL)
+        p->grid = calloc((size_t)n, sizeof(sc_grid_row_t));
+    for (int r = 0; p->grid != NULL && r < n; r++) {
+        const int *row = all + (size_t)r * (size_t)width;
+        sc_grid_row_t *gr = &p->grid[r];
+        *gr = (sc_grid_row_t){.rank = row[0], .d = row[1], .p = row[2], .t = row[3]};
+        gr->tp_group = malloc((size_t)(width - 4) * sizeof(int)); /* the three groups */
+        if (gr->tp_group == NULL)
+            break;
+        memcpy(gr->tp_group, row + 4, (size_t)(width - 4) * sizeof(int));
+        gr->pp_group = gr->tp_group + l->tp;
+        gr->dp_group = gr->pp_group + l->pp;
+        p->ngrid = r + 1;
+    }
+    free(mine);
+    free(all);
+}
+
+/* Runs warm-up and timed steps on this rank; step_ms[i] gets this rank's step times. */
+static sc_status_t run__steps(sc_run_t *run, sc_step_t *step, sc_comm_t *pc, double *step_ms,
+                              sc_err_t *err)
+{
+    const sc_run_opts_t *o = &run->opts;
+    sc_status_t status = SC_OK;
+    for (int i = 0; i < o->warmup + o->steps && status == SC_OK; i++) {
+        if (i == o->warmup) { /* what was counted in warm-up does not count */
+            memset(&step->counts, 0, sizeof(step->counts));
+            step->comm_us = step->compute_us = 0;
+            status = pc->ops->barrier(pc, err);
+        }
+        uint64_t t0 = sc_clock_ns();
+        if (status == SC_OK)
+            status = sc_step_run(step, err);
+        if (i >= o->warmup)
+            step_ms[i - o->warmup] = (double)(sc_clock_ns() - t0) * 1e-6;
+        sc_watchdog_tick(sc_watchdog_progress(run->ses.wd));
+    }
+    return status;
+}
+
+/* The calls and bytes per step of each operation kind, over all ranks of the point. */
+static void run__counts(const sc_pattern_counts_t *c, int steps, sc_point_t *p)
+{
+    for (int op = 0; op < SC_PLAN_OP_COUNT && p->ncomm < SC_POINT_OPS; op++)
+        if (c->calls[op] > 0) {
+            sc_op_count_t *k = &p->comm[p->ncomm++];
+            snprintf(k->op, sizeof(k->op), "%s", sc_plan_op_index_name(op));
+            k->calls = (double)c->calls[op] / steps;
+            k->bytes = (double)c->bytes[op] / steps;
+            k->sent_bytes = (double)c->sent[op] / steps;
+        }
+}
+
+/* Combines the point's per-rank measurements on the control communicator; rank 0 (always in
+ * the point) fills p. */
+static void run__combine(sc_run_t *run, const sc_run_point_t *pt, const sc_layout_t *l,
+                         sc_step_t *step, double *step_ms, MPI_Comm control, sc_point_t *p)
+{
+    int steps = run->opts.steps, n = 0;
+    MPI_Comm_size(control, &n);
+    double mean = 0;
+    for (int i = 0; i < steps; i++)
+        mean += step_ms[i] / steps;
+    /* The slowest rank is the one with the most time in its own work (the step less its time in
+     * communication, waits included): in lockstep every rank's step takes as long as the
+     * slowest's, and the others spend the difference waiting for it. */
+    struct {
+        double v;
+        int rank;
+    } slow = {mean - step->comm_us / 1e3 / (steps > 0 ? steps : 1), run->rte->rank};
+    MPI_Allreduce(MPI_IN_PLACE, &slow, 1, MPI_DOUBLE_INT, MPI_MAXLOC, control);
+    MPI_Allreduce(MPI_IN_PLACE, step_ms, steps, MPI_DOUBLE, MPI_MAX, control);
+    double frac = step->comm_us / (mean * steps * 1e3 > 0 ? mean * steps * 1e3 : 1.0);
+    MPI_Allreduce(MPI_IN_PLACE, &frac, 1, MPI_DOUBLE, MPI_SUM, control);
+    MPI_Allreduce(MPI_IN_PLACE, step->counts.calls, SC_PLAN_OP_COUNT, MPI_UINT64_T, MPI_SUM,
+                  control);
+    MPI_Allreduce(MPI_IN_PLACE, step->counts.bytes, SC_PLAN_OP_COUNT, MPI_UINT64_T, MPI_SUM,
+                  control);
+    MPI_Allreduce(MPI_IN_PLACE, step->counts.sent, SC_PLAN_OP_COUNT, MPI_UINT64_T, MPI_SUM,
+                  control);
+    if (run->rte->rank != 0)
+        return;
+    sc_stats_t st;
+    sc_stats_compute(step_ms, (size_t)steps, &st);
+    int gpus = pt->gpus_per_node * pt->nodes;
+    double throughput = sc_workload_samples_per_step(&run->w, l) / (st.median * 1e-3);
+    p->gpus = gpus;
+    p->nodes = pt->nodes;
+    p->dp = l->dp;
+    p->tp = l->tp;
+    p->pp = l->pp;
+    p->micro_batches = l->micro_batches;
+    p->steps = steps;
+    p->step_time_ms = st.median;
+    p->step_time_p99_ms = st.p99;
+    p->step_time_cv = st.cv;
+    p->throughput = throughput;
+    const sc_points_t *done = &run->doc.points; /* the first point is the base */
+    sc_scale_base_t base = {done->n ? done->items[0].throughput : 0,
+                            done->n ? done->items[0].gpus : 0, run->w.scaling == SC_SCALING_MODEL};
+    sc_scaling(&base, throughput, gpus, &p->speedup, &p->efficiency);
+    p->comm_fraction = frac / n;
+    p->slowest_rank = slow.rank;
+    snprintf(p->slowest_host, sizeof(p->slowest_host), "%s", run->rte->hosts[slow.rank]);
+    p->slowest_rank_mean_ms = slow.v;
+    run__counts(&step->counts, steps, p);
+}
+
+/* One point, on the ranks in it. */
+static sc_status_t run__point(sc_run_t *run, const sc_run_point_t *pt, sc_comm_t *pc,
+                              MPI_Comm control, sc_point_t *out, sc_err_t *err)
+{
+    sc_step_ready_t r;
+    sc_status_t status =
+        sc_step_prepare(pc, &run->w, run->opts.bytes_scale, run->opts.compute_scale, &r, err);
+    if (status != SC_OK)
+        return status;
+    double *step_ms = calloc((size_t)run->opts.steps, sizeof(double));
+    if (step_ms == NULL)
+        status = sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): no memory for step times",
+                            run->rte->rank, run->rte->host);
+    if (status == SC_OK)
+        status = run__steps(run, &r.step, pc, step_ms, err);
+    if (status == SC_OK) {
+        if (pc->size <= 64)
+            run__grid(&r.grid, pc, control, out);
+        run__combine(run, pt, &r.layout, &r.step, step_ms, control, out);
+    }
+    free(step_ms);
+    sc_step_release(&r);
+    return status;
+}
+
+static void run__print_row(sc_run_t *run, const sc_point_t *p)
+{
+    sc_results_printf(
+        &run->ses.res,
+        "  %5d %5d %4d %3d %3d %11.3f %11.3f %12.1f %8.3f %6.3f %6.1f  %s (rank %d)\n", p->gpus,
+        p->nodes, p->dp, p->tp, p->pp, p->step_time_ms, p->step_time_p99_ms, p->throughput,
+        p->speedup, p->efficiency, 100 * p->comm_fraction, p->slowest_host, p->slowest_rank);
+    fflush(stdout);
+}
+
+static void run__point_free(sc_point_t *p)
+{
+    for (int g = 0; g < p->ngrid; g++)
+        free(p->grid[g].tp_group);
+    free(p->grid);
+    p->grid = NULL;
+    p->ngrid = 0;
+}
+
+/* Point i on the ranks in it, the others waiting quietly; the point in *p on rank 0. */
+static sc_status_t run__measure(sc_run_t *run, int i, sc_point_t *p, sc_err_t *err)
+{
+    const sc_rte_t *rte = run->rte;
+    const sc_run_point_t *pt = &run->points[i];
+    int key = 0;
+    bool in = run__in_point(rte, pt, &key);
+    bool progress = rte->rank == 0 && isatty(STDERR_FILENO); /* never into a log file */
+    if (progress)
+        fprintf(stderr, "[%d/%d] %d GPU%s x %d node%s ...\r", i + 1, run->npoints,
+                pt->gpus_per_node, pt->gpus_per_node == 1 ? "" : "s", pt->nodes,
+                pt->nodes == 1 ? "" : "s");
+    char what[96];
+    snprintf(what, sizeof(what), "run point %d/%d (splitting)", i + 1, run->npoints);
+    sc_watchdog_arm(run->ses.wd, what, run->ses.world->world_rank, run->ses.world->size);
+    sc_comm_t *pc = NULL;
+    MPI_Comm control = MPI_COMM_NULL;
+    sc_status_t status =
+        sc_comm_split_group(run->ses.world, rte->world, in, key, &pc, &control, err);
+    sc_point_init(p);
+    snprintf(what, sizeof(what), "run point %d/%d (training steps)", i + 1, run->npoints);
+    sc_watchdog_arm(run->ses.wd, what, run->ses.world->world_rank, run->ses.world->size);
+    if (status == SC_OK && in)
+        status = run__point(run, pt, pc, control, p, err);
+    sc_comm_group_close(&pc, &control);
+    /* ranks outside the point wait here, watched, and quietly: spinning, they would take
+     * the cores of an oversubscribed host from the ranks being measured */
+    if (status == SC_OK)
+        status = sc_rte_quiet_barrier(rte, rte->world, err);
+    sc_watchdog_disarm(run->ses.wd);
+    if (progress) /* erased, so that what follows (the row, an error) starts on a clean line */
+        fputs("\r\033[K", stderr);
+    if (status != SC_OK)
+        run__point_free(p);
+    return status;
+}
+
+/* The most buffer memory a rank of the run needs: the largest point's step buffer, or the
+ * sweep's two buffers at --sweep-max. */
+static uint64_t run__largest_need(const sc_run_t *run)
+{
+    uint64_t largest = 2 * run->opts.sweep_max;
+    for (int i = 0; i < run->npoints; i++) {
+        sc_workload_t at;
+        sc_layout_t l;
+        sc_plan_t plan;
+        sc_err_t ignored; /* a point that does not lay out fails later, with its own message */
+        int n = run->points[i].gpus_per_node * run->points[i].nodes;
+        sc_workload_at(&run->w, n, &at);
+        if (sc_workload_layout(&at, n, &l, &ignored) != SC_OK ||
+            sc_plan_build(&at, &l, &plan, &ignored) != SC_OK)
+            continue;
+        uint64_t need = sc_step_buffer_bytes(&plan, run->opts.bytes_scale);
+        largest = need > largest ? need : largest;
+        sc_plan_free(&plan);
+    }
+    return largest;
+}
+
+static void run__write_result(sc_run_t *run)
+{
+    sc_err_t ignored;
+    sc_drive_save_doc(&run->ses, &run->doc, "running", NULL, &ignored);
+}
+
+static sc_status_t run__all_points(sc_run_t *run, sc_err_t *err)
+{
+    if (run->rte->rank == 0)
+        sc_results_printf(&run->ses.res,
+                          "#\n# %5s %5s %4s %3s %3s %11s %11s %12s %8s %6s %6s  %s\n", "gpus",
+                          "nodes", "dp", "tp", "pp", "step_ms", "p99_ms", "samples/s", "speedup",
+                          "eff", "comm%", "slowest");
+    for (int i = 0; i < run->npoints; i++) {
+        sc_point_t p;
+        sc_status_t status = run__measure(run, i, &p, err);
+        if (status != SC_OK)
+            return status;
+        if (run->rte->rank == 0) {
+            run__print_row(run, &p);
+            sc_point_t *kept = SC_LIST_PUSH(&run->doc.points);
+            if (kept != NULL)
+                *kept = p; /* the document owns the grid now */
+            else
+                run__point_free(&p);
+            run__write_result(run);
+        }
+    }
+    return SC_OK;
+}
+
+sc_status_t sc_run_point_again(sc_run_t *run, int i, sc_err_t *err)
+{
+    sc_point_t p;
+    sc_status_t status = run__measure(run, i, &p, err);
+    if (status != SC_OK || run->rte->rank != 0)
+        return status;
+    sc_point_t *kept = &run->doc.points.items[i];
+    int looks = kept->looks + 1;
+    if (p.step_time_ms > 0 && p.step_time_ms < kept->step_time_ms) {
+        run__point_free(kept);
+        *kept = p; /* the faster look is kept, with its grid */
+        run__print_row(run, kept);
+    } else {
+        run__point_free(&p);
+    }
+    kept->looks = looks;
+    run__write_result(run);
+    return SC_OK;
+}
+
+static sc_status_t run__save_csv(sc_run_t *run, const char *path, sc_err_t *err)
+{
+    const sc_points_t *points = &run->doc.points;
+    return sc_csv_write_records(path, points->items, points->n, sizeof(*points->items),
+                                sc_point_fields, err);
+}
+
+static sc_status_t run__save(sc_run_t *run, const char *state, sc_err_t *err)
+{
+    if (run->rte->rank != 0 || run->doc.command[0] == '\0')
+        return SC_OK;
+    sc_status_t status = sc_drive_save_doc(&run->ses, &run->doc, state, run->opts.json_path, err);
+    if (status == SC_OK) {
+        char path[PATH_MAX];
+        status = run__save_csv(
+            run, sc_results_path(&run->ses.res, "points.csv", path, sizeof(path)), err);
+    }
+    if (status == SC_OK && run->opts.csv_path)
+        status = run__save_csv(run, run->opts.csv_path, err);
+    return status;
+}
+
+/* The document's header: what runs, where, how. */
+static void run__document(sc_run_t *run)
+{
+    sc_result_t *d = &run->doc;
+    sc_result_init(d, "run");
+    sc_drive_doc_header(d, &run->ses, run->argc, run->argv);
+    snprintf(d->workload, sizeof(d->workload), "%s", run->w.name);
+    snprintf(d->workload_file, sizeof(d->workload_file), "%s", run->opts.workload);
+    d->bytes_scale = run->opts.bytes_scale;
+    d->compute_scale = run->opts.compute_scale;
+    d->steps = run->opts.steps;
+    d->warmup = run->opts.warmup;
+}
+
+static sc_status_t run__setup(sc_run_t *run, sc_err_t *err)
+{
+    const sc_rte_t *rte = run->rte;
+    char name[128];
+    snprintf(name, sizeof(name), "run-%s", run->w.name);
+    sc_session_opts_t so = {.backend = run->opts.backend,
+                            .device = -1,
+                            .timeout_s = run->opts.timeout_s,
+                            .deadline_s = run->opts.deadline_s,
+                            .telemetry_s = run->opts.telemetry_s,
+                            .results_base = run->opts.results_base,
+                            .name = run->opts.name ? run->opts.name : name};
+    sc_status_t status = sc_session_open(&run->ses, rte, &so, err);
+    if (status != SC_OK)
+        return status;
+    run->ending = (sc_drive_ending_t){
+        .command = "run", .metrics_path = run->opts.metrics_path, .json_path = run->opts.json_path};
+    sc_session_on_end(&run->ses, sc_drive_end_hook, &run->ending);
+    sc_kvs_t *rank_info = sc_session_rank_info(&run->ses);
+    if (rte->rank != 0)
+        return SC_OK;
+    const sc_comm_t *world = run->ses.world;
+    run__document(run);
+    run->doc.rank_info = rank_info;
+    sc_results_printf(&run->ses.res,
+                      "# scalecheck %s run | workload %s | backend %s (%s) | %d ranks on %d "
+                      "host%s\n# %s\n# bytes x%g, compute x%g, %d steps after %d warm-up; "
+                      "results %s\n",
+                      SC_VERSION, run->w.name, world->ops->name,
+                      world->ops->version(run->ses.world), rte->size, rte->nhosts,
+                      rte->nhosts == 1 ? "" : "s",
+                      run->ses.note[0] ? run->ses.note : "backend chosen", run->opts.bytes_scale,
+                      run->opts.compute_scale, run->opts.steps, run->opts.warmup, run->ses.res.dir);
+    return SC_OK;
+}
+
+static void run__teardown(sc_run_t *run)
+{
+    sc_session_close(&run->ses);
+    sc_result_free(&run->doc);
+    sc_baseline_free(&run->baseline);
+}
+
+int sc_drive_ranks_per_host(const sc_rte_t *rte)
+{
+    int least = rte->local_size;
+    if (rte->world != MPI_COMM_NULL) /* NULL: alone, the man page being written */
+        MPI_Allreduce(MPI_IN_PLACE, &least, 1, MPI_INT, MPI_MIN, rte->world);
+    return least;
+}
+
+int sc_drive_run(const sc_rte_t *rte, const sc_run_opts_t *opts, int argc, char **argv)
+{
+    sc_run_t run = {.rte = rte, .argc = argc, .argv = argv, .opts = *opts};
+    sc_err_t err;
+    sc_err_clear(&err);
+    sc_status_t status = SC_OK;
+    if (status == SC_OK)
+        status = sc_workload_load(run.opts.workload, &run.w, &err);
+    if (status == SC_OK)
+        status = sc_workload_override(&run.w, run.opts.tp, run.opts.pp, &err);
+    if (status == SC_OK)
+        status = run__points(&run, &err);
+    /* every input and output checked before the session makes a results directory */
+    if (status == SC_OK && run.opts.topology)
+        status = sc_topology_load(run.opts.topology, &run.topo, &err);
+    if (status == SC_OK)
+        status = sc_drive_baseline_load(run.opts.baseline, &run.baseline, &err);
+    if (status == SC_OK)
+        status = sc_files_check_output("--json", run.opts.json_path, &err);
+    if (status == SC_OK)
+        status = sc_files_check_output("--csv", run.opts.csv_path, &err);
+    if (status == SC_OK)
+        status = sc_files_check_output("--metrics", run.opts.metrics_path, &err);
+    if (status == SC_OK)
+        status = run__setup(&run, &err);
+    if (status == SC_OK && rte->nhosts > 1 && !run.opts.no_preflight)
+        status = sc_drive_preflight_hosts(&run.ses, &run.doc, &err);
+    if (status == SC_OK)
+        status =
+            sc_comm_check_memory(run.ses.world, run__largest_need(&run),
+                                 run.opts.sweep_max > 0 ? "--sweep-max" : "--bytes-scale", &err);
+    if (status == SC_OK && run.opts.calibrate)
+        status = sc_run_calibrate(&run, &err);
+    sc_load_mark(&run.load_from); /* what else runs here, from the first probe on */
+    if (status == SC_OK)
+        status = sc_run_probe(&run, &run.probe_before, &run.probe_before_looks, &err);
+    if (status == SC_OK)
+        status = run__all_points(&run, &err);
+    if (status == SC_OK)
+        status = sc_run_sweep_and_verdict(&run, &err);
+    if (status == SC_OK) {
+        sc_session_telemetry(&run.ses, &run.doc.health, &run.doc.nhealth);
+        status = run__save(&run, "complete", &err);
+    }
+    if (status == SC_OK && rte->rank == 0) {
+        status = sc_report_render(run.ses.res.dir, &run.doc, &err);
+        if (status == SC_OK && run.opts.metrics_path != NULL)
+            status = sc_prometheus_write(run.opts.metrics_path, &run.doc, &err);
+        if (status == SC_OK)
+            sc_results_printf(&run.ses.res, "# report: %s/report.html\n", run.ses.res.dir);
+    }
+    if (status != SC_OK && run.doc.command[0] != '\0') {
+        sc_err_t ignored;
+        char path[PATH_MAX];
+        sc_drive_save_failed(&run.ses, &run.doc, &err, run.opts.json_path, run.opts.metrics_path);
+        run__save_csv(&run, sc_results_path(&run.ses.res, "points.csv", path, sizeof(path)),
+                      &ignored);
+    }
+    /* Every rank leaves with the verdict's exit code: 1 when a check failed (or data came back
+     * wrong), 5 when the FAILs were measured on a disturbed machine. */
+    sc_tally_t tally = sc_checks_tally(&run.doc.checks);
+    int failed = rte->rank == 0 && ((run.doc.judged && tally.fail > 0) || run.doc.wrong_total > 0);
+    if (failed && tally.inconclusive && run.doc.wrong_total == 0)
+        failed = SC_EXIT_INCONCLUSIVE;
+    int code = sc_session_finish(&run.ses, rte, "run", status, &err, failed);
+    run__teardown(&run);
+    return code;
+}
