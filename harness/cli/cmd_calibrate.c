@@ -1,29 +1,15 @@
-/* cmd_calibrate.c - `scalecheck calibrate --topology FILE [--output FILE]`: measures what this
- * host and this cluster deliver (calibrate/sc_calibrate.h) and writes the declared topology with
- * those figures as its `calibrated:` block. Runs that take the written file are held to this
- * machine, with a tight tolerance. */
+/* cmd_calibrate.c - `scalecheck calibrate --topology FILE [--output FILE]`: its options declared
+ * and parsed here, the calibration driven by drive/sc_drive_calibrate.h. */
 #include <stdio.h>
-#include <string.h>
 
-#include "calibrate/sc_calibrate.h"
 #include "cli/sc_cli.h"
 #include "cli/sc_cmd.h"
-#include "report/sc_json_out.h"
-#include "session/sc_session.h"
-#include "sc_config.h"
+#include "drive/sc_drive_calibrate.h"
 #include "util/sc_defaults.h"
 #include "util/sc_files.h"
 
-typedef struct {
-    sc_calibrate_opts_t m;
-    bool help;
-    double timeout_s;
-    const char *topology, *output, *backend, *results_base, *name;
-    const char *declared_path; /* where the load found --topology (a shipped name resolved) */
-} calibrate__opts_t;
-
 #define O(s, l, meta, help, type, field, lo, hi)                                                   \
-    SC_OPT_ROW(s, l, meta, help, type, calibrate__opts_t, field, lo, hi)
+    SC_OPT_ROW(s, l, meta, help, type, sc_drive_calibrate_opts_t, field, lo, hi)
 static const sc_cli_opt_t calibrate__options[] = {
     O('Y', "topology", "FILE", "the declared topology to calibrate (required)", SC_OPT_STRING,
       topology, 0, 0),
@@ -38,118 +24,32 @@ static const sc_cli_opt_t calibrate__options[] = {
     O(0, "results-dir", "DIR", "where run directories go (default " SC_DEFAULT_RESULTS_TEXT ")",
       SC_OPT_STRING, results_base, 0, 0),
     O(0, "name", "NAME", "run name (default calibrate)", SC_OPT_NAME, name, 0, 0),
-    SC_OPT_TIMEOUT_ROW(calibrate__opts_t, timeout_s),
+    SC_OPT_TIMEOUT_ROW(sc_drive_calibrate_opts_t, timeout_s),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
     SC_OPT_END,
 };
 #undef O
 
-static void calibrate__print_path(const char *what, const sc_calibrated_path_t *p)
-{
-    if (p->fit.n == 0) {
-        printf("# %s: not measured (%s)\n", what,
-               p->ranks == 0 ? "one rank there" : "too few sizes");
-        return;
-    }
-    printf("# %s: all-reduce on %s, %d regime%s, worst fit error %.1f %%\n", what, p->where,
-           p->fit.n, p->fit.n == 1 ? "" : "s", p->worst_error * 100);
-    for (int i = 0; i < p->fit.n; i++) {
-        const sc_regime_t *r = &p->fit.r[i];
-        char upto[32] = "larger";
-        if (r->upto > 0)
-            snprintf(upto, sizeof(upto), "<= %.0f B", r->upto);
-        printf("#   %-14s latency %9.3f us/step  bandwidth %9.3f GB/s\n", upto, r->latency_us,
-               r->GBps);
-    }
-}
-
-static sc_status_t calibrate__save(const calibrate__opts_t *o, const sc_session_t *ses,
-                                   const sc_calibration_t *cal, sc_err_t *err)
-{
-    char by[256];
-    sc_calibrate_by(ses->world, by, sizeof(by));
-    char kept[PATH_MAX];
-    /* the ladders themselves, for whoever doubts the fit */
-    const sc_calibrated_path_t *paths[2] = {&cal->intra, &cal->inter};
-    const char *names[2] = {"ladder-intra.csv", "ladder-inter.csv"};
-    for (int i = 0; i < 2; i++) {
-        const sc_case_rows_t *rows = &paths[i]->rows;
-        sc_status_t status =
-            rows->n == 0
-                ? SC_OK
-                : sc_csv_write_records(sc_results_path(&ses->res, names[i], kept, sizeof(kept)),
-                                       rows->items, rows->n, sizeof(*rows->items),
-                                       sc_case_row_fields, err);
-        if (status != SC_OK)
-            return status;
-    }
-    /* the file the load found: a shipped name (-Y localhost) is not a path from here */
-    const char *declared = o->declared_path;
-    sc_status_t status = sc_calibrate_write(
-        declared, sc_results_path(&ses->res, "calibrated-topology.yaml", kept, sizeof(kept)), cal,
-        by, err);
-    if (status == SC_OK)
-        status = sc_calibrate_write(declared, o->output, cal, by, err);
-    return status;
-}
-
 int sc_cmd_calibrate(const sc_rte_t *rte, int argc, char **argv)
 {
-    calibrate__opts_t o = {.m = {.max_bytes = SC_CALIBRATE_MAX_BYTES, .iters = SC_CALIBRATE_ITERS},
-                           .timeout_s = SC_DEFAULT_TIMEOUT_S,
-                           .output = SC_DEFAULT_RESULTS_DIR "/calibrated-topology.yaml",
-                           .backend = "auto",
-                           .results_base = sc_files_results_default()};
+    sc_drive_calibrate_opts_t o = {
+        .m = {.max_bytes = SC_CALIBRATE_MAX_BYTES, .iters = SC_CALIBRATE_ITERS},
+        .timeout_s = SC_DEFAULT_TIMEOUT_S,
+        .output = SC_DEFAULT_RESULTS_DIR "/calibrated-topology.yaml",
+        .backend = "auto",
+        .results_base = sc_files_results_default()};
     sc_err_t err;
     sc_err_clear(&err);
     sc_status_t status = sc_cli_parse(calibrate__options, argc, argv, 2, &o, &err);
-    if (status == SC_OK && o.help) {
+    if (status != SC_OK) {
+        if (rte->rank == 0)
+            fprintf(stderr, "scalecheck calibrate: %s\n", err.msg);
+        return sc_status_exit_code(status);
+    }
+    if (o.help) {
         if (rte->rank == 0)
             sc_cli_print_help(calibrate__options, stdout);
         return 0;
     }
-    if (status == SC_OK && o.topology == NULL)
-        status = sc_err_set(&err, SC_ERR_USAGE, "--topology: required (the file to calibrate)");
-    if (status == SC_OK && (o.m.max_bytes < 64 || o.m.max_bytes > ((uint64_t)1 << 30)))
-        status = sc_err_set(&err, SC_ERR_USAGE, "--max-size: %llu is outside 64 B to 1 GiB",
-                            (unsigned long long)o.m.max_bytes);
-    sc_topology_t declared;
-    if (status == SC_OK)
-        status = sc_topology_load(o.topology, &declared, &err);
-    o.declared_path = declared.path;
-    if (status == SC_OK)
-        status = sc_files_check_output("--output", o.output, &err);
-    sc_session_t ses = {0};
-    if (status == SC_OK) {
-        sc_session_opts_t so = {.backend = o.backend,
-                                .device = -1,
-                                .timeout_s = o.timeout_s,
-                                .results_base = o.results_base,
-                                .name = o.name ? o.name : "calibrate"};
-        status = sc_session_open(&ses, rte, &so, &err);
-    }
-    sc_calibration_t cal = {0};
-    if (status == SC_OK)
-        status = sc_calibrate_measure(ses.world, rte->world, ses.wd, &o.m, &cal, &err);
-    if (status == SC_OK && rte->rank == 0) {
-        printf("# scalecheck %s calibrate | %s | %d ranks on %d host%s\n", SC_VERSION,
-               ses.world->ops->version(ses.world), rte->size, rte->nhosts,
-               rte->nhosts == 1 ? "" : "s");
-        calibrate__print_path("inside a host", &cal.intra);
-        calibrate__print_path("between hosts", &cal.inter);
-        if (cal.overlap >= 0)
-            printf("# overlap: %.2f of a started all-reduce's pace kept beside compute\n",
-                   cal.overlap);
-        if (cal.memory_GBps > 0)
-            printf("# memory copy: %.2f GB/s\n", cal.memory_GBps);
-        printf("# reference probe: 8 B all-reduce %.2f us (spread %.0f %%)\n", cal.probe_us,
-               cal.probe_spread * 100);
-        status = calibrate__save(&o, &ses, &cal, &err);
-        if (status == SC_OK)
-            printf("# written: %s\n", o.output);
-    }
-    int code = sc_session_finish(&ses, rte, "calibrate", status, &err, 0);
-    sc_calibration_free(&cal);
-    sc_session_close(&ses);
-    return code;
+    return sc_drive_calibrate(rte, &o);
 }

@@ -460,9 +460,7 @@ int sc_drive_run(const sc_rte_t *rte, const sc_run_opts_t *opts, int argc, char 
     sc_run_t run = {.rte = rte, .argc = argc, .argv = argv, .opts = *opts};
     sc_err_t err;
     sc_err_clear(&err);
-    sc_status_t status = SC_OK;
-    if (status == SC_OK)
-        status = sc_workload_load(run.opts.workload, &run.w, &err);
+    sc_status_t status = sc_workload_load(run.opts.workload, &run.w, &err);
     if (status == SC_OK)
         status = sc_workload_override(&run.w, run.opts.tp, run.opts.pp, &err);
     if (status == SC_OK)

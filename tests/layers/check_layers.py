@@ -177,6 +177,33 @@ def check_private_names(src):
     return len(where)
 
 
+def check_thin_cli(src):
+    """The top floor stays thin (docs/ARCHITECTURE.md): cli parses, prints help and calls the
+    drive layer - no MPI call, no backend op, and under a tenth of the harness's lines."""
+    total = cli = 0
+    for root, _, files in os.walk(os.path.join(src, "harness")):
+        for name in files:
+            if not name.endswith((".c", ".h")):
+                continue
+            path = os.path.join(root, name)
+            with open(path) as f:
+                text = f.read()
+            lines = text.count("\n")
+            total += lines
+            if os.path.basename(root) != "cli":
+                continue
+            cli += lines
+            for pattern in (r"\bMPI_[A-Z]", r"->ops->"):
+                hit = re.search(pattern, text)
+                if hit:
+                    line = text.count("\n", 0, hit.start()) + 1
+                    fail(f"cli does work the drive layer owns: {os.path.relpath(path, src)}:{line}: "
+                         f"{hit.group(0)}")
+    if cli * 10 >= total:
+        fail(f"cli holds {cli} of {total} lines (a tenth or more): move the work to drive/")
+    return cli, total
+
+
 def main():
     cc, build, src = sys.argv[1:4]
     layers = layer_map(build)
@@ -197,11 +224,12 @@ def main():
     cycle = find_cycle(os.path.join(src, "harness"))
     if cycle:
         fail("header cycle: " + " -> ".join(os.path.relpath(p, src) for p in cycle))
+    cli, total = check_thin_cli(src)
     json_files = check_json_module(src)
     names = check_private_names(src)
     print(f"layers: {refused} upward includes refused across {len(layers)} layers; no header cycle; "
           f"JSON in {json_files} files of {JSON_MODULE}* only; {names} private names, each in "
-          f"one file")
+          f"one file; cli {cli} of {total} lines, no MPI call or backend op")
 
 
 main()

@@ -1,0 +1,24 @@
+/* sc_drive_compute.h - `scalecheck compute` driven from what was asked (sc_drive_compute.c). */
+#ifndef SC_DRIVE_COMPUTE_H
+#define SC_DRIVE_COMPUTE_H
+
+#include <stdbool.h>
+
+#include "comm/sc_backend.h"
+#include "rte/sc_rte.h"
+
+typedef struct {
+    bool gemm;
+    double time_us;
+    int repeats;
+    double timeout_s;
+    sc_gemm_spec_t spec;
+    const char *backend, *json_path;
+    bool help;
+} sc_drive_compute_opts_t;
+
+/* The compute phase alone on every rank (a spin of --time-us, or matrix multiplies), each
+ * rank's record printed and written by rank 0; every rank returns the exit code. */
+int sc_drive_compute(const sc_rte_t *rte, const sc_drive_compute_opts_t *o);
+
+#endif

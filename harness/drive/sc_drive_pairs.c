@@ -1,0 +1,273 @@
+/* sc_drive_pairs.c - `scalecheck pairs`, driven: the point-to-point matrix between nodes (one rank
+ * per node, or every rank with --per rank: the GPU-pair view inside a node). Latency (ping-pong),
+ * uni- and bi-directional bandwidth for every pair, scheduled as n-1 rounds of disjoint pairs run
+ * at the same time (or one pair at a time with --mode serial; the ranks not measuring then wait
+ * without spinning). A pair below the slow line gets up to --looks looks, spaced in time, and
+ * keeps its best. Then the localisation: a node whose every pair is slow, or a single slow link;
+ * PASS/FAIL per pair; exit 1 when anything failed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pairs/sc_pairs.h"
+#include "report/sc_pairs_report.h"
+#include "drive/sc_drive_pairs.h"
+#include "drive/sc_drive_baseline.h"
+#include "drive/sc_drive_end.h"
+#include "report/sc_verdict_render.h"
+#include "session/sc_session.h"
+#include "report/sc_report.h"
+#include "topology/sc_switches.h"
+#include "topology/sc_topology.h"
+#include "util/sc_defaults.h"
+#include "report/sc_json_out.h"
+#include "sc_config.h"
+#include "util/sc_files.h"
+#include "drive/sc_drive_preflight.h"
+#include "report/sc_prometheus.h"
+
+/* What a pair should reach by the topology (0: no topology, the matrix's median), and the
+ * switch map's leaf of every rank's host when --strategy switch asks for it (all are checked
+ * before anything runs: a host under no leaf is exit 2). */
+static sc_status_t pairs__topology(const sc_drive_pairs_opts_t *o, const sc_rte_t *rte,
+                                   double *expected, sc_leaves_t *leaves, sc_err_t *err)
+{
+    sc_topology_t t;
+    *expected = 0;
+    if (o->topology == NULL)
+        return o->m.strategy == SC_PAIRS_switch
+                   ? sc_err_set(err, SC_ERR_USAGE,
+                                "--strategy switch: needs --topology FILE with a switches: map")
+                   : SC_OK;
+    sc_status_t status = sc_topology_load(o->topology, &t, err);
+    if (status != SC_OK)
+        return status;
+    /* between nodes: the node's NICs; inside one: a GPU's intra bandwidth */
+    *expected = rte->nhosts > 1 && !o->per_rank ? sc_topology_inter_GBps(&t, 1)
+                                                : sc_topology_intra_GBps(&t);
+    if (o->m.strategy != SC_PAIRS_switch)
+        return SC_OK;
+    const char **hosts = calloc((size_t)rte->size, sizeof(char *));
+    for (int r = 0; hosts != NULL && r < rte->size; r++)
+        hosts[r] = rte->hosts[r];
+    status = hosts ? sc_switches_leaves(&t, hosts, rte->size, leaves, err)
+                   : sc_err_set(err, SC_ERR_NOMEM, "no memory for the switch map");
+    free(hosts);
+    return status;
+}
+
+/* The leaves of the participants (from every rank's): the plan's and the judge's map. */
+static void pairs__participant_leaves(const sc_leaves_t *ranks, const sc_comm_t *pc,
+                                      sc_drive_pairs_opts_t *o, sc_leaves_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (ranks->nleaves == 0 || pc == NULL)
+        return;
+    out->leaf_of = calloc((size_t)pc->size, sizeof(int));
+    out->names = calloc((size_t)ranks->nleaves, sizeof(*out->names));
+    if (out->leaf_of == NULL || out->names == NULL) {
+        sc_leaves_free(out); /* no map: switch plans as one leaf */
+        return;
+    }
+    out->n = pc->size;
+    out->nleaves = ranks->nleaves;
+    memcpy(out->names, ranks->names, (size_t)ranks->nleaves * sizeof(*out->names));
+    for (int i = 0; i < pc->size; i++)
+        out->leaf_of[i] = ranks->leaf_of[pc->world_rank[i]];
+    o->m.leaf_of = out->leaf_of;
+    o->m.nleaves = out->nleaves;
+}
+
+/* The document's header: what ran, where, how. */
+static void pairs__header(sc_result_t *doc, const sc_drive_pairs_opts_t *o, const sc_session_t *ses,
+                          int argc, char **argv)
+{
+    sc_drive_doc_header(doc, ses, argc, argv);
+    snprintf(doc->mode, sizeof(doc->mode), "%s", o->mode);
+    snprintf(doc->per, sizeof(doc->per), "%s", o->per);
+    snprintf(doc->method, sizeof(doc->method), "%s", o->method);
+    snprintf(doc->strategy, sizeof(doc->strategy), "%s", o->strategy);
+    doc->pair_size_bytes = o->m.size;
+    doc->pair_iters = o->m.iters;
+    doc->looks = o->m.looks;
+}
+
+/* --baseline: the pairs held to known-good runs too, those checks printed after the matrix's.
+ * Whether one failed. */
+static bool pairs__baseline(const sc_baseline_t *b, const char *path, sc_results_t *res,
+                            sc_result_t *doc)
+{
+    size_t before = doc->checks.n;
+    sc_drive_baseline_hold(b, path, doc);
+    sc_checks_t added = {doc->checks.items + before, doc->checks.n - before, 0};
+    if (added.n > 0)
+        sc_verdict_print(stdout, res->log, &added);
+    return sc_checks_tally(&added).fail > 0;
+}
+
+/* What one pairs run carries on rank 0: the participants' names and the document the rounds
+ * are saved into as they finish. */
+typedef struct {
+    const sc_drive_pairs_opts_t *o;
+    sc_session_t *ses;
+    char **names;
+    int n;
+    sc_result_t doc;
+} pairs__run_t;
+
+static void pairs__run_free(pairs__run_t *run)
+{
+    for (int i = 0; run->names != NULL && i < run->n; i++)
+        free(run->names[i]);
+    free(run->names);
+    run->names = NULL;
+    if (run->doc.command[0] != '\0')
+        sc_result_free(&run->doc);
+}
+
+/* The participants' names (host, or host:rank with --per rank) and the document (rank 0). */
+static sc_status_t pairs__start(pairs__run_t *run, const sc_comm_t *pc, const sc_rte_t *rte,
+                                int argc, char **argv, sc_err_t *err)
+{
+    run->n = pc != NULL ? pc->size : 0;
+    run->names = calloc((size_t)run->n + 1, sizeof(char *));
+    for (int i = 0; run->names != NULL && i < run->n; i++) {
+        int w = pc->world_rank[i];
+        char label[SC_HOST_MAX + 16];
+        if (run->o->per_rank)
+            snprintf(label, sizeof(label), "%s:%d", rte->hosts[w], w);
+        else
+            snprintf(label, sizeof(label), "%s", rte->hosts[w]);
+        run->names[i] = strdup(label);
+        if (run->names[i] == NULL)
+            return sc_err_set(err, SC_ERR_NOMEM, "pairs: no memory for the names");
+    }
+    if (run->names == NULL)
+        return sc_err_set(err, SC_ERR_NOMEM, "pairs: no memory for the names");
+    sc_result_init(&run->doc, "pairs");
+    pairs__header(&run->doc, run->o, run->ses, argc, argv);
+    return sc_drive_save_doc(run->ses, &run->doc, "running", NULL, err);
+}
+
+/* After each round: the matrices so far into result.json, so that a fault keeps them. */
+static void pairs__round(void *arg, const sc_pairs_matrix_t *so_far, int round, int rounds)
+{
+    pairs__run_t *run = arg;
+    sc_result_t *doc = &run->doc;
+    int n = so_far->n;
+    size_t bytes = (size_t)n * (size_t)n * sizeof(double);
+    if (doc->uni == NULL) {
+        doc->npairs_nodes = n;
+        doc->pair_names = calloc((size_t)n, sizeof(*doc->pair_names));
+        for (int i = 0; doc->pair_names != NULL && i < n; i++)
+            snprintf(doc->pair_names[i], sizeof(doc->pair_names[i]), "%s", run->names[i]);
+        doc->uni = malloc(bytes);
+        doc->bidir = malloc(bytes);
+        doc->latency = malloc(bytes);
+    }
+    if (doc->uni == NULL || doc->bidir == NULL || doc->latency == NULL || !doc->pair_names)
+        return;
+    memcpy(doc->uni, so_far->uni, bytes);
+    memcpy(doc->bidir, so_far->bidir, bytes);
+    memcpy(doc->latency, so_far->lat, bytes);
+    snprintf(doc->reason, sizeof(doc->reason), "%d of %d rounds done", round, rounds);
+    sc_err_t ignored;
+    sc_drive_save_doc(run->ses, doc, "running", NULL, &ignored);
+    doc->reason[0] = '\0';
+}
+
+int sc_drive_pairs(const sc_rte_t *rte, const sc_drive_pairs_opts_t *opts, int argc, char **argv)
+{
+    sc_drive_pairs_opts_t o = *opts;
+    sc_err_t err;
+    sc_err_clear(&err);
+    sc_status_t status = SC_OK;
+    /* every input and output checked before the session makes a results directory */
+    int participants = o.per_rank ? rte->size : rte->nhosts;
+    if (participants < 2)
+        status = sc_err_set(&err, SC_ERR_USAGE,
+                            "%d %s: a pair needs two (more hosts, or --per rank for the ranks of "
+                            "one host)",
+                            participants, o.per_rank ? "rank" : "host");
+    double expected = 0;
+    sc_leaves_t rank_leaves = {0}, leaves = {0};
+    if (status == SC_OK)
+        status = pairs__topology(&o, rte, &expected, &rank_leaves, &err);
+    sc_baseline_t baseline = {0};
+    if (status == SC_OK)
+        status = sc_drive_baseline_load(o.baseline, &baseline, &err);
+    if (status == SC_OK)
+        status = sc_files_check_output("--json", o.json_path, &err);
+    if (status == SC_OK)
+        status = sc_files_check_output("--csv", o.csv_path, &err);
+    if (status == SC_OK)
+        status = sc_files_check_output("--metrics", o.metrics_path, &err);
+    sc_session_t ses = {0};
+    sc_drive_ending_t ending = {
+        .command = "pairs", .metrics_path = o.metrics_path, .json_path = o.json_path};
+    if (status == SC_OK) {
+        sc_session_opts_t so = {.backend = o.backend,
+                                .device = -1,
+                                .timeout_s = o.timeout_s,
+                                .deadline_s = o.deadline_s,
+                                .results_base = o.results_base,
+                                .name = o.name ? o.name : "pairs"};
+        status = sc_session_open(&ses, rte, &so, &err);
+    }
+    bool in = o.per_rank || rte->local_rank == 0;
+    pairs__run_t run = {.o = &o, .ses = &ses};
+    sc_pairs_ctx_t x = {.rte = rte,
+                        .control = MPI_COMM_NULL,
+                        .wd = ses.wd,
+                        .on_round = pairs__round,
+                        .on_round_arg = &run};
+    if (status == SC_OK) /* the buffers a pair takes, held to what each host can give */
+        status = sc_comm_check_memory(ses.world, sc_pairs_buffer_bytes(o.m.size), "--size", &err);
+    if (status == SC_OK) {
+        sc_session_on_end(&ses, sc_drive_end_hook, &ending);
+        status = sc_comm_split_group(ses.world, rte->world, in, rte->rank, &x.pc, &x.control, &err);
+    }
+    if (status == SC_OK && rte->rank == 0)
+        status = pairs__start(&run, x.pc, rte, argc, argv, &err);
+    if (status == SC_OK && rte->nhosts > 1 && !o.no_preflight)
+        status = sc_drive_preflight_hosts(&ses, &run.doc, &err);
+    bool failed = false;
+    sc_pairs_matrix_t m = {0};
+    pairs__participant_leaves(&rank_leaves, x.pc, &o, &leaves);
+    if (status == SC_OK && x.pc != NULL)
+        status = sc_pairs_measure(&x, &o.m, expected, &m, &err);
+    if (status == SC_OK && rte->rank == 0) {
+        sc_result_t *doc = &run.doc; /* its header stays; the rounds' matrices give way */
+        sc_result_free_matrix(doc);
+        doc->pair_rounds = m.rounds;
+        doc->pairs_measured = m.measured;
+        sc_pairs_count_t all;
+        sc_pairs_plan_counts(SC_PAIRS_all, m.n, 0, 0, &all);
+        sc_results_printf(&ses.res, "# pairs: strategy %s, %d round%s, %d of %lld pairs measured%s",
+                          doc->strategy, m.rounds, m.rounds == 1 ? "" : "s", m.measured, all.pairs,
+                          m.ngroups > 0 ? "" : "\n");
+        if (m.ngroups > 0)
+            sc_results_printf(&ses.res, ", %d group all-reduces\n", m.ngroups);
+        failed = sc_pairs_report(&ses.res, &m, (const char *const *)run.names, expected,
+                                 o.m.tolerance, leaves.nleaves > 0 ? &leaves : NULL, doc);
+        failed |= pairs__baseline(&baseline, o.baseline, &ses.res, doc);
+        status = sc_drive_save_doc(&ses, doc, "complete", o.json_path, &err);
+        if (status == SC_OK)
+            status = sc_pairs_save_csv(&ses.res, o.csv_path, &doc->pairs, &err);
+        if (status == SC_OK)
+            status = sc_report_render(ses.res.dir, doc, &err);
+        if (status == SC_OK && o.metrics_path != NULL)
+            status = sc_prometheus_write(o.metrics_path, doc, &err);
+    }
+    if (status != SC_OK && rte->rank == 0 && run.doc.command[0] != '\0')
+        sc_drive_save_failed(&ses, &run.doc, &err, o.json_path, o.metrics_path);
+    int code = sc_session_finish(&ses, rte, "pairs", status, &err, failed);
+    sc_pairs_matrix_free(&m);
+    pairs__run_free(&run);
+    sc_comm_group_close(&x.pc, &x.control);
+    sc_session_close(&ses);
+    sc_baseline_free(&baseline);
+    sc_leaves_free(&rank_leaves);
+    sc_leaves_free(&leaves);
+    return code;
+}

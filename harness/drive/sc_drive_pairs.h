@@ -1,0 +1,24 @@
+/* sc_drive_pairs.h - `scalecheck pairs` driven from what was asked: the point-to-point matrix,
+ * its rounds and looks, the localisation and the verdict (sc_drive_pairs.c). */
+#ifndef SC_DRIVE_PAIRS_H
+#define SC_DRIVE_PAIRS_H
+
+#include <stdbool.h>
+
+#include "pairs/sc_pairs.h"
+#include "rte/sc_rte.h"
+
+typedef struct {
+    sc_pairs_opts_t m; /* what the measurement needs */
+    bool per_rank, help, no_preflight, plan_only;
+    double timeout_s, deadline_s;
+    int plan_nodes;
+    const char *topology, *baseline, *backend, *json_path, *csv_path, *results_base, *name, *mode,
+        *per, *method, *strategy, *metrics_path;
+} sc_drive_pairs_opts_t;
+
+/* The pairs run whole from o (checked by the cli: its words already read into o.m); every
+ * rank returns the exit code. argv is recorded in the document only. Collective. */
+int sc_drive_pairs(const sc_rte_t *rte, const sc_drive_pairs_opts_t *o, int argc, char **argv);
+
+#endif
