@@ -1,6 +1,7 @@
 /* sc_calibrate.c - the measurements of `scalecheck calibrate` (sc_calibrate.h); the fit and the
  * file are in sc_calibrate_fit.c. */
 #include "calibrate/sc_calibrate.h"
+#include "comm/sc_comm_ops.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,7 +92,7 @@ static sc_status_t calibrate__ladder(sc_comm_t *world, MPI_Comm control, sc_watc
 static sc_status_t calibrate__timed(sc_comm_t *c, const sc_coll_args_t *args, double spin_us,
                                     double *us, sc_err_t *err)
 {
-    sc_status_t status = c->ops->barrier(c, err);
+    sc_status_t status = sc_comm_barrier(c, err);
     uint64_t t0 = sc_clock_ns();
     if (status == SC_OK && spin_us <= 0)
         status = sc_comm_coll(c, SC_COLL_allreduce, args, err);
@@ -99,12 +100,12 @@ static sc_status_t calibrate__timed(sc_comm_t *c, const sc_coll_args_t *args, do
         double spun;
         status = sc_comm_istart(c, SC_COLL_allreduce, args, err);
         if (status == SC_OK)
-            status = c->ops->compute_spin(c, spin_us, &spun, err);
+            status = sc_comm_compute_spin(c, spin_us, &spun, err);
         if (status == SC_OK)
-            status = c->ops->iwait(c, err);
+            status = sc_comm_iwait(c, err);
     }
     if (status == SC_OK)
-        status = c->ops->sync(c, err);
+        status = sc_comm_sync(c, err);
     *us = (double)(sc_clock_ns() - t0) * 1e-3;
     return status;
 }
@@ -114,7 +115,7 @@ static sc_status_t calibrate__timed(sc_comm_t *c, const sc_coll_args_t *args, do
 static sc_status_t calibrate__overlap(sc_comm_t *c, uint64_t bytes, double *overlap, sc_err_t *err)
 {
     size_t count = bytes / sizeof(float);
-    void *send = c->ops->alloc(c, count * sizeof(float)), *recv = c->ops->alloc(c, count * 4);
+    void *send = sc_comm_alloc(c, count * sizeof(float)), *recv = sc_comm_alloc(c, count * 4);
     sc_status_t status = send && recv ? SC_OK
                                       : sc_err_set(err, SC_ERR_NOMEM,
                                                    "calibrate: no memory for "
@@ -138,9 +139,9 @@ static sc_status_t calibrate__overlap(sc_comm_t *c, uint64_t bytes, double *over
         *overlap = o < 0 ? 0 : o > 1 ? 1 : o;
     }
     if (send)
-        c->ops->free(c, send);
+        sc_comm_free(c, send);
     if (recv)
-        c->ops->free(c, recv);
+        sc_comm_free(c, recv);
     return status;
 }
 
@@ -229,17 +230,17 @@ sc_status_t sc_calibrate_measure(sc_comm_t *world, MPI_Comm control, sc_watchdog
     sc_comm_t *host = NULL;
     if (status == SC_OK && rte->local_size > 1) {
         sc_watchdog_arm(wd, "calibrate (overlap)", world->world_rank, world->size);
-        status = world->ops->split(world, on_first_host ? 0 : -1, rte->rank, &host, err);
+        status = sc_comm_split(world, on_first_host ? 0 : -1, rte->rank, &host, err);
         if (status == SC_OK && host != NULL)
             status = calibrate__overlap(host, o->max_bytes, &out->overlap, err);
         if (host != NULL)
-            host->ops->close(host);
+            sc_comm_close(host);
         sc_watchdog_disarm(wd);
         if (status == SC_OK)
             status = sc_rte_quiet_barrier(rte, control, err);
     }
     /* GPU backends keep buffers in device memory, which a host copy says nothing about */
-    if (status == SC_OK && rte->rank == 0 && strcmp(world->ops->name, "nccl") != 0)
+    if (status == SC_OK && rte->rank == 0 && strcmp(sc_comm_name(world), "nccl") != 0)
         out->memory_GBps = calibrate__memory_GBps();
     return status;
 }
@@ -258,7 +259,7 @@ void sc_calibrate_by(sc_comm_t *world, char *by, size_t len)
     const sc_rte_t *rte = world->rte;
     snprintf(by, len, "scalecheck %s calibrate: %d ranks on %d host%s (%s), %s, %s", SC_VERSION,
              rte->size, rte->nhosts, rte->nhosts == 1 ? "" : "s", rte->hosts[0],
-             world->ops->version(world), stamp);
+             sc_comm_version(world), stamp);
     for (char *c = by; *c; c++) /* the line goes between double quotes in YAML */
         if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20)
             *c = ' ';

@@ -1,5 +1,6 @@
 /* cmd_version.c - `scalecheck version`: what was built in, and the library versions. */
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <yaml.h>
 
@@ -19,6 +20,18 @@ static const sc_cli_opt_t version__options[] = {
     SC_OPT_ROW('h', "help", NULL, "this help", SC_OPT_FLAG, version__opts_t, help, 0, 0),
     SC_OPT_END,
 };
+
+/* A collective's busbw factor written as the formula it follows: k(n-1)/n, or a constant. */
+static const char *version__factor(const sc_coll_t *c)
+{
+    static char text[32];
+    double k = c->busbw_factor(2) * 2.0, at4 = c->busbw_factor(4);
+    if (fabs(at4 - k * 0.75) < 1e-12 && k != 0)
+        snprintf(text, sizeof(text), k == 1.0 ? "(n-1)/n" : "%g(n-1)/n", k);
+    else
+        snprintf(text, sizeof(text), "%g", at4);
+    return text;
+}
 
 int sc_cmd_version(const sc_rte_t *rte, int argc, char **argv)
 {
@@ -46,6 +59,15 @@ int sc_cmd_version(const sc_rte_t *rte, int argc, char **argv)
     printf("\nreductions:");
     for (const sc_coll_t *const *c = sc_coll_list(); *c != NULL; c++)
         if ((*c)->has_op)
+            printf(" %s", (*c)->name);
+    /* each collective's busbw factor as a formula of the ranks n (docs/REFERENCE.md §1), and
+     * those whose size is the whole buffer: the integration tests read both from here */
+    printf("\nbusbw factors:");
+    for (const sc_coll_t *const *c = sc_coll_list(); *c != NULL; c++)
+        printf(" %s=%s", (*c)->name, version__factor(*c));
+    printf("\nsize is total:");
+    for (const sc_coll_t *const *c = sc_coll_list(); *c != NULL; c++)
+        if ((*c)->size_is_total)
             printf(" %s", (*c)->name);
     printf("\nbackends:");
     for (const sc_backend_ops_t *const *b = sc_backend_list(); *b != NULL; b++)

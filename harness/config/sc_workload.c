@@ -10,6 +10,7 @@
 #include "sc_config.h"
 #include "util/sc_defaults.h"
 #include "util/sc_files.h"
+#include "config/sc_workload_schema.h"
 
 #define W(field) offsetof(sc_workload_t, field)
 #define BIG      1e15
@@ -236,4 +237,9 @@ double sc_workload_layer_forward_flops(const sc_workload_t *w)
     /* Transformer layer, per sample (Megatron-LM's count): 24 s h^2 + 4 s^2 h. */
     double s = (double)w->sequence, h = (double)w->hidden;
     return 24.0 * s * h * h + 4.0 * s * s * h;
+}
+
+const sc_field_t *sc_workload_schema(void)
+{
+    return workload__workload_fields;
 }

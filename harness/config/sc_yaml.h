@@ -6,6 +6,7 @@
 #define SC_YAML_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 
 #include "util/sc_status.h"
@@ -78,5 +79,10 @@ sc_status_t sc_yaml_apply_node(const sc_yaml_doc_t *doc, const sc_yaml_node_t *n
 
 /* Parses a count/number with an optional K/M/B/T suffix (10^3..10^12). */
 bool sc_yaml_parse_number(const char *text, double *out);
+
+/* The schema as a Markdown table (key, type, what it takes, required, what it is), one row per
+ * field in table order: the reference docs are generated from the tables the loader checks
+ * with (scalecheck validate --schema; docs/schema-*.md, test `schema-docs`). */
+void sc_yaml_schema_markdown(FILE *out, const sc_field_t *fields);
 
 #endif

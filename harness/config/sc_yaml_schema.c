@@ -252,3 +252,44 @@ sc_status_t sc_yaml_apply_node(const sc_yaml_doc_t *doc, const sc_yaml_node_t *n
     free(seen);
     return status;
 }
+
+/* What a field takes, in words: its bounds, its choices, or its kind. */
+static void yaml_schema__takes(const sc_field_t *f, char *buf, size_t len)
+{
+    static const char *const kinds[] = {[SC_FIELD_INT] = "integer",
+                                        [SC_FIELD_NUMBER] = "number",
+                                        [SC_FIELD_BYTES] = "size (K M G T, binary)",
+                                        [SC_FIELD_BOOL] = "true or false",
+                                        [SC_FIELD_STRING] = "text",
+                                        [SC_FIELD_NAME] = "a name (letters, digits, . _ -)",
+                                        [SC_FIELD_ENUM] = "one of",
+                                        [SC_FIELD_SECTION] = "a map",
+                                        [SC_FIELD_SKIP] = "a list or map (read by its own rules)"};
+    if (f->type == SC_FIELD_ENUM) {
+        snprintf(buf, len, "one of `%s", f->choices);
+        for (char *c = buf; *c; c++)
+            if (*c == '|')
+                *c = ' ';
+        size_t n = strlen(buf);
+        while (n > 0 && buf[n - 1] == ' ')
+            buf[--n] = '\0';
+        snprintf(buf + n, len - n, "`");
+    } else if ((f->type == SC_FIELD_INT || f->type == SC_FIELD_NUMBER ||
+                f->type == SC_FIELD_BYTES) &&
+               f->max > f->min) {
+        snprintf(buf, len, "%s, %.10g to %.10g", kinds[f->type], f->min, f->max);
+    } else {
+        snprintf(buf, len, "%s", kinds[f->type]);
+    }
+}
+
+void sc_yaml_schema_markdown(FILE *out, const sc_field_t *fields)
+{
+    fprintf(out, "| key | takes | required | what it is |\n|---|---|---|---|\n");
+    for (const sc_field_t *f = fields; f->path != NULL; f++) {
+        char takes[256];
+        yaml_schema__takes(f, takes, sizeof(takes));
+        fprintf(out, "| `%s` | %s | %s | %s |\n", f->path, takes, f->required ? "yes" : "",
+                f->doc ? f->doc : "");
+    }
+}

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "calibrate/sc_calibrate.h"
+#include "comm/sc_comm_ops.h"
 #include "drive/sc_drive_calibrate.h"
 #include "report/sc_json_out.h"
 #include "session/sc_session.h"
@@ -93,8 +94,7 @@ int sc_drive_calibrate(const sc_rte_t *rte, const sc_drive_calibrate_opts_t *opt
         status = sc_calibrate_measure(ses.world, rte->world, ses.wd, &o.m, &cal, &err);
     if (status == SC_OK && rte->rank == 0) {
         printf("# scalecheck %s calibrate | %s | %d ranks on %d host%s\n", SC_VERSION,
-               ses.world->ops->version(ses.world), rte->size, rte->nhosts,
-               rte->nhosts == 1 ? "" : "s");
+               sc_comm_version(ses.world), rte->size, rte->nhosts, rte->nhosts == 1 ? "" : "s");
         calibrate__print_path("inside a host", &cal.intra);
         calibrate__print_path("between hosts", &cal.inter);
         if (cal.overlap >= 0)

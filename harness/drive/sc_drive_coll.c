@@ -8,6 +8,7 @@
 #include <yaml.h>
 
 #include "drive/sc_drive_coll.h"
+#include "comm/sc_comm_ops.h"
 #include "drive/sc_drive_baseline.h"
 #include "drive/sc_drive_end.h"
 #include "session/sc_session.h"
@@ -101,7 +102,7 @@ typedef struct {
  * came out wrong, naming the library, for a report upstream (MPICH 4.0's uint8 MIN/MAX, say). */
 static void coll__wrong_source(coll__run_t *run, const sc_case_t *c)
 {
-    if (strcmp(run->ses.world->ops->name, "mpi") != 0)
+    if (strcmp(sc_comm_name(run->ses.world), "mpi") != 0)
         return;
     char what[256];
     snprintf(what, sizeof(what), "%s %s%s%s: wrong results computed by the MPI library (%s)",
@@ -122,7 +123,7 @@ static void coll__wrong_source(coll__run_t *run, const sc_case_t *c)
 static void coll__libraries(const coll__run_t *run, sc_kvs_t *out)
 {
     sc_kvs_text(out, "mpi", run->rte->mpi_version);
-    sc_kvs_text(out, "backend", run->ses.world->ops->version(run->ses.world));
+    sc_kvs_text(out, "backend", sc_comm_version(run->ses.world));
     sc_kvs_text(out, "libyaml", yaml_get_version_string());
     sc_kvs_text(out, "jansson", sc_json_library_version());
 }
@@ -156,19 +157,18 @@ static void coll__document(coll__run_t *run, int argc, char **argv)
     coll__options(&run->opts, &d->options);
 }
 
-/* Rewrites result.json (and --json) so that finished rows survive a later fault. */
+/* Rewrites result.json so that finished rows survive a later fault. */
 static sc_status_t coll__save(coll__run_t *run, const char *state, sc_err_t *err)
 {
     if (run->rte->rank != 0)
         return SC_OK;
-    return sc_drive_save_doc(&run->ses, &run->doc, state, run->opts.json_path, err);
+    return sc_drive_save_doc(&run->ses, &run->doc, state, err);
 }
 
-static sc_status_t coll__save_csv(coll__run_t *run, sc_err_t *err)
+/* The rows as CSV, in the run directory and at --csv. */
+static sc_status_t coll__save_csv(coll__run_t *run, const sc_result_t *doc, sc_err_t *err)
 {
-    if (run->rte->rank != 0)
-        return SC_OK;
-    const sc_case_rows_t *rows = &run->doc.cases;
+    const sc_case_rows_t *rows = &doc->cases;
     char path[PATH_MAX];
     sc_status_t status =
         sc_csv_write_records(sc_results_path(&run->ses.res, "result.csv", path, sizeof(path)),
@@ -196,8 +196,8 @@ static void coll__print_header(coll__run_t *run)
                  o->eng.size_budget_s);
     sc_results_printf(
         &run->ses.res, "# scalecheck %s coll | backend %s (%s) | %d rank%s on %d host%s\n",
-        SC_VERSION, run->ses.world->ops->name, run->ses.world->ops->version(run->ses.world),
-        rte->size, rte->size == 1 ? "" : "s", rte->nhosts, rte->nhosts == 1 ? "" : "s");
+        SC_VERSION, sc_comm_name(run->ses.world), sc_comm_version(run->ses.world), rte->size,
+        rte->size == 1 ? "" : "s", rte->nhosts, rte->nhosts == 1 ? "" : "s");
     sc_results_printf(
         &run->ses.res, "# sizes %s..%s B (%s)  iters %s  warm-up %d  check %d  timeout %g s\n",
         sc_size_format(o->min_bytes, lo, sizeof(lo)), sc_size_format(o->max_bytes, hi, sizeof(hi)),
@@ -236,12 +236,13 @@ static sc_status_t coll__write_nccl_json(const coll__run_t *run, const sc_result
                             err);
 }
 
-/* The watchdog's ending: -J from the document as it ended (the sizes that finished). */
-static void coll__end_nccl_json(void *ctx, const sc_result_t *doc)
+/* coll's own files (sc_drive_ending_t.also, every ending): the rows as CSV, and -J, from the
+ * document as it ended (the sizes that finished). */
+static sc_status_t coll__own_files(void *ctx, const sc_result_t *doc, sc_err_t *err)
 {
-    sc_err_t err;
-    if (coll__write_nccl_json(ctx, doc, &err) != SC_OK)
-        fprintf(stderr, "scalecheck: -J was not written: %s\n", err.msg);
+    coll__run_t *run = ctx;
+    sc_status_t status = coll__save_csv(run, doc, err);
+    return status == SC_OK ? coll__write_nccl_json(run, doc, err) : status;
 }
 
 /* With a topology: the model's expectation for this case, and its check. */
@@ -566,7 +567,7 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
     run->ending = (sc_drive_ending_t){.command = "coll",
                                       .metrics_path = run->opts.metrics_path,
                                       .json_path = run->opts.json_path,
-                                      .also = coll__end_nccl_json,
+                                      .also = coll__own_files,
                                       .ctx = run};
     sc_session_on_end(&run->ses, sc_drive_end_hook, &run->ending);
     if (rte->rank == 0) {
@@ -579,14 +580,14 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
     for (int d = 0; d < SC_DTYPE_COUNT && !run->opts.all_types; d++)
         if ((run->opts.types & 1u << d) && !sc_comm_supports(world, SC_COLL_allreduce, d, false))
             return sc_err_set(err, SC_ERR_USAGE, "-d: type %s is not supported by backend %s",
-                              sc_dtype_name((sc_dtype_t)d), world->ops->name);
-    if (run->opts.eng.graph_launches > 0 && world->ops->graph == NULL)
+                              sc_dtype_name((sc_dtype_t)d), sc_comm_name(world));
+    if (run->opts.eng.graph_launches > 0 && !sc_comm_has_graph(world))
         return sc_err_set(err, SC_ERR_USAGE, "-G: CUDA graphs need a GPU backend (backend %s)",
-                          world->ops->name);
-    if (run->opts.local_register == 1 && strcmp(world->ops->name, "nccl") != 0)
+                          sc_comm_name(world));
+    if (run->opts.local_register == 1 && strcmp(sc_comm_name(world), "nccl") != 0)
         return sc_err_set(err, SC_ERR_USAGE,
                           "-R 1: registering buffers with the communicator needs NCCL (backend %s)",
-                          world->ops->name);
+                          sc_comm_name(world));
     status = sc_engine_create(world, rte->world, &run->opts.eng, run->ses.wd, &run->eng, err);
     run->need_bytes = coll__largest_need(run);
     if (status == SC_OK)
@@ -635,24 +636,13 @@ int sc_drive_coll(const sc_rte_t *rte, const sc_coll_opts_t *opts, int argc, cha
     }
     if (status == SC_OK && rte->rank == 0) {
         coll__print_summary(&run);
-        status = coll__save(&run, "complete", &err);
-        if (status == SC_OK)
-            status = coll__save_csv(&run, &err);
-        if (status == SC_OK)
-            status = coll__write_nccl_json(&run, &run.doc, &err);
-        if (status == SC_OK)
-            status = sc_report_render(run.ses.res.dir, &run.doc, &err);
-        if (status == SC_OK && run.opts.metrics_path != NULL)
-            status = sc_prometheus_write(run.opts.metrics_path, &run.doc, &err);
+        status = sc_drive_complete(&run.ses, &run.doc, &run.ending, &err);
     }
-    if (status != SC_OK && rte->rank == 0 && run.doc.command[0] != '\0') {
-        sc_err_t ignored;
-        sc_drive_save_failed(&run.ses, &run.doc, &err, run.opts.json_path, run.opts.metrics_path);
-        coll__save_csv(&run, &ignored);
-        coll__write_nccl_json(&run, &run.doc, &ignored); /* -J keeps the sizes that finished */
-    }
-    /* Every rank leaves with the same exit code: 1 when data were wrong or a check failed. */
-    int failed = rte->rank == 0 && run.doc.judged && sc_checks_tally(&run.doc.checks).fail > 0;
+    if (status != SC_OK && rte->rank == 0 && run.doc.command[0] != '\0')
+        sc_drive_save_failed(&run.ses, &run.doc, &err, &run.ending); /* -J: the sizes done */
+    /* Every rank leaves with the same exit code, the verdict's (sc_verdict_exit); a rank that
+     * saw wrong data says so whatever rank 0's document holds. */
+    int failed = rte->rank == 0 ? sc_verdict_exit(&run.doc) : 0;
     int code = sc_session_finish(&run.ses, rte, "coll", status, &err, failed);
     coll__teardown(&run);
     return code == 0 && run.wrong_total > 0 ? 1 : code;

@@ -10,6 +10,7 @@
 
 #include "drive/sc_drive_compute.h"
 #include "comm/sc_backend.h"
+#include "comm/sc_comm_ops.h"
 #include "session/sc_results.h"
 #include "util/sc_defaults.h"
 #include "report/sc_json_out.h"
@@ -23,7 +24,7 @@ static sc_status_t compute__run(sc_comm_t *comm, const sc_drive_compute_opts_t *
     memset(out, 0, sizeof(*out));
     if (o->gemm) {
         sc_gemm_result_t r;
-        sc_status_t status = comm->ops->gemm->run(comm, &o->spec, &r, err);
+        sc_status_t status = sc_comm_gemm(comm, &o->spec, &r, err);
         snprintf(out->dtype, sizeof(out->dtype), "%s", sc_gemm_type_name(o->spec.type));
         out->size = o->spec.m;
         out->iters = o->spec.iters;
@@ -33,13 +34,13 @@ static sc_status_t compute__run(sc_comm_t *comm, const sc_drive_compute_opts_t *
     }
     /* one spin first, untimed: a GPU loads its kernels lazily, on their first launch */
     double us = 0;
-    sc_status_t status = comm->ops->compute_spin(comm, o->time_us, &us, err);
+    sc_status_t status = sc_comm_compute_spin(comm, o->time_us, &us, err);
     double sum = 0, worst = 0, *off = calloc((size_t)o->repeats, sizeof(double));
     if (off == NULL && status == SC_OK)
         status = sc_err_set(err, SC_ERR_NOMEM, "rank %d: no memory for %d spins", comm->rank,
                             o->repeats);
     for (int i = 0; i < o->repeats && status == SC_OK; i++) {
-        status = comm->ops->compute_spin(comm, o->time_us, &us, err);
+        status = sc_comm_compute_spin(comm, o->time_us, &us, err);
         sum += us;
         off[i] = fabs(us - o->time_us);
         worst = off[i] > worst ? off[i] : worst;
@@ -84,7 +85,7 @@ static sc_status_t compute__report(const sc_rte_t *rte, const sc_drive_compute_o
         return SC_OK;
     sc_kvs_t head = {0};
     sc_kvs_text(&head, "mode", o->gemm ? "gemm" : "spin");
-    sc_kvs_text(&head, "backend", comm->ops->name);
+    sc_kvs_text(&head, "backend", sc_comm_name(comm));
     sc_json_list_t ranks = {"ranks", all, (size_t)rte->size, sizeof(*all),
                             o->gemm ? sc_gemm_row_fields : sc_spin_row_fields};
     sc_status_t status = sc_json_write_lists(o->json_path, &head, &ranks, 1, err);
@@ -103,10 +104,10 @@ int sc_drive_compute(const sc_rte_t *rte, const sc_drive_compute_opts_t *opts)
     sc_status_t status = sc_files_check_output("--json", o.json_path, &err);
     if (status == SC_OK)
         status = sc_backend_open(o.backend, rte, &bopts, &comm, note, sizeof(note), &err);
-    if (status == SC_OK && o.gemm && comm->ops->gemm == NULL)
+    if (status == SC_OK && o.gemm && !sc_comm_has_gemm(comm))
         status = sc_err_set(&err, SC_ERR_USAGE,
                             "--mode gemm: matrix multiplies need a GPU backend (backend %s)",
-                            comm->ops->name);
+                            sc_comm_name(comm));
     sc_compute_row_t mine;
     if (status == SC_OK)
         status = compute__run(comm, &o, &mine, &err);
@@ -114,7 +115,7 @@ int sc_drive_compute(const sc_rte_t *rte, const sc_drive_compute_opts_t *opts)
         if (rte->rank == 0 || sc_status_exit_code(status) != 2)
             fprintf(stderr, "scalecheck compute: %s\n", err.msg);
         if (comm != NULL)
-            comm->ops->close(comm);
+            sc_comm_close(comm);
         if (sc_status_exit_code(status) == 3)
             sc_rte_abort(rte, 3);
         return sc_status_exit_code(status);
@@ -133,6 +134,6 @@ int sc_drive_compute(const sc_rte_t *rte, const sc_drive_compute_opts_t *opts)
     free(all);
     free(lens);
     free(offsets);
-    comm->ops->close(comm);
+    sc_comm_close(comm);
     return sc_status_exit_code(status);
 }

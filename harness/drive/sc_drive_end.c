@@ -1,5 +1,6 @@
 /* sc_drive_end.c - the final state of a measuring command's result document (sc_drive_end.h). */
 #include "drive/sc_drive_end.h"
+#include "comm/sc_comm_ops.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "report/sc_json_in.h"
 #include "report/sc_json_out.h"
 #include "report/sc_prometheus.h"
+#include "report/sc_report.h"
 #include "sc_config.h"
 
 void sc_drive_doc_header(sc_result_t *d, const sc_session_t *ses, int argc, char **argv)
@@ -20,7 +22,7 @@ void sc_drive_doc_header(sc_result_t *d, const sc_session_t *ses, int argc, char
     strftime(d->start_utc, sizeof(d->start_utc), "%Y-%m-%dT%H:%M:%SZ", &utc);
     snprintf(d->version, sizeof(d->version), "%s", SC_VERSION);
     snprintf(d->results_dir, sizeof(d->results_dir), "%s", ses->res.dir);
-    snprintf(d->backend, sizeof(d->backend), "%s", ses->world->ops->name);
+    snprintf(d->backend, sizeof(d->backend), "%s", sc_comm_name(ses->world));
     snprintf(d->backend_note, sizeof(d->backend_note), "%s", ses->note);
     d->ranks = rte->size;
     d->nhosts = rte->nhosts;
@@ -37,15 +39,59 @@ void sc_drive_doc_header(sc_result_t *d, const sc_session_t *ses, int argc, char
     }
 }
 
-/* metrics.prom in dir, and at metrics_path when given; a failure is said, not fatal. */
-static void drive_end__metrics(const char *dir, const sc_result_t *doc, const char *metrics_path)
+/* The writers every ending walks (sc_drive_outputs). */
+static sc_status_t drive_end__report(const char *dir, const sc_result_t *doc,
+                                     const sc_drive_ending_t *e, sc_err_t *err)
 {
-    char path[PATH_MAX];
-    snprintf(path, sizeof(path), "%s/metrics.prom", dir);
-    sc_err_t err;
-    if (sc_prometheus_write(path, doc, &err) != SC_OK ||
-        (metrics_path != NULL && sc_prometheus_write(metrics_path, doc, &err) != SC_OK))
-        fprintf(stderr, "scalecheck: the metrics were not written: %s\n", err.msg);
+    (void)e;
+    return sc_report_render(dir, doc, err);
+}
+
+static sc_status_t drive_end__json(const char *dir, const sc_result_t *doc,
+                                   const sc_drive_ending_t *e, sc_err_t *err)
+{
+    (void)dir;
+    return e->json_path != NULL ? sc_json_write_result(e->json_path, doc, err) : SC_OK;
+}
+
+static sc_status_t drive_end__metrics(const char *dir, const sc_result_t *doc,
+                                      const sc_drive_ending_t *e, sc_err_t *err)
+{
+    (void)dir;
+    return e->metrics_path != NULL ? sc_prometheus_write(e->metrics_path, doc, err) : SC_OK;
+}
+
+static sc_status_t drive_end__own(const char *dir, const sc_result_t *doc,
+                                  const sc_drive_ending_t *e, sc_err_t *err)
+{
+    (void)dir;
+    return e->also != NULL ? e->also(e->ctx, doc, err) : SC_OK;
+}
+
+static const struct {
+    const char *what;
+    sc_status_t (*write)(const char *dir, const sc_result_t *doc, const sc_drive_ending_t *e,
+                         sc_err_t *err);
+} drive_end__writers[] = {
+    {"the report (summary.json, junit.xml, metrics.prom, report.html)", drive_end__report},
+    {"--json", drive_end__json},
+    {"--metrics", drive_end__metrics},
+    {"the command's own files", drive_end__own},
+};
+
+sc_status_t sc_drive_outputs(const char *dir, const sc_result_t *doc,
+                             const sc_drive_ending_t *ending, sc_err_t *err)
+{
+    sc_status_t first = SC_OK;
+    size_t n = sizeof(drive_end__writers) / sizeof(drive_end__writers[0]);
+    for (size_t i = 0; i < n; i++) {
+        sc_err_t mine;
+        sc_err_clear(&mine);
+        if (drive_end__writers[i].write(dir, doc, ending, &mine) == SC_OK || first != SC_OK)
+            continue;
+        first = sc_err_set(err, mine.status, "%s: %s", drive_end__writers[i].what, mine.msg);
+    }
+    return first;
 }
 
 void sc_drive_end_hook(void *arg, const char *dir, const sc_watchdog_end_t *end)
@@ -61,32 +107,13 @@ void sc_drive_end_hook(void *arg, const char *dir, const sc_watchdog_end_t *end)
     }
     sc_result_t doc;
     sc_result_init(&doc, ending->command); /* freed whatever the load did */
-    if (sc_json_load_result(dir, &doc, &err) == SC_OK) {
-        drive_end__metrics(dir, &doc, ending->metrics_path);
-        if (ending->json_path != NULL &&
-            sc_json_write_result(ending->json_path, &doc, &err) != SC_OK)
-            fprintf(stderr, "scalecheck: --json was not written: %s\n", err.msg);
-        if (ending->also != NULL)
-            ending->also(ending->ctx, &doc);
-    }
+    if (sc_json_load_result(dir, &doc, &err) == SC_OK &&
+        sc_drive_outputs(dir, &doc, ending, &err) != SC_OK)
+        fprintf(stderr, "scalecheck: %s was not written\n", err.msg);
     sc_result_free(&doc);
 }
 
-static sc_status_t drive_end__write(sc_session_t *ses, const sc_result_t *doc,
-                                    const char *json_path, sc_err_t *err)
-{
-    char path[PATH_MAX];
-    sc_session_lock(ses);
-    sc_status_t status = sc_json_write_result(
-        sc_results_path(&ses->res, "result.json", path, sizeof(path)), doc, err);
-    sc_session_unlock(ses);
-    if (status == SC_OK && json_path != NULL)
-        status = sc_json_write_result(json_path, doc, err);
-    return status;
-}
-
-sc_status_t sc_drive_save_doc(sc_session_t *ses, sc_result_t *doc, const char *state,
-                              const char *json_path, sc_err_t *err)
+sc_status_t sc_drive_save_doc(sc_session_t *ses, sc_result_t *doc, const char *state, sc_err_t *err)
 {
     if (ses->rte == NULL || ses->rte->rank != 0 || ses->res.dir[0] == '\0')
         return SC_OK;
@@ -94,11 +121,25 @@ sc_status_t sc_drive_save_doc(sc_session_t *ses, sc_result_t *doc, const char *s
     struct tm start = {0};
     if (strptime(doc->start_utc, "%Y-%m-%dT%H:%M:%SZ", &start) != NULL)
         doc->elapsed_s = difftime(time(NULL), timegm(&start));
-    return drive_end__write(ses, doc, json_path, err);
+    char path[PATH_MAX];
+    sc_session_lock(ses);
+    sc_status_t status = sc_json_write_result(
+        sc_results_path(&ses->res, "result.json", path, sizeof(path)), doc, err);
+    sc_session_unlock(ses);
+    return status;
+}
+
+sc_status_t sc_drive_complete(sc_session_t *ses, sc_result_t *doc, const sc_drive_ending_t *ending,
+                              sc_err_t *err)
+{
+    sc_status_t status = sc_drive_save_doc(ses, doc, "complete", err);
+    if (status == SC_OK && ses->rte != NULL && ses->rte->rank == 0)
+        status = sc_drive_outputs(ses->res.dir, doc, ending, err);
+    return status;
 }
 
 void sc_drive_save_failed(sc_session_t *ses, sc_result_t *doc, const sc_err_t *why,
-                          const char *json_path, const char *metrics_path)
+                          const sc_drive_ending_t *ending)
 {
     /* bad usage found after the session opened: the run directory goes (nothing on disk), and
      * nothing is written where --json or --metrics point */
@@ -107,13 +148,14 @@ void sc_drive_save_failed(sc_session_t *ses, sc_result_t *doc, const sc_err_t *w
         return;
     snprintf(doc->reason, sizeof(doc->reason), "%s", why->msg);
     sc_session_culprits(ses, doc->at_fault, sizeof(doc->at_fault));
-    sc_err_t ignored;
-    if (sc_drive_save_doc(ses, doc, "failed", json_path, &ignored) != SC_OK) {
+    sc_err_t err;
+    if (sc_drive_save_doc(ses, doc, "failed", &err) != SC_OK) {
         sc_results_release_reserve(&ses->res); /* a full disk: the space held back for this */
-        if (sc_drive_save_doc(ses, doc, "failed", NULL, &ignored) != SC_OK) {
-            fprintf(stderr, "scalecheck: the final state was not written: %s\n", ignored.msg);
+        if (sc_drive_save_doc(ses, doc, "failed", &err) != SC_OK) {
+            fprintf(stderr, "scalecheck: the final state was not written: %s\n", err.msg);
             return;
         }
     }
-    drive_end__metrics(ses->res.dir, doc, metrics_path);
+    if (sc_drive_outputs(ses->res.dir, doc, ending, &err) != SC_OK)
+        fprintf(stderr, "scalecheck: %s was not written\n", err.msg);
 }

@@ -13,31 +13,44 @@
  * run directory, backend (and how auto chose it), ranks and hosts, and argv when given. */
 void sc_drive_doc_header(sc_result_t *d, const sc_session_t *ses, int argc, char **argv);
 
-/* What the watchdog's ending needs of the command: its name ("coll"), where --metrics and
- * --json go (NULL: the run directory's files alone), and what else the command writes from the
- * document as it ended (also(ctx, doc); NULL: nothing): nccl-tests' -J. */
+/* What every ending needs of the command: its name ("coll"), where --metrics and --json go
+ * (NULL: the run directory's files alone), and the files of its own it writes from the document
+ * as it ended (also(ctx, doc, err); NULL: none): run's and coll's CSV, coll's -J. */
 typedef struct {
     const char *command;
     const char *metrics_path;
     const char *json_path;
-    void (*also)(void *ctx, const sc_result_t *doc);
+    sc_status_t (*also)(void *ctx, const sc_result_t *doc, sc_err_t *err);
     void *ctx;
 } sc_drive_ending_t;
 
+/* Every document a run writes besides result.json, from the document as it ended, in one list
+ * that every ending walks - complete (sc_drive_complete), failed (sc_drive_save_failed) and
+ * the watchdog's (sc_drive_end_hook): the run directory's summary.json, junit.xml, metrics.prom
+ * and report.html with its plots (report/sc_report.c), --json's copy, --metrics' copy, and the
+ * command's own (ending->also). A new format is a writer in report/ and one row of the list
+ * (sc_drive_end.c). Every writer is tried; the first failure is returned. Rank 0. */
+sc_status_t sc_drive_outputs(const char *dir, const sc_result_t *doc,
+                             const sc_drive_ending_t *ending, sc_err_t *err);
+
 /* The watchdog's ending (sc_session_on_end; arg: a sc_drive_ending_t that outlives the run): the
- * final state into result.json, then from it the metrics, --json's copy and the command's own
- * files, so that monitoring and a job reading them see the run end. */
+ * final state into result.json, then every output from it, so that monitoring and a job
+ * reading them see the run end. */
 void sc_drive_end_hook(void *arg, const char *dir, const sc_watchdog_end_t *end);
 
-/* result.json (and json_path when given) written from doc with state, under the lock (rank 0). */
+/* result.json written from doc with state, under the lock (rank 0; the other outputs are
+ * sc_drive_outputs'). */
 sc_status_t sc_drive_save_doc(sc_session_t *ses, sc_result_t *doc, const char *state,
-                              const char *json_path, sc_err_t *err);
+                              sc_err_t *err);
+
+/* A run that ended well: result.json saved "complete", then every output (rank 0). */
+sc_status_t sc_drive_complete(sc_session_t *ses, sc_result_t *doc, const sc_drive_ending_t *ending,
+                              sc_err_t *err);
 
 /* A run that stopped on error `why`: its reason and the ranks at fault into doc, saved as
- * "failed" (the reserve given back when the disk is full), and its metrics (the run directory's,
- * and metrics_path when given) written. Rank 0. Nothing for bad usage (exit 2 leaves nothing
- * on disk: the session removes the run directory). */
+ * "failed" (the reserve given back when the disk is full), then every output. Rank 0. Nothing
+ * for bad usage (exit 2 leaves nothing on disk: the session removes the run directory). */
 void sc_drive_save_failed(sc_session_t *ses, sc_result_t *doc, const sc_err_t *why,
-                          const char *json_path, const char *metrics_path);
+                          const sc_drive_ending_t *ending);
 
 #endif

@@ -168,7 +168,7 @@ int sc_drive_health(const sc_rte_t *rte, const sc_drive_health_opts_t *opts, int
         if (rte->rank == 0)
             sc_drive_doc_header(&doc, &ses, argc, argv);
         doc.judged = true;
-        status = sc_drive_save_doc(&ses, &doc, "running", NULL, &err);
+        status = sc_drive_save_doc(&ses, &doc, "running", &err);
     }
     if (status == SC_OK && rte->rank == 0) {
         health__gpus(topo, o.max_temp_c, &doc.checks);
@@ -179,12 +179,11 @@ int sc_drive_health(const sc_rte_t *rte, const sc_drive_health_opts_t *opts, int
     if (status == SC_OK)
         status = health__allreduce(rte, &ses, topo, o.size, &doc.checks, &err);
     int failed = status == SC_OK && rte->rank == 0 ? health__report(&ses.res, &doc.checks) : 0;
-    if (status == SC_OK && rte->rank == 0)
-        status = sc_drive_save_doc(&ses, &doc, "complete", NULL, &err);
-    if (status == SC_OK && rte->rank == 0 && failed)
-        status = sc_report_render(ses.res.dir, &doc, &err);
+    if (status == SC_OK && rte->rank == 0) /* a healthy node's folder goes below: no report */
+        status = failed ? sc_drive_complete(&ses, &doc, &ending, &err)
+                        : sc_drive_save_doc(&ses, &doc, "complete", &err);
     if (status != SC_OK && rte->rank == 0 && doc.version[0] != '\0')
-        sc_drive_save_failed(&ses, &doc, &err, NULL, NULL);
+        sc_drive_save_failed(&ses, &doc, &err, &ending);
     int code = sc_session_finish(&ses, rte, "health", status, &err, failed);
     if (code == 0 && rte->rank == 0) /* run every few minutes: a healthy node leaves nothing */
         sc_results_discard(&ses.res);

@@ -166,11 +166,11 @@ int sc_drive_judge(const sc_drive_judge_opts_t *opts, int argc, char **argv)
         sc_list_free(&files[i].rows);
     free(files);
     sc_baseline_free(&baseline);
-    int failed = status == SC_OK && sc_checks_tally(&doc.checks).fail > 0;
+    int failed = status == SC_OK ? sc_verdict_exit(&doc) : 0;
     sc_result_free(&doc);
     if (status != SC_OK) {
         fprintf(stderr, "scalecheck judge: %s\n", err.msg);
         return sc_status_exit_code(status);
     }
-    return failed ? 1 : 0;
+    return failed;
 }

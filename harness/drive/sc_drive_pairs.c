@@ -12,6 +12,7 @@
 #include "pairs/sc_pairs.h"
 #include "report/sc_pairs_report.h"
 #include "drive/sc_drive_pairs.h"
+#include "judge/sc_verdict.h"
 #include "drive/sc_drive_baseline.h"
 #include "drive/sc_drive_end.h"
 #include "report/sc_verdict_render.h"
@@ -92,9 +93,8 @@ static void pairs__header(sc_result_t *doc, const sc_drive_pairs_opts_t *o, cons
     doc->looks = o->m.looks;
 }
 
-/* --baseline: the pairs held to known-good runs too, those checks printed after the matrix's.
- * Whether one failed. */
-static bool pairs__baseline(const sc_baseline_t *b, const char *path, sc_results_t *res,
+/* --baseline: the pairs held to known-good runs too, those checks printed after the matrix's. */
+static void pairs__baseline(const sc_baseline_t *b, const char *path, sc_results_t *res,
                             sc_result_t *doc)
 {
     size_t before = doc->checks.n;
@@ -102,7 +102,6 @@ static bool pairs__baseline(const sc_baseline_t *b, const char *path, sc_results
     sc_checks_t added = {doc->checks.items + before, doc->checks.n - before, 0};
     if (added.n > 0)
         sc_verdict_print(stdout, res->log, &added);
-    return sc_checks_tally(&added).fail > 0;
 }
 
 /* What one pairs run carries on rank 0: the participants' names and the document the rounds
@@ -146,7 +145,7 @@ static sc_status_t pairs__start(pairs__run_t *run, const sc_comm_t *pc, const sc
         return sc_err_set(err, SC_ERR_NOMEM, "pairs: no memory for the names");
     sc_result_init(&run->doc, "pairs");
     pairs__header(&run->doc, run->o, run->ses, argc, argv);
-    return sc_drive_save_doc(run->ses, &run->doc, "running", NULL, err);
+    return sc_drive_save_doc(run->ses, &run->doc, "running", err);
 }
 
 /* After each round: the matrices so far into result.json, so that a fault keeps them. */
@@ -172,8 +171,21 @@ static void pairs__round(void *arg, const sc_pairs_matrix_t *so_far, int round, 
     memcpy(doc->latency, so_far->lat, bytes);
     snprintf(doc->reason, sizeof(doc->reason), "%d of %d rounds done", round, rounds);
     sc_err_t ignored;
-    sc_drive_save_doc(run->ses, doc, "running", NULL, &ignored);
+    sc_drive_save_doc(run->ses, doc, "running", &ignored);
     doc->reason[0] = '\0';
+}
+
+/* pairs' own files (sc_drive_ending_t.also, every ending): the pairs as CSV, in the run
+ * directory and at --csv. */
+typedef struct {
+    const sc_session_t *ses;
+    const char *csv_path;
+} pairs__files_t;
+
+static sc_status_t pairs__own_files(void *ctx, const sc_result_t *doc, sc_err_t *err)
+{
+    const pairs__files_t *f = ctx;
+    return sc_pairs_save_csv(&f->ses->res, f->csv_path, &doc->pairs, err);
 }
 
 int sc_drive_pairs(const sc_rte_t *rte, const sc_drive_pairs_opts_t *opts, int argc, char **argv)
@@ -203,8 +215,12 @@ int sc_drive_pairs(const sc_rte_t *rte, const sc_drive_pairs_opts_t *opts, int a
     if (status == SC_OK)
         status = sc_files_check_output("--metrics", o.metrics_path, &err);
     sc_session_t ses = {0};
-    sc_drive_ending_t ending = {
-        .command = "pairs", .metrics_path = o.metrics_path, .json_path = o.json_path};
+    pairs__files_t files = {&ses, o.csv_path};
+    sc_drive_ending_t ending = {.command = "pairs",
+                                .metrics_path = o.metrics_path,
+                                .json_path = o.json_path,
+                                .also = pairs__own_files,
+                                .ctx = &files};
     if (status == SC_OK) {
         sc_session_opts_t so = {.backend = o.backend,
                                 .device = -1,
@@ -231,7 +247,7 @@ int sc_drive_pairs(const sc_rte_t *rte, const sc_drive_pairs_opts_t *opts, int a
         status = pairs__start(&run, x.pc, rte, argc, argv, &err);
     if (status == SC_OK && rte->nhosts > 1 && !o.no_preflight)
         status = sc_drive_preflight_hosts(&ses, &run.doc, &err);
-    bool failed = false;
+    int failed = 0;
     sc_pairs_matrix_t m = {0};
     pairs__participant_leaves(&rank_leaves, x.pc, &o, &leaves);
     if (status == SC_OK && x.pc != NULL)
@@ -248,19 +264,14 @@ int sc_drive_pairs(const sc_rte_t *rte, const sc_drive_pairs_opts_t *opts, int a
                           m.ngroups > 0 ? "" : "\n");
         if (m.ngroups > 0)
             sc_results_printf(&ses.res, ", %d group all-reduces\n", m.ngroups);
-        failed = sc_pairs_report(&ses.res, &m, (const char *const *)run.names, expected,
-                                 o.m.tolerance, leaves.nleaves > 0 ? &leaves : NULL, doc);
-        failed |= pairs__baseline(&baseline, o.baseline, &ses.res, doc);
-        status = sc_drive_save_doc(&ses, doc, "complete", o.json_path, &err);
-        if (status == SC_OK)
-            status = sc_pairs_save_csv(&ses.res, o.csv_path, &doc->pairs, &err);
-        if (status == SC_OK)
-            status = sc_report_render(ses.res.dir, doc, &err);
-        if (status == SC_OK && o.metrics_path != NULL)
-            status = sc_prometheus_write(o.metrics_path, doc, &err);
+        sc_pairs_report(&ses.res, &m, (const char *const *)run.names, expected, o.m.tolerance,
+                        leaves.nleaves > 0 ? &leaves : NULL, doc);
+        pairs__baseline(&baseline, o.baseline, &ses.res, doc);
+        failed = sc_verdict_exit(doc);
+        status = sc_drive_complete(&ses, doc, &ending, &err);
     }
     if (status != SC_OK && rte->rank == 0 && run.doc.command[0] != '\0')
-        sc_drive_save_failed(&ses, &run.doc, &err, o.json_path, o.metrics_path);
+        sc_drive_save_failed(&ses, &run.doc, &err, &ending);
     int code = sc_session_finish(&ses, rte, "pairs", status, &err, failed);
     sc_pairs_matrix_free(&m);
     pairs__run_free(&run);

@@ -2,11 +2,16 @@
  * (sc_drive_preflight.h). */
 #include "drive/sc_drive_preflight.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "detect/sc_hostcfg_read.h"
+#include "drive/sc_drive_end.h"
 #include "judge/sc_preflight.h"
+#include "judge/sc_verdict.h"
+#include "report/sc_verdict_render.h"
 #include "util/sc_clock.h"
+#include "util/sc_files.h"
 
 static void drive_preflight__print(sc_results_t *res, const sc_result_t *doc, size_t first, int n,
                                    int ranks, double gather_ms)
@@ -54,4 +59,47 @@ sc_status_t sc_drive_preflight_hosts(sc_session_t *ses, sc_result_t *doc, sc_err
     drive_preflight__print(&ses->res, doc, first, n, rte->size, gather_ms);
     free(hosts);
     return SC_OK;
+}
+
+int sc_drive_preflight(const sc_rte_t *rte, const sc_drive_preflight_opts_t *o, int argc,
+                       char **argv)
+{
+    sc_err_t err;
+    sc_err_clear(&err);
+    sc_status_t status = sc_files_check_output("--json", o->json_path, &err);
+    if (status == SC_OK)
+        status = sc_files_check_output("--metrics", o->metrics_path, &err);
+    sc_session_t ses = {0};
+    sc_drive_ending_t ending = {
+        .command = "preflight", .metrics_path = o->metrics_path, .json_path = o->json_path};
+    sc_result_t doc;
+    sc_result_init(&doc, "preflight");
+    if (status == SC_OK) {
+        sc_session_opts_t so = {.backend = "mpi", /* preflight needs no GPU communicator */
+                                .device = -1,
+                                .timeout_s = o->timeout_s,
+                                .results_base = o->results_base,
+                                .name = o->name ? o->name : "preflight"};
+        status = sc_session_open(&ses, rte, &so, &err);
+    }
+    if (status == SC_OK) {
+        sc_session_on_end(&ses, sc_drive_end_hook, &ending);
+        if (rte->rank == 0)
+            sc_drive_doc_header(&doc, &ses, argc, argv);
+        status = sc_drive_preflight_hosts(&ses, &doc, &err);
+    }
+    bool failed = false;
+    if (status == SC_OK && rte->rank == 0) {
+        sc_verdict_print_line(&ses.res, &doc.checks);
+        failed = sc_verdict_exit(&doc) != 0;
+        status = sc_drive_complete(&ses, &doc, &ending, &err);
+        if (status == SC_OK)
+            sc_results_printf(&ses.res, "# report: %s/report.html\n", ses.res.dir);
+    }
+    if (status != SC_OK && rte->rank == 0 && doc.command[0] != '\0' && ses.res.dir[0] != '\0')
+        sc_drive_save_failed(&ses, &doc, &err, &ending);
+    int code = sc_session_finish(&ses, rte, "preflight", status, &err, failed);
+    sc_session_close(&ses);
+    sc_result_free(&doc);
+    return code;
 }

@@ -12,4 +12,16 @@
 /* Collective; on rank 0 doc gets the hosts, the findings and the check (doc->judged set). */
 sc_status_t sc_drive_preflight_hosts(sc_session_t *ses, sc_result_t *doc, sc_err_t *err);
 
+/* What `scalecheck preflight` was asked (cli/cmd_preflight.c parses it). */
+typedef struct {
+    double timeout_s;
+    const char *json_path, *results_base, *name, *metrics_path;
+    bool help;
+} sc_drive_preflight_opts_t;
+
+/* `scalecheck preflight` whole: every host's configuration gathered and compared, the verdict
+ * and the documents; every rank returns the exit code (1: an error-level difference). */
+int sc_drive_preflight(const sc_rte_t *rte, const sc_drive_preflight_opts_t *o, int argc,
+                       char **argv);
+
 #endif

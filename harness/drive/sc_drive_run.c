@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "drive/sc_drive_run.h"
+#include "judge/sc_verdict.h"
+#include "comm/sc_comm_ops.h"
 #include "drive/sc_drive_end.h"
 #include "drive/sc_drive_baseline.h"
 #include "session/sc_session.h"
@@ -134,7 +136,7 @@ static sc_status_t run__steps(sc_run_t *run, sc_step_t *step, sc_comm_t *pc, dou
         if (i == o->warmup) { /* what was counted in warm-up does not count */
             memset(&step->counts, 0, sizeof(step->counts));
             step->comm_us = step->compute_us = 0;
-            status = pc->ops->barrier(pc, err);
+            status = sc_comm_barrier(pc, err);
         }
         uint64_t t0 = sc_clock_ns();
         if (status == SC_OK)
@@ -320,7 +322,7 @@ static uint64_t run__largest_need(const sc_run_t *run)
 static void run__write_result(sc_run_t *run)
 {
     sc_err_t ignored;
-    sc_drive_save_doc(&run->ses, &run->doc, "running", NULL, &ignored);
+    sc_drive_save_doc(&run->ses, &run->doc, "running", &ignored);
 }
 
 static sc_status_t run__all_points(sc_run_t *run, sc_err_t *err)
@@ -368,25 +370,19 @@ sc_status_t sc_run_point_again(sc_run_t *run, int i, sc_err_t *err)
     return SC_OK;
 }
 
-static sc_status_t run__save_csv(sc_run_t *run, const char *path, sc_err_t *err)
+/* The run's own files (sc_drive_ending_t.also, every ending): the points as CSV in the run
+ * directory and at --csv. */
+static sc_status_t run__own_files(void *ctx, const sc_result_t *doc, sc_err_t *err)
 {
-    const sc_points_t *points = &run->doc.points;
-    return sc_csv_write_records(path, points->items, points->n, sizeof(*points->items),
-                                sc_point_fields, err);
-}
-
-static sc_status_t run__save(sc_run_t *run, const char *state, sc_err_t *err)
-{
-    if (run->rte->rank != 0 || run->doc.command[0] == '\0')
-        return SC_OK;
-    sc_status_t status = sc_drive_save_doc(&run->ses, &run->doc, state, run->opts.json_path, err);
-    if (status == SC_OK) {
-        char path[PATH_MAX];
-        status = run__save_csv(
-            run, sc_results_path(&run->ses.res, "points.csv", path, sizeof(path)), err);
-    }
-    if (status == SC_OK && run->opts.csv_path)
-        status = run__save_csv(run, run->opts.csv_path, err);
+    sc_run_t *run = ctx;
+    const sc_points_t *points = &doc->points;
+    char path[PATH_MAX];
+    sc_status_t status = sc_csv_write_records(
+        sc_results_path(&run->ses.res, "points.csv", path, sizeof(path)), points->items, points->n,
+        sizeof(*points->items), sc_point_fields, err);
+    if (status == SC_OK && run->opts.csv_path != NULL)
+        status = sc_csv_write_records(run->opts.csv_path, points->items, points->n,
+                                      sizeof(*points->items), sc_point_fields, err);
     return status;
 }
 
@@ -419,8 +415,11 @@ static sc_status_t run__setup(sc_run_t *run, sc_err_t *err)
     sc_status_t status = sc_session_open(&run->ses, rte, &so, err);
     if (status != SC_OK)
         return status;
-    run->ending = (sc_drive_ending_t){
-        .command = "run", .metrics_path = run->opts.metrics_path, .json_path = run->opts.json_path};
+    run->ending = (sc_drive_ending_t){.command = "run",
+                                      .metrics_path = run->opts.metrics_path,
+                                      .json_path = run->opts.json_path,
+                                      .also = run__own_files,
+                                      .ctx = run};
     sc_session_on_end(&run->ses, sc_drive_end_hook, &run->ending);
     sc_kvs_t *rank_info = sc_session_rank_info(&run->ses);
     if (rte->rank != 0)
@@ -432,9 +431,8 @@ static sc_status_t run__setup(sc_run_t *run, sc_err_t *err)
                       "# scalecheck %s run | workload %s | backend %s (%s) | %d ranks on %d "
                       "host%s\n# %s\n# bytes x%g, compute x%g, %d steps after %d warm-up; "
                       "results %s\n",
-                      SC_VERSION, run->w.name, world->ops->name,
-                      world->ops->version(run->ses.world), rte->size, rte->nhosts,
-                      rte->nhosts == 1 ? "" : "s",
+                      SC_VERSION, run->w.name, sc_comm_name(world), sc_comm_version(run->ses.world),
+                      rte->size, rte->nhosts, rte->nhosts == 1 ? "" : "s",
                       run->ses.note[0] ? run->ses.note : "backend chosen", run->opts.bytes_scale,
                       run->opts.compute_scale, run->opts.steps, run->opts.warmup, run->ses.res.dir);
     return SC_OK;
@@ -493,30 +491,18 @@ int sc_drive_run(const sc_rte_t *rte, const sc_run_opts_t *opts, int argc, char 
         status = run__all_points(&run, &err);
     if (status == SC_OK)
         status = sc_run_sweep_and_verdict(&run, &err);
-    if (status == SC_OK) {
+    if (status == SC_OK)
         sc_session_telemetry(&run.ses, &run.doc.health, &run.doc.nhealth);
-        status = run__save(&run, "complete", &err);
-    }
     if (status == SC_OK && rte->rank == 0) {
-        status = sc_report_render(run.ses.res.dir, &run.doc, &err);
-        if (status == SC_OK && run.opts.metrics_path != NULL)
-            status = sc_prometheus_write(run.opts.metrics_path, &run.doc, &err);
+        status = sc_drive_complete(&run.ses, &run.doc, &run.ending, &err);
         if (status == SC_OK)
             sc_results_printf(&run.ses.res, "# report: %s/report.html\n", run.ses.res.dir);
     }
-    if (status != SC_OK && run.doc.command[0] != '\0') {
-        sc_err_t ignored;
-        char path[PATH_MAX];
-        sc_drive_save_failed(&run.ses, &run.doc, &err, run.opts.json_path, run.opts.metrics_path);
-        run__save_csv(&run, sc_results_path(&run.ses.res, "points.csv", path, sizeof(path)),
-                      &ignored);
-    }
-    /* Every rank leaves with the verdict's exit code: 1 when a check failed (or data came back
-     * wrong), 5 when the FAILs were measured on a disturbed machine. */
-    sc_tally_t tally = sc_checks_tally(&run.doc.checks);
-    int failed = rte->rank == 0 && ((run.doc.judged && tally.fail > 0) || run.doc.wrong_total > 0);
-    if (failed && tally.inconclusive && run.doc.wrong_total == 0)
-        failed = SC_EXIT_INCONCLUSIVE;
+    if (status != SC_OK && run.doc.command[0] != '\0')
+        sc_drive_save_failed(&run.ses, &run.doc, &err, &run.ending);
+    /* Every rank leaves with the verdict's exit code (sc_verdict_exit: 1 a check failed or data
+     * came back wrong, 5 the FAILs were measured on a disturbed machine). */
+    int failed = rte->rank == 0 ? sc_verdict_exit(&run.doc) : 0;
     int code = sc_session_finish(&run.ses, rte, "run", status, &err, failed);
     run__teardown(&run);
     return code;

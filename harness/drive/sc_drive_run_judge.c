@@ -1,4 +1,4 @@
-/* cmd_run_judge.c - what `scalecheck run` does around its measured points: calibration in the
+/* sc_drive_run_judge.c - what `scalecheck run` does around its measured points: calibration in the
  * same launch, the reference probe before and after, the all-reduce sweep with second looks at
  * sizes slower than the model allows, and on rank 0 the checks against the topology (and what
  * the hosts really have) and the baseline, and the verdict. */

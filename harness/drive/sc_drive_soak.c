@@ -16,6 +16,7 @@
 #include "drive/sc_drive_preflight.h"
 #include "judge/sc_localize.h"
 #include "judge/sc_soak_verdict.h"
+#include "judge/sc_verdict.h"
 #include "patterns/sc_pattern.h"
 #include "report/sc_json_out.h"
 #include "report/sc_prometheus.h"
@@ -230,7 +231,7 @@ static sc_status_t soak__begin(soak__run_t *run, const sc_rte_t *rte, int argc, 
     snprintf(run->ending.journal, sizeof(run->ending.journal), "%s/%s", run->ses.res.dir,
              SC_SOAK_JOURNAL);
     run->ending.cycles = run->l.cycles_done;
-    sc_status_t status = sc_drive_save_doc(&run->ses, doc, "running", NULL, err);
+    sc_status_t status = sc_drive_save_doc(&run->ses, doc, "running", err);
     if (status == SC_OK && run->l.o.resume != NULL) {
         doc->soak_duration_s = run->l.start.duration_s;
         doc->soak_launches = run->l.start.launches + 1;
@@ -304,7 +305,7 @@ static sc_status_t soak__keep(soak__run_t *run, sc_soak_cycle_t *c, sc_err_t *er
         c->nhosts = 0;
         run->ending.cycles = c->cycle;
         run->doc.soak_s = c->start_s + c->wall_s;
-        status = sc_drive_save_doc(&run->ses, &run->doc, "running", NULL, err);
+        status = sc_drive_save_doc(&run->ses, &run->doc, "running", err);
     }
     return status;
 }
@@ -364,16 +365,12 @@ static sc_status_t soak__finish(soak__run_t *run, bool *failed, sc_err_t *err)
     sc_results_printf(&run->ses.res, "# soak: %zu cycles, %.0f of %.0f s\n", doc->soak.n,
                       doc->soak_s, doc->soak_duration_s);
     sc_verdict_print(stdout, run->ses.res.log, &doc->checks);
-    *failed = sc_checks_tally(&doc->checks).fail > 0;
+    *failed = sc_verdict_exit(doc) != 0;
     sc_status_t status =
         sc_soak_journal_mark(run->ending.journal, "end", "complete",
                              *failed ? "verdict FAIL" : "verdict PASS", run->ending.cycles, err);
     if (status == SC_OK)
-        status = sc_drive_save_doc(&run->ses, doc, "complete", run->l.o.json_path, err);
-    if (status == SC_OK)
-        status = sc_report_render(run->ses.res.dir, doc, err);
-    if (status == SC_OK && run->l.o.metrics_path != NULL)
-        status = sc_prometheus_write(run->l.o.metrics_path, doc, err);
+        status = sc_drive_complete(&run->ses, doc, &run->ending.ending, err);
     return status;
 }
 
@@ -490,7 +487,7 @@ int sc_drive_soak(const sc_rte_t *rte, const sc_soak_opts_t *opts, sc_soak_parse
         sc_err_t ignored;
         sc_soak_journal_mark(run.ending.journal, "end", "failed", err.msg, run.ending.cycles,
                              &ignored);
-        sc_drive_save_failed(&run.ses, &run.doc, &err, o->json_path, o->metrics_path);
+        sc_drive_save_failed(&run.ses, &run.doc, &err, &run.ending.ending);
     }
     int code = sc_session_finish(&run.ses, rte, "soak", status, &err, failed);
     soak__run_free(&run);

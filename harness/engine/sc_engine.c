@@ -1,4 +1,5 @@
 #include "sc_engine.h"
+#include "comm/sc_comm_ops.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -138,7 +139,7 @@ sc_status_t sc_engine_create(sc_comm_t *comm, MPI_Comm control, const sc_engine_
         batch_max = (size_t)opts->min_iters;
     eng->batch = malloc((batch_max + 1) * sizeof(double));
     eng->dev_batch = malloc((batch_max + 1) * sizeof(double));
-    eng->device_timer = comm->ops->timer != NULL;
+    eng->device_timer = sc_comm_has_timer(comm);
     if (eng->all_ranks == NULL || eng->batch == NULL || eng->dev_batch == NULL) {
         sc_status_t status = engine__nomem(eng, "engine tables", batch_max * sizeof(double), err);
         sc_engine_destroy(eng);
@@ -155,9 +156,9 @@ void sc_engine_destroy(sc_engine_t *eng)
     if (eng == NULL)
         return;
     if (eng->sendbuf)
-        eng->comm->ops->free(eng->comm, eng->sendbuf);
+        sc_comm_free(eng->comm, eng->sendbuf);
     if (eng->recvbuf)
-        eng->comm->ops->free(eng->comm, eng->recvbuf);
+        sc_comm_free(eng->comm, eng->recvbuf);
     free(eng->samples);
     free(eng->dev_samples);
     free(eng->batch);
@@ -187,18 +188,18 @@ static sc_status_t engine__reserve(sc_engine_t *eng, size_t bytes, sc_err_t *err
         return SC_OK;
     sc_comm_t *comm = eng->comm;
     if (eng->sendbuf)
-        comm->ops->free(comm, eng->sendbuf);
+        sc_comm_free(comm, eng->sendbuf);
     if (eng->recvbuf)
-        comm->ops->free(comm, eng->recvbuf);
-    eng->sendbuf = comm->ops->alloc(comm, bytes);
-    eng->recvbuf = comm->ops->alloc(comm, bytes);
+        sc_comm_free(comm, eng->recvbuf);
+    eng->sendbuf = sc_comm_alloc(comm, bytes);
+    eng->recvbuf = sc_comm_alloc(comm, bytes);
     eng->buf_bytes = (eng->sendbuf && eng->recvbuf) ? bytes : 0;
     if (eng->buf_bytes == 0)
         return engine__nomem(eng, "collective buffers", bytes, err);
     /* Written once here: pages never written all map the one zero page on the host, which the
      * cache serves, and a run without data checks (-c 0) would time reads of that. */
-    sc_status_t status = comm->ops->fill_bytes(comm, eng->sendbuf, 0x3C, bytes, err);
-    return status == SC_OK ? comm->ops->fill_bytes(comm, eng->recvbuf, 0x3C, bytes, err) : status;
+    sc_status_t status = sc_comm_fill_bytes(comm, eng->sendbuf, 0x3C, bytes, err);
+    return status == SC_OK ? sc_comm_fill_bytes(comm, eng->recvbuf, 0x3C, bytes, err) : status;
 }
 
 static void engine__describe(const sc_case_t *c, char *buf, size_t len)
@@ -267,7 +268,7 @@ static sc_coll_args_t engine__args(const sc_engine_t *eng, const sc_case_t *c)
 typedef struct {
     sc_coll_fn_t fn;
     const sc_coll_args_t *args;
-    const sc_group_ops_t *group; /* NULL: -m 1, or a backend that cannot fuse */
+    bool group; /* fused into one launch: -m > 1 on a backend that fuses */
     int agg_ops;
     void *graph;
     int launches;     /* of the graph */
@@ -277,13 +278,13 @@ typedef struct {
 /* The step's operations, as one group where the backend fuses them. */
 static sc_status_t engine__issue_ops(sc_comm_t *comm, const engine__step_t *step, sc_err_t *err)
 {
-    sc_status_t status = step->group ? step->group->begin(comm, err) : SC_OK;
+    sc_status_t status = step->group ? sc_comm_group_begin(comm, err) : SC_OK;
     for (int i = 0; i < step->agg_ops && status == SC_OK; i++)
         status = step->fn(comm, step->args, err);
-    if (step->group == NULL)
+    if (!step->group)
         return status;
     sc_err_t ignored; /* a group begun is always ended, the first error kept */
-    sc_status_t end = step->group->end(comm, status == SC_OK ? err : &ignored);
+    sc_status_t end = sc_comm_group_end(comm, status == SC_OK ? err : &ignored);
     return status == SC_OK ? end : status;
 }
 
@@ -293,7 +294,7 @@ static inline sc_status_t engine__issue(sc_comm_t *comm, const engine__step_t *s
         return engine__issue_ops(comm, step, err);
     sc_status_t status = SC_OK;
     for (int i = 0; i < step->launches && status == SC_OK; i++)
-        status = comm->ops->graph->launch(comm, step->graph, err);
+        status = sc_comm_graph_launch(comm, step->graph, err);
     return status;
 }
 
@@ -306,22 +307,21 @@ static sc_status_t engine__iterate_device(sc_engine_t *eng, const engine__step_t
                                           double *times, double *dev_times, sc_err_t *err)
 {
     sc_comm_t *comm = eng->comm;
-    const sc_timer_ops_t *timer = comm->ops->timer;
     uint64_t start = sc_clock_ns();
     sc_status_t status = engine__issue(comm, step, err);
     if (status == SC_OK)
-        status = timer->mark(comm, 0, err);
+        status = sc_comm_timer_mark(comm, 0, err);
     for (int i = 1; i <= n && status == SC_OK; i++) {
         status = engine__issue(comm, step, err);
         if (status == SC_OK)
-            status = timer->mark(comm, i, err);
+            status = sc_comm_timer_mark(comm, i, err);
         sc_watchdog_tick(eng->progress);
     }
     if (status == SC_OK)
-        status = comm->ops->sync(comm, err);
+        status = sc_comm_sync(comm, err);
     double host_us = (double)(sc_clock_ns() - start) * 1e-3 / (n + 1) / step->ops_per_step;
     for (int i = 0; i < n && status == SC_OK; i++) {
-        status = timer->interval(comm, i + 1, &dev_times[i], err);
+        status = sc_comm_timer_interval(comm, i + 1, &dev_times[i], err);
         dev_times[i] /= step->ops_per_step;
         times[i] = host_us;
     }
@@ -341,13 +341,13 @@ static sc_status_t engine__iterate(sc_engine_t *eng, const engine__step_t *step,
     double per_op = 1e-3 / step->ops_per_step;
     uint64_t prev = sc_clock_ns();
     for (int i = 0; i < n; i++) {
-        sc_status_t status = timer ? comm->ops->timer->mark(comm, 0, err) : SC_OK;
+        sc_status_t status = timer ? sc_comm_timer_mark(comm, 0, err) : SC_OK;
         if (status == SC_OK)
             status = engine__issue(comm, step, err);
         if (status == SC_OK && timer)
-            status = comm->ops->timer->mark(comm, 1, err);
+            status = sc_comm_timer_mark(comm, 1, err);
         if (status == SC_OK)
-            status = comm->ops->sync(comm, err);
+            status = sc_comm_sync(comm, err);
         if (status != SC_OK)
             return status;
         uint64_t now = sc_clock_ns();
@@ -355,14 +355,14 @@ static sc_status_t engine__iterate(sc_engine_t *eng, const engine__step_t *step,
             times[i] = (double)(now - prev) * per_op;
         prev = now;
         if (timer) {
-            status = comm->ops->timer->interval(comm, 1, &dev_times[i], err);
+            status = sc_comm_timer_interval(comm, 1, &dev_times[i], err);
             if (status != SC_OK)
                 return status;
             dev_times[i] /= step->ops_per_step;
             prev = sc_clock_ns(); /* reading the timer is not part of the next step */
         }
         if (times != NULL && eng->opts.barrier_each) {
-            status = comm->ops->barrier(comm, err);
+            status = sc_comm_barrier(comm, err);
             if (status != SC_OK)
                 return status;
             prev = sc_clock_ns(); /* nor is the barrier */
@@ -462,32 +462,32 @@ static sc_status_t engine__prepare_step(sc_engine_t *eng, const sc_case_t *c,
 {
     sc_comm_t *comm = eng->comm;
     int agg = eng->opts.agg_ops > 1 ? eng->opts.agg_ops : 1;
-    *step = (engine__step_t){.fn = comm->ops->coll[c->coll->id],
+    *step = (engine__step_t){.fn = sc_comm_coll_fn(comm, c->coll->id),
                              .args = a,
-                             .group = agg > 1 ? comm->ops->group : NULL,
+                             .group = agg > 1 && sc_comm_has_group(comm),
                              .agg_ops = agg,
                              .ops_per_step = agg};
     if (step->fn == NULL) /* the caller asked sc_comm_supports; this says so if it did not */
         return sc_comm_coll(comm, c->coll->id, a, err);
     if (eng->opts.graph_launches <= 0)
         return SC_OK;
-    if (comm->ops->graph == NULL)
+    if (!sc_comm_has_graph(comm))
         return sc_err_set(err, SC_ERR_USAGE, "-G: CUDA graphs need a GPU backend (backend %s)",
-                          comm->ops->name);
-    sc_status_t status = comm->ops->graph->begin(comm, err);
+                          sc_comm_name(comm));
+    sc_status_t status = sc_comm_graph_begin(comm, err);
     if (status != SC_OK)
         return status;
     status = engine__issue_ops(comm, step, err);
     step->launches = eng->opts.graph_launches;
     step->ops_per_step = agg * step->launches;
     if (status == SC_OK)
-        return comm->ops->graph->end(comm, &step->graph, err);
+        return sc_comm_graph_end(comm, &step->graph, err);
     /* A failed capture still ends: a stream left capturing fails every later call on it. */
     void *partial = NULL;
     sc_err_t ignored;
-    comm->ops->graph->end(comm, &partial, &ignored);
+    sc_comm_graph_end(comm, &partial, &ignored);
     if (partial != NULL)
-        comm->ops->graph->destroy(comm, partial);
+        sc_comm_graph_destroy(comm, partial);
     return status;
 }
 
@@ -542,7 +542,7 @@ static sc_status_t engine__time_case(sc_engine_t *eng, const sc_case_t *c, sc_ca
     if (status == SC_OK)
         status = engine__time_loop(eng, &step, out, err);
     if (step.graph != NULL)
-        eng->comm->ops->graph->destroy(eng->comm, step.graph);
+        sc_comm_graph_destroy(eng->comm, step.graph);
     return status;
 }
 
@@ -553,9 +553,9 @@ static sc_status_t engine__corrupt(sc_engine_t *eng, const sc_case_t *c, void *r
     sc_comm_t *comm = eng->comm;
     uint64_t elem[2] = {0, 0};
     size_t esize = sc_dtype_size(c->dtype);
-    sc_status_t status = comm->ops->to_host(comm, elem, result, esize, err);
+    sc_status_t status = sc_comm_to_host(comm, elem, result, esize, err);
     sc_dtype_store(c->dtype, elem, 0, sc_dtype_load(c->dtype, elem, 0) + 1);
-    return status == SC_OK ? comm->ops->from_host(comm, result, elem, esize, err) : status;
+    return status == SC_OK ? sc_comm_from_host(comm, result, elem, esize, err) : status;
 }
 
 /* One data-check iteration: fresh input, a poisoned output, one call, count mismatches - all
@@ -633,7 +633,7 @@ sc_status_t sc_engine_run_case(sc_engine_t *eng, const sc_case_t *c, sc_case_res
     size_t elems = engine__case_elems(eng, c);
     if (!sc_comm_supports(comm, c->coll->id, c->dtype, c->in_place))
         return sc_err_set(err, SC_ERR_UNSUPPORTED, "backend %s does not run %s on %s%s",
-                          comm->ops->name, c->coll->name, sc_dtype_name(c->dtype),
+                          sc_comm_name(comm), c->coll->name, sc_dtype_name(c->dtype),
                           c->in_place ? " in place" : "");
     if (c->count > INT_MAX)
         return sc_err_set(err, SC_ERR_USAGE,
@@ -645,12 +645,12 @@ sc_status_t sc_engine_run_case(sc_engine_t *eng, const sc_case_t *c, sc_case_res
         return status;
     engine__maybe_hang(eng, c);
     /* Timed buffers hold zeros: values that stay finite and normal under every operation. */
-    status = comm->ops->fill_bytes(comm, eng->sendbuf, 0, eng->buf_bytes, err);
+    status = sc_comm_fill_bytes(comm, eng->sendbuf, 0, eng->buf_bytes, err);
     if (status == SC_OK)
-        status = comm->ops->fill_bytes(comm, eng->recvbuf, 0, eng->buf_bytes, err);
+        status = sc_comm_fill_bytes(comm, eng->recvbuf, 0, eng->buf_bytes, err);
     engine__arm(eng, c, "barrier before timing");
     if (status == SC_OK)
-        status = comm->ops->barrier(comm, err);
+        status = sc_comm_barrier(comm, err);
     if (status == SC_OK)
         status = engine__time_case(eng, c, out, err);
     if (status == SC_OK)

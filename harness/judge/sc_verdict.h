@@ -11,6 +11,7 @@
 
 #include "coll/sc_coll.h"
 #include "record/sc_record.h"
+#include "record/sc_result.h"
 #include "topology/sc_topology.h"
 
 /* How a figure is held to its reference. */
@@ -73,5 +74,11 @@ void sc_verdict_claim(const sc_topology_t *t, const sc_claim_t *c, double measur
  * gpus_per_node x nodes GPUs: the first row of the claim's collective at or above its size. */
 void sc_verdict_case_claims(const sc_topology_t *t, const sc_case_row_t *rows, size_t nrows,
                             int gpus_per_node, int nodes, sc_checks_t *checks);
+
+/* The exit a document's verdict gives, the same for every command that judges: 1 when a check
+ * failed (the document judged), data came back wrong, or a suspect was named; 5
+ * (SC_EXIT_INCONCLUSIVE) when every FAIL was measured on a disturbed machine and no data were
+ * wrong; else 0. Rank 0's document. */
+int sc_verdict_exit(const sc_result_t *doc);
 
 #endif

@@ -4,6 +4,7 @@
  * once; the matrices are gathered on every rank; then slow pairs are looked at again, in rounds
  * with growing pauses, so that noise that comes and goes is not taken for a fault. */
 #include "sc_pairs.h"
+#include "comm/sc_comm_ops.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +19,7 @@ static sc_status_t pairs__send_n(sc_pairs_run_t *x, int peer, size_t bytes, int 
 {
     sc_status_t status = SC_OK;
     for (int k = 0; k < n && status == SC_OK; k++)
-        status = x->pc->ops->isend(x->pc, x->buf, bytes, SC_DTYPE_uint8, peer, err);
+        status = sc_comm_isend(x->pc, x->buf, bytes, SC_DTYPE_uint8, peer, err);
     return status;
 }
 
@@ -31,10 +32,10 @@ static sc_status_t pairs__recv_n(sc_pairs_run_t *x, int peer, size_t bytes, int 
     char *rbuf = (char *)x->buf + x->o->size;
     sc_status_t status = SC_OK;
     for (int k = 0; k < n && status == SC_OK; k++)
-        status = x->pc->ops->irecv
-                     ? x->pc->ops->irecv(x->pc, rbuf, bytes, SC_DTYPE_uint8, peer, err)
-                     : x->pc->ops->recv(x->pc, rbuf, bytes, SC_DTYPE_uint8, peer, err);
-    return status == SC_OK && x->pc->ops->irecv ? x->pc->ops->iwait(x->pc, err) : status;
+        status = sc_comm_has_irecv(x->pc)
+                     ? sc_comm_irecv(x->pc, rbuf, bytes, SC_DTYPE_uint8, peer, err)
+                     : sc_comm_recv(x->pc, rbuf, bytes, SC_DTYPE_uint8, peer, err);
+    return status == SC_OK && sc_comm_has_irecv(x->pc) ? sc_comm_iwait(x->pc, err) : status;
 }
 
 #define SC__TRIALS 3 /* best of: bandwidth is what a link can do; noise only takes away */
@@ -51,13 +52,13 @@ sc_status_t sc_pairs_stream_once(sc_pairs_run_t *x, int from, int to, int count,
         uint64_t t0 = sc_clock_ns();
         sc_status_t status = SC_OK;
         for (int k = 0; k < count && status == SC_OK; k++)
-            status = pc->ops->rma->put(pc, to, x->buf, size, size, err);
+            status = sc_comm_rma_put(pc, to, x->buf, size, size, err);
         if (status == SC_OK)
-            status = pc->ops->rma->flush(pc, to, err);
+            status = sc_comm_rma_flush(pc, to, err);
         *gbps = (double)size * count / ((double)(sc_clock_ns() - t0));
         if (status == SC_OK)
             status = pairs__send_n(x, to, 1, 1, err);
-        return status == SC_OK ? pc->ops->iwait(pc, err) : status;
+        return status == SC_OK ? sc_comm_iwait(pc, err) : status;
     }
     if (x->o->put) /* the target only learns that the puts are done */
         return pairs__recv_n(x, from, 1, 1, err);
@@ -67,14 +68,14 @@ sc_status_t sc_pairs_stream_once(sc_pairs_run_t *x, int from, int to, int count,
         if (status == SC_OK)
             status = pairs__recv_n(x, to, 1, 1, err);
         if (status == SC_OK)
-            status = pc->ops->iwait(pc, err);
+            status = sc_comm_iwait(pc, err);
         *gbps = (double)size * count / ((double)(sc_clock_ns() - t0));
         return status;
     }
     sc_status_t status = pairs__recv_n(x, from, size, count, err);
     if (status == SC_OK)
         status = pairs__send_n(x, from, 1, 1, err);
-    return status == SC_OK ? pc->ops->iwait(pc, err) : status;
+    return status == SC_OK ? sc_comm_iwait(pc, err) : status;
 }
 
 static sc_status_t pairs__stream(sc_pairs_run_t *x, int from, int to, double *gbps, sc_err_t *err)
@@ -115,7 +116,7 @@ static sc_status_t pairs__pair(sc_pairs_run_t *x, int a, int b, sc_err_t *err)
                 status = pairs__send_n(x, peer, 8, 1, err);
         }
         if (status == SC_OK)
-            status = pc->ops->iwait(pc, err);
+            status = sc_comm_iwait(pc, err);
     }
     if (first)
         x->lat[a * n + b] = x->lat[b * n + a] =
@@ -136,7 +137,7 @@ static sc_status_t pairs__pair(sc_pairs_run_t *x, int a, int b, sc_err_t *err)
     if (status == SC_OK)
         status = pairs__recv_n(x, peer, x->o->size, x->o->iters, err);
     if (status == SC_OK)
-        status = pc->ops->iwait(pc, err);
+        status = sc_comm_iwait(pc, err);
     if (first) {
         x->bidir[a * n + b] = x->bidir[b * n + a] =
             2.0 * (double)x->o->size * x->o->iters / (double)(sc_clock_ns() - t0);
@@ -442,7 +443,7 @@ sc_status_t sc_pairs_measure(const sc_pairs_ctx_t *in, const sc_pairs_opts_t *o,
                         .on_round_arg = in->on_round_arg};
     if (in->on_round != NULL && in->pc->rank == 0)
         sc_pairs_matrix_alloc(&x.so_far, n);
-    x.buf = x.pc->ops->alloc(x.pc, SC_PAIRS_BUF(o->size));
+    x.buf = sc_comm_alloc(x.pc, SC_PAIRS_BUF(o->size));
     sc_pairs_matrix_alloc(out, n);
     x.uni = out->uni;
     x.bidir = out->bidir;
@@ -454,18 +455,18 @@ sc_status_t sc_pairs_measure(const sc_pairs_ctx_t *in, const sc_pairs_opts_t *o,
         status = sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): no memory for pairs",
                             x.rte->rank, x.rte->host);
     if (status == SC_OK) /* written once: unwritten host pages all read the one zero page */
-        status = x.pc->ops->fill_bytes(x.pc, x.buf, 0x3C, SC_PAIRS_BUF(o->size), err);
-    if (status == SC_OK && o->put && x.pc->ops->rma == NULL)
-        status = sc_err_set(err, SC_ERR_USAGE, SC_PAIRS_PUT_NEEDS_UCX, x.pc->ops->name);
+        status = sc_comm_fill_bytes(x.pc, x.buf, 0x3C, SC_PAIRS_BUF(o->size), err);
+    if (status == SC_OK && o->put && !sc_comm_has_rma(x.pc))
+        status = sc_err_set(err, SC_ERR_USAGE, SC_PAIRS_PUT_NEEDS_UCX, sc_comm_name(x.pc));
     if (status == SC_OK && o->put)
-        status = x.pc->ops->rma->expose(x.pc, x.buf, 2 * o->size, err);
+        status = sc_comm_rma_expose(x.pc, x.buf, 2 * o->size, err);
     if (status == SC_OK)
         status = pairs__strategy(&x, expected, out, err);
     for (int a = 0; out->looks != NULL && a < n; a++)
         for (int b = a + 1; b < n; b++)
             out->measured += out->looks[a * n + b] > 0;
     if (x.buf)
-        x.pc->ops->free(x.pc, x.buf);
+        sc_comm_free(x.pc, x.buf);
     sc_pairs_matrix_free(&x.so_far);
     return status;
 }

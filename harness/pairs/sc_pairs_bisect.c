@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "pairs/sc_pairs_core.h"
+#include "comm/sc_comm_ops.h"
 #include "util/sc_clock.h"
 #include "util/sc_stats.h"
 
@@ -29,15 +30,15 @@ static sc_status_t bisect__allreduce(sc_pairs_run_t *x, sc_comm_t *sub, double *
                         .op = SC_REDOP_sum};
     sc_status_t status = sc_comm_coll(sub, SC_COLL_allreduce, &a, err);
     if (status == SC_OK)
-        status = sub->ops->sync(sub, err);
+        status = sc_comm_sync(sub, err);
     double best = 0, factor = 2.0 * (sub->size - 1) / sub->size;
     for (int t = 0; t < BISECT_TRIALS && status == SC_OK; t++) {
-        status = sub->ops->barrier(sub, err);
+        status = sc_comm_barrier(sub, err);
         uint64_t t0 = sc_clock_ns();
         for (int k = 0; k < x->o->iters && status == SC_OK; k++)
             status = sc_comm_coll(sub, SC_COLL_allreduce, &a, err);
         if (status == SC_OK)
-            status = sub->ops->sync(sub, err);
+            status = sc_comm_sync(sub, err);
         double ns = (double)(sc_clock_ns() - t0);
         double bus = (double)(count * sizeof(float)) * x->o->iters / ns * factor;
         best = bus > best ? bus : best;
@@ -61,7 +62,7 @@ static sc_status_t bisect__round(sc_pairs_run_t *x, const sc_span_t *groups, int
     char what[112];
     snprintf(what, sizeof(what), "pairs bisect round %d, forming %d groups", round, ngroups);
     sc_watchdog_arm(x->wd, what, pc->world_rank, pc->size);
-    sc_status_t status = pc->ops->split(pc, mine, me, &sub, err);
+    sc_status_t status = sc_comm_split(pc, mine, me, &sub, err);
     int slots = x->o->serial ? ngroups : 1;
     for (int s = 0; s < slots && status == SC_OK; s++) {
         snprintf(what, sizeof(what), "pairs bisect round %d, group %d of %d (rank %d)", round,
@@ -78,7 +79,7 @@ static sc_status_t bisect__round(sc_pairs_run_t *x, const sc_span_t *groups, int
     }
     sc_watchdog_disarm(x->wd);
     if (sub != NULL)
-        sub->ops->close(sub);
+        sc_comm_close(sub);
     return status;
 }
 
@@ -210,7 +211,7 @@ sc_status_t sc_pairs_bisect(sc_pairs_run_t *x, double expected, sc_pairs_matrix_
         status = sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): no memory for the groups",
                             x->rte->rank, x->rte->host);
     if (status == SC_OK && !sc_comm_supports(x->pc, SC_COLL_allreduce, SC_DTYPE_float, false))
-        status = sc_err_set(err, SC_ERR_USAGE, SC_PAIRS_NO_ALLREDUCE, x->pc->ops->name);
+        status = sc_err_set(err, SC_ERR_USAGE, SC_PAIRS_NO_ALLREDUCE, sc_comm_name(x->pc));
     if (status == SC_OK)
         status = bisect__groups(x, &w, &nleaves, out, err);
     int rounds =

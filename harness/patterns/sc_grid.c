@@ -1,6 +1,7 @@
 /* sc_grid.c - the (dp, pp, tp) grid: TP innermost (neighbouring ranks, inside a node), then PP,
  * then DP; each group is its own communicator, made by splitting the point's communicator. */
 #include "sc_pattern.h"
+#include "comm/sc_comm_ops.h"
 
 #include <string.h>
 
@@ -12,7 +13,7 @@ static sc_status_t grid__group(sc_comm_t *comm, int size, int color, int key, sc
     *out = NULL;
     if (size <= 1)
         return SC_OK;
-    return comm->ops->split(comm, color, key, out, err);
+    return sc_comm_split(comm, color, key, out, err);
 }
 
 sc_status_t sc_grid_create(sc_comm_t *comm, const sc_layout_t *layout, sc_grid_t *grid,
@@ -39,6 +40,6 @@ void sc_grid_destroy(sc_grid_t *grid)
     sc_comm_t *groups[] = {grid->tp, grid->pp, grid->dp};
     for (size_t i = 0; i < 3; i++)
         if (groups[i] != NULL)
-            groups[i]->ops->close(groups[i]);
+            sc_comm_close(groups[i]);
     grid->tp = grid->pp = grid->dp = NULL;
 }

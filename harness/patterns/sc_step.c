@@ -2,6 +2,7 @@
  * on its group's communicator - compute phases, collectives (blocking, or started and left to
  * the group's next wait), activations sent and received between stages. */
 #include "sc_pattern.h"
+#include "comm/sc_comm_ops.h"
 
 #include <string.h>
 
@@ -91,7 +92,7 @@ static sc_status_t step__coll(sc_step_t *s, sc_comm_t *comm, const sc_plan_op_t 
     sc_status_t status = op->nonblocking ? sc_comm_istart(comm, op->coll, &a, err)
                                          : sc_comm_coll(comm, op->coll, &a, err);
     if (status == SC_OK && !op->nonblocking)
-        status = comm->ops->sync(comm, err);
+        status = sc_comm_sync(comm, err);
     s->comm_us += (double)(sc_clock_ns() - t0) * 1e-3;
     return status;
 }
@@ -105,10 +106,10 @@ static sc_status_t step__p2p(sc_step_t *s, sc_comm_t *pp, const sc_plan_op_t *op
     count = count > region ? region : (count ? count : 1);
     step__count_op(s, op, count);
     if (op->kind == SC_PLAN_SEND)
-        return pp->ops->isend(pp, s->buf, count, SC_DTYPE_uint8, op->peer_stage, err);
+        return sc_comm_isend(pp, s->buf, count, SC_DTYPE_uint8, op->peer_stage, err);
     uint64_t t0 = sc_clock_ns();
     sc_status_t status =
-        pp->ops->recv(pp, (char *)s->buf + region, count, SC_DTYPE_uint8, op->peer_stage, err);
+        sc_comm_recv(pp, (char *)s->buf + region, count, SC_DTYPE_uint8, op->peer_stage, err);
     s->comm_us += (double)(sc_clock_ns() - t0) * 1e-3;
     return status;
 }
@@ -119,7 +120,7 @@ static sc_status_t step__compute(sc_step_t *s, double us, sc_err_t *err)
         return SC_OK;
     double took = 0;
     sc_comm_t *cc = step__compute_comm(s);
-    sc_status_t status = cc->ops->compute_spin(cc, us, &took, err);
+    sc_status_t status = sc_comm_compute_spin(cc, us, &took, err);
     s->compute_us += took;
     return status;
 }
@@ -127,7 +128,7 @@ static sc_status_t step__compute(sc_step_t *s, double us, sc_err_t *err)
 static sc_status_t step__wait(sc_step_t *s, sc_comm_t *comm, sc_err_t *err)
 {
     uint64_t t0 = sc_clock_ns();
-    sc_status_t status = comm->ops->iwait(comm, err);
+    sc_status_t status = sc_comm_iwait(comm, err);
     s->comm_us += (double)(sc_clock_ns() - t0) * 1e-3;
     return status;
 }
@@ -199,12 +200,12 @@ sc_status_t sc_step_prepare(sc_comm_t *comm, const sc_workload_t *w, double byte
                           .bytes_scale = bytes_scale,
                           .compute_scale = compute_scale};
     r->step.buf_bytes = sc_step_buffer_bytes(&r->plan, bytes_scale);
-    r->step.buf = comm->ops->alloc(comm, r->step.buf_bytes);
+    r->step.buf = sc_comm_alloc(comm, r->step.buf_bytes);
     if (r->step.buf == NULL)
         status = sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): cannot allocate %zu bytes",
                             comm->rte->rank, comm->rte->host, r->step.buf_bytes);
     if (status == SC_OK)
-        status = comm->ops->fill_bytes(comm, r->step.buf, 0, r->step.buf_bytes, err);
+        status = sc_comm_fill_bytes(comm, r->step.buf, 0, r->step.buf_bytes, err);
     if (status != SC_OK)
         sc_step_release(r);
     return status;
@@ -213,7 +214,7 @@ sc_status_t sc_step_prepare(sc_comm_t *comm, const sc_workload_t *w, double byte
 void sc_step_release(sc_step_ready_t *r)
 {
     if (r->step.buf != NULL)
-        r->step.world->ops->free(r->step.world, r->step.buf);
+        sc_comm_free(r->step.world, r->step.buf);
     r->step.buf = NULL;
     if (r->step.grid != NULL)
         sc_grid_destroy(&r->grid);

@@ -1,4 +1,5 @@
 #include "session/sc_session.h"
+#include "comm/sc_comm_ops.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,7 +107,7 @@ sc_kvs_t *sc_session_rank_info(sc_session_t *s)
 {
     sc_kvs_t mine = {0};
     sc_kvs_number(&mine, "pid", (double)getpid());
-    s->world->ops->describe(s->world, &mine);
+    sc_comm_describe(s->world, &mine);
     int *lens = NULL, *offsets = NULL;
     sc_watchdog_arm(s->wd, "gathering the ranks' backend descriptions", s->world->world_rank,
                     s->world->size);
@@ -222,7 +223,7 @@ void sc_session_close(sc_session_t *s)
         unlink(s->progress_path); /* a clean end; a fault keeps the records as evidence */
     s->progress_path[0] = '\0';
     if (s->world != NULL)
-        s->world->ops->close(s->world);
+        sc_comm_close(s->world);
     s->world = NULL;
     sc_results_close(&s->res);
 }

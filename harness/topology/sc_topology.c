@@ -12,6 +12,7 @@
 #include "sc_config.h"
 #include "util/sc_files.h"
 #include "util/sc_defaults.h"
+#include "topology/sc_topology_schema.h"
 
 #define T(field)        offsetof(sc_topology_t, field)
 #define C(field)        offsetof(sc_claim_t, field)
@@ -32,29 +33,41 @@ static const sc_field_t topology__topology_fields[] = {
     {"node.compute_capability", SC_FIELD_NUMBER, T(compute_capability), 0, false, 1, 20, NULL,
      "the GPU's SM version, e.g. 8.6 (default: from node.gpu)"},
     {"node.gpus", SC_FIELD_INT, T(gpus_per_node), 0, false, 1, 1024, NULL, "GPUs per node"},
-    {"node.gpu_memory_gb", SC_FIELD_NUMBER, T(gpu_memory_gb), 0, false, 0, 1e5, NULL, ""},
-    {"node.gpu_memory_GBps", SC_FIELD_NUMBER, T(gpu_memory_GBps), 0, false, 0, 1e6, NULL, ""},
-    {"node.tflops_fp32", SC_FIELD_NUMBER, T(tflops_fp32), 0, false, 0, 1e6, NULL, ""},
-    {"node.tflops_tf32", SC_FIELD_NUMBER, T(tflops_tf32), 0, false, 0, 1e6, NULL, ""},
-    {"node.tflops_fp16", SC_FIELD_NUMBER, T(tflops_fp16), 0, false, 0, 1e6, NULL, ""},
-    {"node.tflops_bf16", SC_FIELD_NUMBER, T(tflops_bf16), 0, false, 0, 1e6, NULL, ""},
+    {"node.gpu_memory_gb", SC_FIELD_NUMBER, T(gpu_memory_gb), 0, false, 0, 1e5, NULL,
+     "memory per GPU, GiB (datasheets' GB)"},
+    {"node.gpu_memory_GBps", SC_FIELD_NUMBER, T(gpu_memory_GBps), 0, false, 0, 1e6, NULL,
+     "memory bandwidth per GPU, GB/s (a one-GPU collective copies at about 0.88 of half of it)"},
+    {"node.tflops_fp32", SC_FIELD_NUMBER, T(tflops_fp32), 0, false, 0, 1e6, NULL,
+     "dense FP32 peak per GPU, TFLOP/s"},
+    {"node.tflops_tf32", SC_FIELD_NUMBER, T(tflops_tf32), 0, false, 0, 1e6, NULL,
+     "dense TF32 peak per GPU, TFLOP/s (datasheets' sparse figure halved)"},
+    {"node.tflops_fp16", SC_FIELD_NUMBER, T(tflops_fp16), 0, false, 0, 1e6, NULL,
+     "dense FP16 peak per GPU, TFLOP/s"},
+    {"node.tflops_bf16", SC_FIELD_NUMBER, T(tflops_bf16), 0, false, 0, 1e6, NULL,
+     "dense BF16 peak per GPU, TFLOP/s"},
     {"node.cpu", SC_FIELD_STRING, T(cpu), 64, false, 0, 0, NULL, "CPU model"},
-    {"node.sockets", SC_FIELD_INT, T(sockets), 0, false, 1, 64, NULL, ""},
+    {"node.sockets", SC_FIELD_INT, T(sockets), 0, false, 1, 64, NULL, "CPU sockets per node"},
     {"node.cores", SC_FIELD_INT, T(cores), 0, false, 1, 1e5, NULL, "CPU cores per node"},
-    {"node.numa_nodes", SC_FIELD_INT, T(numa_nodes), 0, false, 1, 1024, NULL, ""},
+    {"node.numa_nodes", SC_FIELD_INT, T(numa_nodes), 0, false, 1, 1024, NULL,
+     "NUMA nodes per node"},
     {"node.host_memory_GBps", SC_FIELD_NUMBER, T(host_memory_GBps), 0, false, 0, 1e6, NULL,
      "DRAM bandwidth of all sockets: channels x MT/s x 8 B (bounds traffic staged in host memory)"},
     {"intra", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "the fabric inside a node"},
-    {"intra.fabric", SC_FIELD_ENUM, T(fabric), 0, false, 0, 0, SC_FABRIC_NAMES, ""},
+    {"intra.fabric", SC_FIELD_ENUM, T(fabric), 0, false, 0, 0, SC_FABRIC_NAMES,
+     "how GPUs of a node talk: NVSwitch, NVLink bridges or mesh, PCIe, shared memory"},
     {"intra.link_GBps", SC_FIELD_NUMBER, T(link_GBps), 0, false, 0, 1e5, NULL,
      "per link per direction"},
-    {"intra.links_per_gpu", SC_FIELD_INT, T(links_per_gpu), 0, false, 0, 1024, NULL, ""},
+    {"intra.links_per_gpu", SC_FIELD_INT, T(links_per_gpu), 0, false, 0, 1024, NULL,
+     "NVLinks per GPU"},
     {"intra.gpu_bandwidth_GBps", SC_FIELD_NUMBER, T(gpu_bandwidth_GBps), 0, false, 0, 1e5, NULL,
      "per GPU per direction"},
-    {"intra.efficiency", SC_FIELD_NUMBER, T(intra_efficiency), 0, false, 0.01, 1.5, NULL, ""},
-    {"intra.latency_us", SC_FIELD_NUMBER, T(intra_latency_us), 0, false, 0, 1e6, NULL, ""},
-    {"intra.pcie_gen", SC_FIELD_INT, T(pcie_gen), 0, false, 1, 7, NULL, ""},
-    {"intra.pcie_lanes", SC_FIELD_INT, T(pcie_lanes), 0, false, 1, 32, NULL, ""},
+    {"intra.efficiency", SC_FIELD_NUMBER, T(intra_efficiency), 0, false, 0.01, 1.5, NULL,
+     "share of the path's rate a collective reaches (default by fabric)"},
+    {"intra.latency_us", SC_FIELD_NUMBER, T(intra_latency_us), 0, false, 0, 1e6, NULL,
+     "latency of one step inside the node, us"},
+    {"intra.pcie_gen", SC_FIELD_INT, T(pcie_gen), 0, false, 1, 7, NULL,
+     "PCIe generation of the GPU links (the platform's, when lower than the card's)"},
+    {"intra.pcie_lanes", SC_FIELD_INT, T(pcie_lanes), 0, false, 1, 32, NULL, "PCIe lanes per GPU"},
     {"intra.p2p", SC_FIELD_BOOL, T(p2p), 0, false, 0, 0, NULL, "GPU peer-to-peer"},
     {"intra.nvswitch_gen", SC_FIELD_INT, T(nvswitch_gen), 0, false, 1, 9, NULL,
      "NVSwitch generation: NVLink SHARP from gen 3"},
@@ -71,14 +84,18 @@ static const sc_field_t topology__topology_fields[] = {
     {"intra.p2p_level", SC_FIELD_ENUM, T(p2p_level), 0, false, 0, 0, SC_P2P_LEVEL_NAMES,
      "the farthest PCIe path GPUs exchange peer-to-peer over (default switch, as NCCL)"},
     {"nics", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "network adapters per node"},
-    {"nics.count", SC_FIELD_INT, T(nics), 0, false, 0, 1024, NULL, ""},
+    {"nics.count", SC_FIELD_INT, T(nics), 0, false, 0, 1024, NULL,
+     "NICs per node used between nodes"},
     {"nics.rate_gbps", SC_FIELD_NUMBER, T(nic_gbps), 0, false, 0, 1e5, NULL, "Gb/s each"},
-    {"nics.efficiency", SC_FIELD_NUMBER, T(nic_efficiency), 0, false, 0.01, 1, NULL, ""},
-    {"nics.latency_us", SC_FIELD_NUMBER, T(nic_latency_us), 0, false, 0, 1e6, NULL, ""},
+    {"nics.efficiency", SC_FIELD_NUMBER, T(nic_efficiency), 0, false, 0.01, 1, NULL,
+     "share of the line rate a NIC delivers"},
+    {"nics.latency_us", SC_FIELD_NUMBER, T(nic_latency_us), 0, false, 0, 1e6, NULL,
+     "latency of one step across the network, us"},
     {"nics.rails", SC_FIELD_BOOL, T(rails), 0, false, 0, 0, NULL,
      "rail-optimised: NIC k of every node on the same leaf switches"},
     {"inter", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "the fabric between nodes"},
-    {"inter.switch_tiers", SC_FIELD_INT, T(switch_tiers), 0, false, 0, 8, NULL, ""},
+    {"inter.switch_tiers", SC_FIELD_INT, T(switch_tiers), 0, false, 0, 8, NULL,
+     "switch tiers between nodes (1: one switch)"},
     {"inter.oversubscription", SC_FIELD_NUMBER, T(oversubscription), 0, false, 1, 64, NULL,
      "at the leaves' uplinks"},
     {"inter.nodes_per_leaf", SC_FIELD_INT, T(nodes_per_leaf), 0, false, 0, 1e6, NULL,
@@ -163,11 +180,13 @@ static const sc_field_t topology__topology_fields[] = {
 };
 
 static const sc_field_t topology__claim_fields[] = {
-    {"metric", SC_FIELD_ENUM, C(metric), 0, true, 0, 0, SC_CLAIM_METRIC_NAMES, ""},
-    {"collective", SC_FIELD_STRING, C(collective), 24, false, 0, 0, NULL, ""},
+    {"metric", SC_FIELD_ENUM, C(metric), 0, true, 0, 0, SC_CLAIM_METRIC_NAMES,
+     "what the claim states"},
+    {"collective", SC_FIELD_STRING, C(collective), 24, false, 0, 0, NULL,
+     "the collective the claim is about"},
     {"size", SC_FIELD_BYTES, C(size), 0, false, 1, BIG, NULL, "bytes (K/M/G = 2^10..)"},
     {"gpus", SC_FIELD_INT, C(gpus), 0, false, 1, 1e6, NULL, "GPUs per node"},
-    {"nodes", SC_FIELD_INT, C(nodes), 0, false, 1, 1e6, NULL, ""},
+    {"nodes", SC_FIELD_INT, C(nodes), 0, false, 1, 1e6, NULL, "nodes the claim is stated for"},
     {"min", SC_FIELD_NUMBER, C(min), 0, false, 0, BIG, NULL, "at least"},
     {"max", SC_FIELD_NUMBER, C(max), 0, false, 0, BIG, NULL, "at most"},
     {"tolerance", SC_FIELD_NUMBER, C(tolerance), 0, false, 0, 1, NULL, "PASS within"},
@@ -179,7 +198,8 @@ static const sc_field_t topology__claim_fields[] = {
 static const sc_field_t topology__regime_fields[] = {
     {"upto", SC_FIELD_BYTES, R(upto), 0, false, 1, BIG, NULL, "largest size of the regime"},
     {"latency_us", SC_FIELD_NUMBER, R(latency_us), 0, true, 0, 1e7, NULL, "per step"},
-    {"bandwidth_GBps", SC_FIELD_NUMBER, R(GBps), 0, true, 1e-6, 1e7, NULL, ""},
+    {"bandwidth_GBps", SC_FIELD_NUMBER, R(GBps), 0, true, 1e-6, 1e7, NULL,
+     "the regime's bandwidth, GB/s"},
     {NULL, 0, 0, 0, false, 0, 0, NULL, NULL},
 };
 
@@ -431,6 +451,19 @@ double sc_topology_tflops(const sc_topology_t *t, int precision)
     default:
         return t->tflops_fp32;
     }
+}
+
+const sc_field_t *sc_topology_schema(void)
+{
+    return topology__topology_fields;
+}
+const sc_field_t *sc_topology_claim_schema(void)
+{
+    return topology__claim_fields;
+}
+const sc_field_t *sc_topology_regime_schema(void)
+{
+    return topology__regime_fields;
 }
 
 const char *sc_algo_name(int algo)

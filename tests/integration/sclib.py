@@ -12,15 +12,6 @@ import time
 SCALECHECK = os.environ.get("SCALECHECK", "scalecheck")
 TMP_ROOT = os.environ.get("SC_TEST_TMP", tempfile.gettempdir())
 
-# docs/REFERENCE.md §1: busbw = algbw * factor(n).
-def busbw_factor(collective, n):
-    if collective == "allreduce":
-        return 2.0 * (n - 1) / n
-    if collective in ("allgather", "reducescatter", "alltoall", "gather", "scatter"):
-        return (n - 1) / n
-    return 1.0
-
-
 DTYPES = ["int8", "uint8", "int32", "uint32", "int64", "uint64", "float", "double"]
 OPS = ["sum", "prod", "min", "max", "avg"]
 
@@ -190,13 +181,26 @@ def main(test):
 
 
 def registry():
-    """The collectives the binary registers, and those that take a reduction: from `scalecheck
-    version`, so that the tests follow the one list (harness/util/sc_coll_id.h)."""
+    """The collectives the binary registers, those that take a reduction, each one's busbw factor
+    (a formula of the ranks n) and those whose size is the whole buffer: from `scalecheck
+    version`, so that the tests follow the one list (harness/util/sc_coll_id.h). The factors'
+    values are held to docs/REFERENCE.md §1 by tests/unit/test_busbw.c."""
     rc, out, err, _ = scalecheck1(["version"])
     lines = dict(l.split(":", 1) for l in out.splitlines() if ":" in l)
-    if rc != 0 or "collectives" not in lines:
+    if rc != 0 or "collectives" not in lines or "busbw factors" not in lines:
         raise RuntimeError(f"scalecheck version: exit {rc}: {out} {err}")
-    return lines["collectives"].split(), set(lines["reductions"].split())
+    factors = dict(item.split("=", 1) for item in lines["busbw factors"].split())
+    return (lines["collectives"].split(), set(lines["reductions"].split()), factors,
+            set(lines["size is total"].split()))
 
 
-COLLECTIVES, REDUCTIONS = registry()
+COLLECTIVES, REDUCTIONS, FACTORS, SIZE_IS_TOTAL = registry()
+
+
+# docs/REFERENCE.md §1: busbw = algbw * factor(n), the factor as the registry writes it.
+def busbw_factor(collective, n):
+    formula = FACTORS[collective]
+    if formula.endswith("(n-1)/n"):
+        k = formula[: -len("(n-1)/n")]
+        return (float(k) if k else 1.0) * (n - 1) / n
+    return float(formula)

@@ -29,7 +29,7 @@ def check_row(row):
     expect(math.isclose(row["busbw_factor"], factor, rel_tol=1e-12, abs_tol=1e-12), f"{where}: factor")
     expect(math.isclose(row["busbw_GBps"], row["algbw_GBps"] * factor, rel_tol=1e-9, abs_tol=1e-12),
            f"{where}: busbw {row['busbw_GBps']} != algbw x {factor}")
-    if row["collective"] in ("allgather", "reducescatter", "alltoall", "gather", "scatter"):
+    if row["collective"] in SIZE_IS_TOTAL:
         expect(row["count_per_rank"] * NP * DSIZE[row["dtype"]] == row["size_bytes"], f"{where}: count")
 
 

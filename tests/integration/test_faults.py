@@ -116,6 +116,14 @@ def check_end(cmd, fault, base, rc, err, took, code, state, culprit, kept_before
     expect(kept >= kept_before and kept > 0,
            f"{where}: {kept} finished items kept, {kept_before} were there before the fault")
     run_dir = glob.glob(os.path.join(base, "*"))[0]
+    # every ending walks the one list of writers (drive/sc_drive_end.c): the report and the
+    # command's own files are there before anyone asks for them (killed outright, no rank is
+    # left to write its own files: the launcher renders the report, `report --ended`)
+    own = {"coll": ["result.csv"], "run": ["points.csv"], "pairs": ["pairs.csv"], "soak": []}[cmd]
+    own = own if fault != "killed-outright" else []
+    missing = [f for f in ["summary.json", "report.html", "metrics.prom", "junit.xml"] + own
+               if not os.path.exists(os.path.join(run_dir, f))]
+    expect(not missing, f"{where}: the ending wrote no {missing}")
     rc2, out2, err2, _ = scalecheck1(["report", run_dir])
     expect(rc2 == code and "INCOMPLETE" in out2, f"{where}: report exit {rc2}: {out2} {err2}")
     if True:  # xmllint: needs() at the start

@@ -1,0 +1,15 @@
+/* sc_topology_schema.h - the tables a topology file is checked with (sc_topology.c), for the
+ * generated reference (scalecheck validate --schema topology). Apart from sc_topology.h: the
+ * YAML field type would clash there with the records' own. */
+#ifndef SC_TOPOLOGY_SCHEMA_H
+#define SC_TOPOLOGY_SCHEMA_H
+
+#include "config/sc_yaml.h"
+
+/* The schemas the loader checks a topology with: the file's, an expect.claims item's, a
+ * calibrated regime's (each ends with a NULL path). */
+const sc_field_t *sc_topology_schema(void);
+const sc_field_t *sc_topology_claim_schema(void);
+const sc_field_t *sc_topology_regime_schema(void);
+
+#endif
