@@ -28,6 +28,12 @@ static sc_status_t nccl__mark_event(nccl__comm_t *c, int index, cudaEvent_t *eve
     return SC_OK;
 }
 
+static sc_status_t nccl__reserve(sc_comm_t *comm, int count, sc_err_t *err)
+{
+    cudaEvent_t last = NULL;
+    return count > 0 ? nccl__mark_event(nccl__of(comm), count - 1, &last, err) : SC_OK;
+}
+
 static sc_status_t nccl__mark(sc_comm_t *comm, int index, sc_err_t *err)
 {
     nccl__comm_t *c = nccl__of(comm);
@@ -52,7 +58,7 @@ static sc_status_t nccl__interval(sc_comm_t *comm, int index, double *us, sc_err
     return status;
 }
 
-const sc_timer_ops_t sc_nccl_timer = {nccl__mark, nccl__interval};
+const sc_timer_ops_t sc_nccl_timer = {nccl__reserve, nccl__mark, nccl__interval};
 
 void sc_nccl_free_marks(nccl__comm_t *c)
 {

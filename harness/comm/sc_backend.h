@@ -53,7 +53,10 @@ typedef struct {
     /* Device time as nccl-tests takes it: marks (events) recorded in stream order between
      * operations issued back to back, never a wait on the host between them. mark records
      * mark `index` (0, 1, 2 ...) on the communication stream; after sync, interval gives the
-     * microseconds between marks index - 1 and index. */
+     * microseconds between marks index - 1 and index. reserve makes marks 0 .. count - 1
+     * before a timed batch, so that none is made between the operations it times (an event
+     * created inside the loop is host time the device then waits for). */
+    sc_status_t (*reserve)(sc_comm_t *comm, int count, sc_err_t *err);
     sc_status_t (*mark)(sc_comm_t *comm, int index, sc_err_t *err);
     sc_status_t (*interval)(sc_comm_t *comm, int index, double *us, sc_err_t *err);
 } sc_timer_ops_t;

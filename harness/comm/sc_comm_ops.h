@@ -107,6 +107,10 @@ static inline bool sc_comm_has_timer(const sc_comm_t *c)
 {
     return c->ops->timer != NULL;
 }
+static inline sc_status_t sc_comm_timer_reserve(sc_comm_t *c, int count, sc_err_t *err)
+{
+    return c->ops->timer->reserve(c, count, err);
+}
 static inline sc_status_t sc_comm_timer_mark(sc_comm_t *c, int index, sc_err_t *err)
 {
     return c->ops->timer->mark(c, index, err);

@@ -69,7 +69,7 @@ int sc_drive_calibrate(const sc_rte_t *rte, const sc_drive_calibrate_opts_t *opt
     sc_err_t err;
     sc_err_clear(&err);
     sc_status_t status = SC_OK;
-    if (status == SC_OK && o.topology == NULL)
+    if (o.topology == NULL)
         status = sc_err_set(&err, SC_ERR_USAGE, "--topology: required (the file to calibrate)");
     if (status == SC_OK && (o.m.max_bytes < 64 || o.m.max_bytes > ((uint64_t)1 << 30)))
         status = sc_err_set(&err, SC_ERR_USAGE, "--max-size: %llu is outside 64 B to 1 GiB",

@@ -307,8 +307,10 @@ static sc_status_t engine__iterate_device(sc_engine_t *eng, const engine__step_t
                                           double *times, double *dev_times, sc_err_t *err)
 {
     sc_comm_t *comm = eng->comm;
+    sc_status_t status = sc_comm_timer_reserve(comm, n + 1, err); /* none made in the loop */
     uint64_t start = sc_clock_ns();
-    sc_status_t status = engine__issue(comm, step, err);
+    if (status == SC_OK)
+        status = engine__issue(comm, step, err);
     if (status == SC_OK)
         status = sc_comm_timer_mark(comm, 0, err);
     for (int i = 1; i <= n && status == SC_OK; i++) {

@@ -44,7 +44,8 @@ static void core_filled(const sc_backend_ops_t *b)
     }
     /* a feature table is whole or absent */
     if (b->timer != NULL)
-        SC_EXPECT(b->timer->mark != NULL && b->timer->interval != NULL);
+        SC_EXPECT(b->timer->reserve != NULL && b->timer->mark != NULL &&
+                  b->timer->interval != NULL);
     if (b->graph != NULL)
         SC_EXPECT(b->graph->begin && b->graph->end && b->graph->launch && b->graph->destroy);
     if (b->group != NULL)
