@@ -30,41 +30,6 @@
 #include "report/sc_nccl_tests.h"
 #include "util/sc_defaults.h"
 
-/* A number rank 0's backend described (NCCL's versions), 0 when it has none. */
-static double coll__rank0_number(const sc_kvs_t *info, const char *key)
-{
-    const sc_kv_t *kv = info != NULL ? sc_kvs_find(&info[0], key) : NULL;
-    return kv != NULL && kv->is_number ? kv->number : 0;
-}
-
-static void coll__nt_options(const sc_coll_opts_t *o, const sc_kvs_t *rank_info,
-                             const char *results_dir, sc_nt_config_t *nt)
-{
-    *nt = (sc_nt_config_t){
-        .min_bytes = o->min_bytes,
-        .max_bytes = o->max_bytes,
-        .step = o->step_set ? (double)o->step_bytes : o->factor,
-        .step_is_factor = !o->step_set,
-        .warmup = o->eng.warmup,
-        .iters = o->eng.iters,
-        .agg_iters = o->eng.agg_ops,
-        .check_iters = o->eng.check_iters,
-        .graph_launches = o->eng.graph_launches,
-        .blocking = o->blocking,
-        .parallel_init = o->parallel_init,
-        .per_iter = o->per_iter != 0,
-        .timestamps = o->timestamps != 0,
-        .cputime = o->eng.host_time != 0,
-        .nccl_headers = (int)coll__rank0_number(rank_info, "nccl_version_header"),
-        .nccl_library = (int)coll__rank0_number(rank_info, "nccl_version_library"),
-        .statistic = sc_stat_name(o->eng.statistic),
-        .combine = sc_combine_name(o->eng.combine),
-        .combine_number = (int)o->eng.combine,
-        .results_dir = results_dir,
-    };
-    sc_nt_now(nt->start_time, sizeof(nt->start_time));
-}
-
 static uint64_t coll__next_size(const sc_coll_opts_t *o, uint64_t size)
 {
     if (o->step_set)
@@ -128,33 +93,13 @@ static void coll__libraries(const coll__run_t *run, sc_kvs_t *out)
     sc_kvs_text(out, "jansson", sc_json_library_version());
 }
 
-static void coll__options(const sc_coll_opts_t *o, sc_kvs_t *out)
-{
-    sc_kvs_number(out, "minbytes", (double)o->min_bytes);
-    sc_kvs_number(out, "maxbytes", (double)o->max_bytes);
-    sc_kvs_number(out, "stepfactor", o->step_set ? 0.0 : o->factor);
-    sc_kvs_number(out, "stepbytes", (double)(o->step_set ? o->step_bytes : 0));
-    sc_kvs_number(out, "iters", o->eng.iters);
-    sc_kvs_number(out, "warmup_iters", o->eng.warmup);
-    sc_kvs_number(out, "check_iters", o->eng.check_iters);
-    sc_kvs_text(out, "average", sc_combine_name(o->eng.combine));
-    sc_kvs_text(out, "statistic", sc_stat_name(o->eng.statistic));
-    sc_kvs_number(out, "agg_iters", o->eng.agg_ops);
-    sc_kvs_number(out, "cudagraph", o->eng.graph_launches);
-    sc_kvs_number(out, "run_cycles", o->cycles);
-    sc_kvs_number(out, "timeout_s", o->timeout_s);
-    sc_kvs_number(out, "target_ci", o->eng.target_ci);
-    sc_kvs_number(out, "size_budget_s", o->eng.size_budget_s);
-    sc_kvs_number(out, "seed", (double)o->eng.seed);
-}
-
 /* The document's header: what ran, where, with what. */
 static void coll__document(coll__run_t *run, int argc, char **argv)
 {
     sc_result_t *d = &run->doc;
     sc_drive_doc_header(d, &run->ses, argc, argv);
     coll__libraries(run, &d->libraries);
-    coll__options(&run->opts, &d->options);
+    sc_drive_coll_options(&run->opts, &d->options);
 }
 
 /* Rewrites result.json so that finished rows survive a later fault. */
@@ -218,7 +163,7 @@ static void coll__print_header(coll__run_t *run)
 /* What nccl-tests' header and JSON say of this run (rank 0). */
 static void coll__nt_config(coll__run_t *run)
 {
-    coll__nt_options(&run->opts, run->doc.rank_info, run->ses.res.dir, &run->nt);
+    sc_drive_coll_nt_config(&run->opts, run->doc.rank_info, run->ses.res.dir, &run->nt);
 }
 
 /* -J: nccl-tests' JSON of doc's rows, named after the first collective's program. */
