@@ -53,7 +53,7 @@ static const sc_cli_opt_t compute__options[] = {
     SC_OPT_CUSTOM_ROW('d', "dtype", "TYPE", "gemm: fp32, tf32, fp16 or bf16 (default bf16)",
                       compute__dtype),
     SC_OPT_CUSTOM_ROW(0, "size", "N", "gemm: N x N x N matrices (default 8192)", compute__size),
-    O(0, "backend", "NAME", "nccl, mpi or auto (default auto)", SC_OPT_STRING, backend, 0, 0),
+    SC_OPT_BACKEND_ROW(sc_drive_compute_opts_t, backend),
     SC_OPT_TIMEOUT_ROW(sc_drive_compute_opts_t, timeout_s),
     O(0, "json", "FILE", "write the results as JSON to FILE", SC_OPT_STRING, json_path, 0, 0),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),

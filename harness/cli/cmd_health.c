@@ -21,7 +21,7 @@ static const sc_cli_opt_t health__options[] = {
       SC_OPT_DOUBLE, max_temp_c, 1, 200),
     O(0, "size", "SIZE", "largest all-reduce across the node's ranks (default 16M)", SC_OPT_SIZE,
       size, 1024, 0),
-    O(0, "backend", "NAME", "nccl, mpi or auto (default auto)", SC_OPT_STRING, backend, 0, 0),
+    SC_OPT_BACKEND_ROW(sc_drive_health_opts_t, backend),
     O('T', "timeout", "SECONDS", "bound on every wait (default 30)", SC_OPT_DOUBLE, timeout_s, 1,
       3600),
     O(0, "results-dir", "DIR",

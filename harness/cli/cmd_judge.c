@@ -27,7 +27,7 @@ static const sc_cli_opt_t judge__options[] = {
     O(0, "results-dir", "DIR",
       "where the judged directory goes (default " SC_DEFAULT_RESULTS_TEXT ")", SC_OPT_STRING,
       results_base, 0, 0),
-    O(0, "name", "NAME", "name of the judged directory (default judge)", SC_OPT_NAME, name, 0, 0),
+    SC_OPT_NAME_ROW(sc_drive_judge_opts_t, name, "judge"),
     O(0, "json", "FILE", "also write the judged document to FILE", SC_OPT_STRING, json_path, 0, 0),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
     SC_OPT_END,

@@ -18,11 +18,9 @@
 static const sc_cli_opt_t preflight__options[] = {
     O(0, "json", "FILE", "also write result.json here", SC_OPT_STRING, json_path, 0, 0),
     SC_OPT_TIMEOUT_ROW(sc_drive_preflight_opts_t, timeout_s),
-    O(0, "results-dir", "DIR", "where run directories go (default " SC_DEFAULT_RESULTS_TEXT ")",
-      SC_OPT_STRING, results_base, 0, 0),
-    O(0, "name", "NAME", "the run directory's name after the time stamp (default preflight)",
-      SC_OPT_NAME, name, 0, 0),
-    O(0, "metrics", "FILE", SC_METRICS_HELP, SC_OPT_STRING, metrics_path, 0, 0),
+    SC_OPT_RESULTS_DIR_ROW(sc_drive_preflight_opts_t, results_base),
+    SC_OPT_NAME_ROW(sc_drive_preflight_opts_t, name, "preflight"),
+    SC_OPT_METRICS_ROW(sc_drive_preflight_opts_t, metrics_path),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
     SC_OPT_END,
 };

@@ -69,6 +69,25 @@ typedef struct {
                "(default " SC_DEFAULT_TIMEOUT_TEXT ")",                                            \
                SC_OPT_DOUBLE, st, field, 0.0, 86400.0)
 
+/* The options every measuring command shares, each declared here once (st's field a const
+ * char *): the backend, where run directories go, the run's name (its default named by the
+ * command), --metrics. */
+#define SC_OPT_BACKEND_ROW(st, field)                                                              \
+    SC_OPT_ROW(0, "backend", "NAME",                                                               \
+               "nccl, mpi, ucx or auto (default auto: NCCL where every rank has a GPU, else "      \
+               "MPI)",                                                                             \
+               SC_OPT_STRING, st, field, 0, 0)
+#define SC_OPT_RESULTS_DIR_ROW(st, field)                                                          \
+    SC_OPT_ROW(0, "results-dir", "DIR",                                                            \
+               "where run directories go (default " SC_DEFAULT_RESULTS_TEXT ")", SC_OPT_STRING,    \
+               st, field, 0, 0)
+#define SC_OPT_NAME_ROW(st, field, default_name)                                                   \
+    SC_OPT_ROW(0, "name", "NAME",                                                                  \
+               "the run directory's name after its time stamp (default " default_name ")",         \
+               SC_OPT_NAME, st, field, 0, 0)
+#define SC_OPT_METRICS_ROW(st, field)                                                              \
+    SC_OPT_ROW(0, "metrics", "FILE", SC_METRICS_HELP, SC_OPT_STRING, st, field, 0, 0)
+
 /* -T was the topology before it became the timeout, as in nccl-tests: an old habit is told. */
 #define SC_CLI_T_HINT "-T is the timeout in seconds, as in nccl-tests; a topology is -Y/--topology"
 
