@@ -428,6 +428,16 @@ static sc_status_t coll__sweep(coll__run_t *run, sc_err_t *err)
         }
         coll__collective_end(run, coll);
     }
+    /* a selection that measured nothing (every size too small to give each rank an element)
+     * is not a pass: it is said, exit 2, nothing left on disk */
+    if (run->busbw_rows == 0) {
+        char lo[32], hi[32];
+        return sc_err_set(err, SC_ERR_USAGE,
+                          "-b/-e: nothing measured: no size from %s to %s B gives the selected "
+                          "collectives and types an element per rank on %d ranks",
+                          sc_size_format(o->min_bytes, lo, sizeof(lo)),
+                          sc_size_format(o->max_bytes, hi, sizeof(hi)), run->rte->size);
+    }
     return SC_OK;
 }
 

@@ -127,6 +127,12 @@ def test():
         check_case(label, 2, args + ["--backend", "mpi"], fresh, named)
         expect(not os.path.exists(os.path.join(wd, "fresh")),
                f"{label}: left the folders made for --results-dir")
+    # a selection that measures nothing is not a pass: at 3 ranks no size up to 16 B gives
+    # reduce-scatter one double per rank (an empty table once ended with exit 0)
+    check_case("coll measuring nothing", 3, ["coll", "--collective", "reducescatter", "-d",
+                                             "double", "-b", "8", "-e", "16", "--backend", "mpi"],
+               fresh, "-b/-e: nothing measured: no size from 8 to 16 B")
+    expect(not os.path.exists(os.path.join(wd, "fresh")), "nothing measured: left its folder")
     check_results_dirs(wd, [("coll", coll), ("run", run), ("pairs", pairs + ["--per", "rank"])])
     # Commands without a results directory: exit 2 and no output file.
     single = [
