@@ -146,6 +146,7 @@ void sc_drive_save_failed(sc_session_t *ses, sc_result_t *doc, const sc_err_t *w
     if (ses->rte == NULL || ses->rte->rank != 0 || ses->res.dir[0] == '\0' ||
         why->status == SC_ERR_USAGE)
         return;
+    sc_session_say(ses, ses->rte, ending->command, why->status, why); /* before a peer's abort */
     snprintf(doc->reason, sizeof(doc->reason), "%s", why->msg);
     sc_session_culprits(ses, doc->at_fault, sizeof(doc->at_fault));
     sc_err_t err;

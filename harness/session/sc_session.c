@@ -242,16 +242,26 @@ static int session__share_failed(sc_session_t *s, const sc_rte_t *rte, int faile
     return 1;
 }
 
+void sc_session_say(sc_session_t *s, const sc_rte_t *rte, const char *cmd, sc_status_t status,
+                    const sc_err_t *err)
+{
+    int code = sc_status_exit_code(status);
+    if (status == SC_OK || s->error_said || (rte->rank != 0 && code == 2))
+        return;
+    char at_fault[1024] = "";
+    if (code == 3)
+        sc_session_culprits(s, at_fault, sizeof(at_fault));
+    fprintf(stderr, "scalecheck %s: %s%s%s\n", cmd, err->msg, at_fault[0] ? "; at fault: " : "",
+            at_fault);
+    fflush(stderr);
+    s->error_said = true;
+}
+
 int sc_session_finish(sc_session_t *s, const sc_rte_t *rte, const char *cmd, sc_status_t status,
                       const sc_err_t *err, int failed)
 {
     int code = sc_status_exit_code(status);
-    char at_fault[1024] = "";
-    if (code == 3)
-        sc_session_culprits(s, at_fault, sizeof(at_fault));
-    if (status != SC_OK && (rte->rank == 0 || code != 2))
-        fprintf(stderr, "scalecheck %s: %s%s%s\n", cmd, err->msg, at_fault[0] ? "; at fault: " : "",
-                at_fault);
+    sc_session_say(s, rte, cmd, status, err);
     if (code == 3) { /* the GPU communicators first: their peers are released, not killed */
         sc_backend_abort_all(true);
         sc_rte_abort(rte, 3);

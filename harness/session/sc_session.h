@@ -42,6 +42,7 @@ typedef struct {
     sc_session_end_fn on_end;
     void *on_end_arg;
     pthread_mutex_t write_lock; /* held while the result document is written */
+    bool error_said;            /* sc_session_say printed the error already */
 } sc_session_t;
 
 /* Opens everything; collective. On error nothing is left open and every rank has the same
@@ -79,6 +80,11 @@ void sc_health_gather(const sc_rte_t *rte, sc_health_t *mine, sc_health_t **host
  * Returns the exit code: the error's, else 1 when failed, else 0. */
 int sc_session_finish(sc_session_t *s, const sc_rte_t *rte, const char *cmd, sc_status_t status,
                       const sc_err_t *err, int failed);
+/* The error line sc_session_finish prints ("scalecheck CMD: ...; at fault: ..."), printed now and
+ * not again: rank 0 says it before it writes the failed run's documents, which a peer's
+ * MPI_Abort may cut short. */
+void sc_session_say(sc_session_t *s, const sc_rte_t *rte, const char *cmd, sc_status_t status,
+                    const sc_err_t *err);
 void sc_session_close(sc_session_t *s);
 
 #endif
