@@ -117,14 +117,38 @@ int sc_pairs_quick_retests(int n, const double *uni, const int *looks, double li
     return rounds;
 }
 
-/* Members of leaf l, in participant order, into who (room for n); how many. */
-static int plan__members(int n, const int *leaf_of, int l, int *who)
+/* The participants by leaf, in participant order: leaf l's are order[start[l] ..
+ * start[l + 1]) (a counting sort, made once: listing them by scanning every participant for
+ * every leaf of every round cost n x leaves per round). */
+typedef struct {
+    int *order, *start;
+} plan__leaves_t;
+
+static bool plan__leaves(int n, const int *leaf_of, int nleaves, plan__leaves_t *L)
 {
-    int count = 0;
+    L->order = malloc((size_t)n * sizeof(int));
+    L->start = calloc((size_t)nleaves + 1, sizeof(int));
+    if (L->order == NULL || L->start == NULL)
+        return false;
     for (int i = 0; i < n; i++)
-        if (leaf_of[i] == l)
-            who[count++] = i;
-    return count;
+        L->start[leaf_of[i] + 1]++;
+    for (int l = 0; l < nleaves; l++)
+        L->start[l + 1] += L->start[l];
+    int *fill = malloc((size_t)nleaves * sizeof(int));
+    if (fill == NULL)
+        return false;
+    memcpy(fill, L->start, (size_t)nleaves * sizeof(int));
+    for (int i = 0; i < n; i++)
+        L->order[fill[leaf_of[i]]++] = i;
+    free(fill);
+    return true;
+}
+
+/* Members of leaf l: *who points at them; how many. */
+static int plan__members(const plan__leaves_t *L, int l, const int **who)
+{
+    *who = L->order + L->start[l];
+    return L->start[l + 1] - L->start[l];
 }
 
 static void plan__join(int *round, int a, int b)
@@ -135,11 +159,11 @@ static void plan__join(int *round, int a, int b)
 
 /* Under each leaf: its members even with odd, and an odd last one with the first a round
  * later (round1 NULL: that round is not planned). */
-static void plan__under_leaves(int n, const int *leaf_of, int nleaves, int *who, int *round0,
-                               int *round1)
+static void plan__under_leaves(const plan__leaves_t *L, int nleaves, int *round0, int *round1)
 {
     for (int l = 0; l < nleaves; l++) {
-        int m = plan__members(n, leaf_of, l, who);
+        const int *who;
+        int m = plan__members(L, l, &who);
         for (int j = 0; j + 1 < m; j += 2)
             plan__join(round0, who[j], who[j + 1]);
         if (m % 2 && m >= 3 && round1 != NULL)
@@ -148,15 +172,15 @@ static void plan__under_leaves(int n, const int *leaf_of, int nleaves, int *who,
 }
 
 /* Round r of the leaves' round-robin: each leaf with its partner, member j with j + r. */
-static void plan__across(int n, const int *leaf_of, int nleaves, int r, int *a_who, int *b_who,
-                         int *round)
+static void plan__across(const plan__leaves_t *L, int nleaves, int r, int *round)
 {
     int slots = nleaves % 2 ? nleaves + 1 : nleaves;
     for (int a = 0; a < nleaves; a++) {
         int b = plan__partner(a, r, slots);
         if (b <= a || b >= nleaves)
             continue;
-        int ma = plan__members(n, leaf_of, a, a_who), mb = plan__members(n, leaf_of, b, b_who);
+        const int *a_who, *b_who;
+        int ma = plan__members(L, a, &a_who), mb = plan__members(L, b, &b_who);
         for (int j = 0; j < ma && j < mb; j++)
             plan__join(round, a_who[j], b_who[(j + r) % mb]);
     }
@@ -164,35 +188,27 @@ static void plan__across(int n, const int *leaf_of, int nleaves, int r, int *a_w
 
 int sc_pairs_plan_switch(int n, const int *leaf_of, int nleaves, int **peers)
 {
-    bool odd = false;
-    int *who = malloc((size_t)n * sizeof(int) * 2);
-    for (int l = 0; who != NULL && l < nleaves; l++) {
-        int m = plan__members(n, leaf_of, l, who);
+    *peers = NULL;
+    plan__leaves_t L = {0};
+    bool ok = plan__leaves(n, leaf_of, nleaves, &L), odd = false;
+    for (int l = 0; ok && l < nleaves; l++) {
+        const int *who;
+        int m = plan__members(&L, l, &who);
         odd |= m % 2 && m >= 3;
     }
     int under = odd ? 2 : 1, slots = nleaves % 2 ? nleaves + 1 : nleaves;
     int across = nleaves > 1 ? slots - 1 : 0, rounds = under + across;
-    *peers = who ? malloc((size_t)rounds * (size_t)n * sizeof(int)) : NULL;
-    if (*peers == NULL) {
-        free(who);
-        return -1;
+    *peers = ok ? malloc((size_t)rounds * (size_t)n * sizeof(int)) : NULL;
+    if (*peers != NULL) {
+        for (size_t i = 0; i < (size_t)rounds * (size_t)n; i++)
+            (*peers)[i] = -1;
+        plan__under_leaves(&L, nleaves, *peers, odd ? *peers + n : NULL);
+        for (int r = 0; r < across; r++)
+            plan__across(&L, nleaves, r, *peers + (size_t)(under + r) * n);
     }
-    for (int i = 0; i < rounds * n; i++)
-        (*peers)[i] = -1;
-    plan__under_leaves(n, leaf_of, nleaves, who, *peers, odd ? *peers + n : NULL);
-    for (int r = 0; r < across; r++)
-        plan__across(n, leaf_of, nleaves, r, who, who + n, *peers + (size_t)(under + r) * n);
-    free(who);
-    return rounds;
-}
-
-/* Pairs in a plan's rounds. */
-static long long plan__pairs(const int *peers, int rounds, int n)
-{
-    long long pairs = 0;
-    for (int i = 0; i < rounds * n; i++)
-        pairs += peers[i] > i % n;
-    return pairs;
+    free(L.order);
+    free(L.start);
+    return *peers != NULL ? rounds : -1;
 }
 
 /* Quick with k bad nodes in k different first pairs: 2k suspects to pair again with the
@@ -205,21 +221,22 @@ static void plan__quick_counts(int n, int k, sc_pairs_count_t *out)
     out->pairs = first_pairs + (k > 0 && lenders > 0 ? suspects : 0);
 }
 
-/* Switch on leaves of leaf_size: its plan counted (the same whatever is bad: a node has a pair
- * under its leaf and one with every other leaf, enough to tell a node from its partner). */
+/* Switch on leaves of leaf_size (participant i under leaf i / leaf_size): its plan counted
+ * without being made (the same whatever is bad: a node has a pair under its leaf and one with
+ * every other leaf, enough to tell a node from its partner). Under the leaves, a leaf of m has
+ * m / 2 pairs, and one more a round later when m is odd (and 3 or more); across them, every two
+ * leaves meet once in the round-robin, with as many pairs as the smaller has members. What
+ * sc_pairs_plan_switch makes, in closed form (test_pairs_plan holds the two equal). */
 static void plan__switch_counts(int n, int leaf_size, int k, sc_pairs_count_t *out)
 {
     if (n <= leaf_size) /* one leaf: quick's pairs, then its second step */
         return plan__quick_counts(n, k, out);
-    int *leaf_of = malloc((size_t)n * sizeof(int)), *peers = NULL;
-    for (int i = 0; leaf_of != NULL && i < n; i++)
-        leaf_of[i] = i / leaf_size;
-    int rounds =
-        leaf_of ? sc_pairs_plan_switch(n, leaf_of, (n + leaf_size - 1) / leaf_size, &peers) : -1;
-    out->rounds = rounds;
-    out->pairs = rounds > 0 ? plan__pairs(peers, rounds, n) : 0;
-    free(peers);
-    free(leaf_of);
+    long long full = n / leaf_size, rest = n % leaf_size, nleaves = full + (rest > 0);
+    bool odd = (leaf_size % 2 && leaf_size >= 3) || (rest % 2 && rest >= 3);
+    long long slots = nleaves % 2 ? nleaves + 1 : nleaves;
+    out->rounds = (odd ? 2 : 1) + (nleaves > 1 ? (int)(slots - 1) : 0);
+    out->pairs = full * (leaf_size / 2 + (leaf_size % 2 && leaf_size >= 3)) + rest / 2 +
+                 (rest % 2 && rest >= 3) + full * (full - 1) / 2 * leaf_size + full * rest;
 }
 
 void sc_pairs_plan_counts(sc_pairs_strategy_t s, int n, int k, int leaf_size, sc_pairs_count_t *out)

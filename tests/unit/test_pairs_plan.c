@@ -4,6 +4,7 @@
  * --plan-only prints, and the localisation of what quick measured: a bad node (slow with a good
  * partner too) and a bad route (fine with the others); bisect's reference. */
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -199,6 +200,27 @@ static void check_switch(void)
     sc_pairs_count_t c;
     sc_pairs_plan_counts(SC_PAIRS_switch, 64, 2, 32, &c);
     SC_EXPECT(c.rounds == 2 && c.pairs == 64); /* 16 + 16 under, 32 across */
+    /* the counts in closed form are those of the plan made, leaves full and the last one
+     * short, odd and even */
+    const int shapes[][2] = {{64, 32}, {70, 32}, {75, 8}, {99, 7}, {40, 3}, {130, 32}, {33, 4}};
+    for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+        int nn = shapes[i][0], leaf = shapes[i][1], nleaves = (nn + leaf - 1) / leaf;
+        int *of = malloc((size_t)nn * sizeof(int)), *made = NULL;
+        for (int j = 0; of != NULL && j < nn; j++)
+            of[j] = j / leaf;
+        int r = of ? sc_pairs_plan_switch(nn, of, nleaves, &made) : -1;
+        long long pairs = 0;
+        for (long long j = 0; made != NULL && j < (long long)r * nn; j++)
+            pairs += made[j] > j % nn;
+        sc_pairs_plan_counts(SC_PAIRS_switch, nn, 0, leaf, &c);
+        if (c.rounds != r || c.pairs != pairs)
+            fprintf(stderr,
+                    "switch %d nodes, leaves of %d: counted %d rounds %lld pairs, made %d %lld\n",
+                    nn, leaf, c.rounds, c.pairs, r, pairs);
+        SC_EXPECT(c.rounds == r && c.pairs == pairs);
+        free(made);
+        free(of);
+    }
 }
 
 /* bisect's reference: two slow groups of four (the vcluster's two bad nodes, as measured) leave
