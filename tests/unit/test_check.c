@@ -45,8 +45,8 @@ static double expected_factor(const char *name, int n)
 {
     if (!strcmp(name, "allreduce"))
         return n > 1 ? 2.0 * (n - 1) / n : 0.0;
-    if (!strcmp(name, "allgather") || !strcmp(name, "reducescatter") ||
-        !strcmp(name, "alltoall") || !strcmp(name, "gather") || !strcmp(name, "scatter"))
+    if (!strcmp(name, "allgather") || !strcmp(name, "reducescatter") || !strcmp(name, "alltoall") ||
+        !strcmp(name, "gather") || !strcmp(name, "scatter"))
         return n > 1 ? (double)(n - 1) / n : 0.0;
     if (!strcmp(name, "broadcast") || !strcmp(name, "reduce") || !strcmp(name, "sendrecv"))
         return 1.0;
