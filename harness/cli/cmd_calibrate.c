@@ -40,11 +40,8 @@ int sc_cmd_calibrate(const sc_rte_t *rte, int argc, char **argv)
     sc_err_t err;
     sc_err_clear(&err);
     sc_status_t status = sc_cli_parse(calibrate__options, argc, argv, 2, &o, &err);
-    if (status != SC_OK) {
-        if (rte->rank == 0)
-            fprintf(stderr, "scalecheck calibrate: %s\n", err.msg);
-        return sc_status_exit_code(status);
-    }
+    if (status != SC_OK)
+        return sc_cli_refuse(rte, "calibrate", &err);
     if (o.help) {
         if (rte->rank == 0)
             sc_cli_print_help(calibrate__options, stdout);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "cli/cmd_coll_opts.h"
+#include "cli/sc_cli.h"
 #include "cli/sc_cmd.h"
 #include "drive/sc_drive_coll.h"
 
@@ -11,11 +12,8 @@ int sc_cmd_coll(const sc_rte_t *rte, int argc, char **argv)
     sc_coll_opts_t opts;
     sc_err_t err;
     sc_err_clear(&err);
-    if (sc_coll_opts_parse(&opts, argc, argv, 2, rte->size, &err) != SC_OK) {
-        if (rte->rank == 0)
-            fprintf(stderr, "scalecheck coll: %s\n", err.msg);
-        return sc_status_exit_code(err.status);
-    }
+    if (sc_coll_opts_parse(&opts, argc, argv, 2, rte->size, &err) != SC_OK)
+        return sc_cli_refuse(rte, "coll", &err);
     if (opts.help) {
         if (rte->rank == 0) {
             printf("usage: mpirun -np N scalecheck coll [options]\n\n");

@@ -69,11 +69,8 @@ int sc_cmd_compute(const sc_rte_t *rte, int argc, char **argv)
     sc_err_t err;
     sc_err_clear(&err);
     sc_status_t status = sc_cli_parse(compute__options, argc, argv, 2, &o, &err);
-    if (status != SC_OK) {
-        if (rte->rank == 0)
-            fprintf(stderr, "scalecheck compute: %s\n", err.msg);
-        return sc_status_exit_code(status);
-    }
+    if (status != SC_OK)
+        return sc_cli_refuse(rte, "compute", &err);
     if (o.help) {
         if (rte->rank == 0)
             sc_cli_print_help(compute__options, stdout);

@@ -43,11 +43,8 @@ int sc_cmd_health(const sc_rte_t *rte, int argc, char **argv)
     sc_err_t err;
     sc_err_clear(&err);
     sc_status_t status = sc_cli_parse(health__options, argc, argv, 2, &o, &err);
-    if (status != SC_OK) {
-        if (rte->rank == 0)
-            fprintf(stderr, "scalecheck health: %s\n", err.msg);
-        return sc_status_exit_code(status);
-    }
+    if (status != SC_OK)
+        return sc_cli_refuse(rte, "health", &err);
     if (o.help) {
         if (rte->rank == 0) {
             printf("usage: mpirun -np <ranks of one node> scalecheck health [options]\n\n");

@@ -129,11 +129,8 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
     o.m.put = !strcmp(o.method, "put");
     o.m.serial = !strcmp(o.mode, "serial");
     o.per_rank = !strcmp(o.per, "rank");
-    if (status != SC_OK) {
-        if (rte->rank == 0)
-            fprintf(stderr, "scalecheck pairs: %s\n", err.msg);
-        return sc_status_exit_code(status);
-    }
+    if (status != SC_OK)
+        return sc_cli_refuse(rte, "pairs", &err);
     if (o.help) {
         if (rte->rank == 0)
             sc_cli_print_help(pairs__options, stdout);

@@ -41,10 +41,7 @@ int sc_cmd_preflight(const sc_rte_t *rte, int argc, char **argv)
         }
         return 0;
     }
-    if (status != SC_OK) {
-        if (rte->rank == 0)
-            fprintf(stderr, "scalecheck preflight: %s\n", err.msg);
-        return sc_status_exit_code(status);
-    }
+    if (status != SC_OK)
+        return sc_cli_refuse(rte, "preflight", &err);
     return sc_drive_preflight(rte, &o, argc, argv);
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "cli/cmd_run_opts.h"
+#include "cli/sc_cli.h"
 #include "cli/sc_cmd.h"
 #include "drive/sc_drive_run.h"
 
@@ -20,10 +21,7 @@ int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
         }
         return 0;
     }
-    if (status != SC_OK) {
-        if (rte->rank == 0)
-            fprintf(stderr, "scalecheck run: %s\n", err.msg);
-        return sc_status_exit_code(status);
-    }
+    if (status != SC_OK)
+        return sc_cli_refuse(rte, "run", &err);
     return sc_drive_run(rte, &opts, argc, argv);
 }

@@ -94,11 +94,8 @@ int sc_cmd_soak(const sc_rte_t *rte, int argc, char **argv)
     sc_soak_opts_t opts;
     sc_err_t err;
     sc_err_clear(&err);
-    if (soak__parse(argc, argv, &opts, &err) != SC_OK) {
-        if (rte->rank == 0)
-            fprintf(stderr, "scalecheck soak: %s\n", err.msg);
-        return sc_status_exit_code(err.status);
-    }
+    if (soak__parse(argc, argv, &opts, &err) != SC_OK)
+        return sc_cli_refuse(rte, "soak", &err);
     if (opts.help) {
         if (rte->rank == 0)
             sc_cli_print_help(soak__options, stdout);

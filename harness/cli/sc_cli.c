@@ -266,3 +266,10 @@ sc_status_t sc_cli_double(const char *flag, const char *value, double min, doubl
     *out = v;
     return SC_OK;
 }
+
+int sc_cli_refuse(const sc_rte_t *rte, const char *cmd, const sc_err_t *err)
+{
+    if (rte->rank == 0)
+        fprintf(stderr, "scalecheck %s: %s\n", cmd, err->msg);
+    return sc_status_exit_code(err->status);
+}

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "rte/sc_rte.h"
 #include "topology/sc_topology.h"
 #include "util/sc_defaults.h"
 #include "util/sc_status.h"
@@ -120,5 +121,9 @@ sc_status_t sc_cli_double(const char *flag, const char *value, double min, doubl
 
 /* A comma list with no empty item ("1,,2", "1,", "" are refused, naming the flag). */
 sc_status_t sc_cli_check_list(const char *flag, const char *v, sc_err_t *err);
+
+/* A command's options refused: "scalecheck CMD: why" on rank 0 (every rank parsed the same
+ * argv and has the same error), and the exit code to return (2). */
+int sc_cli_refuse(const sc_rte_t *rte, const char *cmd, const sc_err_t *err);
 
 #endif

@@ -508,11 +508,8 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
     if (status == SC_OK)
         status = sc_drive_baseline_load(run->opts.baseline, &run->baseline, err);
     if (status == SC_OK)
-        status = sc_files_check_output("--json", run->opts.json_path, err);
-    if (status == SC_OK)
-        status = sc_files_check_output("--csv", run->opts.csv_path, err);
-    if (status == SC_OK)
-        status = sc_files_check_output("--metrics", run->opts.metrics_path, err);
+        status = sc_drive_check_outputs(run->opts.json_path, run->opts.csv_path,
+                                        run->opts.metrics_path, err);
     if (status == SC_OK)
         status = sc_files_check_output("-J", run->opts.nccl_json_path, err);
     if (status == SC_OK)

@@ -12,6 +12,7 @@
 #include "report/sc_prometheus.h"
 #include "report/sc_report.h"
 #include "sc_config.h"
+#include "util/sc_files.h"
 
 void sc_drive_doc_header(sc_result_t *d, const sc_session_t *ses, int argc, char **argv)
 {
@@ -37,6 +38,17 @@ void sc_drive_doc_header(sc_result_t *d, const sc_session_t *ses, int argc, char
         memcpy(d->rank_hosts[r], rte->hosts[r], SC_HOST_MAX);
         memcpy(d->hosts[rte->host_index[r]], rte->hosts[r], SC_HOST_MAX);
     }
+}
+
+sc_status_t sc_drive_check_outputs(const char *json_path, const char *csv_path,
+                                   const char *metrics_path, sc_err_t *err)
+{
+    sc_status_t status = sc_files_check_output("--json", json_path, err);
+    if (status == SC_OK)
+        status = sc_files_check_output("--csv", csv_path, err);
+    if (status == SC_OK)
+        status = sc_files_check_output("--metrics", metrics_path, err);
+    return status;
 }
 
 /* The writers every ending walks (sc_drive_outputs). */

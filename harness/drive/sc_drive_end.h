@@ -24,6 +24,11 @@ typedef struct {
     void *ctx;
 } sc_drive_ending_t;
 
+/* --json, --csv and --metrics (each may be NULL) checked before anything runs: the outputs every
+ * measuring command may take, refused with the flag named (util/sc_files.h). */
+sc_status_t sc_drive_check_outputs(const char *json_path, const char *csv_path,
+                                   const char *metrics_path, sc_err_t *err);
+
 /* Every document a run writes besides result.json, from the document as it ended, in one list
  * that every ending walks - complete (sc_drive_complete), failed (sc_drive_save_failed) and
  * the watchdog's (sc_drive_end_hook): the run directory's summary.json, junit.xml, metrics.prom

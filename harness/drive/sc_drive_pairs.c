@@ -209,11 +209,7 @@ int sc_drive_pairs(const sc_rte_t *rte, const sc_drive_pairs_opts_t *opts, int a
     if (status == SC_OK)
         status = sc_drive_baseline_load(o.baseline, &baseline, &err);
     if (status == SC_OK)
-        status = sc_files_check_output("--json", o.json_path, &err);
-    if (status == SC_OK)
-        status = sc_files_check_output("--csv", o.csv_path, &err);
-    if (status == SC_OK)
-        status = sc_files_check_output("--metrics", o.metrics_path, &err);
+        status = sc_drive_check_outputs(o.json_path, o.csv_path, o.metrics_path, &err);
     sc_session_t ses = {0};
     pairs__files_t files = {&ses, o.csv_path};
     sc_drive_ending_t ending = {.command = "pairs",

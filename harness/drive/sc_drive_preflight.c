@@ -66,9 +66,7 @@ int sc_drive_preflight(const sc_rte_t *rte, const sc_drive_preflight_opts_t *o, 
 {
     sc_err_t err;
     sc_err_clear(&err);
-    sc_status_t status = sc_files_check_output("--json", o->json_path, &err);
-    if (status == SC_OK)
-        status = sc_files_check_output("--metrics", o->metrics_path, &err);
+    sc_status_t status = sc_drive_check_outputs(o->json_path, NULL, o->metrics_path, &err);
     sc_session_t ses = {0};
     sc_drive_ending_t ending = {
         .command = "preflight", .metrics_path = o->metrics_path, .json_path = o->json_path};

@@ -469,11 +469,8 @@ int sc_drive_run(const sc_rte_t *rte, const sc_run_opts_t *opts, int argc, char 
     if (status == SC_OK)
         status = sc_drive_baseline_load(run.opts.baseline, &run.baseline, &err);
     if (status == SC_OK)
-        status = sc_files_check_output("--json", run.opts.json_path, &err);
-    if (status == SC_OK)
-        status = sc_files_check_output("--csv", run.opts.csv_path, &err);
-    if (status == SC_OK)
-        status = sc_files_check_output("--metrics", run.opts.metrics_path, &err);
+        status = sc_drive_check_outputs(run.opts.json_path, run.opts.csv_path,
+                                        run.opts.metrics_path, &err);
     if (status == SC_OK)
         status = run__setup(&run, &err);
     if (status == SC_OK && rte->nhosts > 1 && !run.opts.no_preflight)

@@ -75,9 +75,7 @@ static sc_status_t soak__inputs(soak__launch_t *l, sc_err_t *err)
                                .max_drift = SC_DEFAULT_SOAK_MAX_DRIFT};
     if (o->max_drift >= 0)
         l->limits.max_drift = o->max_drift;
-    status = sc_files_check_output("--json", o->json_path, err);
-    if (status == SC_OK)
-        status = sc_files_check_output("--metrics", o->metrics_path, err);
+    status = sc_drive_check_outputs(o->json_path, NULL, o->metrics_path, err);
     return status;
 }
 

@@ -48,9 +48,9 @@ static sc_status_t report__dat(const char *dir, const char *file, const void *it
     return fclose(f) == 0 ? SC_OK : sc_err_set(err, SC_ERR_IO, "cannot write %s", path);
 }
 
-/* Runs gnuplot on script in stage (a folder of its own, see sc_report_stage_open); false (and
- * why) when it is not there or fails. The folder goes to the shell in single quotes, each quote
- * in it written as '\'' (a run name may hold one). */
+/* Runs gnuplot on script in stage (a folder of its own, see sc_report_stage_open), for 30 s at
+ * most; false (and why) when it is not there, fails or runs over. The folder goes to the shell in
+ * single quotes, each quote in it written as '\'' (a run name may hold one). */
 bool sc_report_gnuplot(const char *stage, const char *script, char *why, size_t len)
 {
     char cmd[2 * PATH_MAX + 64];
@@ -61,7 +61,8 @@ bool sc_report_gnuplot(const char *stage, const char *script, char *why, size_t 
         else
             cmd[used++] = *c;
     }
-    snprintf(cmd + used, sizeof(cmd) - used, "' && gnuplot 2>gnuplot.err");
+    /* bounded: every ending renders the report now, the watchdog's too, which must end */
+    snprintf(cmd + used, sizeof(cmd) - used, "' && timeout -k 2 30 gnuplot 2>gnuplot.err");
     FILE *p = popen(cmd, "w");
     if (p == NULL) {
         snprintf(why, len, "cannot start gnuplot");
