@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Benchmark (not a test): what preflight's gather costs - every rank reads its host's
-# configuration and sends one fixed-size record to rank 0 in one MPI_Gather. Measured at
+# Benchmark (not a test): what preflight's gather costs - the first rank of each host reads its
+# configuration and alone sends one fixed-size record to rank 0 (one MPI_Gatherv: a record a
+# host, not a rank, since issue 31; oversubscribed on one machine every rank is on one host). Measured at
 # 32..256 ranks oversubscribed on this machine (as `scalecheck preflight` prints it: "read and
 # gathered in X ms"), fitted to a + b x ranks, and extrapolated to 1024 and 4096 ranks. On 2
 # cores the ranks also share the CPU, so the figure is an upper bound for a real cluster's.

@@ -41,7 +41,10 @@ done
 
 if [ -z "$mpi_kind" ]; then
     mpi_kind=openmpi
-    mpirun --version 2>&1 | grep -qi hydra && mpi_kind=mpich
+    # read whole, then matched: grep -q in a pipe under pipefail fails now and then with
+    # mpirun's SIGPIPE (141) and would take MPICH for Open MPI
+    mpi_version=$(mpirun --version 2>&1 || true)
+    [[ ${mpi_version,,} == *hydra* ]] && mpi_kind=mpich
 fi
 case "$mpi_kind" in
     openmpi) launcher=mpirun ;;
@@ -87,10 +90,11 @@ if [ "$mpi_kind" = mpich ]; then
     done
     extra=()
 fi
-# Ranks write to a pty under mpirun: no colours unless this script's own output is a terminal.
-if ! [ -t 1 ]; then
-    export NO_COLOR=1
-    [ "$mpi_kind" = openmpi ] && args+=(-x NO_COLOR)
+# Ranks write to a pty under mpirun and cannot tell where mpirun's own output goes: colour only
+# when this script's output is a terminal (CLICOLOR_FORCE=1 passed on), unless NO_COLOR is set.
+if [ -t 1 ] && [ -z "${NO_COLOR:-}" ]; then
+    export CLICOLOR_FORCE=1
+    [ "$mpi_kind" = openmpi ] && args+=(-x CLICOLOR_FORCE)
 fi
 export OMPI_ALLOW_RUN_AS_ROOT=${OMPI_ALLOW_RUN_AS_ROOT:-1}
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM:-1}

@@ -15,7 +15,7 @@ if [ -n "${SC_PREBUILT:-}" ]; then
     sc=$SC_PREBUILT/scalecheck
 else
     scripts/install-deps.sh
-    scripts/build.sh >/dev/null
+    scripts/build.sh --main >/dev/null
     sc=build/scalecheck
 fi
 ranks=${SC_RANKS:-$(nproc)}
@@ -28,12 +28,17 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # misplacing its ranks, not the host being slow.
 bind=none
 [ "$ranks" -le "$(nproc)" ] && bind=core
-# Ranks write to a pty under mpirun, so they would colour even into a file: not unless we are
-# on a terminal ourselves (no-color.org).
-[ -t 1 ] || export NO_COLOR=1
+# Ranks write to a pty under mpirun and cannot tell where mpirun's output goes: they colour
+# only when told (CLICOLOR_FORCE), which they are when this script's output is a terminal and
+# NO_COLOR is not set (no-color.org).
+colour=0
+[ -t 1 ] && [ -z "${NO_COLOR:-}" ] && colour=1 && export CLICOLOR_FORCE=1
 # mpi: the host path's launch; mpi1: one rank; mpig: the GPU path's, -np given after (a rank per
 # GPU, unbound: NCCL places its threads by the GPU's NUMA node itself)
-if mpirun --version 2>&1 | grep -qi hydra; then
+# (the version is read whole first: grep -q would end the pipe early and, under pipefail, a
+# SIGPIPE to mpirun (141) would read as "not MPICH")
+mpi_version=$(mpirun --version 2>&1 || true)
+if [[ ${mpi_version,,} == *hydra* ]]; then
     # MPICH's mpirun (hydra): its own spelling; it passes the environment whole and places more
     # ranks than cores freely
     mpi=(mpirun -n "$ranks" -bind-to "$bind")
@@ -43,8 +48,7 @@ else
     mpi=(mpirun -np "$ranks" --oversubscribe --bind-to "$bind")
     mpi1=(mpirun -np 1)
     mpig=(mpirun --oversubscribe --bind-to none)
-    [ -t 1 ] || mpi+=(-x NO_COLOR)
-    [ -t 1 ] || mpig+=(-x NO_COLOR)
+    [ "$colour" = 1 ] && mpi+=(-x CLICOLOR_FORCE) && mpig+=(-x CLICOLOR_FORCE)
 fi
 mkdir -p results
 # What this host is: a GPU server (NVML finds GPUs) runs NCCL with one rank per GPU, held to the

@@ -41,9 +41,9 @@ static const sc_cli_opt_t baseline__options[] = {
 };
 #undef O
 
-static void baseline__print(FILE *out, const sc_baseline_t *b)
+static void baseline__print(FILE *out, const sc_baseline_t *b, size_t figures)
 {
-    fprintf(out, "# baseline: %zu figures from %zu runs, least tolerance %.3g\n", b->points.n,
+    fprintf(out, "# baseline: %zu figures from %zu runs, least tolerance %.3g\n", figures,
             b->runs.n, b->tolerance);
     for (size_t i = 0; i < b->runs.n; i++)
         fprintf(out, "#   run %zu: %s (%s %s, %s, %d ranks on %d host%s%s%s)\n", i,
@@ -51,6 +51,10 @@ static void baseline__print(FILE *out, const sc_baseline_t *b)
                 b->runs.items[i].backend, b->runs.items[i].ranks, b->runs.items[i].nhosts,
                 b->runs.items[i].nhosts == 1 ? "" : "s", b->runs.items[i].hosts[0] ? ": " : "",
                 b->runs.items[i].hosts);
+    if (figures > b->points.n) { /* a fleet's: they are in the file */
+        fprintf(out, "# (%zu figures: `scalecheck baseline show FILE` lists them)\n", figures);
+        return;
+    }
     fprintf(out, "# %-64s %-12s %5s %12s %8s\n", "figure", "metric", "runs", "median", "spread");
     for (size_t i = 0; i < b->points.n; i++) {
         const sc_baseline_point_t *p = &b->points.items[i];
@@ -67,15 +71,76 @@ static sc_status_t baseline__good(const char *dir, const sc_result_t *r, sc_err_
                           "%s: the run did not complete (state '%s'): not a "
                           "known-good run",
                           dir, r->state);
-    if (r->judged && sc_checks_tally(&r->checks).fail > 0)
+    if (r->judged && sc_result_tally(r).fail > 0)
         return sc_err_set(err, SC_ERR_INPUT, "%s: the run has failed checks: not a known-good run",
                           dir);
     return SC_OK;
 }
 
+/* A run's case row, streamed past: its figure into the baseline being built. */
+typedef struct {
+    sc_baseline_builder_t *bb;
+    const sc_result_t *doc;
+    sc_err_t *err;
+} baseline__reading_t;
+
+static bool baseline__row(void *ctx, bool sweep, const sc_case_row_t *row)
+{
+    baseline__reading_t *reading = ctx;
+    return sc_baseline_add_case(reading->bb, reading->doc, sweep, row, reading->err) == SC_OK;
+}
+
+/* The points, a key's at a time from the builder's store, as the file is written; the first
+ * of them kept for the listing on the terminal (a report's worth: SC_DEFAULT_SHOWN). */
+typedef struct {
+    const sc_baseline_builder_t *bb;
+    sc_baseline_points_t *listed;
+    size_t written;
+} baseline__writing_t;
+
+static bool baseline__points_write(sc_list_out_t *out, void *ctx)
+{
+    baseline__writing_t *w = ctx;
+    for (size_t i = 0; i < w->bb->store.nkeys; i++) {
+        sc_baseline_point_t made[SC_STORE_METRICS];
+        int n = sc_store_points(&w->bb->store, i, w->bb->nruns, made);
+        for (int m = 0; m < n; m++) {
+            sc_json_list_put(out, &made[m], sc_baseline_point_fields);
+            sc_baseline_point_t *kept =
+                w->written++ < SC_DEFAULT_SHOWN ? SC_LIST_PUSH(w->listed) : NULL;
+            if (kept != NULL)
+                *kept = made[m];
+        }
+    }
+    return true;
+}
+
+/* Each run read with its rows streamed into the builder (ten runs of a million rows: their
+ * figures held compactly, never the runs), then checked for a known-good run. */
+static sc_status_t baseline__read(sc_baseline_builder_t *bb, const char *const *dirs, size_t n,
+                                  sc_err_t *err)
+{
+    sc_status_t status = SC_OK;
+    for (size_t i = 0; status == SC_OK && i < n; i++) {
+        if (bb->nruns == SC_BASELINE_MAX_RUNS)
+            return sc_err_set(err, SC_ERR_USAGE, "baseline: at most %d runs (%s is one more)",
+                              SC_BASELINE_MAX_RUNS, dirs[i]);
+        sc_result_t doc;
+        baseline__reading_t reading = {bb, &doc, err};
+        sc_json_cases_t to = {baseline__row, &reading};
+        status = sc_json_load_result_cases(dirs[i], &doc, &to, err);
+        if (status != SC_OK)
+            break;
+        status = baseline__good(dirs[i], &doc, err);
+        if (status == SC_OK)
+            status = sc_baseline_add(bb, &doc, dirs[i], err);
+        sc_result_free(&doc);
+    }
+    return status;
+}
+
 static sc_status_t baseline__create(const baseline__opts_t *o, sc_err_t *err)
 {
-    const char *const *dirs = &o->words[1];
     size_t n = (size_t)o->nwords - 1;
     if (o->out == NULL)
         return sc_err_set(err, SC_ERR_USAGE, "-o: required (the baseline file to write)");
@@ -83,34 +148,32 @@ static sc_status_t baseline__create(const baseline__opts_t *o, sc_err_t *err)
         return sc_err_set(err, SC_ERR_USAGE,
                           "baseline create: give the known-good run directories");
     sc_status_t status = sc_files_check_output("-o", o->out, err);
-    sc_result_t *docs = calloc(n, sizeof(*docs));
-    if (docs == NULL && status == SC_OK)
-        status = sc_err_set(err, SC_ERR_NOMEM, "no memory");
-    size_t loaded = 0;
-    for (; status == SC_OK && loaded < n; loaded++) {
-        status = sc_json_load_result(dirs[loaded], &docs[loaded], err);
-        if (status == SC_OK)
-            status = baseline__good(dirs[loaded], &docs[loaded], err);
-    }
     sc_baseline_t b;
+    sc_baseline_builder_t bb;
+    sc_baseline_begin(&bb, &b, o->tolerance);
     if (status == SC_OK)
-        status = sc_baseline_build(docs, dirs, n, o->tolerance, &b, err);
+        status = baseline__read(&bb, &o->words[1], n, err);
+    status = sc_baseline_end(&bb, status, true, err);
+    if (status != SC_OK)
+        return status;
+    time_t now = time(NULL);
+    struct tm utc;
+    gmtime_r(&now, &utc);
+    strftime(b.created_utc, sizeof(b.created_utc), "%Y-%m-%dT%H:%M:%SZ", &utc);
+    snprintf(b.version, sizeof(b.version), "%s", SC_VERSION);
+    sc_baseline_points_t listed = {0};
+    baseline__writing_t writing = {&bb, &listed, 0};
+    sc_list_source_t points = {baseline__points_write, &writing};
+    b.points_source = &points;
+    status = sc_json_write_baseline(o->out, &b, err);
+    b.points_source = NULL;
+    b.points = listed;
     if (status == SC_OK) {
-        time_t now = time(NULL);
-        struct tm utc;
-        gmtime_r(&now, &utc);
-        strftime(b.created_utc, sizeof(b.created_utc), "%Y-%m-%dT%H:%M:%SZ", &utc);
-        snprintf(b.version, sizeof(b.version), "%s", SC_VERSION);
-        status = sc_json_write_baseline(o->out, &b, err);
-        if (status == SC_OK) {
-            baseline__print(stdout, &b);
-            printf("baseline: %s\n", o->out);
-        }
-        sc_baseline_free(&b);
+        baseline__print(stdout, &b, writing.written);
+        printf("baseline: %s\n", o->out);
     }
-    for (size_t i = 0; docs != NULL && i < loaded; i++)
-        sc_result_free(&docs[i]);
-    free(docs);
+    sc_baseline_builder_free(&bb);
+    sc_baseline_free(&b);
     return status;
 }
 
@@ -121,7 +184,7 @@ static sc_status_t baseline__show(const baseline__opts_t *o, sc_err_t *err)
     sc_baseline_t b;
     sc_status_t status = sc_drive_baseline_load(o->words[1], &b, err);
     if (status == SC_OK)
-        baseline__print(stdout, &b);
+        baseline__print(stdout, &b, b.points.n);
     sc_baseline_free(&b);
     return status;
 }

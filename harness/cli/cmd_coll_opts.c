@@ -3,6 +3,7 @@
 #include "cli/sc_cli.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/sc_defaults.h"
@@ -340,6 +341,24 @@ static sc_status_t coll__nccl_tests_limits(const sc_coll_opts_t *o, sc_err_t *er
 }
 
 /* Checks that need the whole command line (and the rank count). */
+/* nccl-tests' NCCL_TESTS_MIN_BW, read strictly: what nccl-tests' atof takes as 0 (no floor) for a
+ * typo is refused here, as a bad flag is. */
+static sc_status_t coll__min_bw(sc_coll_opts_t *o, sc_err_t *err)
+{
+    const char *v = getenv("NCCL_TESTS_MIN_BW");
+    if (v == NULL || v[0] == '\0')
+        return SC_OK;
+    char *end = NULL;
+    double gbps = strtod(v, &end);
+    if (end == v || *end != '\0' || !(gbps >= 0) || gbps > 1e9)
+        return sc_err_set(err, SC_ERR_USAGE,
+                          "NCCL_TESTS_MIN_BW: '%s' is not a bandwidth in GB/s (nccl-tests' floor "
+                          "on the average bus bandwidth)",
+                          v);
+    o->min_avg_busbw = gbps;
+    return SC_OK;
+}
+
 static sc_status_t coll__validate(const sc_coll_opts_t *o, int nranks, sc_err_t *err)
 {
     if (o->factor_set && o->step_set)
@@ -369,6 +388,8 @@ sc_status_t sc_coll_opts_parse(sc_coll_opts_t *o, int argc, char **argv, int fir
     if (o->nccl_tests_output && !o->stat_set)
         o->eng.statistic = nccl_tests.statistic;
     o->eng.warmup += o->skip; /* -K: the first timed iterations are left out */
+    if ((status = coll__min_bw(o, err)) != SC_OK)
+        return status;
     o->eng.barrier_each = o->blocking == 1 || o->blocking == 3;
     return coll__validate(o, nranks, err);
 }

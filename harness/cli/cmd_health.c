@@ -1,8 +1,8 @@
 /* cmd_health.c - `scalecheck health`: a short check of one node for a scheduler's node-health
  * hook (Slurm HealthCheckProgram, a prolog, a Kubernetes CronJob), in the manner of NHC; its
  * options declared and parsed here, the check driven by drive/sc_drive_health.h. Exit 0 and
- * "scalecheck health: OK" when all passes; exit 1 with a first line "ERROR: scalecheck health:
- * <what failed>" when something fails. */
+ * "scalecheck health: OK" when all passes; exit 1 with a first line in NHC's form ("ERROR:  nhc:
+ * Health check failed:  scalecheck health: <what failed>") when something fails. */
 #include <stdio.h>
 
 #include "cli/sc_cli.h"

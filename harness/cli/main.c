@@ -8,6 +8,7 @@
 #include "cli/sc_cmd.h"
 #include "sc_config.h"
 #include "session/sc_results.h"
+#include "util/sc_names.h"
 
 typedef struct {
     const char *name;
@@ -46,6 +47,20 @@ static const main__command_t main__commands[] = {
     {"telemetry", sc_cmd_telemetry, "sample GPU health through NVML", false},
     {"version", sc_cmd_version, "print versions of scalecheck and its libraries", true},
 };
+
+/* An unknown command, with the nearest one where one is close ("colll": coll). */
+static void main__unknown(const char *name)
+{
+    const char *names[sizeof(main__commands) / sizeof(main__commands[0])];
+    int n = 0;
+    for (size_t i = 0; i < sizeof(main__commands) / sizeof(main__commands[0]); i++)
+        names[n++] = main__commands[i].name;
+    const char *near = sc_names_nearest(names, n, name);
+    if (near != NULL)
+        fprintf(stderr, "scalecheck: unknown command '%s' (did you mean '%s'?)\n", name, near);
+    else
+        fprintf(stderr, "scalecheck: unknown command '%s' (try scalecheck --help)\n", name);
+}
 
 /* scalecheck(1) in roff, or the command names for the completion. */
 static bool main__usage_as(FILE *out)
@@ -132,7 +147,7 @@ int main(int argc, char **argv)
         if (cmd != NULL)
             code = cmd->run(&rte, argc, argv);
         else if (rte.rank == 0)
-            fprintf(stderr, "scalecheck: unknown command '%s' (try scalecheck --help)\n", argv[1]);
+            main__unknown(argv[1]);
     }
     if (rte.rank == 0)
         sc_results_note_exit(code);

@@ -17,6 +17,20 @@ static const sc_cli_opt_t *cli__find_long(const sc_cli_opt_t *table, const char 
     return NULL;
 }
 
+/* "--flg: unknown option (did you mean --flag?; see --help)": the nearest long option. */
+static sc_status_t cli__unknown(const sc_cli_opt_t *table, const char *flag, sc_err_t *err)
+{
+    const char *names[256];
+    int n = 0;
+    for (const sc_cli_opt_t *o = table; o->long_name != NULL && n < 256; o++)
+        names[n++] = o->long_name;
+    const char *near = strncmp(flag, "--", 2) == 0 ? sc_names_nearest(names, n, flag + 2) : NULL;
+    if (near != NULL)
+        return sc_err_set(err, SC_ERR_USAGE, "%s: unknown option (did you mean --%s?; see --help)",
+                          flag, near);
+    return sc_err_set(err, SC_ERR_USAGE, "%s: unknown option (see --help)", flag);
+}
+
 static const sc_cli_opt_t *cli__find_short(const sc_cli_opt_t *table, char name)
 {
     for (const sc_cli_opt_t *o = table; o->long_name != NULL; o++)
@@ -111,7 +125,7 @@ static sc_status_t cli__parse_one(const sc_cli_opt_t *table, int argc, char **ar
     if (opt == NULL && strcmp(flag, "-T") == 0)
         return sc_err_set(err, SC_ERR_USAGE, "-T: unknown option here (%s)", SC_CLI_T_HINT);
     if (opt == NULL)
-        return sc_err_set(err, SC_ERR_USAGE, "%s: unknown option (see --help)", flag);
+        return cli__unknown(table, flag, err);
     if (opt->metavar == NULL) {
         if (inline_value != NULL)
             return sc_err_set(err, SC_ERR_USAGE, "%s: takes no value", flag);

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/sc_names.h"
+
 static const sc_coll_t *const coll__colls[] = {
 #define SC__COLL_PTR(name) &sc_coll_##name,
     SC_COLL_MAP(SC__COLL_PTR)
@@ -24,17 +26,16 @@ const sc_coll_t *sc_coll_get(sc_coll_id_t id)
 
 sc_status_t sc_coll_find(const char *name, const char *flag, const sc_coll_t **coll, sc_err_t *err)
 {
-    char names[256] = "";
-    size_t used = 0;
-    for (const sc_coll_t *const *c = coll__colls; *c != NULL; c++) {
+    const char *names[SC_COLL_COUNT + 1];
+    int n = 0;
+    for (const sc_coll_t *const *c = coll__colls; *c != NULL && n < SC_COLL_COUNT; c++) {
         if (strcmp((*c)->name, name) == 0) {
             *coll = *c;
             return SC_OK;
         }
-        used += (size_t)snprintf(names + used, sizeof(names) - used, "%s, ", (*c)->name);
+        names[n++] = (*c)->name;
     }
-    return sc_err_set(err, SC_ERR_USAGE, "%s: unknown collective '%s' (valid: %sall)", flag, name,
-                      names);
+    return sc_names_unknown(names, n, flag, "collective", name, "all", err);
 }
 
 size_t sc_coll_count_1(const sc_coll_shape_t *s)

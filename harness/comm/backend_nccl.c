@@ -52,7 +52,8 @@ static sc_status_t nccl__settle(nccl__comm_t *c, ncclResult_t rc, const char *wh
     char detail[512];
     snprintf(detail, sizeof(detail), "%s (%s)", ncclGetErrorString(rc),
              c->nccl ? ncclGetLastError(c->nccl) : "");
-    return nccl__fail(c, SC_ERR_RUNTIME, what, detail, err);
+    /* a remote error is another rank's fault: that rank names it (sc_session_finish) */
+    return nccl__fail(c, rc == ncclRemoteError ? SC_ERR_PEER : SC_ERR_RUNTIME, what, detail, err);
 }
 
 sc_status_t sc_nccl_settle(nccl__comm_t *c, ncclResult_t rc, const char *what, sc_err_t *err)

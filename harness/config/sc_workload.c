@@ -143,7 +143,7 @@ sc_status_t sc_workload_load(const char *name, sc_workload_t *w, sc_err_t *err)
     sc_yaml_doc_t doc;
     sc_status_t status = sc_yaml_load(path, &doc, err);
     if (status != SC_OK)
-        return status;
+        return sc_files_shipped_hint(name, dirs, "workload", status, err);
     status = sc_yaml_apply(&doc, workload__workload_fields, w, NULL, err);
     sc_yaml_free(&doc);
     if (status == SC_OK && w->micro_batches == 0)

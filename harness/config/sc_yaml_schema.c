@@ -1,5 +1,6 @@
 /* sc_yaml_schema.c - applies a field table (sc_yaml.h) to a parsed document. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,31 +10,12 @@
 #include "util/sc_names.h"
 #include "util/sc_size.h"
 
-static size_t yaml_schema__edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 63 || lb > 63)
-        return 99;
-    size_t d[64][64];
-    for (size_t i = 0; i <= la; i++)
-        d[i][0] = i;
-    for (size_t j = 0; j <= lb; j++)
-        d[0][j] = j;
-    for (size_t i = 1; i <= la; i++)
-        for (size_t j = 1; j <= lb; j++) {
-            size_t sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            size_t del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
-            d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-        }
-    return d[la][lb];
-}
-
 /* The key (last path component) under `section` ("" for the top) closest to `key`. */
 static const char *yaml_schema__suggest(const sc_field_t *fields, const char *section,
                                         const char *key)
 {
     const char *best = NULL;
-    size_t best_d = 4; /* only close matches are suggestions */
+    size_t best_d = SIZE_MAX;
     size_t slen = strlen(section);
     for (const sc_field_t *f = fields; f->path != NULL; f++) {
         const char *name = f->path;
@@ -44,8 +26,8 @@ static const char *yaml_schema__suggest(const sc_field_t *fields, const char *se
         } else if (strchr(name, '.') != NULL) {
             continue;
         }
-        size_t d = yaml_schema__edit_distance(key, name);
-        if (d < best_d) {
+        size_t d = sc_names_distance(key, name);
+        if (d < best_d && sc_names_close(key, d)) {
             best_d = d;
             best = name;
         }

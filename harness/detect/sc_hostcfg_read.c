@@ -299,46 +299,59 @@ void sc_hostcfg_read(const sc_rte_t *rte, sc_hostcfg_t *c)
     cfg__env(c);
 }
 
+/* Whether rank r is the first of its host in world order: it reads and sends for the host. */
+static bool hostcfg__speaks(const sc_rte_t *rte, int r)
+{
+    for (int q = r - 1; q >= 0; q--)
+        if (rte->host_index[q] == rte->host_index[r])
+            return false;
+    return true;
+}
+
 sc_status_t sc_hostcfg_gather(const sc_rte_t *rte, sc_hostcfg_t **hosts, int *nhosts, sc_err_t *err)
 {
     *hosts = NULL;
     *nhosts = 0;
-    /* the first rank of each host reads for it (NVML's start-up costs per process); the others
-     * send an empty record of the same size, so that one MPI_Gather takes all */
+    /* the first rank of each host reads for it (NVML's start-up costs per process) and alone
+     * sends: rank 0 takes a record a host, not a rank (4096 ranks on 512 hosts: 512 records) */
     sc_hostcfg_t mine;
     memset(&mine, 0, sizeof(mine));
-    if (rte->local_rank == 0)
+    bool speaks = hostcfg__speaks(rte, rte->rank);
+    if (speaks)
         sc_hostcfg_read(rte, &mine);
-    sc_hostcfg_t *all = rte->rank == 0 ? calloc((size_t)rte->size, sizeof(*all)) : NULL;
-    int ok = rte->rank != 0 || all != NULL;
+    sc_hostcfg_t *each = NULL;
+    int *counts = NULL, *displs = NULL;
+    if (rte->rank == 0) {
+        each = calloc((size_t)rte->nhosts, sizeof(*each));
+        counts = calloc((size_t)rte->size, sizeof(*counts));
+        displs = calloc((size_t)rte->size, sizeof(*displs));
+    }
+    bool *seen = rte->rank == 0 ? calloc((size_t)rte->nhosts, sizeof(*seen)) : NULL;
+    int ok = rte->rank != 0 || (each != NULL && counts != NULL && displs != NULL && seen != NULL);
+    for (int r = 0; ok && rte->rank == 0 && r < rte->size; r++) {
+        int h = rte->host_index[r]; /* hostcfg__speaks for every rank, in one pass */
+        counts[r] = seen[h] ? 0 : (int)sizeof(mine);
+        displs[r] = h * (int)sizeof(mine);
+        seen[h] = true;
+    }
+    free(seen);
     MPI_Bcast(&ok, 1, MPI_INT, 0, rte->world);
+    int rc = MPI_SUCCESS;
+    if (ok)
+        rc = MPI_Gatherv(&mine, speaks ? (int)sizeof(mine) : 0, MPI_BYTE, each, counts, displs,
+                         MPI_BYTE, 0, rte->world);
+    free(counts);
+    free(displs);
+    if (!ok || rc != MPI_SUCCESS)
+        free(each);
     if (!ok)
         return sc_err_set(err, SC_ERR_NOMEM, "rank 0 (host %s): no memory for %d host records",
-                          rte->host, rte->size);
-    int rc = MPI_Gather(&mine, (int)sizeof(mine), MPI_BYTE, all, (int)sizeof(mine), MPI_BYTE, 0,
-                        rte->world);
-    if (rc != MPI_SUCCESS) {
-        free(all);
-        return sc_rte_mpi_error(rte, rc, "MPI_Gather(host configurations)", err);
+                          rte->host, rte->nhosts);
+    if (rc != MPI_SUCCESS)
+        return sc_rte_mpi_error(rte, rc, "MPI_Gatherv(host configurations)", err);
+    if (rte->rank == 0) {
+        *hosts = each;
+        *nhosts = rte->nhosts;
     }
-    if (rte->rank != 0)
-        return SC_OK;
-    sc_hostcfg_t *each = calloc((size_t)rte->nhosts, sizeof(*each));
-    bool *taken = calloc((size_t)rte->nhosts, sizeof(*taken));
-    for (int r = 0; each != NULL && taken != NULL && r < rte->size; r++) {
-        int h = rte->host_index[r]; /* the first rank of each host speaks for it */
-        if (!taken[h])
-            each[h] = all[r];
-        taken[h] = true;
-    }
-    bool short_of_memory = each == NULL || taken == NULL;
-    free(taken);
-    free(all);
-    if (short_of_memory) {
-        free(each);
-        return sc_err_set(err, SC_ERR_NOMEM, "rank 0 (host %s): no memory", rte->host);
-    }
-    *hosts = each;
-    *nhosts = rte->nhosts;
     return SC_OK;
 }

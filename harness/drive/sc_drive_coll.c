@@ -1,6 +1,7 @@
 /* sc_drive_coll.c - `scalecheck coll`, driven: nccl-tests-style sweeps of one or all collectives
  * over sizes, types and reductions, out of place and in place, with statistics per size, an exact
  * data check, and results written to the run's own directory. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,7 +61,18 @@ typedef struct {
     sc_nt_config_t nt;   /* --nccl-tests-output, -J */
     int argc;            /* the command line, for -J */
     char **argv;
+    FILE *journal;  /* rank 0: results.jsonl, a row a line as each case ends */
+    double flushed; /* when the journal last went to the kernel */
+    double started; /* when the run began (coll__now) */
+    double write_s; /* rank 0: seconds spent writing results (the journal, result.json) */
 } coll__run_t;
+
+static double coll__now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 /* Wrong results on the host path were computed by the MPI library itself (scalecheck's check
  * computes the expected values on its own): one finding per collective, type and operation that
@@ -102,12 +114,50 @@ static void coll__document(coll__run_t *run, int argc, char **argv)
     sc_drive_coll_options(&run->opts, &d->options);
 }
 
-/* Rewrites result.json so that finished rows survive a later fault. */
-static sc_status_t coll__save(coll__run_t *run, const char *state, sc_err_t *err)
+#define COLL__JOURNAL "results.jsonl"
+
+/* A journal goes to the kernel at most this often: a system call a row was a third of a 10 000
+ * case sweep of small messages. A row is kept within this much of its case's end however the
+ * run ends: a hang, a signal or a fault flushes it first (sc_drive_ending_t.journal); a kill -9
+ * loses at most these last rows. */
+#define COLL__FLUSH_S 0.1
+
+/* The rows from first on appended to the journal (rank 0): a finished case costs a line, and a
+ * later fault keeps every row before it (result.json names the journal until the run ends;
+ * sc_json_load_result reads it). */
+static sc_status_t coll__journal_rows(coll__run_t *run, size_t first, sc_err_t *err)
 {
-    if (run->rte->rank != 0)
+    if (run->journal == NULL)
         return SC_OK;
-    return sc_drive_save_doc(&run->ses, &run->doc, state, err);
+    double t0 = coll__now();
+    for (size_t i = first; i < run->doc.cases.n; i++)
+        sc_json_write_row(run->journal, &run->doc.cases.items[i], sc_case_row_fields);
+    sc_status_t status = SC_OK;
+    if ((t0 - run->flushed >= COLL__FLUSH_S && fflush(run->journal) != 0) || ferror(run->journal)) {
+        char path[PATH_MAX];
+        sc_results_path(&run->ses.res, COLL__JOURNAL, path, sizeof(path));
+        status = sc_err_set(err, SC_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    }
+    run->flushed = t0 - run->flushed >= COLL__FLUSH_S ? t0 : run->flushed;
+    run->write_s += coll__now() - t0;
+    return status;
+}
+
+/* rank 0: the journal opened, and result.json written once while running: the header, and
+ * where the rows will be. */
+static sc_status_t coll__journal_open(coll__run_t *run, sc_err_t *err)
+{
+    if (run->rte->rank != 0 || run->ses.res.dir[0] == '\0')
+        return SC_OK;
+    char path[PATH_MAX];
+    sc_results_path(&run->ses.res, COLL__JOURNAL, path, sizeof(path));
+    if ((run->journal = fopen(path, "we")) == NULL)
+        return sc_err_set(err, SC_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    snprintf(run->doc.journal, sizeof(run->doc.journal), "%s", COLL__JOURNAL);
+    double t0 = coll__now();
+    sc_status_t status = sc_drive_save_doc(&run->ses, &run->doc, "running", err);
+    run->write_s += coll__now() - t0;
+    return status;
 }
 
 /* The rows as CSV, in the run directory and at --csv. */
@@ -191,15 +241,18 @@ static sc_status_t coll__own_files(void *ctx, const sc_result_t *doc, sc_err_t *
 }
 
 /* With a topology: the model's expectation for this case, and its check. */
-static void coll__expect(coll__run_t *run, const sc_case_t *c, sc_case_row_t *row)
+static void coll__expect(coll__run_t *run, const sc_case_t *c, sc_case_row_t *row, double measure_s)
 {
     const sc_rte_t *rte = run->rte;
     char name[160], size[32];
     snprintf(name, sizeof(name), "%s %s %s %s B %s", c->coll->name, sc_dtype_name(c->dtype),
              c->coll->has_op ? sc_redop_name(c->op) : "", sc_size_format(c->size_bytes, size, 32),
              c->in_place ? "in-place" : "out-of-place");
+    size_t before = run->doc.checks.n;
     sc_verdict_case(&run->topo, c->coll, rte->size / rte->nhosts, rte->nhosts, name, row,
                     &run->doc.checks);
+    if (run->doc.checks.n > before) /* JUnit's time for it: the case's looks, measured */
+        run->doc.checks.items[run->doc.checks.n - 1].measure_s = measure_s;
 }
 
 /* A case's looks: the case, the best look so far, their count and the slowest one's median. */
@@ -271,7 +324,7 @@ static sc_status_t coll__run_size(coll__run_t *run, sc_case_t *c, sc_err_t *err)
         if (!sc_engine_supports(run->eng, c))
             continue; /* e.g. NCCL has no in-place alltoall: the row says n/a */
         int looks;
-        double slowest_us;
+        double slowest_us, started = coll__now();
         sc_status_t status = sc_engine_run_case(run->eng, c, &results[ip], err);
         if (status == SC_OK)
             status = coll__looks(run, c, &results[ip], &looks, &slowest_us, err);
@@ -286,6 +339,7 @@ static sc_status_t coll__run_size(coll__run_t *run, sc_case_t *c, sc_err_t *err)
         run->coll_wrong += results[ip].wrong;
         run->coll_busbw_sum += results[ip].busbw_GBps;
         run->coll_busbw_rows++;
+        size_t first = run->doc.cases.n;
         sc_case_row_t *row = run->rte->rank == 0 ? SC_LIST_PUSH(&run->doc.cases) : NULL;
         if (row != NULL) {
             sc_case_row_fill(c, &results[ip], run->ses.world->size, row);
@@ -293,8 +347,11 @@ static sc_status_t coll__run_size(coll__run_t *run, sc_case_t *c, sc_err_t *err)
             row->slowest_look_us = looks > 1 ? slowest_us : SC_ABSENT;
             row->cycle = run->cycle;
             if (run->opts.topology != NULL) /* held to the topology */
-                coll__expect(run, c, row);
+                coll__expect(run, c, row, coll__now() - started);
         }
+        status = coll__journal_rows(run, first, err);
+        if (status != SC_OK)
+            return status;
     }
     if (run->rte->rank == 0 && run->opts.nccl_tests_output)
         sc_nt_row(&run->ses.res, &run->nt, c, ran[0] ? &results[0] : NULL,
@@ -303,18 +360,28 @@ static sc_status_t coll__run_size(coll__run_t *run, sc_case_t *c, sc_err_t *err)
         sc_coll_report_table_row(&run->ses.res, c, ran[0] ? &results[0] : NULL,
                                  ran[1] ? &results[1] : NULL, run->opts.eng.iters == 0);
     fflush(stdout);
-    return coll__save(run, "running", err);
+    return SC_OK;
 }
 
-/* -N 0 runs until stopped: result.json keeps the latest rows only. */
-static void coll__forget_old_rows(coll__run_t *run)
+/* -N 0 runs until stopped: result.json and its journal keep the latest rows only (the journal
+ * written anew from them, once every SC_DEFAULT_FOREVER_ROWS / 2 rows). */
+static sc_status_t coll__forget_old_rows(coll__run_t *run, sc_err_t *err)
 {
     sc_case_rows_t *rows = &run->doc.cases;
     if (run->opts.cycles != 0 || rows->n <= SC_DEFAULT_FOREVER_ROWS)
-        return;
+        return SC_OK;
     size_t drop = rows->n - SC_DEFAULT_FOREVER_ROWS / 2;
     memmove(rows->items, rows->items + drop, (rows->n - drop) * sizeof(*rows->items));
     rows->n -= drop;
+    if (run->journal == NULL)
+        return SC_OK;
+    char path[PATH_MAX];
+    sc_results_path(&run->ses.res, COLL__JOURNAL, path, sizeof(path));
+    run->journal = freopen(path, "we", run->journal); /* NULL: it was closed */
+    if (run->journal == NULL) {
+        return sc_err_set(err, SC_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    }
+    return coll__journal_rows(run, 0, err);
 }
 
 /* Every size of one case, -N times (0: until stopped), as nccl-tests repeats them. */
@@ -328,10 +395,10 @@ static sc_status_t coll__sweep_one(coll__run_t *run, const sc_coll_t *coll, sc_d
             if (!sc_engine_shape_case(run->eng, &c, size))
                 continue; /* too small for one element per rank */
             sc_status_t status = coll__run_size(run, &c, err);
+            if (status == SC_OK && run->rte->rank == 0)
+                status = coll__forget_old_rows(run, err);
             if (status != SC_OK)
                 return status;
-            if (run->rte->rank == 0)
-                coll__forget_old_rows(run);
         }
     }
     return SC_OK;
@@ -374,7 +441,7 @@ static void coll__collective_end(coll__run_t *run, const sc_coll_t *coll)
         return;
     double avg = run->coll_busbw_rows ? run->coll_busbw_sum / (double)run->coll_busbw_rows : 0;
     if (run->opts.nccl_tests_output)
-        sc_nt_footer(&run->ses.res, coll->nccl_tests, run->coll_wrong, avg,
+        sc_nt_footer(&run->ses.res, coll->nccl_tests, run->coll_wrong, avg, run->opts.min_avg_busbw,
                      run->opts.memory_report ? run->need_bytes : 0);
     else if (!run->opts.all_colls && (run->opts.colls & (run->opts.colls - 1)) == 0)
         return; /* one collective: the run's summary is its footer */
@@ -441,16 +508,47 @@ static sc_status_t coll__sweep(coll__run_t *run, sc_err_t *err)
     return SC_OK;
 }
 
+/* What writing the results cost, beside the run (bench/fleet.py reads it: issue 31's goal is
+ * under 2 % of the wall time at 10 000 cases). */
+static void coll__print_write_share(coll__run_t *run, double run_s)
+{
+    if (run->opts.nccl_tests_output || !(run_s > 0))
+        return;
+    sc_results_printf(&run->ses.res,
+                      "# results written in %.3f s (%.2f %% of the run's %.1f s, %zu rows)\n",
+                      run->write_s, 100.0 * run->write_s / run_s, run_s, run->doc.cases.n);
+}
+
+/* The run's average bus bandwidth over its rows, as nccl-tests' footer gives it. */
+static double coll__avg_busbw(const coll__run_t *run)
+{
+    return run->busbw_rows ? run->busbw_sum / (double)run->busbw_rows : 0.0;
+}
+
+/* NCCL_TESTS_MIN_BW as a check of the verdict: FAIL (exit 1) below 90 % of it, as nccl-tests
+ * fails then; in the table, result.json and JUnit like every other check. */
+static void coll__min_bw_check(coll__run_t *run)
+{
+    if (!(run->opts.min_avg_busbw > 0))
+        return;
+    double avg = coll__avg_busbw(run);
+    sc_band_t band = {.tolerance = 0.1, .fail_tolerance = 0.1};
+    sc_verdict_band(&run->doc.checks, "average bus bandwidth over the run (NCCL_TESTS_MIN_BW)",
+                    "busbw_GBps", avg, run->opts.min_avg_busbw, &band, true, "NCCL_TESTS_MIN_BW");
+    run->doc.judged = true;
+}
+
 static void coll__print_summary(coll__run_t *run)
 {
-    double avg = run->busbw_rows ? run->busbw_sum / (double)run->busbw_rows : 0.0;
+    double avg = coll__avg_busbw(run);
     run->doc.wrong_total = run->wrong_total;
     run->doc.avg_busbw_GBps = avg;
     if (run->opts.nccl_tests_output)
         return; /* each collective's footer said it */
     sc_results_printf(&run->ses.res, "# Out of bounds values : %" PRIu64 " %s\n", run->wrong_total,
                       run->wrong_total ? "FAILED" : "OK");
-    sc_results_printf(&run->ses.res, "# Avg bus bandwidth    : %g\n#\n", avg);
+    sc_results_printf(&run->ses.res, "# Avg bus bandwidth    : %g %s\n#\n", avg,
+                      sc_nt_min_bw_word(avg, run->opts.min_avg_busbw));
     for (size_t i = 0; i < run->doc.findings.n; i++) /* the MPI library's wrong results */
         if (strstr(run->doc.findings.items[i].what, "computed by the MPI library") != NULL)
             sc_results_printf(&run->ses.res,
@@ -517,6 +615,7 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
     if (status != SC_OK)
         return status;
     run->ending = (sc_drive_ending_t){.command = "coll",
+                                      .journal = &run->journal,
                                       .metrics_path = run->opts.metrics_path,
                                       .json_path = run->opts.json_path,
                                       .also = coll__own_files,
@@ -554,12 +653,16 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
         coll__print_header(run);
     if (status == SC_OK && rte->nhosts > 1 && !run->opts.no_preflight)
         status = sc_drive_preflight_hosts(&run->ses, &run->doc, err);
+    if (status == SC_OK)
+        status = coll__journal_open(run, err);
     return status;
 }
 
 static void coll__teardown(coll__run_t *run)
 {
     sc_engine_destroy(run->eng);
+    if (run->journal != NULL)
+        fclose(run->journal);
     sc_session_close(&run->ses);
     sc_result_free(&run->doc);
     sc_baseline_free(&run->baseline);
@@ -567,7 +670,8 @@ static void coll__teardown(coll__run_t *run)
 
 int sc_drive_coll(const sc_rte_t *rte, const sc_coll_opts_t *opts, int argc, char **argv)
 {
-    coll__run_t run = {.rte = rte, .argc = argc, .argv = argv, .opts = *opts};
+    coll__run_t run = {
+        .rte = rte, .argc = argc, .argv = argv, .opts = *opts, .started = coll__now()};
     sc_err_t err;
     sc_err_clear(&err);
     sc_status_t status = coll__setup(&run, argc, argv, &err);
@@ -582,13 +686,18 @@ int sc_drive_coll(const sc_rte_t *rte, const sc_coll_opts_t *opts, int argc, cha
             sc_verdict_steadiness(&run.topo, run.doc.cases.items, run.doc.cases.n, &run.doc.checks);
         }
         sc_drive_baseline_hold(&run.baseline, run.opts.baseline, &run.doc);
+        coll__min_bw_check(&run);
         if (run.doc.judged) /* nccl-tests' parsers read stdout: the verdict goes beside it */
             sc_verdict_print(run.opts.nccl_tests_output ? stderr : stdout, run.ses.res.log,
                              &run.doc.checks);
     }
     if (status == SC_OK && rte->rank == 0) {
         coll__print_summary(&run);
+        double t0 = coll__now();
         status = sc_drive_complete(&run.ses, &run.doc, &run.ending, &err);
+        double t1 = coll__now();
+        run.write_s += t1 - t0;
+        coll__print_write_share(&run, t1 - run.started);
     }
     if (status != SC_OK && rte->rank == 0 && run.doc.command[0] != '\0')
         sc_drive_save_failed(&run.ses, &run.doc, &err, &run.ending); /* -J: the sizes done */

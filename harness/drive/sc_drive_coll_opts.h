@@ -41,6 +41,9 @@ typedef struct {
     const char *nccl_json_path; /* -J: nccl-tests' JSON */
     bool nccl_tests_output;     /* the table exactly as nccl-tests prints it */
     bool combine_set, stat_set; /* -a, --stat given: nccl-tests' defaults do not apply */
+    /* NCCL_TESTS_MIN_BW (GB/s, 0 none): as nccl-tests, the run FAILs (exit 1) when the average
+     * bus bandwidth is below 90 % of it */
+    double min_avg_busbw;
 } sc_coll_opts_t;
 
 #endif

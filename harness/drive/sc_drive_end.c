@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "report/sc_json_in.h"
 #include "report/sc_json_out.h"
@@ -109,6 +110,8 @@ sc_status_t sc_drive_outputs(const char *dir, const sc_result_t *doc,
 void sc_drive_end_hook(void *arg, const char *dir, const sc_watchdog_end_t *end)
 {
     const sc_drive_ending_t *ending = arg;
+    if (ending->journal != NULL && *ending->journal != NULL)
+        fflush(*ending->journal); /* stdio's lock: the main thread is not inside it, or done */
     char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/result.json", dir);
     sc_err_t err;
@@ -133,10 +136,21 @@ sc_status_t sc_drive_save_doc(sc_session_t *ses, sc_result_t *doc, const char *s
     struct tm start = {0};
     if (strptime(doc->start_utc, "%Y-%m-%dT%H:%M:%SZ", &start) != NULL)
         doc->elapsed_s = difftime(time(NULL), timegm(&start));
+    /* the final state holds every row itself: the journal that held them while the run ran
+     * goes once the document is written */
+    char journal[sizeof(doc->journal)] = "";
+    if (strcmp(state, "running") != 0) {
+        snprintf(journal, sizeof(journal), "%s", doc->journal);
+        doc->journal[0] = '\0';
+    }
     char path[PATH_MAX];
     sc_session_lock(ses);
     sc_status_t status = sc_json_write_result(
         sc_results_path(&ses->res, "result.json", path, sizeof(path)), doc, err);
+    if (status == SC_OK && journal[0] != '\0')
+        unlink(sc_results_path(&ses->res, journal, path, sizeof(path)));
+    else if (journal[0] != '\0')
+        snprintf(doc->journal, sizeof(doc->journal), "%s", journal);
     sc_session_unlock(ses);
     return status;
 }

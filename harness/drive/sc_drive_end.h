@@ -22,6 +22,9 @@ typedef struct {
     const char *json_path;
     sc_status_t (*also)(void *ctx, const sc_result_t *doc, sc_err_t *err);
     void *ctx;
+    /* the run's journal (its rows flushed now and then), or NULL: an ending flushes it before it
+     * reads the rows back, so that a hang or a signal loses none */
+    FILE *const *journal;
 } sc_drive_ending_t;
 
 /* --json, --csv and --metrics (each may be NULL) checked before anything runs: the outputs every

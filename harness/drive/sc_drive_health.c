@@ -2,9 +2,9 @@
  * node-health hook (Slurm HealthCheckProgram, a prolog, a Kubernetes CronJob), in the manner of
  * NHC: the GPUs there and healthy (NVML: count, temperature, uncorrected ECC errors, NVLinks,
  * throttling), an all-reduce across the node's ranks held to the topology, the fabric's ports
- * ACTIVE. Exit 0 and "scalecheck health: OK" when all passes; exit 1 with a first line "ERROR:
- * scalecheck health: <what failed>" - the reason a wrapper drains the node with - when something
- * fails. */
+ * ACTIVE. Exit 0 and "scalecheck health: OK" when all passes; exit 1 with a first line in NHC's
+ * form, "ERROR:  nhc:  Health check failed:  scalecheck health: <what failed>" - the reason a
+ * wrapper drains the node with - when something fails. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +115,10 @@ static sc_status_t health__allreduce(const sc_rte_t *rte, sc_session_t *ses, con
     return status;
 }
 
+/* NHC's own form of a failed check (its die()): "ERROR:  nhc:  Health check failed:  MESSAGE",
+ * two blanks apart, which NHC's parsers (Slurm's drain reason, aznhc) read. */
+#define SC_HEALTH_FAILED "ERROR:  nhc:  Health check failed:  scalecheck health: "
+
 /* NHC's way: one line that says it all first, then the table (on the terminal and in the run
  * directory's log, kept when the node fails). */
 static int health__report(sc_results_t *res, const sc_checks_t *checks)
@@ -125,8 +129,8 @@ static int health__report(sc_results_t *res, const sc_checks_t *checks)
         if (checks->items[i].level == SC_LEVEL_FAIL)
             first = &checks->items[i];
     if (first != NULL)
-        sc_results_printf(res, "ERROR: scalecheck health: %s%s%s\n", first->name,
-                          first->note[0] ? ": " : "", first->note);
+        sc_results_printf(res, SC_HEALTH_FAILED "%s%s%s\n", first->name, first->note[0] ? ": " : "",
+                          first->note);
     else
         sc_results_printf(res, "scalecheck health: OK (%d checks, %d warnings)\n", t.checks,
                           t.warn);

@@ -3,15 +3,18 @@
  * a baseline like scalecheck's own runs: the same verdict table, exit code (1 on FAIL),
  * result.json, summary.json, junit.xml and report.html in a results directory. Every file is read
  * before anything is written: a bad file is exit 2 with nothing on disk. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "drive/sc_drive_judge.h"
 #include "drive/sc_drive_baseline.h"
 #include "coll/sc_coll.h"
 #include "ingest/sc_ingest.h"
-#include "judge/sc_steady.h"
+#include "judge/sc_digest.h"
+#include "record/sc_shown.h"
 #include "judge/sc_verdict.h"
 #include "report/sc_json_in.h"
 #include "report/sc_json_out.h"
@@ -23,6 +26,14 @@
 #include "util/sc_files.h"
 #include "util/sc_size.h"
 
+/* The first read of a text file checks every row and learns what its header says; the rows are
+ * read again to be judged (judge__stream_file), never held. */
+static bool judge__count(void *ctx, sc_case_row_t *row)
+{
+    (void)ctx, (void)row;
+    return true;
+}
+
 /* One file read and completed from the flags: its collective and its ranks. */
 static sc_status_t judge__read(const sc_drive_judge_opts_t *o, const char *path, sc_foreign_t *f,
                                sc_err_t *err)
@@ -31,8 +42,9 @@ static sc_status_t judge__read(const sc_drive_judge_opts_t *o, const char *path,
     sc_ingest_kind_t kind;
     sc_status_t status = sc_ingest_kind(path, &kind, err);
     if (status == SC_OK)
-        status = kind == SC_INGEST_NCCL_JSON ? sc_json_load_nccl_tests(path, f, err)
-                                             : sc_ingest_text(path, kind, f, err);
+        status = kind == SC_INGEST_NCCL_JSON
+                     ? sc_json_load_nccl_tests(path, f, err)
+                     : sc_ingest_text_visit(path, kind, f, judge__count, NULL, err);
     if (status != SC_OK)
         return status;
     const sc_coll_t *named = NULL, *said = NULL;
@@ -52,38 +64,135 @@ static sc_status_t judge__read(const sc_drive_judge_opts_t *o, const char *path,
     return sc_ingest_complete(f, err);
 }
 
-/* Each row held to the model (with a topology) for its file's ranks and nodes, as `coll` holds its
- * own. */
-static void judge__check(const sc_topology_t *t, const sc_foreign_t *f, sc_result_t *doc)
+/* ---- the rows judged as they are read, while result.json is written: each held to the model,
+ * written into the document, its checks into a file the document takes them from after the
+ * rows, and offered to what the reports show; nothing grows with the rows but the files (a
+ * fleet's million rows are never held) ---- */
+typedef struct {
+    const sc_drive_judge_opts_t *o;
+    const sc_topology_t *t; /* NULL: no model, the rows are kept as they are */
+    const sc_foreign_t *files, *f;
+    const sc_baseline_t *baseline;
+    const sc_coll_t *coll;
+    const char *base; /* the file's name, in each check's */
+    sc_result_t *doc;
+    sc_shown_t shown;
+    sc_digest_t digest;
+    sc_list_out_t *rows;
+    FILE *checks;
+    sc_checks_t made; /* one row's checks */
+    sc_err_t *err;    /* the rows' own failure: the writer's "cannot write" would hide it */
+    sc_status_t status;
+} judge__stream_t;
+
+static bool judge__checks_out(judge__stream_t *s, const sc_check_t *c, size_t n)
 {
-    const sc_coll_t *coll = NULL;
-    sc_err_t ignored;
-    if (sc_coll_find(f->collective, "--collective", &coll, &ignored) != SC_OK)
-        return; /* sc_ingest_complete found it before */
-    const char *base = strrchr(f->path, '/');
-    base = base ? base + 1 : f->path;
-    for (size_t i = 0; i < f->rows.n; i++) {
-        sc_case_row_t *row = &f->rows.items[i];
-        char name[256], size[32];
-        snprintf(name, sizeof(name), "%s: %s %s %s B %s, %d GPUs on %d node%s", base, f->collective,
-                 row->dtype, sc_size_format(row->size_bytes, size, sizeof(size)),
-                 row->in_place ? "in-place" : "out-of-place", f->gpus, f->nodes,
-                 f->nodes == 1 ? "" : "s");
-        if (t != NULL)
-            sc_verdict_case(t, coll, f->gpus / f->nodes, f->nodes, name, row, &doc->checks);
-        sc_case_row_t *kept = SC_LIST_PUSH(&doc->cases);
-        if (kept != NULL)
-            *kept = *row;
+    for (size_t i = 0; i < n; i++) {
+        sc_json_write_row(s->checks, &c[i], sc_check_fields);
+        if (!sc_shown_check(&s->shown, s->doc, &c[i]))
+            return false;
     }
-    if (t != NULL) {
-        sc_verdict_case_claims(t, f->rows.items, f->rows.n, f->gpus / f->nodes, f->nodes,
-                               &doc->checks);
-        sc_verdict_steadiness(t, f->rows.items, f->rows.n, &doc->checks);
-    }
+    return true;
 }
 
-static void judge__document(const sc_topology_t *t, const sc_foreign_t *files, int n, int argc,
-                            char **argv, sc_result_t *doc)
+static bool judge__row(void *ctx, sc_case_row_t *row)
+{
+    judge__stream_t *s = ctx;
+    const sc_foreign_t *f = s->f;
+    sc_ingest_complete_row(f, s->coll, row);
+    s->made.n = 0;
+    if (s->t != NULL) {
+        char name[256], size[32];
+        snprintf(name, sizeof(name), "%s: %s %s %s B %s, %d GPUs on %d node%s", s->base,
+                 f->collective, row->dtype, sc_size_format(row->size_bytes, size, sizeof(size)),
+                 row->in_place ? "in-place" : "out-of-place", f->gpus, f->nodes,
+                 f->nodes == 1 ? "" : "s");
+        sc_verdict_case(s->t, s->coll, f->gpus / f->nodes, f->nodes, name, row, &s->made);
+        if (!sc_digest_row(&s->digest, row))
+            return false;
+    }
+    bool notable = false;
+    for (size_t i = 0; i < s->made.n; i++)
+        notable |= s->made.items[i].level != SC_LEVEL_PASS;
+    sc_json_list_put(s->rows, row, sc_case_row_fields);
+    return judge__checks_out(s, s->made.items, s->made.n) &&
+           sc_shown_row(&s->shown, s->doc, row, notable);
+}
+
+/* One file's rows through judge__row (read again: the first read only checked it), then its
+ * whole-run checks (claims, steadiness) on the digest. */
+static sc_status_t judge__stream_file(judge__stream_t *s, sc_err_t *err)
+{
+    const sc_foreign_t *f = s->f;
+    if (sc_coll_find(f->collective, "--collective", &s->coll, err) != SC_OK)
+        return err->status; /* sc_ingest_complete found it before */
+    const char *base = strrchr(f->path, '/');
+    s->base = base ? base + 1 : f->path;
+    if (s->t != NULL && !sc_digest_init(&s->digest, s->t, f->gpus / f->nodes, f->nodes))
+        return sc_err_set(err, SC_ERR_NOMEM, "no memory");
+    sc_status_t status = SC_OK;
+    if (f->rows.n > 0) { /* nccl-tests -J: read whole (one run's sizes) */
+        for (size_t i = 0; status == SC_OK && i < f->rows.n; i++) {
+            sc_case_row_t row = f->rows.items[i];
+            if (!judge__row(s, &row))
+                status = sc_err_set(err, SC_ERR_NOMEM, "%s: no memory", f->path);
+        }
+    } else {
+        sc_ingest_kind_t kind;
+        sc_foreign_t again = {.nrows = 0};
+        snprintf(again.dtype, sizeof(again.dtype), "%s", f->dtype);
+        status = sc_ingest_kind(f->path, &kind, err);
+        if (status == SC_OK)
+            status = sc_ingest_text_visit(f->path, kind, &again, judge__row, s, err);
+        if (status == SC_OK && again.nrows != f->nrows)
+            status =
+                sc_err_set(err, SC_ERR_INPUT, "%s: changed while it was read (%zu rows, then %zu)",
+                           f->path, f->nrows, again.nrows);
+    }
+    if (s->t != NULL) {
+        s->made.n = 0;
+        sc_digest_finish(&s->digest, &s->made);
+        if (status == SC_OK && !judge__checks_out(s, s->made.items, s->made.n))
+            status = sc_err_set(err, SC_ERR_NOMEM, "no memory");
+    }
+    return status;
+}
+
+/* The checks file written to its end: the document reads it next. */
+static sc_status_t judge__close_checks(judge__stream_t *s)
+{
+    bool bad = fflush(s->checks) != 0 || ferror(s->checks);
+    int saved = errno;
+    fclose(s->checks);
+    s->checks = NULL;
+    if (bad && s->status == SC_OK)
+        s->status = sc_err_set(s->err, SC_ERR_IO, "cannot write %s: %s", s->doc->checks_file,
+                               strerror(saved));
+    return s->status;
+}
+
+/* result.json's rows (sc_list_source_t): every file's rows judged and written, then the
+ * baseline's checks (a baseline keeps every row in the document: it reads them there). */
+static bool judge__rows_write(sc_list_out_t *out, void *ctx)
+{
+    judge__stream_t *s = ctx;
+    s->rows = out;
+    for (int i = 0; s->status == SC_OK && i < s->o->nfiles; i++) {
+        s->f = &s->files[i];
+        s->status = judge__stream_file(s, s->err);
+    }
+    sc_shown_finish(&s->shown, s->doc);
+    if (s->status == SC_OK && s->o->baseline != NULL) {
+        size_t before = s->doc->checks.n;
+        sc_drive_baseline_hold(s->baseline, s->o->baseline, s->doc);
+        for (size_t i = before; i < s->doc->checks.n; i++)
+            sc_json_write_row(s->checks, &s->doc->checks.items[i], sc_check_fields);
+    }
+    return judge__close_checks(s) == SC_OK;
+}
+
+static void judge__header(const sc_topology_t *t, const sc_foreign_t *files, int n, int argc,
+                          char **argv, sc_result_t *doc)
 {
     sc_result_init(doc, "judge");
     snprintf(doc->version, sizeof(doc->version), "%s", SC_VERSION);
@@ -99,30 +208,52 @@ static void judge__document(const sc_topology_t *t, const sc_foreign_t *files, i
     for (int i = 0; i < n; i++) {
         sc_kvs_text(&doc->options, "file", files[i].path);
         sc_kvs_text(&doc->options, "read_as", files[i].read_as);
-        judge__check(t, &files[i], doc);
     }
 }
 
-static sc_status_t judge__write(const sc_drive_judge_opts_t *o, sc_result_t *doc, sc_err_t *err)
+/* result.json written as the rows are judged (judge__rows_write), --json a copy of it. */
+static sc_status_t judge__result(judge__stream_t *s, const sc_results_t *res, sc_err_t *err)
 {
-    sc_results_t res;
-    sc_status_t status =
-        sc_results_open(&res, o->results_base ? o->results_base : sc_files_results_default(),
-                        o->name ? o->name : "judge", err);
-    if (status == SC_OK) {
-        snprintf(doc->results_dir, sizeof(doc->results_dir), "%s", res.dir);
-        sc_verdict_print(stdout, res.log, &doc->checks);
-        char path[PATH_MAX];
-        status = sc_json_write_result(sc_results_path(&res, "result.json", path, sizeof(path)), doc,
-                                      err);
+    sc_result_t *doc = s->doc;
+    sc_list_source_t rows = {judge__rows_write, s};
+    sc_results_path(res, ".judge-checks.jsonl", doc->checks_file, sizeof(doc->checks_file));
+    s->checks = fopen(doc->checks_file, "we");
+    if (s->checks == NULL)
+        return sc_err_set(s->err, SC_ERR_IO, "cannot write %s: %s", doc->checks_file,
+                          strerror(errno));
+    /* a baseline holds every row: they are kept (sc_verdict_baseline reads the document's) */
+    sc_shown_init(&s->shown, s->o->baseline != NULL ? 0 : SC_DEFAULT_SHOWN);
+    doc->cases_source = &rows;
+    char path[PATH_MAX];
+    sc_results_path(res, "result.json", path, sizeof(path));
+    sc_status_t status = sc_json_write_result(path, doc, err);
+    if (s->checks != NULL) /* the writer failed before the rows */
+        judge__close_checks(s);
+    if (s->status != SC_OK) { /* the rows' failure, not the writer's word on it */
+        *err = *s->err;
+        status = s->status;
     }
-    if (status == SC_OK && o->json_path != NULL)
-        status = sc_json_write_result(o->json_path, doc, err);
+    doc->cases_source = NULL;
+    unlink(doc->checks_file);
+    doc->checks_file[0] = '\0';
+    if (status == SC_OK && s->o->json_path != NULL)
+        status = sc_files_copy(path, s->o->json_path, err);
+    sc_list_free(&s->made);
+    return status;
+}
+
+/* The run directory's documents: result.json, the verdict, then what a person reads. */
+static sc_status_t judge__write(judge__stream_t *s, sc_results_t *res, sc_err_t *err)
+{
+    sc_result_t *doc = s->doc;
+    snprintf(doc->results_dir, sizeof(doc->results_dir), "%s", res->dir);
+    sc_status_t status = judge__result(s, res, err);
+    if (status != SC_OK)
+        return status;
+    sc_verdict_print_result(stdout, res->log, doc);
+    status = sc_report_render(res->dir, doc, err);
     if (status == SC_OK)
-        status = sc_report_render(res.dir, doc, err);
-    if (status == SC_OK)
-        printf("judge: %s/report.html (result.json, summary.json, junit.xml)\n", res.dir);
-    sc_results_close(&res);
+        printf("judge: %s/report.html (result.json, summary.json, junit.xml)\n", res->dir);
     return status;
 }
 
@@ -153,15 +284,30 @@ int sc_drive_judge(const sc_drive_judge_opts_t *opts, int argc, char **argv)
     for (int i = 0; status == SC_OK && i < o.nfiles; i++)
         if ((status = judge__read(&o, o.files[i], &files[i], &err)) == SC_OK)
             printf("# %s: read as %s; %zu rows, %s on %d GPUs, %d node%s\n", o.files[i],
-                   files[i].read_as, files[i].rows.n, files[i].collective, files[i].gpus,
+                   files[i].read_as, files[i].nrows, files[i].collective, files[i].gpus,
                    files[i].nodes, files[i].nodes == 1 ? "" : "s");
     sc_result_t doc;
     sc_result_init(&doc, "judge");
+    sc_results_t res;
+    bool opened = false;
     if (status == SC_OK) {
-        judge__document(o.topology ? &topo : NULL, files, o.nfiles, argc, argv, &doc);
-        sc_drive_baseline_hold(&baseline, o.baseline, &doc);
-        status = judge__write(&o, &doc, &err);
+        judge__header(o.topology ? &topo : NULL, files, o.nfiles, argc, argv, &doc);
+        status = sc_results_open(&res, o.results_base ? o.results_base : sc_files_results_default(),
+                                 o.name ? o.name : "judge", &err);
+        opened = status == SC_OK;
     }
+    sc_err_t rows_err;
+    sc_err_clear(&rows_err);
+    judge__stream_t stream = {.o = &o,
+                              .t = o.topology ? &topo : NULL,
+                              .files = files,
+                              .baseline = &baseline,
+                              .doc = &doc,
+                              .err = &rows_err};
+    if (status == SC_OK)
+        status = judge__write(&stream, &res, &err);
+    if (opened)
+        sc_results_close(&res);
     for (int i = 0; files != NULL && i < o.nfiles; i++)
         sc_list_free(&files[i].rows);
     free(files);

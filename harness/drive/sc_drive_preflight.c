@@ -18,8 +18,9 @@ static void drive_preflight__print(sc_results_t *res, const sc_result_t *doc, si
 {
     const sc_check_t *c = &doc->checks.items[doc->checks.n - 1];
     sc_results_printf(res,
-                      "# preflight: %d ranks' records (%zu B each) read and gathered in %.1f ms\n",
-                      ranks, sizeof(sc_hostcfg_t), gather_ms);
+                      "# preflight: records of %d host%s (%zu B each, one a host; %d ranks) read "
+                      "and gathered in %.1f ms\n",
+                      n, n == 1 ? "" : "s", sizeof(sc_hostcfg_t), ranks, gather_ms);
     if (c->level == SC_LEVEL_PASS) {
         sc_results_printf(res,
                           "# preflight: %d host%s set up alike (versions, GPUs, ports, CPU, "

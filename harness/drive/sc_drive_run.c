@@ -282,8 +282,10 @@ static sc_status_t run__measure(sc_run_t *run, int i, sc_point_t *p, sc_err_t *e
     sc_point_init(p);
     snprintf(what, sizeof(what), "run point %d/%d (training steps)", i + 1, run->npoints);
     sc_watchdog_arm(run->ses.wd, what, run->ses.world->world_rank, run->ses.world->size);
+    uint64_t started = sc_clock_ns();
     if (status == SC_OK && in)
         status = run__point(run, pt, pc, control, p, err);
+    p->measure_s = (double)(sc_clock_ns() - started) * 1e-9;
     sc_comm_group_close(&pc, &control);
     /* ranks outside the point wait here, watched, and quietly: spinning, they would take
      * the cores of an oversubscribed host from the ranks being measured */
@@ -358,6 +360,7 @@ sc_status_t sc_run_point_again(sc_run_t *run, int i, sc_err_t *err)
         return status;
     sc_point_t *kept = &run->doc.points.items[i];
     int looks = kept->looks + 1;
+    double measure_s = kept->measure_s + p.measure_s; /* every look's time, the kept one's or not */
     if (p.step_time_ms > 0 && p.step_time_ms < kept->step_time_ms) {
         run__point_free(kept);
         *kept = p; /* the faster look is kept, with its grid */
@@ -366,6 +369,7 @@ sc_status_t sc_run_point_again(sc_run_t *run, int i, sc_err_t *err)
         run__point_free(&p);
     }
     kept->looks = looks;
+    kept->measure_s = measure_s;
     run__write_result(run);
     return SC_OK;
 }

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "coll/sc_coll.h"
+#include "util/sc_numtext.h"
 
 #define SC__LINE   4096
 #define SC__TOKENS 48
@@ -196,14 +197,31 @@ typedef struct {
     int line;
     char (*hosts)[SC_HOST_MAX];
     int nhosts, ranks;
-    int group;         /* columns per placement: 4, or 8 with per-iteration statistics */
-    bool header;       /* the table's header line was seen */
-    bool header_root;  /* ... and it names a root column */
-    bool tagged;       /* lines carried a launcher's tag */
-    bool redop, noop;  /* rows with a redop column, rows without one */
-    bool root;         /* rows with a root column */
-    double time_scale; /* 1: times in us; 1000: in ms (NCCL 1); 0: not told yet */
+    int group;                /* columns per placement: 4, or 8 with per-iteration statistics */
+    bool header;              /* the table's header line was seen */
+    bool header_root;         /* ... and it names a root column */
+    bool tagged;              /* lines carried a launcher's tag */
+    bool redop, noop;         /* rows with a redop column, rows without one */
+    bool root;                /* rows with a root column */
+    double time_scale;        /* 1: times in us; 1000: in ms (NCCL 1); 0: not told yet */
+    sc_ingest_visit_fn visit; /* NULL: rows kept in the file's list */
+    void *ctx;
 } ingest__reader_t;
+
+/* A row read: kept, or handed to the visitor; counted. */
+static sc_status_t ingest__emit(ingest__reader_t *r, sc_foreign_t *out, sc_case_row_t *row,
+                                sc_err_t *err)
+{
+    out->nrows++;
+    if (r->visit != NULL)
+        return r->visit(r->ctx, row) ? SC_OK
+                                     : sc_err_set(err, SC_ERR_NOMEM, "%s: no memory", r->path);
+    sc_case_row_t *slot = SC_LIST_PUSH(&out->rows);
+    if (slot == NULL)
+        return sc_err_set(err, SC_ERR_NOMEM, "%s: no memory for its rows", r->path);
+    *slot = *row;
+    return SC_OK;
+}
 
 static void ingest__host(ingest__reader_t *r, const char *host)
 {
@@ -336,15 +354,13 @@ static sc_status_t ingest__nccl_row(ingest__reader_t *r, char **tok, int n, sc_f
     r->noop |= !redop;
     r->root |= root;
     for (int place = 0; place < 2 && first + place * r->group + 3 < n; place++) {
-        sc_case_row_t row = {.root = root ? atoi(tok[first - 1]) : -1,
-                             .in_place = place == 1,
-                             .expected_time_us = SC_ABSENT,
-                             .expected_busbw_GBps = SC_ABSENT};
+        sc_case_row_t row = sc_case_row_foreign(place == 1);
+        row.root = root ? atoi(tok[first - 1]) : -1;
         row.size_bytes = size;
         row.count = count;
-        snprintf(row.dtype, sizeof(row.dtype), "%s", tok[2]);
-        snprintf(row.op, sizeof(row.op), "%s", !redop || strcmp(tok[3], "none") == 0 ? "" : tok[3]);
-        snprintf(row.timer, sizeof(row.timer), "device");
+        sc_text_copy(row.dtype, sizeof(row.dtype), tok[2]);
+        sc_text_copy(row.op, sizeof(row.op), !redop || strcmp(tok[3], "none") == 0 ? "" : tok[3]);
+        sc_text_copy(row.timer, sizeof(row.timer), "device");
         if (!ingest__placement(tok + first + place * r->group, &row)) {
             if (place == 0)
                 return sc_err_set(err, SC_ERR_INPUT, "%s:%d: '%s' is not a time in us", r->path,
@@ -364,17 +380,15 @@ static sc_status_t ingest__nccl_row(ingest__reader_t *r, char **tok, int n, sc_f
         if (bad != NULL)
             return sc_err_set(err, SC_ERR_INPUT, "%s:%d: %s of place: %s", r->path, r->line,
                               place ? "in" : "out", bad);
-        sc_case_row_t *slot = SC_LIST_PUSH(&out->rows);
-        if (slot == NULL)
-            return sc_err_set(err, SC_ERR_NOMEM, "%s: no memory for its rows", r->path);
-        *slot = row;
+        if ((status = ingest__emit(r, out, &row, err)) != SC_OK)
+            return status;
     }
     return SC_OK;
 }
 
 /* OSU: the title names the test; rows are "size value [...]"; bandwidth tests give MB/s. */
 static sc_status_t ingest__osu_row(ingest__reader_t *r, char **tok, int n, bool bandwidth,
-                                   sc_foreign_t *out, sc_err_t *err)
+                                   const char *dtype, sc_foreign_t *out, sc_err_t *err)
 {
     double v;
     uint64_t size;
@@ -383,16 +397,13 @@ static sc_status_t ingest__osu_row(ingest__reader_t *r, char **tok, int n, bool 
         return sc_err_set(err, SC_ERR_INPUT,
                           "%s:%d: an OSU row needs a size and a positive %s no link exceeds",
                           r->path, r->line, bandwidth ? "bandwidth (MB/s)" : "latency (us)");
-    sc_case_row_t *row = SC_LIST_PUSH(&out->rows);
-    if (row == NULL)
-        return sc_err_set(err, SC_ERR_NOMEM, "%s: no memory for its rows", r->path);
-    *row = (sc_case_row_t){
-        .root = -1, .expected_time_us = SC_ABSENT, .expected_busbw_GBps = SC_ABSENT};
-    row->size_bytes = size;
+    sc_case_row_t row = sc_case_row_foreign(false);
+    row.size_bytes = size;
     /* OSU's MB/s is 10^6 bytes/s: the time of one message follows */
-    row->time_us = bandwidth ? (double)row->size_bytes / v : v;
-    snprintf(row->timer, sizeof(row->timer), "host");
-    return SC_OK;
+    row.time_us = bandwidth ? (double)row.size_bytes / v : v;
+    snprintf(row.timer, sizeof(row.timer), "host");
+    snprintf(row.dtype, sizeof(row.dtype), "%s", dtype);
+    return ingest__emit(r, out, &row, err);
 }
 
 static void ingest__osu_comment(const char *line, bool *bandwidth, sc_foreign_t *out, char *dtype)
@@ -420,6 +431,8 @@ static sc_status_t ingest__read(FILE *f, ingest__reader_t *r, sc_ingest_kind_t k
                                 sc_foreign_t *out, sc_err_t *err)
 {
     char line[SC__LINE], copy[SC__LINE], dtype[16] = "int8", title[128] = "";
+    if (out->dtype[0] != '\0') /* read before: the type its header names, wherever it is */
+        snprintf(dtype, sizeof(dtype), "%s", out->dtype);
     char *tok[SC__TOKENS];
     bool bandwidth = false, titled = false;
     sc_status_t status = SC_OK;
@@ -439,7 +452,7 @@ static sc_status_t ingest__read(FILE *f, ingest__reader_t *r, sc_ingest_kind_t k
             }
             continue;
         }
-        snprintf(copy, sizeof(copy), "%s", text);
+        sc_text_copy(copy, sizeof(copy), text);
         int n = ingest__split(copy, tok);
         if (n == 0 || !ingest__is_uint(tok[0]))
             continue; /* not a table row: NCCL INFO lines, launcher noise */
@@ -448,14 +461,16 @@ static sc_status_t ingest__read(FILE *f, ingest__reader_t *r, sc_ingest_kind_t k
                               "%s:%d: %s is not judged (the collectives, osu_latency and osu_bw "
                               "are)",
                               r->path, r->line, title);
-        status = kind == SC_INGEST_OSU ? ingest__osu_row(r, tok, n, bandwidth, out, err)
+        status = kind == SC_INGEST_OSU ? ingest__osu_row(r, tok, n, bandwidth, dtype, out, err)
                                        : ingest__nccl_row(r, tok, n, out, err);
     }
     for (size_t i = 0; kind == SC_INGEST_OSU && i < out->rows.n; i++)
         snprintf(out->rows.items[i].dtype, sizeof(out->rows.items[i].dtype), "%s", dtype);
-    if (kind == SC_INGEST_OSU)
+    if (kind == SC_INGEST_OSU) {
+        snprintf(out->dtype, sizeof(out->dtype), "%s", dtype);
         snprintf(out->read_as, sizeof(out->read_as), "OSU micro-benchmarks text (%s)",
                  title[0] ? title : "no title line");
+    }
     return status;
 }
 
@@ -475,10 +490,16 @@ static void ingest__nccl_read_as(const ingest__reader_t *r, sc_foreign_t *out)
 sc_status_t sc_ingest_text(const char *path, sc_ingest_kind_t kind, sc_foreign_t *out,
                            sc_err_t *err)
 {
+    return sc_ingest_text_visit(path, kind, out, NULL, NULL, err);
+}
+
+sc_status_t sc_ingest_text_visit(const char *path, sc_ingest_kind_t kind, sc_foreign_t *out,
+                                 sc_ingest_visit_fn visit, void *ctx, sc_err_t *err)
+{
     FILE *f = fopen(path, "r");
     if (f == NULL)
         return sc_err_set(err, SC_ERR_INPUT, "%s: cannot open", path);
-    ingest__reader_t r = {.path = path, .group = 4};
+    ingest__reader_t r = {.path = path, .group = 4, .visit = visit, .ctx = ctx};
     r.hosts = calloc(SC__HOSTS, sizeof(*r.hosts));
     sc_status_t status = r.hosts ? SC_OK : sc_err_set(err, SC_ERR_NOMEM, "no memory");
     snprintf(out->path, sizeof(out->path), "%s", path);
@@ -493,7 +514,7 @@ sc_status_t sc_ingest_text(const char *path, sc_ingest_kind_t kind, sc_foreign_t
         out->nodes = r.nhosts;
     }
     free(r.hosts);
-    if (status == SC_OK && out->rows.n == 0)
+    if (status == SC_OK && out->nrows == 0)
         status = sc_err_set(err, SC_ERR_INPUT, "%s: no result rows (a %s table)", path, out->tool);
     return status;
 }
@@ -529,13 +550,16 @@ sc_status_t sc_ingest_complete(sc_foreign_t *f, sc_err_t *err)
     if (f->gpus % f->nodes != 0)
         return sc_err_set(err, SC_ERR_INPUT, "%s: %d ranks do not spread evenly on %d nodes",
                           f->path, f->gpus, f->nodes);
-    for (size_t i = 0; i < f->rows.n; i++) {
-        sc_case_row_t *row = &f->rows.items[i];
-        snprintf(row->collective, sizeof(row->collective), "%s", f->collective);
-        if (row->busbw_factor == 0)
-            row->busbw_factor = coll->busbw_factor(f->gpus);
-        if (strcmp(f->tool, "osu") == 0)
-            ingest__osu_row_complete(coll, f->gpus, row);
-    }
+    for (size_t i = 0; i < f->rows.n; i++)
+        sc_ingest_complete_row(f, coll, &f->rows.items[i]);
     return SC_OK;
+}
+
+void sc_ingest_complete_row(const sc_foreign_t *f, const sc_coll_t *coll, sc_case_row_t *row)
+{
+    sc_text_copy(row->collective, sizeof(row->collective), f->collective);
+    if (row->busbw_factor == 0)
+        row->busbw_factor = coll->busbw_factor(f->gpus);
+    if (strcmp(f->tool, "osu") == 0)
+        ingest__osu_row_complete(coll, f->gpus, row);
 }

@@ -8,6 +8,7 @@
 #ifndef SC_INGEST_H
 #define SC_INGEST_H
 
+#include "coll/sc_coll.h"
 #include "record/sc_record.h"
 #include "util/sc_status.h"
 
@@ -21,6 +22,14 @@ sc_status_t sc_ingest_kind(const char *path, sc_ingest_kind_t *kind, sc_err_t *e
 sc_status_t sc_ingest_text(const char *path, sc_ingest_kind_t kind, sc_foreign_t *out,
                            sc_err_t *err);
 
+/* The same, each row handed to visit as it is read (out->nrows counts them; out->rows stays
+ * empty): a file of a million rows read in the memory of one. A visitor's false is no memory.
+ * Read a file once to learn what its header says (out filled), then again to visit its rows:
+ * they are the rows the first read saw, with out's OSU element type. */
+typedef bool (*sc_ingest_visit_fn)(void *ctx, sc_case_row_t *row);
+sc_status_t sc_ingest_text_visit(const char *path, sc_ingest_kind_t kind, sc_foreign_t *out,
+                                 sc_ingest_visit_fn visit, void *ctx, sc_err_t *err);
+
 /* scalecheck's collective for an nccl-tests program ("./build/all_reduce_perf") or an OSU
  * title ("# OSU MPI Allreduce Latency Test v7.3"); NULL when there is none. */
 const char *sc_ingest_nccl_program(const char *program);
@@ -31,5 +40,7 @@ const char *sc_ingest_osu_title(const char *title);
  * naming the file when the collective, the ranks or the nodes are unknown (the caller fills
  * them from its flags first). */
 sc_status_t sc_ingest_complete(sc_foreign_t *f, sc_err_t *err);
+/* One row completed for f (sc_ingest_complete's work on a row handed to a visitor). */
+void sc_ingest_complete_row(const sc_foreign_t *f, const sc_coll_t *coll, sc_case_row_t *row);
 
 #endif

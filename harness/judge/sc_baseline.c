@@ -7,14 +7,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge/sc_baseline_store.h"
 #include "judge/sc_verdict.h"
 
-static sc_status_t baseline__figure(sc_figures_t *out, int run, const char *key, const char *metric,
-                                    double value, bool higher_is_better, sc_err_t *err)
+/* Where a result's figures go: a list (one result held to a baseline), or a builder's store
+ * (many results made into one). */
+typedef struct {
+    sc_figures_t *list;
+    sc_store_t *store;
+} baseline__sink_t;
+
+static sc_status_t baseline__figure(baseline__sink_t *out, int run, const char *key,
+                                    const char *metric, double value, bool higher_is_better,
+                                    sc_err_t *err)
 {
     if (!(value > 0))
         return SC_OK; /* nothing measured: not a figure to hold anything to */
-    sc_figure_t *f = SC_LIST_PUSH(out);
+    if (out->store != NULL)
+        return sc_store_add(out->store, key, metric, value, higher_is_better, run)
+                   ? SC_OK
+                   : sc_err_set(err, SC_ERR_NOMEM, "no memory for the figures of the runs");
+    sc_figure_t *f = SC_LIST_PUSH(out->list);
     if (f == NULL)
         return sc_err_set(err, SC_ERR_NOMEM, "no memory for the figures of a result");
     snprintf(f->key, sizeof(f->key), "%s", key);
@@ -37,20 +50,27 @@ static void baseline__case_key(const char *prefix, const sc_case_row_t *c, const
         key[len - 1] = '\0';
 }
 
+static sc_status_t baseline__case(const sc_result_t *r, const char *prefix,
+                                  const sc_case_row_t *row, int run, baseline__sink_t *out,
+                                  sc_err_t *err)
+{
+    char key[192];
+    baseline__case_key(prefix, row, r, key, sizeof(key));
+    return baseline__figure(out, run, key, "time_us", row->time_us, false, err);
+}
+
 static sc_status_t baseline__cases(const sc_result_t *r, const char *prefix,
-                                   const sc_case_rows_t *rows, int run, sc_figures_t *out,
+                                   const sc_case_rows_t *rows, int run, baseline__sink_t *out,
                                    sc_err_t *err)
 {
     sc_status_t status = SC_OK;
-    for (size_t i = 0; status == SC_OK && i < rows->n; i++) {
-        char key[192];
-        baseline__case_key(prefix, &rows->items[i], r, key, sizeof(key));
-        status = baseline__figure(out, run, key, "time_us", rows->items[i].time_us, false, err);
-    }
+    for (size_t i = 0; status == SC_OK && i < rows->n; i++)
+        status = baseline__case(r, prefix, &rows->items[i], run, out, err);
     return status;
 }
 
-static sc_status_t baseline__points(const sc_result_t *r, int run, sc_figures_t *out, sc_err_t *err)
+static sc_status_t baseline__points(const sc_result_t *r, int run, baseline__sink_t *out,
+                                    sc_err_t *err)
 {
     sc_status_t status = SC_OK;
     for (size_t i = 0; status == SC_OK && i < r->points.n; i++) {
@@ -63,7 +83,8 @@ static sc_status_t baseline__points(const sc_result_t *r, int run, sc_figures_t 
     return status;
 }
 
-static sc_status_t baseline__pairs(const sc_result_t *r, int run, sc_figures_t *out, sc_err_t *err)
+static sc_status_t baseline__pairs(const sc_result_t *r, int run, baseline__sink_t *out,
+                                   sc_err_t *err)
 {
     sc_status_t status = SC_OK;
     for (size_t i = 0; status == SC_OK && i < r->pairs.n; i++) {
@@ -79,7 +100,8 @@ static sc_status_t baseline__pairs(const sc_result_t *r, int run, sc_figures_t *
     return status;
 }
 
-sc_status_t sc_result_figures(const sc_result_t *r, int run, sc_figures_t *out, sc_err_t *err)
+static sc_status_t baseline__figures(const sc_result_t *r, int run, baseline__sink_t *out,
+                                     sc_err_t *err)
 {
     sc_status_t status = baseline__cases(r, "", &r->cases, run, out, err);
     if (status == SC_OK)
@@ -91,17 +113,16 @@ sc_status_t sc_result_figures(const sc_result_t *r, int run, sc_figures_t *out, 
     return status;
 }
 
+sc_status_t sc_result_figures(const sc_result_t *r, int run, sc_figures_t *out, sc_err_t *err)
+{
+    baseline__sink_t sink = {.list = out};
+    return baseline__figures(r, run, &sink, err);
+}
+
 static int baseline__key_cmp(const char *ka, const char *ma, const char *kb, const char *mb)
 {
     int c = strcmp(ka, kb);
     return c != 0 ? c : strcmp(ma, mb);
-}
-
-static int baseline__figure_cmp(const void *a, const void *b)
-{
-    const sc_figure_t *x = a, *y = b;
-    int c = baseline__key_cmp(x->key, x->metric, y->key, y->metric);
-    return c != 0 ? c : (x->run > y->run) - (x->run < y->run);
 }
 
 static int baseline__point_cmp(const void *a, const void *b)
@@ -120,40 +141,6 @@ static double baseline__median(double *v, size_t n)
 {
     qsort(v, n, sizeof(*v), baseline__double_cmp);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* "all", or the indices of the runs figures[0..n) came from. */
-static void baseline__runs_text(const sc_figure_t *f, size_t n, size_t nruns, char *out, size_t len)
-{
-    size_t distinct = 0, used = 0;
-    out[0] = '\0';
-    for (size_t i = 0; i < n; i++) {
-        if (i > 0 && f[i].run == f[i - 1].run)
-            continue;
-        distinct++;
-        int w = snprintf(out + used, len - used, "%s%d", used ? " " : "", f[i].run);
-        used = w < 0 || used + (size_t)w >= len ? len - 1 : used + (size_t)w;
-    }
-    if (distinct == nruns)
-        snprintf(out, len, "all");
-}
-
-/* One point from the figures of a key and metric (sorted by run). */
-static void baseline__summarise(const sc_figure_t *f, size_t n, size_t nruns, double *scratch,
-                                sc_baseline_point_t *p)
-{
-    memset(p, 0, sizeof(*p));
-    snprintf(p->key, sizeof(p->key), "%s", f[0].key);
-    snprintf(p->metric, sizeof(p->metric), "%s", f[0].metric);
-    p->higher_is_better = f[0].higher_is_better;
-    for (size_t i = 0; i < n; i++)
-        scratch[i] = f[i].value;
-    p->median = baseline__median(scratch, n); /* sorts scratch */
-    p->lo = scratch[0];
-    p->hi = scratch[n - 1];
-    p->spread = fmax(p->median - p->lo, p->hi - p->median) / p->median;
-    p->count = (int)n;
-    baseline__runs_text(f, n, nruns, p->runs, sizeof(p->runs));
 }
 
 static void baseline__join_hosts(const sc_result_t *r, char *out, size_t len)
@@ -199,55 +186,140 @@ static sc_status_t baseline__run(const sc_result_t *r, const char *dir, sc_basel
     return SC_OK;
 }
 
-static sc_status_t baseline__group(const sc_figures_t *all, size_t nruns, sc_baseline_t *b,
-                                   sc_err_t *err)
+void sc_baseline_begin(sc_baseline_builder_t *bb, sc_baseline_t *out, double tolerance)
 {
-    double *scratch = malloc(all->n * sizeof(double));
-    if (scratch == NULL)
-        return sc_err_set(err, SC_ERR_NOMEM, "no memory for a baseline");
-    sc_status_t status = SC_OK;
-    for (size_t i = 0, j; status == SC_OK && i < all->n; i = j) {
-        const sc_figure_t *f = all->items;
-        for (j = i + 1;
-             j < all->n && baseline__key_cmp(f[i].key, f[i].metric, f[j].key, f[j].metric) == 0;
-             j++)
-            ;
-        sc_baseline_point_t *p = SC_LIST_PUSH(&b->points);
-        if (p == NULL)
-            status = sc_err_set(err, SC_ERR_NOMEM, "no memory for a baseline");
-        else
-            baseline__summarise(&f[i], j - i, nruns, scratch, p);
+    memset(bb, 0, sizeof(*bb));
+    memset(out, 0, sizeof(*out));
+    out->tolerance = tolerance;
+    bb->out = out;
+    sc_store_init(&bb->store);
+}
+
+void sc_run_kind_of(const sc_result_t *r, sc_run_kind_t *kind)
+{
+    memset(kind, 0, sizeof(*kind));
+    snprintf(kind->command, sizeof(kind->command), "%s", r->command);
+    snprintf(kind->backend, sizeof(kind->backend), "%s", r->backend);
+    snprintf(kind->workload, sizeof(kind->workload), "%s", r->workload);
+    kind->ranks = r->ranks;
+    kind->nhosts = r->nhosts;
+    kind->bytes_scale = r->bytes_scale;
+    kind->compute_scale = r->compute_scale;
+}
+
+/* Two scales alike: equal to a part in a million, or both unset (0: a command without one). */
+static bool baseline__same_scale(double a, double b)
+{
+    return fabs(a - b) <= 1e-6 * fmax(fabs(a), fabs(b));
+}
+
+bool sc_run_kind_differs(const sc_run_kind_t *a, const sc_run_kind_t *b, char *why, size_t len)
+{
+    if (strcmp(a->command, b->command) != 0)
+        snprintf(why, len, "command %s against %s", a->command, b->command);
+    else if (strcmp(a->backend, b->backend) != 0)
+        snprintf(why, len, "backend %s against %s", a->backend, b->backend);
+    else if (a->ranks != b->ranks || a->nhosts != b->nhosts)
+        snprintf(why, len, "%d ranks on %d hosts against %d on %d", a->ranks, a->nhosts, b->ranks,
+                 b->nhosts);
+    else if (strcmp(a->workload, b->workload) != 0)
+        snprintf(why, len, "workload %s against %s", a->workload, b->workload);
+    else if (!baseline__same_scale(a->bytes_scale, b->bytes_scale))
+        snprintf(why, len, "bytes_scale %g against %g", a->bytes_scale, b->bytes_scale);
+    else if (!baseline__same_scale(a->compute_scale, b->compute_scale))
+        snprintf(why, len, "compute_scale %g against %g", a->compute_scale, b->compute_scale);
+    else
+        return false;
+    return true;
+}
+
+sc_status_t sc_run_kind_check(const sc_result_t *r, const char *dir, const sc_run_kind_t *first,
+                              const char *first_dir, sc_err_t *err)
+{
+    sc_run_kind_t kind;
+    sc_run_kind_of(r, &kind);
+    char why[256];
+    if (!sc_run_kind_differs(&kind, first, why, sizeof(why)))
+        return SC_OK;
+    return sc_err_set(err, SC_ERR_INPUT,
+                      "%s is not like %s: %s (runs compared must share the command, backend, "
+                      "ranks, hosts, workload and scales)",
+                      dir, first_dir, why);
+}
+
+sc_status_t sc_baseline_add(sc_baseline_builder_t *bb, const sc_result_t *r, const char *dir,
+                            sc_err_t *err)
+{
+    if (bb->nruns == SC_BASELINE_MAX_RUNS)
+        return sc_err_set(err, SC_ERR_USAGE, "baseline: at most %d runs (%s is one more)",
+                          SC_BASELINE_MAX_RUNS, dir);
+    if (bb->nruns == 0) {
+        snprintf(bb->first_dir, sizeof(bb->first_dir), "%s", dir);
+        sc_run_kind_of(r, &bb->first);
     }
-    free(scratch);
+    sc_status_t status = sc_run_kind_check(r, dir, &bb->first, bb->first_dir, err);
+    if (status != SC_OK)
+        return status;
+    status = baseline__run(r, dir, bb->out, err);
+    baseline__sink_t sink = {.store = &bb->store};
+    if (status == SC_OK)
+        status = baseline__figures(r, (int)bb->nruns, &sink, err);
+    bb->nruns++;
     return status;
+}
+
+sc_status_t sc_baseline_add_case(sc_baseline_builder_t *bb, const sc_result_t *r, bool sweep,
+                                 const sc_case_row_t *row, sc_err_t *err)
+{
+    baseline__sink_t sink = {.store = &bb->store};
+    return baseline__case(r, sweep ? "sweep " : "", row, (int)bb->nruns, &sink, err);
+}
+
+sc_status_t sc_baseline_end(sc_baseline_builder_t *bb, sc_status_t status, bool keep, sc_err_t *err)
+{
+    if (status == SC_OK && bb->store.nfigures == 0)
+        status = sc_err_set(err, SC_ERR_INPUT,
+                            "baseline: the runs hold no measured figure (%s, ...)", bb->first_dir);
+    if (status == SC_OK && !sc_store_group(&bb->store))
+        status = sc_err_set(err, SC_ERR_NOMEM, "no memory for a baseline");
+    for (size_t i = 0; status == SC_OK && !keep && i < bb->store.nkeys; i++) {
+        sc_baseline_point_t made[SC_STORE_METRICS];
+        int n = sc_store_points(&bb->store, i, bb->nruns, made);
+        for (int m = 0; m < n && status == SC_OK; m++) {
+            sc_baseline_point_t *p = SC_LIST_PUSH(&bb->out->points);
+            if (p == NULL)
+                status = sc_err_set(err, SC_ERR_NOMEM, "no memory for a baseline");
+            else
+                *p = made[m];
+        }
+    }
+    if (status != SC_OK || !keep)
+        sc_store_free(&bb->store);
+    if (status != SC_OK)
+        sc_baseline_free(bb->out);
+    return status;
+}
+
+void sc_baseline_builder_free(sc_baseline_builder_t *bb)
+{
+    sc_store_free(&bb->store);
 }
 
 sc_status_t sc_baseline_build(const sc_result_t *docs, const char *const *dirs, size_t n,
                               double tolerance, sc_baseline_t *out, sc_err_t *err)
 {
-    memset(out, 0, sizeof(*out));
-    out->tolerance = tolerance;
+    sc_baseline_builder_t bb;
+    sc_baseline_begin(&bb, out, tolerance);
     if (n > SC_BASELINE_MAX_RUNS)
-        return sc_err_set(err, SC_ERR_USAGE, "baseline: at most %d runs (%zu given)",
-                          SC_BASELINE_MAX_RUNS, n);
-    sc_figures_t all = {0};
+        return sc_baseline_end(&bb,
+                               sc_err_set(err, SC_ERR_USAGE,
+                                          "baseline: at most %d runs (%zu given)",
+                                          SC_BASELINE_MAX_RUNS, n),
+                               false, err);
     sc_status_t status = SC_OK;
-    for (size_t i = 0; status == SC_OK && i < n; i++) {
-        status = baseline__run(&docs[i], dirs[i], out, err);
-        if (status == SC_OK)
-            status = sc_result_figures(&docs[i], (int)i, &all, err);
-    }
-    if (status == SC_OK && all.n == 0)
-        status = sc_err_set(err, SC_ERR_INPUT,
-                            "baseline: the runs hold no measured figure (%s, ...)", dirs[0]);
-    if (status == SC_OK) {
-        qsort(all.items, all.n, sizeof(*all.items), baseline__figure_cmp);
-        status = baseline__group(&all, n, out, err);
-    }
-    sc_list_free(&all);
-    if (status != SC_OK)
-        sc_baseline_free(out);
-    return status;
+    for (size_t i = 0; status == SC_OK && i < n; i++)
+        status = sc_baseline_add(&bb, &docs[i], dirs[i], err);
+    return sc_baseline_end(&bb, status, false, err);
 }
 
 void sc_baseline_sort(sc_baseline_t *b)

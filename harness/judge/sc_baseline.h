@@ -9,6 +9,7 @@
 #ifndef SC_BASELINE_H
 #define SC_BASELINE_H
 
+#include "judge/sc_baseline_store.h"
 #include "record/sc_result.h"
 #include "util/sc_status.h"
 
@@ -28,6 +29,46 @@ sc_status_t sc_result_figures(const sc_result_t *r, int run, sc_figures_t *out, 
  * tolerance. SC_ERR_INPUT when there are too many results or no figure in them. */
 sc_status_t sc_baseline_build(const sc_result_t *docs, const char *const *dirs, size_t n,
                               double tolerance, sc_baseline_t *out, sc_err_t *err);
+
+/* What makes two runs' figures comparable: the same command, backend, ranks, hosts, workload
+ * and scales (a run shrunk 100x is not a regression of a full-size one). */
+typedef struct {
+    char command[16], backend[16], workload[64];
+    int ranks, nhosts;
+    double bytes_scale, compute_scale;
+} sc_run_kind_t;
+void sc_run_kind_of(const sc_result_t *r, sc_run_kind_t *kind);
+/* Where a and b differ, in words into why ("bytes_scale 0.01 against 1"); false when alike. */
+bool sc_run_kind_differs(const sc_run_kind_t *a, const sc_run_kind_t *b, char *why, size_t len);
+/* SC_ERR_INPUT naming both directories when r (read from dir) is not like first (first_dir). */
+sc_status_t sc_run_kind_check(const sc_result_t *r, const char *dir, const sc_run_kind_t *first,
+                              const char *first_dir, sc_err_t *err);
+
+/* The same, a result at a time: a result can be freed once added, so that a baseline of many
+ * large runs holds their figures, never all the runs at once. */
+typedef struct {
+    sc_baseline_t *out;
+    sc_store_t store; /* every run's figures, compact (judge/sc_baseline_store.h) */
+    size_t nruns;
+    char first_dir[PATH_MAX];
+    sc_run_kind_t first; /* every run added is held to be like the first */
+} sc_baseline_builder_t;
+void sc_baseline_begin(sc_baseline_builder_t *bb, sc_baseline_t *out, double tolerance);
+/* SC_ERR_USAGE past SC_BASELINE_MAX_RUNS results, SC_ERR_INPUT for a run unlike the first,
+ * SC_ERR_NOMEM. */
+sc_status_t sc_baseline_add(sc_baseline_builder_t *bb, const sc_result_t *r, const char *dir,
+                            sc_err_t *err);
+/* One case row of the run being read (the next sc_baseline_add's), streamed past rather than
+ * held in r (sweep: a row of run's all-reduce sweep). */
+sc_status_t sc_baseline_add_case(sc_baseline_builder_t *bb, const sc_result_t *r, bool sweep,
+                                 const sc_case_row_t *row, sc_err_t *err);
+/* The points from the figures added: into out->points, or - keep - left in the builder's store,
+ * grouped, for sc_store_points to give one key's at a time (a million points written as they
+ * are made; free it with sc_baseline_builder_free). SC_ERR_INPUT when there is no figure (out
+ * freed on failure, and the store). */
+sc_status_t sc_baseline_end(sc_baseline_builder_t *bb, sc_status_t status, bool keep,
+                            sc_err_t *err);
+void sc_baseline_builder_free(sc_baseline_builder_t *bb);
 
 /* b's point for a key and metric, or NULL (b's points sorted, as built and as loaded). */
 const sc_baseline_point_t *sc_baseline_find(const sc_baseline_t *b, const char *key,

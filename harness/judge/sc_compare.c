@@ -299,14 +299,16 @@ sc_status_t sc_compare_measured(const sc_result_t *r, const char *dir, const sc_
     row->throughput = at->throughput;
     row->efficiency = at->efficiency;
     row->expected_efficiency = at->expected_efficiency;
-    if (r->bytes_scale != 1.0 || r->compute_scale != 1.0)
+    row->shrunk = r->bytes_scale != 1.0 || r->compute_scale != 1.0;
+    if (row->shrunk)
         snprintf(row->note, sizeof(row->note),
-                 "a shrunk run (bytes x%g, compute x%g): its throughput is not the workload's",
+                 "a shrunk run (bytes x%g, compute x%g): its throughput is not the workload's, "
+                 "and not scored",
                  r->bytes_scale, r->compute_scale);
     row->power_kw = compare__measured_kw(r);
     if (sc_present(row->power_kw))
         snprintf(row->power_from, sizeof(row->power_from), "measured");
-    sc_tally_t tally = sc_checks_tally(&r->checks);
+    sc_tally_t tally = sc_result_tally(r);
     if (r->judged)
         snprintf(row->verdict, sizeof(row->verdict), "%s", sc_level_name(tally.level));
     compare__versions(r, row->versions, sizeof(row->versions));
@@ -336,7 +338,7 @@ static double compare__best(const sc_compare_systems_t *s, size_t offset)
     for (size_t i = 0; i < s->n; i++) {
         double v;
         memcpy(&v, (const char *)&s->items[i].row + offset, sizeof(v));
-        if (sc_present(v) && v > best)
+        if (sc_present(v) && v > best && !s->items[i].row.shrunk)
             best = v;
     }
     return best;
@@ -354,6 +356,9 @@ static void compare__score(sc_compare_row_t *row, const double best[3], const sc
     row->score[SC_DIM_throughput] = compare__relative(row->throughput, best[0]);
     row->score[SC_DIM_cost] = compare__relative(row->samples_per_usd, best[1]);
     row->score[SC_DIM_energy] = compare__relative(row->samples_per_kwh, best[2]);
+    if (row->shrunk) /* its samples/s are a shrunk workload's: no measure of the system */
+        row->score[SC_DIM_throughput] = row->score[SC_DIM_cost] = row->score[SC_DIM_energy] =
+            SC_ABSENT;
     if (sc_present(row->memory_headroom)) {
         double h = row->memory_headroom / SC_DEFAULT_FULL_HEADROOM;
         row->score[SC_DIM_memory] = row->memory_fits ? 10.0 * (h > 1 ? 1 : h) : 0;

@@ -58,9 +58,11 @@ static void run_verdict__curve_checks(const sc_topology_t *t, const sc_points_t 
         char name[96];
         snprintf(name, sizeof(name), "scaling efficiency at %d GPUs x %d node%s", p->gpus, p->nodes,
                  p->nodes == 1 ? "" : "s");
-        sc_verdict_note_looks(sc_verdict_band(checks, name, "efficiency", p->efficiency,
-                                              p->expected_efficiency, &band, true, "model"),
-                              p->looks);
+        sc_check_t *c = sc_verdict_band(checks, name, "efficiency", p->efficiency,
+                                        p->expected_efficiency, &band, true, "model");
+        sc_verdict_note_looks(c, p->looks);
+        if (c != NULL)
+            c->measure_s = p->measure_s;
     }
 }
 

@@ -23,14 +23,14 @@ static bool steady__judgeable(const sc_case_row_t *r)
 }
 
 /* A row's tail: its p99 over its median, where it can be judged (else 0). */
-static double steady__tail_ratio(const sc_case_row_t *r)
+double sc_steady_tail_ratio(const sc_case_row_t *r)
 {
     return steady__judgeable(r) ? r->time_us_p99 / r->time_us : 0.0;
 }
 
 /* A row's spread between looks: its slowest look over the one kept, where it was looked at
  * more than once outside the microseconds the host's scheduling decides (else 0). */
-static double steady__looks_ratio(const sc_case_row_t *r)
+double sc_steady_looks_ratio(const sc_case_row_t *r)
 {
     bool judged =
         r->looks >= 2 && sc_present(r->slowest_look_us) && r->time_us >= SC__STEADY_MIN_US;
@@ -92,10 +92,10 @@ void sc_verdict_steadiness(const sc_topology_t *t, const sc_case_row_t *rows, si
     sc_band_t band = {t->steadiness_tolerance, t->steadiness_fail_tolerance, false};
     /* two checks a registered collective, one pass over the rows each: linear in the rows */
     for (const sc_coll_t *const *coll = sc_coll_list(); *coll != NULL; coll++) {
-        const sc_case_row_t *tail = steady__worst(rows, n, (*coll)->name, steady__tail_ratio);
+        const sc_case_row_t *tail = steady__worst(rows, n, (*coll)->name, sc_steady_tail_ratio);
         if (tail != NULL)
             steady__tail(tail, &band, checks);
-        const sc_case_row_t *looks = steady__worst(rows, n, (*coll)->name, steady__looks_ratio);
+        const sc_case_row_t *looks = steady__worst(rows, n, (*coll)->name, sc_steady_looks_ratio);
         if (looks != NULL)
             steady__looks(looks, &band, checks);
     }

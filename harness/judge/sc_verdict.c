@@ -64,6 +64,7 @@ sc_check_t *sc_verdict_band(sc_checks_t *checks, const char *name, const char *m
                             : 1.0 - (1.0 - band->tolerance) * (1.0 - band->tolerance);
     c->higher_is_better = higher_is_better;
     c->looks = 1;
+    c->measure_s = SC_ABSENT; /* the measuring command says how long, where it knows */
     bool under;
     c->level = verdict__level(ratio, band, &under);
     if (under)
@@ -137,17 +138,21 @@ void sc_verdict_claim(const sc_topology_t *t, const sc_claim_t *c, double measur
                     at_least ? c->min : c->max, &band, at_least, "claim");
 }
 
+bool sc_verdict_claim_row(const sc_claim_t *c, const sc_case_row_t *r, int gpus_per_node, int nodes)
+{
+    return c->metric <= SC_CLAIM_LATENCY && c->gpus == gpus_per_node && c->nodes == nodes &&
+           strcmp(r->collective, c->collective[0] ? c->collective : "allreduce") == 0 &&
+           (double)r->size_bytes >= c->size * 0.999;
+}
+
 void sc_verdict_case_claims(const sc_topology_t *t, const sc_case_row_t *rows, size_t nrows,
                             int gpus_per_node, int nodes, sc_checks_t *checks)
 {
     for (int k = 0; k < t->nclaims; k++) {
         const sc_claim_t *c = &t->claims[k];
-        if (c->metric > SC_CLAIM_LATENCY || c->gpus != gpus_per_node || c->nodes != nodes)
-            continue;
         for (size_t i = 0; i < nrows; i++) {
             const sc_case_row_t *r = &rows[i];
-            if (strcmp(r->collective, c->collective[0] ? c->collective : "allreduce") != 0 ||
-                (double)r->size_bytes < c->size * 0.999)
+            if (!sc_verdict_claim_row(c, r, gpus_per_node, nodes))
                 continue;
             double measured = c->metric == SC_CLAIM_BUSBW   ? r->busbw_GBps
                               : c->metric == SC_CLAIM_ALGBW ? r->algbw_GBps
@@ -226,7 +231,7 @@ void sc_verdict_probe(const sc_topology_t *t, const char *when, double us, int l
 
 int sc_verdict_exit(const sc_result_t *doc)
 {
-    sc_tally_t tally = sc_checks_tally(&doc->checks);
+    sc_tally_t tally = sc_result_tally(doc);
     bool checks_failed = doc->judged && tally.fail > 0;
     if (!checks_failed && doc->wrong_total == 0 && doc->localization.nsuspects == 0)
         return 0;

@@ -70,6 +70,9 @@ bool sc_verdict_probe_off(const sc_topology_t *t, double us);
 void sc_verdict_claim(const sc_topology_t *t, const sc_claim_t *c, double measured,
                       sc_checks_t *checks);
 
+/* Whether row measured claim c's case (a collective case of c's GPUs, at or above its size). */
+bool sc_verdict_claim_row(const sc_claim_t *c, const sc_case_row_t *r, int gpus_per_node,
+                          int nodes);
 /* t's claims on collective cases (busbw, algbw, latency) that rows measured on
  * gpus_per_node x nodes GPUs: the first row of the claim's collective at or above its size. */
 void sc_verdict_case_claims(const sc_topology_t *t, const sc_case_row_t *rows, size_t nrows,

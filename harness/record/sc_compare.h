@@ -41,6 +41,9 @@ typedef struct {
     double score[SC_DIM_COUNT]; /* 0-10, SC_ABSENT where the figure is missing */
     double total;               /* weighted over the scored dimensions */
     int rank;                   /* 1 = best */
+    /* a run shrunk to fit (bytes or compute scaled): its samples/s are not the workload's, so
+     * it is scored on neither throughput nor what a sample costs */
+    bool shrunk;
 } sc_compare_row_t;
 
 typedef struct {

@@ -55,19 +55,39 @@ void sc_list_free(void *list)
     l->n = l->cap = 0;
 }
 
+/* level and inconclusive from the counts */
+static sc_tally_t record__tally_settle(sc_tally_t t)
+{
+    t.level = t.fail ? SC_LEVEL_FAIL : t.warn ? SC_LEVEL_WARN : SC_LEVEL_PASS;
+    t.inconclusive = t.fail > 0 && t.disturbed;
+    return t;
+}
+
+void sc_tally_add(sc_tally_t *t, const sc_check_t *c)
+{
+    t->checks++;
+    t->pass += c->level == SC_LEVEL_PASS;
+    t->warn += c->level == SC_LEVEL_WARN;
+    t->fail += c->level == SC_LEVEL_FAIL;
+    t->disturbed |= c->disturbance && c->level != SC_LEVEL_PASS;
+    *t = record__tally_settle(*t);
+}
+
+sc_tally_t sc_tally_sum(sc_tally_t a, sc_tally_t b)
+{
+    sc_tally_t t = {.checks = a.checks + b.checks,
+                    .pass = a.pass + b.pass,
+                    .warn = a.warn + b.warn,
+                    .fail = a.fail + b.fail,
+                    .disturbed = a.disturbed || b.disturbed};
+    return record__tally_settle(t);
+}
+
 sc_tally_t sc_checks_tally(const sc_checks_t *checks)
 {
-    sc_tally_t t = {.checks = (int)checks->n};
-    bool disturbed = false;
-    for (size_t i = 0; i < checks->n; i++) {
-        sc_level_t l = checks->items[i].level;
-        t.pass += l == SC_LEVEL_PASS;
-        t.warn += l == SC_LEVEL_WARN;
-        t.fail += l == SC_LEVEL_FAIL;
-        disturbed |= checks->items[i].disturbance && l != SC_LEVEL_PASS;
-    }
-    t.level = t.fail ? SC_LEVEL_FAIL : t.warn ? SC_LEVEL_WARN : SC_LEVEL_PASS;
-    t.inconclusive = t.fail > 0 && disturbed;
+    sc_tally_t t = record__tally_settle((sc_tally_t){0});
+    for (size_t i = 0; i < checks->n; i++)
+        sc_tally_add(&t, &checks->items[i]);
     return t;
 }
 
@@ -107,6 +127,7 @@ void sc_point_init(sc_point_t *p)
 {
     memset(p, 0, sizeof(*p));
     p->looks = 1;
+    p->measure_s = SC_ABSENT;
     p->expected_step_time_ms = p->expected_speedup = p->expected_efficiency = SC_ABSENT;
     p->expected_step_time_ms_detected = p->expected_speedup_detected =
         p->expected_efficiency_detected = SC_ABSENT;
@@ -142,11 +163,35 @@ bool sc_result_final(const sc_result_t *r)
            strcmp(r->state, "interrupted") == 0;
 }
 
+sc_case_row_t sc_case_row_foreign(bool in_place)
+{
+    return (sc_case_row_t){.root = -1,
+                           .in_place = in_place,
+                           .time_us_min = SC_ABSENT,
+                           .time_us_max = SC_ABSENT,
+                           .time_us_p99 = SC_ABSENT,
+                           .time_us_mean = SC_ABSENT,
+                           .cv = SC_ABSENT,
+                           .ci95_lo_us = SC_ABSENT,
+                           .ci95_hi_us = SC_ABSENT,
+                           .ci95_rel = SC_ABSENT,
+                           .host_time_us = SC_ABSENT,
+                           .host_time_us_p99 = SC_ABSENT,
+                           .expected_time_us = SC_ABSENT,
+                           .expected_busbw_GBps = SC_ABSENT,
+                           .slowest_look_us = SC_ABSENT};
+}
+
 void sc_result_init(sc_result_t *r, const char *command)
 {
     memset(r, 0, sizeof(*r));
     snprintf(r->command, sizeof(r->command), "%s", command);
     r->avg_busbw_GBps = SC_ABSENT;
+}
+
+sc_tally_t sc_result_tally(const sc_result_t *r)
+{
+    return sc_tally_sum(sc_checks_tally(&r->checks), r->unlisted);
 }
 
 static void record__points_free(sc_points_t *points)
@@ -243,14 +288,14 @@ const sc_field_t sc_case_row_fields[] = {
     C(root, SC_FIELD_INT, CSV),
     C(in_place, SC_FIELD_BOOL, CSV),
     C(time_us, SC_FIELD_DOUBLE, BOTH),
-    C(time_us_min, SC_FIELD_DOUBLE, CSV),
-    C(time_us_max, SC_FIELD_DOUBLE, CSV),
-    C(time_us_p99, SC_FIELD_DOUBLE, CSV),
-    C(time_us_mean, SC_FIELD_DOUBLE, CSV),
-    C(cv, SC_FIELD_DOUBLE, CSV),
-    C(ci95_lo_us, SC_FIELD_DOUBLE, 0),
-    C(ci95_hi_us, SC_FIELD_DOUBLE, 0),
-    C(ci95_rel, SC_FIELD_DOUBLE, CSV),
+    C(time_us_min, SC_FIELD_OPTIONAL, CSV),
+    C(time_us_max, SC_FIELD_OPTIONAL, CSV),
+    C(time_us_p99, SC_FIELD_OPTIONAL, CSV),
+    C(time_us_mean, SC_FIELD_OPTIONAL, CSV),
+    C(cv, SC_FIELD_OPTIONAL, CSV),
+    C(ci95_lo_us, SC_FIELD_OPTIONAL, 0),
+    C(ci95_hi_us, SC_FIELD_OPTIONAL, 0),
+    C(ci95_rel, SC_FIELD_OPTIONAL, CSV),
     C(algbw_GBps, SC_FIELD_DOUBLE, CSV),
     C(busbw_GBps, SC_FIELD_DOUBLE, BOTH),
     C(busbw_factor, SC_FIELD_DOUBLE, CSV),
@@ -258,8 +303,8 @@ const sc_field_t sc_case_row_fields[] = {
     C(wrong, SC_FIELD_U64, CSV),
     C(iterations, SC_FIELD_U64, CSV),
     C(timer, SC_FIELD_TEXT, 0),
-    C(host_time_us, SC_FIELD_DOUBLE, 0),
-    C(host_time_us_p99, SC_FIELD_DOUBLE, 0),
+    C(host_time_us, SC_FIELD_OPTIONAL, 0),
+    C(host_time_us_p99, SC_FIELD_OPTIONAL, 0),
     C(expected_time_us, SC_FIELD_OPTIONAL, 0),
     C(expected_busbw_GBps, SC_FIELD_OPTIONAL, HTML),
     C(algorithm, SC_FIELD_TEXT_OPT, 0),
@@ -292,6 +337,7 @@ const sc_field_t sc_point_fields[] = {
     P(slowest_host, SC_FIELD_TEXT, BOTH),
     P(slowest_rank_mean_ms, SC_FIELD_DOUBLE, 0),
     P(looks, SC_FIELD_INT, 0),
+    P(measure_s, SC_FIELD_OPTIONAL, 0),
     P(expected_step_time_ms, SC_FIELD_OPTIONAL, 0),
     P(expected_step_time_ms_detected, SC_FIELD_OPTIONAL, 0),
     P(expected_speedup_detected, SC_FIELD_OPTIONAL, 0),
@@ -315,6 +361,7 @@ const sc_field_t sc_check_fields[] = {
     K(looks, SC_FIELD_INT, 0),
     K(note, SC_FIELD_TEXT_OPT, HTML),
     K(disturbance, SC_FIELD_BOOL, 0),
+    K(measure_s, SC_FIELD_OPTIONAL, 0),
     SC__END,
 };
 #undef K
@@ -415,6 +462,14 @@ double sc_field_number(const sc_field_t *f, const void *record)
     default:
         return SC_ABSENT;
     }
+}
+
+const char *sc_field_text(const sc_field_t *f, const void *record)
+{
+    const void *at = (const char *)record + f->offset;
+    if (f->kind == SC_FIELD_LEVEL)
+        return sc_level_name(*(const sc_level_t *)at);
+    return f->kind == SC_FIELD_TEXT || f->kind == SC_FIELD_TEXT_OPT ? at : NULL;
 }
 
 bool sc_field_present(const sc_field_t *f, const void *record)

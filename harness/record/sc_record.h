@@ -41,13 +41,21 @@ typedef struct {
     /* a check of the machine itself (the reference probe): not PASS, it says something else
      * was running while the run measured, and a FAIL beside it is no verdict on the system */
     bool disturbance;
+    double measure_s; /* the wall time measuring its figure took (JUnit's time); absent: none */
 } sc_check_t;
 
 typedef struct {
     int checks, pass, warn, fail;
     sc_level_t level;  /* the worst of them */
     bool inconclusive; /* a FAIL while a disturbance check did not pass (sc_check_t) */
+    bool disturbed;    /* a disturbance check did not pass */
 } sc_tally_t;
+
+/* c counted into t (its level and inconclusive kept up to date): a tally made a check at a time,
+ * for checks streamed past and never held. */
+void sc_tally_add(sc_tally_t *t, const sc_check_t *c);
+/* The tally of a's checks and b's together. */
+sc_tally_t sc_tally_sum(sc_tally_t a, sc_tally_t b);
 
 /* The verdict a tally gives: "PASS", "WARN", "FAIL", or "INCONCLUSIVE" (a FAIL measured on a
  * disturbed machine: the run says nothing of the system; exit SC_EXIT_INCONCLUSIVE). */
@@ -91,6 +99,10 @@ typedef struct {
  * or past ~116 days, a bandwidth negative or past SC_GBPS_MAX, a bus bandwidth more than twice
  * the algorithm bandwidth (no collective's factor reaches 2), or - given with_size - an
  * algorithm bandwidth that is not size / time (to the 2 decimals logs print, or 2 %). */
+/* A row another tool measured, before its figures are read: every figure it may not give (the
+ * iterations' spread, the host's clock, the model's expectation) absent, not 0 - an nccl-tests
+ * row says nothing of its fastest iteration, and result.json must not say 0 for it. */
+sc_case_row_t sc_case_row_foreign(bool in_place);
 const char *sc_case_row_implausible(const sc_case_row_t *row, bool with_size, char *why,
                                     size_t len);
 
@@ -114,7 +126,8 @@ typedef struct {
     int slowest_rank;
     char slowest_host[SC_HOST_MAX];
     double slowest_rank_mean_ms; /* its mean step in its own work: the step less communication */
-    int looks; /* times the point was measured (the fastest kept): 1, more when it was off */
+    int looks;        /* times the point was measured (the fastest kept): 1, more when it was off */
+    double measure_s; /* the wall time its looks took, on rank 0 (JUnit's time for its check) */
     sc_op_count_t comm[SC_POINT_OPS];
     int ncomm;
     sc_grid_row_t *grid; /* one row per rank of the point, or NULL */
@@ -224,7 +237,9 @@ typedef struct {
     char collective[24]; /* scalecheck's name for what it measured */
     char read_as[256];   /* how the file was read, in words (its format, what was inferred) */
     int gpus, nodes;     /* ranks and distinct hosts; 0 when the file does not say */
-    sc_case_rows_t rows;
+    char dtype[16];      /* OSU: the element type its header names ("" until read) */
+    sc_case_rows_t rows; /* empty when the rows were handed to a visitor (ingest/sc_ingest.h) */
+    size_t nrows;        /* the rows read, kept or handed on */
 } sc_foreign_t;
 typedef SC_LIST(sc_point_t) sc_points_t;
 typedef SC_LIST(sc_pair_row_t) sc_pair_rows_t;
@@ -290,6 +305,8 @@ extern const sc_field_t sc_model_point_fields[];
 
 /* A field's value as a double (numbers, bools, levels), NaN for text or an absent figure. */
 double sc_field_number(const sc_field_t *f, const void *record);
+/* A text field's value (a level by its name); NULL for a number. */
+const char *sc_field_text(const sc_field_t *f, const void *record);
 /* Whether the field has a value in this record (optional ones may not). */
 bool sc_field_present(const sc_field_t *f, const void *record);
 
@@ -321,6 +338,8 @@ typedef struct {
     double tolerance; /* the least drop that is a finding, whatever the spread */
     sc_baseline_runs_t runs;
     sc_baseline_points_t points; /* sorted by key, then metric */
+    /* or written by their maker as the file is (a million points never held) */
+    const struct sc_list_source *points_source;
 } sc_baseline_t;
 
 void sc_baseline_free(sc_baseline_t *b);

@@ -11,6 +11,15 @@
 #include "record/sc_record.h"
 #include "record/sc_soak.h"
 
+/* A list its producer writes while the document is written (report/sc_json_out.h): a fleet's
+ * rows judged as they are read and never held. write puts each element with sc_json_list_put;
+ * false: it failed, and the document is not written. */
+typedef struct sc_list_out sc_list_out_t;
+typedef struct sc_list_source {
+    bool (*write)(sc_list_out_t *out, void *ctx);
+    void *ctx;
+} sc_list_source_t;
+
 typedef struct {
     /* header */
     char command[16]; /* "coll", "run", "pairs" */
@@ -19,6 +28,9 @@ typedef struct {
     char reason[640];    /* why it ended when it did not complete ("" otherwise) */
     char at_fault[1024]; /* the ranks and hosts the progress records point at, or "" */
     double elapsed_s;    /* from the start to the last save */
+    /* while running: the file beside result.json that holds the rows so far, a line each,
+     * appended as each finishes (coll: "results.jsonl"); "" once the rows are in the document */
+    char journal[32];
     char start_utc[32];
     char results_dir[PATH_MAX];
     char backend[16];
@@ -54,6 +66,14 @@ typedef struct {
     /* judged */
     bool judged; /* checks were made (a topology or the matrix): the verdict exists */
     sc_checks_t checks;
+    /* At fleet scale (judge and report of a million rows) `cases` and `checks` hold only the
+     * ones shown (record/sc_shown.h): every one stays in result.json, or in the files below
+     * when this document is the one that writes it (a JSON object a line each). */
+    size_t cases_unlisted; /* rows not in `cases` */
+    sc_tally_t unlisted;   /* checks not in `checks` */
+    char cases_file[PATH_MAX], checks_file[PATH_MAX];
+    /* or the rows written by their producer as result.json is (the verdict after them) */
+    const sc_list_source_t *cases_source;
     sc_findings_t findings;
     bool has_findings;
     sc_hostcfgs_t preflight; /* each host's configuration, when preflight ran (rank 0) */
@@ -74,6 +94,8 @@ void sc_result_init(sc_result_t *r, const char *command);
 bool sc_result_incomplete(const sc_result_t *r);
 /* Whether a rank wrote the run's final state: complete, failed or interrupted (not "running"). */
 bool sc_result_final(const sc_result_t *r);
+/* The verdict's tally over every check: those in r->checks and those left unlisted. */
+sc_tally_t sc_result_tally(const sc_result_t *r);
 /* Frees pairs' matrices and names (kept NULL): a document filled again from a finished matrix. */
 void sc_result_free_matrix(sc_result_t *r);
 /* Frees everything the document holds (not the telemetry's own records: see sc_health_free). */

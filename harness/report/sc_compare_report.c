@@ -151,12 +151,25 @@ static sc_status_t compare_report__data(const char *dir, size_t i, const sc_comp
     return SC_OK;
 }
 
+/* What tells a system from the others on the page: its name, and for a measured one the run it
+ * came from (two runs held to localhost.yaml are both "localhost"). */
+static void compare_report__label(char *buf, size_t len, const sc_compare_row_t *r)
+{
+    const char *base = strrchr(r->origin, '/');
+    base = base != NULL && base[1] != '\0' ? base + 1 : r->origin;
+    if (strcmp(r->source, "measured") == 0 && base[0] != '\0')
+        snprintf(buf, len, "%s, %s", r->system, base);
+    else
+        snprintf(buf, len, "%s", r->system);
+}
+
 /* A curve's title for gnuplot, quoted (sc_report_gnuplot_text): "SYSTEM (SOURCE)SUFFIX". */
 static void compare_report__title(char *buf, size_t len, const sc_compare_row_t *r,
                                   const char *suffix)
 {
-    char text[192];
-    snprintf(text, sizeof(text), "%s (%s)%s", r->system, r->source, suffix);
+    char label[160], text[256];
+    compare_report__label(label, sizeof(label), r);
+    snprintf(text, sizeof(text), "%s (%s)%s", label, r->source, suffix);
     sc_report_gnuplot_text(buf, len, text);
 }
 
@@ -168,7 +181,8 @@ static bool compare_report__script(char *script, size_t size, const sc_compare_s
     size_t used = (size_t)snprintf(script, size,
                                    "%sset output 'efficiency.svg'\nset title 'Scaling efficiency' "
                                    "noenhanced\nset xlabel 'GPUs'\nset ylabel 'efficiency'\nset "
-                                   "logscale x 2\nset yrange [0:1.1]\nplot 1 title 'ideal' dt 2",
+                                   "logscale x 2\nset yrange [0:1.1]\nset key outside below\n"
+                                   "plot 1 title 'ideal' dt 2",
                                    sc_report_plot_style);
     *any_busbw = false;
     char title[400];
@@ -191,8 +205,9 @@ static bool compare_report__script(char *script, size_t size, const sc_compare_s
     if (*any_busbw && used < size) {
         used += (size_t)snprintf(script + used, size - used,
                                  "set output 'busbw.svg'\nset title 'All-reduce bus bandwidth' "
-                                 "noenhanced\nset xlabel 'bytes'\nset ylabel 'GB/s'\nset "
-                                 "logscale x 2\nset autoscale y\nplot");
+                                 "noenhanced\nset xlabel 'size'\nset ylabel 'GB/s'\nset "
+                                 "logscale x 2\nset format x '%%.0b%%BB'\nset logscale y 10\n"
+                                 "set autoscale y\nset key outside below\nplot");
         for (size_t i = 0, k = 0; i < s->n && used < size; i++) {
             if (s->items[i].busbw.n == 0)
                 continue;
@@ -241,11 +256,35 @@ static void compare_report__html_cell(FILE *out, const char *text)
     fputs("</td>", out);
 }
 
+/* The ranking: rank, system, total, verdict and the scores (a dozen columns, on a laptop's
+ * screen whole). */
+static void compare_report__html_rank_row(FILE *out, const sc_compare_row_t *r)
+{
+    char v[192];
+    fprintf(out, "<tr><td>%d</td>", r->rank);
+    compare_report__label(v, sizeof(v), r);
+    compare_report__html_cell(out, v);
+    fprintf(out, "<td><b>%.2f</b></td>", r->total);
+    int level = sc_level_parse(r->verdict);
+    fprintf(out, "<td%s>",
+            level == SC_LEVEL_FAIL   ? " class=fail"
+            : level == SC_LEVEL_WARN ? " class=warn"
+            : level == SC_LEVEL_PASS ? " class=pass"
+                                     : "");
+    sc_files_xml_text(out, r->verdict[0] ? r->verdict : "-");
+    fputs("</td>", out);
+    for (int d = 0; d < SC_DIM_COUNT; d++)
+        compare_report__html_cell(out, compare_report__fig(v, sizeof(v), r->score[d], "%.1f"));
+    fputs("</tr>\n", out);
+}
+
+/* The figures behind the scores, a system a row (wide: it scrolls inside the page). */
 static void compare_report__html_row(FILE *out, const sc_compare_row_t *r)
 {
-    char v[64];
+    char v[192];
     fprintf(out, "<tr><td>%d</td>", r->rank);
-    compare_report__html_cell(out, r->system);
+    compare_report__label(v, sizeof(v), r);
+    compare_report__html_cell(out, v);
     compare_report__html_cell(out, r->description);
     compare_report__html_cell(out, r->source);
     compare_report__html_cell(out, r->origin);
@@ -262,14 +301,11 @@ static void compare_report__html_row(FILE *out, const sc_compare_row_t *r)
         snprintf(v, sizeof(v), "n/a");
     compare_report__html_cell(out, v);
     compare_report__html_cell(out, r->note);
-    compare_report__html_cell(out, r->verdict[0] ? r->verdict : "-");
     compare_report__html_cell(out, r->claims[0] ? r->claims : "-");
     snprintf(v, sizeof(v), "%d", r->differences);
     compare_report__html_cell(out, v);
     compare_report__html_cell(out, r->versions);
-    for (int d = 0; d < SC_DIM_COUNT; d++)
-        compare_report__html_cell(out, compare_report__fig(v, sizeof(v), r->score[d], "%.1f"));
-    fprintf(out, "<td><b>%.2f</b></td></tr>\n", r->total);
+    fputs("</tr>\n", out);
 }
 
 typedef struct {
@@ -284,26 +320,35 @@ static int compare_report__page(FILE *out, void *arg)
 {
     const compare_report__page_t *p = arg;
     fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>scalecheck compare"
-          "</title></head><body>\n<h1>Systems side by side</h1>\n<p>",
+          "</title><style>body{font-family:sans-serif;margin:2em;max-width:1200px}table{border-"
+          "collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:"
+          "right}th{background:#eee}.pass{background:#c8f0c8}.warn{background:#fff0b0}.fail{"
+          "background:#f6c0c0}.wide{overflow-x:auto;max-width:100%}svg{max-width:100%;height:"
+          "auto}</style></head><body>\n<h1>Systems side by side</h1>\n<p>",
           out);
     char formula[512];
     sc_compare_formula(p->w, formula, sizeof(formula));
     sc_files_xml_text(out, formula);
-    fputs("</p>\n<table border=\"1\"><tr><th>rank</th><th>system</th><th>description</th>"
-          "<th>source</th><th>from</th><th>GPUs</th><th>samples/s</th><th>per GPU</th>"
-          "<th>efficiency</th><th>model</th><th>samples/$</th><th>samples/kWh</th>"
-          "<th>memory a GPU</th><th>note</th><th>verdict</th><th>claims</th><th>differences</th>"
-          "<th>versions</th>",
+    fputs("</p>\n<h2>Ranking</h2>\n<div class=wide><table><tr><th>rank</th><th>system</th>"
+          "<th>total</th><th>verdict</th>",
           out);
     for (int d = 0; d < SC_DIM_COUNT; d++) {
         fputs("<th>", out);
         sc_files_xml_text(out, sc_dim_words((sc_dim_t)d));
         fputs("</th>", out);
     }
-    fputs("<th>total</th></tr>\n", out);
+    fputs("</tr>\n", out);
+    for (size_t i = 0; i < p->s->n; i++)
+        compare_report__html_rank_row(out, &p->s->items[i].row);
+    fputs("</table></div>\n<h2>The figures behind the scores</h2>\n<div class=wide><table><tr>"
+          "<th>rank</th><th>system</th><th>description</th><th>source</th><th>from</th>"
+          "<th>GPUs</th><th>samples/s</th><th>per GPU</th><th>efficiency</th><th>model</th>"
+          "<th>samples/$</th><th>samples/kWh</th><th>memory a GPU</th><th>note</th>"
+          "<th>claims</th><th>differences</th><th>versions</th></tr>\n",
+          out);
     for (size_t i = 0; i < p->s->n; i++)
         compare_report__html_row(out, &p->s->items[i].row);
-    fputs("</table>\n", out);
+    fputs("</table></div>\n", out);
     if (p->plots >= 1)
         sc_report_html_file(out, p->dir, "efficiency.svg");
     if (p->plots >= 2)

@@ -25,8 +25,10 @@ sc_status_t sc_json_write_baseline(const char *path, const sc_baseline_t *b, sc_
         doc, "runs",
         sc_json_records(b->runs.items, b->runs.n, sizeof(*b->runs.items), sc_baseline_run_fields));
     json_object_set_new(doc, "points",
-                        sc_json_records(b->points.items, b->points.n, sizeof(*b->points.items),
-                                        sc_baseline_point_fields));
+                        b->points_source != NULL
+                            ? sc_json_source_rows(b->points_source)
+                            : sc_json_rows(b->points.items, b->points.n, sizeof(*b->points.items),
+                                           sc_baseline_point_fields));
     return sc_json_write_new(path, doc, err);
 }
 
@@ -53,7 +55,8 @@ static sc_status_t json_baseline__check_points(const char *path, const sc_baseli
 sc_status_t sc_json_load_baseline(const char *path, sc_baseline_t *b, sc_err_t *err)
 {
     memset(b, 0, sizeof(*b));
-    sc_json_src_t src = {.path = path, .err = err};
+    static const char *const streamed[] = {"points", NULL}; /* a figure per row of its runs */
+    sc_json_src_t src = {.path = path, .err = err, .streamed = streamed};
     json_t *doc = sc_json_load(&src);
     if (doc == NULL)
         return src.status;

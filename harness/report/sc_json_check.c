@@ -3,11 +3,15 @@
 #include "util/sc_files.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- where a value is: a scan of the text that skips what is not on the way ---- */
 typedef struct {
@@ -80,13 +84,61 @@ static int json_check__find(json_check__cur_t *c, bool object, const char *const
     }
 }
 
+/* Past a string's closing quote (c->p just after its opening one): to each quote, one escaped
+ * by an odd run of backslashes passed over. */
+static bool json_check__string_end(json_check__cur_t *c)
+{
+    for (;;) {
+        const char *q = c->p; /* keys and values are short: a loop beats memchr's call */
+        while (q < c->end && *q != '"')
+            q++;
+        if (q == c->end)
+            return false;
+        size_t slashes = 0;
+        while (q - slashes > c->p && q[-1 - (long)slashes] == '\\')
+            slashes++;
+        c->p = q + 1;
+        if (slashes % 2 == 0)
+            return true;
+    }
+}
+
+/* Past a container (c->p at its bracket) in one scan: brackets matched (64 deep at most),
+ * strings jumped over, newlines counted; a fleet's million rows are passed by at memory speed. */
+static bool json_check__skip_container(json_check__cur_t *c, int depth)
+{
+    char open[65];
+    int n = 0;
+    while (c->p < c->end) {
+        char ch = *c->p++;
+        if (ch == '"') {
+            if (!json_check__string_end(c))
+                return false;
+        } else if (ch == '{' || ch == '[') {
+            if (n == 64 || depth + n > 64)
+                return false;
+            open[n++] = ch == '{' ? '}' : ']';
+        } else if (ch == '}' || ch == ']') {
+            if (n == 0 || open[--n] != ch)
+                return false;
+            if (n == 0)
+                return true;
+        } else if (ch == '\n') {
+            c->line++;
+        }
+    }
+    return false;
+}
+
 static bool json_check__skip(json_check__cur_t *c, int depth)
 {
     json_check__ws(c);
     if (c->p >= c->end || depth > 64)
         return false;
-    if (*c->p == '"')
-        return json_check__string(c, NULL, 0);
+    if (*c->p == '"') {
+        c->p++;
+        return json_check__string_end(c);
+    }
     if (*c->p != '{' &&
         *c->p != '[') { /* a scalar: at least one byte (a NUL too), to a delimiter */
         const char *from = c->p;
@@ -95,20 +147,7 @@ static bool json_check__skip(json_check__cur_t *c, int depth)
             c->p++;
         return c->p > from;
     }
-    char close = *c->p++ == '{' ? '}' : ']';
-    for (;;) {
-        json_check__ws(c);
-        if (c->p >= c->end)
-            return false;
-        if (*c->p == close) {
-            c->p++;
-            return true;
-        }
-        if (*c->p == ',' || *c->p == ':')
-            c->p++;
-        else if (!json_check__skip(c, depth + 1))
-            return false;
-    }
+    return json_check__skip_container(c, depth);
 }
 
 int sc_json_line(const char *text, size_t len, const char *const *keys, int nkeys)
@@ -138,34 +177,173 @@ bool sc_json_refuse(sc_json_src_t *src, const char *const *keys, int nkeys, cons
     return false;
 }
 
+/* ---- the document's bytes, mapped; its streamed arrays read an element at a time ---- */
+#define SC__RELEASE_STEP ((size_t)32 << 20)
+
+/* The file's bytes mapped read-only (an empty file: ""); NULL with errno on failure. */
+static const char *json_check__map(const char *path, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    void *m = MAP_FAILED;
+    *len = 0;
+    if (fstat(fd, &st) == 0 && st.st_size > 0) {
+        m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        *len = (size_t)st.st_size;
+    } else if (fstat(fd, &st) == 0)
+        m = (void *)"";
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    if (m == MAP_FAILED)
+        return NULL;
+    if (*len > 0)
+        madvise(m, *len, MADV_SEQUENTIAL);
+    return m;
+}
+
+/* Gives the kernel back the pages read before p: a streamed read keeps only what it parses
+ * resident, not the whole file. */
+static void json_check__release(sc_json_src_t *src, const char *p)
+{
+    size_t upto = (size_t)(p - src->text);
+    if (src->len == 0 || upto < src->released + SC__RELEASE_STEP)
+        return;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t from = src->released / page * page;
+    upto = upto / page * page;
+    if (upto > from)
+        madvise((char *)src->text + from, upto - from, MADV_DONTNEED);
+    src->released = upto;
+}
+
+/* Refuses src for a syntax error at p (jansson's words): path:line:column. */
+static void json_check__syntax(sc_json_src_t *src, const char *p, const char *why)
+{
+    int line = 1, column = 1;
+    for (const char *q = src->text; q < p; q++) {
+        line += *q == '\n';
+        column = *q == '\n' ? 1 : column + 1;
+    }
+    if (src->status == SC_OK)
+        src->status =
+            sc_err_set(src->err, SC_ERR_INPUT, "%s:%d:%d: %s", src->path, line, column, why);
+}
+
+/* The JSON value at c->p, c->p moved past it; NULL (src refused) when it is not one. */
+static json_t *json_check__value(sc_json_src_t *src, json_check__cur_t *c)
+{
+    json_error_t e;
+    json_t *v =
+        json_loadb(c->p, (size_t)(c->end - c->p), JSON_DISABLE_EOF_CHECK | JSON_DECODE_ANY, &e);
+    if (v == NULL) {
+        json_check__syntax(src, c->p + (e.position > 0 ? e.position : 0), e.text);
+        return NULL;
+    }
+    c->p += e.position; /* jansson's position: past the value, even on success */
+    return v;
+}
+
+/* Past a streamed array (c->p at its '['), element by element, noting where it is. */
+static bool json_check__skip_streamed(sc_json_src_t *src, json_check__cur_t *c, const char *key)
+{
+    int slot = 0;
+    while (slot < src->nlists && strcmp(src->lists[slot].key, key) != 0)
+        slot++;
+    if (slot == SC_JSON_STREAMED_MAX)
+        return false;
+    src->lists[slot].key = key;
+    src->lists[slot].at = (size_t)(c->p - src->text);
+    src->nlists += slot == src->nlists;
+    for (c->p++;;) {
+        json_check__ws(c);
+        if (c->p < c->end && *c->p == ']')
+            return c->p++ != NULL;
+        if (!json_check__skip(c, 1))
+            return false;
+        json_check__release(src, c->p);
+        json_check__ws(c);
+        if (c->p < c->end && *c->p == ',')
+            c->p++;
+    }
+}
+
+/* One member of the top-level object into head (a streamed array as an empty one). */
+static bool json_check__member(sc_json_src_t *src, json_check__cur_t *c, json_t *head)
+{
+    json_t *name = json_check__value(src, c);
+    const char *key = json_string_value(name);
+    json_check__ws(c);
+    bool ok = key != NULL && c->p < c->end && *c->p++ == ':';
+    if (ok) {
+        json_check__ws(c);
+        const char *const *k = src->streamed;
+        while (*k != NULL && strcmp(*k, key) != 0)
+            k++;
+        json_t *v = *k != NULL && c->p < c->end && *c->p == '['
+                        ? (json_check__skip_streamed(src, c, *k) ? json_array() : NULL)
+                        : json_check__value(src, c);
+        ok = v != NULL && json_object_set_new(head, key, v) == 0;
+    }
+    json_decref(name);
+    return ok;
+}
+
+/* The top-level object, its streamed arrays left empty; NULL when the bytes are not one such
+ * object (the caller parses them whole for jansson's own error). */
+static json_t *json_check__head(sc_json_src_t *src)
+{
+    json_check__cur_t c = {src->text, src->text + src->len, 1};
+    json_check__ws(&c);
+    if (c.p >= c.end || *c.p++ != '{')
+        return NULL;
+    json_t *head = json_object();
+    for (bool first = true;; first = false) {
+        json_check__ws(&c);
+        if (c.p < c.end && *c.p == '}') {
+            c.p++;
+            json_check__ws(&c);
+            if (c.p == c.end)
+                return head;
+            break;
+        }
+        if (!first && (c.p >= c.end || *c.p++ != ','))
+            break;
+        json_check__ws(&c);
+        if (!json_check__member(src, &c, head))
+            break;
+    }
+    json_decref(head);
+    src->status = SC_OK; /* the whole parse says what is wrong */
+    src->nlists = 0;
+    return NULL;
+}
+
 json_t *sc_json_load(sc_json_src_t *src)
 {
     src->status = SC_OK;
+    src->nlists = 0;
+    src->released = 0;
     if (sc_files_check_input(src->path, src->err) != SC_OK) {
         src->status = src->err->status;
         return NULL;
     }
-    FILE *f = fopen(src->path, "rb"); /* a regular file (checked): its size is known */
-    long size = -1;
-    char *text = NULL;
     size_t len = 0;
-    if (f != NULL) {
-        size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-        text = size >= 0 && fseek(f, 0, SEEK_SET) == 0 ? malloc((size_t)size + 1) : NULL;
-        len = text != NULL ? fread(text, 1, (size_t)size, f) : 0;
-        fclose(f);
-    }
-    bool read = text != NULL && len == (size_t)size;
-    if (!read) {
-        free(text);
+    const char *text = json_check__map(src->path, &len);
+    if (text == NULL) {
         src->status = sc_err_set(src->err, SC_ERR_INPUT, "%s: cannot read it: %s", src->path,
-                                 size < 0 ? strerror(errno) : "short read or no memory");
+                                 strerror(errno));
         return NULL;
     }
     src->text = text;
     src->len = len;
+    json_t *doc = src->streamed != NULL ? json_check__head(src) : NULL;
+    if (doc != NULL)
+        return doc;
     json_error_t jerr;
-    json_t *doc = json_loadb(text, len, 0, &jerr);
+    doc = json_loadb(text, len, 0, &jerr);
     if (doc == NULL) {
         src->status = sc_err_set(src->err, SC_ERR_INPUT, "%s:%d:%d: %s", src->path, jerr.line,
                                  jerr.column, jerr.text);
@@ -176,7 +354,8 @@ json_t *sc_json_load(sc_json_src_t *src)
 
 void sc_json_src_free(sc_json_src_t *src)
 {
-    free((char *)src->text);
+    if (src->text != NULL && src->len > 0)
+        munmap((void *)src->text, src->len);
     src->text = NULL;
     src->len = 0;
 }
@@ -322,10 +501,51 @@ bool sc_json_read_record(sc_json_src_t *src, const json_t *obj, void *record,
     return true;
 }
 
-bool sc_json_read_list(sc_json_src_t *src, const json_t *doc, const char *key, void *list,
-                       size_t elem_size, const sc_field_t *fields)
+/* The elements of the streamed array at text + at, one at a time: each the visitor wants parsed
+ * into record and handed to it, the others passed by. */
+static bool json_check__stream_list(sc_json_src_t *src, size_t at, const char *key, void *record,
+                                    size_t elem_size, const sc_field_t *fields,
+                                    const sc_json_visit_t *v)
+{
+    json_check__cur_t c = {src->text + at + 1, src->text + src->len, 0};
+    src->released = at; /* loading passed this list by and gave its pages back: it is read again */
+    for (long i = 0;; i++) {
+        json_check__ws(&c);
+        if (c.p < c.end && *c.p == ']')
+            return true;
+        if (i > 0 && (c.p >= c.end || *c.p++ != ',')) {
+            json_check__syntax(src, c.p - 1, "',' or ']' expected");
+            return false;
+        }
+        json_check__ws(&c);
+        json_check__cur_t from = c;
+        if (!json_check__skip(&c, 1)) {
+            json_check__syntax(src, c.p, "a value expected");
+            return false;
+        }
+        if (v->wants(v->ctx, i, from.p, (size_t)(c.p - from.p))) {
+            json_t *obj = json_check__value(src, &from);
+            if (obj == NULL)
+                return false;
+            memset(record, 0, elem_size);
+            bool ok =
+                sc_json_read_record(src, obj, record, fields, key, i) && v->take(v->ctx, record);
+            json_decref(obj);
+            if (!ok)
+                return false;
+        }
+        json_check__release(src, c.p);
+    }
+}
+
+bool sc_json_visit_list(sc_json_src_t *src, const json_t *doc, const char *key, void *record,
+                        size_t elem_size, const sc_field_t *fields, const sc_json_visit_t *v)
 {
     const json_t *array = json_object_get(doc, key);
+    for (int k = 0; k < src->nlists && json_array_size(array) == 0; k++)
+        if (strcmp(src->lists[k].key, key) == 0)
+            return json_check__stream_list(src, src->lists[k].at, key, record, elem_size, fields,
+                                           v);
     if (array != NULL && !json_is_array(array)) {
         const char *keys[] = {key};
         return sc_json_refuse(src, keys, 1, key, "not a list");
@@ -334,14 +554,114 @@ bool sc_json_read_list(sc_json_src_t *src, const json_t *doc, const char *key, v
     json_t *obj;
     json_array_foreach(array, i, obj)
     {
-        void *record = sc_list_push(list, elem_size);
-        if (record == NULL) {
-            src->status =
-                sc_err_set(src->err, SC_ERR_NOMEM, "%s: no memory for %s", src->path, key);
-            return false;
-        }
-        if (!sc_json_read_record(src, obj, record, fields, key, (long)i))
+        if (!v->wants(v->ctx, (long)i, NULL, 0))
+            continue;
+        memset(record, 0, elem_size);
+        if (!sc_json_read_record(src, obj, record, fields, key, (long)i) ||
+            !v->take(v->ctx, record))
             return false;
     }
     return true;
+}
+
+typedef struct {
+    sc_json_src_t *src;
+    void *list;
+    size_t elem_size;
+    const char *key;
+} json_check__push_t;
+
+static bool json_check__want_all(void *ctx, long index, const char *text, size_t len)
+{
+    (void)ctx, (void)index, (void)text, (void)len;
+    return true;
+}
+
+static bool json_check__push(void *ctx, void *record)
+{
+    json_check__push_t *p = ctx;
+    void *slot = sc_list_push(p->list, p->elem_size);
+    if (slot == NULL) {
+        p->src->status =
+            sc_err_set(p->src->err, SC_ERR_NOMEM, "%s: no memory for %s", p->src->path, p->key);
+        return false;
+    }
+    memcpy(slot, record, p->elem_size);
+    return true;
+}
+
+bool sc_json_read_list(sc_json_src_t *src, const json_t *doc, const char *key, void *list,
+                       size_t elem_size, const sc_field_t *fields)
+{
+    void *record = malloc(elem_size);
+    if (record == NULL) {
+        src->status = sc_err_set(src->err, SC_ERR_NOMEM, "%s: no memory for %s", src->path, key);
+        return false;
+    }
+    json_check__push_t push = {src, list, elem_size, key};
+    sc_json_visit_t v = {json_check__want_all, json_check__push, &push};
+    bool ok = sc_json_visit_list(src, doc, key, record, elem_size, fields, &v);
+    free(record);
+    return ok;
+}
+
+int sc_json_peek_texts(const char *text, size_t len, const char *const *keys, int nkeys,
+                       char (*out)[SC_JSON_PEEK_MAX])
+{
+    json_check__cur_t c = {text, text + len, 1};
+    int found = 0;
+    size_t lens[16];
+    if (nkeys > 16)
+        return 0;
+    for (int k = 0; k < nkeys; k++) {
+        out[k][0] = '\0';
+        lens[k] = strlen(keys[k]);
+    }
+    if (len == 0 || *c.p++ != '{')
+        return 0;
+    for (bool first = true;; first = false) {
+        json_check__ws(&c);
+        if (c.p >= c.end || *c.p == '}')
+            return found;
+        if (!first && *c.p++ != ',')
+            return found;
+        json_check__ws(&c);
+        const char *key = c.p + 1; /* compared where it is: no copy, a million rows */
+        if (c.p >= c.end || *c.p++ != '"' || !json_check__string_end(&c))
+            return found;
+        size_t klen = (size_t)(c.p - 1 - key);
+        json_check__ws(&c);
+        if (c.p >= c.end || *c.p++ != ':')
+            return found;
+        json_check__ws(&c);
+        int k = 0;
+        while (k < nkeys && (lens[k] != klen || memcmp(keys[k], key, klen) != 0))
+            k++;
+        const char *from = c.p;
+        if (!json_check__skip(&c, 1))
+            return found;
+        if (k == nkeys || (size_t)(c.p - from) >= SC_JSON_PEEK_MAX)
+            continue;
+        memcpy(out[k], from, (size_t)(c.p - from));
+        out[k][c.p - from] = '\0';
+        found++;
+    }
+}
+
+bool sc_json_peek_text(const char *text, size_t len, const char *key, char *out, size_t outlen)
+{
+    json_check__cur_t c = {text, text + len, 1};
+    out[0] = '\0';
+    if (len == 0 || *c.p++ != '{')
+        return false;
+    const char *keys[] = {key};
+    if (json_check__find(&c, true, keys, 1, 1) == 0 || c.p >= c.end)
+        return false;
+    if (*c.p == '"')
+        return json_check__string(&c, out, outlen);
+    size_t n = 0;
+    while (c.p < c.end && *c.p != ',' && *c.p != '}' && !json_check__space(*c.p) && n + 1 < outlen)
+        out[n++] = *c.p++;
+    out[n] = '\0';
+    return n > 0;
 }

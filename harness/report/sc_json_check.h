@@ -16,6 +16,7 @@
 
 /* A document being read: its name and bytes (for a bad value's line), or the line it is on (a
  * journal holds a document a line); the first refusal lands in err and status. */
+#define SC_JSON_STREAMED_MAX 8
 typedef struct {
     const char *path;
     const char *text; /* NULL: every value is on `line` */
@@ -23,10 +24,23 @@ typedef struct {
     int line;
     sc_err_t *err;
     sc_status_t status;
+    /* Arrays of the top-level object read an element at a time (NULL-terminated keys; NULL:
+     * none): sc_json_load leaves each in the document as an empty array and notes where it is,
+     * and sc_json_read_list reads its elements one by one from the file's bytes - a run's rows
+     * never become one tree (a million rows would take gigabytes). */
+    const char *const *streamed;
+    struct {
+        const char *key;
+        size_t at; /* the offset of its '[' in text */
+    } lists[SC_JSON_STREAMED_MAX];
+    int nlists;
+    size_t released; /* text before this offset is given back to the kernel (read, not needed) */
 } sc_json_src_t;
 
-/* src->path read and parsed (src->text keeps its bytes: free with sc_json_src_free); NULL when
- * it is not a regular file or not JSON (src refused, naming path:line:column). */
+/* src->path mapped and parsed (src->text keeps its bytes, mapped from the file: free with
+ * sc_json_src_free); NULL when it is not a regular file or not JSON (src refused, naming
+ * path:line:column). With src->streamed, the arrays it names are left out of the tree and read
+ * by sc_json_read_list. */
 json_t *sc_json_load(sc_json_src_t *src);
 void sc_json_src_free(sc_json_src_t *src);
 
@@ -49,8 +63,36 @@ double sc_json_unit_max(const char *name);
 bool sc_json_read_record(sc_json_src_t *src, const json_t *obj, void *record,
                          const sc_field_t *fields, const char *key, long index);
 
+/* How a list is visited: which elements are read, and what is done with each read. */
+typedef struct {
+    /* element index (its bytes text[0..len), or NULL when the list is in the tree): read it into
+     * the record (true), or pass it by (false) */
+    bool (*wants)(void *ctx, long index, const char *text, size_t len);
+    /* a read element (record, zeroed then filled through the fields); false stops the list */
+    bool (*take)(void *ctx, void *record);
+    void *ctx;
+} sc_json_visit_t;
+
+/* doc's array key visited an element at a time through record (elem_size bytes): false when one
+ * is refused or v stops it. A streamed array (src->streamed) is never a tree: a million rows
+ * cost the memory of the ones the visitor keeps. */
+bool sc_json_visit_list(sc_json_src_t *src, const json_t *doc, const char *key, void *record,
+                        size_t elem_size, const sc_field_t *fields, const sc_json_visit_t *v);
+
+/* The text of a scalar member key of the object at text[0..len) (a string without its quotes)
+ * into out; false when it has none. For a visitor that decides from one field. */
+bool sc_json_peek_text(const char *text, size_t len, const char *key, char *out, size_t outlen);
+
+/* The raw text of the members keys[0..nkeys) of the object at text[0..len) - a string with its
+ * quotes, a number as written - into out (empty when absent or longer than SC_JSON_PEEK_MAX);
+ * how many were found. One scan, no parse: a reader that needs five fields of a million rows. */
+#define SC_JSON_PEEK_MAX 64
+int sc_json_peek_texts(const char *text, size_t len, const char *const *keys, int nkeys,
+                       char (*out)[SC_JSON_PEEK_MAX]);
+
 /* Every element of doc's array key into list, a zeroed record each; false when one is refused
- * (or memory ran out: src->status SC_ERR_NOMEM). */
+ * (or memory ran out: src->status SC_ERR_NOMEM). A streamed array (src->streamed) is parsed an
+ * element at a time from the file. */
 bool sc_json_read_list(sc_json_src_t *src, const json_t *doc, const char *key, void *list,
                        size_t elem_size, const sc_field_t *fields);
 

@@ -1,6 +1,9 @@
 /* sc_json_doc.c - the result document (coll, run, pairs) and summary.json, rendered from the
  * result record: the header, what was measured, what was judged, the telemetry. */
+#include <limits.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report/sc_json_build.h"
 #include "report/sc_json_soak.h"
@@ -33,6 +36,7 @@ static json_t *json_doc__header(const sc_result_t *r)
     if (r->elapsed_s > 0)
         json_object_set_new(doc, "elapsed_s", json_real(r->elapsed_s));
     json_doc__set_text(doc, "results_dir", r->results_dir);
+    json_doc__set_text(doc, "journal", r->journal);
     json_doc__set_text(doc, "backend", r->backend);
     json_object_set_new(doc, "backend_note", json_string(r->backend_note));
     if (r->argv != NULL) {
@@ -99,7 +103,7 @@ static json_t *json_doc__points_json(const sc_points_t *points)
 
 static json_t *json_doc__rows(const sc_case_rows_t *rows)
 {
-    return sc_json_records(rows->items, rows->n, sizeof(*rows->items), sc_case_row_fields);
+    return sc_json_rows(rows->items, rows->n, sizeof(*rows->items), sc_case_row_fields);
 }
 
 static void json_doc__run_part(const sc_result_t *r, json_t *doc)
@@ -117,12 +121,16 @@ static void json_doc__run_part(const sc_result_t *r, json_t *doc)
 
 static void json_doc__coll_part(const sc_result_t *r, json_t *doc)
 {
-    json_object_set_new(doc, "results", json_doc__rows(&r->cases));
+    /* at fleet scale the rows are in a file, r->cases only those shown */
+    json_object_set_new(doc, "results",
+                        r->cases_source    ? sc_json_source_rows(r->cases_source)
+                        : r->cases_file[0] ? sc_json_file_rows(r->cases_file)
+                                           : json_doc__rows(&r->cases));
     if (sc_present(r->avg_busbw_GBps))
         json_object_set_new(doc, "summary",
                             json_pack("{s:I, s:f, s:I}", "wrong_total", (json_int_t)r->wrong_total,
                                       "avg_busbw_GBps", r->avg_busbw_GBps, "cases",
-                                      (json_int_t)r->cases.n));
+                                      (json_int_t)(r->cases.n + r->cases_unlisted)));
 }
 
 static json_t *json_doc__localization_json(const sc_localization_t *l)
@@ -173,7 +181,7 @@ static void json_doc__pairs_part(const sc_result_t *r, json_t *doc)
         json_object_set_new(doc, "latency_us", sc_json_matrix(r->latency, n));
     json_object_set_new(
         doc, "pairs",
-        sc_json_records(r->pairs.items, r->pairs.n, sizeof(*r->pairs.items), sc_pair_row_fields));
+        sc_json_rows(r->pairs.items, r->pairs.n, sizeof(*r->pairs.items), sc_pair_row_fields));
     if (r->has_localization)
         json_object_set_new(doc, "localization", json_doc__localization_json(&r->localization));
 }
@@ -203,9 +211,13 @@ static json_t *json_doc__result_json(const sc_result_t *r)
     json_doc__set_text(doc, "topology", r->topology);
     if (r->judged) {
         json_object_set_new(doc, "checks",
-                            sc_json_records(r->checks.items, r->checks.n, sizeof(*r->checks.items),
-                                            sc_check_fields));
-        json_object_set_new(doc, "verdict", sc_json_tally(sc_checks_tally(&r->checks)));
+                            r->checks_file[0]
+                                ? sc_json_file_rows(r->checks_file)
+                                : sc_json_rows(r->checks.items, r->checks.n,
+                                               sizeof(*r->checks.items), sc_check_fields));
+        json_object_set_new(doc, "verdict",
+                            r->cases_source ? sc_json_tally_later(r)
+                                            : sc_json_tally(sc_result_tally(r)));
     }
     if (r->health != NULL)
         json_object_set_new(doc, "telemetry", sc_json_health(r->health, r->nhealth));
@@ -230,14 +242,41 @@ sc_status_t sc_json_mark_end(const char *path, const char *command, const char *
     json_object_set_new(doc, "reason", json_string(reason));
     if (at_fault[0] != '\0')
         json_object_set_new(doc, "at_fault", json_string(at_fault));
-    return sc_json_write_new(path, doc, err);
+    /* the rows the journal holds go into the final state, and the journal with them */
+    char dir[PATH_MAX], journal[PATH_MAX] = "";
+    snprintf(dir, sizeof(dir), "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash != NULL)
+        *slash = '\0';
+    else
+        snprintf(dir, sizeof(dir), ".");
+    const char *name = json_string_value(json_object_get(doc, "journal"));
+    sc_case_rows_t rows = {0};
+    sc_json_src_t src = {.path = path, .err = err};
+    if (name != NULL && json_array_size(json_object_get(doc, "results")) == 0) {
+        if (!sc_json_journal_read(&src, dir, name, &rows)) {
+            json_decref(doc);
+            sc_list_free(&rows);
+            return src.status;
+        }
+        snprintf(journal, sizeof(journal), "%s/%s", dir, name);
+        json_object_set_new(
+            doc, "results",
+            sc_json_rows(rows.items, rows.n, sizeof(*rows.items), sc_case_row_fields));
+        json_object_del(doc, "journal");
+    }
+    sc_status_t status = sc_json_write_new(path, doc, err);
+    if (status == SC_OK && journal[0] != '\0')
+        unlink(journal);
+    sc_list_free(&rows);
+    return status;
 }
 
 sc_status_t sc_json_write_summary(const char *path, const sc_result_t *r, const char *const *plots,
                                   int nplots, const char *plots_note, sc_err_t *err)
 {
-    json_t *summary = r->judged ? sc_json_tally(sc_checks_tally(&r->checks))
-                                : json_pack("{s:s}", "verdict", "NONE");
+    json_t *summary =
+        r->judged ? sc_json_tally(sc_result_tally(r)) : json_pack("{s:s}", "verdict", "NONE");
     if (sc_result_incomplete(r)) { /* whatever was judged, the run did not finish */
         json_object_set_new(summary, "verdict", json_string("INCOMPLETE"));
         json_doc__set_text(summary, "reason", r->reason);
@@ -249,6 +288,12 @@ sc_status_t sc_json_write_summary(const char *path, const sc_result_t *r, const 
     json_object_set_new(summary, "plots", list);
     if (plots_note != NULL && plots_note[0] != '\0')
         json_object_set_new(summary, "plots_note", json_string(plots_note));
+    if (r->cases_unlisted > 0 || r->unlisted.checks > 0) /* a fleet's: what the reports list */
+        json_object_set_new(summary, "listed",
+                            json_pack("{s:I, s:I, s:I, s:I}", "rows", (json_int_t)r->cases.n,
+                                      "of_rows", (json_int_t)(r->cases.n + r->cases_unlisted),
+                                      "checks", (json_int_t)r->checks.n, "of_checks",
+                                      (json_int_t)(r->checks.n + (size_t)r->unlisted.checks)));
     json_object_set_new(summary, "command", json_string(r->command));
     json_doc__set_text(summary, "workload", r->workload);
     json_doc__set_text(summary, "topology", r->topology);

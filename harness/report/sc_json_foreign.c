@@ -44,8 +44,8 @@ static bool json_foreign__placement(sc_json_src_t *src, const json_t *result, si
     const json_t *place = json_object_get(result, in_place ? "in_place" : "out_of_place");
     if (!json_is_object(place))
         return false;
-    *row = (sc_case_row_t){
-        .in_place = in_place, .expected_time_us = SC_ABSENT, .expected_busbw_GBps = SC_ABSENT};
+    *row = sc_case_row_foreign(in_place);
+    row->root = 0;
     char idx[24], why[192];
     snprintf(idx, sizeof(idx), "%zu", index);
     const char *keys[] = {"results", idx, in_place ? "in_place" : "out_of_place"};
@@ -107,6 +107,7 @@ sc_status_t sc_json_load_nccl_tests(const char *path, sc_foreign_t *out, sc_err_
                 *slot = row;
         }
     }
+    out->nrows = out->rows.n;
     if (src.status == SC_OK && out->rows.n == 0)
         src.status = sc_err_set(err, SC_ERR_INPUT, "%s: no result rows with a time", path);
     json_decref(doc);

@@ -4,6 +4,7 @@
 #include "report/sc_json_in.h"
 #include "util/sc_files.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 #include "report/sc_json_build.h"
 #include "report/sc_json_check.h"
 #include "sc_config.h"
+#include "record/sc_shown.h"
 #include "report/sc_json_soak.h"
 
 #define SC__H(field, kind)                                                                         \
@@ -32,7 +34,7 @@ static const sc_field_t json_in__header_fields[] = {
     SC__H(ranks, SC_FIELD_INT),          SC__H(nhosts, SC_FIELD_INT),
     SC__H(bytes_scale, SC_FIELD_DOUBLE), SC__H(compute_scale, SC_FIELD_DOUBLE),
     SC__H(steps, SC_FIELD_INT),          SC__H(warmup, SC_FIELD_INT),
-    {NULL, SC_FIELD_INT, 0, 0, 0},
+    SC__H(journal, SC_FIELD_TEXT),       {NULL, SC_FIELD_INT, 0, 0, 0},
 };
 
 /* The commands whose runs write a result.json. */
@@ -153,19 +155,203 @@ static void json_in__soak(sc_json_src_t *src, const json_t *doc, const char *dir
     sc_soak_start_free(&start);
 }
 
+bool sc_json_journal_read(sc_json_src_t *src, const char *dir, const char *name,
+                          sc_case_rows_t *rows)
+{
+    if (strchr(name, '/') != NULL || name[0] == '.' || name[0] == '\0') {
+        const char *keys[] = {"journal"};
+        return sc_json_refuse(src, keys, 1, "journal", "not a file name beside result.json");
+    }
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    FILE *f = fopen(path, "re");
+    if (f == NULL)
+        return true; /* rows lost with the journal: the document says what it can */
+    sc_json_src_t lines = {.path = path, .err = src->err};
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    bool ok = true;
+    for (lines.line = 1; ok && (len = getline(&line, &cap, f)) > 0; lines.line++) {
+        if (line[len - 1] != '\n')
+            break; /* torn: the run ended while writing it */
+        json_error_t jerr;
+        json_t *obj = json_loadb(line, (size_t)len, 0, &jerr);
+        sc_case_row_t *row = obj != NULL ? SC_LIST_PUSH(rows) : NULL;
+        ok = row != NULL && sc_json_read_record(&lines, obj, row, sc_case_row_fields, NULL, -1);
+        if (obj != NULL && row == NULL)
+            lines.status = sc_err_set(src->err, SC_ERR_NOMEM, "%s: no memory for its rows", path);
+        if (obj == NULL)
+            sc_json_refuse(&lines, NULL, 0, "a row", jerr.text);
+        json_decref(obj);
+    }
+    free(line);
+    fclose(f);
+    src->status = lines.status;
+    return ok;
+}
+
+/* ---- a result read for what a person is shown (record/sc_shown.h): its rows and checks
+ * streamed past, those kept parsed, the others counted ---- */
+typedef struct {
+    sc_shown_t shown;
+    sc_result_t *r;
+    sc_json_src_t *src;
+} json_in__listed_t;
+
+static bool json_in__nomem(json_in__listed_t *l)
+{
+    l->src->status = sc_err_set(l->src->err, SC_ERR_NOMEM, "%s: no memory", l->src->path);
+    return false;
+}
+
+static bool json_in__want_row(void *ctx, long index, const char *text, size_t len)
+{
+    (void)index, (void)text, (void)len;
+    json_in__listed_t *l = ctx;
+    if (sc_shown_wants_row(&l->shown))
+        return true;
+    sc_shown_pass_row(&l->shown);
+    return false;
+}
+
+static bool json_in__take_row(void *ctx, void *record)
+{
+    json_in__listed_t *l = ctx;
+    return sc_shown_row(&l->shown, l->r, record, false) || json_in__nomem(l);
+}
+
+/* A check passed by is counted from its verdict (and disturbance) alone; a verdict that is not
+ * a level is read whole, and refused there. */
+static bool json_in__want_check(void *ctx, long index, const char *text, size_t len)
+{
+    (void)index;
+    json_in__listed_t *l = ctx;
+    char verdict[16], disturbance[8];
+    int level = text != NULL && sc_json_peek_text(text, len, "verdict", verdict, sizeof(verdict))
+                    ? sc_level_parse(verdict)
+                    : -1;
+    if (level < 0 || sc_shown_wants_check(&l->shown, (sc_level_t)level))
+        return true;
+    sc_check_t c = {.level = (sc_level_t)level};
+    c.disturbance = level != SC_LEVEL_PASS &&
+                    sc_json_peek_text(text, len, "disturbance", disturbance, sizeof(disturbance)) &&
+                    strcmp(disturbance, "true") == 0;
+    sc_shown_pass_check(&l->shown, &c);
+    return false;
+}
+
+static bool json_in__take_check(void *ctx, void *record)
+{
+    json_in__listed_t *l = ctx;
+    return sc_shown_check(&l->shown, l->r, record) || json_in__nomem(l);
+}
+
+/* ---- a result whose case rows go to a reader as they are read (a baseline of ten runs of a
+ * million rows): the few fields a figure needs taken from each row's text where they are plain,
+ * the row parsed and checked whole where they are not ---- */
+typedef struct {
+    const sc_json_cases_t *to;
+    bool sweep;
+    sc_json_src_t *src;
+} json_in__cases_t;
+
+/* A row's figure fields, read from its text: false when one is absent or not plainly valid
+ * (the row is then parsed whole, and refused there if it is wrong). */
+static bool json_in__case_fields(const char *text, size_t len, sc_case_row_t *row)
+{
+    static const char *const keys[] = {"collective", "dtype",    "op",
+                                       "size_bytes", "in_place", "time_us"};
+    char v[6][SC_JSON_PEEK_MAX];
+    if (text == NULL || sc_json_peek_texts(text, len, keys, 6, v) != 6)
+        return false;
+    memset(row, 0, sizeof(*row));
+    char *texts[] = {row->collective, row->dtype, row->op};
+    const size_t sizes[] = {sizeof(row->collective), sizeof(row->dtype), sizeof(row->op)};
+    for (int k = 0; k < 3; k++) {
+        size_t n = strlen(v[k]);
+        if (n < 2 || n - 2 >= sizes[k] || v[k][0] != '"' || v[k][n - 1] != '"' ||
+            strpbrk(v[k] + 1, "\\") != NULL)
+            return false;
+        memcpy(texts[k], v[k] + 1, n - 2);
+        texts[k][n - 2] = '\0';
+    }
+    char *end;
+    errno = 0;
+    row->size_bytes = strtoull(v[3], &end, 10);
+    if (v[3][0] < '0' || v[3][0] > '9' || *end != '\0' || errno != 0)
+        return false;
+    row->in_place = strcmp(v[4], "true") == 0;
+    row->time_us = strtod(v[5], &end);
+    return (row->in_place || strcmp(v[4], "false") == 0) && *end == '\0' &&
+           isfinite(row->time_us) && row->time_us >= 0 &&
+           row->time_us <= sc_json_unit_max("time_us");
+}
+
+static bool json_in__want_case(void *ctx, long index, const char *text, size_t len)
+{
+    (void)index;
+    json_in__cases_t *c = ctx;
+    sc_case_row_t row;
+    if (!json_in__case_fields(text, len, &row))
+        return true;
+    if (!c->to->row(c->to->ctx, c->sweep, &row) && c->src->status == SC_OK)
+        c->src->status = SC_ERR_NOMEM; /* the reader said why in its own err */
+    return false;
+}
+
+static bool json_in__take_case(void *ctx, void *record)
+{
+    json_in__cases_t *c = ctx;
+    if (c->to->row(c->to->ctx, c->sweep, record))
+        return true;
+    c->src->status = SC_ERR_NOMEM;
+    return false;
+}
+
+static bool json_in__cases(sc_json_src_t *src, const json_t *doc, const char *key,
+                           const sc_json_cases_t *to)
+{
+    json_in__cases_t c = {to, strcmp(key, "sweep") == 0, src};
+    sc_case_row_t row;
+    sc_json_visit_t v = {json_in__want_case, json_in__take_case, &c};
+    return sc_json_visit_list(src, doc, key, &row, sizeof(row), sc_case_row_fields, &v) &&
+           src->status == SC_OK;
+}
+
+/* results and checks into r, thinned to `limit` each (0: every one); with a cases reader, the
+ * rows go to it and the checks are only counted. */
+static bool json_in__listed(sc_json_src_t *src, const json_t *doc, sc_result_t *r, size_t limit,
+                            const sc_json_cases_t *cases)
+{
+    json_in__listed_t l = {.r = r, .src = src};
+    sc_shown_init(&l.shown, cases != NULL ? 1 : limit);
+    sc_case_row_t row;
+    sc_check_t check;
+    sc_json_visit_t rows = {json_in__want_row, json_in__take_row, &l};
+    sc_json_visit_t checks = {json_in__want_check, json_in__take_check, &l};
+    bool ok =
+        (cases != NULL ? json_in__cases(src, doc, "results", cases)
+                       : sc_json_visit_list(src, doc, "results", &row, sizeof(row),
+                                            sc_case_row_fields, &rows)) &&
+        sc_json_visit_list(src, doc, "checks", &check, sizeof(check), sc_check_fields, &checks);
+    sc_shown_finish(&l.shown, r);
+    return ok;
+}
+
 /* The record lists of a result, each through its field table; false at the first refusal. */
-static bool json_in__lists(sc_json_src_t *src, const json_t *doc, sc_result_t *r)
+static bool json_in__lists(sc_json_src_t *src, const json_t *doc, sc_result_t *r, size_t limit,
+                           const sc_json_cases_t *cases)
 {
     return json_in__points(src, doc, r) &&
-           sc_json_read_list(src, doc, "sweep", &r->sweep, sizeof(sc_case_row_t),
-                             sc_case_row_fields) &&
-           sc_json_read_list(src, doc, "results", &r->cases, sizeof(sc_case_row_t),
-                             sc_case_row_fields) &&
+           (cases != NULL ? json_in__cases(src, doc, "sweep", cases)
+                          : sc_json_read_list(src, doc, "sweep", &r->sweep, sizeof(sc_case_row_t),
+                                              sc_case_row_fields)) &&
+           json_in__listed(src, doc, r, limit, cases) &&
            sc_json_read_list(src, doc, "pairs", &r->pairs, sizeof(sc_pair_row_t),
                              sc_pair_row_fields) &&
            sc_json_read_list(src, doc, "groups", &r->groups, sizeof(sc_group_row_t),
                              sc_group_row_fields) &&
-           sc_json_read_list(src, doc, "checks", &r->checks, sizeof(sc_check_t), sc_check_fields) &&
            sc_json_read_list(src, doc, "findings", &r->findings, sizeof(sc_finding_t),
                              sc_finding_fields) &&
            sc_json_read_list(src, doc, "preflight", &r->preflight, sizeof(sc_hostcfg_t),
@@ -174,9 +360,31 @@ static bool json_in__lists(sc_json_src_t *src, const json_t *doc, sc_result_t *r
 
 sc_status_t sc_json_load_result(const char *dir, sc_result_t *r, sc_err_t *err)
 {
+    return sc_json_load_result_listed(dir, r, 0, err);
+}
+
+static sc_status_t json_in__load(const char *dir, sc_result_t *r, size_t limit,
+                                 const sc_json_cases_t *cases, sc_err_t *err);
+
+sc_status_t sc_json_load_result_listed(const char *dir, sc_result_t *r, size_t limit, sc_err_t *err)
+{
+    return json_in__load(dir, r, limit, NULL, err);
+}
+
+sc_status_t sc_json_load_result_cases(const char *dir, sc_result_t *r, const sc_json_cases_t *to,
+                                      sc_err_t *err)
+{
+    return json_in__load(dir, r, 0, to, err);
+}
+
+static sc_status_t json_in__load(const char *dir, sc_result_t *r, size_t limit,
+                                 const sc_json_cases_t *cases, sc_err_t *err)
+{
     char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/result.json", dir);
-    sc_json_src_t src = {.path = path, .err = err};
+    /* a run's rows, its pairs and its checks can be millions: read a row at a time */
+    static const char *const streamed[] = {"results", "sweep", "pairs", "checks", NULL};
+    sc_json_src_t src = {.path = path, .err = err, .streamed = streamed};
     json_t *doc = sc_json_load(&src);
     if (doc == NULL)
         return src.status;
@@ -188,7 +396,9 @@ sc_status_t sc_json_load_result(const char *dir, sc_result_t *r, sc_err_t *err)
     }
     sc_result_init(r, command);
     if (sc_json_read_record(&src, doc, r, json_in__header_fields, NULL, -1) &&
-        json_in__header_sane(&src, doc, r) && json_in__lists(&src, doc, r)) {
+        json_in__header_sane(&src, doc, r) && json_in__lists(&src, doc, r, limit, cases) &&
+        (r->journal[0] == '\0' || r->cases.n > 0 ||
+         sc_json_journal_read(&src, dir, r->journal, &r->cases))) {
         json_in__provenance(doc, r);
         r->judged = json_is_array(json_object_get(doc, "checks"));
         r->has_findings = json_is_array(json_object_get(doc, "findings"));

@@ -11,6 +11,24 @@
  * SC_ERR_INPUT naming path:line:column; one that is not a scalecheck result says so. */
 sc_status_t sc_json_load_result(const char *dir, sc_result_t *r, sc_err_t *err);
 
+/* The same, for what a person is shown of it: at most `limit` rows and `limit` checks that
+ * passed, an even spread (record/sc_shown.h), and every check that did not (up to `limit`);
+ * the others are passed by unparsed and counted (r->cases_unlisted, r->unlisted). 0: all. */
+sc_status_t sc_json_load_result_listed(const char *dir, sc_result_t *r, size_t limit,
+                                       sc_err_t *err);
+
+/* The same, its case rows (results and sweep) handed to row as they are read and never kept;
+ * its checks counted (r->unlisted), not kept. The fields a figure needs are taken from a row's
+ * text where they are plain; a row that is not plain is read whole, and refused if it is wrong.
+ * row's false stops the read (its own error said why; the status is SC_ERR_NOMEM). The journal
+ * of a run killed outright is not read: its rows are not handed on. */
+typedef struct {
+    bool (*row)(void *ctx, bool sweep, const sc_case_row_t *row);
+    void *ctx;
+} sc_json_cases_t;
+sc_status_t sc_json_load_result_cases(const char *dir, sc_result_t *r, const sc_json_cases_t *to,
+                                      sc_err_t *err);
+
 /* nccl-tests' -J output (report/sc_json_foreign.c) into out, as ingest/ reads its text. */
 sc_status_t sc_json_load_nccl_tests(const char *path, sc_foreign_t *out, sc_err_t *err);
 

@@ -25,6 +25,14 @@ sc_status_t sc_json_mark_end(const char *path, const char *command, const char *
 sc_status_t sc_json_write_summary(const char *path, const sc_result_t *r, const char *const *plots,
                                   int nplots, const char *plots_note, sc_err_t *err);
 
+/* One record as one line of JSON appended to out (a journal: path names it), flushed: a run that
+ * is killed keeps every row written before. */
+sc_status_t sc_json_append_row(FILE *out, const char *path, const void *record,
+                               const sc_field_t *fields, sc_err_t *err);
+/* An element of a list its producer writes (sc_list_source_t, record/sc_result.h). */
+void sc_json_list_put(sc_list_out_t *l, const void *record, const sc_field_t *fields);
+/* The same, unflushed: a file of a million rows written in big blocks (ferror says how it went). */
+void sc_json_write_row(FILE *out, const void *record, const sc_field_t *fields);
 /* n records of elem_size bytes as CSV: a header of the fields shown in CSV, then one line per
  * record (RFC 4180 quoting; absent figures empty). */
 sc_status_t sc_csv_write_records(const char *path, const void *items, size_t n, size_t elem_size,

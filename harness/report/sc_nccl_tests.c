@@ -180,12 +180,20 @@ void sc_nt_row(sc_results_t *res, const sc_nt_config_t *cfg, const sc_case_t *c,
                       oop, ip, stamp);
 }
 
+const char *sc_nt_min_bw_word(double avg_busbw, double min_avg_busbw)
+{
+    if (!(min_avg_busbw > 0))
+        return "";
+    return avg_busbw < 0.9 * min_avg_busbw ? "FAILED" : "OK";
+}
+
 void sc_nt_footer(sc_results_t *res, const char *program, uint64_t wrong, double avg_busbw,
-                  uint64_t memory_bytes)
+                  double min_avg_busbw, uint64_t memory_bytes)
 {
     sc_results_printf(res, "# %-20s : %" PRIu64 " %s\n", "Out of bounds values", wrong,
                       wrong ? "FAILED" : "OK");
-    sc_results_printf(res, "# %-20s : %g %s\n", "Avg bus bandwidth", avg_busbw, "");
+    sc_results_printf(res, "# %-20s : %g %s\n", "Avg bus bandwidth", avg_busbw,
+                      sc_nt_min_bw_word(avg_busbw, min_avg_busbw));
     sc_results_printf(res, "#\n# Collective test concluded: %s\n", program);
     if (memory_bytes > 0)
         sc_results_printf(res, "# %-20s : User-Allocated %.2f MB | Total  %.2f MB\n",

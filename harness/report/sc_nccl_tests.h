@@ -52,9 +52,12 @@ void sc_nt_header(sc_results_t *res, const sc_nt_config_t *cfg, const char *prog
 /* One row: out of place, then in place (NULL: not run). */
 void sc_nt_row(sc_results_t *res, const sc_nt_config_t *cfg, const sc_case_t *c,
                const sc_case_result_t *out_of_place, const sc_case_result_t *in_place);
-/* "# Out of bounds values" to "# Collective test concluded"; memory_bytes > 0 adds -M's line. */
+/* "# Out of bounds values" to "# Collective test concluded"; memory_bytes > 0 adds -M's line;
+ * min_avg_busbw > 0 (NCCL_TESTS_MIN_BW) marks the average OK or FAILED (below 90 % of it). */
 void sc_nt_footer(sc_results_t *res, const char *program, uint64_t wrong, double avg_busbw,
-                  uint64_t memory_bytes);
+                  double min_avg_busbw, uint64_t memory_bytes);
+/* "OK" or "FAILED" of an average bus bandwidth against NCCL_TESTS_MIN_BW, "" without one. */
+const char *sc_nt_min_bw_word(double avg_busbw, double min_avg_busbw);
 
 /* -J: nccl-tests' JSON document (version 3) of the rows (sc_case_row_t, both halves of a size
  * in turn, as cmd_coll records them), written through a temporary file. */

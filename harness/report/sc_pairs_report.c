@@ -131,7 +131,7 @@ bool sc_pairs_report(sc_results_t *res, const sc_pairs_matrix_t *m, const char *
         free(doc->uni); /* the document keeps what it can: no matrices */
         doc->uni = NULL;
     }
-    return sc_checks_tally(&doc->checks).fail > 0 || doc->localization.nsuspects > 0;
+    return sc_result_tally(doc).fail > 0 || doc->localization.nsuspects > 0;
 }
 
 sc_status_t sc_pairs_save_csv(const sc_results_t *res, const char *extra,

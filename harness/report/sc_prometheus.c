@@ -43,17 +43,19 @@ static void prom__sample(FILE *out, const sc_result_t *r, const char *name,
 
 static void prom__run(FILE *out, const sc_result_t *r)
 {
+    /* labels that repeat from run to run only: a start time or a run directory in a label
+     * would make a new series every run (Prometheus keeps each one) */
     prom__family(out, "scalecheck_run_info", "gauge",
                  "The last run: always 1, what it was in the labels.");
-    prom__sample(out, r, "scalecheck_run_info",
-                 (const char *[]){"version", r->version, "state", r->state, "backend", r->backend,
-                                  "start_utc", r->start_utc, "results_dir", r->results_dir, NULL},
-                 1);
+    prom__sample(
+        out, r, "scalecheck_run_info",
+        (const char *[]){"version", r->version, "state", r->state, "backend", r->backend, NULL}, 1);
     prom__family(out, "scalecheck_run_complete", "gauge",
                  "1 when the last run completed, 0 when it failed or was interrupted.");
     prom__sample(out, r, "scalecheck_run_complete", NULL, strcmp(r->state, "complete") == 0);
     prom__family(out, "scalecheck_run_timestamp_seconds", "gauge",
-                 "When these metrics were written (Unix time).");
+                 "When these metrics were written (Unix time; the run's start and directory are "
+                 "in its result.json, not in labels).");
     prom__sample(out, r, "scalecheck_run_timestamp_seconds", NULL, (double)time(NULL));
     prom__family(out, "scalecheck_run_ranks", "gauge", "Ranks and hosts of the last run.");
     char hosts[16];
@@ -61,25 +63,40 @@ static void prom__run(FILE *out, const sc_result_t *r)
     prom__sample(out, r, "scalecheck_run_ranks", (const char *[]){"hosts", hosts, NULL}, r->ranks);
 }
 
+/* Whether a check is a series of its own: every one, unless the run has more than a report lists
+ * (a fleet's million): then those that did not pass, so that no series comes and goes with the
+ * spread of PASSes a report happens to show. */
+static bool prom__series(const sc_result_t *r, const sc_check_t *c)
+{
+    return r->unlisted.checks == 0 || c->level != SC_LEVEL_PASS;
+}
+
 static void prom__checks(FILE *out, const sc_result_t *r)
 {
     if (!r->judged)
         return;
+    sc_tally_t t = sc_result_tally(r);
     prom__family(out, "scalecheck_verdict", "gauge",
                  "The last run's verdict: 0 PASS, 1 WARN, 2 FAIL (the worst of its checks).");
-    prom__sample(out, r, "scalecheck_verdict", NULL, sc_checks_tally(&r->checks).level);
+    prom__sample(out, r, "scalecheck_verdict", NULL, t.level);
+    prom__family(out, "scalecheck_checks", "gauge", "The last run's checks at each verdict.");
+    const int counts[] = {t.pass, t.warn, t.fail};
+    for (int l = SC_LEVEL_PASS; l <= SC_LEVEL_FAIL; l++)
+        prom__sample(out, r, "scalecheck_checks",
+                     (const char *[]){"verdict", sc_level_name((sc_level_t)l), NULL}, counts[l]);
     prom__family(out, "scalecheck_check_verdict", "gauge",
                  "Each check of the last run: 0 PASS, 1 WARN, 2 FAIL.");
     for (size_t i = 0; i < r->checks.n; i++) {
         const sc_check_t *c = &r->checks.items[i];
-        prom__sample(out, r, "scalecheck_check_verdict",
-                     (const char *[]){"check", c->name, "source", c->source, NULL}, c->level);
+        if (prom__series(r, c))
+            prom__sample(out, r, "scalecheck_check_verdict",
+                         (const char *[]){"check", c->name, "source", c->source, NULL}, c->level);
     }
     prom__family(out, "scalecheck_check_ratio", "gauge",
                  "Each check's measured figure against its expected one (1 is as expected).");
     for (size_t i = 0; i < r->checks.n; i++) {
         const sc_check_t *c = &r->checks.items[i];
-        if (sc_present(c->ratio))
+        if (sc_present(c->ratio) && prom__series(r, c))
             prom__sample(out, r, "scalecheck_check_ratio",
                          (const char *[]){"check", c->name, "source", c->source, NULL}, c->ratio);
     }
@@ -97,9 +114,9 @@ static void prom__cases(FILE *out, const sc_result_t *r, const sc_case_rows_t *r
 {
     if (rows->n == 0)
         return;
-    prom__family(out, "scalecheck_busbw_gigabytes_per_second", "gauge",
+    prom__family(out, "scalecheck_busbw_bytes_per_second", "gauge",
                  "Bus bandwidth at the largest size measured, per collective, type, reduction "
-                 "and place (10^9 bytes/s).");
+                 "and place.");
     /* one pass, each row against the cases seen so far (a few hundred at most), not against
      * every row: coll -d all -o all writes tens of thousands */
     size_t *largest = malloc(rows->n * sizeof(*largest)), nkeys = 0;
@@ -116,11 +133,11 @@ static void prom__cases(FILE *out, const sc_result_t *r, const sc_case_rows_t *r
         const sc_case_row_t *c = &rows->items[largest[k]];
         char size[32];
         snprintf(size, sizeof(size), "%llu", (unsigned long long)c->size_bytes);
-        prom__sample(out, r, "scalecheck_busbw_gigabytes_per_second",
+        prom__sample(out, r, "scalecheck_busbw_bytes_per_second",
                      (const char *[]){"collective", c->collective, "dtype", c->dtype, "op", c->op,
                                       "in_place", c->in_place ? "true" : "false", "size_bytes",
                                       size, NULL},
-                     c->busbw_GBps);
+                     c->busbw_GBps * 1e9);
     }
     free(largest);
 }
@@ -132,13 +149,14 @@ static void prom__points(FILE *out, const sc_result_t *r)
     static const struct {
         const char *name, *help;
         size_t offset;
+        double unit; /* to Prometheus' base units: seconds */
     } figures[] = {
         {"scalecheck_scaling_efficiency", "Scaling efficiency of each point (1 is linear).",
-         offsetof(sc_point_t, efficiency)},
+         offsetof(sc_point_t, efficiency), 1},
         {"scalecheck_speedup", "Speedup of each point against the first.",
-         offsetof(sc_point_t, speedup)},
-        {"scalecheck_step_time_milliseconds", "Median training-step time of each point.",
-         offsetof(sc_point_t, step_time_ms)},
+         offsetof(sc_point_t, speedup), 1},
+        {"scalecheck_step_time_seconds", "Median training-step time of each point.",
+         offsetof(sc_point_t, step_time_ms), 1e-3},
     };
     for (size_t f = 0; f < sizeof(figures) / sizeof(figures[0]); f++) {
         prom__family(out, figures[f].name, "gauge", figures[f].help);
@@ -152,7 +170,7 @@ static void prom__points(FILE *out, const sc_result_t *r)
             prom__sample(
                 out, r, figures[f].name,
                 (const char *[]){"workload", r->workload, "gpus", gpus, "nodes", nodes, NULL},
-                value);
+                value * figures[f].unit);
         }
     }
 }
@@ -161,20 +179,20 @@ static void prom__pairs(FILE *out, const sc_result_t *r)
 {
     if (!r->has_localization)
         return;
-    prom__family(out, "scalecheck_pair_bandwidth_gigabytes_per_second", "gauge",
-                 "Each measured pair's slower direction (10^9 bytes/s).");
+    prom__family(out, "scalecheck_pair_bandwidth_bytes_per_second", "gauge",
+                 "Each measured pair's slower direction.");
     for (size_t i = 0; i < r->pairs.n; i++) {
         const sc_pair_row_t *p = &r->pairs.items[i];
         double slower = p->uni_ab_GBps < p->uni_ba_GBps ? p->uni_ab_GBps : p->uni_ba_GBps;
-        prom__sample(out, r, "scalecheck_pair_bandwidth_gigabytes_per_second",
-                     (const char *[]){"a", p->a, "b", p->b, NULL}, slower);
+        prom__sample(out, r, "scalecheck_pair_bandwidth_bytes_per_second",
+                     (const char *[]){"a", p->a, "b", p->b, NULL}, slower * 1e9);
     }
-    prom__family(out, "scalecheck_pair_latency_microseconds", "gauge",
+    prom__family(out, "scalecheck_pair_latency_seconds", "gauge",
                  "Each measured pair's one-way latency.");
     for (size_t i = 0; i < r->pairs.n; i++)
-        prom__sample(out, r, "scalecheck_pair_latency_microseconds",
+        prom__sample(out, r, "scalecheck_pair_latency_seconds",
                      (const char *[]){"a", r->pairs.items[i].a, "b", r->pairs.items[i].b, NULL},
-                     r->pairs.items[i].latency_us);
+                     r->pairs.items[i].latency_us * 1e-6);
     prom__family(out, "scalecheck_suspect", "gauge",
                  "Each node or link the pairs point at: always 1, what and where in the labels.");
     for (int i = 0; i < r->localization.nsuspects; i++) {

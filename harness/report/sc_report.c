@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 #include "report/sc_json_out.h"
 #include "report/sc_verdict_render.h"
+#include "util/sc_defaults.h"
 #include "util/sc_files.h"
 
 /* A field's cell: text as it is, numbers at 9 significant digits, absent figures as NaN
@@ -151,13 +153,13 @@ static const char *const report__busbw_keys[] = {"size_bytes", "busbw_GBps", "ex
 static const report__plot_t report__plot_list[] = {
     {"speedup", report__points_rows, report__speedup_keys,
      "set title 'Speedup vs GPUs'\nset xlabel 'GPUs'\nset ylabel 'speedup'\n"
-     "set logscale x 2\nset logscale y 2\n"
+     "set logscale x 2\nset yrange [0:*]\nset rmargin 4\n"
      "plot 'speedup.dat' u 1:1 w l dt 2 lc rgb '#888888' t 'ideal', "
      "'' u 1:3 w lp lc rgb '#1f77b4' t 'expected (model)', "
      "'' u 1:2 w lp lw 2 lc rgb '#d62728' t 'measured'\n"},
     {"busbw", report__sweep_rows, report__busbw_keys,
-     "set title 'Bus bandwidth vs size'\nset xlabel 'size (bytes)'\nset ylabel 'busbw (GB/s)'\n"
-     "set logscale x 2\n"
+     "set title 'Bus bandwidth vs size'\nset xlabel 'size'\nset ylabel 'busbw (GB/s)'\n"
+     "set logscale x 2\nset format x '%.0b%BB'\nset xtics rotate by -30\nset rmargin 6\n"
      "plot 'busbw.dat' u 1:3 w lp lc rgb '#1f77b4' t 'expected (model)', "
      "'' u 1:2 w lp lw 2 lc rgb '#d62728' t 'measured'\n"},
 };
@@ -229,15 +231,56 @@ static const char *report__level_class(const char *s)
                                     : "";
 }
 
-/* The records' fields shown in HTML, one row each. */
+/* A number as a reader wants it: counts and sizes whole (16384, not 1.638e+04), a flag as
+ * yes/no, a figure to 4 significant digits (whole from 10^4 up). */
+static void report__html_number(FILE *out, const sc_field_t *f, const void *record)
+{
+    double v = sc_field_number(f, record);
+    if (f->kind == SC_FIELD_BOOL)
+        fprintf(out, "<td>%s</td>", v != 0 ? "yes" : "no");
+    else if (f->kind == SC_FIELD_INT || f->kind == SC_FIELD_U64 || f->kind == SC_FIELD_I64 ||
+             (fabs(v) >= 1e4 && fabs(v) < 1e15))
+        fprintf(out, "<td>%.0f</td>", v);
+    else
+        fprintf(out, "<td>%.4g</td>", v);
+}
+
+void sc_report_header(const char *name, char *out, size_t len)
+{
+    static const struct {
+        const char *suffix, *unit;
+    } units[] = {{"_GBps", "GB/s"}, {"_bytes", "B"}, {"_us", "us"}, {"_ms", "ms"},
+                 {"_s", "s"},       {"_c", "C"},     {"_w", "W"}};
+    size_t n = strlen(name), cut = n;
+    const char *unit = NULL;
+    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]) && unit == NULL; i++) {
+        size_t s = strlen(units[i].suffix);
+        if (n > s && strcmp(name + n - s, units[i].suffix) == 0) {
+            unit = units[i].unit;
+            cut = n - s;
+        }
+    }
+    size_t used = 0;
+    for (size_t i = 0; i < cut && used + 1 < len; i++)
+        out[used++] = name[i] == '_' ? ' ' : name[i];
+    out[used] = '\0';
+    if (unit != NULL)
+        snprintf(out + used, len - used, " (%s)", unit);
+}
+
+/* The records' fields shown in HTML, one row each, headed in words and units ("busbw (GB/s)"),
+ * scrolling sideways inside the page when wider than it. */
 static void report__html_table(FILE *out, const char *title, report__rows_t rows)
 {
     if (rows.n == 0)
         return;
-    fprintf(out, "<h2>%s</h2>\n<table><tr>", title);
+    fprintf(out, "<h2>%s</h2>\n<div class=wide><table><tr>", title);
     for (const sc_field_t *f = rows.fields; f->name; f++)
-        if (f->show & SC_SHOW_HTML)
-            fprintf(out, "<th>%s</th>", f->name);
+        if (f->show & SC_SHOW_HTML) {
+            char header[96];
+            sc_report_header(f->name, header, sizeof(header));
+            fprintf(out, "<th>%s</th>", header);
+        }
     fprintf(out, "</tr>\n");
     for (size_t i = 0; i < rows.n; i++) {
         const void *record = (const char *)rows.items + i * rows.elem_size;
@@ -247,21 +290,18 @@ static void report__html_table(FILE *out, const char *title, report__rows_t rows
                 continue;
             if (!sc_field_present(f, record)) {
                 fprintf(out, "<td></td>");
-            } else if (f->kind == SC_FIELD_TEXT || f->kind == SC_FIELD_LEVEL) {
-                const char *s =
-                    f->kind == SC_FIELD_LEVEL
-                        ? sc_level_name(*(const sc_level_t *)((const char *)record + f->offset))
-                        : (const char *)record + f->offset;
+            } else if (sc_field_text(f, record) != NULL) {
+                const char *s = sc_field_text(f, record);
                 fprintf(out, "<td%s>", report__level_class(s));
                 sc_files_xml_text(out, s);
                 fprintf(out, "</td>");
             } else {
-                fprintf(out, "<td>%.4g</td>", sc_field_number(f, record));
+                report__html_number(out, f, record);
             }
         }
         fprintf(out, "</tr>\n");
     }
-    fprintf(out, "</table>\n");
+    fprintf(out, "</table></div>\n");
 }
 
 typedef struct {
@@ -270,6 +310,73 @@ typedef struct {
     const char *const *plots;
     int nplots;
 } report__html_t;
+
+/* The checks that did not pass, first in the verdict's box: what failed and why, FAILs first. */
+static void report__html_not_passed(FILE *out, const sc_result_t *r)
+{
+    enum { SHOWN = 12 };
+    int listed = 0, more = 0;
+    for (int level = SC_LEVEL_FAIL; level >= SC_LEVEL_WARN; level--)
+        for (size_t i = 0; i < r->checks.n; i++) {
+            const sc_check_t *c = &r->checks.items[i];
+            if ((int)c->level != level)
+                continue;
+            if (listed == SHOWN) {
+                more++;
+                continue;
+            }
+            fprintf(out, "%s<li><b>%s</b> ", listed++ ? "" : "<ul>", sc_level_name(c->level));
+            sc_files_xml_text(out, c->name);
+            fprintf(out, ": measured %.4g against %.4g expected (ratio %.3f)", c->measured,
+                    c->expected, c->ratio);
+            if (c->note[0] != '\0') {
+                fprintf(out, " - ");
+                sc_files_xml_text(out, c->note);
+            }
+            fprintf(out, "</li>\n");
+        }
+    more += r->unlisted.checks - r->unlisted.pass;
+    if (more > 0)
+        fprintf(out, "%s<li>and %d more that did not pass (the Checks table; result.json)</li>\n",
+                listed ? "" : "<ul>", more);
+    if (listed > 0 || more > 0)
+        fprintf(out, "</ul>\n");
+}
+
+/* A run shrunk to fit (--bytes-scale, --compute-scale below 1) measured less than the workload:
+ * said on top, with how it was run, so that nobody sends its figures as the system's. */
+static void report__html_shrunk(FILE *out, const sc_result_t *r)
+{
+    bool shrunk = (r->bytes_scale > 0 && r->bytes_scale < 1) ||
+                  (r->compute_scale > 0 && r->compute_scale < 1);
+    if (shrunk)
+        fprintf(out,
+                "<p class='warn'><b>A shrunk run</b>: messages at %g and compute at %g of the "
+                "workload's. Its figures say whether the system scales as modelled at that size, "
+                "not what the workload itself takes.</p>\n",
+                r->bytes_scale > 0 ? r->bytes_scale : 1.0,
+                r->compute_scale > 0 ? r->compute_scale : 1.0);
+    if (r->argv == NULL)
+        return;
+    fprintf(out, "<p><b>command</b>: <code>");
+    for (char **a = r->argv; *a != NULL; a++) {
+        sc_files_xml_text(out, *a);
+        fputc(' ', out);
+    }
+    fprintf(out, "</code><br><b>scalecheck</b> ");
+    sc_files_xml_text(out, r->version);
+    for (size_t i = 0; i < r->libraries.n; i++) {
+        const sc_kv_t *kv = &r->libraries.items[i];
+        fprintf(out, "; ");
+        sc_files_xml_text(out, kv->key);
+        fputc(' ', out);
+        if (kv->is_number)
+            fprintf(out, "%g", kv->number);
+        else
+            sc_files_xml_text(out, kv->text);
+    }
+    fprintf(out, "</p>\n");
+}
 
 static void report__html_facts(FILE *out, const sc_result_t *r)
 {
@@ -300,13 +407,36 @@ static void report__html_facts(FILE *out, const sc_result_t *r)
         fprintf(out, "</p>\n");
     } else if (r->judged) {
         static const char *const classes[] = {"pass", "warn", "fail"};
-        sc_tally_t t = sc_checks_tally(&r->checks);
-        fprintf(out, "<p>verdict: <span class='badge %s'>%s</span>%s</p>\n",
-                t.inconclusive ? "warn" : classes[t.level], sc_tally_verdict(t),
-                t.inconclusive ? " the reference probe says the machine was disturbed while it "
+        sc_tally_t t = sc_result_tally(r);
+        fprintf(out,
+                "<div class='verdict %s'><p>verdict: <span class='badge %s'>%s</span> %d "
+                "checks: %d pass, %d warn, %d fail%s</p>\n",
+                t.inconclusive ? "warn" : classes[t.level],
+                t.inconclusive ? "warn" : classes[t.level], sc_tally_verdict(t), t.checks, t.pass,
+                t.warn, t.fail,
+                t.inconclusive ? "; the reference probe says the machine was disturbed while it "
                                  "measured: its FAILs are no verdict on the system"
                                : "");
+        report__html_not_passed(out, r);
+        fprintf(out, "</div>\n");
     }
+    report__html_shrunk(out, r);
+}
+
+/* A fleet's result is more than a page holds: what this one lists of it. */
+static void report__html_unlisted(FILE *out, const sc_result_t *r)
+{
+    if (r->cases_unlisted == 0 && r->unlisted.checks == 0)
+        return;
+    const sc_case_rows_t *rows = r->sweep.n > 0 ? &r->sweep : &r->cases;
+    fprintf(out,
+            "<p class='warn'>This page lists %zu of the %zu rows and %zu of the %zu checks: every "
+            "check that did not pass (up to %d) with its row, and an even spread of the rest. "
+            "result.json holds them all; the verdict counts them all (%d more checks, %d of "
+            "them not PASS, are not listed).</p>\n",
+            rows->n, rows->n + r->cases_unlisted, r->checks.n,
+            r->checks.n + (size_t)r->unlisted.checks, SC_DEFAULT_SHOWN, r->unlisted.checks,
+            r->unlisted.checks - r->unlisted.pass);
 }
 
 static int report__html_writer(FILE *out, void *arg)
@@ -320,8 +450,11 @@ static int report__html_writer(FILE *out, void *arg)
                  "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;"
                  "padding:3px 8px;text-align:right}th{background:#eee}.pass{background:#c8f0c8}"
                  ".warn{background:#fff0b0}.fail{background:#f6c0c0}.badge{font-size:1.4em;"
-                 "padding:4px 12px}</style></head><body>\n");
+                 "padding:4px 12px}.wide{overflow-x:auto;max-width:100%%}.verdict{padding:"
+                 "4px 12px;margin:1em 0}svg{max-width:100%%;height:auto}code{word-break:"
+                 "break-all}</style></head><body>\n");
     report__html_facts(out, r);
+    report__html_unlisted(out, r);
     for (int i = 0; i < h->nplots; i++)
         sc_report_html_file(out, h->dir, h->plots[i]);
     report__html_table(out, "Scaling curve", report__points_rows(r));

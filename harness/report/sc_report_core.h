@@ -24,6 +24,9 @@ void sc_report_gnuplot_text(char *buf, size_t len, const char *text);
 extern const char *const sc_report_plot_style;
 /* dir/file (an SVG) copied into the page, without its XML declaration. */
 void sc_report_html_file(FILE *out, const char *dir, const char *file);
+/* A field's name as a column's header: words and its unit ("expected_busbw_GBps" ->
+ * "expected busbw (GB/s)"). */
+void sc_report_header(const char *name, char *out, size_t len);
 
 /* The soak's time series (soak.dat, a row a cycle) and its plots over hours: GPU and CPU
  * temperature, GPU power, the largest sweep size's busbw, the training step time; their names

@@ -32,9 +32,26 @@ static void soak__cell(FILE *f, double v)
         fprintf(f, " NaN");
 }
 
-/* soak.dat: hours, busbw, step ms, slowest pair, hottest GPU, hottest CPU, most GPU power. */
+/* The soak's time axis in the unit its length reads best in: seconds for a short soak, minutes,
+ * hours for the 72 h test (a 90 s soak drawn in hours is 0 to 0.03). */
+typedef struct {
+    double seconds;
+    const char *name;
+} soak__unit_t;
+
+static soak__unit_t soak__unit(const sc_soak_cycles_t *cycles)
+{
+    const sc_soak_cycle_t *last = &cycles->items[cycles->n - 1];
+    double span = last->start_s + last->wall_s;
+    return span < 120    ? (soak__unit_t){1, "s"}
+           : span < 7200 ? (soak__unit_t){60, "min"}
+                         : (soak__unit_t){3600, "h"};
+}
+
+/* soak.dat: time, busbw, step ms, slowest pair, hottest GPU, hottest CPU, most GPU power. */
 static bool soak__dat(const char *dir, const sc_soak_cycles_t *cycles)
 {
+    soak__unit_t unit = soak__unit(cycles);
     char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/soak.dat", dir);
     FILE *f = fopen(path, "w");
@@ -44,7 +61,7 @@ static bool soak__dat(const char *dir, const sc_soak_cycles_t *cycles)
         const sc_soak_cycle_t *c = &cycles->items[i];
         double gpu_c, cpu_c, gpu_w;
         soak__hottest(c, &gpu_c, &cpu_c, &gpu_w);
-        fprintf(f, "%.6f", (c->start_s + c->wall_s) / 3600.0);
+        fprintf(f, "%.6f", (c->start_s + c->wall_s) / unit.seconds);
         soak__cell(f, sc_soak_cycle_busbw(c));
         soak__cell(f, c->step_ms);
         soak__cell(f, c->pair_min_GBps);
@@ -69,18 +86,18 @@ typedef struct {
 
 static const soak__plot_t soak__plot_list[SC_SOAK_PLOTS] = {
     {"soak-temperature.svg",
-     "set title 'Temperature over the soak'\nset xlabel 'hours'\nset ylabel 'C'\n",
+     "set title 'Temperature over the soak'\nset ylabel 'C'\n",
      {{5, "w lp lw 2 lc rgb '#d62728' t 'hottest GPU'"},
       {6, "w lp lc rgb '#1f77b4' t 'hottest CPU'"}}},
     {"soak-power.svg",
-     "set title 'GPU power over the soak'\nset xlabel 'hours'\nset ylabel 'W'\n",
+     "set title 'GPU power over the soak'\nset ylabel 'W'\n",
      {{7, "w lp lw 2 lc rgb '#ff7f0e' t 'most power drawn by a GPU'"}, {0, NULL}}},
     {"soak-busbw.svg",
-     "set title 'All-reduce busbw over the soak (largest size)'\nset xlabel 'hours'\n"
+     "set title 'All-reduce busbw over the soak (largest size)'\n"
      "set ylabel 'GB/s'\nset yrange [0:*]\n",
      {{2, "w lp lw 2 lc rgb '#2ca02c' t 'busbw'"}, {4, "w lp lc rgb '#9467bd' t 'slowest pair'"}}},
     {"soak-step.svg",
-     "set title 'Training step time over the soak'\nset xlabel 'hours'\nset ylabel 'ms'\n"
+     "set title 'Training step time over the soak'\nset ylabel 'ms'\n"
      "set yrange [0:*]\n",
      {{3, "w lp lw 2 lc rgb '#8c564b' t 'median step'"}, {0, NULL}}},
 };
@@ -103,8 +120,8 @@ static bool soak__has(const sc_soak_cycles_t *cycles, int column)
 /* The plot's commands, its series without a figure left out; false when none has one. */
 static bool soak__plot(const sc_soak_cycles_t *cycles, const soak__plot_t *p, char *out, size_t len)
 {
-    size_t used = (size_t)snprintf(out, len, "%sset output '%s'\n%splot ", sc_report_plot_style,
-                                   p->svg, p->head);
+    size_t used = (size_t)snprintf(out, len, "%sset output '%s'\n%sset xlabel 'time (%s)'\nplot ",
+                                   sc_report_plot_style, p->svg, p->head, soak__unit(cycles).name);
     int drawn = 0;
     for (int k = 0; k < 2 && p->series[k].style != NULL; k++)
         if (soak__has(cycles, p->series[k].column))
@@ -139,25 +156,41 @@ int sc_soak_plots(const char *dir, const sc_soak_cycles_t *cycles, const char **
     return n;
 }
 
+/* A figure's cell: "-" where the cycle has none (no pairs measured, no GPU sampled), not nan. */
+static void soak__html_cell(FILE *out, double v, const char *format)
+{
+    fputs("<td>", out);
+    if (sc_present(v) && v >= 0)
+        fprintf(out, format, v);
+    else
+        fputs("-", out);
+    fputs("</td>", out);
+}
+
 void sc_soak_html_cycles(FILE *out, const sc_soak_cycles_t *cycles)
 {
     if (cycles->n == 0)
         return;
-    fprintf(out, "<h2>Cycles</h2>\n<table><tr><th>cycle</th><th>start (h)</th><th>length "
-                 "(s)</th><th>busbw (GB/s)</th><th>step (ms)</th><th>slowest pair (GB/s)</th>"
-                 "<th>hottest GPU (C)</th><th>verdict</th><th>breaches</th></tr>\n");
+    soak__unit_t unit = soak__unit(cycles);
+    fprintf(out,
+            "<h2>Cycles</h2>\n<div class=wide><table><tr><th>cycle</th><th>start (%s)</th>"
+            "<th>length (s)</th><th>busbw (GB/s)</th><th>step (ms)</th><th>slowest pair "
+            "(GB/s)</th><th>hottest GPU (C)</th><th>verdict</th><th>breaches</th></tr>\n",
+            unit.name);
     for (size_t i = 0; i < cycles->n; i++) {
         const sc_soak_cycle_t *c = &cycles->items[i];
         double gpu_c, cpu_c, gpu_w;
         soak__hottest(c, &gpu_c, &cpu_c, &gpu_w);
         static const char *const classes[] = {"pass", "warn", "fail"};
-        fprintf(out,
-                "<tr><td>%d</td><td>%.3f</td><td>%.1f</td><td>%.4g</td><td>%.4g</td>"
-                "<td>%.4g</td><td>%.0f</td><td class=%s>%s</td><td>",
-                c->cycle, c->start_s / 3600.0, c->wall_s, sc_soak_cycle_busbw(c), c->step_ms,
-                c->pair_min_GBps, gpu_c, classes[c->level], sc_level_name(c->level));
+        fprintf(out, "<tr><td>%d</td><td>%.3g</td><td>%.1f</td>", c->cycle,
+                c->start_s / unit.seconds, c->wall_s);
+        soak__html_cell(out, sc_soak_cycle_busbw(c), "%.4g");
+        soak__html_cell(out, c->step_ms, "%.4g");
+        soak__html_cell(out, c->pair_min_GBps, "%.4g");
+        soak__html_cell(out, gpu_c, "%.0f");
+        fprintf(out, "<td class=%s>%s</td><td>", classes[c->level], sc_level_name(c->level));
         sc_files_xml_text(out, c->breaches);
         fprintf(out, "</td></tr>\n");
     }
-    fprintf(out, "</table>\n");
+    fprintf(out, "</table></div>\n");
 }

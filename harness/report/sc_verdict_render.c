@@ -11,21 +11,51 @@
 
 #include "util/sc_files.h"
 
-/* "# verdict: PASS (n pass, n warn, n fail)" */
-static void verdict_render__tally_line(const sc_checks_t *checks, char *line, size_t len)
+/* "# verdict: PASS (n pass, n warn, n fail)", over the checks listed and those not */
+static void verdict_render__tally_line(const sc_checks_t *checks, sc_tally_t unlisted, char *line,
+                                       size_t len)
 {
-    sc_tally_t t = sc_checks_tally(checks);
-    snprintf(line, len, "# verdict: %s (%d pass, %d warn, %d fail)%s\n", sc_tally_verdict(t),
-             t.pass, t.warn, t.fail,
+    sc_tally_t t = sc_tally_sum(sc_checks_tally(checks), unlisted);
+    char more[160] = "";
+    if (unlisted.checks > 0)
+        snprintf(more, sizeof(more),
+                 "# %d more checks (%d not PASS) are not listed here: result.json holds every "
+                 "check\n",
+                 unlisted.checks, unlisted.checks - unlisted.pass);
+    snprintf(line, len, "%s# verdict: %s (%d pass, %d warn, %d fail)%s\n", more,
+             sc_tally_verdict(t), t.pass, t.warn, t.fail,
              t.inconclusive ? "\n# the reference probe says the machine was disturbed while it "
                               "measured (something else ran): its FAILs are no verdict on the "
                               "system - run it again on a quiet machine"
                             : "");
 }
 
-void sc_verdict_print(FILE *out, FILE *log, const sc_checks_t *checks)
+static bool verdict_render__set(const char *name)
 {
-    bool tty = isatty(fileno(out)) && getenv("NO_COLOR") == NULL; /* no-color.org */
+    const char *v = getenv(name);
+    return v != NULL && v[0] != '\0';
+}
+
+/* Whether the verdict is coloured. no-color.org: NO_COLOR set and not empty turns it off.
+ * Under an MPI launcher a rank's stdout is Open MPI's pty even when mpirun's own output goes to
+ * a file, so a rank cannot tell from isatty: it colours only when the launcher (launch/
+ * mpirun.sh, scripts/acceptance.sh), whose stdout is the terminal, says so with CLICOLOR_FORCE.
+ * A process started alone trusts isatty. */
+static bool verdict_render__colour(FILE *out)
+{
+    if (verdict_render__set("NO_COLOR"))
+        return false;
+    if (verdict_render__set("CLICOLOR_FORCE"))
+        return strcmp(getenv("CLICOLOR_FORCE"), "0") != 0;
+    bool launched = verdict_render__set("OMPI_COMM_WORLD_SIZE") ||
+                    verdict_render__set("PMIX_RANK") || verdict_render__set("PMI_SIZE");
+    return !launched && isatty(fileno(out));
+}
+
+static void verdict_render__print(FILE *out, FILE *log, const sc_checks_t *checks,
+                                  sc_tally_t unlisted)
+{
+    bool tty = verdict_render__colour(out);
     static const char *const colours[] = {"\033[32m", "\033[33m", "\033[31m"};
     FILE *dest[2] = {out, log};
     int width = 53; /* the name column: as wide as the longest name, within reason */
@@ -45,16 +75,26 @@ void sc_verdict_print(FILE *out, FILE *log, const sc_checks_t *checks)
             if (c->level != SC_LEVEL_PASS && c->note[0] != '\0')
                 fprintf(dest[d], "    (%s)\n", c->note);
         }
-        char line[384];
-        verdict_render__tally_line(checks, line, sizeof(line));
+        char line[544];
+        verdict_render__tally_line(checks, unlisted, line, sizeof(line));
         fputs(line, dest[d]);
     }
 }
 
+void sc_verdict_print(FILE *out, FILE *log, const sc_checks_t *checks)
+{
+    verdict_render__print(out, log, checks, (sc_tally_t){0});
+}
+
+void sc_verdict_print_result(FILE *out, FILE *log, const sc_result_t *r)
+{
+    verdict_render__print(out, log, &r->checks, r->unlisted);
+}
+
 void sc_verdict_print_line(sc_results_t *res, const sc_checks_t *checks)
 {
-    char line[384];
-    verdict_render__tally_line(checks, line, sizeof(line));
+    char line[544];
+    verdict_render__tally_line(checks, (sc_tally_t){0}, line, sizeof(line));
     sc_results_printf(res, "%s", line);
 }
 
@@ -74,9 +114,19 @@ static void verdict_render__junit_case(FILE *out, const char *suite, const sc_ch
     sc_files_xml_text(out, suite);
     fprintf(out, "\" name=\"");
     sc_files_xml_text(out, c->name);
-    fprintf(out, "\" time=\"0\"");
-    if (c->level != SC_LEVEL_FAIL) {
+    fprintf(out, "\" time=\"%.6f\"",
+            sc_present(c->measure_s) && c->measure_s > 0 ? c->measure_s : 0.0);
+    if (c->level == SC_LEVEL_PASS) {
         fprintf(out, "/>\n");
+        return;
+    }
+    if (c->level == SC_LEVEL_WARN) { /* neither passed nor failed: what Jenkins and GitLab show
+                                      * of a <skipped>, not a green pass */
+        fprintf(out, ">\n    <skipped message=\"WARN: ");
+        sc_files_xml_text(out, detail);
+        fprintf(out, "%s", c->note[0] ? " - " : "");
+        sc_files_xml_text(out, c->note);
+        fprintf(out, "\"/>\n  </testcase>\n");
         return;
     }
     if (inconclusive) { /* measured on a disturbed machine: neither a pass nor a failure */
@@ -91,6 +141,25 @@ static void verdict_render__junit_case(FILE *out, const char *suite, const sc_ch
     fprintf(out, "\">");
     sc_files_xml_text(out, c->note);
     fprintf(out, "</failure>\n  </testcase>\n");
+}
+
+/* Checks past what a CI server loads (SC_DEFAULT_SHOWN) are one test case, failed when one of
+ * them failed: failures="N" counts the failed checks, listed or not. */
+static void verdict_render__junit_unlisted(FILE *out, const sc_result_t *r, bool inconclusive)
+{
+    const sc_tally_t *u = &r->unlisted;
+    fprintf(out, "  <testcase classname=\"scalecheck.");
+    sc_files_xml_text(out, r->command);
+    fprintf(out, "\" name=\"%d more checks, not listed (result.json holds each)\" time=\"0\"",
+            u->checks);
+    if (u->fail == 0 || inconclusive) {
+        fprintf(out, "/>\n");
+        return;
+    }
+    fprintf(out,
+            ">\n    <failure type=\"FAIL\" message=\"%d of them FAILED, %d WARNed\"/>\n"
+            "  </testcase>\n",
+            u->fail, u->warn);
 }
 
 /* A run that did not complete is one more test case, in error, with the reason. */
@@ -117,7 +186,7 @@ static void verdict_render__junit_property(FILE *out, const char *name, const ch
 static int verdict_render__junit_writer(FILE *out, void *arg)
 {
     const sc_result_t *r = arg;
-    sc_tally_t t = sc_checks_tally(&r->checks);
+    sc_tally_t t = sc_result_tally(r), listed = sc_checks_tally(&r->checks);
     bool incomplete = sc_result_incomplete(r);
     char stamp[32];
     verdict_render__junit_timestamp(r, stamp, sizeof(stamp));
@@ -126,8 +195,10 @@ static int verdict_render__junit_writer(FILE *out, void *arg)
     fprintf(out, "\" timestamp=\"%s\" hostname=\"", stamp);
     sc_files_xml_text(out, r->hosts != NULL && r->nhosts > 0 ? r->hosts[0] : "localhost");
     fprintf(out, "\" tests=\"%zu\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\">\n",
-            r->checks.n + incomplete, t.inconclusive ? 0 : t.fail, incomplete ? 1 : 0,
-            t.inconclusive ? t.fail : 0, r->elapsed_s > 0 ? r->elapsed_s : 0.0);
+            r->checks.n + (r->unlisted.checks > 0) + incomplete,
+            t.inconclusive ? 0 : listed.fail + (r->unlisted.fail > 0), incomplete ? 1 : 0,
+            listed.warn + (t.inconclusive ? listed.fail : 0),
+            r->elapsed_s > 0 ? r->elapsed_s : 0.0);
     fprintf(out, "  <properties>\n");
     verdict_render__junit_property(out, "state", r->state);
     verdict_render__junit_property(out, "verdict", sc_tally_verdict(t));
@@ -138,9 +209,11 @@ static int verdict_render__junit_writer(FILE *out, void *arg)
     fprintf(out, "  </properties>\n");
     for (size_t i = 0; i < r->checks.n; i++)
         verdict_render__junit_case(out, r->command, &r->checks.items[i], t.inconclusive);
+    if (r->unlisted.checks > 0)
+        verdict_render__junit_unlisted(out, r, t.inconclusive);
     if (incomplete)
         verdict_render__junit_incomplete(out, r);
-    /* WARN has no place in a test case of this schema: the suite's output lists them */
+    /* the WARNs again in the suite's output, for a reader of the log alone */
     fprintf(out, "  <system-out>");
     for (size_t i = 0; i < r->checks.n; i++)
         if (r->checks.items[i].level == SC_LEVEL_WARN) {

@@ -11,6 +11,8 @@
 
 /* The compact table (coloured when out is a terminal), then the verdict line. */
 void sc_verdict_print(FILE *out, FILE *log, const sc_checks_t *checks);
+/* A document's checks, and a line for those it holds unlisted (r->unlisted: a fleet's). */
+void sc_verdict_print_result(FILE *out, FILE *log, const sc_result_t *r);
 
 /* The verdict line alone: "# verdict: PASS (n pass, n warn, n fail)". */
 void sc_verdict_print_line(sc_results_t *res, const sc_checks_t *checks);

@@ -156,19 +156,21 @@ void sc_rte_describe_ranks(const sc_rte_t *rte, const int *ranks, int nranks, ch
         used = rte__append(buf, len, used, "%d", ranks[i], ranks[j]);
         i = j + 1;
     }
-    if (used < len)
-        used += (size_t)snprintf(buf + used, len - used, " on host%s", rte->nhosts > 1 ? "s" : "");
+    char hosts[512] = "";
+    size_t hosts_used = 0;
     int listed = 0;
-    for (int h = 0; h < rte->nhosts && used < len; h++) {
+    for (int h = 0; h < rte->nhosts && hosts_used < sizeof(hosts); h++) {
         for (int i = 0; i < nranks; i++) {
             int r = ranks[i];
             if (rte->host_index[r] != h)
                 continue;
-            used += (size_t)snprintf(buf + used, len - used, "%s%s", listed++ ? ", " : " ",
-                                     rte->hosts[r]);
+            hosts_used += (size_t)snprintf(hosts + hosts_used, sizeof(hosts) - hosts_used, "%s%s",
+                                           listed++ ? ", " : " ", rte->hosts[r]);
             break;
         }
     }
+    if (used < len)
+        snprintf(buf + used, len - used, " on host%s%s", listed == 1 ? "" : "s", hosts);
 }
 
 sc_status_t sc_rte_agree(const sc_rte_t *rte, sc_status_t mine, char *why, size_t len,

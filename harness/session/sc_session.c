@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "util/sc_clock.h"
+#include "util/sc_defaults.h"
 
 /* The watchdog's hook: (rank 0) the command's final state, the reserve given back for it, under
  * the write lock - waited for 0.2 s at most (the launcher's SIGKILL comes 2 s after its SIGTERM,
@@ -264,6 +265,10 @@ int sc_session_finish(sc_session_t *s, const sc_rte_t *rte, const char *cmd, sc_
     sc_session_say(s, rte, cmd, status, err);
     if (code == 3) { /* the GPU communicators first: their peers are released, not killed */
         sc_backend_abort_all(true);
+        /* released by a peer's failure: that rank says why and ends the job itself; an abort
+         * from here at once could kill it before it does (bounded: then we end it) */
+        if (status == SC_ERR_PEER)
+            sleep(SC_DEFAULT_PEER_GRACE_S);
         sc_rte_abort(rte, 3);
     }
     if (code == 2) /* bad input: nothing measured, nothing left on disk */

@@ -425,6 +425,7 @@ sc_status_t sc_topology_load(const char *name, sc_topology_t *t, sc_err_t *err)
     snprintf(t->path, sizeof(t->path), "%s", path);
     static char chain[SC__MAX_EXTENDS + 1][PATH_MAX];
     sc_status_t status = topology__load(path, t, chain, 0, err);
+    status = sc_files_shipped_hint(name, dirs, "topology", status, err);
     return status == SC_OK ? topology__check(t, err) : status;
 }
 

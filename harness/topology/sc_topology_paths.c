@@ -3,6 +3,7 @@
  * reaches it per link by generation, NVLink SHARP, the PCIe tree (switches, root complexes,
  * sockets, traffic staged through host memory), the NICs, and the calibrated regimes that
  * replace all of it where `scalecheck calibrate` measured them. */
+#include <stdio.h>
 #include <string.h>
 
 #include "sc_topology.h"
@@ -63,7 +64,15 @@ int sc_topology_gpu_cc(const sc_topology_t *t)
 {
     if (t->compute_capability > 0)
         return (int)(t->compute_capability * 10.0 + 0.5);
-    return topology_paths__cc_from_name(t->gpu);
+    /* the last name's answer kept: the model asks for every case row it prices, and a
+     * fleet's judge prices a million */
+    static _Thread_local char named[64];
+    static _Thread_local int cc;
+    if (named[0] == '\0' || strcmp(named, t->gpu) != 0) {
+        cc = topology_paths__cc_from_name(t->gpu);
+        snprintf(named, sizeof(named), "%s", strlen(t->gpu) < sizeof(named) ? t->gpu : "");
+    }
+    return cc;
 }
 
 /* What NCCL reaches on one NVLink by compute capability (src/graph/topo.h: SM60 18, SM70 and

@@ -6,6 +6,9 @@
  * (--timeout; the NCCL communicator's bound too). Long enough for a training step or a 1 GB
  * all-reduce over a slow link; short enough that a hung job ends within minutes. */
 #define SC_DEFAULT_TIMEOUT_S 300
+/* A rank released by a peer's failure (NCCL's remote error) waits this long before ending the
+ * job, so that the failed rank's own message and final state come first. */
+#define SC_DEFAULT_PEER_GRACE_S 2
 /* coll, run and pairs check that the hosts are set up alike when they run on several */
 /* node_exporter's textfile collector reads what --metrics writes */
 #define SC_METRICS_HELP                                                                            \
@@ -78,6 +81,12 @@
 /* The rows `coll -N 0` (a sweep until stopped) keeps in result.json: the latest, so that a run
  * of days neither fills memory nor rewrites a growing file after every size. */
 #define SC_DEFAULT_FOREVER_ROWS 4096
+
+/* The rows and the checks a report lists in full (HTML, JUnit, the verdict table, the plots):
+ * past it a person is shown every check that did not pass (up to this many) and an even spread
+ * of the rest, and result.json keeps them all (record/sc_shown.h). A million rows is no page
+ * anyone reads, nor a JUnit file a CI server loads. */
+#define SC_DEFAULT_SHOWN 10000
 
 /* compare's weights when no weights file is given (record/sc_weights.h's dimensions, in order:
  * scaling, throughput, cost, energy, memory, ecosystem): scaling and throughput first, as the

@@ -2,7 +2,9 @@
 #include "sc_files.h"
 
 #include "sc_config.h"
+#include "util/sc_names.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -221,6 +223,26 @@ sc_status_t sc_files_write_text(const char *path, sc_files_writer_t writer, void
     return files__write_replace(target, writer, arg, err);
 }
 
+static int files__copy_writer(FILE *out, void *arg)
+{
+    FILE *in = fopen(arg, "re");
+    if (in == NULL)
+        return -1;
+    char block[1 << 16];
+    size_t n;
+    while ((n = fread(block, 1, sizeof(block), in)) > 0)
+        if (fwrite(block, 1, n, out) != n)
+            break;
+    int rc = ferror(in) || ferror(out) ? -1 : 0;
+    fclose(in);
+    return rc;
+}
+
+sc_status_t sc_files_copy(const char *from, const char *to, sc_err_t *err)
+{
+    return sc_files_write_text(to, files__copy_writer, (void *)from, err);
+}
+
 void sc_files_xml_text(FILE *out, const char *text)
 {
     for (; text && *text; text++) {
@@ -271,6 +293,39 @@ bool sc_files_shipped(const char *name, const char *dirs, char *out, size_t len)
             }
         }
     return false;
+}
+
+sc_status_t sc_files_shipped_hint(const char *name, const char *dirs, const char *kind,
+                                  sc_status_t status, sc_err_t *err)
+{
+    if (status == SC_OK || strchr(name, '/') != NULL || access(name, F_OK) == 0)
+        return status;
+    char stems[256][64]; /* the shipped names: every NAME.yaml in dirs */
+    const char *names[256];
+    int n = 0;
+    char copy[4096];
+    snprintf(copy, sizeof(copy), "%s", dirs);
+    char *save = NULL;
+    for (char *dir = strtok_r(copy, ":", &save); dir != NULL; dir = strtok_r(NULL, ":", &save)) {
+        DIR *d = opendir(dir);
+        for (struct dirent *e = d ? readdir(d) : NULL; e != NULL && n < 256; e = readdir(d)) {
+            size_t len = strlen(e->d_name);
+            if (len > 5 && len - 5 < sizeof(stems[0]) &&
+                strcmp(e->d_name + len - 5, ".yaml") == 0) {
+                snprintf(stems[n], sizeof(stems[n]), "%.*s", (int)(len - 5), e->d_name);
+                names[n] = stems[n];
+                n++;
+            }
+        }
+        if (d != NULL)
+            closedir(d);
+    }
+    const char *best = sc_names_nearest(names, n, name);
+    if (best == NULL)
+        return status;
+    return sc_err_set(err, SC_ERR_INPUT,
+                      "%s: cannot open (no such file, nor a shipped %s; did you mean '%s'?)", name,
+                      kind, best);
 }
 
 /* The folder the program is in ("" when /proc does not say). */

@@ -39,6 +39,8 @@ sc_status_t sc_files_make_folders(const char *flag, const char *path, sc_err_t *
 typedef int (*sc_files_writer_t)(FILE *out, void *arg);
 sc_status_t sc_files_write_text(const char *path, sc_files_writer_t writer, void *arg,
                                 sc_err_t *err);
+/* The file at from written to `to` the same way (whole or not at all). */
+sc_status_t sc_files_copy(const char *from, const char *to, sc_err_t *err);
 
 /* text for XML and HTML (junit.xml, report.html): <, >, &, " and ' escaped, control characters
  * other than tab and newline dropped (XML 1.0 cannot hold them); NULL writes nothing. */
@@ -49,6 +51,11 @@ void sc_files_xml_text(FILE *out, const char *text);
  * shipped topologies/dgx-a100.yaml wherever scalecheck runs from. out gets name unchanged when
  * nothing matches (its load then says it cannot open it). Whether a shipped file was found. */
 bool sc_files_shipped(const char *name, const char *dirs, char *out, size_t len);
+/* After loading name failed with status: where name is a bare name that is neither a file nor
+ * shipped (a misspelt -Y dgx-a10), the error names the nearest shipped KIND ("topology") in
+ * dirs when one is close; otherwise status and err as they are. */
+sc_status_t sc_files_shipped_hint(const char *name, const char *dirs, const char *kind,
+                                  sc_status_t status, sc_err_t *err);
 
 /* Where the shipped files of a kind ("topologies", "workloads") are, ':'-separated: the source
  * tree's, the program's own ../share/scalecheck/KIND, and the install prefix's. */

@@ -11,10 +11,19 @@
 /* The index of name in names[0..count), or -1. */
 int sc_names_find(const char *const *names, int count, const char *name);
 
+/* Levenshtein distance between two names (99 past 63 characters). */
+size_t sc_names_distance(const char *a, const char *b);
+/* Whether a name `distance` edits from another is close enough to suggest: at most 3 edits, and
+ * fewer for short names ("colll": coll, "tq": tp; "bogus" is not "ngpus"). */
+bool sc_names_close(const char *name, size_t distance);
+/* A close match for a misspelt name: the nearest close one of names[0..count), or NULL. */
+const char *sc_names_nearest(const char *const *names, int count, const char *name);
+
 /* "a, b, c" into buf (cut at len). */
 void sc_names_join(const char *const *names, int count, char *buf, size_t len);
 
-/* Bad usage: "FLAG: unknown WHAT 'TEXT' (valid: a, b, c[, ALSO])" (also: NULL for none). */
+/* Bad usage: "FLAG: unknown WHAT 'TEXT' (did you mean 'b'?; valid: a, b, c[, ALSO])" (also:
+ * NULL for none; the suggestion where one is close). */
 sc_status_t sc_names_unknown(const char *const *names, int count, const char *flag,
                              const char *what, const char *text, const char *also, sc_err_t *err);
 

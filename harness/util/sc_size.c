@@ -8,6 +8,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "util/sc_numtext.h"
+
 /* -1: unknown suffix; -2: "KB", "MB", "GB", "TB" (10^3k to some readers, 2^10k to others). */
 static int size__suffix_shift(const char *suffix, unsigned *shift)
 {
@@ -75,10 +77,13 @@ char *sc_size_format(uint64_t bytes, char *buf, size_t len)
         whole /= 1024;
         idx++;
     }
-    if (idx == 0)
-        snprintf(buf, len, "%" PRIu64, bytes);
-    else
-        snprintf(buf, len, "%" PRIu64 "%c", whole, suffixes[idx]);
+    char text[32];
+    int n = whole <= INT64_MAX ? sc_numtext_int((long long)whole, text)
+                               : snprintf(text, sizeof(text), "%" PRIu64, whole);
+    if (idx > 0)
+        text[n++] = suffixes[idx];
+    text[n] = '\0';
+    sc_text_copy(buf, len, text);
     return buf;
 }
 

@@ -17,6 +17,7 @@
     X(ERR_UNSUPPORTED, 2, "not supported here")                                                    \
     X(ERR_RUNTIME, 3, "runtime fault")                                                             \
     X(ERR_TIMEOUT, 3, "timed out")                                                                 \
+    X(ERR_PEER, 3, "a peer failed")                                                                \
     X(ERR_NOMEM, 3, "out of memory")                                                               \
     X(ERR_IO, 3, "I/O error")
 

@@ -3,12 +3,16 @@
 # is not FAIL (summary.json); the average bus bandwidth (result.json) is its figure of merit.
 #   reframe -c launch/reframe/scalecheck_check.py -r \
 #       -S scalecheck=/usr/bin/scalecheck -S topology=dgx-a100 -S num_tasks=16
-# The partition's launcher (srun, mpirun) starts the ranks: one per GPU.
+# The partition's launcher (srun, mpirun) starts the ranks: one per GPU. -S min_busbw=X (GB/s)
+# gives the figure a reference: ReFrame fails the performance stage below 90 % of X. A run that
+# ended before it made a run directory (a bad topology, a bad flag) fails the sanity stage with
+# scalecheck's own message.
 import json
 import os
 
 import reframe as rfm
 import reframe.utility.sanity as sn
+from reframe.core.exceptions import SanityError
 
 
 @rfm.simple_test
@@ -19,6 +23,7 @@ class ScalecheckAllReduceCheck(rfm.RunOnlyRegressionTest):
     scalecheck = variable(str, value="scalecheck")
     topology = variable(str, value="dgx-a100")
     max_size = variable(str, value="1G")
+    min_busbw = variable(float, value=0.0)  # GB/s; 0: no reference
     num_tasks = 8
     num_tasks_per_node = 8
     time_limit = "30m"
@@ -30,11 +35,24 @@ class ScalecheckAllReduceCheck(rfm.RunOnlyRegressionTest):
         self.executable_opts = ["coll", "-b", "8", "-e", self.max_size, "--topology",
                                 self.topology, "--results-dir", self._results()]
 
+    @run_before("performance")
+    def set_reference(self):
+        if self.min_busbw > 0:
+            self.reference = {"*": {"avg_busbw": (self.min_busbw, -0.1, None, "GB/s")}}
+
     def _results(self):
         return os.path.join(self.stagedir, "results")
 
     def _run_file(self, name):
-        runs = sorted(os.listdir(self._results()))
+        results = self._results()
+        runs = sorted(os.listdir(results)) if os.path.isdir(results) else []
+        if not runs:  # scalecheck ended first: its message, not a Python traceback
+            said = ""
+            path = os.path.join(self.stagedir, str(self.stderr))
+            if os.path.exists(path):
+                with open(path, errors="replace") as f:
+                    said = " | ".join(l.strip() for l in f if l.startswith("scalecheck"))[-400:]
+            raise SanityError(f"scalecheck made no run directory: {said or 'no message'}")
         with open(os.path.join(self._results(), runs[-1], name)) as f:
             return json.load(f)
 

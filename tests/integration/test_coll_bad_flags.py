@@ -33,7 +33,13 @@ CASES = [
     (["--target-ci", "0"], "--target-ci: 0 is out of range"),
     (["--json"], "--json: missing value (FILE)"),
     (["--json", "--csv", "x.csv"], "--json: missing value (FILE)"),
-    (["--bogus"], "--bogus: unknown option"),
+    (["--bogus"], "--bogus: unknown option (see --help)"),
+    # a misspelt flag, name or command: the nearest suggested, as the YAML loader does
+    (["--colective", "allreduce"], "--colective: unknown option (did you mean --collective?"),
+    (["--collective", "alreduce"], "unknown collective 'alreduce' (did you mean 'allreduce'?"),
+    (["-o", "summ"], "unknown reduction 'summ' (did you mean 'sum'?"),
+    (["--topology", "dgx-a10"], "dgx-a10: cannot open (no such file, nor a shipped topology; "
+                                "did you mean 'dgx-a100'?)"),
     (["-q", "1"], "-q: unknown option"),
     (["-x", "1"], "-x: NCCL's device API and CTA policies are not measured"),
     (["stray"], "unexpected argument 'stray'"),
@@ -58,7 +64,11 @@ def test():
         expect(err.count("scalecheck coll:") == 1, f"{args}: the message should appear once:\n{err}")
         expect(not os.path.exists(base), f"{args}: a results directory was created")
     rc, out, err, _ = mpirun(1, ["nosuchcommand"], timeout=60)
-    expect(rc == 2 and "unknown command 'nosuchcommand'" in err, f"unknown command: {rc} {err}")
+    expect(rc == 2 and "unknown command 'nosuchcommand' (try scalecheck --help)" in err,
+           f"unknown command: {rc} {err}")
+    rc, out, err, _ = mpirun(1, ["colll"], timeout=60)
+    expect(rc == 2 and "unknown command 'colll' (did you mean 'coll'?)" in err,
+           f"misspelt command: {rc} {err}")
 
 
 main(test)

@@ -53,7 +53,7 @@ def result(base):
     if not files:
         return None
     try:
-        return load_json(files[0])
+        return load_result(files[0])
     except (ValueError, OSError):
         return None  # between a write and its rename
 

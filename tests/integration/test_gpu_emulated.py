@@ -353,6 +353,9 @@ def mode_acceptance():
     env.update(gpu_env(8, SCALECHECK_NVML_LIBRARY=FAKE_NVML, FAKE_NVML_GPUS=8,
                        FAKE_NVML_NAME="NVIDIA H100 80GB HBM3",
                        FAKE_CUDA_NAME="NVIDIA H100 80GB HBM3"))
+    # this build as it is: the script's own build (--main, no tests) would reconfigure the
+    # build directory the suite is running from
+    env["SC_PREBUILT"] = os.path.dirname(os.path.abspath(SCALECHECK))
     res = os.path.join(wd, "r")
     start = time.monotonic()
     proc = subprocess.run([os.path.join(ROOT, "scripts", "acceptance.sh"), "--bytes-scale",

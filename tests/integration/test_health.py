@@ -1,7 +1,7 @@
 """The node health check for schedulers (`scalecheck health`, NHC-style): a healthy node exits 0
 with "scalecheck health: OK" and keeps no run directory; a GPU too hot and an NVLink down (the
-fake NVML), or a fabric port DOWN (a fake sysfs), exit 1 with a first line "ERROR: scalecheck
-health: <what>" and keep the run directory as evidence (result.json with every check, the
+fake NVML), or a fabric port DOWN (a fake sysfs), exit 1 with a first line in NHC's own form
+("ERROR:  nhc:  Health check failed:  scalecheck health: <what>") and keep the run directory as evidence (result.json with every check, the
 log, junit.xml); an all-reduce slower than the topology allows fails the same way (more than one host is refused: the
 vcluster-preflight test).
 The Slurm wrapper drains a failing node with that line as the reason (scontrol stood in for by
@@ -27,39 +27,58 @@ def health(wd, tag, loose, extra=(), env=None):
 
 
 def test_wrapper(wd, sysfs):
+    """The Slurm wrapper against a stand-in scontrol: a healthy node is left alone; a failing one
+    is drained under Slurm's name for it ($SLURMD_NODENAME) with the check's line; healthy
+    again, it is resumed when the drain was its own, and an admin's drain is left alone."""
     calls = os.path.join(wd, "scontrol.calls")
+    shown = os.path.join(wd, "scontrol.shown")  # what `scontrol show node` prints
     fake = os.path.join(wd, "scontrol")
     with open(fake, "w") as f:
-        f.write(f'#!/bin/sh\nprintf "%s\\n" "$*" >> {calls}\n')
+        f.write(f'#!/bin/sh\nprintf "%s\\n" "$*" >> {calls}\n'
+                f'[ "$1" = show ] && [ -f {shown} ] && cat {shown}\nexit 0\n')
     os.chmod(fake, 0o755)
     env = dict(os.environ, SCALECHECK=SCALECHECK, SCALECHECK_RANKS="2", SCONTROL=fake,
+               SLURMD_NODENAME="gpu-node-07",
                SCALECHECK_HEALTH_ARGS=f"--size 1M --results-dir {os.path.join(wd, 'w')}")
-    p = subprocess.run([WRAPPER], capture_output=True, text=True, env=env, timeout=180)
-    expect(p.returncode == 0 and not os.path.exists(calls),
-           f"healthy: exit {p.returncode}, scontrol called: {os.path.exists(calls)}\n{p.stderr}")
-    env["SCALECHECK_SYSFS_ROOT"] = sysfs
-    p = subprocess.run([WRAPPER], capture_output=True, text=True, env=env, timeout=180)
-    called = open(calls).read().strip() if os.path.exists(calls) else ""
-    host = subprocess.run(["hostname", "-s"], capture_output=True, text=True).stdout.strip()
-    want = (f"update NodeName={host} State=DRAIN Reason=scalecheck health: fabric ports ACTIVE: "
-            "mlx5_0/1 is DOWN")
-    expect(p.returncode == 1 and called == want, f"drain: exit {p.returncode}, scontrol {called!r}"
-                                                 f" (want {want!r})\n{p.stderr}")
+
+    def wrapper(extra=None):
+        if os.path.exists(calls):
+            os.remove(calls)
+        p = subprocess.run([WRAPPER], capture_output=True, text=True,
+                           env=dict(env, **(extra or {})), timeout=180)
+        return p, open(calls).read().strip().splitlines() if os.path.exists(calls) else []
+
+    p, called = wrapper()
+    expect(p.returncode == 0 and called == ["show node -o gpu-node-07"],
+           f"healthy: exit {p.returncode}, scontrol {called}\n{p.stderr}")
+    p, called = wrapper({"SCALECHECK_SYSFS_ROOT": sysfs})
+    want = ("update NodeName=gpu-node-07 State=DRAIN Reason=scalecheck health: fabric ports "
+            "ACTIVE: mlx5_0/1 is DOWN")
+    expect(p.returncode == 1 and called == [want], f"drain: exit {p.returncode}, scontrol {called!r}"
+                                                   f" (want {want!r})\n{p.stderr}")
+    with open(shown, "w") as f:
+        f.write("NodeName=gpu-node-07 State=IDLE+DRAIN Reason=scalecheck health: fabric ports "
+                "ACTIVE: mlx5_0/1 is DOWN [root@2026-12-05T07:00:00]\n")
+    p, called = wrapper()
+    expect(p.returncode == 0 and called[-1:] == ["update NodeName=gpu-node-07 State=RESUME"],
+           f"its own drain resumed: exit {p.returncode}, scontrol {called}")
+    with open(shown, "w") as f:
+        f.write("NodeName=gpu-node-07 State=IDLE+DRAIN Reason=replacing a DIMM [admin@2026-12-05]\n")
+    p, called = wrapper()
+    expect(p.returncode == 0 and called == ["show node -o gpu-node-07"],
+           f"an admin's drain left alone: exit {p.returncode}, scontrol {called}")
 
 
 def test():
     wd = workdir("health")
-    loose = os.path.join(wd, "loose.yaml")
-    with open(loose, "w") as f:  # a wide band: a healthy host PASSes (see test_verdict_report)
-        f.write(f"name: loose\nextends: {os.path.join(ROOT, 'topologies', 'localhost.yaml')}\n"
-                "expect:\n  tolerance: 0.98\n")
+    loose = loose_topology(wd)  # a wide band: a healthy host PASSes
     rc, first, out, err, dirs = health(wd, "ok", loose)
     expect(rc == 0 and first.startswith("scalecheck health: OK") and dirs == [],
            f"healthy: exit {rc}, {first!r}, left {dirs}\n{out}{err[-500:]}")
     expect("all-reduce of 1M B across the node's 2 ranks" in out, out)
     fake = {"SCALECHECK_NVML_LIBRARY": os.environ["FAKE_NVML"]}
     rc, first, out, err, dirs = health(wd, "hot", loose, ["--max-temp", "80"], fake)
-    expect(rc == 1 and first == "ERROR: scalecheck health: GPU 1 temperature: 84 C, above 80 C"
+    expect(rc == 1 and first == "ERROR:  nhc:  Health check failed:  scalecheck health: GPU 1 temperature: 84 C, above 80 C"
            and len(dirs) == 1, f"hot GPU: exit {rc}, {first!r}, dirs {dirs}\n{out}")
     expect("GPU 1 NVLinks up" in out and "17 of 18 links up" in out, f"NVLink down:\n{out}")
     evidence = load_json(os.path.join(dirs[0], "result.json"))
@@ -74,12 +93,12 @@ def test():
         f.write(f"name: fast\nextends: {loose}\nintra:\n  gpu_bandwidth_GBps: 100000\n"
                 "  latency_us: 0.001\n")
     rc, first, out, err, dirs = health(wd, "slow", fast)
-    expect(rc == 1 and first.startswith("ERROR: scalecheck health: all-reduce of ")
+    expect(rc == 1 and first.startswith("ERROR:  nhc:  Health check failed:  scalecheck health: all-reduce of ")
            and "across the node's 2 ranks" in first and len(dirs) == 1,
            f"slow all-reduce: exit {rc}, {first!r}\n{out}")
     sysfs = fake_ib_sysfs(os.path.join(wd, "sysfs"), state="1: DOWN")
     rc, first, out, err, dirs = health(wd, "port", loose, env={"SCALECHECK_SYSFS_ROOT": sysfs})
-    expect(rc == 1 and first == "ERROR: scalecheck health: fabric ports ACTIVE: mlx5_0/1 is DOWN",
+    expect(rc == 1 and first == "ERROR:  nhc:  Health check failed:  scalecheck health: fabric ports ACTIVE: mlx5_0/1 is DOWN",
            f"port down: exit {rc}, {first!r}\n{out}")
     test_wrapper(wd, sysfs)
     job = yaml.safe_load(open(os.path.join(ROOT, "launch", "k8s", "scalecheck-health-cronjob.yaml")))

@@ -8,6 +8,7 @@
            collective from / and finds the shipped files; dpkg purges it all again.
 Skips (77) with the reason where dpkg or root is missing."""
 import glob
+import gzip
 import os
 import re
 import shutil
@@ -40,16 +41,19 @@ def prefix(wd):
     files = {os.path.relpath(f, root) for f in glob.glob(os.path.join(root, "**"), recursive=True)
              if os.path.isfile(f)}
     for want in ("bin/scalecheck", "share/scalecheck/topologies/dgx-a100.yaml",
-                 "share/scalecheck/workloads/resnet50-dp.yaml", "share/man/man1/scalecheck.1",
-                 "share/man/man1/scalecheck-coll.1", "share/man/man1/scalecheck-soak.1",
-                 "share/bash-completion/completions/scalecheck", "share/doc/scalecheck/LICENSE",
+                 "share/scalecheck/workloads/resnet50-dp.yaml", "share/man/man1/scalecheck.1.gz",
+                 "share/man/man1/scalecheck-coll.1.gz", "share/man/man1/scalecheck-soak.1.gz",
+                 "share/bash-completion/completions/scalecheck", "share/doc/scalecheck/LICENSE", "share/doc/scalecheck/copyright",
                  "share/scalecheck/launch/mpirun.sh"):
         expect(want in files, f"not installed: {want} ({len(files)} files)")
-    page = open(os.path.join(root, "share/man/man1/scalecheck-soak.1")).read()
+    page = gzip.open(os.path.join(root, "share/man/man1/scalecheck-soak.1.gz"), "rt").read()
     expect(page.startswith(".TH SCALECHECK\\-SOAK 1") and "\\fB\\-\\-duration\\fR" in page
            and ".SH OPTIONS" in page, f"scalecheck-soak.1:\n{page[:400]}")
     if shutil.which("nroff"):
-        r = run(["nroff", "-man", os.path.join(root, "share/man/man1/scalecheck-coll.1")])
+        coll_page = os.path.join(wd, "scalecheck-coll.1")
+        with open(coll_page, "w") as f:
+            f.write(gzip.open(os.path.join(root, "share/man/man1/scalecheck-coll.1.gz"), "rt").read())
+        r = run(["nroff", "-man", coll_page])
         text = re.sub(".\b", "", r.stdout).replace("\u2010", "-").replace("\u2212", "-")
         expect(r.returncode == 0 and "--minbytes" in text and "SCALECHECK-COLL(1)" in text,
                f"nroff: {r.stderr}\n{text[:600]}")
@@ -92,6 +96,20 @@ def deb(wd):
     expect(p.returncode == 0 and len(debs) == 1, f"cpack: {p.returncode}\n{p.stdout[-1500:]}{p.stderr[-1500:]}")
     info = run(["dpkg-deb", "-I", debs[0]]).stdout
     expect("Package: scalecheck" in info and "Depends:" in info, f"control:\n{info}")
+    # what runs it, not only what it links: the launcher, gnuplot recommended, one-line summary
+    depends = next((l for l in info.splitlines() if l.strip().startswith("Depends:")), "")
+    expect(re.search(r"\b(openmpi-bin|mpich)\b", depends) and "gnuplot" in info
+           and ";" not in next((l for l in info.splitlines() if "Description:" in l), ";"),
+           f"control: launcher, gnuplot, description:\n{info}")
+    # Debian's conventions, as lintian holds them (its two overrides say why: cmake/debian/)
+    lint = "lintian clean"
+    if shutil.which("lintian"):
+        p = run(["lintian", "--tag-display-limit", "0", "--fail-on", "error,warning", debs[0]],
+                timeout=300)
+        findings = [l for l in (p.stdout + p.stderr).splitlines() if re.match(r"[EW]: ", l)]
+        expect(p.returncode == 0 and not findings, f"lintian: exit {p.returncode}\n" + "\n".join(findings))
+    else:
+        lint = "lintian not installed here (scripts/install-deps.sh --test installs it): not run"
     p = run(["dpkg", "-i", debs[0]])
     try:
         expect(p.returncode == 0, f"dpkg -i: {p.stderr[-1500:]}")
@@ -108,7 +126,7 @@ def deb(wd):
     expect(not os.path.exists("/usr/bin/scalecheck") and not os.path.exists("/usr/share/scalecheck")
            and "installed" not in run(["dpkg-query", "-W", "-f=${Status}", "scalecheck"]).stdout,
            "dpkg --purge left the package or its files")
-    print(f"deb: {os.path.basename(debs[0])} installed, ran from /, removed")
+    print(f"deb: {os.path.basename(debs[0])} {lint}, installed, ran from /, removed")
 
 
 def test():

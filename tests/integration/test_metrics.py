@@ -2,9 +2,13 @@
 text format node_exporter's textfile collector reads, checked by a strict reader of that format
 (promtext.py): the verdict and each check's, the largest size's bus bandwidth (coll), each
 point's efficiency and step time (run), each pair's bandwidth (pairs), all equal to result.json;
-label values escaped (a results folder with a quote and a backslash); a failing run's verdict
+label values escaped (a judged file named with a quote and a backslash); no label that changes
+every run, names in base units; a failing run's verdict
 is 2; a --metrics path that cannot be written is exit 2."""
 import os
+import re
+import shutil
+import subprocess
 
 import promtext
 from sclib import *
@@ -19,7 +23,20 @@ def samples(fams, name):
     return fams[name]["samples"]
 
 
+# Prometheus' own linter: on PATH, or where scripts/install-deps.sh --test puts it (taken from
+# Debian's prometheus package, not installed: no server started)
+PROMTOOL = shutil.which("promtool") or "/opt/scalecheck-test-tools/bin/promtool"
+PROMTOOL_RUNS = []
+
+
 def read(path):
+    if os.access(PROMTOOL, os.X_OK):
+        with open(path) as f:
+            p = subprocess.run([PROMTOOL, "check", "metrics"], stdin=f, capture_output=True,
+                               text=True, timeout=60)
+        expect(p.returncode == 0, f"promtool check metrics {path}: exit {p.returncode}\n"
+               f"{p.stdout[-800:]}{p.stderr[-800:]}")
+        PROMTOOL_RUNS.append(path)
     try:
         return promtext.parse(open(path).read())
     except ValueError as e:
@@ -34,9 +51,17 @@ def only_dir(base):
 
 def check_common(fams, doc, command):
     run_info = samples(fams, "scalecheck_run_info")
-    expect(len(run_info) == 1 and run_info[0][0]["results_dir"] == doc["results_dir"]
-           and run_info[0][0]["command"] == command and run_info[0][0]["state"] == "complete",
-           f"run_info {run_info} vs {doc['results_dir']!r}")
+    expect(len(run_info) == 1 and run_info[0][0]["command"] == command
+           and run_info[0][0]["state"] == "complete", f"run_info {run_info}")
+    # low cardinality: nothing that changes from run to run in a label (a new series each run)
+    for fam in fams.values():
+        for labels, _ in fam["samples"]:
+            expect(not {"results_dir", "start_utc"} & labels.keys()
+                   and doc["results_dir"] not in labels.values(), f"a run's own label: {labels}")
+    # Prometheus' base units (promtool check metrics): seconds, bytes
+    for name in fams:
+        expect(not re.search(r"_(milli|micro|nano)seconds|_(kilo|mega|giga)bytes", name),
+               f"{name}: not in base units")
     expect(samples(fams, "scalecheck_run_complete")[0][1] == 1, "complete")
     checks = {l["check"]: v for l, v in samples(fams, "scalecheck_check_verdict")}
     expect(checks == {c["name"]: LEVEL[c["verdict"]] for c in doc["checks"]},
@@ -57,9 +82,9 @@ def test_coll(wd, loose):
         fams = read(path)
         check_common(fams, doc, "coll")
         busbw = {(l["collective"], l["in_place"]): (v, l["size_bytes"])
-                 for l, v in samples(fams, "scalecheck_busbw_gigabytes_per_second")}
+                 for l, v in samples(fams, "scalecheck_busbw_bytes_per_second")}
         want = {(r["collective"], "true" if r["in_place"] else "false"):
-                (r["busbw_GBps"], str(r["size_bytes"]))
+                (r["busbw_GBps"] * 1e9, str(r["size_bytes"]))
                 for r in doc["results"] if r["size_bytes"] == 262144}
         expect(busbw.keys() == want.keys() and all(
             abs(busbw[k][0] - want[k][0]) <= 1e-6 * want[k][0] and busbw[k][1] == want[k][1]
@@ -94,8 +119,8 @@ def test_run(wd, loose):
     expect(eff.keys() == {p["gpus"] for p in doc["points"]} and all(
         abs(eff[p["gpus"]] - p["efficiency"]) <= 1e-6 for p in doc["points"]),
         f"efficiency {eff} vs {[(p['gpus'], p['efficiency']) for p in doc['points']]}")
-    steps = {int(l["gpus"]): v for l, v in samples(fams, "scalecheck_step_time_milliseconds")}
-    expect(all(abs(steps[p["gpus"]] - p["step_time_ms"]) <= 1e-6 * p["step_time_ms"]
+    steps = {int(l["gpus"]): v for l, v in samples(fams, "scalecheck_step_time_seconds")}
+    expect(all(abs(steps[p["gpus"]] - p["step_time_ms"] / 1e3) <= 1e-9 * p["step_time_ms"]
                for p in doc["points"]), f"step times {steps}")
 
 
@@ -108,8 +133,8 @@ def test_pairs(wd):
     doc = load_json(os.path.join(only_dir(base), "result.json"))
     fams = read(metrics)
     check_common(fams, doc, "pairs")
-    bw = {(l["a"], l["b"]): v for l, v in samples(fams, "scalecheck_pair_bandwidth_gigabytes_per_second")}
-    want = {(p["a"], p["b"]): min(p["uni_ab_GBps"], p["uni_ba_GBps"]) for p in doc["pairs"]}
+    bw = {(l["a"], l["b"]): v for l, v in samples(fams, "scalecheck_pair_bandwidth_bytes_per_second")}
+    want = {(p["a"], p["b"]): min(p["uni_ab_GBps"], p["uni_ba_GBps"]) * 1e9 for p in doc["pairs"]}
     expect(bw.keys() == want.keys() and all(abs(bw[k] - want[k]) <= 1e-6 * want[k] for k in want),
            f"pair bandwidth {bw} vs {want}")
     expect("scalecheck_suspect" not in fams or not fams["scalecheck_suspect"]["samples"],
@@ -127,16 +152,32 @@ def test_reader():
         raise Failure(f"the reader took {bad!r}")
 
 
+def test_escaping(wd):
+    """Label values escaped as the format wants: a judged file whose name holds a quote and a
+    backslash names each check."""
+    name = os.path.join(wd, 'it\'s "q" back\\slash.txt')
+    shutil.copy(os.path.join(ROOT, "tests", "data", "formats", "nccl-tests-2.13.txt"), name)
+    base = os.path.join(wd, "judged")
+    rc, out, err, _ = scalecheck1(["judge", "--topology", "dgx-a100", "--collective", "allreduce",
+                                   name, "--results-dir", base])
+    expect(rc in (0, 1), f"judge: exit {rc}\n{err[-600:]}")
+    fams = read(os.path.join(only_dir(base), "metrics.prom"))
+    checks = [l["check"] for l, _ in samples(fams, "scalecheck_check_verdict")]
+    expect(any(c.startswith('it\'s "q" back\\slash.txt: ') for c in checks),
+           f"escaped check labels: {checks[:2]}")
+
+
 def test():
     test_reader()
     wd = workdir("metrics")
-    loose = os.path.join(wd, "loose.yaml")
-    with open(loose, "w") as f:  # a wide band: a healthy host PASSes (see test_verdict_report)
-        f.write(f"name: loose\nextends: {os.path.join(ROOT, 'topologies', 'localhost.yaml')}\n"
-                "expect:\n  tolerance: 0.98\n")
+    loose = loose_topology(wd)  # a wide band: a healthy host PASSes
     test_coll(wd, loose)
     test_run(wd, loose)
     test_pairs(wd)
+    test_escaping(wd)
+    print(f"metrics: promtool check metrics clean on {len(PROMTOOL_RUNS)} files" if PROMTOOL_RUNS
+          else "metrics: promtool not installed here (scripts/install-deps.sh --test puts it in "
+               "/opt/scalecheck-test-tools): the strict reader alone")
 
 
 main(test)

@@ -29,7 +29,7 @@ def parse(text):
     rows, avg = [], None
     for line in text.splitlines():
         if line.startswith("# Avg bus bandwidth"):
-            avg = float(line.split(":")[1])
+            avg = float(line.split(":")[1].split()[0])  # then OK / FAILED with NCCL_TESTS_MIN_BW
         if line.startswith("#") or not line.strip():
             continue
         f = line.split()
@@ -195,8 +195,28 @@ def forever(wd):
     print(f"forever: stopped after cycle {kept}, exit 4, rows kept")
 
 
+def min_bw(wd):
+    """NCCL_TESTS_MIN_BW as nccl-tests honours it: the average's line says OK or FAILED (below
+    90 % of the floor), a FAILED run exits 1 - and here it is a check of the verdict too; a value
+    that is not a number is refused (nccl-tests' atof would read it as no floor)."""
+    for floor, want, word in (("0.000001", 0, "OK"), ("1000000", 1, "FAILED")):
+        wdf = os.path.join(wd, "min-bw-" + word)
+        out, err, base = run_nt(wdf, env={"NCCL_TESTS_MIN_BW": floor}, want=want)
+        lines = [l for l in out.splitlines() if l.startswith("# Avg bus bandwidth")]
+        expect(lines and all(l.split()[-1] == word for l in lines), f"{floor}: {lines}")
+        doc = load_json(os.path.join(run_dirs(base)[-1], "result.json"))
+        check = [c for c in doc["checks"] if c["source"] == "NCCL_TESTS_MIN_BW"]
+        expect(len(check) == 1 and check[0]["verdict"] == ("PASS" if want == 0 else "FAIL")
+               and check[0]["expected"] == float(floor), f"{floor}: check {check}")
+    rc, out, err, _ = mpirun(1, ["coll", "--results-dir", os.path.join(wd, "min-bw-bad")],
+                             env={"NCCL_TESTS_MIN_BW": "fast"})
+    expect(rc == 2 and "NCCL_TESTS_MIN_BW: 'fast' is not a bandwidth" in err
+           and not os.path.exists(os.path.join(wd, "min-bw-bad")), f"bad floor: {rc} {err[-300:]}")
+
+
 def test():
     wd = workdir("nccl-tests")
+    min_bw(wd)
     table(wd)
     degraded(wd)
     flags(wd)

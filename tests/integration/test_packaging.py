@@ -69,12 +69,9 @@ def reframe():
     check = os.path.join(ROOT, "launch", "reframe", "scalecheck_check.py")
     # this host, held loosely: beside the rest of the suite on two cores its small sizes run
     # slower than localhost.yaml's model; what is under test is ReFrame running the check
-    topo = os.path.join(wd, "loose.yaml")
-    with open(topo, "w") as f:
-        f.write(f"name: loose\nextends: {os.path.join(ROOT, 'topologies', 'localhost.yaml')}\n"
-                "expect:\n  tolerance: 0.9\n  fail_tolerance: 0.99\n")
+    topo = loose_topology(wd, tolerance=0.9, fail_tolerance=0.99)
 
-    def run(name, extra_env):
+    def run(name, extra_env, extra_args=()):
         # TMPDIR: ReFrame's own debug log goes there, not to /tmp
         env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                    TMPDIR=wd, **extra_env)
@@ -82,7 +79,7 @@ def reframe():
                             os.path.join(wd, name),
                             "-S", f"scalecheck={os.path.abspath(SCALECHECK)}", "-S",
                             f"topology={topo}", "-S", "num_tasks=2", "-S",
-                            "num_tasks_per_node=2", "-S", "max_size=256K"],
+                            "num_tasks_per_node=2", "-S", "max_size=256K", *extra_args],
                            capture_output=True, text=True, timeout=240, env=env)
         return p.returncode, p.stdout + p.stderr
 
@@ -92,7 +89,15 @@ def reframe():
     expect(figure and float(figure.group(1)) > 0, f"no bus bandwidth figure:\n{out[-800:]}")
     rc, out = run("corrupt", {"SCALECHECK_TEST_FAULT": "corrupt:1"})
     expect(rc != 0 and "values came back wrong" in out, f"corrupt: exit {rc}\n{out[-1500:]}")
-    print(f"reframe: healthy PASSED ({figure.group(1)} GB/s), corrupted data FAILED")
+    # a reference the figure cannot reach: the performance stage fails
+    rc, out = run("reference", {}, ["-S", "min_busbw=1000000"])
+    expect(rc != 0 and "avg_busbw" in out and "FAIL" in out, f"reference: exit {rc}\n{out[-1500:]}")
+    # scalecheck refuses before making a run directory: its message, no traceback
+    rc, out = run("refused", {}, ["-S", "topology=dgx-a10"])
+    expect(rc != 0 and "scalecheck made no run directory" in out and "dgx-a10" in out
+           and "FileNotFoundError" not in out, f"refused: exit {rc}\n{out[-1500:]}")
+    print(f"reframe: healthy PASSED ({figure.group(1)} GB/s), corrupted data FAILED, a reference "
+          "it misses FAILED, a refused run FAILED with scalecheck's message")
 
 
 class Recorder:
@@ -226,6 +231,23 @@ def k8s():
            f"launcher command {cmd}")
     installed = open(os.path.join(ROOT, "cmake", "install.cmake")).read()
     expect("launch" in installed, "launch/ is not installed")
+    # one image, tagged with the version (never :latest: every node checks with the same build)
+    cron = yaml.safe_load(open(os.path.join(ROOT, "launch", "k8s",
+                                            "scalecheck-health-cronjob.yaml")))
+    pod = cron["spec"]["jobTemplate"]["spec"]["template"]["spec"]
+    version = re.search(r"project\(scalecheck VERSION (\S+)",
+                        open(os.path.join(ROOT, "CMakeLists.txt")).read()).group(1)
+    images = {c["image"] for c in pod["containers"] + worker["containers"]
+              + launcher["containers"]}
+    expect(len(images) == 1 and next(iter(images)).endswith(":" + version),
+           f"images {images}: one name, tagged {version}")
+    # a failing health check's evidence outlives the pod: its results directory is the node's
+    hc = pod["containers"][0]
+    where = hc["command"][hc["command"].index("--results-dir") + 1]
+    mounted = {m["mountPath"]: m["name"] for m in hc["volumeMounts"]}
+    volumes = {v["name"]: v for v in pod["volumes"]}
+    expect(where in mounted and "hostPath" in volumes[mounted[where]] and not where.startswith("/tmp"),
+           f"health evidence in {where}: {volumes.get(mounted.get(where))}")
     print(f"k8s: MPIJob {job['metadata']['name']}, {spec['Worker']['replicas']} workers with sshd,"
           f" /dev/shm and the shared results claim")
 

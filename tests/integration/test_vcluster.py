@@ -154,7 +154,7 @@ def current_doc(base):
     """The run's result.json as it stands (rewritten whole, by a rename, as work finishes)."""
     files = glob.glob(os.path.join(base, "*", "result.json"))
     try:
-        return load_json(files[0]) if files else None
+        return load_result(files[0]) if files else None
     except (OSError, ValueError):
         return None
 
@@ -215,7 +215,7 @@ def cut_one(wd, name, args, ready, kept, timeout_s=4, attempt=1):
     expect(took <= timeout_s + 10, f"{name}: ended {took:.1f} s after the cut (bound {timeout_s + 10})")
     # the ranks' watchdogs report, or mpirun notices first that it lost h2's daemon and ends
     # the job itself (exit 1, its own code: the launcher makes it 3)
-    watchdog = "timeout: no progress" in p.stderr and "waiting on ranks" in p.stderr
+    watchdog = "timeout: no progress" in p.stderr and "waiting on rank" in p.stderr
     expect(watchdog or "mpirun lost a daemon" in p.stderr,
            f"{name}: watchdog report\n{p.stderr[-800:]}")
     expect("lost host(s): h2" in p.stderr, f"{name}: the lost host is named:\n{p.stderr[-800:]}")
@@ -294,10 +294,7 @@ def curve(wd):
     # held to the shipped vcluster.yaml in a wide band (50x either way: it is not calibrated
     # here): a healthy cluster must PASS; the calibrated mode has the degraded twin (a shaped
     # host FAILs)
-    loose = os.path.join(wd, "loose.yaml")
-    with open(loose, "w") as f:
-        f.write(f"name: loose\nextends: {os.path.join(ROOT, 'topologies', 'vcluster.yaml')}\n"
-                "expect:\n  tolerance: 0.98\n")
+    loose = loose_topology(wd, "vcluster")
     p = vmpi(1, ["run", "--workload", os.path.join(ROOT, "workloads", "resnet50-dp.yaml"),
                  "--scales", "1", "--nodes", "1,2,4", "--topology", loose, "--bytes-scale", "0.01",
                  "--compute-scale", "0.001", "-n", "3", "-w", "1", "--telemetry", "0",

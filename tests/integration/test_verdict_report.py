@@ -3,6 +3,7 @@ PASS/WARN/FAIL, summary.json, junit.xml (one test case per check), SVG plots and
 self-contained report.html; a failed claim makes the exit code 1; `report DIR` re-renders a
 run and `report DIR1 DIR2` (the baseline machinery) finds a regression; declared-vs-detected findings are recorded."""
 import os
+import re
 import shutil
 import subprocess
 import xml.etree.ElementTree as ET
@@ -27,10 +28,7 @@ def test():
     base = os.path.join(wd, "it's ok")  # a quote and a blank: gnuplot runs in it through a shell
     # Held to localhost's model with a wide band (50x either way: its latency is a conservative
     # 4 us), a healthy host must PASS every check; the impossible claim below must FAIL.
-    loose = os.path.join(wd, "loose.yaml")
-    with open(loose, "w") as f:
-        f.write(f"name: loose\nextends: {os.path.join(ROOT, 'topologies', 'localhost.yaml')}\n"
-                "expect:\n  tolerance: 0.98\n")
+    loose = loose_topology(wd)
     rc, out, err, _ = mpirun(2, RUN + ["--topology", loose, "--results-dir", base])
     expect(rc == 0 and "verdict: PASS" in out, f"healthy host, wide band: exit {rc}\n{out[-1500:]}")
     d = run_dir(base)
@@ -57,6 +55,14 @@ def test():
     expect(any(f["what"].startswith("fewer ranks per host") for f in doc["findings"]), "findings")
     cases = ET.parse(os.path.join(d, "junit.xml")).getroot().findall(".//testcase")
     expect(len(cases) == len(checks), f"junit {len(cases)} cases for {len(checks)} checks")
+    # a point's check takes the time measuring the point took (its looks), as CI servers show it
+    timed = {c.get("name"): float(c.get("time")) for c in cases}
+    for c in checks:
+        if c["name"].startswith("scaling efficiency at"):
+            point = next(p for p in doc["points"] if f"at {p['gpus']} GPU" in c["name"])
+            expect(c["measure_s"] > 0 and abs(timed[c["name"]] - c["measure_s"]) < 1e-3
+                   and abs(point["measure_s"] - c["measure_s"]) < 1e-9,
+                   f"{c['name']}: junit time {timed[c['name']]}, measure_s {c.get('measure_s')}")
     html = open(os.path.join(d, "report.html")).read()
     expect(html.count("<svg") == 2 and "Scaling curve" in html and "Checks" in html, "report.html")
     for f in ("speedup.svg", "busbw.svg", "points.csv"):
@@ -79,6 +85,12 @@ def test():
     for run in (d, bd):
         valid(os.path.join(run, "junit.xml"))
     expect("verdict: FAIL" in out, "terminal verdict line")
+    # the pages a person reads: no "nan" for an empty note, counts and sizes whole (a WARN or
+    # FAIL row's empty note once printed as nan, a 16 KiB size as 1.638e+04)
+    for run in (d, bd):
+        page = open(os.path.join(run, "report.html")).read()
+        expect(">nan<" not in page.lower() and not re.search(r"<td>[0-9.]+e\+[0-9]+</td>", page),
+               f"{run}/report.html: nan or a number in e-notation")
 
     # report DIR re-renders; report DIR DIR compares (no regression); a slower copy regresses
     os.remove(os.path.join(d, "report.html"))
@@ -94,9 +106,23 @@ def test():
     rc, out, err, _ = scalecheck1(["report", d, slow])
     expect(rc == 1 and "1 regression" in out and "FAIL" in out and "vs baseline" in out,
            f"regression: {rc} {out}")
+    # like with like: a run shrunk further is refused, not reported as regressions (exit 2)
+    shrunk = os.path.join(wd, "shrunk")
+    shutil.copytree(d, shrunk)
+    small = dict(doc, bytes_scale=doc["bytes_scale"] / 10)
+    with open(os.path.join(shrunk, "result.json"), "w") as f:
+        json.dump(small, f)
+    rc, out, err, _ = scalecheck1(["report", d, shrunk])
+    expect(rc == 2 and "is not like" in err and "bytes_scale" in err and "regression" not in out,
+           f"unlike runs compared: {rc} {out} {err}")
+    mixed = os.path.join(wd, "mixed-base.json")
+    rc, out, err, _ = scalecheck1(["baseline", "create", d, shrunk, "-o", mixed])
+    expect(rc == 2 and "is not like" in err and not os.path.exists(mixed),
+           f"a baseline of unlike runs: {rc} {err}")
     rc, out, err, _ = scalecheck1(["report", os.path.join(wd, "nope")])
     expect(rc == 2 and "result.json" in err, f"missing dir: {rc} {err}")
     test_coll_looks(wd)
+    test_colour(wd)
     test_run_looks(wd)
 
 
@@ -130,6 +156,24 @@ def test_run_looks(wd):
     print(f"run looks: the slow 2-GPU point measured twice, FAIL kept ({eff[0]['ratio']:.2f})")
 
 
+def test_colour(wd):
+    """The verdict's colours: under mpirun a rank's stdout is Open MPI's pty even when mpirun's
+    output is a file (here a pipe), so ranks colour only when the launcher says its own output is
+    a terminal (CLICOLOR_FORCE, as launch/mpirun.sh passes it); a NO_COLOR that is set and not
+    empty wins; an empty NO_COLOR turns nothing off (no-color.org)."""
+    topo = os.path.join(ROOT, "topologies", "localhost.yaml")
+    args = ["coll", "-b", "1K", "-e", "1K", "-n", "5", "--telemetry", "0", "--topology", topo]
+    seen = {}
+    for name, env in (("plain", {"NO_COLOR": "", "CLICOLOR_FORCE": ""}),
+                      ("forced", {"NO_COLOR": "", "CLICOLOR_FORCE": "1"}),
+                      ("forced, NO_COLOR=1", {"NO_COLOR": "1", "CLICOLOR_FORCE": "1"})):
+        rc, out, err, _ = mpirun(2, args + ["--results-dir", os.path.join(wd, "colour")], env=env)
+        expect(rc in (0, 1) and "# verdict:" in out, f"colour {name}: exit {rc}\n{err[-600:]}")
+        seen[name] = "\033[" in out
+    expect(seen == {"plain": False, "forced": True, "forced, NO_COLOR=1": False},
+           f"colour: {seen}")
+
+
 def test_coll_looks(wd):
     """coll: a case slower than its topology allows is measured again (--looks) before its
     verdict, and the check says so; a healthy case is measured once."""
@@ -143,6 +187,12 @@ def test_coll_looks(wd):
                                  "--results-dir", base])
     doc = load_json(os.path.join(run_dir(base), "result.json"))
     expect(rc == 1 and all(r["looks"] == 2 for r in doc["results"]), f"looks {rc} {doc['results']}")
+    # each case's check takes the time its looks took: junit.xml's testcase time
+    model = [c for c in doc["checks"] if c["source"] == "model"]
+    junit = ET.parse(os.path.join(run_dir(base), "junit.xml")).getroot().findall(".//testcase")
+    expect(model and all(c.get("measure_s", 0) > 0 for c in model)
+           and sum(float(j.get("time")) > 0 for j in junit) >= len(model),
+           f"case times: {[c.get('measure_s') for c in model]}")
     expect(all(c["looks"] == 2 and "best of 2 looks" in c.get("note", "")
                for c in doc["checks"] if c["verdict"] == "FAIL"
                and not c["name"].startswith("steadiness")), f"checks {doc['checks']}")

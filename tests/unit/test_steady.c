@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge/sc_digest.h"
 #include "judge/sc_steady.h"
 #include "util/sc_defaults.h"
 #include "sc_test.h"
@@ -75,6 +76,73 @@ static void test_looks(void)
     SC_EXPECT(n == 0);
 }
 
+/* A stream's digest gives the claims and steadiness checks the whole rows give: random rows of
+ * two collectives (tails, looks, sizes that pass the claims' sizes more than once), held both
+ * ways; the digest keeps a handful of rows however long the stream. */
+static void test_digest(void)
+{
+    static sc_topology_t t;
+    memset(&t, 0, sizeof(t));
+    t.steadiness_tolerance = SC_DEFAULT_STEADINESS_TOLERANCE;
+    t.steadiness_fail_tolerance = SC_DEFAULT_STEADINESS_FAIL_TOLERANCE;
+    snprintf(t.path, sizeof(t.path), "claims.yaml");
+    t.claims[0] = (sc_claim_t){.metric = SC_CLAIM_BUSBW,
+                               .size = 1 << 20,
+                               .gpus = 8,
+                               .nodes = 1,
+                               .min = 100,
+                               .tolerance = 0.1,
+                               .fail_tolerance = 0.2,
+                               .line = 3};
+    t.claims[1] = (sc_claim_t){.metric = SC_CLAIM_LATENCY,
+                               .collective = "allgather",
+                               .size = 64,
+                               .gpus = 8,
+                               .nodes = 1,
+                               .max = 20,
+                               .tolerance = 0.1,
+                               .fail_tolerance = 0.2,
+                               .line = 4};
+    t.claims[2] = (sc_claim_t){.metric = SC_CLAIM_BUSBW,
+                               .size = 1 << 20,
+                               .gpus = 4,
+                               .nodes = 2,
+                               .min = 1,
+                               .tolerance = 0.1,
+                               .fail_tolerance = 0.2,
+                               .line = 5};
+    t.nclaims = 3;
+    size_t n = 20000;
+    sc_case_row_t *rows = calloc(n, sizeof(*rows));
+    unsigned seed = 7;
+    sc_digest_t d;
+    SC_EXPECT(sc_digest_init(&d, &t, 8, 1));
+    for (size_t i = 0; i < n; i++) {
+        seed = seed * 1103515245u + 12345u;
+        double median = 50.0 + (double)(seed % 5000);
+        rows[i] = row(seed & 1 ? "allreduce" : "allgather", (uint64_t)8 << (i % 24), median,
+                      median * (1.0 + (double)((seed >> 8) % 1000) / 100.0), 50);
+        rows[i].busbw_GBps = (double)((seed >> 4) % 300);
+        rows[i].looks = (int)(1 + (seed >> 12) % 3);
+        rows[i].slowest_look_us = median * (1.0 + (double)((seed >> 16) % 100) / 10.0);
+        SC_EXPECT(sc_digest_row(&d, &rows[i]));
+    }
+    SC_EXPECT(d.rows.n <= 16);
+    sc_checks_t whole = {0}, digested = {0};
+    sc_verdict_case_claims(&t, rows, n, 8, 1, &whole);
+    sc_verdict_steadiness(&t, rows, n, &whole);
+    sc_digest_finish(&d, &digested);
+    SC_EXPECT(whole.n == digested.n && whole.n == 6); /* 2 claims, 2 x (tail, looks) */
+    for (size_t i = 0; i < whole.n && i < digested.n; i++) {
+        SC_EXPECT(strcmp(whole.items[i].name, digested.items[i].name) == 0);
+        SC_EXPECT(whole.items[i].measured == digested.items[i].measured &&
+                  whole.items[i].level == digested.items[i].level);
+    }
+    free(whole.items);
+    free(digested.items);
+    free(rows);
+}
+
 int main(void)
 {
     SC_EXPECT(level_of(1.5) == SC_LEVEL_PASS);
@@ -97,5 +165,6 @@ int main(void)
               checks.items[0].level == SC_LEVEL_WARN);
     free(checks.items);
     test_looks();
+    test_digest();
     return sc_test_done("test_steady");
 }

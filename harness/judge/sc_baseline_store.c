@@ -1,0 +1,231 @@
+/* sc_baseline_store.c - interned keys, compact figures, points grouped in linear time. */
+#include "judge/sc_baseline_store.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sc_store_init(sc_store_t *s)
+{
+    memset(s, 0, sizeof(*s));
+}
+
+void sc_store_free(sc_store_t *s)
+{
+    free(s->arena);
+    free(s->key_at);
+    free(s->slots);
+    free(s->figures);
+    free(s->order);
+    free(s->first);
+    free(s->grouped);
+    memset(s, 0, sizeof(*s));
+}
+
+static uint64_t store__hash(const char *key)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; *key != '\0'; key++)
+        h = (h ^ (unsigned char)*key) * 1099511628211ull;
+    return h;
+}
+
+static const char *store__key(const sc_store_t *s, size_t k)
+{
+    return s->arena + s->key_at[k];
+}
+
+static bool store__grow(void **items, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return true;
+    size_t cap2 = *cap ? *cap : 1024;
+    while (cap2 < need)
+        cap2 *= 2;
+    void *grown = realloc(*items, cap2 * elem);
+    if (grown == NULL)
+        return false;
+    *items = grown;
+    *cap = cap2;
+    return true;
+}
+
+/* The table rebuilt at twice the size: kept under half full. */
+static bool store__rehash(sc_store_t *s)
+{
+    size_t nslots = s->nslots ? 2 * s->nslots : 4096;
+    uint32_t *slots = calloc(nslots, sizeof(*slots));
+    if (slots == NULL)
+        return false;
+    for (size_t k = 0; k < s->nkeys; k++) {
+        size_t at = store__hash(store__key(s, k)) & (nslots - 1);
+        while (slots[at] != 0)
+            at = (at + 1) & (nslots - 1);
+        slots[at] = (uint32_t)k + 1;
+    }
+    free(s->slots);
+    s->slots = slots;
+    s->nslots = nslots;
+    return true;
+}
+
+/* key's index, added when new; -1: no memory. */
+static long store__intern(sc_store_t *s, const char *key)
+{
+    if ((s->nkeys + 1) * 2 > s->nslots && !store__rehash(s))
+        return -1;
+    size_t at = store__hash(key) & (s->nslots - 1);
+    for (; s->slots[at] != 0; at = (at + 1) & (s->nslots - 1))
+        if (strcmp(store__key(s, s->slots[at] - 1), key) == 0)
+            return (long)s->slots[at] - 1;
+    size_t len = strlen(key) + 1;
+    if (s->nkeys >= UINT32_MAX - 1 ||
+        !store__grow((void **)&s->arena, &s->arena_cap, s->arena_len + len, 1) ||
+        !store__grow((void **)&s->key_at, &s->keys_cap, s->nkeys + 1, sizeof(*s->key_at)))
+        return -1;
+    memcpy(s->arena + s->arena_len, key, len);
+    s->key_at[s->nkeys] = s->arena_len;
+    s->arena_len += len;
+    s->slots[at] = (uint32_t)s->nkeys + 1;
+    return (long)s->nkeys++;
+}
+
+static int store__metric(sc_store_t *s, const char *metric, bool higher_is_better)
+{
+    for (int m = 0; m < s->nmetrics; m++)
+        if (strcmp(s->metrics[m], metric) == 0)
+            return m;
+    if (s->nmetrics == SC_STORE_METRICS)
+        return -1;
+    snprintf(s->metrics[s->nmetrics], sizeof(s->metrics[0]), "%s", metric);
+    s->higher_is_better[s->nmetrics] = higher_is_better;
+    return s->nmetrics++;
+}
+
+bool sc_store_add(sc_store_t *s, const char *key, const char *metric, double value,
+                  bool higher_is_better, int run)
+{
+    long k = store__intern(s, key);
+    int m = store__metric(s, metric, higher_is_better);
+    if (k < 0 || m < 0 || run < 0 || run > UINT8_MAX ||
+        !store__grow((void **)&s->figures, &s->figures_cap, s->nfigures + 1, sizeof(*s->figures)))
+        return false;
+    s->figures[s->nfigures++] = (sc_stored_figure_t){
+        .key = (uint32_t)k, .metric = (uint8_t)m, .run = (uint8_t)run, .value = value};
+    return true;
+}
+
+/* qsort's comparison of key indices by their text (the arena is the context). */
+static int store__by_text(const void *a, const void *b, void *arena_and_offsets)
+{
+    const sc_store_t *s = arena_and_offsets;
+    return strcmp(store__key(s, *(const uint32_t *)a), store__key(s, *(const uint32_t *)b));
+}
+
+bool sc_store_group(sc_store_t *s)
+{
+    s->order = malloc((s->nkeys + 1) * sizeof(*s->order));
+    s->first = calloc(s->nkeys + 1, sizeof(*s->first));
+    size_t *next = malloc((s->nkeys + 1) * sizeof(*next));
+    if (s->order == NULL || s->first == NULL || next == NULL) {
+        free(next);
+        return false;
+    }
+    /* each key's figures together, in place (ten runs' figures are the largest thing held):
+     * counted, then moved into their key's range one cycle of displacements at a time */
+    for (size_t i = 0; i < s->nfigures; i++)
+        s->first[s->figures[i].key + 1]++;
+    for (size_t k = 0; k < s->nkeys; k++)
+        s->first[k + 1] += s->first[k];
+    memcpy(next, s->first, (s->nkeys + 1) * sizeof(*next));
+    for (size_t k = 0; k < s->nkeys; k++)
+        while (next[k] < s->first[k + 1]) {
+            sc_stored_figure_t f = s->figures[next[k]];
+            while (f.key != k) { /* to its own range; what was there comes back to be placed */
+                sc_stored_figure_t there = s->figures[next[f.key]];
+                s->figures[next[f.key]++] = f;
+                f = there;
+            }
+            s->figures[next[k]++] = f;
+        }
+    free(next);
+    s->grouped = s->figures;
+    s->figures = NULL;
+    s->figures_cap = 0;
+    for (size_t k = 0; k < s->nkeys; k++)
+        s->order[k] = (uint32_t)k;
+    qsort_r(s->order, s->nkeys, sizeof(*s->order), store__by_text, s);
+    return true;
+}
+
+static int store__double_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* One point from a key's figures of one metric (in run order). */
+static void store__point(const sc_store_t *s, const char *key, int metric,
+                         const sc_stored_figure_t *f, size_t n, size_t nruns,
+                         sc_baseline_point_t *p)
+{
+    double values[256] = {0};
+    size_t kept = 0, used = 0, distinct = 0;
+    memset(p, 0, sizeof(*p));
+    snprintf(p->key, sizeof(p->key), "%s", key);
+    snprintf(p->metric, sizeof(p->metric), "%s", s->metrics[metric]);
+    p->higher_is_better = s->higher_is_better[metric];
+    for (size_t i = 0; i < n; i++) {
+        if (f[i].metric != metric)
+            continue;
+        if (kept < sizeof(values) / sizeof(values[0]))
+            values[kept++] = f[i].value;
+        bool again = false; /* a run named once, as it came */
+        for (size_t j = 0; j < i && !again; j++)
+            again = f[j].metric == metric && f[j].run == f[i].run;
+        if (again)
+            continue;
+        distinct++;
+        int w = snprintf(p->runs + used, sizeof(p->runs) - used, "%s%d", used ? " " : "", f[i].run);
+        used =
+            w < 0 || used + (size_t)w >= sizeof(p->runs) ? sizeof(p->runs) - 1 : used + (size_t)w;
+    }
+    if (distinct == nruns)
+        snprintf(p->runs, sizeof(p->runs), "all");
+    qsort(values, kept, sizeof(values[0]), store__double_cmp);
+    p->median = kept % 2 ? values[kept / 2] : (values[kept / 2 - 1] + values[kept / 2]) / 2;
+    p->lo = values[0];
+    p->hi = values[kept - 1];
+    p->spread = fmax(p->median - p->lo, p->hi - p->median) / p->median;
+    p->count = (int)kept;
+}
+
+static int store__by_run(const void *a, const void *b)
+{
+    const sc_stored_figure_t *x = a, *y = b;
+    return (x->run > y->run) - (x->run < y->run);
+}
+
+int sc_store_points(const sc_store_t *s, size_t i, size_t nruns, sc_baseline_point_t *points)
+{
+    uint32_t k = s->order[i];
+    sc_stored_figure_t *f = &s->grouped[s->first[k]];
+    size_t n = s->first[k + 1] - s->first[k];
+    qsort(f, n, sizeof(*f), store__by_run); /* grouping moved them: the runs in order again */
+    int made = 0;
+    for (int m = 0; m < s->nmetrics; m++) /* metrics in the order their names sort */
+        for (size_t j = 0; j < n; j++)
+            if (f[j].metric == m) {
+                store__point(s, store__key(s, k), m, f, n, nruns, &points[made++]);
+                break;
+            }
+    /* the points of a key by metric name, as a baseline file lists them */
+    for (int a = 1; a < made; a++)
+        for (int b = a; b > 0 && strcmp(points[b - 1].metric, points[b].metric) > 0; b--) {
+            sc_baseline_point_t t = points[b];
+            points[b] = points[b - 1];
+            points[b - 1] = t;
+        }
+    return made;
+}

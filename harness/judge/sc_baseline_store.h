@@ -1,0 +1,51 @@
+/* sc_baseline_store.h - the figures of many runs held compactly while a baseline is built: each
+ * key kept once (ten runs of a million rows name the same million cases), a figure 16 bytes, and
+ * the points made from them in key order in time linear in the figures (record/sc_record.h's
+ * sc_baseline_point_t one at a time: a million points need not be held either). */
+#ifndef SC_BASELINE_STORE_H
+#define SC_BASELINE_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "record/sc_record.h"
+
+#define SC_STORE_METRICS 16
+
+typedef struct {
+    uint32_t key;
+    uint8_t metric, run;
+    double value;
+} sc_stored_figure_t;
+
+typedef struct {
+    char *arena; /* the keys, each NUL-terminated */
+    size_t arena_len, arena_cap;
+    uint64_t *key_at; /* each key's offset in the arena */
+    size_t nkeys, keys_cap;
+    uint32_t *slots; /* open addressing: key index + 1, 0 empty */
+    size_t nslots;
+    char metrics[SC_STORE_METRICS][24];
+    bool higher_is_better[SC_STORE_METRICS];
+    int nmetrics;
+    sc_stored_figure_t *figures;
+    size_t nfigures, figures_cap;
+    /* made by sc_store_group: the keys in key order, and each key's figures together */
+    uint32_t *order;
+    size_t *first; /* nkeys + 1: key k's figures are grouped[first[k] .. first[k+1]) */
+    sc_stored_figure_t *grouped;
+} sc_store_t;
+
+void sc_store_init(sc_store_t *s);
+void sc_store_free(sc_store_t *s);
+/* One figure of run; false: no memory, or more metrics than the store names. */
+bool sc_store_add(sc_store_t *s, const char *key, const char *metric, double value,
+                  bool higher_is_better, int run);
+/* The figures grouped by key (keys in byte order); false: no memory. */
+bool sc_store_group(sc_store_t *s);
+/* The points after sc_store_group, in key then metric order: the i-th key's into points (at
+ * most SC_STORE_METRICS); their number. nruns: the runs added (a point of all says "all"). */
+int sc_store_points(const sc_store_t *s, size_t i, size_t nruns, sc_baseline_point_t *points);
+
+#endif

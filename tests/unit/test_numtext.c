@@ -1,0 +1,77 @@
+/* Figures to text without printf (util/sc_numtext.h): the same text as "%.15g" but for a rare
+ * last digit, which still reads back within 10^-14; whole numbers, signs, the edges of the
+ * range written without an exponent, and what falls outside it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sc_test.h"
+#include "util/sc_numtext.h"
+
+static void expect_g15(double x, const char *want)
+{
+    char got[32];
+    int len = sc_numtext_g15(x, got);
+    SC_EXPECT(strcmp(got, want) == 0 && len == (int)strlen(want));
+    if (strcmp(got, want) != 0)
+        fprintf(stderr, "  %.17g: got '%s', want '%s'\n", x, got, want);
+}
+
+/* Random figures over the whole range %g writes without an exponent, and beyond. */
+static void random_figures(void)
+{
+    unsigned seed = 12345;
+    int differ = 0, n = 200000;
+    for (int i = 0; i < n; i++) {
+        seed = seed * 1103515245u + 12345u;
+        double mant = (double)(seed % 1000000007u) / 1000000007.0 + 0.1;
+        seed = seed * 1103515245u + 12345u;
+        double x = mant * pow(10.0, (double)((int)(seed % 40u) - 26)) * ((seed >> 20) & 1 ? -1 : 1);
+        char got[32], want[32];
+        sc_numtext_g15(x, got);
+        snprintf(want, sizeof(want), "%.15g", x);
+        if (strcmp(got, want) != 0) {
+            differ++;
+            double back = strtod(got, NULL);
+            SC_EXPECT(fabs(back - x) <= fabs(x) * 1e-14);
+            /* never the notation: an exponent exactly where printf writes one */
+            SC_EXPECT((strchr(got, 'e') == NULL) == (strchr(want, 'e') == NULL));
+        }
+    }
+    SC_EXPECT(differ * 1000 < n); /* under one in a thousand */
+    printf("numtext: %d of %d figures differ from printf in the last digit\n", differ, n);
+}
+
+int main(void)
+{
+    expect_g15(0.0, "0");
+    expect_g15(-0.0, "-0");
+    expect_g15(12.0, "12");
+    expect_g15(-7.0, "-7");
+    expect_g15(12.5, "12.5");
+    expect_g15(15.0019156214367, "15.0019156214367");
+    expect_g15(0.1, "0.1");
+    expect_g15(1.0 / 3.0, "0.333333333333333");
+    expect_g15(2.0 / 3.0, "0.666666666666667");
+    expect_g15(0.00012345, "0.00012345");
+    expect_g15(0.0001, "0.0001");
+    expect_g15(0.000099999, "9.9999e-05");
+    expect_g15(-1.5e-7, "-1.5e-07");
+    expect_g15(2e-20, "2e-20");
+    expect_g15(1.234567890123456e-12, "1.23456789012346e-12");
+    expect_g15(123456789012345.6, "123456789012346");
+    expect_g15(999999999999999.9, "1e+15");
+    expect_g15(1e15, "1e+15");
+    expect_g15(1e300, "1e+300");
+    expect_g15(5e-324, "4.94065645841247e-324");
+    expect_g15(NAN, "nan");
+    expect_g15(-INFINITY, "-inf");
+    expect_g15(99.99999999999999, "100");
+    expect_g15(0.30000000000000004, "0.3");
+    char buf[32];
+    sc_numtext_int(-9223372036854775807LL - 1, buf);
+    SC_EXPECT(strcmp(buf, "-9223372036854775808") == 0);
+    sc_numtext_int(0, buf);
+    SC_EXPECT(strcmp(buf, "0") == 0);
+    random_figures();
+    return sc_test_done("numtext");
+}
