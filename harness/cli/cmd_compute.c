@@ -50,7 +50,7 @@ static const sc_cli_opt_t compute__options[] = {
       time_us, 1.0, 60e6),
     SC_OPT_CUSTOM_ROW('n', "repeats", "N",
                       "spins to time, or matrix multiplies to run (default 10)", compute__repeats),
-    SC_OPT_CUSTOM_ROW('d', "dtype", "TYPE", "gemm: fp32, tf32, fp16 or bf16 (default bf16)",
+    SC_OPT_CUSTOM_ROW('d', "dtype", "fp32|tf32|fp16|bf16", "gemm: the type (default bf16)",
                       compute__dtype),
     SC_OPT_CUSTOM_ROW(0, "size", "N", "gemm: N x N x N matrices (default 8192)", compute__size),
     SC_OPT_BACKEND_ROW(sc_drive_compute_opts_t, backend),

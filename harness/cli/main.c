@@ -76,8 +76,11 @@ static bool main__usage_as(FILE *out)
                 ".TH SCALECHECK 1 \"\" \"scalecheck %s\" \"scalecheck manual\"\n.SH NAME\n"
                 "scalecheck \\- prove that a GPU cluster scales\n.SH SYNOPSIS\n.B mpirun\n"
                 "[\\fImpirun options\\fR]\n.B scalecheck\n\\fICOMMAND\\fR [\\fIoptions\\fR]\n"
-                ".SH COMMANDS\n",
+                ".SH DESCRIPTION\n",
                 SC_VERSION);
+        const sc_cli_page_t *page = sc_cli_page("scalecheck");
+        sc_cli_roff(out, page->description);
+        fputs("\n.SH COMMANDS\n", out);
         for (size_t i = 0; i < n; i++) {
             fprintf(out, ".TP\n.BR scalecheck\\-%s (1)\n", main__commands[i].name);
             sc_cli_roff(out, main__commands[i].help);
@@ -86,8 +89,10 @@ static bool main__usage_as(FILE *out)
         fputs(".SH ENVIRONMENT\n.TP\nSCALECHECK_RESULTS\nwhere run directories go (default: "
               "results/ in the build tree, else ~/.local/share/scalecheck/results)\n.SH EXIT "
               "STATUS\n0 good, 1 a check failed, 2 bad usage or input, 3 a runtime fault, 4 "
-              "interrupted.\n",
+              "interrupted.\n.SH EXAMPLES\n.nf\n",
               out);
+        sc_cli_roff(out, page->examples);
+        fputs("\n.fi\n", out);
     }
     return strcmp(format, "text") != 0;
 }

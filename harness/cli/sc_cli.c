@@ -179,7 +179,8 @@ void sc_cli_set_command(const char *name, const char *summary)
 const char *sc_cli_help_format(void)
 {
     const char *f = getenv("SCALECHECK_HELP_FORMAT");
-    return f != NULL && (!strcmp(f, "man") || !strcmp(f, "words")) ? f : "text";
+    return f != NULL && (!strcmp(f, "man") || !strcmp(f, "words") || !strcmp(f, "values")) ? f
+                                                                                           : "text";
 }
 
 void sc_cli_roff(FILE *out, const char *text)
@@ -206,8 +207,15 @@ static void cli__man(const sc_cli_opt_t *table, FILE *out)
     sc_cli_roff(out, cli__summary);
     fprintf(out,
             "\n.SH SYNOPSIS\n.B mpirun\n[\\fImpirun options\\fR]\n.B scalecheck %s\n"
-            "[\\fIoptions\\fR]\n.SH OPTIONS\n",
+            "[\\fIoptions\\fR]\n",
             cli__command);
+    const sc_cli_page_t *page = sc_cli_page(cli__command);
+    if (page != NULL) {
+        fputs(".SH DESCRIPTION\n", out);
+        sc_cli_roff(out, page->description);
+        fputc('\n', out);
+    }
+    fputs(".SH OPTIONS\n", out);
     for (const sc_cli_opt_t *o = table; o->long_name != NULL; o++) {
         fputs(".TP\n", out);
         if (o->short_name)
@@ -224,6 +232,11 @@ static void cli__man(const sc_cli_opt_t *table, FILE *out)
         sc_cli_roff(out, o->help);
         fputc('\n', out);
     }
+    if (page != NULL) {
+        fputs(".SH EXAMPLES\n.nf\n", out);
+        sc_cli_roff(out, page->examples);
+        fputs("\n.fi\n", out);
+    }
     fputs(".SH EXIT STATUS\n0 good, 1 a check failed, 2 bad usage or input, 3 a runtime fault, 4 "
           "interrupted.\n.SH SEE ALSO\n.BR scalecheck (1)\n",
           out);
@@ -232,8 +245,14 @@ static void cli__man(const sc_cli_opt_t *table, FILE *out)
 void sc_cli_print_help(const sc_cli_opt_t *table, FILE *out)
 {
     const char *format = sc_cli_help_format();
-    if (!strcmp(format, "man"))
-        return cli__man(table, out);
+    if (!strcmp(format, "man")) {
+        cli__man(table, out);
+        return;
+    }
+    if (!strcmp(format, "values")) {
+        sc_cli_print_values(table, out);
+        return;
+    }
     if (!strcmp(format, "words")) {
         for (const sc_cli_opt_t *o = table; o->long_name != NULL; o++)
             fprintf(out, "%s--%s", o == table ? "" : " ", o->long_name);

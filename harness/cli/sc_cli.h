@@ -74,8 +74,8 @@ typedef struct {
  * char *): the backend, where run directories go, the run's name (its default named by the
  * command), --metrics. */
 #define SC_OPT_BACKEND_ROW(st, field)                                                              \
-    SC_OPT_ROW(0, "backend", "NAME",                                                               \
-               "nccl, mpi, ucx or auto (default auto: NCCL where every rank has a GPU, else "      \
+    SC_OPT_ROW(0, "backend", "nccl|mpi|ucx|auto",                                                  \
+               "the communication library (default auto: NCCL where every rank has a GPU, else "   \
                "MPI)",                                                                             \
                SC_OPT_STRING, st, field, 0, 0)
 #define SC_OPT_RESULTS_DIR_ROW(st, field)                                                          \
@@ -107,9 +107,21 @@ sc_status_t sc_cli_parse_words(const sc_cli_opt_t *table, int argc, char **argv,
 void sc_cli_print_help(const sc_cli_opt_t *table, FILE *out);
 /* How --help prints, from SCALECHECK_HELP_FORMAT: "text" (the default); "man": the command's
  * page in roff (scalecheck-CMD(1), what `cmake --install` installs); "words": its option names,
- * for the shell completion. The page names the command main set here. */
+ * and "values": the values they take, for the shell completion. The page names the command main set
+ * here. */
 const char *sc_cli_help_format(void);
 void sc_cli_set_command(const char *name, const char *summary);
+/* A command's manual page beyond its options (cli/sc_pages.c): DESCRIPTION and EXAMPLES, one
+ * command line a line; NULL for a command without one. */
+typedef struct {
+    const char *command, *description, *examples;
+} sc_cli_page_t;
+const sc_cli_page_t *sc_cli_page(const char *command);
+/* The values an option takes, for the shell completion (SCALECHECK_HELP_FORMAT=values): a line
+ * "-Y|--topology v1 v2 ..." for each option of table whose values are known - shipped
+ * topologies and workloads, collectives, data types, reductions, backends, and the choices a
+ * metavar lists (spin|gemm). */
+void sc_cli_print_values(const sc_cli_opt_t *table, FILE *out);
 /* text for roff: dashes and backslashes escaped, no line taken for a request. */
 void sc_cli_roff(FILE *out, const char *text);
 

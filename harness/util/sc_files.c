@@ -295,31 +295,40 @@ bool sc_files_shipped(const char *name, const char *dirs, char *out, size_t len)
     return false;
 }
 
-sc_status_t sc_files_shipped_hint(const char *name, const char *dirs, const char *kind,
-                                  sc_status_t status, sc_err_t *err)
+int sc_files_shipped_names(const char *dirs, char (*stems)[SC_FILES_STEM_MAX], int max)
 {
-    if (status == SC_OK || strchr(name, '/') != NULL || access(name, F_OK) == 0)
-        return status;
-    char stems[256][64]; /* the shipped names: every NAME.yaml in dirs */
-    const char *names[256];
     int n = 0;
     char copy[4096];
     snprintf(copy, sizeof(copy), "%s", dirs);
     char *save = NULL;
     for (char *dir = strtok_r(copy, ":", &save); dir != NULL; dir = strtok_r(NULL, ":", &save)) {
         DIR *d = opendir(dir);
-        for (struct dirent *e = d ? readdir(d) : NULL; e != NULL && n < 256; e = readdir(d)) {
+        for (struct dirent *e = d ? readdir(d) : NULL; e != NULL && n < max; e = readdir(d)) {
             size_t len = strlen(e->d_name);
-            if (len > 5 && len - 5 < sizeof(stems[0]) &&
-                strcmp(e->d_name + len - 5, ".yaml") == 0) {
-                snprintf(stems[n], sizeof(stems[n]), "%.*s", (int)(len - 5), e->d_name);
-                names[n] = stems[n];
-                n++;
-            }
+            if (len <= 5 || len - 5 >= SC_FILES_STEM_MAX || strcmp(e->d_name + len - 5, ".yaml"))
+                continue;
+            snprintf(stems[n], SC_FILES_STEM_MAX, "%.*s", (int)(len - 5), e->d_name);
+            bool seen = false; /* the same file in the source tree and the prefix */
+            for (int i = 0; i < n && !seen; i++)
+                seen = strcmp(stems[i], stems[n]) == 0;
+            n += !seen;
         }
         if (d != NULL)
             closedir(d);
     }
+    return n;
+}
+
+sc_status_t sc_files_shipped_hint(const char *name, const char *dirs, const char *kind,
+                                  sc_status_t status, sc_err_t *err)
+{
+    if (status == SC_OK || strchr(name, '/') != NULL || access(name, F_OK) == 0)
+        return status;
+    char stems[256][SC_FILES_STEM_MAX];
+    const char *names[256];
+    int n = sc_files_shipped_names(dirs, stems, 256);
+    for (int i = 0; i < n; i++)
+        names[i] = stems[i];
     const char *best = sc_names_nearest(names, n, name);
     if (best == NULL)
         return status;

@@ -51,6 +51,9 @@ void sc_files_xml_text(FILE *out, const char *text);
  * shipped topologies/dgx-a100.yaml wherever scalecheck runs from. out gets name unchanged when
  * nothing matches (its load then says it cannot open it). Whether a shipped file was found. */
 bool sc_files_shipped(const char *name, const char *dirs, char *out, size_t len);
+/* The shipped names in dirs (':'-separated): every NAME.yaml, each once, at most max; how many. */
+#define SC_FILES_STEM_MAX 64
+int sc_files_shipped_names(const char *dirs, char (*stems)[SC_FILES_STEM_MAX], int max);
 /* After loading name failed with status: where name is a bare name that is neither a file nor
  * shipped (a misspelt -Y dgx-a10), the error names the nearest shipped KIND ("topology") in
  * dirs when one is close; otherwise status and err as they are. */

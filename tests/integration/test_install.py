@@ -49,6 +49,13 @@ def prefix(wd):
     page = gzip.open(os.path.join(root, "share/man/man1/scalecheck-soak.1.gz"), "rt").read()
     expect(page.startswith(".TH SCALECHECK\\-SOAK 1") and "\\fB\\-\\-duration\\fR" in page
            and ".SH OPTIONS" in page, f"scalecheck-soak.1:\n{page[:400]}")
+    # every command's page says what it does and shows how: DESCRIPTION and EXAMPLES, in order
+    for page_file in glob.glob(os.path.join(root, "share/man/man1/scalecheck-*.1.gz")):
+        text = gzip.open(page_file, "rt").read()
+        heads = [h for h in re.findall(r"^\.SH (\w+)", text, re.M)]
+        expect(heads[:5] == ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "EXAMPLES"]
+               and re.search(r"^\.SH EXAMPLES\n\.nf\n.*scalecheck", text, re.M),
+               f"{os.path.basename(page_file)}: sections {heads}")
     if shutil.which("nroff"):
         coll_page = os.path.join(wd, "scalecheck-coll.1")
         with open(coll_page, "w") as f:
@@ -64,6 +71,19 @@ def prefix(wd):
                            "COMP_WORDS=(scalecheck pairs --stra); COMP_CWORD=2; _scalecheck && "
                            "echo \"${COMPREPLY[@]}\""])
     expect(r.returncode == 0 and r.stdout.split() == ["--strategy"], f"completion: {r.stdout!r} {r.stderr}")
+    # values complete too: shipped names, the registry's collectives, a metavar's choices
+    for words, want in ((["coll", "-Y", "dgx"], ["dgx-a100", "dgx-h100"]),
+                        (["coll", "--collective", "all"], ["allreduce", "allgather", "alltoall", "all"]),
+                        (["run", "-W", "resnet50"], ["resnet50-dp", "resnet50-dp-tf32"]),
+                        (["compute", "--dtype", "f"], ["fp32", "fp16"]),
+                        (["pairs", "--strategy", "b"], ["bisect"]),
+                        (["co"], ["coll", "compare", "compute"])):
+        line = " ".join(["scalecheck"] + words)
+        r = run(["bash", "-c", f". {root}/share/bash-completion/completions/scalecheck && "
+                               f"COMP_WORDS=({line}); COMP_CWORD={len(words)}; _scalecheck && "
+                               "printf '%s\\n' \"${COMPREPLY[@]}\""], cwd=wd)
+        expect(r.returncode == 0 and sorted(r.stdout.split()) == sorted(want),
+               f"completion of '{line}': {r.stdout.split()} (want {want}) {r.stderr}")
     binary = os.path.join(root, "bin", "scalecheck")
     home = os.path.join(wd, "home")
     os.makedirs(home)
