@@ -684,6 +684,7 @@ int sc_drive_coll(const sc_rte_t *rte, const sc_coll_opts_t *opts, int argc, cha
             sc_verdict_case_claims(&run.topo, run.doc.cases.items, run.doc.cases.n,
                                    rte->size / rte->nhosts, rte->nhosts, &run.doc.checks);
             sc_verdict_steadiness(&run.topo, run.doc.cases.items, run.doc.cases.n, &run.doc.checks);
+            sc_verdict_sysfs(run.ses.no_sysfs_host, &run.doc.checks);
         }
         sc_drive_baseline_hold(&run.baseline, run.opts.baseline, &run.doc);
         coll__min_bw_check(&run);

@@ -38,6 +38,7 @@ static void run__verdict(sc_run_t *run, const sc_detected_t *hosts)
                      sc_verdict_probe_off(&run->topo, run->probe_after);
     if (run->probe_before > 0 || run->probe_after > 0) /* the probes say what "disturbed" is */
         sc_verdict_quiet(run->foreign_cores, run->foreign_host, probe_off, &d->checks);
+    sc_verdict_sysfs(run->ses.no_sysfs_host, &d->checks);
     d->judged = true;
     snprintf(d->topology, sizeof(d->topology), "%s", run->topo.name);
 }

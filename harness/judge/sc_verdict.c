@@ -208,6 +208,24 @@ void sc_verdict_quiet(double foreign_cores, const char *host, bool probe_off, sc
                              "difference");
 }
 
+void sc_verdict_sysfs(const char *host, sc_checks_t *checks)
+{
+    if (host == NULL || host[0] == '\0')
+        return;
+    sc_check_t *c = SC_LIST_PUSH(checks);
+    if (c == NULL)
+        return;
+    *c = (sc_check_t){
+        .measured = 0, .expected = 1, .ratio = 0, .level = SC_LEVEL_WARN, .disturbance = true};
+    snprintf(c->name, sizeof(c->name), "every host shows its CPUs to MPI (/sys/devices/system/cpu)");
+    snprintf(c->metric, sizeof(c->metric), "sysfs");
+    snprintf(c->source, sizeof(c->source), "the hosts' /sys");
+    snprintf(c->note, sizeof(c->note),
+             "%.40s has no /sys: its ranks ran unbound, CPUs and PCIe unseen - mount sysfs "
+             "(mount -t sysfs sysfs /sys)",
+             host);
+}
+
 void sc_verdict_probe(const sc_topology_t *t, const char *when, double us, int looks,
                       sc_checks_t *checks)
 {

@@ -63,6 +63,10 @@ void sc_verdict_probe(const sc_topology_t *t, const char *when, double us, int l
  * its calibration. Both busy and off: WARN, a disturbance - a FAIL beside it makes the verdict
  * INCONCLUSIVE (sc_tally_t); either alone says nothing of the system: PASS, noted. */
 void sc_verdict_quiet(double foreign_cores, const char *host, bool probe_off, sc_checks_t *checks);
+/* Whether every host showed its CPUs in sysfs (host: the first that did not, "" all did): a
+ * host without /sys is a WARN and a disturbance - its ranks ran unbound, so a FAIL beside it
+ * makes the verdict INCONCLUSIVE. Nothing is added when all did. */
+void sc_verdict_sysfs(const char *host, sc_checks_t *checks);
 /* Whether a probe of us sits outside the calibrated probe's band (false without one). */
 bool sc_verdict_probe_off(const sc_topology_t *t, double us);
 

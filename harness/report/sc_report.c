@@ -414,9 +414,7 @@ static void report__html_facts(FILE *out, const sc_result_t *r)
                 t.inconclusive ? "warn" : classes[t.level],
                 t.inconclusive ? "warn" : classes[t.level], sc_tally_verdict(t), t.checks, t.pass,
                 t.warn, t.fail,
-                t.inconclusive ? "; the reference probe says the machine was disturbed while it "
-                                 "measured: its FAILs are no verdict on the system"
-                               : "");
+                t.inconclusive ? "; " SC_INCONCLUSIVE_TEXT : "");
         report__html_not_passed(out, r);
         fprintf(out, "</div>\n");
     }

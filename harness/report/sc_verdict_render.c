@@ -24,9 +24,7 @@ static void verdict_render__tally_line(const sc_checks_t *checks, sc_tally_t unl
                  unlisted.checks, unlisted.checks - unlisted.pass);
     snprintf(line, len, "%s# verdict: %s (%d pass, %d warn, %d fail)%s\n", more,
              sc_tally_verdict(t), t.pass, t.warn, t.fail,
-             t.inconclusive ? "\n# the reference probe says the machine was disturbed while it "
-                              "measured (something else ran): its FAILs are no verdict on the "
-                              "system - run it again on a quiet machine"
+             t.inconclusive ? "\n# " SC_INCONCLUSIVE_TEXT " - run it again on a quiet, whole machine"
                             : "");
 }
 

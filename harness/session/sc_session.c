@@ -64,6 +64,27 @@ int sc_session_culprits(const sc_session_t *s, char *buf, size_t len)
     return sc_progress_culprits(s->progress, false, buf, len);
 }
 
+/* Which host, if any, shows no CPU topology in sysfs (a container or chroot without /sys, under
+ * SCALECHECK_SYS_ROOT when set): there MPI cannot bind the ranks to cores, nor hwloc and NCCL
+ * see the CPUs and the PCIe tree. Rank 0 learns the first such host; a failed reduction says
+ * nothing. */
+static void session__sysfs(sc_session_t *s)
+{
+    const sc_rte_t *rte = s->rte;
+    const char *root = getenv("SCALECHECK_SYS_ROOT");
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "%s/devices/system/cpu", root != NULL && *root ? root : "/sys");
+    struct {
+        int seen, rank;
+    } mine = {access(path, R_OK) == 0, rte->rank}, least = {1, 0};
+    sc_watchdog_arm(s->wd, "whether the hosts show their CPUs (/sys)", s->world->world_rank,
+                    s->world->size);
+    int rc = MPI_Reduce(&mine, &least, 1, MPI_2INT, MPI_MINLOC, 0, rte->world);
+    sc_watchdog_disarm(s->wd);
+    if (rc == MPI_SUCCESS && rte->rank == 0 && !least.seen)
+        snprintf(s->no_sysfs_host, sizeof(s->no_sysfs_host), "%s", rte->hosts[least.rank]);
+}
+
 sc_status_t sc_session_open(sc_session_t *s, const sc_rte_t *rte, const sc_session_opts_t *o,
                             sc_err_t *err)
 {
@@ -98,6 +119,7 @@ sc_status_t sc_session_open(sc_session_t *s, const sc_rte_t *rte, const sc_sessi
         sc_session_close(s);
         return status;
     }
+    session__sysfs(s);
     s->sampling = o->telemetry_s > 0;
     if (s->sampling && rte->local_rank == 0) /* one sampler per host */
         s->telemetry = sc_telemetry_start(o->telemetry_s, rte->host);

@@ -43,6 +43,7 @@ typedef struct {
     void *on_end_arg;
     pthread_mutex_t write_lock; /* held while the result document is written */
     bool error_said;            /* sc_session_say printed the error already */
+    char no_sysfs_host[SC_HOST_MAX]; /* rank 0: a host without /sys/devices/system/cpu, or "" */
 } sc_session_t;
 
 /* Opens everything; collective. On error nothing is left open and every rank has the same
