@@ -80,7 +80,8 @@ bool sc_json_visit_list(sc_json_src_t *src, const json_t *doc, const char *key, 
                         size_t elem_size, const sc_field_t *fields, const sc_json_visit_t *v);
 
 /* The text of a scalar member key of the object at text[0..len) (a string without its quotes)
- * into out; false when it has none. For a visitor that decides from one field. */
+ * into out; false when it has none or it is longer than SC_JSON_PEEK_MAX. For a visitor that
+ * decides from one field. */
 bool sc_json_peek_text(const char *text, size_t len, const char *key, char *out, size_t outlen);
 
 /* The raw text of the members keys[0..nkeys) of the object at text[0..len) - a string with its

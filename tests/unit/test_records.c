@@ -10,6 +10,7 @@
 
 #include "judge/sc_verdict.h"
 #include "record/sc_result.h"
+#include "report/sc_json_check.h"
 #include "report/sc_json_in.h"
 #include "sc_config.h"
 #include "report/sc_json_out.h"
@@ -173,8 +174,36 @@ static void inconclusive(void)
     SC_EXPECT(none.n == 0);
 }
 
+/* The row peeks a stream reader decides by: strings with escaped quotes and backslashes passed
+ * over whole, nested values skipped, the first keys found without reading the rest, a key
+ * absent (or its value longer than the peek holds) said so. */
+static void peeks(void)
+{
+    static const char row[] =
+        "{\"note\": \"a \\\"quoted\\\" {x} \\\\\", \"inner\": {\"verdict\": \"FAIL\", \"l\": [1, "
+        "{\"m\": \"]\"}]},\n \"verdict\": \"W\\\"ARN\", \"size_bytes\": 4096, \"in_place\": true}";
+    char out[32];
+    SC_EXPECT(sc_json_peek_text(row, strlen(row), "verdict", out, sizeof(out)));
+    SC_EXPECT(strcmp(out, "W\"ARN") == 0); /* the top level's, not the nested one */
+    SC_EXPECT(sc_json_peek_text(row, strlen(row), "size_bytes", out, sizeof(out)) &&
+              strcmp(out, "4096") == 0);
+    SC_EXPECT(!sc_json_peek_text(row, strlen(row), "absent", out, sizeof(out)) && out[0] == 0);
+    const char *keys[] = {"in_place", "size_bytes"};
+    char v[2][SC_JSON_PEEK_MAX];
+    SC_EXPECT(sc_json_peek_texts(row, strlen(row), keys, 2, v) == 2);
+    SC_EXPECT(strcmp(v[0], "true") == 0 && strcmp(v[1], "4096") == 0);
+    /* found early: a torn tail after both keys is never read */
+    static const char torn[] = "{\"in_place\": false, \"size_bytes\": 8, \"x\": [[[";
+    SC_EXPECT(sc_json_peek_texts(torn, strlen(torn), keys, 2, v) == 2 && strcmp(v[1], "8") == 0);
+    char long_value[200] = "{\"verdict\": \"";
+    memset(long_value + strlen(long_value), 'x', 100);
+    strcat(long_value, "\"}");
+    SC_EXPECT(!sc_json_peek_text(long_value, strlen(long_value), "verdict", out, sizeof(out)));
+}
+
 int main(void)
 {
+    peeks();
     char dir[] = "/tmp/sc-records-XXXXXX";
     SC_EXPECT(mkdtemp(dir) != NULL);
     round_trip(dir);
