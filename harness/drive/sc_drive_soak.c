@@ -226,6 +226,8 @@ static sc_status_t soak__begin(soak__run_t *run, const sc_rte_t *rte, int argc, 
         snprintf(doc->topology, sizeof(doc->topology), "%s", run->l.topo.name);
     doc->soak_duration_s = run->l.duration_s;
     doc->soak_launches = 1;
+    doc->bytes_scale = run->l.o.bytes_scale; /* a shrunk soak says so, as a shrunk run does */
+    doc->compute_scale = run->l.o.compute_scale;
     snprintf(run->ending.journal, sizeof(run->ending.journal), "%s/%s", run->ses.res.dir,
              SC_SOAK_JOURNAL);
     run->ending.cycles = run->l.cycles_done;

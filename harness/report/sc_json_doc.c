@@ -195,11 +195,14 @@ static json_t *json_doc__result_json(const sc_result_t *r)
         json_doc__coll_part(r, doc);
     else if (strcmp(r->command, "pairs") == 0)
         json_doc__pairs_part(r, doc);
-    else if (strcmp(r->command, "soak") == 0) /* the cycles are the journal's */
+    else if (strcmp(r->command, "soak") == 0) { /* the cycles are the journal's */
         json_object_set_new(doc, "soak",
                             json_pack("{s:f, s:f, s:i, s:i, s:s}", "duration_s", r->soak_duration_s,
                                       "soak_s", r->soak_s, "cycles", (int)r->soak.n, "launches",
                                       r->soak_launches, "journal", SC_SOAK_JOURNAL));
+        json_object_set_new(doc, "bytes_scale", json_real(r->bytes_scale)); /* shrunk: said */
+        json_object_set_new(doc, "compute_scale", json_real(r->compute_scale));
+    }
     if (r->has_findings)
         json_object_set_new(doc, "findings",
                             sc_json_records(r->findings.items, r->findings.n,

@@ -126,6 +126,14 @@ def test():
     found = {name: look(exe, page, wd) for name, page in pages(wd).items()}
     for name, f in found.items():
         held(name, f)
+    # the soak was shrunk too: its page says so, as the run's does, and so does its report
+    # made again from its directory
+    soak_dir = run_dirs(os.path.join(wd, "soak"))[0]
+    expect("A shrunk run" in open(os.path.join(soak_dir, "report.html")).read(),
+           "the shrunk soak's page does not say it was shrunk")
+    rc, _, err, _ = scalecheck1(["report", soak_dir])
+    expect(rc in (0, 1) and "A shrunk run" in open(os.path.join(soak_dir, "report.html")).read(),
+           f"soak report made again: exit {rc}, shrunk notice lost\n{err[-400:]}")
     run_dir = run_dirs(os.path.join(wd, "a"))[0]
     run_html = open(os.path.join(run_dir, "report.html")).read()
     failed = [c["name"] for c in load_result(os.path.join(run_dir, "result.json"))["checks"]
