@@ -217,7 +217,8 @@ void sc_verdict_sysfs(const char *host, sc_checks_t *checks)
         return;
     *c = (sc_check_t){
         .measured = 0, .expected = 1, .ratio = 0, .level = SC_LEVEL_WARN, .disturbance = true};
-    snprintf(c->name, sizeof(c->name), "every host shows its CPUs to MPI (/sys/devices/system/cpu)");
+    snprintf(c->name, sizeof(c->name),
+             "every host shows its CPUs to MPI (/sys/devices/system/cpu)");
     snprintf(c->metric, sizeof(c->metric), "sysfs");
     snprintf(c->source, sizeof(c->source), "the hosts' /sys");
     snprintf(c->note, sizeof(c->note),

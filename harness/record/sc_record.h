@@ -53,8 +53,8 @@ typedef struct {
 
 /* What an INCONCLUSIVE verdict means, said the same in the table and the HTML. */
 #define SC_INCONCLUSIVE_TEXT                                                                       \
-    "a disturbance check did not pass (something else ran, or a host could not place the "       \
-    "ranks): the machine was disturbed while it measured, so its FAILs are no verdict on the "    \
+    "a disturbance check did not pass (something else ran, or a host could not place the "         \
+    "ranks): the machine was disturbed while it measured, so its FAILs are no verdict on the "     \
     "system"
 /* c counted into t (its level and inconclusive kept up to date): a tally made a check at a time,
  * for checks streamed past and never held. */

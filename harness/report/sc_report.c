@@ -413,8 +413,7 @@ static void report__html_facts(FILE *out, const sc_result_t *r)
                 "checks: %d pass, %d warn, %d fail%s</p>\n",
                 t.inconclusive ? "warn" : classes[t.level],
                 t.inconclusive ? "warn" : classes[t.level], sc_tally_verdict(t), t.checks, t.pass,
-                t.warn, t.fail,
-                t.inconclusive ? "; " SC_INCONCLUSIVE_TEXT : "");
+                t.warn, t.fail, t.inconclusive ? "; " SC_INCONCLUSIVE_TEXT : "");
         report__html_not_passed(out, r);
         fprintf(out, "</div>\n");
     }

@@ -24,7 +24,8 @@ static void verdict_render__tally_line(const sc_checks_t *checks, sc_tally_t unl
                  unlisted.checks, unlisted.checks - unlisted.pass);
     snprintf(line, len, "%s# verdict: %s (%d pass, %d warn, %d fail)%s\n", more,
              sc_tally_verdict(t), t.pass, t.warn, t.fail,
-             t.inconclusive ? "\n# " SC_INCONCLUSIVE_TEXT " - run it again on a quiet, whole machine"
+             t.inconclusive ? "\n# " SC_INCONCLUSIVE_TEXT
+                              " - run it again on a quiet, whole machine"
                             : "");
 }
 

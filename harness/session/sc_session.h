@@ -41,8 +41,8 @@ typedef struct {
     bool sampling;
     sc_session_end_fn on_end;
     void *on_end_arg;
-    pthread_mutex_t write_lock; /* held while the result document is written */
-    bool error_said;            /* sc_session_say printed the error already */
+    pthread_mutex_t write_lock;      /* held while the result document is written */
+    bool error_said;                 /* sc_session_say printed the error already */
     char no_sysfs_host[SC_HOST_MAX]; /* rank 0: a host without /sys/devices/system/cpu, or "" */
 } sc_session_t;
 
