@@ -11,6 +11,8 @@
 # under any prefix.
 include(GNUInstallDirs)
 
+set(CMAKE_INSTALL_DEFAULT_DIRECTORY_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
+                                                GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
 install(TARGETS scalecheck RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 if(SC_HAVE_NCCL)
   install(TARGETS scalecheck_gpu LIBRARY DESTINATION lib/scalecheck)
@@ -19,8 +21,14 @@ install(DIRECTORY topologies/ DESTINATION ${CMAKE_INSTALL_DATADIR}/scalecheck/to
         FILES_MATCHING PATTERN "*.yaml" PATTERN "*.md")
 install(DIRECTORY workloads/ DESTINATION ${CMAKE_INSTALL_DATADIR}/scalecheck/workloads
         FILES_MATCHING PATTERN "*.yaml" PATTERN "*.md")
+# Modes set, not copied: a checkout from `git archive` (umask 002) has 0775 folders and 0664
+# files, which a package must not carry (lintian: non-standard-dir-perm); scripts 0755.
 install(DIRECTORY launch/ DESTINATION ${CMAKE_INSTALL_DATADIR}/scalecheck/launch
-        USE_SOURCE_PERMISSIONS)
+        FILE_PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ
+        PATTERN "*.sh" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
+                                   WORLD_READ WORLD_EXECUTE
+        PATTERN "*.sbatch" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
+                                       GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
 install(FILES LICENSE README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 # Debian's name for the licence: every package has share/doc/<package>/copyright; a native
 # package its changelog.gz (gzip -9n: no name, no time, the same bytes every build); and the
