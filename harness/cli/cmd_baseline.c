@@ -63,33 +63,6 @@ static void baseline__print(FILE *out, const sc_baseline_t *b, size_t figures)
     }
 }
 
-/* A known-good run: complete, and no check of its own failed. */
-static sc_status_t baseline__good(const char *dir, const sc_result_t *r, sc_err_t *err)
-{
-    if (strcmp(r->state, "complete") != 0)
-        return sc_err_set(err, SC_ERR_INPUT,
-                          "%s: the run did not complete (state '%s'): not a "
-                          "known-good run",
-                          dir, r->state);
-    if (r->judged && sc_result_tally(r).fail > 0)
-        return sc_err_set(err, SC_ERR_INPUT, "%s: the run has failed checks: not a known-good run",
-                          dir);
-    return SC_OK;
-}
-
-/* A run's case row, streamed past: its figure into the baseline being built. */
-typedef struct {
-    sc_baseline_builder_t *bb;
-    const sc_result_t *doc;
-    sc_err_t *err;
-} baseline__reading_t;
-
-static bool baseline__row(void *ctx, bool sweep, const sc_case_row_t *row)
-{
-    baseline__reading_t *reading = ctx;
-    return sc_baseline_add_case(reading->bb, reading->doc, sweep, row, reading->err) == SC_OK;
-}
-
 /* The points, a key's at a time from the builder's store, as the file is written; the first
  * of them kept for the listing on the terminal (a report's worth: SC_DEFAULT_SHOWN). */
 typedef struct {
@@ -115,30 +88,6 @@ static bool baseline__points_write(sc_list_out_t *out, void *ctx)
     return true;
 }
 
-/* Each run read with its rows streamed into the builder (ten runs of a million rows: their
- * figures held compactly, never the runs), then checked for a known-good run. */
-static sc_status_t baseline__read(sc_baseline_builder_t *bb, const char *const *dirs, size_t n,
-                                  sc_err_t *err)
-{
-    sc_status_t status = SC_OK;
-    for (size_t i = 0; status == SC_OK && i < n; i++) {
-        if (bb->nruns == SC_BASELINE_MAX_RUNS)
-            return sc_err_set(err, SC_ERR_USAGE, "baseline: at most %d runs (%s is one more)",
-                              SC_BASELINE_MAX_RUNS, dirs[i]);
-        sc_result_t doc;
-        baseline__reading_t reading = {bb, &doc, err};
-        sc_json_cases_t to = {baseline__row, &reading};
-        status = sc_json_load_result_cases(dirs[i], &doc, &to, err);
-        if (status != SC_OK)
-            break;
-        status = baseline__good(dirs[i], &doc, err);
-        if (status == SC_OK)
-            status = sc_baseline_add(bb, &doc, dirs[i], err);
-        sc_result_free(&doc);
-    }
-    return status;
-}
-
 static sc_status_t baseline__create(const baseline__opts_t *o, sc_err_t *err)
 {
     size_t n = (size_t)o->nwords - 1;
@@ -152,7 +101,7 @@ static sc_status_t baseline__create(const baseline__opts_t *o, sc_err_t *err)
     sc_baseline_builder_t bb;
     sc_baseline_begin(&bb, &b, o->tolerance);
     if (status == SC_OK)
-        status = baseline__read(&bb, &o->words[1], n, err);
+        status = sc_drive_baseline_read(&bb, &o->words[1], n, err);
     status = sc_baseline_end(&bb, status, true, err);
     if (status != SC_OK)
         return status;

@@ -14,19 +14,28 @@
  * (many results made into one). */
 typedef struct {
     sc_figures_t *list;
-    sc_store_t *store;
+    sc_baseline_builder_t *builder;
 } baseline__sink_t;
+
+/* nothing measured (0, absent): not a figure to hold anything to */
+static bool baseline__measured(double value)
+{
+    return value > 0;
+}
 
 static sc_status_t baseline__figure(baseline__sink_t *out, int run, const char *key,
                                     const char *metric, double value, bool higher_is_better,
                                     sc_err_t *err)
 {
-    if (!(value > 0))
-        return SC_OK; /* nothing measured: not a figure to hold anything to */
-    if (out->store != NULL)
-        return sc_store_add(out->store, key, metric, value, higher_is_better, run)
-                   ? SC_OK
-                   : sc_err_set(err, SC_ERR_NOMEM, "no memory for the figures of the runs");
+    if (!baseline__measured(value))
+        return SC_OK;
+    if (out->builder != NULL) { /* readers of later runs may be adding theirs */
+        pthread_mutex_lock(&out->builder->lock);
+        bool ok =
+            sc_store_add(&out->builder->store, key, metric, value, higher_is_better, run, NULL);
+        pthread_mutex_unlock(&out->builder->lock);
+        return ok ? SC_OK : sc_err_set(err, SC_ERR_NOMEM, "no memory for the figures of the runs");
+    }
     sc_figure_t *f = SC_LIST_PUSH(out->list);
     if (f == NULL)
         return sc_err_set(err, SC_ERR_NOMEM, "no memory for the figures of a result");
@@ -38,23 +47,60 @@ static sc_status_t baseline__figure(baseline__sink_t *out, int run, const char *
     return SC_OK;
 }
 
-/* A collective case: what ran, on how many ranks and hosts (a sweep's sizes are prefixed). */
+/* A key being written: text appended up to its last byte (a million rows a run: no printf). */
+typedef struct {
+    char *at, *last;
+} baseline__text_t;
+
+static void baseline__put(baseline__text_t *t, const char *text)
+{
+    size_t n = strlen(text), room = (size_t)(t->last - t->at);
+    n = n < room ? n : room;
+    memcpy(t->at, text, n);
+    t->at += n;
+}
+
+static void baseline__put_number(baseline__text_t *t, unsigned long long v, bool negative)
+{
+    char digits[24];
+    int i = (int)sizeof(digits);
+    digits[--i] = '\0';
+    do
+        digits[--i] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    if (negative)
+        digits[--i] = '-';
+    baseline__put(t, digits + i);
+}
+
+static void baseline__put_int(baseline__text_t *t, int v)
+{
+    baseline__put_number(t, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v, v < 0);
+}
+
+/* A collective case: what ran, on how many ranks and hosts (a sweep's sizes are prefixed):
+ * "allreduce float sum 1048576 B in-place, 4 ranks on 2 hosts". */
 static void baseline__case_key(const char *prefix, const sc_case_row_t *c, const sc_result_t *r,
                                char *key, size_t len)
 {
-    int n =
-        snprintf(key, len, "%s%s %s %s %llu B%s, %d ranks on %d host%s", prefix, c->collective,
-                 c->dtype, c->op, (unsigned long long)c->size_bytes, c->in_place ? " in-place" : "",
-                 r->ranks, r->nhosts, r->nhosts == 1 ? "" : "s");
-    if (n < 0 || (size_t)n >= len)
-        key[len - 1] = '\0';
+    baseline__text_t t = {key, key + len - 1};
+    const char *words[] = {prefix, c->collective, " ", c->dtype, " ", c->op, " "};
+    for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++)
+        baseline__put(&t, words[w]);
+    baseline__put_number(&t, (unsigned long long)c->size_bytes, false);
+    baseline__put(&t, c->in_place ? " B in-place, " : " B, ");
+    baseline__put_int(&t, r->ranks);
+    baseline__put(&t, " ranks on ");
+    baseline__put_int(&t, r->nhosts);
+    baseline__put(&t, r->nhosts == 1 ? " host" : " hosts");
+    *t.at = '\0';
 }
 
 static sc_status_t baseline__case(const sc_result_t *r, const char *prefix,
                                   const sc_case_row_t *row, int run, baseline__sink_t *out,
                                   sc_err_t *err)
 {
-    char key[192];
+    char key[SC_FIGURE_KEY_MAX];
     baseline__case_key(prefix, row, r, key, sizeof(key));
     return baseline__figure(out, run, key, "time_us", row->time_us, false, err);
 }
@@ -75,7 +121,7 @@ static sc_status_t baseline__points(const sc_result_t *r, int run, baseline__sin
     sc_status_t status = SC_OK;
     for (size_t i = 0; status == SC_OK && i < r->points.n; i++) {
         const sc_point_t *p = &r->points.items[i];
-        char key[192];
+        char key[SC_FIGURE_KEY_MAX];
         snprintf(key, sizeof(key), "point %d GPUs x %d node%s (dp %d tp %d pp %d)", p->gpus,
                  p->nodes, p->nodes == 1 ? "" : "s", p->dp, p->tp, p->pp);
         status = baseline__figure(out, run, key, "step_time_ms", p->step_time_ms, false, err);
@@ -89,7 +135,7 @@ static sc_status_t baseline__pairs(const sc_result_t *r, int run, baseline__sink
     sc_status_t status = SC_OK;
     for (size_t i = 0; status == SC_OK && i < r->pairs.n; i++) {
         const sc_pair_row_t *p = &r->pairs.items[i];
-        char key[192];
+        char key[SC_FIGURE_KEY_MAX];
         int n = snprintf(key, sizeof(key), "pair %s - %s", p->a, p->b);
         if (n < 0 || (size_t)n >= sizeof(key))
             key[sizeof(key) - 1] = '\0';
@@ -193,6 +239,8 @@ void sc_baseline_begin(sc_baseline_builder_t *bb, sc_baseline_t *out, double tol
     out->tolerance = tolerance;
     bb->out = out;
     sc_store_init(&bb->store);
+    /* a default mutex holds nothing to destroy: a builder is freed without it */
+    pthread_mutex_init(&bb->lock, NULL);
 }
 
 void sc_run_kind_of(const sc_result_t *r, sc_run_kind_t *kind)
@@ -261,18 +309,42 @@ sc_status_t sc_baseline_add(sc_baseline_builder_t *bb, const sc_result_t *r, con
     if (status != SC_OK)
         return status;
     status = baseline__run(r, dir, bb->out, err);
-    baseline__sink_t sink = {.store = &bb->store};
+    baseline__sink_t sink = {.builder = bb};
     if (status == SC_OK)
         status = baseline__figures(r, (int)bb->nruns, &sink, err);
     bb->nruns++;
     return status;
 }
 
-sc_status_t sc_baseline_add_case(sc_baseline_builder_t *bb, const sc_result_t *r, bool sweep,
-                                 const sc_case_row_t *row, sc_err_t *err)
+void sc_baseline_batch_begin(sc_baseline_batch_t *batch, sc_baseline_builder_t *bb, int run)
 {
-    baseline__sink_t sink = {.store = &bb->store};
-    return baseline__case(r, sweep ? "sweep " : "", row, (int)bb->nruns, &sink, err);
+    batch->bb = bb;
+    batch->run = run;
+    batch->n = 0;
+    batch->hint = 0;
+}
+
+sc_status_t sc_baseline_batch_flush(sc_baseline_batch_t *batch, sc_err_t *err)
+{
+    bool ok = true;
+    pthread_mutex_lock(&batch->bb->lock);
+    for (size_t i = 0; ok && i < batch->n; i++)
+        ok = sc_store_add(&batch->bb->store, batch->keys[i], "time_us", batch->values[i], false,
+                          batch->run, &batch->hint);
+    pthread_mutex_unlock(&batch->bb->lock);
+    batch->n = 0;
+    return ok ? SC_OK : sc_err_set(err, SC_ERR_NOMEM, "no memory for the figures of the runs");
+}
+
+sc_status_t sc_baseline_batch_case(sc_baseline_batch_t *batch, const sc_result_t *r, bool sweep,
+                                   const sc_case_row_t *row, sc_err_t *err)
+{
+    if (!baseline__measured(row->time_us))
+        return SC_OK;
+    baseline__case_key(sweep ? "sweep " : "", row, r, batch->keys[batch->n],
+                       sizeof(batch->keys[0]));
+    batch->values[batch->n++] = row->time_us;
+    return batch->n < SC_BASELINE_BATCH ? SC_OK : sc_baseline_batch_flush(batch, err);
 }
 
 sc_status_t sc_baseline_end(sc_baseline_builder_t *bb, sc_status_t status, bool keep, sc_err_t *err)

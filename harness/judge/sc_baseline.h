@@ -9,12 +9,14 @@
 #ifndef SC_BASELINE_H
 #define SC_BASELINE_H
 
+#include <pthread.h>
+
 #include "judge/sc_baseline_store.h"
 #include "record/sc_result.h"
 #include "util/sc_status.h"
 
 typedef struct {
-    char key[192];
+    char key[SC_FIGURE_KEY_MAX];
     char metric[24];
     double value;
     bool higher_is_better;
@@ -48,7 +50,8 @@ sc_status_t sc_run_kind_check(const sc_result_t *r, const char *dir, const sc_ru
  * large runs holds their figures, never all the runs at once. */
 typedef struct {
     sc_baseline_t *out;
-    sc_store_t store; /* every run's figures, compact (judge/sc_baseline_store.h) */
+    sc_store_t store;     /* every run's figures, compact (judge/sc_baseline_store.h) */
+    pthread_mutex_t lock; /* the store's, for readers of runs on threads of their own */
     size_t nruns;
     char first_dir[PATH_MAX];
     sc_run_kind_t first; /* every run added is held to be like the first */
@@ -58,10 +61,25 @@ void sc_baseline_begin(sc_baseline_builder_t *bb, sc_baseline_t *out, double tol
  * SC_ERR_NOMEM. */
 sc_status_t sc_baseline_add(sc_baseline_builder_t *bb, const sc_result_t *r, const char *dir,
                             sc_err_t *err);
-/* One case row of the run being read (the next sc_baseline_add's), streamed past rather than
- * held in r (sweep: a row of run's all-reduce sweep). */
-sc_status_t sc_baseline_add_case(sc_baseline_builder_t *bb, const sc_result_t *r, bool sweep,
-                                 const sc_case_row_t *row, sc_err_t *err);
+/* Case rows of one run, gathered by its reader and added to the builder's store together (the
+ * store is locked once a batch, not once a row): readers of several runs on threads of their
+ * own each fill a batch. */
+#define SC_BASELINE_BATCH 4096
+typedef struct {
+    sc_baseline_builder_t *bb;
+    int run; /* the index the run will have: its place among the runs */
+    size_t n;
+    size_t hint; /* where the run's last key is in the store, plus one (sc_store_add) */
+    double values[SC_BASELINE_BATCH];
+    char keys[SC_BASELINE_BATCH][SC_FIGURE_KEY_MAX];
+} sc_baseline_batch_t;
+void sc_baseline_batch_begin(sc_baseline_batch_t *batch, sc_baseline_builder_t *bb, int run);
+/* One case row of batch's run (r: its header; sweep: a row of its all-reduce sweep), streamed
+ * past rather than held in r; SC_ERR_NOMEM when the store cannot take them. */
+sc_status_t sc_baseline_batch_case(sc_baseline_batch_t *batch, const sc_result_t *r, bool sweep,
+                                   const sc_case_row_t *row, sc_err_t *err);
+/* What batch holds into the store (at the end of its run). */
+sc_status_t sc_baseline_batch_flush(sc_baseline_batch_t *batch, sc_err_t *err);
 /* The points from the figures added: into out->points, or - keep - left in the builder's store,
  * grouped, for sc_store_points to give one key's at a time (a million points written as they
  * are made; free it with sc_baseline_builder_free). SC_ERR_INPUT when there is no figure (out

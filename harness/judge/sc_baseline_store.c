@@ -15,11 +15,11 @@ void sc_store_free(sc_store_t *s)
 {
     free(s->arena);
     free(s->key_at);
+    free(s->head);
+    free(s->tail);
     free(s->slots);
     free(s->figures);
     free(s->order);
-    free(s->first);
-    free(s->grouped);
     memset(s, 0, sizeof(*s));
 }
 
@@ -48,6 +48,27 @@ static bool store__grow(void **items, size_t *cap, size_t need, size_t elem)
         return false;
     *items = grown;
     *cap = cap2;
+    return true;
+}
+
+/* Room for one more key in each of its arrays. */
+static bool store__grow_keys(sc_store_t *s)
+{
+    if (s->nkeys < s->keys_cap)
+        return true;
+    size_t cap = s->keys_cap ? 2 * s->keys_cap : 1024;
+    uint64_t *key_at = realloc(s->key_at, cap * sizeof(*key_at));
+    if (key_at != NULL)
+        s->key_at = key_at;
+    uint32_t *head = realloc(s->head, cap * sizeof(*head));
+    if (head != NULL)
+        s->head = head;
+    uint32_t *tail = realloc(s->tail, cap * sizeof(*tail));
+    if (tail != NULL)
+        s->tail = tail;
+    if (key_at == NULL || head == NULL || tail == NULL)
+        return false;
+    s->keys_cap = cap;
     return true;
 }
 
@@ -82,10 +103,11 @@ static long store__intern(sc_store_t *s, const char *key)
     size_t len = strlen(key) + 1;
     if (s->nkeys >= UINT32_MAX - 1 ||
         !store__grow((void **)&s->arena, &s->arena_cap, s->arena_len + len, 1) ||
-        !store__grow((void **)&s->key_at, &s->keys_cap, s->nkeys + 1, sizeof(*s->key_at)))
+        !store__grow_keys(s))
         return -1;
     memcpy(s->arena + s->arena_len, key, len);
     s->key_at[s->nkeys] = s->arena_len;
+    s->head[s->nkeys] = s->tail[s->nkeys] = 0;
     s->arena_len += len;
     s->slots[at] = (uint32_t)s->nkeys + 1;
     return (long)s->nkeys++;
@@ -104,15 +126,25 @@ static int store__metric(sc_store_t *s, const char *metric, bool higher_is_bette
 }
 
 bool sc_store_add(sc_store_t *s, const char *key, const char *metric, double value,
-                  bool higher_is_better, int run)
+                  bool higher_is_better, int run, size_t *hint)
 {
-    long k = store__intern(s, key);
+    long k = hint != NULL && *hint < s->nkeys && strcmp(store__key(s, *hint), key) == 0
+                 ? (long)*hint
+                 : store__intern(s, key);
     int m = store__metric(s, metric, higher_is_better);
-    if (k < 0 || m < 0 || run < 0 || run > UINT8_MAX ||
+    if (k < 0 || m < 0 || run < 0 || run > UINT8_MAX || s->nfigures >= UINT32_MAX - 1 ||
         !store__grow((void **)&s->figures, &s->figures_cap, s->nfigures + 1, sizeof(*s->figures)))
         return false;
-    s->figures[s->nfigures++] = (sc_stored_figure_t){
-        .key = (uint32_t)k, .metric = (uint8_t)m, .run = (uint8_t)run, .value = value};
+    if (hint != NULL)
+        *hint = (size_t)k + 1;
+    uint32_t at = (uint32_t)++s->nfigures; /* index + 1 */
+    s->figures[at - 1] =
+        (sc_stored_figure_t){.metric = (uint8_t)m, .run = (uint8_t)run, .value = value};
+    if (s->tail[k] != 0)
+        s->figures[s->tail[k] - 1].next = at;
+    else
+        s->head[k] = at;
+    s->tail[k] = at;
     return true;
 }
 
@@ -126,33 +158,8 @@ static int store__by_text(const void *a, const void *b, void *arena_and_offsets)
 bool sc_store_group(sc_store_t *s)
 {
     s->order = malloc((s->nkeys + 1) * sizeof(*s->order));
-    s->first = calloc(s->nkeys + 1, sizeof(*s->first));
-    size_t *next = malloc((s->nkeys + 1) * sizeof(*next));
-    if (s->order == NULL || s->first == NULL || next == NULL) {
-        free(next);
+    if (s->order == NULL)
         return false;
-    }
-    /* each key's figures together, in place (ten runs' figures are the largest thing held):
-     * counted, then moved into their key's range one cycle of displacements at a time */
-    for (size_t i = 0; i < s->nfigures; i++)
-        s->first[s->figures[i].key + 1]++;
-    for (size_t k = 0; k < s->nkeys; k++)
-        s->first[k + 1] += s->first[k];
-    memcpy(next, s->first, (s->nkeys + 1) * sizeof(*next));
-    for (size_t k = 0; k < s->nkeys; k++)
-        while (next[k] < s->first[k + 1]) {
-            sc_stored_figure_t f = s->figures[next[k]];
-            while (f.key != k) { /* to its own range; what was there comes back to be placed */
-                sc_stored_figure_t there = s->figures[next[f.key]];
-                s->figures[next[f.key]++] = f;
-                f = there;
-            }
-            s->figures[next[k]++] = f;
-        }
-    free(next);
-    s->grouped = s->figures;
-    s->figures = NULL;
-    s->figures_cap = 0;
     for (size_t k = 0; k < s->nkeys; k++)
         s->order[k] = (uint32_t)k;
     qsort_r(s->order, s->nkeys, sizeof(*s->order), store__by_text, s);
@@ -207,12 +214,29 @@ static int store__by_run(const void *a, const void *b)
     return (x->run > y->run) - (x->run < y->run);
 }
 
+/* Up to cap of key k's figures, in chain order, into f (all of them when f is NULL); how many
+ * it has. */
+static size_t store__chain(const sc_store_t *s, size_t k, sc_stored_figure_t *f, size_t cap)
+{
+    size_t n = 0;
+    for (uint32_t at = s->head[k]; at != 0; at = s->figures[at - 1].next, n++)
+        if (f != NULL && n < cap)
+            f[n] = s->figures[at - 1];
+    return n;
+}
+
 int sc_store_points(const sc_store_t *s, size_t i, size_t nruns, sc_baseline_point_t *points)
 {
     uint32_t k = s->order[i];
-    sc_stored_figure_t *f = &s->grouped[s->first[k]];
-    size_t n = s->first[k + 1] - s->first[k];
-    qsort(f, n, sizeof(*f), store__by_run); /* grouping moved them: the runs in order again */
+    sc_stored_figure_t few[64], *f = few;
+    size_t n = store__chain(s, k, NULL, 0);
+    if (n > sizeof(few) / sizeof(few[0]) && (f = malloc(n * sizeof(*f))) == NULL) {
+        f = few; /* no memory for them all: the first ones make the point */
+        n = sizeof(few) / sizeof(few[0]);
+    }
+    store__chain(s, k, f, n);
+    /* readers on threads add their runs in any order: the runs in order again */
+    qsort(f, n, sizeof(*f), store__by_run);
     int made = 0;
     for (int m = 0; m < s->nmetrics; m++) /* metrics in the order their names sort */
         for (size_t j = 0; j < n; j++)
@@ -220,6 +244,8 @@ int sc_store_points(const sc_store_t *s, size_t i, size_t nruns, sc_baseline_poi
                 store__point(s, store__key(s, k), m, f, n, nruns, &points[made++]);
                 break;
             }
+    if (f != few)
+        free(f);
     /* the points of a key by metric name, as a baseline file lists them */
     for (int a = 1; a < made; a++)
         for (int b = a; b > 0 && strcmp(points[b - 1].metric, points[b].metric) > 0; b--) {

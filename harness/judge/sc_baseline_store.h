@@ -1,7 +1,8 @@
 /* sc_baseline_store.h - the figures of many runs held compactly while a baseline is built: each
  * key kept once (ten runs of a million rows name the same million cases), a figure 16 bytes, and
- * the points made from them in key order in time linear in the figures (record/sc_record.h's
- * sc_baseline_point_t one at a time: a million points need not be held either). */
+ * the points made from them in key order (record/sc_record.h's sc_baseline_point_t one at a
+ * time: a million points need not be held either), in time linear in the figures plus the
+ * keys' sort. */
 #ifndef SC_BASELINE_STORE_H
 #define SC_BASELINE_STORE_H
 
@@ -13,8 +14,10 @@
 
 #define SC_STORE_METRICS 16
 
+/* A figure, chained to the next of its key (figures are kept as they came: a key's are found
+ * by following the chain, never by sorting ten million of them). */
 typedef struct {
-    uint32_t key;
+    uint32_t next; /* the key's next figure: its index + 1 (0: the last) */
     uint8_t metric, run;
     double value;
 } sc_stored_figure_t;
@@ -22,7 +25,8 @@ typedef struct {
 typedef struct {
     char *arena; /* the keys, each NUL-terminated */
     size_t arena_len, arena_cap;
-    uint64_t *key_at; /* each key's offset in the arena */
+    uint64_t *key_at;      /* each key's offset in the arena */
+    uint32_t *head, *tail; /* each key's first and last figure (index + 1) */
     size_t nkeys, keys_cap;
     uint32_t *slots; /* open addressing: key index + 1, 0 empty */
     size_t nslots;
@@ -31,18 +35,17 @@ typedef struct {
     int nmetrics;
     sc_stored_figure_t *figures;
     size_t nfigures, figures_cap;
-    /* made by sc_store_group: the keys in key order, and each key's figures together */
-    uint32_t *order;
-    size_t *first; /* nkeys + 1: key k's figures are grouped[first[k] .. first[k+1]) */
-    sc_stored_figure_t *grouped;
+    uint32_t *order; /* made by sc_store_group: the keys in byte order */
 } sc_store_t;
 
 void sc_store_init(sc_store_t *s);
 void sc_store_free(sc_store_t *s);
-/* One figure of run; false: no memory, or more metrics than the store names. */
+/* One figure of run; false: no memory, or more metrics than the store names. hint (NULL: none)
+ * is where the caller's last key was, plus one: runs name their cases in the same order, so the
+ * next key is mostly the one after, found without a hash look-up; it is moved on. */
 bool sc_store_add(sc_store_t *s, const char *key, const char *metric, double value,
-                  bool higher_is_better, int run);
-/* The figures grouped by key (keys in byte order); false: no memory. */
+                  bool higher_is_better, int run, size_t *hint);
+/* The keys put in byte order for sc_store_points; false: no memory. */
 bool sc_store_group(sc_store_t *s);
 /* The points after sc_store_group, in key then metric order: the i-th key's into points (at
  * most SC_STORE_METRICS); their number. nruns: the runs added (a point of all says "all"). */

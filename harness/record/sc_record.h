@@ -325,8 +325,10 @@ typedef struct {
     char libraries[256]; /* "name version; ..." */
 } sc_baseline_run_t;
 
+/* A figure's key: what was measured, and where. */
+#define SC_FIGURE_KEY_MAX 192
 typedef struct {
-    char key[192];   /* what was measured, where: "allreduce float sum 1048576 B, 4 ranks on 2
+    char key[SC_FIGURE_KEY_MAX]; /* what was measured, where: "allreduce float sum 1048576 B, 4 ranks on 2
                         hosts", "point 8 GPUs x 2 nodes (dp 16 tp 1 pp 1)", "pair a - b" */
     char metric[24]; /* the record field: "time_us", "step_time_ms", "bidir_GBps", ... */
     bool higher_is_better;

@@ -1,5 +1,6 @@
 /* sc_json_check.c - records read from JSON and checked field by field (sc_json_check.h). */
 #include "report/sc_json_check.h"
+#include "report/sc_json_scan.h"
 #include "util/sc_files.h"
 
 #include <errno.h>
@@ -14,24 +15,8 @@
 #include <unistd.h>
 
 /* ---- where a value is: a scan of the text that skips what is not on the way ---- */
-typedef struct {
-    const char *p, *end;
-    int line;
-} json_check__cur_t;
-
-static bool json_check__space(char ch)
-{
-    return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n';
-}
-
-static void json_check__ws(json_check__cur_t *c)
-{
-    for (; c->p < c->end && json_check__space(*c->p); c->p++)
-        c->line += *c->p == '\n';
-}
-
 /* Past a string (c->p at its quote); its bytes between the quotes into key when given. */
-static bool json_check__string(json_check__cur_t *c, char *key, size_t len)
+static bool json_check__string(sc_scan_t *c, char *key, size_t len)
 {
     size_t n = 0;
     for (c->p++; c->p < c->end && *c->p != '"'; c->p++) {
@@ -45,15 +30,13 @@ static bool json_check__string(json_check__cur_t *c, char *key, size_t len)
     return c->p++ < c->end;
 }
 
-static bool json_check__skip(json_check__cur_t *c, int depth);
-
 /* Inside a container (c->p past its bracket), to the member or element keys[0]; then the value
  * keys[1..] names. */
-static int json_check__find(json_check__cur_t *c, bool object, const char *const *keys, int nkeys,
+static int json_check__find(sc_scan_t *c, bool object, const char *const *keys, int nkeys,
                             int depth)
 {
     for (long index = 0;; index++) {
-        json_check__ws(c);
+        sc_scan_ws(c);
         if (c->p >= c->end || *c->p == (object ? '}' : ']'))
             return 0;
         bool match;
@@ -61,13 +44,13 @@ static int json_check__find(json_check__cur_t *c, bool object, const char *const
             char key[128];
             if (*c->p != '"' || !json_check__string(c, key, sizeof(key)))
                 return 0;
-            json_check__ws(c);
+            sc_scan_ws(c);
             if (c->p >= c->end || *c->p++ != ':')
                 return 0;
             match = strcmp(key, keys[0]) == 0;
         } else
             match = index == strtol(keys[0], NULL, 10);
-        json_check__ws(c);
+        sc_scan_ws(c);
         if (match) {
             if (nkeys == 1)
                 return c->line;
@@ -76,109 +59,20 @@ static int json_check__find(json_check__cur_t *c, bool object, const char *const
             bool inner = *c->p++ == '{';
             return json_check__find(c, inner, keys + 1, nkeys - 1, depth + 1);
         }
-        if (!json_check__skip(c, depth + 1))
+        if (!sc_scan_skip(c, depth + 1))
             return 0;
-        json_check__ws(c);
+        sc_scan_ws(c);
         if (c->p < c->end && *c->p == ',')
             c->p++;
     }
-}
-
-/* The bytes a scan stops at: in a container, its brackets, a string's quote and a newline (its
- * line counted); a table look-up a byte, so that a fleet's million rows pass at memory speed. */
-enum { JSON_CHECK__QUOTE = 1, JSON_CHECK__OPEN = 2, JSON_CHECK__CLOSE = 3, JSON_CHECK__NL = 4 };
-static const unsigned char json_check__stops[256] = {
-    ['"'] = JSON_CHECK__QUOTE, ['{'] = JSON_CHECK__OPEN,  ['['] = JSON_CHECK__OPEN,
-    ['}'] = JSON_CHECK__CLOSE, [']'] = JSON_CHECK__CLOSE, ['\n'] = JSON_CHECK__NL};
-
-/* Past a string's closing quote (c->p just after its opening one): to each quote, one escaped
- * by an odd run of backslashes passed over. */
-static bool json_check__string_end(json_check__cur_t *c)
-{
-    for (;;) {
-        const char *q = c->p; /* keys and values are short: a loop beats memchr's call */
-        while (q + 4 <= c->end && q[0] != '"' && q[1] != '"' && q[2] != '"' && q[3] != '"')
-            q += 4;
-        while (q < c->end && *q != '"')
-            q++;
-        if (q == c->end)
-            return false;
-        size_t slashes = 0;
-        while (q - slashes > c->p && q[-1 - (long)slashes] == '\\')
-            slashes++;
-        c->p = q + 1;
-        if (slashes % 2 == 0)
-            return true;
-    }
-}
-
-/* Past a container (c->p at its bracket) in one scan: brackets matched (64 deep at most),
- * strings jumped over, newlines counted; a fleet's million rows are passed by at memory speed. */
-static bool json_check__skip_container(json_check__cur_t *c, int depth)
-{
-    char open[65];
-    int n = 0;
-    const unsigned char *p = (const unsigned char *)c->p, *end = (const unsigned char *)c->end;
-    while (p < end) {
-        while (p < end && json_check__stops[*p] == 0)
-            p++;
-        if (p == end)
-            break;
-        char ch = (char)*p++;
-        switch (json_check__stops[(unsigned char)ch]) {
-        case JSON_CHECK__QUOTE:
-            c->p = (const char *)p;
-            if (!json_check__string_end(c))
-                return false;
-            p = (const unsigned char *)c->p;
-            break;
-        case JSON_CHECK__OPEN:
-            if (n == 64 || depth + n > 64)
-                return false;
-            open[n++] = ch == '{' ? '}' : ']';
-            break;
-        case JSON_CHECK__CLOSE:
-            if (n == 0 || open[--n] != ch)
-                return false;
-            if (n == 0) {
-                c->p = (const char *)p;
-                return true;
-            }
-            break;
-        default:
-            c->line++;
-        }
-    }
-    c->p = c->end;
-    return false;
-}
-
-static bool json_check__skip(json_check__cur_t *c, int depth)
-{
-    json_check__ws(c);
-    if (c->p >= c->end || depth > 64)
-        return false;
-    if (*c->p == '"') {
-        c->p++;
-        return json_check__string_end(c);
-    }
-    if (*c->p != '{' &&
-        *c->p != '[') { /* a scalar: at least one byte (a NUL too), to a delimiter */
-        const char *from = c->p;
-        while (c->p < c->end && *c->p != ',' && *c->p != '}' && *c->p != ']' &&
-               !json_check__space(*c->p))
-            c->p++;
-        return c->p > from;
-    }
-    return json_check__skip_container(c, depth);
 }
 
 int sc_json_line(const char *text, size_t len, const char *const *keys, int nkeys)
 {
     if (text == NULL)
         return 0;
-    json_check__cur_t c = {text, text + len, 1};
-    json_check__ws(&c);
+    sc_scan_t c = {text, text + len, 1};
+    sc_scan_ws(&c);
     if (c.p >= c.end || nkeys == 0)
         return nkeys == 0 ? c.line : 0;
     if (*c.p != '{' && *c.p != '[')
@@ -201,7 +95,7 @@ bool sc_json_refuse(sc_json_src_t *src, const char *const *keys, int nkeys, cons
 }
 
 /* ---- the document's bytes, mapped; its streamed arrays read an element at a time ---- */
-#define SC__RELEASE_STEP ((size_t)32 << 20)
+#define SC__RELEASE_STEP ((size_t)4 << 20)
 
 /* The file's bytes mapped read-only (an empty file: ""); NULL with errno on failure. */
 static const char *json_check__map(const char *path, size_t *len)
@@ -256,7 +150,7 @@ static void json_check__syntax(sc_json_src_t *src, const char *p, const char *wh
 }
 
 /* The JSON value at c->p, c->p moved past it; NULL (src refused) when it is not one. */
-static json_t *json_check__value(sc_json_src_t *src, json_check__cur_t *c)
+static json_t *json_check__value(sc_json_src_t *src, sc_scan_t *c)
 {
     json_error_t e;
     json_t *v =
@@ -270,7 +164,7 @@ static json_t *json_check__value(sc_json_src_t *src, json_check__cur_t *c)
 }
 
 /* Past a streamed array (c->p at its '['), element by element, noting where it is. */
-static bool json_check__skip_streamed(sc_json_src_t *src, json_check__cur_t *c, const char *key)
+static bool json_check__skip_streamed(sc_json_src_t *src, sc_scan_t *c, const char *key)
 {
     int slot = 0;
     while (slot < src->nlists && strcmp(src->lists[slot].key, key) != 0)
@@ -281,27 +175,27 @@ static bool json_check__skip_streamed(sc_json_src_t *src, json_check__cur_t *c, 
     src->lists[slot].at = (size_t)(c->p - src->text);
     src->nlists += slot == src->nlists;
     for (c->p++;;) {
-        json_check__ws(c);
+        sc_scan_ws(c);
         if (c->p < c->end && *c->p == ']')
             return c->p++ != NULL;
-        if (!json_check__skip(c, 1))
+        if (!sc_scan_skip(c, 1))
             return false;
         json_check__release(src, c->p);
-        json_check__ws(c);
+        sc_scan_ws(c);
         if (c->p < c->end && *c->p == ',')
             c->p++;
     }
 }
 
 /* One member of the top-level object into head (a streamed array as an empty one). */
-static bool json_check__member(sc_json_src_t *src, json_check__cur_t *c, json_t *head)
+static bool json_check__member(sc_json_src_t *src, sc_scan_t *c, json_t *head)
 {
     json_t *name = json_check__value(src, c);
     const char *key = json_string_value(name);
-    json_check__ws(c);
+    sc_scan_ws(c);
     bool ok = key != NULL && c->p < c->end && *c->p++ == ':';
     if (ok) {
-        json_check__ws(c);
+        sc_scan_ws(c);
         const char *const *k = src->streamed;
         while (*k != NULL && strcmp(*k, key) != 0)
             k++;
@@ -318,23 +212,23 @@ static bool json_check__member(sc_json_src_t *src, json_check__cur_t *c, json_t 
  * object (the caller parses them whole for jansson's own error). */
 static json_t *json_check__head(sc_json_src_t *src)
 {
-    json_check__cur_t c = {src->text, src->text + src->len, 1};
-    json_check__ws(&c);
+    sc_scan_t c = {src->text, src->text + src->len, 1};
+    sc_scan_ws(&c);
     if (c.p >= c.end || *c.p++ != '{')
         return NULL;
     json_t *head = json_object();
     for (bool first = true;; first = false) {
-        json_check__ws(&c);
+        sc_scan_ws(&c);
         if (c.p < c.end && *c.p == '}') {
             c.p++;
-            json_check__ws(&c);
+            sc_scan_ws(&c);
             if (c.p == c.end)
                 return head;
             break;
         }
         if (!first && (c.p >= c.end || *c.p++ != ','))
             break;
-        json_check__ws(&c);
+        sc_scan_ws(&c);
         if (!json_check__member(src, &c, head))
             break;
     }
@@ -530,19 +424,19 @@ static bool json_check__stream_list(sc_json_src_t *src, size_t at, const char *k
                                     size_t elem_size, const sc_field_t *fields,
                                     const sc_json_visit_t *v)
 {
-    json_check__cur_t c = {src->text + at + 1, src->text + src->len, 0};
+    sc_scan_t c = {src->text + at + 1, src->text + src->len, 0};
     src->released = at; /* loading passed this list by and gave its pages back: it is read again */
     for (long i = 0;; i++) {
-        json_check__ws(&c);
+        sc_scan_ws(&c);
         if (c.p < c.end && *c.p == ']')
             return true;
         if (i > 0 && (c.p >= c.end || *c.p++ != ',')) {
             json_check__syntax(src, c.p - 1, "',' or ']' expected");
             return false;
         }
-        json_check__ws(&c);
-        json_check__cur_t from = c;
-        if (!json_check__skip(&c, 1)) {
+        sc_scan_ws(&c);
+        sc_scan_t from = c;
+        if (!sc_scan_skip(&c, 1)) {
             json_check__syntax(src, c.p, "a value expected");
             return false;
         }
@@ -631,7 +525,7 @@ bool sc_json_read_list(sc_json_src_t *src, const json_t *doc, const char *key, v
 int sc_json_peek_texts(const char *text, size_t len, const char *const *keys, int nkeys,
                        char (*out)[SC_JSON_PEEK_MAX])
 {
-    json_check__cur_t c = {text, text + len, 1};
+    sc_scan_t c = {text, text + len, 1};
     int found = 0;
     size_t lens[16];
     if (nkeys > 16)
@@ -643,25 +537,25 @@ int sc_json_peek_texts(const char *text, size_t len, const char *const *keys, in
     if (len == 0 || *c.p++ != '{')
         return 0;
     for (bool first = true;; first = false) {
-        json_check__ws(&c);
+        sc_scan_ws(&c);
         if (c.p >= c.end || *c.p == '}')
             return found;
         if (!first && *c.p++ != ',')
             return found;
-        json_check__ws(&c);
+        sc_scan_ws(&c);
         const char *key = c.p + 1; /* compared where it is: no copy, a million rows */
-        if (c.p >= c.end || *c.p++ != '"' || !json_check__string_end(&c))
+        if (c.p >= c.end || *c.p++ != '"' || !sc_scan_string_end(&c))
             return found;
         size_t klen = (size_t)(c.p - 1 - key);
-        json_check__ws(&c);
+        sc_scan_ws(&c);
         if (c.p >= c.end || *c.p++ != ':')
             return found;
-        json_check__ws(&c);
+        sc_scan_ws(&c);
         int k = 0;
         while (k < nkeys && (lens[k] != klen || memcmp(keys[k], key, klen) != 0))
             k++;
         const char *from = c.p;
-        if (!json_check__skip(&c, 1))
+        if (!sc_scan_skip(&c, 1))
             return found;
         if (k == nkeys || (size_t)(c.p - from) >= SC_JSON_PEEK_MAX)
             continue;
