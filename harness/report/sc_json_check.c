@@ -163,7 +163,41 @@ static json_t *json_check__value(sc_json_src_t *src, sc_scan_t *c)
     return v;
 }
 
-/* Past a streamed array (c->p at its '['), element by element, noting where it is. */
+/* The streamed arrays forgotten (a load starts, or falls back to a whole parse). */
+static void json_check__lists_free(sc_json_src_t *src)
+{
+    for (int k = 0; k < src->nlists; k++)
+        free(src->lists[k].sizes);
+    memset(src->lists, 0, sizeof(src->lists));
+    src->nlists = 0;
+}
+
+/* An element's length noted; past 4 GiB or without memory the noting stops (the rest are
+ * scanned again when read). */
+static void json_check__note_size(sc_json_src_t *src, int slot, size_t size)
+{
+    sc_json_streamed_t *list = &src->lists[slot];
+    if (list->cap == SIZE_MAX)
+        return;
+    if (size >= UINT32_MAX) {
+        list->cap = SIZE_MAX;
+        return;
+    }
+    if (list->nsizes == list->cap) {
+        size_t cap = list->cap ? 2 * list->cap : 4096;
+        uint32_t *sizes = realloc(list->sizes, cap * sizeof(*sizes));
+        if (sizes == NULL) {
+            list->cap = SIZE_MAX;
+            return;
+        }
+        list->sizes = sizes;
+        list->cap = cap;
+    }
+    list->sizes[list->nsizes++] = (uint32_t)size;
+}
+
+/* Past a streamed array (c->p at its '['), element by element, noting where it is and how long
+ * each element is. */
 static bool json_check__skip_streamed(sc_json_src_t *src, sc_scan_t *c, const char *key)
 {
     int slot = 0;
@@ -171,6 +205,9 @@ static bool json_check__skip_streamed(sc_json_src_t *src, sc_scan_t *c, const ch
         slot++;
     if (slot == SC_JSON_STREAMED_MAX)
         return false;
+    if (slot < src->nlists) /* the key again: its last array is the one read */
+        free(src->lists[slot].sizes);
+    memset(&src->lists[slot], 0, sizeof(src->lists[slot]));
     src->lists[slot].key = key;
     src->lists[slot].at = (size_t)(c->p - src->text);
     src->nlists += slot == src->nlists;
@@ -178,8 +215,10 @@ static bool json_check__skip_streamed(sc_json_src_t *src, sc_scan_t *c, const ch
         sc_scan_ws(c);
         if (c->p < c->end && *c->p == ']')
             return c->p++ != NULL;
+        const char *from = c->p;
         if (!sc_scan_skip(c, 1))
             return false;
+        json_check__note_size(src, slot, (size_t)(c->p - from));
         json_check__release(src, c->p);
         sc_scan_ws(c);
         if (c->p < c->end && *c->p == ',')
@@ -234,14 +273,15 @@ static json_t *json_check__head(sc_json_src_t *src)
     }
     json_decref(head);
     src->status = SC_OK; /* the whole parse says what is wrong */
-    src->nlists = 0;
+    json_check__lists_free(src);
     return NULL;
 }
 
 json_t *sc_json_load(sc_json_src_t *src)
 {
     src->status = SC_OK;
-    src->nlists = 0;
+    src->nlists = 0; /* a fresh src: nothing to free (sc_json_src_free frees a loaded one's) */
+    memset(src->lists, 0, sizeof(src->lists));
     src->released = 0;
     if (sc_files_check_input(src->path, src->err) != SC_OK) {
         src->status = src->err->status;
@@ -271,6 +311,7 @@ json_t *sc_json_load(sc_json_src_t *src)
 
 void sc_json_src_free(sc_json_src_t *src)
 {
+    json_check__lists_free(src);
     if (src->text != NULL && src->len > 0)
         munmap((void *)src->text, src->len);
     src->text = NULL;
@@ -420,10 +461,13 @@ bool sc_json_read_record(sc_json_src_t *src, const json_t *obj, void *record,
 
 /* The elements of the streamed array at text + at, one at a time: each the visitor wants parsed
  * into record and handed to it, the others passed by. */
-static bool json_check__stream_list(sc_json_src_t *src, size_t at, const char *key, void *record,
+static bool json_check__stream_list(sc_json_src_t *src, int slot, const char *key, void *record,
                                     size_t elem_size, const sc_field_t *fields,
                                     const sc_json_visit_t *v)
 {
+    size_t at = src->lists[slot].at;
+    const uint32_t *sizes = src->lists[slot].sizes;
+    long nsizes = (long)src->lists[slot].nsizes;
     sc_scan_t c = {src->text + at + 1, src->text + src->len, 0};
     src->released = at; /* loading passed this list by and gave its pages back: it is read again */
     for (long i = 0;; i++) {
@@ -436,7 +480,9 @@ static bool json_check__stream_list(sc_json_src_t *src, size_t at, const char *k
         }
         sc_scan_ws(&c);
         sc_scan_t from = c;
-        if (!sc_scan_skip(&c, 1)) {
+        if (i < nsizes && sizes[i] <= (size_t)(c.end - c.p))
+            c.p += sizes[i]; /* where loading found its end */
+        else if (!sc_scan_skip(&c, 1)) {
             json_check__syntax(src, c.p, "a value expected");
             return false;
         }
@@ -461,8 +507,7 @@ bool sc_json_visit_list(sc_json_src_t *src, const json_t *doc, const char *key, 
     const json_t *array = json_object_get(doc, key);
     for (int k = 0; k < src->nlists && json_array_size(array) == 0; k++)
         if (strcmp(src->lists[k].key, key) == 0)
-            return json_check__stream_list(src, src->lists[k].at, key, record, elem_size, fields,
-                                           v);
+            return json_check__stream_list(src, k, key, record, elem_size, fields, v);
     if (array != NULL && !json_is_array(array)) {
         const char *keys[] = {key};
         return sc_json_refuse(src, keys, 1, key, "not a list");
@@ -520,69 +565,4 @@ bool sc_json_read_list(sc_json_src_t *src, const json_t *doc, const char *key, v
     bool ok = sc_json_visit_list(src, doc, key, record, elem_size, fields, &v);
     free(record);
     return ok;
-}
-
-int sc_json_peek_texts(const char *text, size_t len, const char *const *keys, int nkeys,
-                       char (*out)[SC_JSON_PEEK_MAX])
-{
-    sc_scan_t c = {text, text + len, 1};
-    int found = 0;
-    size_t lens[16];
-    if (nkeys > 16)
-        return 0;
-    for (int k = 0; k < nkeys; k++) {
-        out[k][0] = '\0';
-        lens[k] = strlen(keys[k]);
-    }
-    if (len == 0 || *c.p++ != '{')
-        return 0;
-    for (bool first = true;; first = false) {
-        sc_scan_ws(&c);
-        if (c.p >= c.end || *c.p == '}')
-            return found;
-        if (!first && *c.p++ != ',')
-            return found;
-        sc_scan_ws(&c);
-        const char *key = c.p + 1; /* compared where it is: no copy, a million rows */
-        if (c.p >= c.end || *c.p++ != '"' || !sc_scan_string_end(&c))
-            return found;
-        size_t klen = (size_t)(c.p - 1 - key);
-        sc_scan_ws(&c);
-        if (c.p >= c.end || *c.p++ != ':')
-            return found;
-        sc_scan_ws(&c);
-        int k = 0;
-        while (k < nkeys && (lens[k] != klen || memcmp(keys[k], key, klen) != 0))
-            k++;
-        const char *from = c.p;
-        if (!sc_scan_skip(&c, 1))
-            return found;
-        if (k == nkeys || (size_t)(c.p - from) >= SC_JSON_PEEK_MAX)
-            continue;
-        memcpy(out[k], from, (size_t)(c.p - from));
-        out[k][c.p - from] = '\0';
-        if (++found == nkeys) /* the rest of the row is not wanted (a duplicate key neither) */
-            return found;
-    }
-}
-
-bool sc_json_peek_text(const char *text, size_t len, const char *key, char *out, size_t outlen)
-{
-    char v[1][SC_JSON_PEEK_MAX];
-    const char *keys[] = {key};
-    out[0] = '\0';
-    if (outlen == 0 || sc_json_peek_texts(text, len, keys, 1, v) != 1)
-        return false;
-    if (v[0][0] != '"') { /* a number or a literal, as written */
-        snprintf(out, outlen, "%s", v[0]);
-        return true;
-    }
-    size_t n = 0; /* a string's bytes between its quotes, each escape's second byte kept */
-    for (const char *c = v[0] + 1; c[0] != '\0' && c[1] != '\0' && n + 1 < outlen; c++) {
-        if (*c == '\\')
-            c++;
-        out[n++] = *c;
-    }
-    out[n] = '\0';
-    return true;
 }

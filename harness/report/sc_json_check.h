@@ -12,11 +12,21 @@
 #include <stddef.h>
 
 #include "record/sc_record.h"
+#include "report/sc_json_scan.h"
 #include "util/sc_status.h"
+
+#define SC_JSON_STREAMED_MAX 8
+/* A streamed array of a loaded document. */
+typedef struct {
+    const char *key;
+    size_t at;       /* the offset of its '[' in text */
+    uint32_t *sizes; /* its elements' lengths, noted as loading passed them (reading them again
+                        needs no second scan), as far as memory went */
+    size_t nsizes, cap;
+} sc_json_streamed_t;
 
 /* A document being read: its name and bytes (for a bad value's line), or the line it is on (a
  * journal holds a document a line); the first refusal lands in err and status. */
-#define SC_JSON_STREAMED_MAX 8
 typedef struct {
     const char *path;
     const char *text; /* NULL: every value is on `line` */
@@ -29,18 +39,15 @@ typedef struct {
      * and sc_json_read_list reads its elements one by one from the file's bytes - a run's rows
      * never become one tree (a million rows would take gigabytes). */
     const char *const *streamed;
-    struct {
-        const char *key;
-        size_t at; /* the offset of its '[' in text */
-    } lists[SC_JSON_STREAMED_MAX];
+    sc_json_streamed_t lists[SC_JSON_STREAMED_MAX];
     int nlists;
     size_t released; /* text before this offset is given back to the kernel (read, not needed) */
 } sc_json_src_t;
 
-/* src->path mapped and parsed (src->text keeps its bytes, mapped from the file: free with
- * sc_json_src_free); NULL when it is not a regular file or not JSON (src refused, naming
- * path:line:column). With src->streamed, the arrays it names are left out of the tree and read
- * by sc_json_read_list. */
+/* src->path mapped and parsed (src->text keeps its bytes, mapped from the file, and the
+ * streamed arrays' element lengths: free with sc_json_src_free); NULL when it is not a regular file
+ * or not JSON (src refused, naming path:line:column). With src->streamed, the arrays it names are
+ * left out of the tree and read by sc_json_read_list. */
 json_t *sc_json_load(sc_json_src_t *src);
 void sc_json_src_free(sc_json_src_t *src);
 
@@ -78,18 +85,6 @@ typedef struct {
  * cost the memory of the ones the visitor keeps. */
 bool sc_json_visit_list(sc_json_src_t *src, const json_t *doc, const char *key, void *record,
                         size_t elem_size, const sc_field_t *fields, const sc_json_visit_t *v);
-
-/* The text of a scalar member key of the object at text[0..len) (a string without its quotes)
- * into out; false when it has none or it is longer than SC_JSON_PEEK_MAX. For a visitor that
- * decides from one field. */
-bool sc_json_peek_text(const char *text, size_t len, const char *key, char *out, size_t outlen);
-
-/* The raw text of the members keys[0..nkeys) of the object at text[0..len) - a string with its
- * quotes, a number as written - into out (empty when absent or longer than SC_JSON_PEEK_MAX);
- * how many were found. One scan, no parse: a reader that needs five fields of a million rows. */
-#define SC_JSON_PEEK_MAX 64
-int sc_json_peek_texts(const char *text, size_t len, const char *const *keys, int nkeys,
-                       char (*out)[SC_JSON_PEEK_MAX]);
 
 /* Every element of doc's array key into list, a zeroed record each; false when one is refused
  * (or memory ran out: src->status SC_ERR_NOMEM). A streamed array (src->streamed) is parsed an

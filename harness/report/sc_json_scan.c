@@ -2,6 +2,7 @@
 #include "report/sc_json_scan.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -224,4 +225,131 @@ bool sc_scan_skip(sc_scan_t *c, int depth)
         return c->p > from;
     }
     return scan__container(c, depth);
+}
+
+/* ---- a row's members peeked at: the compact rows scalecheck writes ({"k":v,...}) passed
+ * with the 16-byte search for the byte that ends a key or a value, escapes by the scans above ----
+ */
+static void peek__ws(sc_scan_t *c)
+{
+    while (c->p < c->end && scan__space(*c->p))
+        c->p++;
+}
+
+#ifdef __SSE2__
+/* Of the 16 bytes at p, a bit each: those equal to any of the n bytes of set. */
+static unsigned peek__any(const char *p, const char *set, int n)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p), hit = _mm_setzero_si128();
+    for (int i = 0; i < n; i++)
+        hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8(set[i])));
+    return (unsigned)_mm_movemask_epi8(hit);
+}
+#endif
+
+/* The first byte at or after p (before end) that is one of set[0..n), or end. */
+static const char *peek__find(const char *p, const char *end, const char *set, int n)
+{
+#ifdef __SSE2__
+    for (; end - p >= 16; p += 16) {
+        unsigned hits = peek__any(p, set, n);
+        if (hits != 0)
+            return p + __builtin_ctz(hits);
+    }
+#endif
+    for (; p < end; p++)
+        if (memchr(set, *p, (size_t)n) != NULL)
+            return p;
+    return end;
+}
+
+/* Past a string (c->p at its opening quote). */
+static bool peek__string(sc_scan_t *c)
+{
+    const char *q = peek__find(c->p + 1, c->end, "\"\\", 2);
+    if (q < c->end && *q == '"') {
+        c->p = q + 1;
+        return true;
+    }
+    c->p++; /* a backslash (or no end): the scan that reads escapes */
+    return sc_scan_string_end(c);
+}
+
+/* Past a member's value: a string, a container, or a scalar (at least a byte) to its delimiter. */
+static bool peek__value(sc_scan_t *c)
+{
+    if (c->p >= c->end)
+        return false;
+    if (*c->p == '"')
+        return peek__string(c);
+    if (*c->p == '{' || *c->p == '[')
+        return sc_scan_skip(c, 1);
+    const char *from = c->p;
+    c->p = peek__find(c->p, c->end, ",}] \t\r\n", 7);
+    return c->p > from;
+}
+
+int sc_json_peek_texts(const char *text, size_t len, const char *const *keys, int nkeys,
+                       char (*out)[SC_JSON_PEEK_MAX])
+{
+    sc_scan_t c = {text, text + len, 1};
+    int found = 0;
+    size_t lens[16];
+    if (nkeys > 16)
+        return 0;
+    for (int k = 0; k < nkeys; k++) {
+        out[k][0] = '\0';
+        lens[k] = strlen(keys[k]);
+    }
+    if (len == 0 || *c.p++ != '{')
+        return 0;
+    for (bool first = true;; first = false) {
+        peek__ws(&c);
+        if (c.p >= c.end || *c.p == '}')
+            return found;
+        if (!first && *c.p++ != ',')
+            return found;
+        peek__ws(&c);
+        const char *key = c.p + 1; /* compared where it is: no copy, a million rows */
+        if (c.p >= c.end || *c.p != '"' || !peek__string(&c))
+            return found;
+        size_t klen = (size_t)(c.p - 1 - key);
+        peek__ws(&c);
+        if (c.p >= c.end || *c.p++ != ':')
+            return found;
+        peek__ws(&c);
+        int k = 0;
+        while (k < nkeys && (lens[k] != klen || memcmp(keys[k], key, klen) != 0))
+            k++;
+        const char *from = c.p;
+        if (!peek__value(&c))
+            return found;
+        if (k == nkeys || (size_t)(c.p - from) >= SC_JSON_PEEK_MAX)
+            continue;
+        memcpy(out[k], from, (size_t)(c.p - from));
+        out[k][c.p - from] = '\0';
+        if (++found == nkeys) /* the rest of the row is not wanted (a duplicate key neither) */
+            return found;
+    }
+}
+
+bool sc_json_peek_text(const char *text, size_t len, const char *key, char *out, size_t outlen)
+{
+    char v[1][SC_JSON_PEEK_MAX];
+    const char *keys[] = {key};
+    out[0] = '\0';
+    if (outlen == 0 || sc_json_peek_texts(text, len, keys, 1, v) != 1)
+        return false;
+    if (v[0][0] != '"') { /* a number or a literal, as written */
+        snprintf(out, outlen, "%s", v[0]);
+        return true;
+    }
+    size_t n = 0; /* a string's bytes between its quotes, each escape's second byte kept */
+    for (const char *c = v[0] + 1; c[0] != '\0' && c[1] != '\0' && n + 1 < outlen; c++) {
+        if (*c == '\\')
+            c++;
+        out[n++] = *c;
+    }
+    out[n] = '\0';
+    return true;
 }

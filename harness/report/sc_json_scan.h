@@ -24,5 +24,15 @@ bool sc_scan_string_end(sc_scan_t *c);
  * container with its brackets matched (64 deep at most, depth already taken); false when it is
  * not one. Scalars are not validated: a reader parses what it keeps. */
 bool sc_scan_skip(sc_scan_t *c, int depth);
+/* The text of a scalar member key of the object at text[0..len) (a string without its quotes)
+ * into out; false when it has none or it is longer than SC_JSON_PEEK_MAX. For a visitor that
+ * decides from one field. */
+bool sc_json_peek_text(const char *text, size_t len, const char *key, char *out, size_t outlen);
+/* The raw text of the members keys[0..nkeys) of the object at text[0..len) - a string with its
+ * quotes, a number as written - into out (empty when absent or longer than SC_JSON_PEEK_MAX);
+ * how many were found. One scan, no parse: a reader that needs five fields of a million rows. */
+#define SC_JSON_PEEK_MAX 64
+int sc_json_peek_texts(const char *text, size_t len, const char *const *keys, int nkeys,
+                       char (*out)[SC_JSON_PEEK_MAX]);
 
 #endif
