@@ -156,6 +156,13 @@ def test_bad_input(wd, good):
     with open(os.path.join(failed, "result.json"), "w") as f:
         json.dump(doc, f)
     cases.append((["baseline", "create", failed, "-o", out_path], "did not complete"))
+    # runs are read side by side: the refusal named is the first in the order given, whichever
+    # reader finishes first (a missing run after a failed one, a failed one after good ones)
+    missing = os.path.join(wd, "nope")
+    cases.append((["baseline", "create", good[0], failed, missing, "-o", out_path],
+                  f"{failed}: the run did not complete"))
+    cases.append((["baseline", "create", good[0], good[1], missing, failed, "-o", out_path],
+                  f"{missing}/result.json"))
     for args, text in cases:
         rc, out, err, _ = scalecheck1(args)
         expect(rc == 2 and text in err, f"{args}: exit {rc}, {err!r} lacks {text!r}")
