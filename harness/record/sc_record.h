@@ -328,8 +328,9 @@ typedef struct {
 /* A figure's key: what was measured, and where. */
 #define SC_FIGURE_KEY_MAX 192
 typedef struct {
-    char key[SC_FIGURE_KEY_MAX]; /* what was measured, where: "allreduce float sum 1048576 B, 4 ranks on 2
-                        hosts", "point 8 GPUs x 2 nodes (dp 16 tp 1 pp 1)", "pair a - b" */
+    /* what was measured, where: "allreduce float sum 1048576 B, 4 ranks on 2 hosts", "point 8
+     * GPUs x 2 nodes (dp 16 tp 1 pp 1)", "pair a - b" */
+    char key[SC_FIGURE_KEY_MAX];
     char metric[24]; /* the record field: "time_us", "step_time_ms", "bidir_GBps", ... */
     bool higher_is_better;
     double median, lo, hi;
