@@ -40,7 +40,7 @@ cd ..
 if [ "${tsan:-0}" = 1 ] && grep -q '#define SC_HAVE_NCCL 1' "$dir/generated/sc_config.h"; then
     # ThreadSanitizer on the threads of the GPU path (the split wait's unit test, and the
     # emulated device's modes whose threads differ: faults, graphs, launch blocking, splits,
-    # pairs, soak). UCX's memory hooks crash under TSan at thread exit: off. Open MPI's own
+    # pairs, soak), and on baseline create's readers (runs read side by side into one store). UCX's memory hooks crash under TSan at thread exit: off. Open MPI's own
     # locking is suppressed (tests/tsan.supp says what and why).
     tdir=build-tsan
     cmake -S . -B "$tdir" -DCMAKE_BUILD_TYPE=Debug -DSC_WERROR=ON \
@@ -49,5 +49,5 @@ if [ "${tsan:-0}" = 1 ] && grep -q '#define SC_HAVE_NCCL 1' "$dir/generated/sc_c
     export UCX_MEM_MMAP_HOOK_MODE=none UCX_MEM_MALLOC_HOOKS=no
     export TSAN_OPTIONS="halt_on_error=1:exitcode=86:detect_deadlocks=0:report_signal_unsafe=0:suppressions=$PWD/tests/tsan.supp"
     (cd "$tdir" && ctest --output-on-failure -j 2 -R \
-        '^(unit-test_async|gpu-emulated-(wrong|graph|blocking|old-nccl|hang|async-error|refused|run|pairs|soak|compute))$')
+        '^(unit-test_async|baseline|gpu-emulated-(wrong|graph|blocking|old-nccl|hang|async-error|refused|run|pairs|soak|compute))$')
 fi
