@@ -228,45 +228,50 @@ bool sc_scan_skip(sc_scan_t *c, int depth)
 }
 
 /* ---- a row's members peeked at: the compact rows scalecheck writes ({"k":v,...}) passed
- * with the 16-byte search for the byte that ends a key or a value, escapes by the scans above ----
- */
-static void peek__ws(sc_scan_t *c)
+ * with a 16-byte search for the byte that ends a key or a value, escapes by the scans above; the
+ * helpers are inlined (a million rows, a dozen members each) ---- */
+#define PEEK__INLINE static inline __attribute__((always_inline))
+
+PEEK__INLINE void peek__ws(sc_scan_t *c)
 {
     while (c->p < c->end && scan__space(*c->p))
         c->p++;
 }
 
-#ifdef __SSE2__
-/* Of the 16 bytes at p, a bit each: those equal to any of the n bytes of set. */
-static unsigned peek__any(const char *p, const char *set, int n)
-{
-    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p), hit = _mm_setzero_si128();
-    for (int i = 0; i < n; i++)
-        hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8(set[i])));
-    return (unsigned)_mm_movemask_epi8(hit);
-}
-#endif
-
-/* The first byte at or after p (before end) that is one of set[0..n), or end. */
-static const char *peek__find(const char *p, const char *end, const char *set, int n)
+/* The first byte at or after p (before end) that ends a string's text (a quote, a backslash),
+ * or - scalar - a scalar (a comma, a closing bracket, white space); end when none. */
+PEEK__INLINE const char *peek__find(const char *p, const char *end, bool scalar)
 {
 #ifdef __SSE2__
     for (; end - p >= 16; p += 16) {
-        unsigned hits = peek__any(p, set, n);
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p), hit;
+        if (scalar)
+            hit = _mm_or_si128(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(',')),
+                                                         _mm_cmpeq_epi8(v, _mm_set1_epi8('}'))),
+                                            _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(']')),
+                                                         _mm_cmpeq_epi8(v, _mm_set1_epi8(' ')))),
+                               _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')),
+                                                         _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))),
+                                            _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))));
+        else
+            hit = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                               _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+        unsigned hits = (unsigned)_mm_movemask_epi8(hit);
         if (hits != 0)
             return p + __builtin_ctz(hits);
     }
 #endif
     for (; p < end; p++)
-        if (memchr(set, *p, (size_t)n) != NULL)
+        if (scalar ? *p == ',' || *p == '}' || *p == ']' || scan__space(*p)
+                   : *p == '"' || *p == '\\')
             return p;
     return end;
 }
 
 /* Past a string (c->p at its opening quote). */
-static bool peek__string(sc_scan_t *c)
+PEEK__INLINE bool peek__string(sc_scan_t *c)
 {
-    const char *q = peek__find(c->p + 1, c->end, "\"\\", 2);
+    const char *q = peek__find(c->p + 1, c->end, false);
     if (q < c->end && *q == '"') {
         c->p = q + 1;
         return true;
@@ -276,7 +281,7 @@ static bool peek__string(sc_scan_t *c)
 }
 
 /* Past a member's value: a string, a container, or a scalar (at least a byte) to its delimiter. */
-static bool peek__value(sc_scan_t *c)
+PEEK__INLINE bool peek__value(sc_scan_t *c)
 {
     if (c->p >= c->end)
         return false;
@@ -285,7 +290,7 @@ static bool peek__value(sc_scan_t *c)
     if (*c->p == '{' || *c->p == '[')
         return sc_scan_skip(c, 1);
     const char *from = c->p;
-    c->p = peek__find(c->p, c->end, ",}] \t\r\n", 7);
+    c->p = peek__find(c->p, c->end, true);
     return c->p > from;
 }
 
@@ -294,12 +299,12 @@ int sc_json_peek_texts(const char *text, size_t len, const char *const *keys, in
 {
     sc_scan_t c = {text, text + len, 1};
     int found = 0;
-    size_t lens[16];
+    size_t lens[16]; /* measured when a member's first byte is a wanted key's */
     if (nkeys > 16)
         return 0;
     for (int k = 0; k < nkeys; k++) {
         out[k][0] = '\0';
-        lens[k] = strlen(keys[k]);
+        lens[k] = SIZE_MAX;
     }
     if (len == 0 || *c.p++ != '{')
         return 0;
@@ -319,8 +324,14 @@ int sc_json_peek_texts(const char *text, size_t len, const char *const *keys, in
             return found;
         peek__ws(&c);
         int k = 0;
-        while (k < nkeys && (lens[k] != klen || memcmp(keys[k], key, klen) != 0))
-            k++;
+        for (; k < nkeys; k++) {
+            if (keys[k][0] != (klen > 0 ? key[0] : '\0'))
+                continue;
+            if (lens[k] == SIZE_MAX)
+                lens[k] = strlen(keys[k]);
+            if (lens[k] == klen && memcmp(keys[k], key, klen) == 0)
+                break;
+        }
         const char *from = c.p;
         if (!peek__value(&c))
             return found;

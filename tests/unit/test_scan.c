@@ -179,9 +179,21 @@ static void peeks_against_jansson(void)
     }
 }
 
+/* Keys that share a first byte, one a prefix of another, and the empty key. */
+static void peeks_of_like_keys(void)
+{
+    static const char row[] = "{\"ab\":1,\"a\":2,\"\":3,\"abc\":\"x\"}";
+    const char *keys[] = {"abc", "", "a", "ab"};
+    char got[4][SC_JSON_PEEK_MAX];
+    SC_EXPECT(sc_json_peek_texts(row, strlen(row), keys, 4, got) == 4);
+    SC_EXPECT(strcmp(got[0], "\"x\"") == 0 && strcmp(got[1], "3") == 0);
+    SC_EXPECT(strcmp(got[2], "2") == 0 && strcmp(got[3], "1") == 0);
+}
+
 int main(void)
 {
     scans();
     peeks_against_jansson();
+    peeks_of_like_keys();
     return sc_test_done("test_scan");
 }
