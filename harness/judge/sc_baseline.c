@@ -2,6 +2,7 @@
  * held to a baseline. */
 #include "judge/sc_baseline.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "judge/sc_baseline_store.h"
 #include "judge/sc_verdict.h"
+#include "util/sc_numtext.h"
 
 /* Where a result's figures go: a list (one result held to a baseline), or a builder's store
  * (many results made into one). */
@@ -60,22 +62,12 @@ static void baseline__put(baseline__text_t *t, const char *text)
     t->at += n;
 }
 
-static void baseline__put_number(baseline__text_t *t, unsigned long long v, bool negative)
+/* A whole number (util/sc_numtext: a million rows a run). */
+static void baseline__put_number(baseline__text_t *t, long long v)
 {
     char digits[24];
-    int i = (int)sizeof(digits);
-    digits[--i] = '\0';
-    do
-        digits[--i] = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
-    if (negative)
-        digits[--i] = '-';
-    baseline__put(t, digits + i);
-}
-
-static void baseline__put_int(baseline__text_t *t, int v)
-{
-    baseline__put_number(t, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v, v < 0);
+    sc_numtext_int(v, digits);
+    baseline__put(t, digits);
 }
 
 /* A collective case: what ran, on how many ranks and hosts (a sweep's sizes are prefixed):
@@ -87,11 +79,17 @@ static void baseline__case_key(const char *prefix, const sc_case_row_t *c, const
     const char *words[] = {prefix, c->collective, " ", c->dtype, " ", c->op, " "};
     for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++)
         baseline__put(&t, words[w]);
-    baseline__put_number(&t, (unsigned long long)c->size_bytes, false);
+    if (c->size_bytes <= (uint64_t)LLONG_MAX)
+        baseline__put_number(&t, (long long)c->size_bytes);
+    else { /* past what a result may hold (2^56 bytes), as it came */
+        char digits[24];
+        snprintf(digits, sizeof(digits), "%llu", (unsigned long long)c->size_bytes);
+        baseline__put(&t, digits);
+    }
     baseline__put(&t, c->in_place ? " B in-place, " : " B, ");
-    baseline__put_int(&t, r->ranks);
+    baseline__put_number(&t, r->ranks);
     baseline__put(&t, " ranks on ");
-    baseline__put_int(&t, r->nhosts);
+    baseline__put_number(&t, r->nhosts);
     baseline__put(&t, r->nhosts == 1 ? " host" : " hosts");
     *t.at = '\0';
 }
