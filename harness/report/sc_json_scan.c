@@ -8,46 +8,78 @@
 #include <emmintrin.h>
 #endif
 
-static bool scan__space(char ch)
+/* The helpers a row's scan calls for every member are inlined: a million rows, a dozen members
+ * each (sc_json_peek_texts). */
+#define SCAN__INLINE static inline __attribute__((always_inline))
+
+SCAN__INLINE bool scan__space(char ch)
 {
     return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n';
 }
 
-void sc_scan_ws(sc_scan_t *c)
+SCAN__INLINE void scan__ws(sc_scan_t *c)
 {
     for (; c->p < c->end && scan__space(*c->p); c->p++)
         c->line += *c->p == '\n';
 }
 
-/* The first quote at or after p, or end. */
-static const char *scan__quote(const char *p, const char *end)
+void sc_scan_ws(sc_scan_t *c)
+{
+    scan__ws(c);
+}
+
+/* The first byte at or after p (before end) that ends a string's text (a quote, a backslash),
+ * or - scalar - a scalar (a comma, a closing bracket, white space); end when none. 16 bytes a
+ * step with SSE2. */
+SCAN__INLINE const char *scan__find(const char *p, const char *end, bool scalar)
 {
 #ifdef __SSE2__
-    const __m128i quote = _mm_set1_epi8('"');
     for (; end - p >= 16; p += 16) {
-        int hits = _mm_movemask_epi8(
-            _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), quote));
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p), hit;
+        if (scalar)
+            hit = _mm_or_si128(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(',')),
+                                                         _mm_cmpeq_epi8(v, _mm_set1_epi8('}'))),
+                                            _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(']')),
+                                                         _mm_cmpeq_epi8(v, _mm_set1_epi8(' ')))),
+                               _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')),
+                                                         _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))),
+                                            _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))));
+        else
+            hit = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                               _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+        unsigned hits = (unsigned)_mm_movemask_epi8(hit);
         if (hits != 0)
-            return p + __builtin_ctz((unsigned)hits);
+            return p + __builtin_ctz(hits);
     }
 #endif
-    const char *q = memchr(p, '"', (size_t)(end - p));
-    return q != NULL ? q : end;
+    for (; p < end; p++)
+        if (scalar ? *p == ',' || *p == '}' || *p == ']' || scan__space(*p)
+                   : *p == '"' || *p == '\\')
+            return p;
+    return end;
+}
+
+/* Past a string's closing quote (c->p just after its opening one): a backslash takes the byte
+ * after it. */
+SCAN__INLINE bool scan__string_end(sc_scan_t *c)
+{
+    for (;;) {
+        const char *q = scan__find(c->p, c->end, false);
+        if (q == c->end)
+            return false;
+        if (*q == '"') {
+            c->p = q + 1;
+            return true;
+        }
+        if (c->end - q < 2)
+            return false;
+        c->p = q + 2;
+    }
 }
 
 bool sc_scan_string_end(sc_scan_t *c)
 {
-    for (;;) {
-        const char *q = scan__quote(c->p, c->end);
-        if (q == c->end)
-            return false;
-        size_t slashes = 0;
-        while (q - slashes > c->p && q[-1 - (long)slashes] == '\\')
-            slashes++;
-        c->p = q + 1;
-        if (slashes % 2 == 0)
-            return true;
-    }
+    return scan__string_end(c);
 }
 
 /* A container being passed: the closing brackets it waits for, and whether the scan is in a
@@ -208,92 +240,29 @@ static bool scan__container(sc_scan_t *c, int depth)
     }
 }
 
-bool sc_scan_skip(sc_scan_t *c, int depth)
+SCAN__INLINE bool scan__skip(sc_scan_t *c, int depth)
 {
-    sc_scan_ws(c);
+    scan__ws(c);
     if (c->p >= c->end || depth > 64)
         return false;
     if (*c->p == '"') {
         c->p++;
-        return sc_scan_string_end(c);
+        return scan__string_end(c);
     }
-    if (*c->p != '{' &&
-        *c->p != '[') { /* a scalar: at least one byte (a NUL too), to a delimiter */
-        const char *from = c->p;
-        while (c->p < c->end && *c->p != ',' && *c->p != '}' && *c->p != ']' && !scan__space(*c->p))
-            c->p++;
-        return c->p > from;
-    }
-    return scan__container(c, depth);
-}
-
-/* ---- a row's members peeked at: the compact rows scalecheck writes ({"k":v,...}) passed
- * with a 16-byte search for the byte that ends a key or a value, escapes by the scans above; the
- * helpers are inlined (a million rows, a dozen members each) ---- */
-#define PEEK__INLINE static inline __attribute__((always_inline))
-
-PEEK__INLINE void peek__ws(sc_scan_t *c)
-{
-    while (c->p < c->end && scan__space(*c->p))
-        c->p++;
-}
-
-/* The first byte at or after p (before end) that ends a string's text (a quote, a backslash),
- * or - scalar - a scalar (a comma, a closing bracket, white space); end when none. */
-PEEK__INLINE const char *peek__find(const char *p, const char *end, bool scalar)
-{
-#ifdef __SSE2__
-    for (; end - p >= 16; p += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p), hit;
-        if (scalar)
-            hit = _mm_or_si128(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(',')),
-                                                         _mm_cmpeq_epi8(v, _mm_set1_epi8('}'))),
-                                            _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(']')),
-                                                         _mm_cmpeq_epi8(v, _mm_set1_epi8(' ')))),
-                               _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')),
-                                                         _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))),
-                                            _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))));
-        else
-            hit = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-                               _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
-        unsigned hits = (unsigned)_mm_movemask_epi8(hit);
-        if (hits != 0)
-            return p + __builtin_ctz(hits);
-    }
-#endif
-    for (; p < end; p++)
-        if (scalar ? *p == ',' || *p == '}' || *p == ']' || scan__space(*p)
-                   : *p == '"' || *p == '\\')
-            return p;
-    return end;
-}
-
-/* Past a string (c->p at its opening quote). */
-PEEK__INLINE bool peek__string(sc_scan_t *c)
-{
-    const char *q = peek__find(c->p + 1, c->end, false);
-    if (q < c->end && *q == '"') {
-        c->p = q + 1;
-        return true;
-    }
-    c->p++; /* a backslash (or no end): the scan that reads escapes */
-    return sc_scan_string_end(c);
-}
-
-/* Past a member's value: a string, a container, or a scalar (at least a byte) to its delimiter. */
-PEEK__INLINE bool peek__value(sc_scan_t *c)
-{
-    if (c->p >= c->end)
-        return false;
-    if (*c->p == '"')
-        return peek__string(c);
     if (*c->p == '{' || *c->p == '[')
-        return sc_scan_skip(c, 1);
-    const char *from = c->p;
-    c->p = peek__find(c->p, c->end, true);
+        return scan__container(c, depth);
+    const char *from = c->p; /* a scalar: at least one byte (a NUL too), to a delimiter */
+    c->p = scan__find(c->p, c->end, true);
     return c->p > from;
 }
 
+bool sc_scan_skip(sc_scan_t *c, int depth)
+{
+    return scan__skip(c, depth);
+}
+
+/* ---- a row's members peeked at: the compact rows scalecheck writes ({"k":v,...}) passed by
+ * the inlined scans above ---- */
 int sc_json_peek_texts(const char *text, size_t len, const char *const *keys, int nkeys,
                        char (*out)[SC_JSON_PEEK_MAX])
 {
@@ -309,20 +278,20 @@ int sc_json_peek_texts(const char *text, size_t len, const char *const *keys, in
     if (len == 0 || *c.p++ != '{')
         return 0;
     for (bool first = true;; first = false) {
-        peek__ws(&c);
+        scan__ws(&c);
         if (c.p >= c.end || *c.p == '}')
             return found;
         if (!first && *c.p++ != ',')
             return found;
-        peek__ws(&c);
+        scan__ws(&c);
         const char *key = c.p + 1; /* compared where it is: no copy, a million rows */
-        if (c.p >= c.end || *c.p != '"' || !peek__string(&c))
+        if (c.p >= c.end || *c.p++ != '"' || !scan__string_end(&c))
             return found;
         size_t klen = (size_t)(c.p - 1 - key);
-        peek__ws(&c);
+        scan__ws(&c);
         if (c.p >= c.end || *c.p++ != ':')
             return found;
-        peek__ws(&c);
+        scan__ws(&c);
         int k = 0;
         for (; k < nkeys; k++) {
             if (keys[k][0] != (klen > 0 ? key[0] : '\0'))
@@ -333,7 +302,7 @@ int sc_json_peek_texts(const char *text, size_t len, const char *const *keys, in
                 break;
         }
         const char *from = c.p;
-        if (!peek__value(&c))
+        if (!scan__skip(&c, 1))
             return found;
         if (k == nkeys || (size_t)(c.p - from) >= SC_JSON_PEEK_MAX)
             continue;
