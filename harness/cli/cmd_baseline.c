@@ -77,6 +77,8 @@ static bool baseline__points_write(sc_list_out_t *out, void *ctx)
     for (size_t i = 0; i < w->bb->store.nkeys; i++) {
         sc_baseline_point_t made[SC_STORE_METRICS];
         int n = sc_store_points(&w->bb->store, i, w->bb->nruns, made);
+        if (n < 0)
+            return false; /* no memory: the file is not written */
         for (int m = 0; m < n; m++) {
             sc_json_list_put(out, &made[m], sc_baseline_point_fields);
             sc_baseline_point_t *kept =

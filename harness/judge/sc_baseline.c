@@ -355,6 +355,8 @@ sc_status_t sc_baseline_end(sc_baseline_builder_t *bb, sc_status_t status, bool 
     for (size_t i = 0; status == SC_OK && !keep && i < bb->store.nkeys; i++) {
         sc_baseline_point_t made[SC_STORE_METRICS];
         int n = sc_store_points(&bb->store, i, bb->nruns, made);
+        if (n < 0)
+            status = sc_err_set(err, SC_ERR_NOMEM, "no memory for a baseline");
         for (int m = 0; m < n && status == SC_OK; m++) {
             sc_baseline_point_t *p = SC_LIST_PUSH(&bb->out->points);
             if (p == NULL)

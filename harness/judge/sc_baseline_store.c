@@ -208,20 +208,25 @@ static void store__point(const sc_store_t *s, const char *key, int metric,
     p->count = (int)kept;
 }
 
+/* By run, and in a run as its figures came (their place in the chain). */
 static int store__by_run(const void *a, const void *b)
 {
     const sc_stored_figure_t *x = a, *y = b;
-    return (x->run > y->run) - (x->run < y->run);
+    if (x->run != y->run)
+        return (x->run > y->run) - (x->run < y->run);
+    return (x->next > y->next) - (x->next < y->next);
 }
 
-/* Up to cap of key k's figures, in chain order, into f (all of them when f is NULL); how many
- * it has. */
-static size_t store__chain(const sc_store_t *s, size_t k, sc_stored_figure_t *f, size_t cap)
+/* Key k's figures, in chain order, into f (none when f is NULL); how many it has. Each copy's
+ * next holds its place in the chain: a run's figures keep their order when sorted by run. */
+static size_t store__chain(const sc_store_t *s, size_t k, sc_stored_figure_t *f)
 {
     size_t n = 0;
     for (uint32_t at = s->head[k]; at != 0; at = s->figures[at - 1].next, n++)
-        if (f != NULL && n < cap)
+        if (f != NULL) {
             f[n] = s->figures[at - 1];
+            f[n].next = (uint32_t)n;
+        }
     return n;
 }
 
@@ -229,12 +234,10 @@ int sc_store_points(const sc_store_t *s, size_t i, size_t nruns, sc_baseline_poi
 {
     uint32_t k = s->order[i];
     sc_stored_figure_t few[64], *f = few;
-    size_t n = store__chain(s, k, NULL, 0);
-    if (n > sizeof(few) / sizeof(few[0]) && (f = malloc(n * sizeof(*f))) == NULL) {
-        f = few; /* no memory for them all: the first ones make the point */
-        n = sizeof(few) / sizeof(few[0]);
-    }
-    store__chain(s, k, f, n);
+    size_t n = store__chain(s, k, NULL);
+    if (n > sizeof(few) / sizeof(few[0]) && (f = malloc(n * sizeof(*f))) == NULL)
+        return -1;
+    store__chain(s, k, f);
     /* readers on threads add their runs in any order: the runs in order again */
     qsort(f, n, sizeof(*f), store__by_run);
     int made = 0;

@@ -48,7 +48,8 @@ bool sc_store_add(sc_store_t *s, const char *key, const char *metric, double val
 /* The keys put in byte order for sc_store_points; false: no memory. */
 bool sc_store_group(sc_store_t *s);
 /* The points after sc_store_group, in key then metric order: the i-th key's into points (at
- * most SC_STORE_METRICS); their number. nruns: the runs added (a point of all says "all"). */
+ * most SC_STORE_METRICS); their number, -1 without memory for the key's figures. nruns: the
+ * runs added (a point of all says "all"). */
 int sc_store_points(const sc_store_t *s, size_t i, size_t nruns, sc_baseline_point_t *points);
 
 #endif
