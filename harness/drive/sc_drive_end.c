@@ -63,8 +63,14 @@ static sc_status_t drive_end__report(const char *dir, const sc_result_t *doc,
 static sc_status_t drive_end__json(const char *dir, const sc_result_t *doc,
                                    const sc_drive_ending_t *e, sc_err_t *err)
 {
-    (void)dir;
-    return e->json_path != NULL ? sc_json_write_result(e->json_path, doc, err) : SC_OK;
+    if (e->json_path == NULL)
+        return SC_OK;
+    /* the run directory's result.json is this document: a copy, not every row written again */
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "%s/result.json", dir);
+    if (dir[0] != '\0' && sc_result_final(doc) && access(path, R_OK) == 0)
+        return sc_files_copy(path, e->json_path, err);
+    return sc_json_write_result(e->json_path, doc, err);
 }
 
 static sc_status_t drive_end__metrics(const char *dir, const sc_result_t *doc,
@@ -100,7 +106,13 @@ sc_status_t sc_drive_outputs(const char *dir, const sc_result_t *doc,
     for (size_t i = 0; i < n; i++) {
         sc_err_t mine;
         sc_err_clear(&mine);
-        if (drive_end__writers[i].write(dir, doc, ending, &mine) == SC_OK || first != SC_OK)
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        sc_status_t status = drive_end__writers[i].write(dir, doc, ending, &mine);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        if (i == 0 && ending->report_s != NULL)
+            *ending->report_s += (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec);
+        if (status == SC_OK || first != SC_OK)
             continue;
         first = sc_err_set(err, mine.status, "%s: %s", drive_end__writers[i].what, mine.msg);
     }
@@ -144,9 +156,15 @@ sc_status_t sc_drive_save_doc(sc_session_t *ses, sc_result_t *doc, const char *s
         doc->journal[0] = '\0';
     }
     char path[PATH_MAX];
+    bool copy = journal[0] != '\0' && doc->journal_whole && doc->cases_file[0] == '\0' &&
+                doc->cases_source == NULL;
+    if (copy)
+        sc_results_path(&ses->res, journal, doc->cases_file, sizeof(doc->cases_file));
     sc_session_lock(ses);
     sc_status_t status = sc_json_write_result(
         sc_results_path(&ses->res, "result.json", path, sizeof(path)), doc, err);
+    if (copy)
+        doc->cases_file[0] = '\0';
     if (status == SC_OK && journal[0] != '\0')
         unlink(sc_results_path(&ses->res, journal, path, sizeof(path)));
     else if (journal[0] != '\0')

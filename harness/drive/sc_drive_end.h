@@ -25,6 +25,9 @@ typedef struct {
     /* the run's journal (its rows flushed now and then), or NULL: an ending flushes it before it
      * reads the rows back, so that a hang or a signal loses none */
     FILE *const *journal;
+    /* or NULL: the seconds the report (its plots and pages) took, added to it (coll says what
+     * writing its results cost beside the fixed cost of a report) */
+    double *report_s;
 } sc_drive_ending_t;
 
 /* --json, --csv and --metrics (each may be NULL) checked before anything runs: the outputs every

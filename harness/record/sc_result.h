@@ -31,6 +31,9 @@ typedef struct {
     /* while running: the file beside result.json that holds the rows so far, a line each,
      * appended as each finishes (coll: "results.jsonl"); "" once the rows are in the document */
     char journal[32];
+    /* the journal holds every row of `cases`, in order, and went to the kernel: the final
+     * document copies its lines (each row formatted once, as its case ended) */
+    bool journal_whole;
     char start_utc[32];
     char results_dir[PATH_MAX];
     char backend[16];

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -501,46 +502,50 @@ const char *sc_json_library_version(void)
 }
 
 /* ---- CSV ---- */
-static void json_out__csv_text(FILE *out, const char *s)
+static void json_out__csv_text(json_out__line_t *l, const char *s)
 {
     if (strpbrk(s, ",\"\n") == NULL) { /* RFC 4180: quoted, quotes doubled, when needed */
-        fputs(s, out);
+        json_out__puts(l, s);
         return;
     }
-    fputc('"', out);
-    for (const char *c = s; *c; c++) {
-        if (*c == '"')
-            fputc('"', out);
-        fputc(*c, out);
-    }
-    fputc('"', out);
+    json_out__put(l, "\"", 1);
+    for (const char *c = s; *c; c++)
+        json_out__put(l, *c == '"' ? "\"\"" : c, *c == '"' ? 2 : 1);
+    json_out__put(l, "\"", 1);
 }
 
-static void json_out__csv_value(FILE *out, const sc_field_t *f, const void *record)
+/* One field's value as the CSV writes it: figures as "%.6g", without printf (a fleet's rows). */
+static void json_out__csv_value(json_out__line_t *l, const sc_field_t *f, const void *record)
 {
     const void *at = (const char *)record + f->offset;
     if (!sc_field_present(f, record))
         return;
+    char num[40];
+    int len;
     switch (f->kind) {
     case SC_FIELD_INT:
-        fprintf(out, "%d", *(const int *)at);
+        len = sc_numtext_int(*(const int *)at, num);
         break;
     case SC_FIELD_U64:
-        fprintf(out, "%" PRIu64, *(const uint64_t *)at);
+        len = *(const uint64_t *)at <= (uint64_t)LLONG_MAX
+                  ? sc_numtext_int((long long)*(const uint64_t *)at, num)
+                  : snprintf(num, sizeof(num), "%" PRIu64, *(const uint64_t *)at);
         break;
     case SC_FIELD_I64:
-        fprintf(out, "%lld", *(const long long *)at);
+        len = sc_numtext_int(*(const long long *)at, num);
         break;
     case SC_FIELD_DOUBLE:
     case SC_FIELD_OPTIONAL:
-        fprintf(out, "%.6g", *(const double *)at);
+        len = sc_numtext_g(*(const double *)at, 6, num);
         break;
     case SC_FIELD_BOOL:
-        fputs(*(const bool *)at ? "true" : "false", out);
-        break;
+        json_out__puts(l, *(const bool *)at ? "true" : "false");
+        return;
     default:
-        json_out__csv_text(out, sc_field_text(f, record));
+        json_out__csv_text(l, sc_field_text(f, record));
+        return;
     }
+    json_out__put(l, num, (size_t)len);
 }
 
 typedef struct {
@@ -561,14 +566,16 @@ static int json_out__csv_writer(FILE *out, void *arg)
     fputc('\n', out);
     for (size_t i = 0; i < c->n; i++) {
         const void *record = c->items + i * c->elem_size;
-        sep = "";
+        json_out__line_t l = {.out = out};
+        bool first = true;
         for (const sc_field_t *f = c->fields; f->name != NULL; f++)
             if (f->show & SC_SHOW_CSV) {
-                fputs(sep, out);
-                json_out__csv_value(out, f, record);
-                sep = ",";
+                json_out__put(&l, ",", first ? 0 : 1);
+                json_out__csv_value(&l, f, record);
+                first = false;
             }
-        fputc('\n', out);
+        json_out__put(&l, "\n", 1);
+        fwrite(l.text, 1, l.n, out);
     }
     return ferror(out);
 }

@@ -42,13 +42,12 @@ static long double numtext__pow10(int k)
     return p[k];
 }
 
-#define SC__E14 100000000000000ULL /* the least 15-digit mantissa */
-#define SC__E15 1000000000000000ULL
-
-/* x * 10^k for k = 0..38 (two exact factors: one rounding more past 10^19). */
+/* x * 10^k for k = -14..38 (two exact factors: one rounding more past 10^19). */
 static long double numtext__scale(double x, int k)
 {
     long double v = (long double)x;
+    if (k < 0)
+        return v / numtext__pow10(-k);
     if (k > 19) {
         v *= numtext__pow10(19);
         k -= 19;
@@ -56,8 +55,6 @@ static long double numtext__scale(double x, int k)
     return v * numtext__pow10(k);
 }
 
-/* x's 15 significant digits as an integer in [10^14, 10^15), and its decimal exponent; false
- * when the exponent (after rounding) leaves [-24, 14]. */
 /* floor(log10(x)) for x in [1e-24, 1e15), from its binary exponent and one comparison (the
  * digits below correct a step either way): no log10, for a million rows of a dozen figures. */
 static int numtext__exponent(double x)
@@ -81,22 +78,25 @@ static unsigned long long numtext__round(long double v)
     return (unsigned long long)(v + 0.5L);
 }
 
-static bool numtext__digits(double x, unsigned long long *m, int *e)
+/* x's `precision` significant digits as an integer in [10^(p-1), 10^p), and its decimal
+ * exponent; false when the exponent (after rounding) leaves [-24, 14]. */
+static bool numtext__digits(double x, int precision, unsigned long long *m, int *e)
 {
+    unsigned long long least = (unsigned long long)numtext__pow10(precision - 1);
     *e = numtext__exponent(x);
     if (*e < -24 || *e > 14)
         return false;
-    *m = numtext__round(numtext__scale(x, 14 - *e));
-    if (*m >= SC__E15) { /* the exponent a hair low, or rounding carried into a 16th digit */
+    *m = numtext__round(numtext__scale(x, precision - 1 - *e));
+    if (*m >= least * 10) { /* the exponent a hair low, or rounding carried into one more digit */
         *m = (*m + 5) / 10;
         ++*e;
-    } else if (*m < SC__E14) { /* the exponent a hair high */
+    } else if (*m < least) { /* the exponent a hair high */
         --*e;
         if (*e < -24)
             return false;
-        *m = numtext__round(numtext__scale(x, 14 - *e));
+        *m = numtext__round(numtext__scale(x, precision - 1 - *e));
     }
-    return *e >= -24 && *e <= 14 && *m >= SC__E14 && *m < SC__E15;
+    return *e >= -24 && *e <= 14 && *m >= least && *m < least * 10;
 }
 
 /* digits[0..last] with the point after digits[point] (point < 0: "0." and -point-1 zeros first). */
@@ -117,8 +117,20 @@ static int numtext__fixed(const char *digits, int last, int point, char *buf)
     return len;
 }
 
-int sc_numtext_g15(double x, char *buf)
+/* "e-05", "e+07": printf's exponent, two digits at least (|e| <= 24 here). */
+static int numtext__exp(int e, char *buf)
 {
+    buf[0] = 'e';
+    buf[1] = e < 0 ? '-' : '+';
+    e = e < 0 ? -e : e;
+    buf[2] = (char)('0' + e / 10);
+    buf[3] = (char)('0' + e % 10);
+    return 4;
+}
+
+int sc_numtext_g(double x, int precision, char *buf)
+{
+    precision = precision < 1 ? 1 : precision > 15 ? 15 : precision;
     double a = fabs(x);
     if (x == 0) {
         int len = 0;
@@ -129,31 +141,34 @@ int sc_numtext_g15(double x, char *buf)
         return len;
     }
     if (!isfinite(x) || a < 1e-24 || a >= 1e15)
-        return snprintf(buf, 32, "%.15g", x);
-    if (a == floor(a)) /* a whole number of at most 15 digits: %.15g writes it whole */
+        return snprintf(buf, 32, "%.*g", precision, x);
+    if (a == floor(a) && a < (double)numtext__pow10(precision)) /* whole, %g writes it whole */
         return sc_numtext_int((long long)x, buf);
     unsigned long long m;
     int e;
-    if (!numtext__digits(a, &m, &e))
-        return snprintf(buf, 32, "%.15g", x);
+    if (!numtext__digits(a, precision, &m, &e))
+        return snprintf(buf, 32, "%.*g", precision, x);
     char digits[16];
-    for (int i = 14; i >= 0; i--, m /= 10)
+    for (int i = precision - 1; i >= 0; i--, m /= 10)
         digits[i] = (char)('0' + m % 10);
-    int last = 14; /* %g drops trailing zeros, and a point with nothing after it */
-    while (last > 0 && digits[last] == '0' && (e < -4 || last > e))
+    bool fixed = e >= -4 && e < precision; /* %g's choice of notation */
+    int last = precision - 1; /* %g drops trailing zeros, and a point with nothing after it */
+    while (last > 0 && digits[last] == '0' && (!fixed || last > e))
         last--;
     int len = 0;
     if (x < 0)
         buf[len++] = '-';
-    if (e >= -4) /* %g's fixed form */
+    if (fixed)
         len += numtext__fixed(digits, last, e, buf + len);
-    else { /* d.ddde-XX: e is -5 to -24, two digits */
+    else {
         len += numtext__fixed(digits, last, 0, buf + len);
-        buf[len++] = 'e';
-        buf[len++] = '-';
-        buf[len++] = (char)('0' + -e / 10);
-        buf[len++] = (char)('0' + -e % 10);
+        len += numtext__exp(e, buf + len);
     }
     buf[len] = '\0';
     return len;
+}
+
+int sc_numtext_g15(double x, char *buf)
+{
+    return sc_numtext_g(x, 15, buf);
 }

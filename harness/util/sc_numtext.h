@@ -18,5 +18,8 @@ int sc_numtext_int(long long v, char *buf);
  * by one where x lies within a few 10^-4 of a half-unit of it (the text still reads back within
  * 10^-14 of x, in the same notation); others go to snprintf. */
 int sc_numtext_g15(double x, char *buf);
+/* x as printf's "%.*g" writes it with precision 1..15 (sc_numtext_g15's figures, fewer digits:
+ * the CSV's "%.6g"). */
+int sc_numtext_g(double x, int precision, char *buf);
 
 #endif

@@ -75,6 +75,11 @@ def test():
     for f in ("result.json", "result.csv", "log"):
         expect(os.path.isfile(os.path.join(dirs[0], f)), f"{f} missing in {dirs[0]}")
     expect(load_json(os.path.join(dirs[0], "result.json"))["results"] == rows, "result.json differs")
+    # the final document took its rows from the journal, which then went; --json is its copy
+    with open(os.path.join(dirs[0], "result.json"), "rb") as a, open(jpath, "rb") as b:
+        expect(a.read() == b.read(), "--json is not result.json's copy")
+    expect("journal" not in doc and not os.path.exists(os.path.join(dirs[0], "results.jsonl")),
+           "the journal outlived the final document")
     with open(os.path.join(dirs[0], "log")) as f:
         log = f.read()
     summary = "# Out of bounds values : 0 OK" if not KNOWN_WRONG else "FAILED"

@@ -41,8 +41,55 @@ static void random_figures(void)
     printf("numtext: %d of %d figures differ from printf in the last digit\n", differ, n);
 }
 
+/* "%.6g" (the CSV's) and other precisions: exponent on both sides, whole numbers past the
+ * precision, rounding that carries into a new digit. */
+static void expect_g(double x, int precision, const char *want)
+{
+    char got[32];
+    int len = sc_numtext_g(x, precision, got);
+    SC_EXPECT(strcmp(got, want) == 0 && len == (int)strlen(want));
+    if (strcmp(got, want) != 0)
+        fprintf(stderr, "  %.17g (%%.%dg): got '%s', want '%s'\n", x, precision, got, want);
+}
+
+static void random_precisions(void)
+{
+    unsigned seed = 777;
+    int differ = 0, n = 200000;
+    for (int i = 0; i < n; i++) {
+        seed = seed * 1103515245u + 12345u;
+        double mant = (double)(seed % 1000000007u) / 1000000007.0 + 0.1;
+        seed = seed * 1103515245u + 12345u;
+        double x = mant * pow(10.0, (double)((int)(seed % 40u) - 26)) * ((seed >> 20) & 1 ? -1 : 1);
+        int precision = 1 + (int)(seed >> 24) % 14; /* 1..14 */
+        if (i % 7 == 0)
+            x = floor(x * 1000.0); /* whole numbers, wider than some precisions */
+        char got[32], want[32];
+        sc_numtext_g(x, precision, got);
+        snprintf(want, sizeof(want), "%.*g", precision, x);
+        if (strcmp(got, want) != 0) {
+            differ++;
+            SC_EXPECT(fabs(strtod(got, NULL) - x) <= fabs(x) * 1e-14 * pow(10, 15 - precision));
+            SC_EXPECT((strchr(got, 'e') == NULL) == (strchr(want, 'e') == NULL));
+        }
+    }
+    SC_EXPECT(differ * 1000 < n);
+    printf("numtext: %d of %d figures at precisions 1-14 differ from printf\n", differ, n);
+}
+
 int main(void)
 {
+    expect_g(1234567.0, 6, "1.23457e+06");
+    expect_g(123456.0, 6, "123456");
+    expect_g(999999.5, 6, "1e+06");
+    expect_g(0.000123456789, 6, "0.000123457");
+    expect_g(0.0000123456789, 6, "1.23457e-05");
+    expect_g(-42.5, 6, "-42.5");
+    expect_g(1.5e14, 6, "1.5e+14");
+    expect_g(3.14159, 1, "3");
+    expect_g(0.5, 6, "0.5");
+    expect_g(2e-30, 6, "2e-30");
+    random_precisions();
     expect_g15(0.0, "0");
     expect_g15(-0.0, "-0");
     expect_g15(12.0, "12");
