@@ -187,7 +187,7 @@ static bool ingest__size(const char *s, uint64_t *v)
 static bool ingest__number(const char *s, double *v)
 {
     char *end = NULL;
-    *v = strtod(s, &end);
+    *v = sc_numtext_parse(s, &end);
     return end != s && *end == '\0' && isfinite(*v);
 }
 

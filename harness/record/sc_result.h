@@ -71,7 +71,8 @@ typedef struct {
     sc_checks_t checks;
     /* At fleet scale (judge and report of a million rows) `cases` and `checks` hold only the
      * ones shown (record/sc_shown.h): every one stays in result.json, or in the files below
-     * when this document is the one that writes it (a JSON object a line each). */
+     * when this document is the one that writes it: the rows a JSON object a line each (a
+     * journal's), the checks as result.json joins them (sc_json_joined_put). */
     size_t cases_unlisted; /* rows not in `cases` */
     sc_tally_t unlisted;   /* checks not in `checks` */
     char cases_file[PATH_MAX], checks_file[PATH_MAX];

@@ -20,6 +20,9 @@ json_t *sc_json_rows(const void *items, size_t n, size_t elem_size, const sc_fie
 /* The lines of the file at path (a JSON object each, sc_json_append_row's) as a list, copied
  * where the mark is when the document is written: path must live until then. */
 json_t *sc_json_file_rows(const char *path);
+/* The file at path as a top-level key's list (sc_json_joined_put's elements), taken in as it is
+ * where the mark is: path must live until then. */
+json_t *sc_json_joined_rows(const char *path);
 /* The list a source writes when the document is written, where the mark is; source must live
  * until then. */
 json_t *sc_json_source_rows(const sc_list_source_t *source);

@@ -215,7 +215,7 @@ static json_t *json_doc__result_json(const sc_result_t *r)
     if (r->judged) {
         json_object_set_new(doc, "checks",
                             r->checks_file[0]
-                                ? sc_json_file_rows(r->checks_file)
+                                ? sc_json_joined_rows(r->checks_file)
                                 : sc_json_rows(r->checks.items, r->checks.n,
                                                sizeof(*r->checks.items), sc_check_fields));
         json_object_set_new(doc, "verdict",

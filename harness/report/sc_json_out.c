@@ -123,6 +123,13 @@ static void json_out__puts(json_out__line_t *l, const char *s)
     json_out__put(l, s, strlen(s));
 }
 
+json_t *sc_json_joined_rows(const char *path)
+{
+    char what[64];
+    snprintf(what, sizeof(what), "joined %p", (const void *)path);
+    return json_out__mark(what);
+}
+
 json_t *sc_json_source_rows(const sc_list_source_t *source)
 {
     char what[64];
@@ -290,6 +297,12 @@ static bool json_out__expand(FILE *out, const char **p, int indent)
         sc_list_out_t l = {out, indent, 0};
         return source->write(&l, source->ctx);
     }
+    if (strncmp(*p, "joined ", 7) == 0) { /* written for this place: taken in as it is */
+        if (sscanf(*p + 7, "%p\"%n", &items, &used) != 1 || used == 0)
+            return false;
+        *p += 7 + used;
+        return indent == SC_JSON_JOINED_INDENT && sc_files_append(out, items);
+    }
     if (strncmp(*p, "file ", 5) == 0) {
         if (sscanf(*p + 5, "%p\"%n", &items, &used) != 1 || used == 0)
             return false;
@@ -305,6 +318,13 @@ static bool json_out__expand(FILE *out, const char **p, int indent)
         json_out__row(out, (const char *)items + i * elem_size, fields);
     }
     return true;
+}
+
+void sc_json_joined_put(FILE *out, size_t *n, const void *record, const sc_field_t *fields)
+{
+    if ((*n)++ > 0)
+        json_out__separator(out, SC_JSON_JOINED_INDENT);
+    json_out__row(out, record, fields);
 }
 
 void sc_json_write_row(FILE *out, const void *record, const sc_field_t *fields)

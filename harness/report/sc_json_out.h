@@ -33,6 +33,14 @@ sc_status_t sc_json_append_row(FILE *out, const char *path, const void *record,
 void sc_json_list_put(sc_list_out_t *l, const void *record, const sc_field_t *fields);
 /* The same, unflushed: a file of a million rows written in big blocks (ferror says how it went). */
 void sc_json_write_row(FILE *out, const void *record, const sc_field_t *fields);
+
+/* The indent of a list's elements under a key of result.json's top object. */
+#define SC_JSON_JOINED_INDENT 2
+/* One record of a list written to a file of its own as result.json will hold it (n: the records
+ * written so far): joined by the separator, so that sc_json_joined_rows takes the file in as it
+ * is, copied in the kernel (a fleet's checks are hundreds of megabytes). Not a journal: a
+ * torn end is not told from a whole one. */
+void sc_json_joined_put(FILE *out, size_t *n, const void *record, const sc_field_t *fields);
 /* n records of elem_size bytes as CSV: a header of the fields shown in CSV, then one line per
  * record (RFC 4180 quoting; absent figures empty). */
 sc_status_t sc_csv_write_records(const char *path, const void *items, size_t n, size_t elem_size,

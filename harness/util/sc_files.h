@@ -41,6 +41,9 @@ sc_status_t sc_files_write_text(const char *path, sc_files_writer_t writer, void
                                 sc_err_t *err);
 /* The file at from written to `to` the same way (whole or not at all). */
 sc_status_t sc_files_copy(const char *from, const char *to, sc_err_t *err);
+/* The file at path appended to out (flushed first, and after): copied in the kernel where it
+ * can be. False when it cannot be read or written whole. */
+bool sc_files_append(FILE *out, const char *path);
 
 /* text for XML and HTML (junit.xml, report.html): <, >, &, " and ' escaped, control characters
  * other than tab and newline dropped (XML 1.0 cannot hold them); NULL writes nothing. */

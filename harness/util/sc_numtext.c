@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void sc_text_copy(char *dst, size_t size, const char *src)
@@ -14,6 +15,45 @@ void sc_text_copy(char *dst, size_t size, const char *src)
     size_t n = strnlen(src, size - 1);
     memcpy(dst, src, n);
     dst[n] = '\0';
+}
+
+/* "-12.345": up to 15 digits and a point, as a log's figures are written, read without strtod's
+ * multi-precision arithmetic: both the digits and 10^k (k <= 22) are exact in a double, so one
+ * division rounds the quotient as strtod does (Clinger's fast path). False: anything else. */
+static bool numtext__plain_decimal(const char *s, double *v)
+{
+    static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    bool negative = *s == '-';
+    s += negative;
+    unsigned long long m = 0;
+    int digits = 0, fraction = -1; /* digits after the point; -1: no point yet */
+    for (; *s != '\0'; s++) {
+        if (*s == '.' && fraction < 0) {
+            fraction = 0;
+            continue;
+        }
+        if (*s < '0' || *s > '9' || ++digits > 15)
+            return false;
+        m = m * 10 + (unsigned long long)(*s - '0');
+        fraction += fraction >= 0;
+    }
+    if (digits == 0)
+        return false;
+    double x = (double)m / pow10[fraction > 0 ? fraction : 0];
+    *v = negative ? -x : x;
+    return true;
+}
+
+double sc_numtext_parse(const char *s, char **end)
+{
+    double v;
+    if (numtext__plain_decimal(s, &v)) {
+        *end = (char *)s + strlen(s);
+        return v;
+    }
+    return strtod(s, end);
 }
 
 int sc_numtext_int(long long v, char *buf)

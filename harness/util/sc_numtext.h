@@ -10,6 +10,11 @@
  * without the format machinery, for the fields of a million rows read from a log. */
 void sc_text_copy(char *dst, size_t size, const char *src);
 
+/* strtod(s, end) for a whole string: a plain decimal of up to 15 digits ("-12.34", as logs
+ * write figures) read exactly without strtod's multi-precision arithmetic, anything else by
+ * strtod. */
+double sc_numtext_parse(const char *s, char **end);
+
 /* v in decimal into buf (at least 24 bytes); its length. */
 int sc_numtext_int(long long v, char *buf);
 

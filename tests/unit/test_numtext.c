@@ -77,8 +77,41 @@ static void random_precisions(void)
     printf("numtext: %d of %d figures at precisions 1-14 differ from printf\n", differ, n);
 }
 
+/* Decimal text read back: the fast path gives strtod's double exactly, whole-string only. */
+static void parse_figures(void)
+{
+    unsigned seed = 4242;
+    int wrong = 0;
+    for (int i = 0; i < 200000; i++) {
+        seed = seed * 1103515245u + 12345u;
+        char text[40];
+        unsigned long long m = ((unsigned long long)seed << 20) % 1000000000000000ULL;
+        int len = snprintf(text, sizeof(text), "%s%llu", seed & 1 ? "-" : "", m >> (seed % 40u));
+        int point = (int)(seed >> 8) % (len + 1); /* a point anywhere, or none */
+        if (point > 0 && point < len && text[point - 1] != '-') {
+            memmove(text + point + 1, text + point, (size_t)(len - point + 1));
+            text[point] = '.';
+        }
+        char *end1, *end2;
+        double a = sc_numtext_parse(text, &end1), b = strtod(text, &end2);
+        wrong += memcmp(&a, &b, sizeof(a)) != 0 || end1 - text != end2 - text;
+    }
+    SC_EXPECT(wrong == 0);
+    const char *odd[] = {"1e3", "+4", " 5", "0x10", ".5", "7.", "-0", "12345678901234567.5",
+                         "1.2.3", "", "-", "inf"};
+    for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
+        char *end1, *end2;
+        double a = sc_numtext_parse(odd[i], &end1), b = strtod(odd[i], &end2);
+        SC_EXPECT(memcmp(&a, &b, sizeof(a)) == 0 && end1 - odd[i] == end2 - odd[i]);
+        if (end1 - odd[i] != end2 - odd[i])
+            fprintf(stderr, "  parse '%s': ends at %td, strtod at %td\n", odd[i], end1 - odd[i],
+                    end2 - odd[i]);
+    }
+}
+
 int main(void)
 {
+    parse_figures();
     expect_g(1234567.0, 6, "1.23457e+06");
     expect_g(123456.0, 6, "123456");
     expect_g(999999.5, 6, "1e+06");
