@@ -16,6 +16,7 @@
 #include "judge/sc_digest.h"
 #include "record/sc_shown.h"
 #include "judge/sc_verdict.h"
+#include "report/sc_json_async.h"
 #include "report/sc_json_in.h"
 #include "report/sc_json_out.h"
 #include "report/sc_report.h"
@@ -81,16 +82,16 @@ typedef struct {
     sc_digest_t digest;
     sc_list_out_t *rows;
     FILE *checks;
-    size_t nchecks;   /* written to it */
-    sc_checks_t made; /* one row's checks */
-    sc_err_t *err;    /* the rows' own failure: the writer's "cannot write" would hide it */
+    sc_json_async_t *checks_out; /* writes them, on a thread of its own */
+    sc_checks_t made;            /* one row's checks */
+    sc_err_t *err; /* the rows' own failure: the writer's "cannot write" would hide it */
     sc_status_t status;
 } judge__stream_t;
 
 static bool judge__checks_out(judge__stream_t *s, const sc_check_t *c, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        sc_json_joined_put(s->checks, &s->nchecks, &c[i], sc_check_fields);
+        sc_json_async_put(s->checks_out, &c[i]);
         if (!sc_shown_check(&s->shown, s->doc, &c[i]))
             return false;
     }
@@ -116,9 +117,20 @@ static void judge__check_name(const judge__stream_t *s, const sc_case_row_t *row
     sc_size_format(row->size_bytes, size, sizeof(size));
     sc_numtext_int(f->gpus, gpus);
     sc_numtext_int(f->nodes, nodes);
-    const char *parts[] = {s->base, ": ", f->collective, " ", row->dtype, " ", size, " B ",
-                           row->in_place ? "in-place" : "out-of-place", ", ", gpus, " GPUs on ",
-                           nodes, f->nodes == 1 ? " node" : " nodes"};
+    const char *parts[] = {s->base,
+                           ": ",
+                           f->collective,
+                           " ",
+                           row->dtype,
+                           " ",
+                           size,
+                           " B ",
+                           row->in_place ? "in-place" : "out-of-place",
+                           ", ",
+                           gpus,
+                           " GPUs on ",
+                           nodes,
+                           f->nodes == 1 ? " node" : " nodes"};
     *at = '\0';
     for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
         judge__cat(&at, end, parts[i]);
@@ -187,6 +199,8 @@ static sc_status_t judge__stream_file(judge__stream_t *s, sc_err_t *err)
 /* The checks file written to its end: the document reads it next. */
 static sc_status_t judge__close_checks(judge__stream_t *s)
 {
+    sc_json_async_close(s->checks_out);
+    s->checks_out = NULL;
     bool bad = fflush(s->checks) != 0 || ferror(s->checks);
     int saved = errno;
     fclose(s->checks);
@@ -212,8 +226,7 @@ static bool judge__rows_write(sc_list_out_t *out, void *ctx)
         size_t before = s->doc->checks.n;
         sc_drive_baseline_hold(s->baseline, s->o->baseline, s->doc);
         for (size_t i = before; i < s->doc->checks.n; i++)
-            sc_json_joined_put(s->checks, &s->nchecks, &s->doc->checks.items[i],
-                               sc_check_fields);
+            sc_json_async_put(s->checks_out, &s->doc->checks.items[i]);
     }
     return judge__close_checks(s) == SC_OK;
 }
@@ -248,6 +261,13 @@ static sc_status_t judge__result(judge__stream_t *s, const sc_results_t *res, sc
     if (s->checks == NULL)
         return sc_err_set(s->err, SC_ERR_IO, "cannot write %s: %s", doc->checks_file,
                           strerror(errno));
+    if ((s->checks_out = sc_json_async_open(s->checks, sizeof(sc_check_t), sc_check_fields)) ==
+        NULL) {
+        fclose(s->checks);
+        s->checks = NULL;
+        unlink(doc->checks_file);
+        return sc_err_set(s->err, SC_ERR_NOMEM, "no memory for the writer of %s", doc->checks_file);
+    }
     /* a baseline holds every row: they are kept (sc_verdict_baseline reads the document's) */
     sc_shown_init(&s->shown, s->o->baseline != NULL ? 0 : SC_DEFAULT_SHOWN);
     doc->cases_source = &rows;

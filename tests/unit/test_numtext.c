@@ -97,8 +97,8 @@ static void parse_figures(void)
         wrong += memcmp(&a, &b, sizeof(a)) != 0 || end1 - text != end2 - text;
     }
     SC_EXPECT(wrong == 0);
-    const char *odd[] = {"1e3", "+4", " 5", "0x10", ".5", "7.", "-0", "12345678901234567.5",
-                         "1.2.3", "", "-", "inf"};
+    const char *odd[] = {"1e3",   "+4", " 5", "0x10", ".5", "7.", "-0", "12345678901234567.5",
+                         "1.2.3", "",   "-",  "inf"};
     for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
         char *end1, *end2;
         double a = sc_numtext_parse(odd[i], &end1), b = strtod(odd[i], &end2);
