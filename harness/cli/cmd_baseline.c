@@ -103,7 +103,7 @@ static sc_status_t baseline__create(const baseline__opts_t *o, sc_err_t *err)
     sc_baseline_builder_t bb;
     sc_baseline_begin(&bb, &b, o->tolerance);
     if (status == SC_OK)
-        status = sc_drive_baseline_read(&bb, &o->words[1], n, err);
+        status = sc_drive_baseline_read(&bb, &o->words[1], n, true, err);
     status = sc_baseline_end(&bb, status, true, err);
     if (status != SC_OK)
         return status;

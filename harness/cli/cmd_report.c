@@ -10,6 +10,7 @@
 
 #include "cli/sc_cli.h"
 #include "cli/sc_cmd.h"
+#include "drive/sc_drive_baseline.h"
 #include "judge/sc_baseline.h"
 #include "report/sc_json_in.h"
 #include "report/sc_json_out.h"
@@ -50,35 +51,25 @@ static const sc_cli_opt_t report__options[] = {
 #undef O
 
 /* The last run held to the ones before it; *regressions counts its figures beyond the band. */
-static sc_status_t report__compare(const report__opts_t *o, sc_result_t *docs, int *regressions,
-                                   sc_err_t *err)
+static sc_status_t report__compare(const report__opts_t *o, int *regressions, sc_err_t *err)
 {
     size_t nbase = (size_t)o->ndirs - 1;
-    sc_run_kind_t first; /* the earlier runs are held to the first as they are added */
-    sc_run_kind_of(&docs[0], &first);
-    sc_status_t status = sc_run_kind_check(&docs[nbase], o->dirs[nbase], &first, o->dirs[0], err);
+    sc_drive_held_t held;
+    sc_status_t status =
+        sc_drive_held_to_earlier(o->dirs, (size_t)o->ndirs, o->tolerance, &held, err);
     if (status != SC_OK)
         return status;
-    sc_baseline_t b;
-    status = sc_baseline_build(docs, o->dirs, nbase, o->tolerance, &b, err);
-    if (status != SC_OK)
-        return status;
-    sc_checks_t checks = {0};
-    size_t matched = sc_verdict_baseline(&b, &docs[nbase], &checks);
-    *regressions = 0;
-    for (size_t i = 0; i < matched; i++)
-        *regressions += checks.items[i].level != SC_LEVEL_PASS;
+    *regressions = held.regressions > INT_MAX ? INT_MAX : (int)held.regressions;
     printf("# %s held to %zu earlier run%s (%zu figures matched)\n", o->dirs[nbase], nbase,
-           nbase == 1 ? "" : "s", matched);
-    if (checks.n > 0)
-        sc_verdict_print(stdout, NULL, &checks);
-    printf("# %d regression%s beyond the spread (at least %.0f %%)\n", *regressions,
-           *regressions == 1 ? "" : "s", o->tolerance * 100);
-    if (matched == 0)
+           nbase == 1 ? "" : "s", held.matched);
+    if (held.listed.checks.n > 0)
+        sc_verdict_print_result(stdout, NULL, &held.listed);
+    printf("# %zu regression%s beyond the spread (at least %.0f %%)\n", held.regressions,
+           held.regressions == 1 ? "" : "s", o->tolerance * 100);
+    if (held.matched == 0)
         status = sc_err_set(err, SC_ERR_INPUT, "report: %s has no figure the earlier runs measured",
                             o->dirs[nbase]);
-    sc_list_free(&checks);
-    sc_baseline_free(&b);
+    sc_result_free(&held.listed);
     return status;
 }
 
@@ -150,10 +141,9 @@ int sc_cmd_report(const sc_rte_t *rte, int argc, char **argv)
         status = sc_err_set(&err, SC_ERR_NOMEM, "report: no memory for %d runs", o.ndirs);
     int loaded = 0, regressions = 0;
     /* one run is rendered for a person: what a report lists of it is read (a fleet's million
-     * rows are passed by); runs compared are read whole */
-    for (; status == SC_OK && loaded < o.ndirs; loaded++)
-        status = sc_json_load_result_listed(o.dirs[loaded], &docs[loaded],
-                                            o.ndirs == 1 ? SC_DEFAULT_SHOWN : 0, &err);
+     * rows are passed by); runs compared are streamed (sc_drive_held_to_earlier) */
+    for (; status == SC_OK && o.ndirs == 1 && loaded < o.ndirs; loaded++)
+        status = sc_json_load_result_listed(o.dirs[loaded], &docs[loaded], SC_DEFAULT_SHOWN, &err);
     int incomplete = 0;
     if (status == SC_OK && o.ended != NULL)
         status = report__mark(&o, &docs[0], &err);
@@ -164,7 +154,7 @@ int sc_cmd_report(const sc_rte_t *rte, int argc, char **argv)
         if (status == SC_OK && sc_result_incomplete(&docs[0]))
             incomplete = report__incomplete(o.dirs[0], &docs[0]);
     } else if (status == SC_OK) {
-        status = report__compare(&o, docs, &regressions, &err);
+        status = report__compare(&o, &regressions, &err);
     }
     for (int i = 0; i < loaded; i++)
         sc_result_free(&docs[i]);

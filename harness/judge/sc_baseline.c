@@ -455,6 +455,80 @@ static void baseline__whole_run(double *ratios, double *tolerances, size_t n, sc
                  (1.0 - median) * 100);
 }
 
+void sc_baseline_hold_begin(sc_baseline_hold_t *h, const sc_baseline_t *b, const sc_store_t *store,
+                            size_t nruns)
+{
+    *h = (sc_baseline_hold_t){.b = b, .store = store, .nruns = nruns};
+}
+
+/* f's point: from the store (made now), or b's sorted list; false when there is none. */
+static bool baseline__point_of(const sc_baseline_hold_t *h, const sc_figure_t *f,
+                               sc_baseline_point_t *p)
+{
+    if (h->store == NULL) {
+        const sc_baseline_point_t *found = sc_baseline_find(h->b, f->key, f->metric);
+        if (found != NULL)
+            *p = *found;
+        return found != NULL;
+    }
+    long k = sc_store_find(h->store, f->key);
+    sc_baseline_point_t made[SC_STORE_METRICS];
+    int n = k < 0 ? 0 : sc_store_key_points(h->store, (size_t)k, h->nruns, made);
+    for (int m = 0; m < n; m++)
+        if (strcmp(made[m].metric, f->metric) == 0) {
+            *p = made[m];
+            return true;
+        }
+    return false;
+}
+
+void sc_baseline_hold_figure(sc_baseline_hold_t *h, const sc_figure_t *f, sc_checks_t *checks)
+{
+    sc_baseline_point_t p;
+    if (!baseline__point_of(h, f, &p))
+        return;
+    if (h->matched == h->cap) {
+        size_t cap = h->cap ? 2 * h->cap : 1024;
+        double *r = realloc(h->ratios, cap * sizeof(double));
+        h->ratios = r != NULL ? r : h->ratios;
+        double *t = r != NULL ? realloc(h->tolerances, cap * sizeof(double)) : NULL;
+        h->tolerances = t != NULL ? t : h->tolerances;
+        h->nomem |= r == NULL || t == NULL;
+        h->cap = r != NULL && t != NULL ? cap : h->cap;
+    }
+    double ratio = baseline__hold(h->b, &p, f, checks);
+    if (h->matched < h->cap) {
+        h->tolerances[h->matched] = baseline__tolerance(h->b, &p);
+        h->ratios[h->matched] = ratio;
+    }
+    h->matched++; /* counted even when it could not be kept: nomem says so */
+}
+
+void sc_baseline_hold_case(sc_baseline_hold_t *h, const sc_result_t *r, bool sweep,
+                           const sc_case_row_t *row, sc_checks_t *checks)
+{
+    if (!baseline__measured(row->time_us))
+        return;
+    sc_figure_t f = {.value = row->time_us, .higher_is_better = false};
+    baseline__case_key(sweep ? "sweep " : "", row, r, f.key, sizeof(f.key));
+    snprintf(f.metric, sizeof(f.metric), "time_us");
+    sc_baseline_hold_figure(h, &f, checks);
+}
+
+sc_status_t sc_baseline_hold_end(sc_baseline_hold_t *h, sc_checks_t *checks, size_t *matched,
+                                 sc_err_t *err)
+{
+    *matched = h->matched;
+    if (!h->nomem && h->matched >= 2)
+        baseline__whole_run(h->ratios, h->tolerances, h->matched, checks);
+    free(h->ratios);
+    free(h->tolerances);
+    bool nomem = h->nomem;
+    *h = (sc_baseline_hold_t){0};
+    return nomem ? sc_err_set(err, SC_ERR_NOMEM, "no memory for the figures held to a baseline")
+                 : SC_OK;
+}
+
 size_t sc_verdict_baseline(const sc_baseline_t *b, const sc_result_t *r, sc_checks_t *checks)
 {
     sc_figures_t figures = {0};
@@ -463,20 +537,12 @@ size_t sc_verdict_baseline(const sc_baseline_t *b, const sc_result_t *r, sc_chec
         sc_list_free(&figures);
         return 0;
     }
-    double *ratios = malloc(2 * figures.n * sizeof(double));
-    double *tolerances = ratios + figures.n;
-    size_t matched = 0;
-    for (size_t i = 0; ratios != NULL && i < figures.n; i++) {
-        const sc_figure_t *f = &figures.items[i];
-        const sc_baseline_point_t *p = sc_baseline_find(b, f->key, f->metric);
-        if (p == NULL)
-            continue;
-        tolerances[matched] = baseline__tolerance(b, p);
-        ratios[matched++] = baseline__hold(b, p, f, checks);
-    }
-    if (matched >= 2)
-        baseline__whole_run(ratios, tolerances, matched, checks);
-    free(ratios);
+    sc_baseline_hold_t h;
+    sc_baseline_hold_begin(&h, b, NULL, 0);
+    for (size_t i = 0; i < figures.n; i++)
+        sc_baseline_hold_figure(&h, &figures.items[i], checks);
+    size_t matched;
+    sc_baseline_hold_end(&h, checks, &matched, &ignored);
     sc_list_free(&figures);
     return matched;
 }

@@ -99,4 +99,28 @@ void sc_baseline_sort(sc_baseline_t *b);
  * when two or more matched. Returns how many matched. */
 size_t sc_verdict_baseline(const sc_baseline_t *b, const sc_result_t *r, sc_checks_t *checks);
 
+/* A run held to a baseline a figure at a time (a fleet's rows streamed past, never held): its
+ * points from b's sorted list, or - store not NULL - made from a builder's store as each key is
+ * met (a million points are never made at once). Each matched figure's ratio and band are kept
+ * for the whole-run check (16 bytes a figure). */
+typedef struct {
+    const sc_baseline_t *b; /* its tolerance, and its points unless store is given */
+    const sc_store_t *store;
+    size_t nruns;                /* the runs the store holds */
+    double *ratios, *tolerances; /* a matched figure's each */
+    size_t matched, cap;
+    bool nomem;
+} sc_baseline_hold_t;
+void sc_baseline_hold_begin(sc_baseline_hold_t *h, const sc_baseline_t *b, const sc_store_t *store,
+                            size_t nruns);
+/* One figure: its check into checks when the baseline has its point. */
+void sc_baseline_hold_figure(sc_baseline_hold_t *h, const sc_figure_t *f, sc_checks_t *checks);
+/* One case row of run r (its header; sweep: a row of its sweep), as sc_result_figures keys it. */
+void sc_baseline_hold_case(sc_baseline_hold_t *h, const sc_result_t *r, bool sweep,
+                           const sc_case_row_t *row, sc_checks_t *checks);
+/* The whole-run check (two or more matched), h freed; how many matched. SC_ERR_NOMEM: a figure
+ * could not be kept. */
+sc_status_t sc_baseline_hold_end(sc_baseline_hold_t *h, sc_checks_t *checks, size_t *matched,
+                                 sc_err_t *err);
+
 #endif

@@ -230,9 +230,24 @@ static size_t store__chain(const sc_store_t *s, size_t k, sc_stored_figure_t *f)
     return n;
 }
 
+long sc_store_find(const sc_store_t *s, const char *key)
+{
+    if (s->nslots == 0)
+        return -1;
+    for (size_t at = store__hash(key) & (s->nslots - 1); s->slots[at] != 0;
+         at = (at + 1) & (s->nslots - 1))
+        if (strcmp(store__key(s, s->slots[at] - 1), key) == 0)
+            return (long)s->slots[at] - 1;
+    return -1;
+}
+
 int sc_store_points(const sc_store_t *s, size_t i, size_t nruns, sc_baseline_point_t *points)
 {
-    uint32_t k = s->order[i];
+    return sc_store_key_points(s, s->order[i], nruns, points);
+}
+
+int sc_store_key_points(const sc_store_t *s, size_t k, size_t nruns, sc_baseline_point_t *points)
+{
     sc_stored_figure_t few[64], *f = few;
     size_t n = store__chain(s, k, NULL);
     if (n > sizeof(few) / sizeof(few[0]) && (f = malloc(n * sizeof(*f))) == NULL)

@@ -51,5 +51,9 @@ bool sc_store_group(sc_store_t *s);
  * most SC_STORE_METRICS); their number, -1 without memory for the key's figures. nruns: the
  * runs added (a point of all says "all"). */
 int sc_store_points(const sc_store_t *s, size_t i, size_t nruns, sc_baseline_point_t *points);
+/* A key's index (as added; no sc_store_group needed), -1 when the store has no such key; and
+ * the points of the key at that index, as sc_store_points makes them. */
+long sc_store_find(const sc_store_t *s, const char *key);
+int sc_store_key_points(const sc_store_t *s, size_t k, size_t nruns, sc_baseline_point_t *points);
 
 #endif

@@ -12,16 +12,14 @@
 #include "util/sc_files.h"
 
 /* "# verdict: PASS (n pass, n warn, n fail)", over the checks listed and those not */
-static void verdict_render__tally_line(const sc_checks_t *checks, sc_tally_t unlisted, char *line,
-                                       size_t len)
+static void verdict_render__tally_line(const sc_checks_t *checks, sc_tally_t unlisted,
+                                       const char *kept, char *line, size_t len)
 {
     sc_tally_t t = sc_tally_sum(sc_checks_tally(checks), unlisted);
-    char more[160] = "";
+    char more[192] = "";
     if (unlisted.checks > 0)
-        snprintf(more, sizeof(more),
-                 "# %d more checks (%d not PASS) are not listed here: result.json holds every "
-                 "check\n",
-                 unlisted.checks, unlisted.checks - unlisted.pass);
+        snprintf(more, sizeof(more), "# %d more checks (%d not PASS) are not listed here: %s\n",
+                 unlisted.checks, unlisted.checks - unlisted.pass, kept);
     snprintf(line, len, "%s# verdict: %s (%d pass, %d warn, %d fail)%s\n", more,
              sc_tally_verdict(t), t.pass, t.warn, t.fail,
              t.inconclusive ? "\n# " SC_INCONCLUSIVE_TEXT
@@ -52,7 +50,7 @@ static bool verdict_render__colour(FILE *out)
 }
 
 static void verdict_render__print(FILE *out, FILE *log, const sc_checks_t *checks,
-                                  sc_tally_t unlisted)
+                                  sc_tally_t unlisted, const char *kept)
 {
     bool tty = verdict_render__colour(out);
     static const char *const colours[] = {"\033[32m", "\033[33m", "\033[31m"};
@@ -75,25 +73,28 @@ static void verdict_render__print(FILE *out, FILE *log, const sc_checks_t *check
                 fprintf(dest[d], "    (%s)\n", c->note);
         }
         char line[544];
-        verdict_render__tally_line(checks, unlisted, line, sizeof(line));
+        verdict_render__tally_line(checks, unlisted, kept, line, sizeof(line));
         fputs(line, dest[d]);
     }
 }
 
 void sc_verdict_print(FILE *out, FILE *log, const sc_checks_t *checks)
 {
-    verdict_render__print(out, log, checks, (sc_tally_t){0});
+    verdict_render__print(out, log, checks, (sc_tally_t){0}, "");
 }
 
 void sc_verdict_print_result(FILE *out, FILE *log, const sc_result_t *r)
 {
-    verdict_render__print(out, log, &r->checks, r->unlisted);
+    /* a run's result.json holds them; runs compared have none (those not PASS listed first) */
+    verdict_render__print(out, log, &r->checks, r->unlisted,
+                          r->results_dir[0] != '\0' ? "result.json holds every check"
+                                                    : "those not PASS are listed first");
 }
 
 void sc_verdict_print_line(sc_results_t *res, const sc_checks_t *checks)
 {
     char line[544];
-    verdict_render__tally_line(checks, (sc_tally_t){0}, line, sizeof(line));
+    verdict_render__tally_line(checks, (sc_tally_t){0}, "", line, sizeof(line));
     sc_results_printf(res, "%s", line);
 }
 

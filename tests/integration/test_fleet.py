@@ -4,7 +4,8 @@ verdict table, report.html, junit.xml, metrics.prom - lists every check that did
 even spread of the rest, and says so; the verdict counts them all. A degraded twin with 40 slow
 rows spread through the log FAILs on exactly those, each of them listed, and `report DIR` of the
 judged run says what judge said. A baseline of the healthy run holds every row (written as made),
-and the degraded log held to it regresses on its slow rows."""
+and the degraded log held to it regresses on its slow rows, as it does compared with the healthy
+run (report DIR1 DIR2, streamed: the regressions listed, the rest counted)."""
 import os
 
 from sclib import *
@@ -62,6 +63,7 @@ def listed(d, out, doc):
 def test():
     wd = workdir("fleet")
     rc, out, d = judge(wd, "healthy", set())
+    healthy = d
     doc = load_result(os.path.join(d, "result.json"))
     summary, counts, _, _ = listed(d, out, doc)
     expect(rc == 0 and counts["FAIL"] == 0 and summary["verdict"] in ("PASS", "WARN"),
@@ -110,6 +112,16 @@ def test():
     slow_rows = [c for c in held["checks"] if c["source"] == "baseline" and c["verdict"] == "FAIL"]
     expect(rc == 1 and len(slow_rows) >= 2 * len(SLOW) - 2, f"--baseline: exit {rc}, "
            f"{len(slow_rows)} baseline FAILs for {2 * len(SLOW)} slow rows")
+    # the degraded run compared with the healthy one (report DIR1 DIR2, streamed): each slow row
+    # a regression, every one listed, the rest counted, not listed
+    rc, out, err, _ = scalecheck1(["report", healthy, d], timeout=240)
+    named = [ln for ln in out.splitlines() if "vs baseline" in ln and ln.rstrip().endswith("FAIL")]
+    expect(rc == 1 and f"# {2 * len(SLOW)} regressions beyond" in out
+           and f"({2 * LINES} figures matched)" in out and len(named) == 2 * len(SLOW)
+           and "those not PASS are listed first" in out,
+           f"report DIR1 DIR2: exit {rc}, {len(named)} FAILs listed\n{out[-800:]}{err[-300:]}")
+    rc, out, err, _ = scalecheck1(["report", healthy, healthy], timeout=240)
+    expect(rc == 0 and "# 0 regressions" in out, f"a run held to itself: {rc} {out[-300:]}")
     print(f"fleet: {2 * LINES} rows judged; listed {summary['listed']}; degraded run "
           f"{len(failed)} FAILs, each listed")
 
