@@ -17,8 +17,8 @@ typedef struct {
     sc_baseline_hold_t hold;
     sc_shown_t shown;
     sc_drive_held_t *held;
-    const sc_result_t *header; /* the last run's, filled before its rows come */
-    sc_checks_t made;          /* one figure's checks */
+    sc_result_t last; /* the last run's header, filled before its rows come */
+    sc_checks_t made; /* one figure's checks */
     bool nomem;
 } held__run_t;
 
@@ -36,7 +36,7 @@ static void held__offer(held__run_t *run, bool figures)
 static bool held__row(void *ctx, bool sweep, const sc_case_row_t *row)
 {
     held__run_t *run = ctx;
-    sc_baseline_hold_case(&run->hold, run->header, sweep, row, &run->made);
+    sc_baseline_hold_case(&run->hold, &run->last, sweep, row, &run->made);
     held__offer(run, true);
     return !run->nomem;
 }
@@ -58,23 +58,22 @@ static sc_status_t held__others(held__run_t *run, const sc_result_t *last, sc_er
 static sc_status_t held__last(sc_baseline_builder_t *bb, const char *dir, held__run_t *run,
                               sc_err_t *err)
 {
-    sc_result_t last;
-    sc_result_init(&last, "");
-    run->header = &last;
+    sc_result_t *last = &run->last;
+    sc_result_init(last, "");
     sc_json_cases_t to = {held__row, run};
-    sc_status_t status = sc_json_load_result_cases(dir, &last, &to, err);
+    sc_status_t status = sc_json_load_result_cases(dir, last, &to, err);
     if (status != SC_OK)
         return run->nomem ? sc_err_set(err, SC_ERR_NOMEM, "no memory for the checks of %s", dir)
                           : status; /* the loader freed the document */
-    status = sc_run_kind_check(&last, dir, &bb->first, bb->first_dir, err);
+    status = sc_run_kind_check(last, dir, &bb->first, bb->first_dir, err);
     if (status == SC_OK)
-        status = held__others(run, &last, err);
+        status = held__others(run, last, err);
     if (status == SC_OK)
         status = sc_baseline_hold_end(&run->hold, &run->made, &run->held->matched, err);
     held__offer(run, false); /* the whole run's check: not a regression of its own */
     if (status == SC_OK && run->nomem)
         status = sc_err_set(err, SC_ERR_NOMEM, "no memory for the checks of %s", dir);
-    sc_result_free(&last);
+    sc_result_free(last);
     return status;
 }
 

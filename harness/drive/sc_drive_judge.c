@@ -99,7 +99,7 @@ static bool judge__checks_out(judge__stream_t *s, const sc_check_t *c, size_t n)
 }
 
 /* text appended at *at, cut short before end (which stays the terminator's). */
-static void judge__cat(char **at, char *end, const char *text)
+static void judge__cat(char **at, const char *end, const char *text)
 {
     size_t n = strnlen(text, (size_t)(end - *at));
     memcpy(*at, text, n);

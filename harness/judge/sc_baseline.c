@@ -487,14 +487,18 @@ void sc_baseline_hold_figure(sc_baseline_hold_t *h, const sc_figure_t *f, sc_che
     sc_baseline_point_t p;
     if (!baseline__point_of(h, f, &p))
         return;
-    if (h->matched == h->cap) {
+    if (h->matched == h->cap && !h->nomem) {
         size_t cap = h->cap ? 2 * h->cap : 1024;
-        double *r = realloc(h->ratios, cap * sizeof(double));
-        h->ratios = r != NULL ? r : h->ratios;
-        double *t = r != NULL ? realloc(h->tolerances, cap * sizeof(double)) : NULL;
-        h->tolerances = t != NULL ? t : h->tolerances;
-        h->nomem |= r == NULL || t == NULL;
-        h->cap = r != NULL && t != NULL ? cap : h->cap;
+        double *ratios = realloc(h->ratios, cap * sizeof(double));
+        if (ratios != NULL) {
+            h->ratios = ratios;
+            double *tolerances = realloc(h->tolerances, cap * sizeof(double));
+            if (tolerances != NULL) {
+                h->tolerances = tolerances;
+                h->cap = cap;
+            }
+        }
+        h->nomem = h->cap != cap;
     }
     double ratio = baseline__hold(h->b, &p, f, checks);
     if (h->matched < h->cap) {

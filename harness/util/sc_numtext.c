@@ -188,7 +188,7 @@ int sc_numtext_g(double x, int precision, char *buf)
     int e;
     if (!numtext__digits(a, precision, &m, &e))
         return snprintf(buf, 32, "%.*g", precision, x);
-    char digits[16];
+    char digits[16] = {0};
     for (int i = precision - 1; i >= 0; i--, m /= 10)
         digits[i] = (char)('0' + m % 10);
     bool fixed = e >= -4 && e < precision; /* %g's choice of notation */
