@@ -2,6 +2,7 @@
  * pairs, the checks and the findings, each through its field table. What only a person reads
  * (rank_info, telemetry, the grid) stays in the file. */
 #include "report/sc_json_in.h"
+#include "util/sc_numtext.h"
 #include "util/sc_files.h"
 
 #include <errno.h>
@@ -282,7 +283,7 @@ static bool json_in__case_fields(const char *text, size_t len, sc_case_row_t *ro
     if (v[3][0] < '0' || v[3][0] > '9' || *end != '\0' || errno != 0)
         return false;
     row->in_place = strcmp(v[4], "true") == 0;
-    row->time_us = strtod(v[5], &end);
+    row->time_us = sc_numtext_parse(v[5], &end);
     return (row->in_place || strcmp(v[4], "false") == 0) && *end == '\0' &&
            isfinite(row->time_us) && row->time_us >= 0 &&
            row->time_us <= sc_json_unit_max("time_us");
