@@ -280,6 +280,21 @@ void sc_session_say(sc_session_t *s, const sc_rte_t *rte, const char *cmd, sc_st
     s->error_said = true;
 }
 
+/* A rank at fault on a GPU communicator, after aborting it: the peers on this host released by
+ * the abort have said so (their records no longer running), or SC_DEFAULT_PEER_GRACE_S passed.
+ * MPI's peers are not released by an abort: not waited for. */
+static void session__wait_released(const sc_session_t *s, const sc_rte_t *rte)
+{
+    if (s->world == NULL || strcmp(sc_comm_name(s->world), "nccl") != 0)
+        return;
+    uint64_t until = sc_clock_ns() + (uint64_t)SC_DEFAULT_PEER_GRACE_S * 1000000000ull;
+    for (int r = 0; r < sc_progress_ranks(s->progress); r++) {
+        uint64_t now = sc_clock_ns();
+        if (r != rte->rank && now < until)
+            sc_progress_wait_ended(s->progress, r, (int)((until - now) / 1000000ull));
+    }
+}
+
 int sc_session_finish(sc_session_t *s, const sc_rte_t *rte, const char *cmd, sc_status_t status,
                       const sc_err_t *err, int failed)
 {
@@ -288,9 +303,16 @@ int sc_session_finish(sc_session_t *s, const sc_rte_t *rte, const char *cmd, sc_
     if (code == 3) { /* the GPU communicators first: their peers are released, not killed */
         sc_backend_abort_all(true);
         /* released by a peer's failure: that rank says why and ends the job itself; an abort
-         * from here at once could kill it before it does (bounded: then we end it) */
-        if (status == SC_ERR_PEER)
+         * from here at once could kill it before it does (bounded: then we end it). Its record
+         * says it was released, and the rank at fault waits for that before ending the job: its
+         * abort at once had mpirun kill the peers before they said why they stopped. */
+        if (status == SC_ERR_PEER) {
+            sc_watchdog_stop(s->wd); /* the record: no longer running */
+            s->wd = NULL;
             sleep(SC_DEFAULT_PEER_GRACE_S);
+        } else {
+            session__wait_released(s, rte);
+        }
         sc_rte_abort(rte, 3);
     }
     if (code == 2) /* bad input: nothing measured, nothing left on disk */
