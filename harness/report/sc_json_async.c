@@ -49,6 +49,15 @@ static void *async__main(void *arg)
     return NULL;
 }
 
+static void async__free(sc_json_async_t *a)
+{
+    free(a->batch[0].items);
+    free(a->batch[1].items);
+    pthread_mutex_destroy(&a->lock);
+    pthread_cond_destroy(&a->cond);
+    free(a);
+}
+
 sc_json_async_t *sc_json_async_open(FILE *out, size_t elem_size, const sc_field_t *fields)
 {
     sc_json_async_t *a = calloc(1, sizeof(*a));
@@ -61,11 +70,7 @@ sc_json_async_t *sc_json_async_open(FILE *out, size_t elem_size, const sc_field_
     pthread_cond_init(&a->cond, NULL);
     if (a->batch[0].items == NULL || a->batch[1].items == NULL ||
         pthread_create(&a->thread, NULL, async__main, a) != 0) {
-        free(a->batch[0].items);
-        free(a->batch[1].items);
-        pthread_mutex_destroy(&a->lock);
-        pthread_cond_destroy(&a->cond);
-        free(a);
+        async__free(a);
         return NULL;
     }
     return a;
@@ -104,10 +109,6 @@ size_t sc_json_async_close(sc_json_async_t *a)
     pthread_mutex_unlock(&a->lock);
     pthread_join(a->thread, NULL);
     size_t written = a->written;
-    free(a->batch[0].items);
-    free(a->batch[1].items);
-    pthread_mutex_destroy(&a->lock);
-    pthread_cond_destroy(&a->cond);
-    free(a);
+    async__free(a);
     return written;
 }

@@ -16,16 +16,22 @@ static void expect_g15(double x, const char *want)
         fprintf(stderr, "  %.17g: got '%s', want '%s'\n", x, got, want);
 }
 
+/* A figure from 1e-26 to 1e14, either sign; *seed moved on. */
+static double random_figure(unsigned *seed)
+{
+    *seed = *seed * 1103515245u + 12345u;
+    double mant = (double)(*seed % 1000000007u) / 1000000007.0 + 0.1;
+    *seed = *seed * 1103515245u + 12345u;
+    return mant * pow(10.0, (double)((int)(*seed % 40u) - 26)) * ((*seed >> 20) & 1 ? -1 : 1);
+}
+
 /* Random figures over the whole range %g writes without an exponent, and beyond. */
 static void random_figures(void)
 {
     unsigned seed = 12345;
     int differ = 0, n = 200000;
     for (int i = 0; i < n; i++) {
-        seed = seed * 1103515245u + 12345u;
-        double mant = (double)(seed % 1000000007u) / 1000000007.0 + 0.1;
-        seed = seed * 1103515245u + 12345u;
-        double x = mant * pow(10.0, (double)((int)(seed % 40u) - 26)) * ((seed >> 20) & 1 ? -1 : 1);
+        double x = random_figure(&seed);
         char got[32], want[32];
         sc_numtext_g15(x, got);
         snprintf(want, sizeof(want), "%.15g", x);
@@ -57,10 +63,7 @@ static void random_precisions(void)
     unsigned seed = 777;
     int differ = 0, n = 200000;
     for (int i = 0; i < n; i++) {
-        seed = seed * 1103515245u + 12345u;
-        double mant = (double)(seed % 1000000007u) / 1000000007.0 + 0.1;
-        seed = seed * 1103515245u + 12345u;
-        double x = mant * pow(10.0, (double)((int)(seed % 40u) - 26)) * ((seed >> 20) & 1 ? -1 : 1);
+        double x = random_figure(&seed);
         int precision = 1 + (int)(seed >> 24) % 14; /* 1..14 */
         if (i % 7 == 0)
             x = floor(x * 1000.0); /* whole numbers, wider than some precisions */
