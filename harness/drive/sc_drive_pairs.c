@@ -260,6 +260,12 @@ int sc_drive_pairs(const sc_rte_t *rte, const sc_drive_pairs_opts_t *opts, int a
                           m.ngroups > 0 ? "" : "\n");
         if (m.ngroups > 0)
             sc_results_printf(&ses.res, ", %d group all-reduces\n", m.ngroups);
+        doc->pair_busy_rounds = m.busy_rounds;
+        if (m.busy_rounds > 0)
+            sc_results_printf(&ses.res,
+                              "# pairs: %d round%s of later looks not counted: the control pair "
+                              "measured beside them dropped too (a busy machine, not a link)\n",
+                              m.busy_rounds, m.busy_rounds == 1 ? "" : "s");
         sc_pairs_report(&ses.res, &m, (const char *const *)run.names, expected, o.m.tolerance,
                         leaves.nleaves > 0 ? &leaves : NULL, doc);
         pairs__baseline(&baseline, o.baseline, &ses.res, doc);

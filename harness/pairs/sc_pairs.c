@@ -6,6 +6,7 @@
 #include "sc_pairs.h"
 #include "comm/sc_comm_ops.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 
 #include "util/sc_clock.h"
 #include "pairs/sc_pairs_core.h"
+#include "util/sc_defaults.h"
 #include "util/sc_stats.h"
 
 static sc_status_t pairs__send_n(sc_pairs_run_t *x, int peer, size_t bytes, int n, sc_err_t *err)
@@ -78,6 +80,38 @@ sc_status_t sc_pairs_stream_once(sc_pairs_run_t *x, int from, int to, int count,
     return status == SC_OK ? sc_comm_iwait(pc, err) : status;
 }
 
+static void pairs__read_faults(sc_pairs_run_t *x)
+{
+    const char *fault = getenv("SCALECHECK_TEST_FAULT");
+    const char *slow = fault != NULL ? strstr(fault, "slow-first:") : NULL;
+    const char *busy = fault != NULL ? strstr(fault, "busy-looks:") : NULL;
+    x->fault_slow_first = -1;
+    x->fault_busy_looks = 0;
+    if (slow == NULL || sscanf(slow, "slow-first:%d", &x->fault_slow_first) != 1)
+        x->fault_slow_first = -1;
+    if (busy == NULL || sscanf(busy, "busy-looks:%d", &x->fault_busy_looks) != 1)
+        x->fault_busy_looks = 0;
+}
+
+double sc_pairs_faulted(const sc_pairs_run_t *x, bool involves_slow, double gbps)
+{
+    if (x->look_round == 0 && involves_slow)
+        return gbps / 50;
+    if (x->look_round > 0 && x->look_round <= x->fault_busy_looks)
+        return gbps / 50;
+    return gbps;
+}
+
+/* One stream of a later look, read as the test-only faults make it. */
+static sc_status_t pairs__stream_look(sc_pairs_run_t *x, int from, int to, double *gbps,
+                                      sc_err_t *err)
+{
+    sc_status_t status = sc_pairs_stream_once(x, from, to, x->o->iters, gbps, err);
+    *gbps = sc_pairs_faulted(x, false, *gbps);
+    return status;
+}
+
+/* A pair's figure one way: best of SC__TRIALS streams (the first looks and the controls). */
 static sc_status_t pairs__stream(sc_pairs_run_t *x, int from, int to, double *gbps, sc_err_t *err)
 {
     sc_status_t status = SC_OK;
@@ -88,6 +122,7 @@ static sc_status_t pairs__stream(sc_pairs_run_t *x, int from, int to, double *gb
         *gbps = g > *gbps ? g : *gbps;
         sc_watchdog_tick(sc_watchdog_progress(x->wd)); /* a long stream is not a stuck one */
     }
+    *gbps = sc_pairs_faulted(x, from == x->fault_slow_first || to == x->fault_slow_first, *gbps);
     return status;
 }
 
@@ -261,8 +296,9 @@ static sc_status_t pairs__gather(sc_pairs_run_t *x, sc_err_t *err)
     return status;
 }
 
-/* One more look at a slow pair: each slow direction is measured once more and keeps its better
- * figure. Every rank learns the figures, so that all take the same next step. */
+/* One more look at a slow pair: each slow direction is measured once more (one stream: a fault
+ * is slow at every stream, and a bad node's n-1 pairs are looked at by the stream) and keeps its
+ * better figure. Every rank learns the figures, so that all take the same next step. */
 static sc_status_t pairs__look_once(sc_pairs_run_t *x, int a, int b, double limit, sc_err_t *err)
 {
     sc_comm_t *pc = x->pc;
@@ -274,48 +310,108 @@ static sc_status_t pairs__look_once(sc_pairs_run_t *x, int a, int b, double limi
     sc_watchdog_arm(x->wd, what, pc->world_rank, n);
     sc_status_t status = SC_OK;
     if ((pc->rank == a || pc->rank == b) && *ab < limit)
-        status = sc_pairs_stream_once(x, a, b, x->o->iters, &fresh[0], err);
+        status = pairs__stream_look(x, a, b, &fresh[0], err);
     if ((pc->rank == a || pc->rank == b) && *ba < limit && status == SC_OK)
-        status = sc_pairs_stream_once(x, b, a, x->o->iters, &fresh[1], err);
+        status = pairs__stream_look(x, b, a, &fresh[1], err);
     sc_status_t gathered = sc_pairs_sum(x, fresh, 2, MPI_DOUBLE, "MPI_Iallreduce(look)", err);
     *ab = fresh[0] > *ab ? fresh[0] : *ab;
     *ba = fresh[1] > *ba ? fresh[1] : *ba;
-    x->looks[a * n + b] = x->looks[b * n + a] = x->looks[a * n + b] + 1;
     return status == SC_OK ? gathered : status;
 }
 
-/* Later looks, in rounds: each round waits (0.25 s, then twice as long each round, at most 2 s)
- * and looks once more at every pair below the slow line that has looks left - noise comes and
- * goes, a fault stays at every look. The pause is per round, not per pair, so a bad node's n-1
- * pairs cost n-1 measurements, not n-1 pauses. Looks raise figures and so the median: the line
- * is drawn again each round, until no pair below it has looks left. Every rank holds the same
- * matrix and takes the same steps. */
+/* The control of a round of looks: of the measured pairs above the line, the one whose slower
+ * direction is nearest the reference (a typical healthy pair); -1 when there is none. */
+static int pairs__control(const sc_pairs_run_t *x, double reference, double limit)
+{
+    int n = x->pc->size, control = -1;
+    double nearest = 0;
+    for (int a = 0; a < n; a++)
+        for (int b = a + 1; b < n; b++) {
+            double ab = x->uni[a * n + b], ba = x->uni[b * n + a], low = ab < ba ? ab : ba;
+            double gap = fabs(low - reference);
+            if (x->looks[a * n + b] > 0 && low >= limit && (control < 0 || gap < nearest))
+                control = a * n + b, nearest = gap;
+        }
+    return control;
+}
+
+/* The control measured once more, right after the round's looks (from its lower participant):
+ * whether it held SC_DEFAULT_PAIRS_CONTROL_HOLD of its figure. Every rank learns it. */
+static sc_status_t pairs__control_held(sc_pairs_run_t *x, int control, bool *held, sc_err_t *err)
+{
+    sc_comm_t *pc = x->pc;
+    int n = pc->size, a = control / n, b = control % n;
+    double fresh = 0;
+    sc_watchdog_arm(x->wd, "pairs, the control pair of a round of looks", pc->world_rank, n);
+    sc_status_t status = SC_OK;
+    if (pc->rank == a || pc->rank == b)
+        status = pairs__stream(x, a, b, &fresh, err);
+    sc_status_t gathered = sc_pairs_sum(x, &fresh, 1, MPI_DOUBLE, "MPI_Iallreduce(control)", err);
+    *held = fresh >= SC_DEFAULT_PAIRS_CONTROL_HOLD * x->uni[control];
+    return status == SC_OK ? gathered : status;
+}
+
+/* The pairs below limit with looks left (index a * n + b, a < b) into slow; their count. */
+static int pairs__slow_left(const sc_pairs_run_t *x, double limit, int *slow)
+{
+    int n = x->pc->size, count = 0;
+    for (int a = 0; a < n; a++)
+        for (int b = a + 1; b < n; b++) {
+            int looks = x->looks[a * n + b];
+            if ((x->uni[a * n + b] < limit || x->uni[b * n + a] < limit) && looks > 0 &&
+                looks < x->o->looks)
+                slow[count++] = a * n + b;
+        }
+    return count;
+}
+
+/* A round's pause: 0.25 s, then twice as long each round, at most 2 s. */
+void sc_pairs_pause(int round)
+{
+    long pause_ns = round < 3 ? 250000000L << round : 2000000000L;
+    struct timespec nap = {.tv_sec = pause_ns / 1000000000L, .tv_nsec = pause_ns % 1000000000L};
+    nanosleep(&nap, NULL);
+}
+
+/* Later looks, in rounds: each round pauses (sc_pairs_pause) and looks once more at every pair
+ * below the slow line that has looks left - noise comes and goes, a fault stays at every look.
+ * The pause is per round, not per pair, so a bad node's n-1 pairs cost n-1 measurements, not
+ * n-1 pauses. A healthy control pair is measured after the round's looks: when it dropped too,
+ * the machine was busy, and the round's looks do not count (up to --looks - 1 such rounds).
+ * Looks raise figures and so the median: the line is drawn again each round, until no pair
+ * below it has looks left. Every rank holds the same matrix and takes the same steps. */
 static sc_status_t pairs__confirm(sc_pairs_run_t *x, double expected, sc_err_t *err)
 {
     int n = x->pc->size;
-    sc_status_t status = SC_OK;
+    int *slow = malloc(((size_t)n * (size_t)n + 1) * sizeof(int));
+    sc_status_t status = slow != NULL ? SC_OK
+                                      : sc_err_set(err, SC_ERR_NOMEM,
+                                                   "rank %d (host %s): no "
+                                                   "memory for pairs",
+                                                   x->rte->rank, x->rte->host);
     for (int round = 0; status == SC_OK; round++) {
         double reference = expected > 0 ? expected : sc_stats_matrix_median(x->uni, x->looks, n);
         double limit = (1.0 - x->o->tolerance) * reference;
-        bool any = false;
-        for (int a = 0; a < n && status == SC_OK; a++)
-            for (int b = a + 1; b < n && status == SC_OK; b++) {
-                bool slow = x->uni[a * n + b] < limit || x->uni[b * n + a] < limit;
-                if (!slow || x->looks[a * n + b] == 0 || x->looks[a * n + b] >= x->o->looks)
-                    continue;
-                if (!any) { /* the round's pause, before its first look */
-                    long pause_ns = round < 3 ? 250000000L << round : 2000000000L;
-                    struct timespec nap = {.tv_sec = pause_ns / 1000000000L,
-                                           .tv_nsec = pause_ns % 1000000000L};
-                    nanosleep(&nap, NULL);
-                }
-                any = true;
-                status = pairs__look_once(x, a, b, limit, err);
-            }
-        if (!any)
+        int nslow = pairs__slow_left(x, limit, slow);
+        if (nslow == 0)
             break;
+        int control = pairs__control(x, reference, limit);
+        sc_pairs_pause(round);
+        x->look_round = round + 1;
+        for (int k = 0; k < nslow && status == SC_OK; k++)
+            status = pairs__look_once(x, slow[k] / n, slow[k] % n, limit, err);
+        bool held = true;
+        if (status == SC_OK && control >= 0 && x->busy_rounds < x->o->looks - 1)
+            status = pairs__control_held(x, control, &held, err);
+        x->busy_rounds += !held;
+        for (int k = 0; k < nslow && held; k++) {
+            int a = slow[k] / n, b = slow[k] % n;
+            x->looks[a * n + b] = x->looks[b * n + a] = x->looks[a * n + b] + 1;
+        }
     }
+    x->look_round = 0;
     sc_watchdog_disarm(x->wd);
+    free(slow);
     return status;
 }
 
@@ -441,6 +537,7 @@ sc_status_t sc_pairs_measure(const sc_pairs_ctx_t *in, const sc_pairs_opts_t *o,
                         .wd = in->wd,
                         .on_round = in->on_round,
                         .on_round_arg = in->on_round_arg};
+    pairs__read_faults(&x);
     if (in->on_round != NULL && in->pc->rank == 0)
         sc_pairs_matrix_alloc(&x.so_far, n);
     x.buf = sc_comm_alloc(x.pc, SC_PAIRS_BUF(o->size));
@@ -465,6 +562,7 @@ sc_status_t sc_pairs_measure(const sc_pairs_ctx_t *in, const sc_pairs_opts_t *o,
     for (int a = 0; out->looks != NULL && a < n; a++)
         for (int b = a + 1; b < n; b++)
             out->measured += out->looks[a * n + b] > 0;
+    out->busy_rounds = x.busy_rounds;
     if (x.buf)
         sc_comm_free(x.pc, x.buf);
     sc_pairs_matrix_free(&x.so_far);

@@ -44,6 +44,7 @@ typedef struct {
     double *bidir, *lat;      /* GB/s both ways; microseconds one way */
     int *looks;               /* how many times the pair was measured (0: not measured) */
     int rounds, measured;     /* rounds run, pairs measured (the first look of each) */
+    int busy_rounds;          /* rounds of later looks not counted: the control dropped too */
     sc_pairs_group_t *groups; /* bisect: the groups measured, in order */
     int ngroups;
     double group_reference; /* bisect: the busbw the groups were held to */

@@ -3,6 +3,7 @@
  * group is halved and its halves measured in the next round, until groups of two or three
  * remain, which are measured as pairs; then quick's second step pairs each suspect with a node
  * of a healthy group. k slow nodes cost about k log2 n measurements instead of n(n-1)/2. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "pairs/sc_pairs_core.h"
 #include "comm/sc_comm_ops.h"
 #include "util/sc_clock.h"
+#include "util/sc_defaults.h"
 #include "util/sc_stats.h"
 
 #define BISECT_TRIALS 3 /* best of, as a pair's stream */
@@ -44,7 +46,8 @@ static sc_status_t bisect__allreduce(sc_pairs_run_t *x, sc_comm_t *sub, double *
         best = bus > best ? bus : best;
         sc_watchdog_tick(sc_watchdog_progress(x->wd));
     }
-    *busbw = sub->rank == 0 ? best : 0;
+    int slow = x->fault_slow_first - x->pc->rank + sub->rank; /* its rank in the group */
+    *busbw = sub->rank == 0 ? sc_pairs_faulted(x, slow >= 0 && slow < sub->size, best) : 0;
     return status;
 }
 
@@ -83,37 +86,64 @@ static sc_status_t bisect__round(sc_pairs_run_t *x, const sc_span_t *groups, int
     return status;
 }
 
-/* Later looks at the groups below limit, as for pairs: a pause (0.25 s, doubling, at most 2 s),
- * then the slow ones once more, each keeping its best figure. */
+/* The slow groups (below limit) into which, and as again; then a healthy control group, the one
+ * nearest the reference, measured last in the same round. Their count with the control. */
+static int bisect__again(const sc_span_t *groups, int ngroups, double limit, double reference,
+                         const double *busbw, int *which, sc_span_t *again, int *control)
+{
+    int nagain = 0;
+    *control = -1;
+    for (int g = 0; g < ngroups; g++)
+        if (busbw[g] < limit) {
+            which[nagain] = g;
+            again[nagain++] = groups[g];
+        } else if (*control < 0 || fabs(busbw[g] - reference) < fabs(busbw[*control] - reference))
+            *control = g;
+    if (nagain > 0 && *control >= 0) {
+        which[nagain] = *control;
+        again[nagain++] = groups[*control];
+    }
+    return nagain;
+}
+
+/* Later looks at the groups below limit, as for pairs: a pause (sc_pairs_pause), then the slow
+ * ones once more, each keeping its best figure, and a healthy control group measured with them:
+ * when it dropped too (under SC_DEFAULT_PAIRS_CONTROL_HOLD of its figure), the machine was busy
+ * and the round's looks do not count (up to --looks - 1 such rounds, as the pairs' looks). */
 static sc_status_t bisect__confirm(sc_pairs_run_t *x, const sc_span_t *groups, int ngroups,
                                    int round, double limit, double *busbw, int *looks,
                                    sc_err_t *err)
 {
-    sc_span_t *again = malloc((size_t)ngroups * sizeof(sc_span_t));
-    int *which = malloc((size_t)ngroups * sizeof(int));
-    double *fresh = malloc((size_t)ngroups * sizeof(double));
+    sc_span_t *again = malloc((size_t)(ngroups + 1) * sizeof(sc_span_t));
+    int *which = malloc((size_t)(ngroups + 1) * sizeof(int));
+    double *fresh = malloc((size_t)(ngroups + 1) * sizeof(double));
+    double reference = limit / (1.0 - x->o->tolerance);
     sc_status_t status = SC_OK;
     if (!again || !which || !fresh)
         status = sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): no memory for the groups",
                             x->rte->rank, x->rte->host);
-    for (int look = 1; look < x->o->looks && status == SC_OK; look++) {
-        int nagain = 0;
-        for (int g = 0; g < ngroups; g++)
-            if (busbw[g] < limit) {
-                which[nagain] = g;
-                again[nagain++] = groups[g];
-            }
+    for (int look = 1, pause = 0; look < x->o->looks && status == SC_OK; pause++) {
+        int control, nagain = bisect__again(groups, ngroups, limit, reference, busbw, which, again,
+                                            &control);
         if (nagain == 0)
             break;
-        long pause_ns = look < 4 ? 250000000L << (look - 1) : 2000000000L;
-        nanosleep(&(struct timespec){pause_ns / 1000000000L, pause_ns % 1000000000L}, NULL);
+        if (control >= 0 && x->busy_rounds >= x->o->looks - 1) /* no more rounds to excuse */
+            nagain--, control = -1;
+        sc_pairs_pause(pause);
+        x->look_round = pause + 1;
         status = bisect__round(x, again, nagain, round, fresh, err);
-        for (int k = 0; k < nagain && status == SC_OK; k++) {
+        bool held = status != SC_OK || control < 0 ||
+                    fresh[nagain - 1] >= SC_DEFAULT_PAIRS_CONTROL_HOLD * busbw[control];
+        int slow = control >= 0 ? nagain - 1 : nagain;
+        for (int k = 0; k < slow && status == SC_OK; k++) {
             int g = which[k];
             busbw[g] = fresh[k] > busbw[g] ? fresh[k] : busbw[g];
-            looks[g]++;
+            looks[g] += held;
         }
+        x->busy_rounds += !held;
+        look += held;
     }
+    x->look_round = 0;
     free(again);
     free(which);
     free(fresh);

@@ -19,6 +19,13 @@ typedef struct {
     double *uni, *bidir, *lat; /* n x n, filled where this rank measured */
     double *first;             /* n x n: uni at the first look, before later looks */
     int *looks;                /* n x n: how many times the pair was measured */
+    int busy_rounds;           /* rounds of later looks not counted: their control dropped too */
+    int look_round;            /* 0: first looks; r: the r-th round of later looks */
+    /* Test-only faults, read once from SCALECHECK_TEST_FAULT (README "Test-only fault switch"):
+     * "slow-first:P" - every first-look figure of participant P reads 50x slower (a moment's
+     * noise on one node); "busy-looks:K" - every figure of the first K rounds of later looks
+     * reads 50x slower, controls included (a machine busy for a while). */
+    int fault_slow_first, fault_busy_looks;
     sc_pairs_round_fn on_round;
     void *on_round_arg;
     sc_pairs_matrix_t so_far; /* the first participant's, with on_round */
@@ -35,6 +42,11 @@ sc_status_t sc_pairs_measure_rounds(sc_pairs_run_t *x, const int *peers, int rou
  * reference; merged into out. */
 sc_status_t sc_pairs_again(sc_pairs_run_t *x, double reference, signed char *state,
                            sc_pairs_matrix_t *out, sc_err_t *err);
+/* gbps as the test-only faults make it read: involves_slow says the figure is the slow-first
+ * participant's. */
+double sc_pairs_faulted(const sc_pairs_run_t *x, bool involves_slow, double gbps);
+/* A round of later looks' pause: 0.25 s, doubling each round, at most 2 s. */
+void sc_pairs_pause(int round);
 /* The bisect search, whole (sc_pairs_bisect.c). */
 sc_status_t sc_pairs_bisect(sc_pairs_run_t *x, double expected, sc_pairs_matrix_t *out,
                             sc_err_t *err);

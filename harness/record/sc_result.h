@@ -64,6 +64,7 @@ typedef struct {
     bool has_localization;
     char mode[16], per[16], method[16], strategy[16];
     int pair_rounds, pairs_measured; /* what the strategy took */
+    int pair_busy_rounds; /* rounds of later looks not counted: their control pair dropped too */
     uint64_t pair_size_bytes;
     int pair_iters, looks;
     /* judged */

@@ -162,6 +162,7 @@ static void json_doc__pairs_part(const sc_result_t *r, json_t *doc)
     json_object_set_new(doc, "strategy", json_string(r->strategy));
     json_object_set_new(doc, "rounds", json_integer(r->pair_rounds));
     json_object_set_new(doc, "pairs_measured", json_integer(r->pairs_measured));
+    json_object_set_new(doc, "busy_rounds", json_integer(r->pair_busy_rounds));
     json_object_set_new(doc, "groups",
                         sc_json_records(r->groups.items, r->groups.n, sizeof(*r->groups.items),
                                         sc_group_row_fields));

@@ -37,6 +37,11 @@
 #define SC_DEFAULT_PAIRS_TOLERANCE      0.5
 #define SC_DEFAULT_PAIRS_TOLERANCE_TEXT SC_DEFAULT_TEXT(SC_DEFAULT_PAIRS_TOLERANCE)
 
+/* A later look at a slow pair (or group) counts only when a healthy control measured in the same
+ * round held this share of its own figure: when the control dropped too, the machine was busy,
+ * not the link, and the look is taken again (at most --looks - 1 more rounds). */
+#define SC_DEFAULT_PAIRS_CONTROL_HOLD 0.8
+
 /* How far a case whose time is all latency may stray from the model (expect.latency_tolerance):
  * PASS down to half the model's speed, FAIL below a quarter of it. */
 #define SC_DEFAULT_LATENCY_TOLERANCE 0.5

@@ -10,6 +10,33 @@ from sclib import *
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 
+def busy(wd):
+    """A node slow at its first looks only (a moment's noise), and the machine busy through the
+    first two rounds of later looks (the test-only switch SCALECHECK_TEST_FAULT, README): those
+    rounds' controls drop too, so they do not count, and the third round clears the node: exit
+    0, nothing named. Busy through every round, the node is named once the excused rounds
+    (--looks - 1) are spent. The same for the bisect search's groups."""
+    for strategy, ranks, slow, extra in (("all", 5, 1, ()), ("bisect", 16, 5, ("-n", "2"))):
+        for busy_rounds, want in ((2, 0), (9, 1)):
+            path = os.path.join(wd, f"busy-{strategy}-{busy_rounds}.json")
+            rc, out, err, _ = mpirun(ranks, ["pairs", "--per", "rank", "--strategy", strategy,
+                                             "--size", "64K", "--tolerance", "0.8", "--mode", "serial",
+                                             "--json", path, "--results-dir", os.path.join(wd, "r")]
+                                     + list(extra), timeout=240,
+                                     env={"SCALECHECK_TEST_FAULT": f"slow-first:{slow},busy-looks:{busy_rounds}"})
+            doc = load_json(path)
+            name = doc["names"][slow]
+            named = [s["where"] for s in doc["localization"]["suspects"]]
+            looks = [r["looks"] for r in doc["pairs"] if name in (r["a"], r["b"])]
+            if strategy == "bisect":
+                looks = [g["looks"] for g in doc["groups"] if name in g["members"].split()]
+            expect(rc == want and doc["busy_rounds"] == 2 and named == ([name] if want else [])
+                   and set(looks) == {2 if want == 0 else 3},
+                   f"{strategy}, busy {busy_rounds} rounds: exit {rc}, busy {doc['busy_rounds']}, "
+                   f"named {named}, looks {looks}\n{out[-1200:]}{err[-600:]}")
+            expect("2 rounds of later looks not counted" in out, f"{strategy}: the log says so")
+
+
 def test():
     wd = workdir("pairs")
     jpath, cpath = os.path.join(wd, "p.json"), os.path.join(wd, "p.csv")
@@ -71,6 +98,7 @@ def test():
            f"bisect: exit {rc}, {doc['rounds']} rounds, groups {groups}\n{out[-1500:]}")
     expect(groups[1]["members"].split() == [f"{doc['names'][i]}" for i in range(4, 8)],
            f"members {groups[1]['members']} of {doc['names']}")
+    busy(wd)
     # a switch map that leaves this host out
     topo = os.path.join(wd, "switches.yaml")
     with open(topo, "w") as f:
