@@ -384,11 +384,10 @@ static sc_status_t pairs__confirm(sc_pairs_run_t *x, double expected, sc_err_t *
 {
     int n = x->pc->size;
     int *slow = malloc(((size_t)n * (size_t)n + 1) * sizeof(int));
-    sc_status_t status = slow != NULL ? SC_OK
-                                      : sc_err_set(err, SC_ERR_NOMEM,
-                                                   "rank %d (host %s): no "
-                                                   "memory for pairs",
-                                                   x->rte->rank, x->rte->host);
+    sc_status_t status = SC_OK;
+    if (slow == NULL)
+        status = sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): no memory for pairs",
+                            x->rte->rank, x->rte->host);
     for (int round = 0; status == SC_OK; round++) {
         double reference = expected > 0 ? expected : sc_stats_matrix_median(x->uni, x->looks, n);
         double limit = (1.0 - x->o->tolerance) * reference;
