@@ -96,7 +96,7 @@ static void watchdog__watchdog_end(sc_watchdog_t *wd, sc_watchdog_end_t *end,
     sc_progress_beat(wd->records, atomic_load(&wd->progress), false, NULL, mine);
     sc_progress_wait_ended(wd->records, 0, 1500);
     /* Leaving without MPI_Finalize makes the launcher tear the whole job down (docs/REFERENCE.md
-     * §5); MPI_Abort is not callable from this thread at MPI_THREAD_FUNNELED. */
+     * §5); MPI_Abort is not callable from this thread: MPI runs at MPI_THREAD_SINGLE. */
     _exit(end->exit_code);
 }
 

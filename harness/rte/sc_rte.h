@@ -23,7 +23,8 @@ typedef struct {
     char mpi_version[256];      /* MPI_Get_library_version, first line */
 } sc_rte_t;
 
-/* Initialises MPI (thread level FUNNELED: only the main thread calls MPI) and fills rte. */
+/* Initialises MPI (thread level SINGLE: only the main thread calls MPI, and the helper threads
+ * never do) and fills rte. */
 sc_status_t sc_rte_init(int *argc, char ***argv, sc_rte_t *rte, sc_err_t *err);
 
 /* For commands that need no peers (model, judge, report, validate, plan, version): started
