@@ -85,8 +85,6 @@ static void pairs__read_faults(sc_pairs_run_t *x)
     const char *fault = getenv("SCALECHECK_TEST_FAULT");
     const char *slow = fault != NULL ? strstr(fault, "slow-first:") : NULL;
     const char *busy = fault != NULL ? strstr(fault, "busy-looks:") : NULL;
-    x->fault_slow_first = -1;
-    x->fault_busy_looks = 0;
     if (slow == NULL || sscanf(slow, "slow-first:%d", &x->fault_slow_first) != 1)
         x->fault_slow_first = -1;
     if (busy == NULL || sscanf(busy, "busy-looks:%d", &x->fault_busy_looks) != 1)
