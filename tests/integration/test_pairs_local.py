@@ -1,6 +1,8 @@
 """`scalecheck pairs` on one host (--per rank, the GPU-pair view's host analogue): the matrices,
-pairs, localisation and checks are all there with their defaults, and bad options name their
-flag with exit 2."""
+pairs, localisation and checks are all there with their defaults; a node slow only at its first
+look while the machine is busy through two rounds of looks is not named (the control pair's and
+group's drop excuses those rounds), and is named when the machine stays busy (all and bisect);
+bad options name their flag with exit 2."""
 import csv
 import glob
 import os
