@@ -36,10 +36,13 @@ def main():
                                  text=True, env=env, check=True).stdout.split()
             lat, ab, ba = (float(x) for x in out[:3])
             path = os.path.join(work, f"pairs{r}.json")
-            subprocess.run(launch + [a.scalecheck, "pairs", "--per", "rank", "--backend", "mpi",
-                                     "--mode", "serial", "--size", str(size), "--json", path,
-                                     "--results-dir", os.path.join(work, "results")],
-                           capture_output=True, env=env, check=False)
+            run = subprocess.run(launch + [a.scalecheck, "pairs", "--per", "rank", "--backend",
+                                           "mpi", "--mode", "serial", "--size", str(size), "--json",
+                                           path, "--results-dir", os.path.join(work, "results")],
+                                 capture_output=True, text=True, env=env, check=False)
+            if not os.path.exists(path):
+                sys.exit(f"pairs-vs-bare: pairs ended {run.returncode} without {path}\n"
+                         f"{run.stderr[-1500:]}")
             if r == 0:
                 continue
             row = json.load(open(path))["pairs"][0]

@@ -10,11 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "util/sc_clock.h"
 #include "pairs/sc_pairs_core.h"
-#include "util/sc_defaults.h"
 #include "util/sc_stats.h"
 
 static sc_status_t pairs__send_n(sc_pairs_run_t *x, int peer, size_t bytes, int n, sc_err_t *err)
@@ -91,15 +89,6 @@ static void pairs__read_faults(sc_pairs_run_t *x)
         x->fault_busy_looks = 0;
 }
 
-double sc_pairs_faulted(const sc_pairs_run_t *x, bool involves_slow, double gbps)
-{
-    if (x->look_round == 0 && involves_slow)
-        return gbps / 50;
-    if (x->look_round > 0 && x->look_round <= x->fault_busy_looks)
-        return gbps / 50;
-    return gbps;
-}
-
 /* A pair's figure one way: best of SC__TRIALS streams. */
 static sc_status_t pairs__stream(sc_pairs_run_t *x, int from, int to, double *gbps, sc_err_t *err)
 {
@@ -128,6 +117,27 @@ static sc_status_t pairs__stream_look(sc_pairs_run_t *x, int from, int to, doubl
     return status == SC_OK ? pairs__stream(x, from, to, gbps, err) : status;
 }
 
+/* count ping-pongs of 8 bytes with peer; first sends first. */
+static sc_status_t pairs__pingpong(sc_pairs_run_t *x, int peer, bool first, int count,
+                                   sc_err_t *err)
+{
+    sc_status_t status = SC_OK;
+    for (int k = 0; k < count && status == SC_OK; k++) {
+        if (first) {
+            status = pairs__send_n(x, peer, 8, 1, err);
+            if (status == SC_OK)
+                status = pairs__recv_n(x, peer, 8, 1, err);
+        } else {
+            status = pairs__recv_n(x, peer, 8, 1, err);
+            if (status == SC_OK)
+                status = pairs__send_n(x, peer, 8, 1, err);
+        }
+        if (status == SC_OK)
+            status = sc_comm_iwait(x->pc, err);
+    }
+    return status;
+}
+
 /* Pair a < b; the caller is one of them. */
 static sc_status_t pairs__pair(sc_pairs_run_t *x, int a, int b, sc_err_t *err)
 {
@@ -143,21 +153,11 @@ static sc_status_t pairs__pair(sc_pairs_run_t *x, int a, int b, sc_err_t *err)
     /* latency: ping-pong of 8 bytes, as many untimed first (osu_latency's skip: Open MPI's shared
      * memory, for one, takes its fast path to a peer only after 16 messages; without them the
      * mean of 50 read 1.15-1.4x a warmed bare loop's here) */
-    uint64_t t0 = 0;
-    for (int k = -x->o->lat_iters; k < x->o->lat_iters && status == SC_OK; k++) {
-        t0 = k == 0 ? sc_clock_ns() : t0;
-        if (first) {
-            status = pairs__send_n(x, peer, 8, 1, err);
-            if (status == SC_OK)
-                status = pairs__recv_n(x, peer, 8, 1, err);
-        } else {
-            status = pairs__recv_n(x, peer, 8, 1, err);
-            if (status == SC_OK)
-                status = pairs__send_n(x, peer, 8, 1, err);
-        }
-        if (status == SC_OK)
-            status = sc_comm_iwait(pc, err);
-    }
+    if (status == SC_OK)
+        status = pairs__pingpong(x, peer, first, x->o->lat_iters, err);
+    uint64_t t0 = sc_clock_ns();
+    if (status == SC_OK)
+        status = pairs__pingpong(x, peer, first, x->o->lat_iters, err);
     if (first)
         x->lat[a * n + b] = x->lat[b * n + a] =
             (double)(sc_clock_ns() - t0) * 1e-3 / x->o->lat_iters / 2;
@@ -340,18 +340,21 @@ static int pairs__control(const sc_pairs_run_t *x, double reference, double limi
 }
 
 /* The control measured once more, right after the round's looks (from its lower participant):
- * whether it held SC_DEFAULT_PAIRS_CONTROL_HOLD of its figure. Every rank learns it. */
+ * whether the round counts (sc_pairs_round_counts). Every rank learns it. */
 static sc_status_t pairs__control_held(sc_pairs_run_t *x, int control, bool *held, sc_err_t *err)
 {
     sc_comm_t *pc = x->pc;
     int n = pc->size, a = control / n, b = control % n;
     double fresh = 0;
-    sc_watchdog_arm(x->wd, "pairs, the control pair of a round of looks", pc->world_rank, n);
+    char what[96];
+    snprintf(what, sizeof(what), "pairs, the control pair %d<->%d of a round of looks", a, b);
+    sc_watchdog_arm(x->wd, what, pc->world_rank, n);
     sc_status_t status = SC_OK;
     if (pc->rank == a || pc->rank == b)
         status = pairs__stream_look(x, a, b, &fresh, err);
     sc_status_t gathered = sc_pairs_sum(x, &fresh, 1, MPI_DOUBLE, "MPI_Iallreduce(control)", err);
-    *held = fresh >= SC_DEFAULT_PAIRS_CONTROL_HOLD * x->uni[control];
+    *held =
+        status != SC_OK || gathered != SC_OK || sc_pairs_round_counts(x, fresh, x->uni[control]);
     return status == SC_OK ? gathered : status;
 }
 
@@ -367,14 +370,6 @@ static int pairs__slow_left(const sc_pairs_run_t *x, double limit, int *slow)
                 slow[count++] = a * n + b;
         }
     return count;
-}
-
-/* A round's pause: 0.25 s, then twice as long each round, at most 2 s. */
-void sc_pairs_pause(int round)
-{
-    long pause_ns = round < 3 ? 250000000L << round : 2000000000L;
-    struct timespec nap = {.tv_sec = pause_ns / 1000000000L, .tv_nsec = pause_ns % 1000000000L};
-    nanosleep(&nap, NULL);
 }
 
 /* Later looks, in rounds: each round pauses (sc_pairs_pause) and looks once more at every pair
@@ -404,9 +399,8 @@ static sc_status_t pairs__confirm(sc_pairs_run_t *x, double expected, sc_err_t *
         for (int k = 0; k < nslow && status == SC_OK; k++)
             status = pairs__look_once(x, slow[k] / n, slow[k] % n, limit, err);
         bool held = true;
-        if (status == SC_OK && control >= 0 && x->busy_rounds < x->o->looks - 1)
+        if (status == SC_OK && control >= 0 && sc_pairs_may_excuse(x))
             status = pairs__control_held(x, control, &held, err);
-        x->busy_rounds += !held;
         for (int k = 0; k < nslow && held; k++) {
             int a = slow[k] / n, b = slow[k] % n;
             x->looks[a * n + b] = x->looks[b * n + a] = x->looks[a * n + b] + 1;

@@ -12,7 +12,6 @@
 #include "pairs/sc_pairs_core.h"
 #include "comm/sc_comm_ops.h"
 #include "util/sc_clock.h"
-#include "util/sc_defaults.h"
 #include "util/sc_stats.h"
 
 #define BISECT_TRIALS 3 /* best of, as a pair's stream */
@@ -127,20 +126,19 @@ static sc_status_t bisect__confirm(sc_pairs_run_t *x, const sc_span_t *groups, i
                                             &control);
         if (nagain == 0)
             break;
-        if (control >= 0 && x->busy_rounds >= x->o->looks - 1) /* no more rounds to excuse */
+        if (control >= 0 && !sc_pairs_may_excuse(x)) /* no more rounds to excuse */
             nagain--, control = -1;
         sc_pairs_pause(pause);
         x->look_round = pause + 1;
         status = bisect__round(x, again, nagain, round, fresh, err);
         bool held = status != SC_OK || control < 0 ||
-                    fresh[nagain - 1] >= SC_DEFAULT_PAIRS_CONTROL_HOLD * busbw[control];
+                    sc_pairs_round_counts(x, fresh[nagain - 1], busbw[control]);
         int slow = control >= 0 ? nagain - 1 : nagain;
         for (int k = 0; k < slow && status == SC_OK; k++) {
             int g = which[k];
             busbw[g] = fresh[k] > busbw[g] ? fresh[k] : busbw[g];
             looks[g] += held;
         }
-        x->busy_rounds += !held;
         look += held;
     }
     x->look_round = 0;

@@ -45,6 +45,11 @@ sc_status_t sc_pairs_again(sc_pairs_run_t *x, double reference, signed char *sta
 /* gbps as the test-only faults make it read: involves_slow says the figure is the slow-first
  * participant's. */
 double sc_pairs_faulted(const sc_pairs_run_t *x, bool involves_slow, double gbps);
+/* Whether a round of later looks may still be excused as busy (up to --looks - 1 rounds). */
+bool sc_pairs_may_excuse(const sc_pairs_run_t *x);
+/* Whether a round of later looks counts: its control's fresh figure held
+ * SC_DEFAULT_PAIRS_CONTROL_HOLD of its kept one; a round that does not is counted busy. */
+bool sc_pairs_round_counts(sc_pairs_run_t *x, double fresh, double kept);
 /* A round of later looks' pause: 0.25 s, doubling each round, at most 2 s. */
 void sc_pairs_pause(int round);
 /* The bisect search, whole (sc_pairs_bisect.c). */
