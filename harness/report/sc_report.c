@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 
 #include "report/sc_json_out.h"
+#include "report/sc_report_busbw.h"
 #include "report/sc_verdict_render.h"
 #include "util/sc_defaults.h"
 #include "util/sc_files.h"
@@ -140,28 +141,41 @@ static report__rows_t report__sweep_rows(const sc_result_t *r)
     return (report__rows_t){rows->items, rows->n, sizeof(sc_case_row_t), sc_case_row_fields};
 }
 
+/* speedup.dat (the run's points) and the commands that draw it; false: nothing to draw. */
+static bool report__speedup_data(const char *stage, const sc_result_t *r, char *commands,
+                                 size_t size)
+{
+    static const char *const keys[] = {"gpus", "speedup", "expected_speedup", NULL};
+    report__rows_t rows = report__points_rows(r);
+    sc_err_t ignored;
+    if (rows.n == 0 || report__dat(stage, "speedup.dat", rows.items, rows.n, rows.elem_size,
+                                   rows.fields, keys, &ignored) != SC_OK)
+        return false;
+    snprintf(commands, size, "%s",
+             "set title 'Speedup vs GPUs'\nset xlabel 'GPUs'\nset ylabel 'speedup'\n"
+             "set logscale x 2\nset yrange [0:*]\nset rmargin 4\n"
+             "plot 'speedup.dat' u 1:1 w l dt 2 lc rgb '#888888' t 'ideal', "
+             "'' u 1:3 w lp lc rgb '#1f77b4' t 'expected (model)', "
+             "'' u 1:2 w lp lw 2 lc rgb '#d62728' t 'measured'\n");
+    return true;
+}
+
+/* busbw.dat (the sweep's cases, run; coll's cases) and the commands that draw it. */
+static bool report__busbw_data(const char *stage, const sc_result_t *r, char *commands, size_t size)
+{
+    report__rows_t rows = report__sweep_rows(r);
+    sc_err_t ignored;
+    return sc_report_busbw_curves(stage, rows.items, rows.n, commands, size, &ignored) > 0;
+}
+
 typedef struct {
-    const char *name; /* NAME.dat is written, NAME.svg drawn */
-    report__rows_t (*rows)(const sc_result_t *r);
-    const char *const *keys; /* the columns of NAME.dat */
-    const char *commands;    /* titles, axes and the plot line */
+    const char *name; /* NAME.svg drawn */
+    bool (*data)(const char *stage, const sc_result_t *r, char *commands, size_t size);
 } report__plot_t;
 
-static const char *const report__speedup_keys[] = {"gpus", "speedup", "expected_speedup", NULL};
-static const char *const report__busbw_keys[] = {"size_bytes", "busbw_GBps", "expected_busbw_GBps",
-                                                 NULL};
 static const report__plot_t report__plot_list[] = {
-    {"speedup", report__points_rows, report__speedup_keys,
-     "set title 'Speedup vs GPUs'\nset xlabel 'GPUs'\nset ylabel 'speedup'\n"
-     "set logscale x 2\nset yrange [0:*]\nset rmargin 4\n"
-     "plot 'speedup.dat' u 1:1 w l dt 2 lc rgb '#888888' t 'ideal', "
-     "'' u 1:3 w lp lc rgb '#1f77b4' t 'expected (model)', "
-     "'' u 1:2 w lp lw 2 lc rgb '#d62728' t 'measured'\n"},
-    {"busbw", report__sweep_rows, report__busbw_keys,
-     "set title 'Bus bandwidth vs size'\nset xlabel 'size'\nset ylabel 'busbw (GB/s)'\n"
-     "set logscale x 2\nset format x '%.0b%BB'\nset xtics rotate by -30\nset rmargin 6\n"
-     "plot 'busbw.dat' u 1:3 w lp lc rgb '#1f77b4' t 'expected (model)', "
-     "'' u 1:2 w lp lw 2 lc rgb '#d62728' t 'measured'\n"},
+    {"speedup", report__speedup_data},
+    {"busbw", report__busbw_data},
 };
 #define SC__NPLOTS (sizeof(report__plot_list) / sizeof(report__plot_list[0]))
 
@@ -170,25 +184,20 @@ static const report__plot_t report__plot_list[] = {
 static int report__plots(const char *dir, const sc_result_t *r, const char **plots, char *why,
                          size_t len)
 {
-    char script[4096] = "", stage[PATH_MAX];
+    char script[8192] = "", commands[4096], stage[PATH_MAX];
     size_t used = 0;
     bool drawn[SC__NPLOTS] = {false};
     if (!sc_report_stage_open(dir, stage, sizeof(stage), why, len))
         return 0;
-    for (size_t i = 0; i < SC__NPLOTS; i++) {
+    for (size_t i = 0; i < SC__NPLOTS && used < sizeof(script); i++) {
         const report__plot_t *pl = &report__plot_list[i];
-        report__rows_t rows = pl->rows(r);
-        char dat[64];
-        snprintf(dat, sizeof(dat), "%s.dat", pl->name);
-        sc_err_t ignored;
-        if (rows.n == 0 || report__dat(stage, dat, rows.items, rows.n, rows.elem_size, rows.fields,
-                                       pl->keys, &ignored) != SC_OK)
+        if (!pl->data(stage, r, commands, sizeof(commands)))
             continue;
         used += (size_t)snprintf(script + used, sizeof(script) - used, "%sset output '%s.svg'\n%s",
-                                 sc_report_plot_style, pl->name, pl->commands);
-        drawn[i] = true;
+                                 sc_report_plot_style, pl->name, commands);
+        drawn[i] = used < sizeof(script);
     }
-    bool ok = used > 0 && sc_report_gnuplot(stage, script, why, len);
+    bool ok = used > 0 && used < sizeof(script) && sc_report_gnuplot(stage, script, why, len);
     sc_report_stage_close(stage, dir);
     if (!ok)
         return 0;

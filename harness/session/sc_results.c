@@ -238,16 +238,26 @@ void sc_results_close(sc_results_t *res)
 
 void sc_results_printf(sc_results_t *res, const char *fmt, ...)
 {
-    va_list ap;
+    /* formatted once for both streams: a sweep's table is thousands of lines of figures */
+    char line[512];
+    va_list ap, copy;
     va_start(ap, fmt);
-    if (res != NULL && res->log != NULL) {
-        va_list copy;
-        va_copy(copy, ap);
-        vfprintf(res->log, fmt, copy);
-        va_end(copy);
-    }
-    vfprintf(stdout, fmt, ap);
+    va_copy(copy, ap);
+    int len = vsnprintf(line, sizeof(line), fmt, ap);
     va_end(ap);
+    if (len >= 0 && (size_t)len < sizeof(line)) {
+        if (res != NULL && res->log != NULL)
+            fwrite(line, 1, (size_t)len, res->log);
+        fwrite(line, 1, (size_t)len, stdout);
+    } else { /* longer than a line: each stream formats it */
+        va_list again;
+        va_copy(again, copy);
+        if (res != NULL && res->log != NULL)
+            vfprintf(res->log, fmt, again);
+        va_end(again);
+        vfprintf(stdout, fmt, copy);
+    }
+    va_end(copy);
 }
 
 /* Flushed only when nobody holds the stream: the main thread may be stuck writing to it (a
