@@ -8,8 +8,11 @@ Stages (each a separate scalecheck process, timed and measured by the kernel's r
   report    report of a coll result of N rows (each held to the model: a check a row)
   compare   report DIR1 DIR2: two such results compared             N rows each
   baseline  baseline create over RUNS such results                  N rows each
-  coll      a real coll sweep of about N cases (2 ranks, 20 iterations and 5 warm-ups a case, as
-            a user runs it): the share of its wall time spent writing results
+  coll      a real coll acceptance sweep of about N cases as users run one (every collective,
+            type, operation and root, 8 B to 1 MB, 20 iterations and 5 warm-ups a case, on 2
+            ranks; -N repeats it): the share of its wall time spent writing results (goal < 2 %)
+  coll-small  about N cases of the smallest messages (the cheapest case: writing's worst share),
+            the rows' cost a row and its growth between sizes (--check-growth holds it)
 
 usage: python3 bench/fleet.py SCALECHECK [--sizes 10000,100000] [--stages plan,judge,...]
            [--runs 10] [--check-growth F] [--work DIR]
@@ -22,6 +25,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -112,28 +116,80 @@ def coll_result(doc, directory, rows, slow=1.0):
                 '"verdict": "PASS"}}\n' % (rows, rows, rows))
 
 
-def coll_cases(scalecheck, work, cases):
-    """A real coll sweep of about `cases` cases on 2 ranks; the share of its wall time that went
-    to writing results, as coll prints it."""
+# What `coll` prints of its writing (sc_drive_coll.c): the whole, the run, the rows, the report.
+WRITTEN = re.compile(r"results written in ([0-9.]+) s \(([0-9.]+) % of the run's ([0-9.]+) s, "
+                     r"(\d+) rows\): the rows ([0-9.]+) s .*the report and plots ([0-9.]+) s")
+# An acceptance sweep as users run one: every collective, type, operation and root, 8 B to 1 MB,
+# nccl-tests' 20 iterations and 5 warm-ups a case (about 8300 cases on 2 ranks a sweep).
+ACCEPTANCE = ["--collective", "all", "-d", "all", "-o", "all", "-r", "all", "-b", "8", "-e", "1M",
+              "-n", "20", "-w", "5"]
+ACCEPTANCE_CASES = 8286
+
+
+def coll_argv(stage, cases):
+    """coll's options for about `cases` cases: the acceptance sweep repeated (-N), or (small)
+    the smallest messages there are, 8 B apart, all-reduce of every type and operation (80 cases
+    a size): the cheapest case, against which writing costs the most."""
+    if stage == "coll":
+        return ACCEPTANCE + ["-N", str(max(1, -(-cases // ACCEPTANCE_CASES)))]  # at least N
+    sizes = max(1, cases // 80)
+    return ["--collective", "allreduce", "-d", "all", "-o", "all", "-b", "8", "-e",
+            str(8 * sizes), "-i", "8", "-n", "20", "-w", "5"]
+
+
+def coll_cases(scalecheck, work, stage, cases):
+    """A real coll sweep of about `cases` cases on 2 ranks: (the command's seconds, its exit
+    code, and what coll says it spent writing: None, or (written s, its % of the run, run s,
+    rows, rows s, report s))."""
     out = os.path.join(work, "coll")
-    # allreduce, every type and reduction: 10 types x 5 ops x 2 placements a size
-    sizes = max(1, cases // 100)
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     argv = ["mpirun", "-np", "2", "--oversubscribe", "--bind-to", "none", scalecheck, "coll",
-            "--collective", "allreduce", "-d", "all", "-o", "all", "-b", "8", "-e",
-            str(8 * sizes), "-i", "8", "-n", "20", "-w", "5", "--results-dir", out]
+            "--results-dir", out] + coll_argv(stage, cases)
     t0 = time.monotonic()
     proc = subprocess.run(argv, capture_output=True, text=True, env=env)
     seconds = time.monotonic() - t0
-    share = None
-    for line in proc.stdout.splitlines():
-        if "results written in" in line:
-            share = line.strip("# ")
-    rows = 0
-    for path in glob.glob(os.path.join(out, "*", "result.json")):
-        rows = len(json.load(open(path)).get("results", []))
     shutil.rmtree(out, ignore_errors=True)
-    return seconds, rows, share, proc.returncode
+    m = WRITTEN.search(proc.stdout)
+    if m is None:
+        return seconds, proc.returncode, None
+    written, pct, run_s, rows, rows_s, report_s = m.groups()
+    return seconds, proc.returncode, (float(written), float(pct), float(run_s), int(rows),
+                                      float(rows_s), float(report_s))
+
+
+def coll_stage(scalecheck, work, stage, sizes, check_growth, bad):
+    """Prints each size's sweep: its cases, the command's wall time, the share of it spent
+    writing results (goal: under 2 % for the acceptance sweep), the rows' cost a row, and how
+    the rows' writing grew from the previous size (1.0: linear; a whole-document rewrite a case
+    grows with the square)."""
+    prev = None
+    for n in sizes:
+        if stage == "coll" and n > 20000:
+            print(f"{stage:<14s} {n:>8d}  left out: ~3 s a 1000 cases here (the goal is at 10^4)")
+            continue
+        s, code, w = coll_cases(scalecheck, work, stage, n)
+        if w is None:
+            bad.append(f"{stage} at {n}: exit {code}, no 'results written' line")
+            print(f"{stage:<14s} {n:>8d}  {s:8.2f} s  EXIT {code}", flush=True)
+            continue
+        written, pct, run_s, rows, rows_s, report_s = w
+        growth = ""
+        if prev is not None:
+            k = rows / prev[0]
+            g = rows_s / max(prev[1], 1e-3)
+            growth = f"  rows' writing x{g:5.1f}  (rows x{k:g})"
+            # a few ms is mostly noise: held past 20 ms
+            if check_growth and rows_s > 0.02 and g > check_growth * k:
+                bad.append(f"{stage}: the rows' writing grew x{g:.1f} for rows x{k:g}")
+        goal = ("  (goal < 2 %: " + ("met" if written / s < 0.02 else "missed") + ")"
+                if stage == "coll" else "")
+        print(f"{stage:<14s} {rows:>8d}  {s:8.2f} s  writing {written:6.3f} s = "
+              f"{100 * written / s:5.2f} % of the command, {pct:5.2f} % of the "
+              f"run's {run_s:.1f} s{goal}; rows {1e6 * rows_s / rows:5.2f} us a row, report and "
+              f"plots {report_s:.3f} s{growth}", flush=True)
+        if code not in (0, 1):
+            bad.append(f"{stage} at {n}: exit {code}")
+        prev = (rows, rows_s)
 
 
 def stage_inputs(scalecheck, work, stage, n, runs, doc):
@@ -173,7 +229,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("scalecheck")
     ap.add_argument("--sizes", default="10000,100000")
-    ap.add_argument("--stages", default="plan,judge,report,compare,baseline,coll")
+    ap.add_argument("--stages", default="plan,judge,report,compare,baseline,coll-small,coll")
     ap.add_argument("--runs", type=int, default=10)
     ap.add_argument("--check-growth", type=float, default=0.0)
     ap.add_argument("--work")
@@ -186,10 +242,8 @@ def main():
     bad = []
     try:
         for stage in stages:
-            if stage == "coll":
-                for n in sizes:
-                    s, rows, share, code = coll_cases(a.scalecheck, work, n)
-                    print(f"coll      {rows:>8d} cases  {s:8.2f} s  exit {code}  {share}")
+            if stage in ("coll", "coll-small"):
+                coll_stage(a.scalecheck, work, stage, sizes, a.check_growth, bad)
                 continue
             names = [f"plan-{x}" for x in STRATEGIES] if stage == "plan" else [stage]
             for name in names:
