@@ -11,6 +11,7 @@
 #include "util/sc_clock.h"
 #include "util/sc_names.h"
 #include "util/sc_size.h"
+#include "util/sc_test_fault.h"
 
 #define SC__AUTO_BATCH_MAX 1024
 
@@ -29,7 +30,7 @@ struct sc_engine {
     size_t samples_cap;
     double *batch;     /* this rank's host times of the current batch, then the elapsed time */
     double *dev_batch; /* this rank's device times of the current batch */
-    /* Test-only fault switch, read once from SCALECHECK_TEST_FAULT (README "Testing"):
+    /* Test-only fault switch, read once from SCALECHECK_TEST_FAULT (sc_test_fault.h):
      * "hang:RANK:SIZE" - world rank RANK stops answering, unwatched, at the first case of at
      * least SIZE bytes (a peer lost without dying); "corrupt:RANK" - rank RANK flips one
      * element of every result it checks (the data check must count it). */
@@ -223,15 +224,13 @@ static void engine__arm(sc_engine_t *eng, const sc_case_t *c, const char *phase)
 
 static void engine__read_faults(sc_engine_t *eng)
 {
-    const char *fault = getenv("SCALECHECK_TEST_FAULT");
+    const char *hang = sc_test_fault("hang"), *corrupt = sc_test_fault("corrupt");
     unsigned long long size = 0;
-    eng->fault_hang_rank = eng->fault_corrupt_rank = -1;
-    if (fault == NULL)
-        return;
-    if (sscanf(fault, "hang:%d:%llu", &eng->fault_hang_rank, &size) == 2)
-        eng->fault_hang_size = size;
-    else if (sscanf(fault, "corrupt:%d", &eng->fault_corrupt_rank) != 1)
-        eng->fault_hang_rank = eng->fault_corrupt_rank = -1;
+    if (hang == NULL || sscanf(hang, "%d:%llu", &eng->fault_hang_rank, &size) != 2)
+        eng->fault_hang_rank = -1;
+    eng->fault_hang_size = size;
+    if (corrupt == NULL || sscanf(corrupt, "%d", &eng->fault_corrupt_rank) != 1)
+        eng->fault_corrupt_rank = -1;
 }
 
 static void engine__maybe_hang(const sc_engine_t *eng, const sc_case_t *c)

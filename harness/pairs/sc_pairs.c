@@ -14,6 +14,7 @@
 #include "util/sc_clock.h"
 #include "pairs/sc_pairs_core.h"
 #include "util/sc_stats.h"
+#include "util/sc_test_fault.h"
 
 static sc_status_t pairs__send_n(sc_pairs_run_t *x, int peer, size_t bytes, int n, sc_err_t *err)
 {
@@ -80,12 +81,10 @@ sc_status_t sc_pairs_stream_once(sc_pairs_run_t *x, int from, int to, int count,
 
 static void pairs__read_faults(sc_pairs_run_t *x)
 {
-    const char *fault = getenv("SCALECHECK_TEST_FAULT");
-    const char *slow = fault != NULL ? strstr(fault, "slow-first:") : NULL;
-    const char *busy = fault != NULL ? strstr(fault, "busy-looks:") : NULL;
-    if (slow == NULL || sscanf(slow, "slow-first:%d", &x->fault_slow_first) != 1)
+    const char *slow = sc_test_fault("slow-first"), *busy = sc_test_fault("busy-looks");
+    if (slow == NULL || sscanf(slow, "%d", &x->fault_slow_first) != 1)
         x->fault_slow_first = -1;
-    if (busy == NULL || sscanf(busy, "busy-looks:%d", &x->fault_busy_looks) != 1)
+    if (busy == NULL || sscanf(busy, "%d", &x->fault_busy_looks) != 1)
         x->fault_busy_looks = 0;
 }
 

@@ -21,7 +21,7 @@ typedef struct {
     int *looks;                /* n x n: how many times the pair was measured */
     int busy_rounds;           /* rounds of later looks not counted: their control dropped too */
     int look_round;            /* 0: first looks; r: the r-th round of later looks */
-    /* Test-only faults, read once from SCALECHECK_TEST_FAULT (README "Test-only fault switch"):
+    /* Test-only faults, read once from SCALECHECK_TEST_FAULT (sc_test_fault.h):
      * "slow-first:P" - every first-look figure of participant P reads 50x slower (a moment's
      * noise on one node); "busy-looks:K" - every figure of the first K rounds of later looks
      * reads 50x slower, controls included (a machine busy for a while). */

@@ -133,11 +133,12 @@ static bool busbw__commands(const busbw__curves_t *c, char *out, size_t size)
     for (int k = 0; k < c->n && used < size; k++) {
         char title[64], model[64], colour[24], model_colour[24];
         bool one = c->n == 1; /* its figures as every plot of the report draws them */
-        snprintf(colour, sizeof(colour), "%d", k + 1);
-        snprintf(model_colour, sizeof(model_colour), "%d", k + 1);
         if (one) {
             snprintf(colour, sizeof(colour), "rgb '#d62728'");
             snprintf(model_colour, sizeof(model_colour), "rgb '#1f77b4'");
+        } else { /* the curve's own colour for both */
+            snprintf(colour, sizeof(colour), "%d", k + 1);
+            snprintf(model_colour, sizeof(model_colour), "%d", k + 1);
         }
         sc_report_gnuplot_text(title, sizeof(title), one ? "measured" : c->names[k]);
         sc_report_gnuplot_text(model, sizeof(model),

@@ -139,8 +139,9 @@ def shaped(wd):
     # count, and h3 is still named, after 3 looks that counted
     p, doc = pairs(wd, "shaped-busy", extra=("--size", "1M"),
                    mpi_args=("-x", "SCALECHECK_TEST_FAULT=busy-looks:2"))
-    sus = doc["localization"]["suspects"] if doc else None
-    slow = [r["looks"] for r in doc["pairs"] if "h3" in (r["a"], r["b"])] if doc else None
+    expect(doc is not None, f"shaped, busy: no JSON (exit {p.returncode})\n{p.stderr[-800:]}")
+    sus = doc["localization"]["suspects"]
+    slow = [r["looks"] for r in doc["pairs"] if "h3" in (r["a"], r["b"])]
     expect(p.returncode == 1 and doc["busy_rounds"] == 2 and slow == [3, 3, 3]
            and [(s["kind"], s["where"]) for s in sus] == [("node", "h3")],
            f"shaped, busy: exit {p.returncode}, suspects {sus}, looks {slow}")
