@@ -8,6 +8,10 @@
 #include "util/sc_defaults.h"
 #include "util/sc_files.h"
 
+/* the shared options calibrate takes (record/sc_common_opts.h) */
+#define CALIBRATE__COMMON                                                                          \
+    (SC_COMMON_BACKEND | SC_COMMON_RESULTS_DIR | SC_COMMON_NAME | SC_COMMON_TIMEOUT)
+
 #define O(s, l, meta, help, type, field, lo, hi)                                                   \
     SC_OPT_ROW(s, l, meta, help, type, sc_drive_calibrate_opts_t, field, lo, hi)
 static const sc_cli_opt_t calibrate__options[] = {
@@ -20,10 +24,7 @@ static const sc_cli_opt_t calibrate__options[] = {
       m.max_bytes, 0, 0),
     O('n', "iters", "N", "timed iterations per size (default " SC_DEFAULT_TEXT(SC_SWEEP_ITERS) ")",
       SC_OPT_INT, m.iters, 5, 100000),
-    SC_OPT_BACKEND_ROW(sc_drive_calibrate_opts_t, backend),
-    SC_OPT_RESULTS_DIR_ROW(sc_drive_calibrate_opts_t, results_base),
-    SC_OPT_NAME_ROW(sc_drive_calibrate_opts_t, name, "calibrate"),
-    SC_OPT_TIMEOUT_ROW(sc_drive_calibrate_opts_t, timeout_s),
+    SC_OPT_COMMON_ROW(sc_drive_calibrate_opts_t, common, CALIBRATE__COMMON, "calibrate"),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
     SC_OPT_END,
 };
@@ -33,10 +34,8 @@ int sc_cmd_calibrate(const sc_rte_t *rte, int argc, char **argv)
 {
     sc_drive_calibrate_opts_t o = {
         .m = {.max_bytes = SC_CALIBRATE_MAX_BYTES, .iters = SC_CALIBRATE_ITERS},
-        .timeout_s = SC_DEFAULT_TIMEOUT_S,
-        .output = SC_DEFAULT_RESULTS_DIR "/calibrated-topology.yaml",
-        .backend = "auto",
-        .results_base = sc_files_results_default()};
+        .output = SC_DEFAULT_RESULTS_DIR "/calibrated-topology.yaml"};
+    sc_common_opts_default(&o.common, CALIBRATE__COMMON);
     sc_err_t err;
     sc_err_clear(&err);
     sc_status_t status = sc_cli_parse(calibrate__options, argc, argv, 2, &o, &err);

@@ -163,6 +163,9 @@ static sc_status_t coll__seed(void *t, const char *flag, const char *v, sc_err_t
     return status;
 }
 
+/* the shared options coll takes (record/sc_common_opts.h) */
+#define COLL__COMMON (SC_COMMON_MEASURE | SC_COMMON_DEVICE | SC_COMMON_CSV | SC_COMMON_TELEMETRY)
+
 #define O(s, l, meta, help, type, field, lo, hi)                                                   \
     SC_OPT_ROW(s, l, meta, help, type, sc_coll_opts_t, field, lo, hi)
 static const sc_cli_opt_t coll__options[] = {
@@ -262,26 +265,13 @@ static const sc_cli_opt_t coll__options[] = {
     O(0, "baseline", "FILE",
       "also hold every case to known-good runs (scalecheck baseline create); verdict",
       SC_OPT_STRING, baseline, 0, 0),
-    SC_OPT_BACKEND_ROW(sc_coll_opts_t, backend),
-    O(0, "device", "N", "GPU backends: use device N (default: the rank's index on its host)",
-      SC_OPT_INT, device, 0, 1023),
-    O(0, "json", "FILE", "also write the JSON results to FILE", SC_OPT_STRING, json_path, 0, 0),
-    O(0, "csv", "FILE", "also write the CSV results to FILE", SC_OPT_STRING, csv_path, 0, 0),
-    SC_OPT_RESULTS_DIR_ROW(sc_coll_opts_t, results_base),
-    SC_OPT_NAME_ROW(sc_coll_opts_t, name, "coll-<collective>"),
-    SC_OPT_TIMEOUT_ROW(sc_coll_opts_t, timeout_s),
-    SC_OPT_DEADLINE_ROW(sc_coll_opts_t, deadline_s),
-    O(0, "telemetry", "SECONDS",
-      "sample GPU health (NVML) this often during the run, 0 = off (default 1)", SC_OPT_DOUBLE,
-      telemetry_s, 0.0, 3600.0),
+    SC_OPT_COMMON_ROW(sc_coll_opts_t, common, COLL__COMMON, "coll-<collective>"),
     SC_OPT_CUSTOM_ROW(0, "target-ci", "PCT",
                       "-n auto: stop at this 95 % CI half-width of the median (default 2)",
                       coll__target_ci),
     O(0, "size-budget", "SECONDS", "-n auto: time budget per size (default 2)", SC_OPT_DOUBLE,
       eng.size_budget_s, 0.001, 3600.0),
     SC_OPT_CUSTOM_ROW(0, "seed", "N", "seed of the data-check values", coll__seed),
-    O(0, "no-preflight", NULL, SC_NO_PREFLIGHT_HELP, SC_OPT_FLAG, no_preflight, 0, 0),
-    SC_OPT_METRICS_ROW(sc_coll_opts_t, metrics_path),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
     SC_OPT_END,
 };
@@ -297,11 +287,7 @@ static void coll__defaults(sc_coll_opts_t *o)
     o->ops = 1u << SC_REDOP_sum;
     o->types = 1u << SC_DTYPE_float;
     o->colls = 1u; /* allreduce, the first of sc_coll_list() */
-    o->backend = "auto";
-    o->results_base = sc_files_results_default();
-    o->timeout_s = SC_DEFAULT_TIMEOUT_S;
-    o->telemetry_s = 1.0;
-    o->device = -1;
+    sc_common_opts_default(&o->common, COLL__COMMON);
     o->looks = SC_DEFAULT_LOOKS;
     o->nthreads = o->ngpus = 1;
     o->cycles = 1;

@@ -21,7 +21,8 @@
 #define COMPARE_MAX 64
 
 typedef struct {
-    const char *workload, *weights, *output, *results_base, *name;
+    sc_common_opts_t common; /* the shared options: the results directory and --name */
+    const char *workload, *weights, *output;
     int gpus;
     bool predict, markdown, help;
     const char *inputs[COMPARE_MAX];
@@ -43,8 +44,7 @@ static const sc_cli_opt_t compare__options[] = {
       SC_OPT_STRING, weights, 0, 0),
     O('o', "output", "DIR", "write the files here (default: a run directory of its own)",
       SC_OPT_STRING, output, 0, 0),
-    SC_OPT_RESULTS_DIR_ROW(compare__opts_t, results_base),
-    SC_OPT_NAME_ROW(compare__opts_t, name, "compare"),
+    SC_OPT_COMMON_ROW(compare__opts_t, common, SC_COMMON_RESULTS_DIR | SC_COMMON_NAME, "compare"),
     O(0, "markdown", NULL, "print the ranking as a Markdown table and write no files", SC_OPT_FLAG,
       markdown, 0, 0),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
@@ -135,9 +135,8 @@ static sc_status_t compare__write(const compare__opts_t *o, const sc_compare_sys
     const char *dir = o->output;
     sc_status_t status = SC_OK;
     if (dir == NULL) {
-        status =
-            sc_results_open(&res, o->results_base ? o->results_base : sc_files_results_default(),
-                            o->name ? o->name : "compare", err);
+        status = sc_results_open(&res, o->common.results_base,
+                                 o->common.name[0] ? o->common.name : "compare", err);
         dir = res.dir;
     } else {
         status = sc_files_make_folders("-o", dir, err);
@@ -166,6 +165,7 @@ int sc_cmd_compare(const sc_rte_t *rte, int argc, char **argv)
     if (rte->rank != 0)
         return 0;
     compare__opts_t o = {0};
+    sc_common_opts_default(&o.common, SC_COMMON_RESULTS_DIR | SC_COMMON_NAME);
     sc_err_t err;
     sc_err_clear(&err);
     sc_status_t status = sc_cli_parse_words(compare__options, argc, argv, 2, &o, o.inputs,
@@ -182,8 +182,7 @@ int sc_cmd_compare(const sc_rte_t *rte, int argc, char **argv)
     if (status == SC_OK && o.output != NULL && !o.markdown)
         status = sc_files_check_folder("-o", o.output, &err);
     else if (status == SC_OK && !o.markdown)
-        status = sc_results_check_base(o.results_base ? o.results_base : sc_files_results_default(),
-                                       &err);
+        status = sc_results_check_base(o.common.results_base, &err);
     sc_compare_systems_t systems = {0};
     if (status == SC_OK)
         status = compare__inputs(&o, &systems, &err);

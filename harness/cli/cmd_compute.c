@@ -41,6 +41,9 @@ static sc_status_t compute__size(void *t, const char *flag, const char *v, sc_er
     return status;
 }
 
+/* the shared options compute takes (record/sc_common_opts.h) */
+#define COMPUTE__COMMON (SC_COMMON_BACKEND | SC_COMMON_TIMEOUT | SC_COMMON_JSON)
+
 #define O(s, l, meta, help, type, field, lo, hi)                                                   \
     SC_OPT_ROW(s, l, meta, help, type, sc_drive_compute_opts_t, field, lo, hi)
 static const sc_cli_opt_t compute__options[] = {
@@ -53,9 +56,7 @@ static const sc_cli_opt_t compute__options[] = {
     SC_OPT_CUSTOM_ROW('d', "dtype", "fp32|tf32|fp16|bf16", "gemm: the type (default bf16)",
                       compute__dtype),
     SC_OPT_CUSTOM_ROW(0, "size", "N", "gemm: N x N x N matrices (default 8192)", compute__size),
-    SC_OPT_BACKEND_ROW(sc_drive_compute_opts_t, backend),
-    SC_OPT_TIMEOUT_ROW(sc_drive_compute_opts_t, timeout_s),
-    O(0, "json", "FILE", "write the results as JSON to FILE", SC_OPT_STRING, json_path, 0, 0),
+    SC_OPT_COMMON_ROW(sc_drive_compute_opts_t, common, COMPUTE__COMMON, NULL),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
     SC_OPT_END,
 };
@@ -63,8 +64,8 @@ static const sc_cli_opt_t compute__options[] = {
 
 int sc_cmd_compute(const sc_rte_t *rte, int argc, char **argv)
 {
-    sc_drive_compute_opts_t o = {
-        .time_us = 1000, .repeats = 10, .backend = "auto", .timeout_s = SC_DEFAULT_TIMEOUT_S};
+    sc_drive_compute_opts_t o = {.time_us = 1000, .repeats = 10};
+    sc_common_opts_default(&o.common, COMPUTE__COMMON);
     o.spec = (sc_gemm_spec_t){.type = SC_GEMM_bf16, .m = 8192, .n = 8192, .k = 8192, .iters = 10};
     sc_err_t err;
     sc_err_clear(&err);

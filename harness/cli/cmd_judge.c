@@ -24,11 +24,7 @@ static const sc_cli_opt_t judge__options[] = {
       1, 10000000),
     O(0, "nodes", "N", "nodes in the run, when the file does not list them (OSU)", SC_OPT_INT,
       nodes, 1, 1000000),
-    O(0, "results-dir", "DIR",
-      "where the judged directory goes (default " SC_DEFAULT_RESULTS_TEXT ")", SC_OPT_STRING,
-      results_base, 0, 0),
-    SC_OPT_NAME_ROW(sc_drive_judge_opts_t, name, "judge"),
-    O(0, "json", "FILE", "also write the judged document to FILE", SC_OPT_STRING, json_path, 0, 0),
+    SC_OPT_COMMON_ROW(sc_drive_judge_opts_t, common, SC_COMMON_FILES, "judge"),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
     SC_OPT_END,
 };
@@ -52,6 +48,7 @@ int sc_cmd_judge(const sc_rte_t *rte, int argc, char **argv)
     if (rte->rank != 0)
         return 0;
     sc_drive_judge_opts_t o = {0};
+    sc_common_opts_default(&o.common, SC_COMMON_FILES);
     sc_err_t err;
     sc_err_clear(&err);
     sc_status_t status = judge__parse(&o, argc, argv, &err);

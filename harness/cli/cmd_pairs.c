@@ -11,6 +11,9 @@
 #include "util/sc_defaults.h"
 #include "util/sc_files.h"
 
+/* the shared options pairs takes (record/sc_common_opts.h) */
+#define PAIRS__COMMON (SC_COMMON_MEASURE | SC_COMMON_CSV)
+
 #define O(s, l, meta, help, type, field, lo, hi)                                                   \
     SC_OPT_ROW(s, l, meta, help, type, sc_drive_pairs_opts_t, field, lo, hi)
 static const sc_cli_opt_t pairs__options[] = {
@@ -36,13 +39,7 @@ static const sc_cli_opt_t pairs__options[] = {
     O(0, "tolerance", "F",
       "a pair is slow below (1 - F) x expected (default " SC_DEFAULT_PAIRS_TOLERANCE_TEXT ")",
       SC_OPT_DOUBLE, m.tolerance, 0.01, 0.99),
-    SC_OPT_BACKEND_ROW(sc_drive_pairs_opts_t, backend),
-    O(0, "json", "FILE", "also write the JSON results to FILE", SC_OPT_STRING, json_path, 0, 0),
-    O(0, "csv", "FILE", "also write the pairs as CSV to FILE", SC_OPT_STRING, csv_path, 0, 0),
-    SC_OPT_RESULTS_DIR_ROW(sc_drive_pairs_opts_t, results_base),
-    SC_OPT_NAME_ROW(sc_drive_pairs_opts_t, name, "pairs"),
-    SC_OPT_TIMEOUT_ROW(sc_drive_pairs_opts_t, timeout_s),
-    SC_OPT_DEADLINE_ROW(sc_drive_pairs_opts_t, deadline_s),
+    SC_OPT_COMMON_ROW(sc_drive_pairs_opts_t, common, PAIRS__COMMON, "pairs"),
     O(0, "strategy", SC_PAIRS_STRATEGY_CHOICES,
       "every pair (n-1 rounds); quick: each node once, suspects again; bisect: group "
       "all-reduces halved; switch: under and across the topology's leaves (default all)",
@@ -53,8 +50,6 @@ static const sc_cli_opt_t pairs__options[] = {
      * 10^5 nodes in well under a second, 2^20 in a few */
     O(0, "nodes", "N", "participants --plan-only plans for (2 to 1048576)", SC_OPT_INT, plan_nodes,
       2, 1048576),
-    O(0, "no-preflight", NULL, SC_NO_PREFLIGHT_HELP, SC_OPT_FLAG, no_preflight, 0, 0),
-    SC_OPT_METRICS_ROW(sc_drive_pairs_opts_t, metrics_path),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
     SC_OPT_END,
 };
@@ -99,13 +94,11 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
                                      .lat_iters = 50,
                                      .looks = SC_DEFAULT_LOOKS,
                                      .tolerance = SC_DEFAULT_PAIRS_TOLERANCE},
-                               .timeout_s = SC_DEFAULT_TIMEOUT_S,
-                               .backend = "auto",
-                               .results_base = sc_files_results_default(),
                                .mode = "concurrent",
                                .per = "node",
                                .method = "tag",
                                .strategy = "all"};
+    sc_common_opts_default(&o.common, PAIRS__COMMON);
     sc_err_t err;
     sc_err_clear(&err);
     sc_status_t status = sc_cli_parse(pairs__options, argc, argv, 2, &o, &err);
@@ -122,9 +115,10 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
     if (status == SC_OK && o.plan_only && o.plan_nodes < 2)
         status = sc_err_set(&err, SC_ERR_USAGE, "--plan-only: needs --nodes N (2 or more)");
     o.m.strategy = strategy >= 0 ? (sc_pairs_strategy_t)strategy : SC_PAIRS_all;
-    if (status == SC_OK && !strcmp(o.method, "put") && strcmp(o.backend, "ucx")) /* up front */
-        status = sc_err_set(&err, SC_ERR_USAGE, SC_PAIRS_PUT_NEEDS_UCX, o.backend);
-    if (status == SC_OK && o.m.strategy == SC_PAIRS_bisect && !strcmp(o.backend, "ucx"))
+    if (status == SC_OK && !strcmp(o.method, "put") &&
+        strcmp(o.common.backend, "ucx")) /* up front */
+        status = sc_err_set(&err, SC_ERR_USAGE, SC_PAIRS_PUT_NEEDS_UCX, o.common.backend);
+    if (status == SC_OK && o.m.strategy == SC_PAIRS_bisect && !strcmp(o.common.backend, "ucx"))
         status = sc_err_set(&err, SC_ERR_USAGE, SC_PAIRS_NO_ALLREDUCE, "ucx");
     o.m.put = !strcmp(o.method, "put");
     o.m.serial = !strcmp(o.mode, "serial");

@@ -13,14 +13,13 @@
 #include "util/sc_defaults.h"
 #include "util/sc_files.h"
 
+/* the shared options preflight takes (record/sc_common_opts.h) */
+#define PREFLIGHT__COMMON (SC_COMMON_FILES | SC_COMMON_TIMEOUT | SC_COMMON_METRICS)
+
 #define O(s, l, meta, help, type, field, lo, hi)                                                   \
     SC_OPT_ROW(s, l, meta, help, type, sc_drive_preflight_opts_t, field, lo, hi)
 static const sc_cli_opt_t preflight__options[] = {
-    O(0, "json", "FILE", "also write result.json here", SC_OPT_STRING, json_path, 0, 0),
-    SC_OPT_TIMEOUT_ROW(sc_drive_preflight_opts_t, timeout_s),
-    SC_OPT_RESULTS_DIR_ROW(sc_drive_preflight_opts_t, results_base),
-    SC_OPT_NAME_ROW(sc_drive_preflight_opts_t, name, "preflight"),
-    SC_OPT_METRICS_ROW(sc_drive_preflight_opts_t, metrics_path),
+    SC_OPT_COMMON_ROW(sc_drive_preflight_opts_t, common, PREFLIGHT__COMMON, "preflight"),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
     SC_OPT_END,
 };
@@ -28,8 +27,11 @@ static const sc_cli_opt_t preflight__options[] = {
 
 int sc_cmd_preflight(const sc_rte_t *rte, int argc, char **argv)
 {
-    sc_drive_preflight_opts_t o = {.timeout_s = SC_DEFAULT_TIMEOUT_S,
-                                   .results_base = sc_files_results_default()};
+    sc_drive_preflight_opts_t o;
+    sc_common_opts_default(&o.common, PREFLIGHT__COMMON);
+    o.help = false;
+    /* no --backend: preflight needs no GPU communicator */
+    snprintf(o.common.backend, sizeof(o.common.backend), "mpi");
     sc_err_t err;
     sc_err_clear(&err);
     sc_status_t status = sc_cli_parse(preflight__options, argc, argv, 2, &o, &err);

@@ -43,6 +43,9 @@ static sc_status_t run__nodes(void *t, const char *flag, const char *v, sc_err_t
     return run__list(flag, v, o->nodes, &o->nnodes, err);
 }
 
+/* the shared options run takes (record/sc_common_opts.h) */
+#define RUN__COMMON (SC_COMMON_MEASURE | SC_COMMON_CSV | SC_COMMON_TELEMETRY)
+
 #define O(s, l, meta, help, type, field, lo, hi)                                                   \
     SC_OPT_ROW(s, l, meta, help, type, sc_run_opts_t, field, lo, hi)
 static const sc_cli_opt_t run__options[] = {
@@ -78,17 +81,7 @@ static const sc_cli_opt_t run__options[] = {
       "a sweep size slower than the topology allows is measured up to N times, the best kept "
       "(default " SC_DEFAULT_LOOKS_TEXT ")",
       SC_OPT_INT, looks, 1, 10),
-    SC_OPT_BACKEND_ROW(sc_run_opts_t, backend),
-    O(0, "json", "FILE", "also write the JSON results to FILE", SC_OPT_STRING, json_path, 0, 0),
-    O(0, "csv", "FILE", "also write the points as CSV to FILE", SC_OPT_STRING, csv_path, 0, 0),
-    SC_OPT_RESULTS_DIR_ROW(sc_run_opts_t, results_base),
-    SC_OPT_NAME_ROW(sc_run_opts_t, name, "run-<workload>"),
-    SC_OPT_TIMEOUT_ROW(sc_run_opts_t, timeout_s),
-    SC_OPT_DEADLINE_ROW(sc_run_opts_t, deadline_s),
-    O(0, "telemetry", "SECONDS", "GPU health sampling interval, 0 = off (default 1)", SC_OPT_DOUBLE,
-      telemetry_s, 0.0, 3600.0),
-    O(0, "no-preflight", NULL, SC_NO_PREFLIGHT_HELP, SC_OPT_FLAG, no_preflight, 0, 0),
-    SC_OPT_METRICS_ROW(sc_run_opts_t, metrics_path),
+    SC_OPT_COMMON_ROW(sc_run_opts_t, common, RUN__COMMON, "run-<workload>"),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
     SC_OPT_END,
 };
@@ -111,11 +104,8 @@ sc_status_t sc_run_opts_parse(sc_run_opts_t *o, int argc, char **argv, int first
     o->steps = 10;
     o->warmup = 2;
     o->bytes_scale = o->compute_scale = 1.0;
-    o->backend = "auto";
-    o->results_base = sc_files_results_default();
-    o->timeout_s = SC_DEFAULT_TIMEOUT_S;
+    sc_common_opts_default(&o->common, RUN__COMMON);
     o->looks = SC_DEFAULT_LOOKS;
-    o->telemetry_s = 1.0;
     sc_status_t status = sc_cli_parse(run__options, argc, argv, first, o, err);
     if (status != SC_OK || o->help)
         return status;

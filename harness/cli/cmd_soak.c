@@ -8,6 +8,9 @@
 #include "util/sc_defaults.h"
 #include "util/sc_files.h"
 
+/* the shared options soak takes (record/sc_common_opts.h) */
+#define SOAK__COMMON (SC_COMMON_MEASURE)
+
 #define O(s, l, meta, help, type, field, lo, hi)                                                   \
     SC_OPT_ROW(s, l, meta, help, type, sc_soak_opts_t, field, lo, hi)
 static const sc_cli_opt_t soak__options[] = {
@@ -47,16 +50,10 @@ static const sc_cli_opt_t soak__options[] = {
       "a figure may slide this much from the first cycles to the last (default: the topology's "
       "expect.soak.max_drift, else " SC_DEFAULT_SOAK_MAX_DRIFT_TEXT ")",
       SC_OPT_DOUBLE, max_drift, 0, 1),
-    O(0, "telemetry-interval", "SECONDS", "health sampling interval (default 1)", SC_OPT_DOUBLE,
-      telemetry_s, 0.01, 3600),
-    SC_OPT_BACKEND_ROW(sc_soak_opts_t, backend),
-    SC_OPT_TIMEOUT_ROW(sc_soak_opts_t, timeout_s),
-    SC_OPT_DEADLINE_ROW(sc_soak_opts_t, deadline_s),
-    SC_OPT_RESULTS_DIR_ROW(sc_soak_opts_t, results_base),
-    SC_OPT_NAME_ROW(sc_soak_opts_t, name, "soak"),
-    O(0, "json", "FILE", "also write the JSON results to FILE", SC_OPT_STRING, json_path, 0, 0),
-    SC_OPT_METRICS_ROW(sc_soak_opts_t, metrics_path),
-    O(0, "no-preflight", NULL, SC_NO_PREFLIGHT_HELP, SC_OPT_FLAG, no_preflight, 0, 0),
+    O(0, "telemetry-interval", "SECONDS",
+      "health sampling interval (default " SC_DEFAULT_TEXT(SC_DEFAULT_TELEMETRY_S) ")",
+      SC_OPT_DOUBLE, telemetry_s, 0.01, 3600),
+    SC_OPT_COMMON_ROW(sc_soak_opts_t, common, SOAK__COMMON, "soak"),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
     SC_OPT_END,
 };
@@ -64,9 +61,7 @@ static const sc_cli_opt_t soak__options[] = {
 
 static void soak__defaults(sc_soak_opts_t *o)
 {
-    *o = (sc_soak_opts_t){.backend = "auto",
-                          .results_base = sc_files_results_default(),
-                          .mode = "concurrent",
+    *o = (sc_soak_opts_t){.mode = "concurrent",
                           .sweep_min = 64u << 10,
                           .sweep_max = 16u << 20,
                           .pair_size = 1u << 20,
@@ -77,9 +72,9 @@ static void soak__defaults(sc_soak_opts_t *o)
                           .bytes_scale = 1,
                           .compute_scale = 1,
                           .max_drift = -1,
-                          .telemetry_s = 1,
-                          .cycle_s = 300,
-                          .timeout_s = SC_DEFAULT_TIMEOUT_S};
+                          .telemetry_s = SC_DEFAULT_TELEMETRY_S,
+                          .cycle_s = 300};
+    sc_common_opts_default(&o->common, SOAK__COMMON);
 }
 
 /* sc_soak_parse_t: the defaults, then argv[2..) */

@@ -9,6 +9,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+void sc_cli_compose(const sc_cli_opt_t *table, sc_cli_opt_t *out)
+{
+    int n = 0;
+    for (const sc_cli_opt_t *o = table; o->long_name != NULL && n < SC_CLI_MAX_ROWS - 1; o++) {
+        if (o->type != SC_OPT_GROUP) {
+            out[n++] = *o;
+            continue;
+        }
+        for (const sc_cli_opt_t *g = o->group; g->long_name != NULL && n < SC_CLI_MAX_ROWS - 1;
+             g++) {
+            if (!(g->bits & o->bits))
+                continue;
+            out[n] = *g;
+            out[n].offset += o->offset;
+            out[n].base = o->offset;
+            out[n++].group = o;
+        }
+    }
+    out[n] = (sc_cli_opt_t)SC_OPT_END;
+}
+
+const char *sc_cli_help_text(const sc_cli_opt_t *o, char *buf, size_t len)
+{
+    const char *fill = strstr(o->help, "%s");
+    if (fill == NULL || o->group == NULL || o->group->help == NULL)
+        return o->help;
+    snprintf(buf, len, "%.*s%s%s", (int)(fill - o->help), o->help, o->group->help, fill + 2);
+    return buf;
+}
+
 static const sc_cli_opt_t *cli__find_long(const sc_cli_opt_t *table, const char *name, size_t len)
 {
     for (const sc_cli_opt_t *o = table; o->long_name != NULL; o++)
@@ -72,6 +102,17 @@ static sc_status_t cli__store(const sc_cli_opt_t *opt, void *target, const char 
             return sc_err_set(err, SC_ERR_USAGE, "%s: not a name: %s", flag, SC_NAME_RULE);
         memcpy(slot, &value, sizeof(value));
         return SC_OK;
+    case SC_OPT_NAME_TEXT:
+    case SC_OPT_TEXT:
+        if (*value == '\0')
+            return sc_err_set(err, SC_ERR_USAGE, "%s: empty value", flag);
+        if (opt->type == SC_OPT_NAME_TEXT && !sc_name_ok(value))
+            return sc_err_set(err, SC_ERR_USAGE, "%s: not a name: %s", flag, SC_NAME_RULE);
+        if (strlen(value) >= (size_t)opt->max)
+            return sc_err_set(err, SC_ERR_USAGE, "%s: longer than %.0f characters", flag,
+                              opt->max - 1);
+        memcpy(slot, value, strlen(value) + 1);
+        return SC_OK;
     case SC_OPT_STRING:
         if (*value == '\0')
             return sc_err_set(err, SC_ERR_USAGE, "%s: empty value", flag);
@@ -88,7 +129,7 @@ static sc_status_t cli__store(const sc_cli_opt_t *opt, void *target, const char 
         return status;
     }
     default:
-        return opt->handler(target, flag, value, err);
+        return opt->handler((char *)target + opt->base, flag, value, err);
     }
 }
 
@@ -150,6 +191,8 @@ sc_status_t sc_cli_parse_words(const sc_cli_opt_t *table, int argc, char **argv,
                                void *target, const char **words, int max_words, int *nwords,
                                sc_err_t *err)
 {
+    sc_cli_opt_t rows[SC_CLI_MAX_ROWS];
+    sc_cli_compose(table, rows);
     if (nwords != NULL)
         *nwords = 0;
     for (int i = first; i < argc; i++) {
@@ -161,7 +204,7 @@ sc_status_t sc_cli_parse_words(const sc_cli_opt_t *table, int argc, char **argv,
             words[(*nwords)++] = argv[i];
             continue;
         }
-        sc_status_t status = cli__parse_one(table, argc, argv, &i, target, err);
+        sc_status_t status = cli__parse_one(rows, argc, argv, &i, target, err);
         if (status != SC_OK)
             return status;
     }
@@ -197,6 +240,7 @@ void sc_cli_roff(FILE *out, const char *text)
 /* The command's page: NAME, SYNOPSIS, OPTIONS from the table, SEE ALSO. */
 static void cli__man(const sc_cli_opt_t *table, FILE *out)
 {
+    char help[512];
     fprintf(out, ".TH SCALECHECK\\-");
     for (const char *c = cli__command; *c; c++)
         fputc(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c, out);
@@ -229,7 +273,7 @@ static void cli__man(const sc_cli_opt_t *table, FILE *out)
             fputs("\\fR", out);
         }
         fputc('\n', out);
-        sc_cli_roff(out, o->help);
+        sc_cli_roff(out, sc_cli_help_text(o, help, sizeof(help)));
         fputc('\n', out);
     }
     if (page != NULL) {
@@ -242,8 +286,10 @@ static void cli__man(const sc_cli_opt_t *table, FILE *out)
           out);
 }
 
-void sc_cli_print_help(const sc_cli_opt_t *table, FILE *out)
+void sc_cli_print_help(const sc_cli_opt_t *composed_or_not, FILE *out)
 {
+    sc_cli_opt_t table[SC_CLI_MAX_ROWS];
+    sc_cli_compose(composed_or_not, table);
     const char *format = sc_cli_help_format();
     if (!strcmp(format, "man")) {
         cli__man(table, out);
@@ -267,7 +313,8 @@ void sc_cli_print_help(const sc_cli_opt_t *table, FILE *out)
         else
             snprintf(names, sizeof(names), "    --%s%s%s", o->long_name, o->metavar ? " " : "",
                      o->metavar ? o->metavar : "");
-        fprintf(out, "  %-30s %s\n", names, o->help);
+        char help[512];
+        fprintf(out, "  %-30s %s\n", names, sc_cli_help_text(o, help, sizeof(help)));
     }
 }
 

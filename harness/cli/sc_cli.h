@@ -19,75 +19,78 @@ typedef sc_status_t (*sc_cli_handler_t)(void *target, const char *flag, const ch
 
 /* How an option's value is stored at `offset` in the target struct. */
 typedef enum {
-    SC_OPT_FLAG,   /* bool, set to true; takes no value */
-    SC_OPT_INT,    /* int within [min, max] */
-    SC_OPT_DOUBLE, /* double within [min, max] */
-    SC_OPT_STRING, /* const char *, not empty (points into argv) */
-    SC_OPT_NAME,   /* a STRING that must be a name (util/sc_names.h): run names */
-    SC_OPT_SIZE,   /* uint64_t bytes, K/M/G suffixes (sc_size_parse) */
-    SC_OPT_CUSTOM  /* the handler does it */
+    SC_OPT_FLAG,      /* bool, set to true; takes no value */
+    SC_OPT_INT,       /* int within [min, max] */
+    SC_OPT_DOUBLE,    /* double within [min, max] */
+    SC_OPT_STRING,    /* const char *, not empty (points into argv) */
+    SC_OPT_NAME,      /* a STRING that must be a name (util/sc_names.h): run names */
+    SC_OPT_TEXT,      /* char[max], not empty, copied (refused when longer) */
+    SC_OPT_NAME_TEXT, /* a TEXT that must be a name */
+    SC_OPT_SIZE,      /* uint64_t bytes, K/M/G suffixes (sc_size_parse) */
+    SC_OPT_CUSTOM,    /* the handler does it */
+    SC_OPT_GROUP      /* no option: the rows of `group` whose bit is in `bits`, composed in here,
+                         their fields at `offset` (the shared options: sc_cli_common_rows) */
 } sc_opt_type_t;
 
-typedef struct {
+typedef struct sc_cli_opt {
     char short_name; /* 0: none */
     const char *long_name;
     const char *metavar; /* NULL: the option takes no value */
-    const char *help;    /* "(default ...)" belongs in here */
+    /* "(default ...)" belongs in here; a group's row may hold one "%s", filled with its group
+     * row's help (the command's own default: --name's) */
+    const char *help;
     sc_opt_type_t type;
     size_t offset;
     double min, max;
-    sc_cli_handler_t handler; /* SC_OPT_CUSTOM */
+    sc_cli_handler_t handler;       /* SC_OPT_CUSTOM: gets the target (a group's: its field) */
+    const struct sc_cli_opt *group; /* SC_OPT_GROUP: its rows; composed: the group row */
+    unsigned bits;                  /* SC_OPT_GROUP: the rows taken; a group's row: its bit */
+    size_t base;                    /* composed: where the group's field is in the target */
 } sc_cli_opt_t;
 
 /* Table rows, so that each option is one line. */
 #define SC_OPT_ROW(s, l, meta, help, type, st, field, lo, hi)                                      \
     {                                                                                              \
-        s, l, meta, help, type, offsetof(st, field), lo, hi, NULL                                  \
+        s, l, meta, help, type, offsetof(st, field), lo, hi, NULL, NULL, 0, 0                      \
+    }
+/* A char[] field: its size is the longest value taken (and one for the end). */
+#define SC_OPT_TEXT_ROW(s, l, meta, help, type, st, field)                                         \
+    {                                                                                              \
+        s, l, meta, help, type, offsetof(st, field), 0, (double)sizeof(((st *)0)->field), NULL,    \
+            NULL, 0, 0                                                                             \
     }
 #define SC_OPT_CUSTOM_ROW(s, l, meta, help, fn)                                                    \
     {                                                                                              \
-        s, l, meta, help, SC_OPT_CUSTOM, 0, 0, 0, fn                                               \
+        s, l, meta, help, SC_OPT_CUSTOM, 0, 0, 0, fn, NULL, 0, 0                                   \
     }
 #define SC_OPT_END                                                                                 \
     {                                                                                              \
-        0, NULL, NULL, NULL, SC_OPT_FLAG, 0, 0, 0, NULL                                            \
+        0, NULL, NULL, NULL, SC_OPT_FLAG, 0, 0, 0, NULL, NULL, 0, 0                                \
     }
 
-/* --deadline, the same in every measuring command: the bound on the whole run (rank 0's
- * watchdog, engine/sc_watchdog.h); st's field a double, 0 by default. */
-#define SC_OPT_DEADLINE_ROW(st, field)                                                             \
-    SC_OPT_ROW(0, "deadline", "SECONDS",                                                           \
-               "bound on the whole run: past it the job ends (exit 3), what finished kept, and "   \
-               "launch/mpirun.sh's quick pair search names the slow host; 0 = none (default 0)",   \
-               SC_OPT_DOUBLE, st, field, 0.0, 31622400.0)
+/* The shared options (record/sc_common_opts.h), one row each, in cli/sc_cli_common.c. */
+extern const sc_cli_opt_t sc_cli_common_rows[];
+/* A command's table takes the shared options it has (SC_COMMON_* bits) with one row, where its
+ * options record embeds sc_common_opts_t (st's field); name_default: what --name defaults to
+ * ("coll-<collective>"). */
+#define SC_OPT_COMMON_ROW(st, field, takes, name_default)                                          \
+    {                                                                                              \
+        0, "", NULL, name_default, SC_OPT_GROUP, offsetof(st, field), 0, 0, NULL,                  \
+            sc_cli_common_rows, takes, 0                                                           \
+    }
 
-/* -T/--timeout, the same in every command that waits on other ranks (or, in compute, inside
- * its backend): the bound on each wait (the watchdog, engine/sc_watchdog.h); st's field a
- * double, SC_DEFAULT_TIMEOUT_S by default (util/sc_defaults.h), 0 = none. */
-#define SC_OPT_TIMEOUT_ROW(st, field)                                                              \
-    SC_OPT_ROW('T', "timeout", "SECONDS",                                                          \
-               "bound on every wait on other ranks, 0 = none, as nccl-tests' -T "                  \
-               "(default " SC_DEFAULT_TIMEOUT_TEXT ")",                                            \
-               SC_OPT_DOUBLE, st, field, 0.0, 86400.0)
+/* The most rows a table has once its groups are composed in. */
+#define SC_CLI_MAX_ROWS 96
+/* table with its groups composed in (each group's rows in place of its row, their offsets
+ * the target's), ended by SC_OPT_END, into out[SC_CLI_MAX_ROWS]. Every walk of a table -
+ * parsing, --help, the man page, the completion - walks this. */
+void sc_cli_compose(const sc_cli_opt_t *table, sc_cli_opt_t *out);
+/* An option's help as printed: a group's row's "%s" filled. */
+const char *sc_cli_help_text(const sc_cli_opt_t *o, char *buf, size_t len);
 
-/* The options every measuring command shares, each declared here once (st's field a const
- * char *): the backend, where run directories go, the run's name (its default named by the
- * command), --metrics. */
-#define SC_OPT_BACKEND_ROW(st, field)                                                              \
-    SC_OPT_ROW(0, "backend", "nccl|mpi|ucx|auto",                                                  \
-               "the communication library (default auto: NCCL where every rank has a GPU, else "   \
-               "MPI)",                                                                             \
-               SC_OPT_STRING, st, field, 0, 0)
-#define SC_OPT_RESULTS_DIR_ROW(st, field)                                                          \
-    SC_OPT_ROW(0, "results-dir", "DIR",                                                            \
-               "where run directories go (default " SC_DEFAULT_RESULTS_TEXT ")", SC_OPT_STRING,    \
-               st, field, 0, 0)
-#define SC_OPT_NAME_ROW(st, field, default_name)                                                   \
-    SC_OPT_ROW(0, "name", "NAME",                                                                  \
-               "the run directory's name after its time stamp (default " default_name ")",         \
-               SC_OPT_NAME, st, field, 0, 0)
-#define SC_OPT_METRICS_ROW(st, field)                                                              \
-    SC_OPT_ROW(0, "metrics", "FILE", SC_METRICS_HELP, SC_OPT_STRING, st, field, 0, 0)
+/* The shared options' defaults for a command that takes `takes` (record/sc_common_opts.h):
+ * what a command's defaults start from. */
+#include "record/sc_common_opts.h"
 
 /* -T was the topology before it became the timeout, as in nccl-tests: an old habit is told. */
 #define SC_CLI_T_HINT "-T is the timeout in seconds, as in nccl-tests; a topology is -Y/--topology"

@@ -82,11 +82,7 @@ int sc_drive_calibrate(const sc_rte_t *rte, const sc_drive_calibrate_opts_t *opt
         status = sc_files_check_output("--output", o.output, &err);
     sc_session_t ses = {0};
     if (status == SC_OK) {
-        sc_session_opts_t so = {.backend = o.backend,
-                                .device = -1,
-                                .timeout_s = o.timeout_s,
-                                .results_base = o.results_base,
-                                .name = o.name ? o.name : "calibrate"};
+        sc_session_opts_t so = {.common = &o.common, .default_name = "calibrate"};
         status = sc_session_open(&ses, rte, &so, &err);
     }
     sc_calibration_t cal = {0};

@@ -6,13 +6,14 @@
 #include <stdbool.h>
 
 #include "calibrate/sc_calibrate.h"
+#include "record/sc_common_opts.h"
 #include "rte/sc_rte.h"
 
 typedef struct {
     sc_calibrate_opts_t m;
+    sc_common_opts_t common; /* the shared options: backend, results directory, timeout */
     bool help;
-    double timeout_s;
-    const char *topology, *output, *backend, *results_base, *name;
+    const char *topology, *output;
     const char *declared_path; /* where the load found --topology (a shipped name resolved) */
 } sc_drive_calibrate_opts_t;
 

@@ -169,8 +169,8 @@ static sc_status_t coll__save_csv(coll__run_t *run, const sc_result_t *doc, sc_e
     sc_status_t status =
         sc_csv_write_records(sc_results_path(&run->ses.res, "result.csv", path, sizeof(path)),
                              rows->items, rows->n, sizeof(*rows->items), sc_case_row_fields, err);
-    if (status == SC_OK && run->opts.csv_path != NULL)
-        status = sc_csv_write_records(run->opts.csv_path, rows->items, rows->n,
+    if (status == SC_OK && run->opts.common.csv_path[0] != '\0')
+        status = sc_csv_write_records(run->opts.common.csv_path, rows->items, rows->n,
                                       sizeof(*rows->items), sc_case_row_fields, err);
     return status;
 }
@@ -197,7 +197,7 @@ static void coll__print_header(coll__run_t *run)
     sc_results_printf(
         &run->ses.res, "# sizes %s..%s B (%s)  iters %s  warm-up %d  check %d  timeout %g s\n",
         sc_size_format(o->min_bytes, lo, sizeof(lo)), sc_size_format(o->max_bytes, hi, sizeof(hi)),
-        step, iters, o->eng.warmup, o->eng.check_iters, o->timeout_s);
+        step, iters, o->eng.warmup, o->eng.check_iters, o->common.timeout_s);
     sc_results_printf(&run->ses.res,
                       "# time: the %s of each size's iterations (--stat), rank times combined by "
                       "%s (-a %d); nccl-tests: the mean, by avg (-a 1)\n",
@@ -596,13 +596,8 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
     const sc_rte_t *rte = run->rte;
     char name[128];
     coll__run_name(&run->opts, name, sizeof(name));
-    sc_session_opts_t so = {.backend = run->opts.backend,
-                            .device = run->opts.device,
-                            .timeout_s = run->opts.timeout_s,
-                            .deadline_s = run->opts.deadline_s,
-                            .telemetry_s = run->opts.telemetry_s,
-                            .results_base = run->opts.results_base,
-                            .name = run->opts.name ? run->opts.name : name,
+    sc_session_opts_t so = {.common = &run->opts.common,
+                            .default_name = name,
                             .register_buffers = run->opts.local_register == 1};
     /* every input and output checked before the session makes a results directory */
     sc_status_t status =
@@ -612,8 +607,7 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
     if (status == SC_OK)
         status = sc_drive_baseline_load(run->opts.baseline, &run->baseline, err);
     if (status == SC_OK)
-        status = sc_drive_check_outputs(run->opts.json_path, run->opts.csv_path,
-                                        run->opts.metrics_path, err);
+        status = sc_drive_check_outputs(&run->opts.common, err);
     if (status == SC_OK)
         status = sc_files_check_output("-J", run->opts.nccl_json_path, err);
     if (status == SC_OK)
@@ -623,8 +617,7 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
     run->ending = (sc_drive_ending_t){.command = "coll",
                                       .journal = &run->journal,
                                       .report_s = &run->report_s,
-                                      .metrics_path = run->opts.metrics_path,
-                                      .json_path = run->opts.json_path,
+                                      .common = &run->opts.common,
                                       .also = coll__own_files,
                                       .ctx = run};
     sc_session_on_end(&run->ses, sc_drive_end_hook, &run->ending);
@@ -658,7 +651,7 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
     }
     if (status == SC_OK && rte->rank == 0 && !run->opts.nccl_tests_output)
         coll__print_header(run);
-    if (status == SC_OK && rte->nhosts > 1 && !run->opts.no_preflight)
+    if (status == SC_OK && rte->nhosts > 1 && !run->opts.common.no_preflight)
         status = sc_drive_preflight_hosts(&run->ses, &run->doc, err);
     if (status == SC_OK)
         status = coll__journal_open(run, err);

@@ -55,7 +55,7 @@ void sc_drive_coll_options(const sc_coll_opts_t *o, sc_kvs_t *out)
     sc_kvs_number(out, "agg_iters", o->eng.agg_ops);
     sc_kvs_number(out, "cudagraph", o->eng.graph_launches);
     sc_kvs_number(out, "run_cycles", o->cycles);
-    sc_kvs_number(out, "timeout_s", o->timeout_s);
+    sc_kvs_number(out, "timeout_s", o->common.timeout_s);
     sc_kvs_number(out, "target_ci", o->eng.target_ci);
     sc_kvs_number(out, "size_budget_s", o->eng.size_budget_s);
     sc_kvs_number(out, "seed", (double)o->eng.seed);

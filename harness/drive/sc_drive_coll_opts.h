@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "engine/sc_engine.h"
+#include "record/sc_common_opts.h"
 
 typedef struct {
     uint64_t min_bytes, max_bytes;
@@ -20,17 +21,12 @@ typedef struct {
      * index in sc_coll_list()); "all" sets every bit, "a,b" the bits of a and b */
     uint32_t ops, types, colls;
     bool all_types, all_colls;
-    const char *backend;
-    const char *topology; /* expectations per case and the verdict */
-    const char *baseline; /* known-good runs every case is also held to */
-    const char *algo;     /* --algo: forced on NCCL (NCCL_ALGO) and in the model */
-    const char *json_path, *csv_path, *results_base, *name;
-    double timeout_s, deadline_s;
-    double telemetry_s;
-    int device;
+    sc_common_opts_t common; /* the shared options: backend, device, files, bounds, telemetry */
+    const char *topology;    /* expectations per case and the verdict */
+    const char *baseline;    /* known-good runs every case is also held to */
+    const char *algo;        /* --algo: forced on NCCL (NCCL_ALGO) and in the model */
     int looks; /* a case slower than the topology allows is measured up to this often */
-    bool help, no_preflight;
-    const char *metrics_path; /* --metrics */
+    bool help;
     /* nccl-tests' flags (README "nccl-tests habits"): what they mean here is in the table */
     int nthreads, ngpus; /* -t, -g: 1 (a rank per GPU) */
     int cycles;          /* -N: sweeps of every size, 0 = until stopped */

@@ -11,6 +11,7 @@
 #include "drive/sc_drive_compute.h"
 #include "comm/sc_backend.h"
 #include "comm/sc_comm_ops.h"
+#include "drive/sc_drive_end.h"
 #include "session/sc_results.h"
 #include "util/sc_defaults.h"
 #include "report/sc_json_out.h"
@@ -81,14 +82,14 @@ static sc_status_t compute__report(const sc_rte_t *rte, const sc_drive_compute_o
                                    sc_err_t *err)
 {
     compute__print(rte, o, all);
-    if (o->json_path == NULL)
+    if (o->common.json_path[0] == '\0')
         return SC_OK;
     sc_kvs_t head = {0};
     sc_kvs_text(&head, "mode", o->gemm ? "gemm" : "spin");
     sc_kvs_text(&head, "backend", sc_comm_name(comm));
     sc_json_list_t ranks = {"ranks", all, (size_t)rte->size, sizeof(*all),
                             o->gemm ? sc_gemm_row_fields : sc_spin_row_fields};
-    sc_status_t status = sc_json_write_lists(o->json_path, &head, &ranks, 1, err);
+    sc_status_t status = sc_json_write_lists(o->common.json_path, &head, &ranks, 1, err);
     sc_list_free(&head);
     return status;
 }
@@ -100,10 +101,10 @@ int sc_drive_compute(const sc_rte_t *rte, const sc_drive_compute_opts_t *opts)
     sc_err_clear(&err);
     sc_comm_t *comm = NULL;
     char note[512];
-    sc_backend_opts_t bopts = {.device = -1, .timeout_s = o.timeout_s};
-    sc_status_t status = sc_files_check_output("--json", o.json_path, &err);
+    sc_backend_opts_t bopts = {.device = -1, .timeout_s = o.common.timeout_s};
+    sc_status_t status = sc_drive_check_outputs(&o.common, &err);
     if (status == SC_OK)
-        status = sc_backend_open(o.backend, rte, &bopts, &comm, note, sizeof(note), &err);
+        status = sc_backend_open(o.common.backend, rte, &bopts, &comm, note, sizeof(note), &err);
     if (status == SC_OK && o.gemm && !sc_comm_has_gemm(comm))
         status = sc_err_set(&err, SC_ERR_USAGE,
                             "--mode gemm: matrix multiplies need a GPU backend (backend %s)",

@@ -5,15 +5,15 @@
 #include <stdbool.h>
 
 #include "comm/sc_backend.h"
+#include "record/sc_common_opts.h"
 #include "rte/sc_rte.h"
 
 typedef struct {
     bool gemm;
     double time_us;
     int repeats;
-    double timeout_s;
+    sc_common_opts_t common; /* the shared options: backend, timeout, --json */
     sc_gemm_spec_t spec;
-    const char *backend, *json_path;
     bool help;
 } sc_drive_compute_opts_t;
 

@@ -28,6 +28,8 @@ void sc_drive_doc_header(sc_result_t *d, const sc_session_t *ses, int argc, char
     snprintf(d->backend_note, sizeof(d->backend_note), "%s", ses->note);
     d->ranks = rte->size;
     d->nhosts = rte->nhosts;
+    if (ses->asked != NULL)
+        d->asked = *ses->asked;
     if (argv != NULL) {
         d->argv = calloc((size_t)argc + 1, sizeof(char *));
         for (int i = 0; d->argv != NULL && i < argc; i++)
@@ -41,14 +43,13 @@ void sc_drive_doc_header(sc_result_t *d, const sc_session_t *ses, int argc, char
     }
 }
 
-sc_status_t sc_drive_check_outputs(const char *json_path, const char *csv_path,
-                                   const char *metrics_path, sc_err_t *err)
+sc_status_t sc_drive_check_outputs(const sc_common_opts_t *c, sc_err_t *err)
 {
-    sc_status_t status = sc_files_check_output("--json", json_path, err);
+    sc_status_t status = sc_files_check_output("--json", sc_common_path(c->json_path), err);
     if (status == SC_OK)
-        status = sc_files_check_output("--csv", csv_path, err);
+        status = sc_files_check_output("--csv", sc_common_path(c->csv_path), err);
     if (status == SC_OK)
-        status = sc_files_check_output("--metrics", metrics_path, err);
+        status = sc_files_check_output("--metrics", sc_common_path(c->metrics_path), err);
     return status;
 }
 
@@ -63,21 +64,23 @@ static sc_status_t drive_end__report(const char *dir, const sc_result_t *doc,
 static sc_status_t drive_end__json(const char *dir, const sc_result_t *doc,
                                    const sc_drive_ending_t *e, sc_err_t *err)
 {
-    if (e->json_path == NULL)
+    const char *json_path = e->common != NULL ? sc_common_path(e->common->json_path) : NULL;
+    if (json_path == NULL)
         return SC_OK;
     /* the run directory's result.json is this document: a copy, not every row written again */
     char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/result.json", dir);
     if (dir[0] != '\0' && sc_result_final(doc) && access(path, R_OK) == 0)
-        return sc_files_copy(path, e->json_path, err);
-    return sc_json_write_result(e->json_path, doc, err);
+        return sc_files_copy(path, json_path, err);
+    return sc_json_write_result(json_path, doc, err);
 }
 
 static sc_status_t drive_end__metrics(const char *dir, const sc_result_t *doc,
                                       const sc_drive_ending_t *e, sc_err_t *err)
 {
     (void)dir;
-    return e->metrics_path != NULL ? sc_prometheus_write(e->metrics_path, doc, err) : SC_OK;
+    const char *metrics_path = e->common != NULL ? sc_common_path(e->common->metrics_path) : NULL;
+    return metrics_path != NULL ? sc_prometheus_write(metrics_path, doc, err) : SC_OK;
 }
 
 static sc_status_t drive_end__own(const char *dir, const sc_result_t *doc,

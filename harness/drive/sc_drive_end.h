@@ -13,13 +13,13 @@
  * run directory, backend (and how auto chose it), ranks and hosts, and argv when given. */
 void sc_drive_doc_header(sc_result_t *d, const sc_session_t *ses, int argc, char **argv);
 
-/* What every ending needs of the command: its name ("coll"), where --metrics and --json go
- * (NULL: the run directory's files alone), and the files of its own it writes from the document
- * as it ended (also(ctx, doc, err); NULL: none): run's and coll's CSV, coll's -J. */
+/* What every ending needs of the command: its name ("coll"), its shared options (where --metrics
+ * and --json go; none given: the run directory's files alone), and the files of its own it
+ * writes from the document as it ended (also(ctx, doc, err); NULL: none): run's and coll's CSV,
+ * coll's -J. */
 typedef struct {
     const char *command;
-    const char *metrics_path;
-    const char *json_path;
+    const sc_common_opts_t *common;
     sc_status_t (*also)(void *ctx, const sc_result_t *doc, sc_err_t *err);
     void *ctx;
     /* the run's journal (its rows flushed now and then), or NULL: an ending flushes it before it
@@ -30,10 +30,9 @@ typedef struct {
     double *report_s;
 } sc_drive_ending_t;
 
-/* --json, --csv and --metrics (each may be NULL) checked before anything runs: the outputs every
+/* --json, --csv and --metrics (each may be "") checked before anything runs: the outputs every
  * measuring command may take, refused with the flag named (util/sc_files.h). */
-sc_status_t sc_drive_check_outputs(const char *json_path, const char *csv_path,
-                                   const char *metrics_path, sc_err_t *err);
+sc_status_t sc_drive_check_outputs(const sc_common_opts_t *c, sc_err_t *err);
 
 /* Every document a run writes besides result.json, from the document as it ended, in one list
  * that every ending walks - complete (sc_drive_complete), failed (sc_drive_save_failed) and

@@ -155,11 +155,7 @@ int sc_drive_health(const sc_rte_t *rte, const sc_drive_health_opts_t *opts, int
                       : sc_err_set(&err, SC_ERR_NOMEM, "no memory for the topology");
     sc_session_t ses = {0};
     if (status == SC_OK) {
-        sc_session_opts_t so = {.backend = o.backend,
-                                .device = -1,
-                                .timeout_s = o.timeout_s,
-                                .results_base = o.results_base,
-                                .name = "health"};
+        sc_session_opts_t so = {.common = &o.common, .default_name = "health"};
         status = sc_session_open(&ses, rte, &so, &err);
     }
     /* the evidence a failing node keeps: result.json with every check (a final state whatever

@@ -6,11 +6,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "record/sc_common_opts.h"
 #include "rte/sc_rte.h"
 
 typedef struct {
-    const char *topology, *backend, *results_base;
-    double max_temp_c, timeout_s;
+    sc_common_opts_t common; /* the shared options: backend, results directory, timeout */
+    const char *topology;
+    double max_temp_c;
     uint64_t size;
     bool help;
 } sc_drive_health_opts_t;

@@ -283,8 +283,8 @@ static sc_status_t judge__result(judge__stream_t *s, const sc_results_t *res, sc
     doc->cases_source = NULL;
     unlink(doc->checks_file);
     doc->checks_file[0] = '\0';
-    if (status == SC_OK && s->o->json_path != NULL)
-        status = sc_files_copy(path, s->o->json_path, err);
+    if (status == SC_OK && s->o->common.json_path[0] != '\0')
+        status = sc_files_copy(path, s->o->common.json_path, err);
     sc_list_free(&s->made);
     return status;
 }
@@ -321,10 +321,9 @@ int sc_drive_judge(const sc_drive_judge_opts_t *opts, int argc, char **argv)
     if (status == SC_OK)
         status = sc_drive_baseline_load(o.baseline, &baseline, &err);
     if (status == SC_OK)
-        status = sc_files_check_output("--json", o.json_path, &err);
+        status = sc_files_check_output("--json", sc_common_path(o.common.json_path), &err);
     if (status == SC_OK)
-        status = sc_results_check_base(o.results_base ? o.results_base : sc_files_results_default(),
-                                       &err);
+        status = sc_results_check_base(o.common.results_base, &err);
     sc_foreign_t *files = calloc((size_t)o.nfiles + 1, sizeof(*files));
     if (files == NULL && status == SC_OK)
         status = sc_err_set(&err, SC_ERR_NOMEM, "no memory");
@@ -339,8 +338,8 @@ int sc_drive_judge(const sc_drive_judge_opts_t *opts, int argc, char **argv)
     bool opened = false;
     if (status == SC_OK) {
         judge__header(o.topology ? &topo : NULL, files, o.nfiles, argc, argv, &doc);
-        status = sc_results_open(&res, o.results_base ? o.results_base : sc_files_results_default(),
-                                 o.name ? o.name : "judge", &err);
+        status = sc_results_open(&res, o.common.results_base,
+                                 o.common.name[0] ? o.common.name : "judge", &err);
         opened = status == SC_OK;
     }
     sc_err_t rows_err;

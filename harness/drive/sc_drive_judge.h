@@ -5,10 +5,13 @@
 
 #include <stdbool.h>
 
+#include "record/sc_common_opts.h"
+
 #define JUDGE_MAX_FILES 256
 
 typedef struct {
-    const char *topology, *collective, *results_base, *name, *json_path, *baseline, *algo;
+    sc_common_opts_t common; /* the shared options: the results directory, --name, --json */
+    const char *topology, *collective, *baseline, *algo;
     int gpus, nodes;
     bool help;
     const char *files[JUDGE_MAX_FILES];

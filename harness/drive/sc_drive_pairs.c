@@ -209,21 +209,13 @@ int sc_drive_pairs(const sc_rte_t *rte, const sc_drive_pairs_opts_t *opts, int a
     if (status == SC_OK)
         status = sc_drive_baseline_load(o.baseline, &baseline, &err);
     if (status == SC_OK)
-        status = sc_drive_check_outputs(o.json_path, o.csv_path, o.metrics_path, &err);
+        status = sc_drive_check_outputs(&o.common, &err);
     sc_session_t ses = {0};
-    pairs__files_t files = {&ses, o.csv_path};
-    sc_drive_ending_t ending = {.command = "pairs",
-                                .metrics_path = o.metrics_path,
-                                .json_path = o.json_path,
-                                .also = pairs__own_files,
-                                .ctx = &files};
+    pairs__files_t files = {&ses, sc_common_path(o.common.csv_path)};
+    sc_drive_ending_t ending = {
+        .command = "pairs", .common = &o.common, .also = pairs__own_files, .ctx = &files};
     if (status == SC_OK) {
-        sc_session_opts_t so = {.backend = o.backend,
-                                .device = -1,
-                                .timeout_s = o.timeout_s,
-                                .deadline_s = o.deadline_s,
-                                .results_base = o.results_base,
-                                .name = o.name ? o.name : "pairs"};
+        sc_session_opts_t so = {.common = &o.common, .default_name = "pairs"};
         status = sc_session_open(&ses, rte, &so, &err);
     }
     bool in = o.per_rank || rte->local_rank == 0;
@@ -241,7 +233,7 @@ int sc_drive_pairs(const sc_rte_t *rte, const sc_drive_pairs_opts_t *opts, int a
     }
     if (status == SC_OK && rte->rank == 0)
         status = pairs__start(&run, x.pc, rte, argc, argv, &err);
-    if (status == SC_OK && rte->nhosts > 1 && !o.no_preflight)
+    if (status == SC_OK && rte->nhosts > 1 && !o.common.no_preflight)
         status = sc_drive_preflight_hosts(&ses, &run.doc, &err);
     int failed = 0;
     sc_pairs_matrix_t m = {0};

@@ -6,15 +6,15 @@
 #include <stdbool.h>
 
 #include "pairs/sc_pairs.h"
+#include "record/sc_common_opts.h"
 #include "rte/sc_rte.h"
 
 typedef struct {
-    sc_pairs_opts_t m; /* what the measurement needs */
-    bool per_rank, help, no_preflight, plan_only;
-    double timeout_s, deadline_s;
+    sc_pairs_opts_t m;       /* what the measurement needs */
+    sc_common_opts_t common; /* the shared options: backend, files, bounds */
+    bool per_rank, help, plan_only;
     int plan_nodes;
-    const char *topology, *baseline, *backend, *json_path, *csv_path, *results_base, *name, *mode,
-        *per, *method, *strategy, *metrics_path;
+    const char *topology, *baseline, *mode, *per, *method, *strategy;
 } sc_drive_pairs_opts_t;
 
 /* The pairs run whole from o (checked by the cli: its words already read into o.m); every

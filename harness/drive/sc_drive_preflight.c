@@ -67,18 +67,14 @@ int sc_drive_preflight(const sc_rte_t *rte, const sc_drive_preflight_opts_t *o, 
 {
     sc_err_t err;
     sc_err_clear(&err);
-    sc_status_t status = sc_drive_check_outputs(o->json_path, NULL, o->metrics_path, &err);
+    sc_status_t status = sc_drive_check_outputs(&o->common, &err);
     sc_session_t ses = {0};
-    sc_drive_ending_t ending = {
-        .command = "preflight", .metrics_path = o->metrics_path, .json_path = o->json_path};
+    sc_drive_ending_t ending = {.command = "preflight", .common = &o->common};
     sc_result_t doc;
     sc_result_init(&doc, "preflight");
     if (status == SC_OK) {
-        sc_session_opts_t so = {.backend = "mpi", /* preflight needs no GPU communicator */
-                                .device = -1,
-                                .timeout_s = o->timeout_s,
-                                .results_base = o->results_base,
-                                .name = o->name ? o->name : "preflight"};
+        /* preflight takes no --backend: its default is MPI (it needs no GPU communicator) */
+        sc_session_opts_t so = {.common = &o->common, .default_name = "preflight"};
         status = sc_session_open(&ses, rte, &so, &err);
     }
     if (status == SC_OK) {

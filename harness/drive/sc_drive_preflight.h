@@ -14,8 +14,7 @@ sc_status_t sc_drive_preflight_hosts(sc_session_t *ses, sc_result_t *doc, sc_err
 
 /* What `scalecheck preflight` was asked (cli/cmd_preflight.c parses it). */
 typedef struct {
-    double timeout_s;
-    const char *json_path, *results_base, *name, *metrics_path;
+    sc_common_opts_t common; /* the shared options: files, timeout, --metrics */
     bool help;
 } sc_drive_preflight_opts_t;
 

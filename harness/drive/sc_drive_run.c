@@ -384,8 +384,8 @@ static sc_status_t run__own_files(void *ctx, const sc_result_t *doc, sc_err_t *e
     sc_status_t status = sc_csv_write_records(
         sc_results_path(&run->ses.res, "points.csv", path, sizeof(path)), points->items, points->n,
         sizeof(*points->items), sc_point_fields, err);
-    if (status == SC_OK && run->opts.csv_path != NULL)
-        status = sc_csv_write_records(run->opts.csv_path, points->items, points->n,
+    if (status == SC_OK && run->opts.common.csv_path[0] != '\0')
+        status = sc_csv_write_records(run->opts.common.csv_path, points->items, points->n,
                                       sizeof(*points->items), sc_point_fields, err);
     return status;
 }
@@ -409,21 +409,12 @@ static sc_status_t run__setup(sc_run_t *run, sc_err_t *err)
     const sc_rte_t *rte = run->rte;
     char name[128];
     snprintf(name, sizeof(name), "run-%s", run->w.name);
-    sc_session_opts_t so = {.backend = run->opts.backend,
-                            .device = -1,
-                            .timeout_s = run->opts.timeout_s,
-                            .deadline_s = run->opts.deadline_s,
-                            .telemetry_s = run->opts.telemetry_s,
-                            .results_base = run->opts.results_base,
-                            .name = run->opts.name ? run->opts.name : name};
+    sc_session_opts_t so = {.common = &run->opts.common, .default_name = name};
     sc_status_t status = sc_session_open(&run->ses, rte, &so, err);
     if (status != SC_OK)
         return status;
-    run->ending = (sc_drive_ending_t){.command = "run",
-                                      .metrics_path = run->opts.metrics_path,
-                                      .json_path = run->opts.json_path,
-                                      .also = run__own_files,
-                                      .ctx = run};
+    run->ending = (sc_drive_ending_t){
+        .command = "run", .common = &run->opts.common, .also = run__own_files, .ctx = run};
     sc_session_on_end(&run->ses, sc_drive_end_hook, &run->ending);
     sc_kvs_t *rank_info = sc_session_rank_info(&run->ses);
     if (rte->rank != 0)
@@ -473,11 +464,10 @@ int sc_drive_run(const sc_rte_t *rte, const sc_run_opts_t *opts, int argc, char 
     if (status == SC_OK)
         status = sc_drive_baseline_load(run.opts.baseline, &run.baseline, &err);
     if (status == SC_OK)
-        status = sc_drive_check_outputs(run.opts.json_path, run.opts.csv_path,
-                                        run.opts.metrics_path, &err);
+        status = sc_drive_check_outputs(&run.opts.common, &err);
     if (status == SC_OK)
         status = run__setup(&run, &err);
-    if (status == SC_OK && rte->nhosts > 1 && !run.opts.no_preflight)
+    if (status == SC_OK && rte->nhosts > 1 && !run.opts.common.no_preflight)
         status = sc_drive_preflight_hosts(&run.ses, &run.doc, &err);
     if (status == SC_OK)
         status =

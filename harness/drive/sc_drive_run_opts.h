@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "record/sc_common_opts.h"
+
 #define SC_RUN_MAX_POINTS 32
 
 typedef struct {
@@ -16,16 +18,14 @@ typedef struct {
     bool nnodes_given;
     int steps, warmup;
     double bytes_scale, compute_scale;
-    int tp, pp; /* 0: the workload's */
-    const char *backend, *json_path, *csv_path, *results_base, *name;
-    const char *topology; /* expectations and verdict */
-    const char *baseline; /* known-good runs the points are also held to */
-    uint64_t sweep_max;   /* > 0: also an all-reduce sweep 8 B .. sweep_max on all ranks */
-    bool calibrate;       /* calibrate first, and hold the run to that */
-    int looks;            /* a sweep size slower than expected is measured up to this often */
-    double timeout_s, deadline_s, telemetry_s;
-    bool help, no_preflight;
-    const char *metrics_path; /* --metrics */
+    int tp, pp;              /* 0: the workload's */
+    sc_common_opts_t common; /* the shared options: backend, files, bounds, telemetry */
+    const char *topology;    /* expectations and verdict */
+    const char *baseline;    /* known-good runs the points are also held to */
+    uint64_t sweep_max;      /* > 0: also an all-reduce sweep 8 B .. sweep_max on all ranks */
+    bool calibrate;          /* calibrate first, and hold the run to that */
+    int looks;               /* a sweep size slower than expected is measured up to this often */
+    bool help;
 } sc_run_opts_t;
 
 #endif

@@ -75,7 +75,7 @@ static sc_status_t soak__inputs(soak__launch_t *l, sc_err_t *err)
                                .max_drift = SC_DEFAULT_SOAK_MAX_DRIFT};
     if (o->max_drift >= 0)
         l->limits.max_drift = o->max_drift;
-    status = sc_drive_check_outputs(o->json_path, NULL, o->metrics_path, err);
+    status = sc_drive_check_outputs(&o->common, err);
     return status;
 }
 
@@ -446,16 +446,10 @@ int sc_drive_soak(const sc_rte_t *rte, const sc_soak_opts_t *opts, sc_soak_parse
     if (status == SC_OK) /* every input checked before anything is made */
         status = soak__inputs(&run.l, &err);
     const sc_soak_opts_t *o = &run.l.o;
-    run.ending.ending = (sc_drive_ending_t){
-        .command = "soak", .metrics_path = o->metrics_path, .json_path = o->json_path};
+    run.ending.ending = (sc_drive_ending_t){.command = "soak", .common = &o->common};
     if (status == SC_OK) {
-        sc_session_opts_t so = {.backend = o->backend,
-                                .device = -1,
-                                .timeout_s = o->timeout_s,
-                                .deadline_s = o->deadline_s,
-                                .results_base = o->results_base,
-                                .name = o->name ? o->name : "soak",
-                                .reuse_dir = o->resume};
+        sc_session_opts_t so = {
+            .common = &o->common, .default_name = "soak", .reuse_dir = o->resume};
         status = sc_session_open(&run.ses, rte, &so, &err);
     }
     if (status == SC_OK)
@@ -467,7 +461,7 @@ int sc_drive_soak(const sc_rte_t *rte, const sc_soak_opts_t *opts, sc_soak_parse
         status = sc_comm_check_memory(run.ses.world, soak__need(&run), "--sweep-max", &err);
     if (status == SC_OK && rte->rank == 0)
         status = soak__begin(&run, rte, argc, argv, &err);
-    if (status == SC_OK && rte->nhosts > 1 && !o->no_preflight)
+    if (status == SC_OK && rte->nhosts > 1 && !o->common.no_preflight)
         status = sc_drive_preflight_hosts(&run.ses, &run.doc, &err);
     if (status == SC_OK)
         status = soak__participants(&run, &err);

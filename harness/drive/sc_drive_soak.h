@@ -6,17 +6,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "record/sc_common_opts.h"
 #include "rte/sc_rte.h"
 #include "util/sc_status.h"
 
 typedef struct {
-    const char *workload, *topology, *duration, *resume, *backend, *results_base, *name, *json_path,
-        *metrics_path, *mode;
+    sc_common_opts_t common; /* the shared options: backend, files, bounds */
+    const char *workload, *topology, *duration, *resume, *mode;
     uint64_t sweep_min, sweep_max, pair_size;
     int sweep_iters, steps, warmup;
-    double bytes_scale, compute_scale, max_drift, telemetry_s, timeout_s, deadline_s, cycle_s,
-        pair_tolerance;
-    bool help, no_preflight;
+    double bytes_scale, compute_scale, max_drift, telemetry_s, cycle_s, pair_tolerance;
+    bool help;
 } sc_soak_opts_t;
 
 /* Parses a soak's arguments (argv[2..)) into o from its defaults: a resumed soak's options are

@@ -187,6 +187,7 @@ void sc_result_init(sc_result_t *r, const char *command)
     memset(r, 0, sizeof(*r));
     snprintf(r->command, sizeof(r->command), "%s", command);
     r->avg_busbw_GBps = SC_ABSENT;
+    r->elapsed_s = SC_ABSENT;
 }
 
 sc_tally_t sc_result_tally(const sc_result_t *r)

@@ -6,6 +6,7 @@
 #ifndef SC_RESULT_H
 #define SC_RESULT_H
 
+#include "record/sc_common_opts.h"
 #include "record/sc_health.h"
 #include "record/sc_hostcfg.h"
 #include "record/sc_record.h"
@@ -21,13 +22,13 @@ typedef struct sc_list_source {
 } sc_list_source_t;
 
 typedef struct {
-    /* header */
+    /* header: its scalar fields listed in sc_result_header_fields (written and read by it) */
     char command[16]; /* "coll", "run", "pairs" */
     char version[32];
     char state[16];      /* "running", "complete", "failed", "interrupted" */
     char reason[640];    /* why it ended when it did not complete ("" otherwise) */
     char at_fault[1024]; /* the ranks and hosts the progress records point at, or "" */
-    double elapsed_s;    /* from the start to the last save */
+    double elapsed_s;    /* from the start to the last save (absent: NaN) */
     /* while running: the file beside result.json that holds the rows so far, a line each,
      * appended as each finishes (coll: "results.jsonl"); "" once the rows are in the document */
     char journal[32];
@@ -44,7 +45,10 @@ typedef struct {
     char (*rank_hosts)[SC_HOST_MAX]; /* ranks names, or NULL */
     sc_kvs_t libraries, options;
     sc_kvs_t *rank_info; /* ranks lists, or NULL */
-    /* run */
+    /* the shared options the run was given (record/sc_common_opts.h); the header's field table
+     * says which of them result.json records */
+    sc_common_opts_t asked;
+    /* run: its scalar fields listed in sc_result_run_fields */
     char workload[64], workload_file[PATH_MAX], topology[64];
     double bytes_scale, compute_scale;
     int steps, warmup;
@@ -91,6 +95,13 @@ typedef struct {
     sc_health_t *health;
     int nhealth;
 } sc_result_t;
+
+/* The result header's scalar fields, in the order result.json gives them: the writer
+ * (report/sc_json_doc.c) and the reader (report/sc_json_in.c) walk this one table, so a header
+ * field is the field above and one row (record/sc_result.c). */
+extern const sc_field_t sc_result_header_fields[];
+/* run's scalar fields (the workload, its scales, the steps), written for run documents only. */
+extern const sc_field_t sc_result_run_fields[];
 
 /* An empty document for command (every list empty, every figure absent). */
 void sc_result_init(sc_result_t *r, const char *command);

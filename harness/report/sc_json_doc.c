@@ -23,22 +23,19 @@ static void json_doc__set_text(json_t *doc, const char *key, const char *text)
         json_object_set_new(doc, key, json_string(text));
 }
 
-/* What every command's document starts with. */
+/* fields' values set into doc, in the table's order */
+static void json_doc__fields(json_t *doc, const sc_result_t *r, const sc_field_t *fields)
+{
+    json_t *values = sc_json_record(r, fields);
+    json_object_update(doc, values);
+    json_decref(values);
+}
+
+/* What every command's document starts with: the header's field table, then its lists. */
 static json_t *json_doc__header(const sc_result_t *r)
 {
-    json_t *doc =
-        json_pack("{s:s, s:s, s:s, s:i, s:i}", "tool", "scalecheck", "version", r->version,
-                  "command", r->command, "ranks", r->ranks, "nhosts", r->nhosts);
-    json_doc__set_text(doc, "state", r->state);
-    json_doc__set_text(doc, "reason", r->reason);
-    json_doc__set_text(doc, "at_fault", r->at_fault);
-    json_doc__set_text(doc, "start_utc", r->start_utc);
-    if (r->elapsed_s > 0)
-        json_object_set_new(doc, "elapsed_s", json_real(r->elapsed_s));
-    json_doc__set_text(doc, "results_dir", r->results_dir);
-    json_doc__set_text(doc, "journal", r->journal);
-    json_doc__set_text(doc, "backend", r->backend);
-    json_object_set_new(doc, "backend_note", json_string(r->backend_note));
+    json_t *doc = json_pack("{s:s}", "tool", "scalecheck");
+    json_doc__fields(doc, r, sc_result_header_fields);
     if (r->argv != NULL) {
         json_t *args = json_array();
         for (char **a = r->argv; *a; a++)
@@ -108,12 +105,7 @@ static json_t *json_doc__rows(const sc_case_rows_t *rows)
 
 static void json_doc__run_part(const sc_result_t *r, json_t *doc)
 {
-    json_object_set_new(doc, "workload", json_string(r->workload));
-    json_object_set_new(doc, "workload_file", json_string(r->workload_file));
-    json_object_set_new(doc, "bytes_scale", json_real(r->bytes_scale));
-    json_object_set_new(doc, "compute_scale", json_real(r->compute_scale));
-    json_object_set_new(doc, "steps", json_integer(r->steps));
-    json_object_set_new(doc, "warmup", json_integer(r->warmup));
+    json_doc__fields(doc, r, sc_result_run_fields);
     json_object_set_new(doc, "points", json_doc__points_json(&r->points));
     if (r->sweep.n > 0)
         json_object_set_new(doc, "sweep", json_doc__rows(&r->sweep));
@@ -212,7 +204,6 @@ static json_t *json_doc__result_json(const sc_result_t *r)
         json_object_set_new(doc, "preflight",
                             sc_json_records(r->preflight.items, r->preflight.n,
                                             sizeof(*r->preflight.items), sc_hostcfg_fields));
-    json_doc__set_text(doc, "topology", r->topology);
     if (r->judged) {
         json_object_set_new(doc, "checks",
                             r->checks_file[0]

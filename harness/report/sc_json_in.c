@@ -20,24 +20,6 @@
 #include "record/sc_shown.h"
 #include "report/sc_json_soak.h"
 
-#define SC__H(field, kind)                                                                         \
-    {                                                                                              \
-#field, kind, offsetof(sc_result_t, field), sizeof(((sc_result_t *)0)->field), 0           \
-    }
-/* The header's scalar fields (the command is read first: it says what the document is). */
-static const sc_field_t json_in__header_fields[] = {
-    SC__H(version, SC_FIELD_TEXT),       SC__H(state, SC_FIELD_TEXT),
-    SC__H(reason, SC_FIELD_TEXT),        SC__H(at_fault, SC_FIELD_TEXT),
-    SC__H(elapsed_s, SC_FIELD_DOUBLE),   SC__H(start_utc, SC_FIELD_TEXT),
-    SC__H(results_dir, SC_FIELD_TEXT),   SC__H(backend, SC_FIELD_TEXT),
-    SC__H(backend_note, SC_FIELD_TEXT),  SC__H(workload, SC_FIELD_TEXT),
-    SC__H(workload_file, SC_FIELD_TEXT), SC__H(topology, SC_FIELD_TEXT),
-    SC__H(ranks, SC_FIELD_INT),          SC__H(nhosts, SC_FIELD_INT),
-    SC__H(bytes_scale, SC_FIELD_DOUBLE), SC__H(compute_scale, SC_FIELD_DOUBLE),
-    SC__H(steps, SC_FIELD_INT),          SC__H(warmup, SC_FIELD_INT),
-    SC__H(journal, SC_FIELD_TEXT),       {NULL, SC_FIELD_INT, 0, 0, 0},
-};
-
 /* The commands whose runs write a result.json. */
 static const char *const json_in__result_commands[] = {
     "coll", "run", "pairs", "soak", "preflight", "health", "judge", "calibrate", "compute", NULL};
@@ -396,7 +378,8 @@ static sc_status_t json_in__load(const char *dir, sc_result_t *r, size_t limit,
         return sc_err_set(err, SC_ERR_INPUT, "%s: not a scalecheck result (no command)", path);
     }
     sc_result_init(r, command);
-    if (sc_json_read_record(&src, doc, r, json_in__header_fields, NULL, -1) &&
+    if (sc_json_read_record(&src, doc, r, sc_result_header_fields, NULL, -1) &&
+        sc_json_read_record(&src, doc, r, sc_result_run_fields, NULL, -1) &&
         json_in__header_sane(&src, doc, r) && json_in__lists(&src, doc, r, limit, cases) &&
         (r->journal[0] == '\0' || r->cases.n > 0 ||
          sc_json_journal_read(&src, dir, r->journal, &r->cases))) {

@@ -91,26 +91,29 @@ sc_status_t sc_session_open(sc_session_t *s, const sc_rte_t *rte, const sc_sessi
     memset(s, 0, sizeof(*s));
     pthread_mutex_init(&s->write_lock, NULL);
     s->rte = rte;
+    const sc_common_opts_t *c = s->asked = o->common;
     sc_backend_opts_t bopts = {
-        .device = o->device, .timeout_s = o->timeout_s, .register_buffers = o->register_buffers};
+        .device = c->device, .timeout_s = c->timeout_s, .register_buffers = o->register_buffers};
     /* a results folder rank 0 cannot make is bad usage, found before any backend opens */
     char why[sizeof(err->msg)] = "";
-    sc_status_t status = rte->rank == 0 ? sc_results_check_base(o->results_base, err) : SC_OK;
+    sc_status_t status = rte->rank == 0 ? sc_results_check_base(c->results_base, err) : SC_OK;
     if (status != SC_OK)
         snprintf(why, sizeof(why), "%s", err->msg);
     status = sc_rte_agree(rte, status, why, sizeof(why), err);
     if (status == SC_OK)
-        status = sc_backend_open(o->backend, rte, &bopts, &s->world, s->note, sizeof(s->note), err);
+        status = sc_backend_open(c->backend, rte, &bopts, &s->world, s->note, sizeof(s->note), err);
     if (status != SC_OK)
         return status;
     if (rte->rank == 0)
-        status = o->reuse_dir != NULL ? sc_results_reopen(&s->res, o->reuse_dir, err)
-                                      : sc_results_open(&s->res, o->results_base, o->name, err);
+        status = o->reuse_dir != NULL
+                     ? sc_results_reopen(&s->res, o->reuse_dir, err)
+                     : sc_results_open(&s->res, c->results_base,
+                                       c->name[0] ? c->name : o->default_name, err);
     /* Every rank learns whether rank 0 could make its directory, and why not (a full disk):
      * nobody half-runs, and every rank says the same */
     snprintf(why, sizeof(why), "%s", status != SC_OK ? err->msg : "");
     status = sc_rte_agree(rte, status, why, sizeof(why), err);
-    sc_watchdog_bounds_t bounds = {.timeout_s = o->timeout_s, .deadline_s = o->deadline_s};
+    sc_watchdog_bounds_t bounds = {.timeout_s = c->timeout_s, .deadline_s = c->deadline_s};
     if (status == SC_OK)
         status = sc_watchdog_start(rte, &bounds, session__session_end, s, &s->wd, err);
     if (status == SC_OK)
@@ -120,9 +123,9 @@ sc_status_t sc_session_open(sc_session_t *s, const sc_rte_t *rte, const sc_sessi
         return status;
     }
     session__sysfs(s);
-    s->sampling = o->telemetry_s > 0;
+    s->sampling = c->telemetry_s > 0;
     if (s->sampling && rte->local_rank == 0) /* one sampler per host */
-        s->telemetry = sc_telemetry_start(o->telemetry_s, rte->host);
+        s->telemetry = sc_telemetry_start(c->telemetry_s, rte->host);
     return SC_OK;
 }
 

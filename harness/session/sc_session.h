@@ -8,19 +8,18 @@
 #include <pthread.h>
 
 #include "comm/sc_backend.h"
+#include "record/sc_common_opts.h"
 #include "engine/sc_watchdog.h"
 #include "session/sc_results.h"
 #include "telemetry/sc_host_load.h"
 #include "telemetry/sc_telemetry.h"
 
+/* What a session is opened from: the shared options the command was given (the backend, the
+ * device, the bounds, the telemetry, where the run directory goes and its name), and the rest
+ * of what the command says. */
 typedef struct {
-    const char *backend;      /* "auto", "mpi", "nccl" */
-    int device;               /* -1: the rank's index on its host */
-    double timeout_s;         /* the watchdog's and the backend's bound */
-    double deadline_s;        /* the whole run's bound (rank 0's watchdog), 0: none */
-    double telemetry_s;       /* 0: no sampling */
-    const char *results_base; /* parent of the run directory */
-    const char *name;         /* run directory name after the time stamp */
+    const sc_common_opts_t *common;
+    const char *default_name; /* the run directory's name when common->name is "" */
     const char *reuse_dir;    /* an earlier run's directory to carry on in (NULL: a new one) */
     bool register_buffers;    /* sc_backend_opts_t's */
 } sc_session_opts_t;
@@ -31,6 +30,7 @@ typedef void (*sc_session_end_fn)(void *arg, const char *dir, const sc_watchdog_
 
 typedef struct {
     const sc_rte_t *rte;
+    const sc_common_opts_t *asked; /* what the session was opened from (the result header's) */
     sc_comm_t *world;
     char note[512]; /* how --backend auto chose, or "" */
     sc_results_t res;

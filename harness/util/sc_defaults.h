@@ -9,6 +9,11 @@
 /* A rank released by a peer's failure (NCCL's remote error) waits this long before ending the
  * job, so that the failed rank's own message and final state come first. */
 #define SC_DEFAULT_PEER_GRACE_S 2
+/* The communication library a run uses unless told (--backend): NCCL where every rank has a GPU,
+ * else MPI (comm/sc_backend.c explains its choice). */
+#define SC_DEFAULT_BACKEND "auto"
+/* Seconds between two GPU health samples (--telemetry; soak's --telemetry-interval). */
+#define SC_DEFAULT_TELEMETRY_S 1
 /* coll, run and pairs check that the hosts are set up alike when they run on several */
 /* node_exporter's textfile collector reads what --metrics writes */
 #define SC_METRICS_HELP                                                                            \
