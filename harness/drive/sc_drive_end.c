@@ -95,7 +95,7 @@ static const struct {
     sc_status_t (*write)(const char *dir, const sc_result_t *doc, const sc_drive_ending_t *e,
                          sc_err_t *err);
 } drive_end__writers[] = {
-    {"the report (summary.json, junit.xml, metrics.prom, report.html)", drive_end__report},
+    {"the report (report/sc_report_outputs.c: summary.json, junit.xml, ...)", drive_end__report},
     {"--json", drive_end__json},
     {"--metrics", drive_end__metrics},
     {"the command's own files", drive_end__own},

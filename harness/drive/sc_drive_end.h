@@ -36,10 +36,10 @@ sc_status_t sc_drive_check_outputs(const sc_common_opts_t *c, sc_err_t *err);
 
 /* Every document a run writes besides result.json, from the document as it ended, in one list
  * that every ending walks - complete (sc_drive_complete), failed (sc_drive_save_failed) and
- * the watchdog's (sc_drive_end_hook): the run directory's summary.json, junit.xml, metrics.prom
- * and report.html with its plots (report/sc_report.c), --json's copy, --metrics' copy, and the
- * command's own (ending->also). A new format is a writer in report/ and one row of the list
- * (sc_drive_end.c). Every writer is tried; the first failure is returned. Rank 0. */
+ * the watchdog's (sc_drive_end_hook): the run directory's files (the list `report DIR` and
+ * `judge` walk too: report/sc_report_outputs.h, where a new format goes), --json's copy,
+ * --metrics' copy, and the command's own (ending->also). Every writer is tried; the first
+ * failure is returned. Rank 0. */
 sc_status_t sc_drive_outputs(const char *dir, const sc_result_t *doc,
                              const sc_drive_ending_t *ending, sc_err_t *err);
 

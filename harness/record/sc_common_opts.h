@@ -34,17 +34,22 @@ enum {
     (SC_COMMON_BACKEND | SC_COMMON_FILES | SC_COMMON_TIMEOUT | SC_COMMON_DEADLINE |                \
      SC_COMMON_NO_PREFLIGHT | SC_COMMON_METRICS)
 
+/* A path option's room: past any path, so that the check that knows the limit (the run's own
+ * files need room under --results-dir) is the one that refuses a long one, and says why. */
+#define SC_COMMON_PATH_MAX (2 * PATH_MAX)
+
 /* An empty text is "not given" (a path, the name). */
 typedef struct {
-    unsigned takes;              /* SC_COMMON_* bits: the shared options this command has */
-    char backend[32];            /* "auto", "mpi", "ucx", "nccl" */
-    int device;                  /* -1: the rank's index on its host */
-    double timeout_s;            /* every wait's bound, 0: none */
-    double deadline_s;           /* the whole run's bound, 0: none */
-    double telemetry_s;          /* GPU sampling interval, 0: off */
-    char results_base[PATH_MAX]; /* parent of the run directory */
+    unsigned takes;     /* SC_COMMON_* bits: the shared options this command has */
+    char backend[32];   /* "auto", "mpi", "ucx", "nccl" */
+    int device;         /* -1: the rank's index on its host */
+    double timeout_s;   /* every wait's bound, 0: none */
+    double deadline_s;  /* the whole run's bound, 0: none */
+    double telemetry_s; /* GPU sampling interval, 0: off */
+    char results_base[SC_COMMON_PATH_MAX]; /* parent of the run directory */
     char name[64]; /* the run directory's name after its time stamp, "": the command's */
-    char json_path[PATH_MAX], csv_path[PATH_MAX], metrics_path[PATH_MAX];
+    char json_path[SC_COMMON_PATH_MAX], csv_path[SC_COMMON_PATH_MAX],
+        metrics_path[SC_COMMON_PATH_MAX];
     bool no_preflight;
 } sc_common_opts_t;
 

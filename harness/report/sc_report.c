@@ -1,6 +1,7 @@
 #include "report/sc_prometheus.h"
 #include "report/sc_report_core.h"
 #include "sc_report.h"
+#include "report/sc_report_outputs.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -313,13 +314,6 @@ static void report__html_table(FILE *out, const char *title, report__rows_t rows
     fprintf(out, "</table></div>\n");
 }
 
-typedef struct {
-    const char *dir;
-    const sc_result_t *r;
-    const char *const *plots;
-    int nplots;
-} report__html_t;
-
 /* The checks that did not pass, first in the verdict's box: what failed and why, FAILs first. */
 static void report__html_not_passed(FILE *out, const sc_result_t *r)
 {
@@ -447,7 +441,7 @@ static void report__html_unlisted(FILE *out, const sc_result_t *r)
 
 static int report__html_writer(FILE *out, void *arg)
 {
-    const report__html_t *h = arg;
+    const sc_report_ctx_t *h = arg;
     const sc_result_t *r = h->r;
     fprintf(out, "<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>scalecheck ");
     sc_files_xml_text(out, r->command);
@@ -476,27 +470,25 @@ static int report__html_writer(FILE *out, void *arg)
     return ferror(out);
 }
 
+sc_status_t sc_report_write_html(const char *path, const sc_report_ctx_t *x, sc_err_t *err)
+{
+    return sc_files_write_text(path, report__html_writer, (void *)x, err);
+}
+
 sc_status_t sc_report_render(const char *dir, const sc_result_t *r, sc_err_t *err)
 {
     const char *plots[SC__NPLOTS + SC_SOAK_PLOTS];
     char why[256] = "";
     int nplots = r->soak.n > 0 ? sc_soak_plots(dir, &r->soak, plots, why, sizeof(why))
                                : report__plots(dir, r, plots, why, sizeof(why));
-    char path[PATH_MAX];
-    snprintf(path, sizeof(path), "%s/summary.json", dir);
-    sc_status_t status = sc_json_write_summary(path, r, plots, nplots, why, err);
-    if (status == SC_OK && (r->judged || sc_result_incomplete(r))) {
-        snprintf(path, sizeof(path), "%s/junit.xml", dir);
-        status = sc_verdict_write_junit(path, r, err);
-    }
-    if (status == SC_OK) {
-        snprintf(path, sizeof(path), "%s/metrics.prom", dir);
-        status = sc_prometheus_write(path, r, err);
-    }
-    if (status == SC_OK) {
-        report__html_t h = {dir, r, plots, nplots};
-        snprintf(path, sizeof(path), "%s/report.html", dir);
-        status = sc_files_write_text(path, report__html_writer, &h, err);
+    sc_report_ctx_t x = {dir, r, plots, nplots, why};
+    sc_status_t status = SC_OK;
+    for (const sc_report_output_t *o = sc_report_outputs; status == SC_OK && o->file != NULL; o++) {
+        if (o->wanted != NULL && !o->wanted(r))
+            continue;
+        char path[PATH_MAX];
+        snprintf(path, sizeof(path), "%s/%s", dir, o->file);
+        status = o->write(path, &x, err);
     }
     return status;
 }

@@ -9,8 +9,8 @@
 #include "record/sc_result.h"
 #include "util/sc_status.h"
 
-/* Renders dir's outputs from the run's result record. Missing gnuplot is noted in
- * summary.json, not an error. */
+/* Renders dir's outputs from the run's result record: the plots, then every file of the one list
+ * (report/sc_report_outputs.h). Missing gnuplot is noted in summary.json, not an error. */
 sc_status_t sc_report_render(const char *dir, const sc_result_t *r, sc_err_t *err);
 
 #endif
