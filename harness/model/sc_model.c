@@ -69,8 +69,8 @@ static bool model__may(const sc_topology_t *t, sc_algo_t algo)
 static void model__single_node(const sc_topology_t *t, const sc_coll_t *c, double size, int g,
                                sc_prediction_t *out)
 {
-    double B, alpha;
-    sc_topology_intra_path(t, size, g, &alpha, &B);
+    sc_hop_t node = sc_topology_node_hop(t, size, g);
+    double B = node.GBps, alpha = node.latency_us;
     model__cost_t best = model__ring(t, c, size, g, alpha, B);
     const char *alg = "ring";
     if (sc_topology_nvls(t) && model__is(c, SC_COLL_allreduce) && g > 1 &&
@@ -93,9 +93,10 @@ static void model__single_node(const sc_topology_t *t, const sc_coll_t *c, doubl
  * and an all-gather over its GPUs; between nodes each node's buffer crosses its NICs once each
  * way and the switches reduce: two latencies per switch tier): the faster, or the forced one. */
 static void model__tree_or_sharp(const sc_topology_t *t, const sc_coll_t *c, double size, int g,
-                                 int nodes, double ai, double Bi, double an, double Bnode,
+                                 int nodes, double ai, double Bi, sc_hop_t net,
                                  model__cost_t *best, const char **alg)
 {
+    double an = net.latency_us, Bnode = net.GBps;
     double B = Bi < Bnode ? Bi : Bnode;
     if (model__may(t, SC_ALGO_tree)) {
         sc_proto_path_t p = {.tree = true,
@@ -104,7 +105,8 @@ static void model__tree_or_sharp(const sc_topology_t *t, const sc_coll_t *c, dou
                              .wire_bytes = c->busbw_factor(g * nodes) * size,
                              .GBps = B,
                              .gpus = g,
-                             .nodes = nodes};
+                             .nodes = nodes,
+                             .net = net};
         model__cost_t tree = model__path(t, &p, ai, an);
         if (tree.us < best->us || t->algo == SC_ALGO_tree) {
             *best = tree;
@@ -131,10 +133,9 @@ static void model__tree_or_sharp(const sc_topology_t *t, const sc_coll_t *c, dou
 static void model__multi_node(const sc_topology_t *t, const sc_coll_t *c, double size, int g,
                               int nodes, sc_prediction_t *out)
 {
-    double ai, Bi, an, Bnode;
-    sc_topology_intra_path(t, size, g, &ai, &Bi);
-    sc_topology_inter_path(t, size, nodes, &an, &Bnode);
-    Bi = g > 1 ? Bi : 1e9;
+    sc_hop_t node = sc_topology_node_hop(t, size, g), net = sc_topology_net_hop(t, size, nodes);
+    double ai = node.latency_us, an = net.latency_us, Bnode = net.GBps;
+    double Bi = g > 1 ? node.GBps : 1e9;
     double B = Bi < Bnode ? Bi : Bnode;
     int n = g * nodes;
     const char *alg = "ring";
@@ -152,10 +153,11 @@ static void model__multi_node(const sc_topology_t *t, const sc_coll_t *c, double
                              .wire_bytes = c->busbw_factor(n) * size,
                              .GBps = B,
                              .gpus = g,
-                             .nodes = nodes};
+                             .nodes = nodes,
+                             .net = net};
         cost = model__path(t, &p, ai, an);
         if (model__is(c, SC_COLL_allreduce))
-            model__tree_or_sharp(t, c, size, g, nodes, ai, Bi, an, Bnode, &cost, &alg);
+            model__tree_or_sharp(t, c, size, g, nodes, ai, Bi, net, &cost, &alg);
     }
     model__finish(c, size, n, cost, alg, out);
 }

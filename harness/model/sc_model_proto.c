@@ -5,7 +5,9 @@
  * 8-byte lines of which half is data (and no more than the llMaxBw a GPU generation reaches on
  * one node, a CPU vendor across nodes), LL128 120 of every 128 bytes (NCCL enables it by
  * default only where the GPUs talk over NVLink), Simple the whole path. The fastest wins, as in
- * NCCL's tuner. */
+ * NCCL's tuner. A network step's latency is the topology's where it states one
+ * (sc_topology_net_hop: nics.latency_us, or calibrated), with what each protocol adds above the
+ * lightest network step NCCL prices; NCCL's constant where it states none. */
 #include "sc_model_proto.h"
 
 #include <math.h>
@@ -15,6 +17,10 @@ enum { SC__LL, SC__LL128, SC__SIMPLE, SC__PROTOS };
 enum { SC__HW_NVLINK, SC__HW_PCI, SC__HW_NET };
 
 static const char *const model_proto__proto_names[SC__PROTOS] = {"LL", "LL128", "Simple"};
+
+/* The least a network step costs in NCCL's tuner (ring, LL): taken as the share of its constants
+ * that is the network's own latency; the rest of each is the protocol's work. */
+#define SC__NET_WIRE_US 2.7
 
 /* [tree, ring][protocol], us */
 static const double model_proto__base_us[2][SC__PROTOS] = {{6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}};
@@ -80,6 +86,14 @@ static double model_proto__proto_GBps(const sc_topology_t *t, bool tree, int p, 
     return tree ? B * (nodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0) : 0.92 * B;
 }
 
+/* A network step of protocol p on algorithm alg: NCCL's constant, or the stated hop's latency
+ * and the protocol's work. */
+static double model_proto__net_step_us(sc_hop_t net, int alg, int p)
+{
+    double nccl = model_proto__hw_us[SC__HW_NET][alg][p];
+    return net.stated ? net.latency_us + (nccl - SC__NET_WIRE_US) : nccl;
+}
+
 sc_proto_price_t sc_model_proto(const sc_topology_t *t, const sc_proto_path_t *path)
 {
     int alg = path->tree ? 0 : 1;
@@ -92,7 +106,7 @@ sc_proto_price_t sc_model_proto(const sc_topology_t *t, const sc_proto_path_t *p
         double intra =
             model_proto__hw_us[intra_hw][alg][p] * (path->nodes > 1 && p == SC__LL ? 1.8 : 1.0);
         double latency = model_proto__base_us[alg][p] + path->intra_steps * intra +
-                         path->inter_steps * model_proto__hw_us[SC__HW_NET][alg][p];
+                         path->inter_steps * model_proto__net_step_us(path->net, alg, p);
         /* no path (a node without NICs): no time, as the alpha-beta line has none either */
         double us = latency + (B > 0                  ? path->wire_bytes / (B * 1e3)
                                : path->wire_bytes > 0 ? INFINITY

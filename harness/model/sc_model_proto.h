@@ -17,6 +17,9 @@ typedef struct {
     double wire_bytes;
     double GBps;
     int gpus, nodes; /* GPUs per node, nodes */
+    /* the network hop its inter_steps cross (topology/sc_topology.h): a latency the system
+     * states replaces the one NCCL's constants assume */
+    sc_hop_t net;
 } sc_proto_path_t;
 
 typedef struct {

@@ -3,6 +3,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,7 +215,7 @@ static void topology__defaults(sc_topology_t *t)
     t->intra_efficiency = 0; /* from the path, once the fabric is known */
     t->intra_latency_us = 5.0;
     t->nic_efficiency = 0.92;
-    t->nic_latency_us = 5.0;
+    t->nic_latency_us = NAN; /* not stated: sc_topology_net_hop says what it costs */
     t->oversubscription = 1.0;
     t->nodes = 1;
     t->tolerance = 0.1;

@@ -124,7 +124,8 @@ typedef struct {
     int p2p_level;               /* sc_p2p_level_t: the farthest peer-to-peer path */
     /* nics */
     long long nics;
-    double nic_gbps, nic_efficiency, nic_latency_us;
+    double nic_gbps, nic_efficiency;
+    double nic_latency_us; /* NaN: not stated (sc_topology_net_hop's default prices it) */
     bool rails; /* rail-optimised: NIC k of every node on the same leaf switches */
     /* inter */
     long long switch_tiers, nodes_per_leaf;
@@ -193,13 +194,22 @@ bool sc_topology_nvls(const sc_topology_t *t);
 double sc_topology_nvls_algbw_GBps(const sc_topology_t *t);
 /* Per-GPU share of the node's NIC bandwidth (GB/s per direction) as software reaches it. */
 double sc_topology_inter_GBps(const sc_topology_t *t, int gpus_per_node);
-/* The latency per algorithm step (us) and bandwidth (GB/s) a collective of `bytes` meets inside
- * a node (per GPU) or between nodes (per node, all NICs): the calibrated regime where one was
- * measured, else the declared figures. */
-void sc_topology_intra_path(const sc_topology_t *t, double bytes, int gpus, double *latency_us,
-                            double *GBps);
-void sc_topology_inter_path(const sc_topology_t *t, double bytes, int nodes, double *latency_us,
-                            double *GBps);
+/* One hop of a collective's path, priced here once for every library's model (the alpha-beta
+ * line, NCCL's protocols, SHARP, all-to-all): the latency of one algorithm step over it (us),
+ * the bandwidth (GB/s; inside a node per GPU, between nodes per node, all NICs), and whether
+ * the latency is the system's own - calibrated, or stated in the topology - rather than a
+ * default. A model with constants of its own for a hop (NCCL's tuner) uses them only where the
+ * latency is not the system's own (model/sc_model_proto.c). */
+typedef struct {
+    double latency_us, GBps;
+    bool stated;
+} sc_hop_t;
+/* Inside a node of `gpus`: the calibrated regime of `bytes` (stated), else intra.latency_us and
+ * the ring's bandwidth (not stated: NCCL's tuner prices its NVLink and PCIe steps itself). */
+sc_hop_t sc_topology_node_hop(const sc_topology_t *t, double bytes, int gpus);
+/* Between `nodes`: the calibrated regime of `bytes`, else nics.latency_us (each switch tier on
+ * the way adds half of it) and the node's NICs (the leaves' oversubscription off a rail). */
+sc_hop_t sc_topology_net_hop(const sc_topology_t *t, double bytes, int nodes);
 /* How fast one GPU copies its memory (GB/s of bytes copied): calibrated, else half the
  * declared memory bandwidth (a copy reads and writes every byte), else 0. */
 double sc_topology_memory_GBps(const sc_topology_t *t);

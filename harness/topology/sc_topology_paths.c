@@ -3,6 +3,7 @@
  * reaches it per link by generation, NVLink SHARP, the PCIe tree (switches, root complexes,
  * sockets, traffic staged through host memory), the NICs, and the calibrated regimes that
  * replace all of it where `scalecheck calibrate` measured them. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -238,26 +239,31 @@ static const sc_regime_t *topology_paths__regime(const sc_regimes_t *rs, double 
     return NULL;
 }
 
-void sc_topology_intra_path(const sc_topology_t *t, double bytes, int gpus, double *latency_us,
-                            double *GBps)
+sc_hop_t sc_topology_node_hop(const sc_topology_t *t, double bytes, int gpus)
 {
     const sc_regime_t *r = topology_paths__regime(&t->cal_intra, bytes);
-    *latency_us = r ? r->latency_us : t->intra_latency_us;
-    *GBps = r ? r->GBps : sc_topology_ring_GBps(t, gpus);
+    if (r != NULL)
+        return (sc_hop_t){r->latency_us, r->GBps, true};
+    /* declared, or the default: NCCL's own constants price its steps inside a node */
+    return (sc_hop_t){t->intra_latency_us, sc_topology_ring_GBps(t, gpus), false};
 }
 
-void sc_topology_inter_path(const sc_topology_t *t, double bytes, int nodes, double *latency_us,
-                            double *GBps)
+/* A network step's latency where the topology states none: a NIC's port to port and its
+ * software (docs/REFERENCE.md §3.1). */
+#define SC__NET_HOP_DEFAULT_US 5.0
+
+sc_hop_t sc_topology_net_hop(const sc_topology_t *t, double bytes, int nodes)
 {
     const sc_regime_t *r = topology_paths__regime(&t->cal_inter, bytes);
+    if (r != NULL)
+        return (sc_hop_t){r->latency_us, r->GBps, true};
+    bool stated = !isnan(t->nic_latency_us);
     /* each switch tier on the way adds about half a NIC latency */
-    *latency_us = r ? r->latency_us : t->nic_latency_us * (1.0 + 0.5 * (double)t->switch_tiers);
-    if (r != NULL) {
-        *GBps = r->GBps;
-        return;
-    }
+    double nic_us = stated ? t->nic_latency_us : SC__NET_HOP_DEFAULT_US;
+    double latency_us = nic_us * (1.0 + 0.5 * (double)t->switch_tiers);
     /* rail-optimised rings stay on their rail's leaf while the nodes fit under it: the leaves'
      * uplinks (and their oversubscription) are not on the way */
     bool one_leaf = t->rails && (t->nodes_per_leaf == 0 || nodes <= t->nodes_per_leaf);
-    *GBps = topology_paths__nics_GBps(t) / (one_leaf ? 1.0 : t->oversubscription);
+    double GBps = topology_paths__nics_GBps(t) / (one_leaf ? 1.0 : t->oversubscription);
+    return (sc_hop_t){latency_us, GBps, stated};
 }

@@ -1,6 +1,7 @@
 /* The model on synthetic topologies (no GPU, no MPI): ring formulas exact, NVLS chosen where
  * it is faster, the NIC bound across nodes, one GPU has no bus bandwidth, and a workload's
  * curve: compute-only scaling is linear, exposed communication lowers efficiency. */
+#include <math.h>
 #include <string.h>
 
 #include "model/sc_model.h"
@@ -26,6 +27,54 @@ static sc_topology_t synthetic(void)
     t.tflops_fp32 = 100;
     t.library = SC_LIB_mpi; /* alpha-beta: the formulas below; NCCL's protocols further down */
     return t;
+}
+
+/* A network hop is priced once (sc_topology_net_hop) for every library: a latency the topology
+ * states (nics.latency_us, each switch tier half more) reaches NCCL's protocols as it reaches the
+ * alpha-beta line and the all-to-all; unstated, NCCL's own constants price it. Both ways of a
+ * hop's latency are checked on each model that prices one. */
+static void net_hop(void)
+{
+    sc_topology_t t = synthetic();
+    t.switch_tiers = 2;
+    sc_hop_t hop = sc_topology_net_hop(&t, 8, 4);
+    SC_EXPECT(hop.stated);
+    SC_EXPECT_NEAR(hop.latency_us, 2.0 * 2.0, 1e-12);
+    SC_EXPECT_NEAR(hop.GBps, 100.0, 1e-9);
+    t.nic_latency_us = NAN;
+    hop = sc_topology_net_hop(&t, 8, 4);
+    SC_EXPECT(!hop.stated && hop.latency_us > 0);
+    /* each model: the same collective with a hop 10 us slower costs 10 us more a network step */
+    const sc_library_t libs[] = {SC_LIB_mpi, SC_LIB_nccl};
+    const sc_coll_t *colls[] = {&sc_coll_allgather, &sc_coll_alltoall};
+    for (int l = 0; l < 2; l++)
+        for (int c = 0; c < 2; c++) {
+            sc_topology_t a = synthetic(), b = synthetic();
+            a.library = b.library = libs[l];
+            a.switch_tiers = b.switch_tiers = 0;
+            b.nic_latency_us = a.nic_latency_us + 10.0;
+            sc_prediction_t pa, pb;
+            sc_model_collective(&a, colls[c], 64, 8, 4, &pa);
+            sc_model_collective(&b, colls[c], 64, 8, 4, &pb);
+            /* an all-gather's ring crosses the network once per node; all-to-all n - 1 times */
+            double steps = colls[c] == &sc_coll_alltoall ? 8 * 4 - 1 : 4;
+            SC_EXPECT_NEAR(pb.time_us - pa.time_us, 10.0 * steps, 1e-6);
+        }
+    /* NCCL: an unstated hop is NCCL's constants, a stated one the topology's latency plus what
+     * the protocol adds; stated at the least NCCL step (ring LL, 2.7 us) the two agree for LL */
+    sc_topology_t unstated = synthetic(), stated = synthetic();
+    unstated.library = stated.library = SC_LIB_nccl;
+    unstated.nic_latency_us = NAN;
+    stated.nic_latency_us = 2.7;
+    sc_prediction_t pu, ps;
+    sc_model_collective(&unstated, &sc_coll_allgather, 8, 8, 4, &pu);
+    sc_model_collective(&stated, &sc_coll_allgather, 8, 8, 4, &ps);
+    SC_EXPECT(strcmp(pu.protocol, "LL") == 0 && strcmp(ps.protocol, "LL") == 0);
+    SC_EXPECT_NEAR(pu.time_us, ps.time_us, 1e-9);
+    /* EFA-like: 15 us a hop makes a small all-gather across 4 nodes 4 x 12.3 us slower */
+    stated.nic_latency_us = 15.0;
+    sc_model_collective(&stated, &sc_coll_allgather, 8, 8, 4, &ps);
+    SC_EXPECT_NEAR(ps.time_us - pu.time_us, 4 * (15.0 - 2.7), 1e-9);
 }
 
 /* NCCL's protocols (NCCL's tuner constants, sc_model_proto.c): Simple for large messages with
@@ -163,5 +212,6 @@ int main(void)
     w.tp = 3;
     SC_EXPECT(sc_model_step(&t, &w, 8, 1, 1, 1, &b, &err) == SC_ERR_USAGE);
     protocols();
+    net_hop();
     return sc_test_done("test_model");
 }
