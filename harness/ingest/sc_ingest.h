@@ -2,9 +2,9 @@
  * holds them to a topology like its own runs: nccl-tests' text tables (every 2.x layout and NCCL
  * 1's, with or without header lines, tagged by a launcher or indented; sc_ingest.c says how the
  * columns are told), and OSU micro-benchmarks' collective and point-to-point tables. Each file
- * read says how it was read (sc_foreign_t.read_as). nccl-tests' JSON (-J) is read by
- * report/sc_json_in (JSON is read in one module); this one tells which format a file is. Every
- * error names file:line. */
+ * read says how it was read (sc_foreign_t.read_as). nccl-tests' JSON (-J) is read beside them
+ * (sc_json_foreign.c, through the checked reader json/sc_json_check.h); sc_ingest_kind tells
+ * which format a file is. Every error names file:line. */
 #ifndef SC_INGEST_H
 #define SC_INGEST_H
 
@@ -42,5 +42,8 @@ const char *sc_ingest_osu_title(const char *title);
 sc_status_t sc_ingest_complete(sc_foreign_t *f, sc_err_t *err);
 /* One row completed for f (sc_ingest_complete's work on a row handed to a visitor). */
 void sc_ingest_complete_row(const sc_foreign_t *f, const sc_coll_t *coll, sc_case_row_t *row);
+
+/* nccl-tests' -J output (ingest/sc_json_foreign.c) into out, as sc_ingest_text reads its text. */
+sc_status_t sc_json_load_nccl_tests(const char *path, sc_foreign_t *out, sc_err_t *err);
 
 #endif

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "report/sc_json_build.h"
-#include "report/sc_json_check.h"
+#include "json/sc_json_check.h"
 #include "report/sc_json_in.h"
 #include "report/sc_json_out.h"
 

@@ -6,7 +6,7 @@
 #include <jansson.h>
 
 #include "record/sc_result.h"
-#include "report/sc_json_check.h"
+#include "json/sc_json_check.h"
 #include "util/sc_status.h"
 
 /* One record's fields as an object (absent optional fields left out). */

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 
 #include "report/sc_json_build.h"
-#include "report/sc_json_check.h"
+#include "json/sc_json_check.h"
 #include "sc_config.h"
 #include "record/sc_shown.h"
 #include "report/sc_json_soak.h"

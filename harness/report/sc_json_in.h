@@ -29,9 +29,6 @@ typedef struct {
 sc_status_t sc_json_load_result_cases(const char *dir, sc_result_t *r, const sc_json_cases_t *to,
                                       sc_err_t *err);
 
-/* nccl-tests' -J output (report/sc_json_foreign.c) into out, as ingest/ reads its text. */
-sc_status_t sc_json_load_nccl_tests(const char *path, sc_foreign_t *out, sc_err_t *err);
-
 /* A baseline file (report/sc_json_baseline.c) into b (free with sc_baseline_free); its points
  * in the file's order (sort them before looking one up). */
 sc_status_t sc_json_load_baseline(const char *path, sc_baseline_t *b, sc_err_t *err);

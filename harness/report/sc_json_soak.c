@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "report/sc_json_build.h"
-#include "report/sc_json_check.h"
+#include "json/sc_json_check.h"
 
 void sc_soak_start_free(sc_soak_start_t *s)
 {

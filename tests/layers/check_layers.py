@@ -99,7 +99,9 @@ def find_cycle(root):
     return None
 
 
-JSON_MODULE = "harness/report/sc_json_"  # the one module that reads and writes JSON
+# where JSON is read and written: the checked reader (json/), scalecheck's documents
+# (report/sc_json_*) and other tools' JSON (ingest/sc_json_*)
+JSON_MODULE = ("harness/json/", "harness/report/sc_json_", "harness/ingest/sc_json_")
 
 
 def json_users(src):

@@ -10,7 +10,7 @@
 
 #include "judge/sc_verdict.h"
 #include "record/sc_result.h"
-#include "report/sc_json_check.h"
+#include "json/sc_json_check.h"
 #include "report/sc_json_in.h"
 #include "sc_config.h"
 #include "report/sc_json_out.h"

@@ -1,4 +1,4 @@
-/* The JSON scan that passes a fleet's rows by (report/sc_json_scan.h) against a byte-at-a-time
+/* The JSON scan that passes a fleet's rows by (json/sc_json_scan.h) against a byte-at-a-time
  * reference: random values - nested containers, strings holding brackets, quotes, backslash
  * runs and newlines - placed at every offset of a 64-byte block, so that strings, escapes and
  * brackets straddle the blocks the SSE2 path reads, cut short, and with brackets that do not
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/sc_json_scan.h"
+#include "json/sc_json_scan.h"
 #include "sc_test.h"
 
 static unsigned scan_seed = 12345;

@@ -1,5 +1,5 @@
 /* sc_json_scan.c - JSON text passed over without a parse (sc_json_scan.h). */
-#include "report/sc_json_scan.h"
+#include "json/sc_json_scan.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -2,8 +2,9 @@
  * refusing what no run could have written: a value of the wrong type ("size": "big"), a number
  * that does not fit its field (sizes past 2^64, a fractional count), a negative quantity or one
  * past what any machine reaches (a field's unit, in its name, says which: sc_json_unit_max). A
- * refusal names file:line and where in the document ("results[3].size_bytes"). Inside the
- * report module only (its readers: result.json, baselines, the soak journal, nccl-tests -J). */
+ * refusal names file:line and where in the document ("results[3].size_bytes"). For the readers
+ * of JSON only (the layers test holds it): result.json, baselines and the soak journal
+ * (report/sc_json_*), other tools' JSON (ingest/sc_json_*). */
 #ifndef SC_JSON_CHECK_H
 #define SC_JSON_CHECK_H
 
@@ -12,7 +13,7 @@
 #include <stddef.h>
 
 #include "record/sc_record.h"
-#include "report/sc_json_scan.h"
+#include "json/sc_json_scan.h"
 #include "util/sc_status.h"
 
 #define SC_JSON_STREAMED_MAX 8

@@ -2,7 +2,7 @@
  * value (a container's brackets matched, its strings jumped), to a member of an object. The
  * readers of a fleet's results pass millions of rows this way, so the search for the bytes that
  * matter (quotes, brackets, newlines) goes 16 bytes a step where the CPU has SSE2. Inside the
- * report module only (sc_json_check.c and its readers). */
+ * JSON readers only (json/sc_json_check.c and the readers above it). */
 #ifndef SC_JSON_SCAN_H
 #define SC_JSON_SCAN_H
 

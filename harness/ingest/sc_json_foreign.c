@@ -7,8 +7,7 @@
 #include <string.h>
 
 #include "ingest/sc_ingest.h"
-#include "report/sc_json_check.h"
-#include "report/sc_json_in.h"
+#include "json/sc_json_check.h"
 
 static double json_foreign__num(const json_t *obj, const char *key)
 {

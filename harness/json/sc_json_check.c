@@ -1,5 +1,5 @@
 /* sc_json_check.c - records read from JSON and checked field by field (sc_json_check.h). */
-#include "report/sc_json_check.h"
+#include "json/sc_json_check.h"
 #include "util/sc_files.h"
 
 #include <errno.h>
