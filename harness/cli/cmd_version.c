@@ -2,6 +2,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include <yaml.h>
 
 #include "cli/sc_cmd.h"
@@ -20,6 +21,16 @@ static const sc_cli_opt_t version__options[] = {
     SC_OPT_ROW('h', "help", NULL, "this help", SC_OPT_FLAG, version__opts_t, help, 0, 0),
     SC_OPT_END,
 };
+
+/* "NAME runs: allreduce ...": the collectives a backend's table has. */
+static void version__runs(const char *name, const sc_backend_ops_t *ops)
+{
+    printf("%s runs:", name);
+    for (const sc_coll_t *const *c = sc_coll_list(); *c != NULL; c++)
+        if (sc_backend_runs(ops, (*c)->id))
+            printf(" %s", (*c)->name);
+    printf("\n");
+}
 
 /* A collective's busbw factor written as the formula it follows: k(n-1)/n, or a constant. */
 static const char *version__factor(const sc_coll_t *c)
@@ -72,10 +83,18 @@ int sc_cmd_version(const sc_rte_t *rte, int argc, char **argv)
     printf("\nbackends:");
     for (const sc_backend_ops_t *const *b = sc_backend_list(); *b != NULL; b++)
         printf(" %s", (*b)->name);
-    printf("\ngpu path: %s\n", SC_HAVE_NCCL ? "built (CUDA + NCCL + cuBLAS)" : "not built");
+    printf("\n");
+    /* what each backend runs (the tests measure each collective where its backend has it); the
+     * GPU path's from its module, when it loads */
+    for (const sc_backend_ops_t *const *b = sc_backend_list(); *b != NULL; b++)
+        if (strcmp((*b)->name, "nccl") != 0)
+            version__runs((*b)->name, *b);
+    printf("gpu path: %s\n", SC_HAVE_NCCL ? "built (CUDA + NCCL + cuBLAS)" : "not built");
 #if SC_HAVE_NCCL
     char gpu[PATH_MAX + 512];
     const sc_gpu_plugin_t *plugin = sc_gpu_plugin_load(gpu, sizeof(gpu));
+    if (plugin != NULL)
+        version__runs("nccl", plugin->ops);
     if (plugin != NULL)
         plugin->versions(gpu, sizeof(gpu));
     printf("%s%s\n", plugin != NULL ? "" : "gpu plugin: not loadable: ", gpu);

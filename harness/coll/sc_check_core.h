@@ -14,14 +14,17 @@
 
 /* Where the result elements of one rank come from (filled by each collective's source()). */
 typedef enum {
-    SC_SRC_REDUCED, /* element j: reduction over all ranks of input element offset + j */
-    SC_SRC_RANK,    /* element j: input element offset + j of rank `rank` */
-    SC_SRC_BLOCKS,  /* element j: input element offset + j % block of rank j / block */
+    /* element j: reduction of input element offset + j over ranks 0 .. ranks - 1 (every rank
+     * when ranks is 0; a prefix for a scan) */
+    SC_SRC_REDUCED,
+    SC_SRC_RANK,   /* element j: input element offset + j of rank `rank` */
+    SC_SRC_BLOCKS, /* element j: input element offset + j % block of rank j / block */
 } sc_src_kind_t;
 
 typedef struct {
     sc_src_kind_t kind;
-    int rank;
+    int rank;  /* SC_SRC_RANK: whose input */
+    int ranks; /* SC_SRC_REDUCED: how many ranks, from rank 0, are reduced (0: all) */
     uint64_t offset;
     uint64_t block;
 } sc_src_t;
@@ -58,12 +61,14 @@ SC_HOSTDEV double sc_check_value(const sc_check_spec_t *spec, int rank, uint64_t
     return negative ? -magnitude : magnitude;
 }
 
-/* The reduction of input element `index` over all ranks, as the result type holds it. avg
- * divides as the element type does: integers truncate, floating types round. */
-SC_HOSTDEV double sc_check_reduced(const sc_check_spec_t *spec, uint64_t index)
+/* The reduction of input element `index` over ranks 0 .. ranks - 1 (0: all), as the result type
+ * holds it. avg divides by the ranks reduced as the element type does: integers truncate,
+ * floating types round. */
+SC_HOSTDEV double sc_check_reduced(const sc_check_spec_t *spec, uint64_t index, int ranks)
 {
+    int n = ranks > 0 && ranks < spec->nranks ? ranks : spec->nranks;
     double acc = sc_check_value(spec, 0, index);
-    for (int r = 1; r < spec->nranks; r++) {
+    for (int r = 1; r < n; r++) {
         double v = sc_check_value(spec, r, index);
         if (spec->op == SC_REDOP_prod)
             acc *= v;
@@ -75,8 +80,8 @@ SC_HOSTDEV double sc_check_reduced(const sc_check_spec_t *spec, uint64_t index)
             acc += v;
     }
     if (spec->op == SC_REDOP_avg) {
-        double n = (double)spec->nranks;
-        acc = sc_dtype_core_is_float(spec->dtype) ? acc / n : trunc(acc / n);
+        double d = (double)n;
+        acc = sc_dtype_core_is_float(spec->dtype) ? acc / d : trunc(acc / d);
     }
     return sc_dtype_round(spec->dtype, acc);
 }
@@ -86,7 +91,7 @@ SC_HOSTDEV double sc_check_expected(const sc_check_spec_t *spec, const sc_src_t 
 {
     switch (src->kind) {
     case SC_SRC_REDUCED:
-        return sc_check_reduced(spec, src->offset + j);
+        return sc_check_reduced(spec, src->offset + j, src->ranks);
     case SC_SRC_RANK:
         return sc_check_value(spec, src->rank, src->offset + j);
     default:

@@ -59,15 +59,16 @@ static MPI_Op mpi__op(sc_redop_t op)
     }
 }
 
-/* Divides count elements of buf by the communicator size, in the element type (avg). Only
- * the native types reach it: this backend refuses fp16/bf16 (mpi__supports). */
-static void mpi__divide(sc_comm_t *comm, sc_dtype_t dtype, void *buf, size_t count)
+/* avg, which MPI lacks: count elements of buf, a sum over `ranks` ranks (the communicator's size
+ * for a reduction over all of them, fewer for a prefix), divided in the element type. Only the
+ * native types reach it: this backend refuses fp16/bf16 (mpi__supports). */
+static void mpi__divide(int ranks, sc_dtype_t dtype, void *buf, size_t count)
 {
     switch (dtype) {
 #define MPI__DIVIDE(n, ctype, fl, sg, mx, conv)                                                    \
     case SC_DTYPE_##n:                                                                             \
         for (size_t i = 0; i < count; i++)                                                         \
-            ((ctype *)buf)[i] = (ctype)(((ctype *)buf)[i] / (ctype)comm->size);                    \
+            ((ctype *)buf)[i] = (ctype)(((ctype *)buf)[i] / (ctype)ranks);                         \
         break;
         SC_DTYPE_MAP(MPI__DIVIDE)
 #undef MPI__DIVIDE
@@ -92,7 +93,7 @@ static sc_status_t mpi__allreduce(sc_comm_t *comm, const sc_coll_args_t *a, sc_e
     int rc = MPI_Allreduce(send, a->recvbuf, mpi__count(a->count), mpi__dtype(a->dtype),
                            mpi__op(a->op), mpi__c(comm));
     if (rc == MPI_SUCCESS && a->op == SC_REDOP_avg)
-        mpi__divide(comm, a->dtype, a->recvbuf, a->count);
+        mpi__divide(comm->size, a->dtype, a->recvbuf, a->count);
     return mpi__check(comm, rc, "MPI_Allreduce", err);
 }
 
@@ -122,7 +123,7 @@ static sc_status_t mpi__reducescatter(sc_comm_t *comm, const sc_coll_args_t *a, 
     }
     if (rc == MPI_SUCCESS && a->op == SC_REDOP_avg) {
         size_t offset = a->in_place ? (size_t)comm->rank * a->count * esize : 0;
-        mpi__divide(comm, a->dtype, (char *)a->recvbuf + offset, a->count);
+        mpi__divide(comm->size, a->dtype, (char *)a->recvbuf + offset, a->count);
     }
     return mpi__check(comm, rc, "MPI_Reduce_scatter_block", err);
 }
@@ -144,7 +145,7 @@ static sc_status_t mpi__reduce(sc_comm_t *comm, const sc_coll_args_t *a, sc_err_
     int rc = MPI_Reduce(send, a->recvbuf, mpi__count(a->count), mpi__dtype(a->dtype),
                         mpi__op(a->op), a->root, mpi__c(comm));
     if (rc == MPI_SUCCESS && is_root && a->op == SC_REDOP_avg)
-        mpi__divide(comm, a->dtype, a->recvbuf, a->count);
+        mpi__divide(comm->size, a->dtype, a->recvbuf, a->count);
     return mpi__check(comm, rc, "MPI_Reduce", err);
 }
 

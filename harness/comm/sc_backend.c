@@ -25,6 +25,16 @@ const sc_backend_ops_t *const *sc_backend_list(void)
     return backend__backends;
 }
 
+bool sc_backend_runs(const sc_backend_ops_t *ops, sc_coll_id_t id)
+{
+    return ops != NULL && id >= 0 && id < SC_COLL_COUNT && ops->coll[id] != NULL;
+}
+
+bool sc_comm_runs(const sc_comm_t *comm, sc_coll_id_t coll)
+{
+    return sc_backend_runs(comm->ops, coll);
+}
+
 bool sc_comm_supports(const sc_comm_t *comm, sc_coll_id_t coll, sc_dtype_t dtype, bool in_place)
 {
     const sc_backend_ops_t *ops = comm->ops;

@@ -183,6 +183,8 @@ struct sc_comm {
 /* Whether comm runs collective coll on dtype (in place or not): it has the entry, and the
  * backend's supports() agrees. */
 bool sc_comm_supports(const sc_comm_t *comm, sc_coll_id_t coll, sc_dtype_t dtype, bool in_place);
+/* Whether comm's backend runs collective coll at all (sc_backend_runs). */
+bool sc_comm_runs(const sc_comm_t *comm, sc_coll_id_t coll);
 /* Starts collective coll on comm without waiting; SC_ERR_UNSUPPORTED naming the backend where
  * it has no non-blocking collectives. */
 sc_status_t sc_comm_istart(sc_comm_t *comm, sc_coll_id_t coll, const sc_coll_args_t *args,
@@ -201,6 +203,9 @@ sc_status_t sc_comm_check_memory(sc_comm_t *world, uint64_t need, const char *fl
 
 /* Backends compiled into this build, NULL-terminated. */
 const sc_backend_ops_t *const *sc_backend_list(void);
+/* Whether a backend's table runs collective id (a collective it lacks: coll refuses it by name
+ * and leaves it out of `--collective all`, saying so). */
+bool sc_backend_runs(const sc_backend_ops_t *ops, sc_coll_id_t id);
 
 /* Opens the backend called name ("mpi", "nccl", "auto"). Unknown names: SC_ERR_USAGE naming
  * the flag --backend and the compiled-in backends. With auto, note receives what was tried and

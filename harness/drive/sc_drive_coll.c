@@ -589,6 +589,26 @@ static sc_status_t coll__algo(coll__run_t *run, sc_err_t *err)
     return status;
 }
 
+/* The collectives asked for that the backend does not run: named ones are bad usage; those of
+ * --collective all are left out, and rank 0 says which. */
+static sc_status_t coll__backend_runs(coll__run_t *run, sc_err_t *err)
+{
+    sc_comm_t *world = run->ses.world;
+    for (const sc_coll_t *const *cp = sc_coll_list(); *cp != NULL; cp++) {
+        uint32_t bit = 1u << (cp - sc_coll_list());
+        if (!(run->opts.colls & bit) || sc_comm_runs(world, (*cp)->id))
+            continue;
+        if (!run->opts.all_colls)
+            return sc_err_set(err, SC_ERR_USAGE, "--collective: %s is not run by backend %s",
+                              (*cp)->name, sc_comm_name(world));
+        run->opts.colls &= ~bit;
+        if (run->rte->rank == 0)
+            sc_results_printf(&run->ses.res, "# %s: not run by backend %s (left out)\n",
+                              (*cp)->name, sc_comm_name(world));
+    }
+    return SC_OK;
+}
+
 /* Opens what the run needs: the session (backend, results directory, watchdog, telemetry)
  * and the engine. */
 static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t *err)
@@ -628,6 +648,9 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
             snprintf(run->doc.topology, sizeof(run->doc.topology), "%s", run->topo.name);
     }
     sc_comm_t *world = run->ses.world;
+    status = coll__backend_runs(run, err);
+    if (status != SC_OK)
+        return status;
     for (int d = 0; d < SC_DTYPE_COUNT && !run->opts.all_types; d++)
         if ((run->opts.types & 1u << d) && !sc_comm_supports(world, SC_COLL_allreduce, d, false))
             return sc_err_set(err, SC_ERR_USAGE, "-d: type %s is not supported by backend %s",

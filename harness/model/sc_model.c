@@ -93,8 +93,8 @@ static void model__single_node(const sc_topology_t *t, const sc_coll_t *c, doubl
  * and an all-gather over its GPUs; between nodes each node's buffer crosses its NICs once each
  * way and the switches reduce: two latencies per switch tier): the faster, or the forced one. */
 static void model__tree_or_sharp(const sc_topology_t *t, const sc_coll_t *c, double size, int g,
-                                 int nodes, double ai, double Bi, sc_hop_t net,
-                                 model__cost_t *best, const char **alg)
+                                 int nodes, double ai, double Bi, sc_hop_t net, model__cost_t *best,
+                                 const char **alg)
 {
     double an = net.latency_us, Bnode = net.GBps;
     double B = Bi < Bnode ? Bi : Bnode;

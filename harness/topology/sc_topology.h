@@ -126,7 +126,7 @@ typedef struct {
     long long nics;
     double nic_gbps, nic_efficiency;
     double nic_latency_us; /* NaN: not stated (sc_topology_net_hop's default prices it) */
-    bool rails; /* rail-optimised: NIC k of every node on the same leaf switches */
+    bool rails;            /* rail-optimised: NIC k of every node on the same leaf switches */
     /* inter */
     long long switch_tiers, nodes_per_leaf;
     double oversubscription; /* at the leaves' uplinks: rings crossing the spine share them */

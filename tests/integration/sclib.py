@@ -229,6 +229,17 @@ def registry():
             set(lines["size is total"].split()))
 
 
+def runs(version_text):
+    """{backend: [collectives its table runs]} from `scalecheck version`'s "NAME runs:" lines (the
+    GPU path's only where its module loaded): a collective a backend lacks is not expected of it."""
+    out = {}
+    for line in version_text.splitlines():
+        head, _, rest = line.partition(" runs:")
+        if rest or line.endswith(" runs:"):
+            out[head] = rest.split()
+    return out
+
+
 COLLECTIVES, REDUCTIONS, FACTORS, SIZE_IS_TOTAL = registry()
 
 
