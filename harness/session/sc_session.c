@@ -256,6 +256,8 @@ void sc_session_close(sc_session_t *s)
 
 static int session__share_failed(sc_session_t *s, const sc_rte_t *rte, int failed)
 {
+    if (rte->world == MPI_COMM_NULL) /* one rank without MPI (sc_rte_init_alone): its own */
+        return failed;
     int root = 0;
     sc_watchdog_arm(s->wd, "the outcome from rank 0", &root, 1);
     int rc = MPI_Bcast(&failed, 1, MPI_INT, 0, rte->world);
