@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""The README's table of the seed systems ("The seed systems, predicted"): `scalecheck compare
+"""docs/compare.md's table of the seed systems ("The seed systems, predicted"): `scalecheck compare
 --predict` for the seeds' workloads on the ten seed systems, and the seeds' claims held to the
-same predictions. Writes the table between the README's markers, or with --check says whether
-the README matches what the code predicts now (exit 1 and a diff when not: CI runs it).
+same predictions. Writes the table between the page's markers, or with --check says whether
+the page matches what the code predicts now (exit 1 and a diff when not: CI runs it).
 usage: scripts/seed_table.py [--check] [--scalecheck BIN] [--readme FILE]"""
 import argparse
 import difflib
@@ -13,7 +13,7 @@ import sys
 import tempfile
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-README = os.path.join(ROOT, "README.md")
+README = os.path.join(ROOT, "docs", "compare.md")
 BEGIN, END = "<!-- seed-table:begin -->", "<!-- seed-table:end -->"
 SYSTEMS = ["dgx-a100", "asus-esc8000g4-a40", "dell-r750xa-a100pcie", "hpe-apollo6500-mi250",
            "sugon-ascend910b", "dell-r7525-a40", "inspur-nf5468m6-h100pcie",
@@ -83,14 +83,14 @@ def main():
     args = ap.parse_args()
     text = open(args.readme).read()
     if BEGIN not in text or END not in text:
-        sys.exit(f"seed_table: README.md lacks the markers {BEGIN} ... {END}")
+        sys.exit(f"seed_table: {args.readme} lacks the markers {BEGIN} ... {END}")
     before, rest = text.split(BEGIN, 1)
     current, after = rest.split(END, 1)
     fresh = "\n" + table(args.scalecheck)
     if args.check:
         if current != fresh:
             sys.stdout.writelines(difflib.unified_diff(
-                current.splitlines(True), fresh.splitlines(True), "README.md", "predicted now"))
+                current.splitlines(True), fresh.splitlines(True), args.readme, "predicted now"))
             print(f"seed_table: {args.readme}'s table is not what the code predicts: run "
                   "scripts/seed_table.py")
             sys.exit(1)

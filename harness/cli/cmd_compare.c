@@ -2,7 +2,8 @@
  * is a measured system (its scaling curve, its verdict, what it ran with); a topology is a
  * predicted one (the model's curve for --workload). Normalised, scored on the weights and
  * ranked: a terminal table, compare.csv, compare.json and compare.html with the overlaid curves
- * in a results directory of its own (or -o DIR), or the README's Markdown table. Runs alone. */
+ * in a results directory of its own (or -o DIR), or docs/compare.md's Markdown table. Runs alone.
+ */
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -40,8 +41,8 @@ static const sc_cli_opt_t compare__options[] = {
       gpus, 1, 1000000),
     O(0, "predict", NULL, "every input is a topology: the model alone, for systems not at hand",
       SC_OPT_FLAG, predict, 0, 0),
-    O(0, "weights", "FILE", "how much each dimension counts (YAML; README \"compare\")",
-      SC_OPT_STRING, weights, 0, 0),
+    O(0, "weights", "FILE", "how much each dimension counts (YAML; docs/compare.md)", SC_OPT_STRING,
+      weights, 0, 0),
     O('o', "output", "DIR", "write the files here (default: a run directory of its own)",
       SC_OPT_STRING, output, 0, 0),
     SC_OPT_COMMON_ROW(compare__opts_t, common, SC_COMMON_RESULTS_DIR | SC_COMMON_NAME, "compare"),

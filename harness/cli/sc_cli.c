@@ -286,26 +286,26 @@ static void cli__man(const sc_cli_opt_t *table, FILE *out)
           out);
 }
 
-void sc_cli_print_help(const sc_cli_opt_t *composed_or_not, FILE *out)
+void sc_cli_print_help(const sc_cli_opt_t *table, FILE *out)
 {
-    sc_cli_opt_t table[SC_CLI_MAX_ROWS];
-    sc_cli_compose(composed_or_not, table);
+    sc_cli_opt_t rows[SC_CLI_MAX_ROWS];
+    sc_cli_compose(table, rows);
     const char *format = sc_cli_help_format();
     if (!strcmp(format, "man")) {
-        cli__man(table, out);
+        cli__man(rows, out);
         return;
     }
     if (!strcmp(format, "values")) {
-        sc_cli_print_values(table, out);
+        sc_cli_print_values(rows, out);
         return;
     }
     if (!strcmp(format, "words")) {
-        for (const sc_cli_opt_t *o = table; o->long_name != NULL; o++)
-            fprintf(out, "%s--%s", o == table ? "" : " ", o->long_name);
+        for (const sc_cli_opt_t *o = rows; o->long_name != NULL; o++)
+            fprintf(out, "%s--%s", o == rows ? "" : " ", o->long_name);
         fputc('\n', out);
         return;
     }
-    for (const sc_cli_opt_t *o = table; o->long_name != NULL; o++) {
+    for (const sc_cli_opt_t *o = rows; o->long_name != NULL; o++) {
         char names[64];
         if (o->short_name)
             snprintf(names, sizeof(names), "-%c, --%s%s%s", o->short_name, o->long_name,

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "record/sc_common_opts.h"
 #include "rte/sc_rte.h"
 #include "topology/sc_topology.h"
 #include "util/sc_defaults.h"
@@ -80,17 +81,13 @@ extern const sc_cli_opt_t sc_cli_common_rows[];
     }
 
 /* The most rows a table has once its groups are composed in. */
-#define SC_CLI_MAX_ROWS 96
+#define SC_CLI_MAX_ROWS 128
 /* table with its groups composed in (each group's rows in place of its row, their offsets
  * the target's), ended by SC_OPT_END, into out[SC_CLI_MAX_ROWS]. Every walk of a table -
  * parsing, --help, the man page, the completion - walks this. */
 void sc_cli_compose(const sc_cli_opt_t *table, sc_cli_opt_t *out);
 /* An option's help as printed: a group's row's "%s" filled. */
 const char *sc_cli_help_text(const sc_cli_opt_t *o, char *buf, size_t len);
-
-/* The shared options' defaults for a command that takes `takes` (record/sc_common_opts.h):
- * what a command's defaults start from. */
-#include "record/sc_common_opts.h"
 
 /* -T was the topology before it became the timeout, as in nccl-tests: an old habit is told. */
 #define SC_CLI_T_HINT "-T is the timeout in seconds, as in nccl-tests; a topology is -Y/--topology"

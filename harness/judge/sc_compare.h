@@ -3,7 +3,7 @@
  * figures normalised - per GPU, per dollar-hour (the topology's cost), per kWh (NVML's power
  * samples where the run has them, the topology's declared power otherwise) - whether the
  * workload fits its GPUs' memory at that layout (the step plan's estimate), and its 0-10
- * scores, weighted and ranked. The README ("compare") states every rule. */
+ * scores, weighted and ranked. docs/compare.md states every rule. */
 #ifndef SC_JUDGE_COMPARE_H
 #define SC_JUDGE_COMPARE_H
 

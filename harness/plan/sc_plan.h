@@ -94,7 +94,7 @@ int sc_plan_group_stride(const sc_layout_t *l, sc_plan_group_t group);
 
 /* Bytes of one activation (or its gradient) between stages and around TP blocks. */
 double sc_plan_activation_bytes(const sc_workload_t *w);
-/* What one GPU holds to train the workload at this layout (an estimate, README "compare"):
+/* What one GPU holds to train the workload at this layout (an estimate, docs/compare.md):
  * the model states - weights, gradients and Adam's optimizer state, 16 bytes a parameter in
  * mixed precision (ZeRO, Rajbhandari et al. 2020, section 3), split over tp x pp and, by ZeRO's
  * stage, over dp - and, for a transformer, the activations a pipeline stage keeps (34 s b h

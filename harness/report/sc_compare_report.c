@@ -88,7 +88,7 @@ static void compare_report__print_text(FILE *out, const sc_compare_systems_t *s)
     }
 }
 
-/* The README's table: one row a system. */
+/* docs/compare.md's table: one row a system. */
 static void compare_report__print_markdown(FILE *out, const sc_compare_systems_t *s)
 {
     fprintf(out, "| rank | system | GPU | GPUs | efficiency | samples/s | per GPU | memory a GPU "

@@ -1,5 +1,5 @@
 /* sc_compare_report.h - `scalecheck compare` for people and programs: the ranked table on the
- * terminal (or as Markdown, for the README), compare.csv, compare.json and compare.html with
+ * terminal (or as Markdown, for docs/compare.md), compare.csv, compare.json and compare.html with
  * the overlaid efficiency curves and busbw sweeps (gnuplot), every name escaped. */
 #ifndef SC_COMPARE_REPORT_H
 #define SC_COMPARE_REPORT_H

@@ -86,7 +86,7 @@
  * from the build tree, else SCALECHECK_RESULTS or ~/.local/share/scalecheck/results
  * (sc_files_results_default, util/sc_files.h). calibrate's output keeps the relative name. */
 #define SC_DEFAULT_RESULTS_DIR  "results"
-#define SC_DEFAULT_RESULTS_TEXT "results, or $SCALECHECK_RESULTS: README"
+#define SC_DEFAULT_RESULTS_TEXT "results, or $SCALECHECK_RESULTS: docs/install.md"
 
 /* The rows `coll -N 0` (a sweep until stopped) keeps in result.json: the latest, so that a run
  * of days neither fills memory nor rewrites a growing file after every size. */

@@ -1,7 +1,7 @@
 /* sc_size.h - byte sizes as users type them, on the command line and in YAML alike: "8", "8B",
  * "512K", "64M", "1G", "64MiB" - binary suffixes, 1K = 1024 bytes, as nccl-tests and OSU read
  * them. "64MB" is refused as ambiguous. Counts (parameters: 13B) and rates (GB/s, Gb/s) are
- * decimal; see README, "Units". */
+ * decimal; see docs/report.md, "Units". */
 #ifndef SC_SIZE_H
 #define SC_SIZE_H
 

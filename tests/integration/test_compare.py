@@ -186,13 +186,13 @@ def refused(wd):
 
 
 def readme_table(wd):
-    """The README's seed table against the code: a copy with one figure changed must fail the
-    check CI runs (readme-table runs it on the README itself)."""
+    """docs/compare.md's seed table against the code: a copy with one figure changed must fail
+    the check CI runs (readme-table runs it on the page itself)."""
     script = os.path.join(ROOT, "scripts", "seed_table.py")
-    copy = os.path.join(wd, "README.md")
-    text = open(os.path.join(ROOT, "README.md")).read()
+    copy = os.path.join(wd, "compare.md")
+    text = open(os.path.join(ROOT, "docs", "compare.md")).read()
     rows = [l for l in text.split("<!-- seed-table:begin -->")[1].splitlines() if "| dgx-a100 |" in l]
-    expect(len(rows) == 1, f"no dgx-a100 row in the README's table: {rows}")
+    expect(len(rows) == 1, f"no dgx-a100 row in docs/compare.md's table: {rows}")
     with open(copy, "w") as f:
         f.write(text.replace(rows[0], rows[0].replace("dgx-a100 |", "dgx-a100 | 99 % /", 1)))
     p = subprocess.run([sys.executable, script, "--check", "--readme", copy,

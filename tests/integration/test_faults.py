@@ -237,7 +237,7 @@ def full_disk(wd):
 
 
 # Under MPICH a rank killed outright takes hydra's proxy down, and the proxy the other ranks with
-# it before they can write the final state (the exit code is still 3): README "Any MPI".
+# it before they can write the final state (the exit code is still 3): docs/install.md, "Any MPI".
 FAULTS = ("killed", "killed-outright", "stopped", "sigterm") if MPI == "openmpi" else \
     ("stopped", "sigterm")
 

@@ -1,4 +1,4 @@
-"""nccl-tests habits (README "nccl-tests habits"): `coll --nccl-tests-output` prints nccl-tests'
+"""nccl-tests habits (docs/accept.md, "nccl-tests habits"): `coll --nccl-tests-output` prints nccl-tests'
 own header, table and footer - read here the way the parsers around nccl-tests read it (every
 line that is not a comment split on white space, the "Avg bus bandwidth" line by its label) and
 held to nccl-tests 2.19's column widths (src/util.cu's format strings); -J writes its JSON, which

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli/sc_cmd.h"
+#include "sc_config.h"
 #include "sc_test.h"
 
 typedef int (*refusals__cmd_t)(const sc_rte_t *rte, int argc, char **argv);
@@ -23,12 +24,14 @@ static const struct {
     const char *name;
     refusals__cmd_t run;
 } refusals__commands[] = {
-    {"coll", sc_cmd_coll},         {"run", sc_cmd_run},           {"pairs", sc_cmd_pairs},
-    {"soak", sc_cmd_soak},         {"calibrate", sc_cmd_calibrate}, {"compute", sc_cmd_compute},
-    {"preflight", sc_cmd_preflight}, {"health", sc_cmd_health},   {"judge", sc_cmd_judge},
-    {"model", sc_cmd_model},       {"plan", sc_cmd_plan},         {"validate", sc_cmd_validate},
-    {"compare", sc_cmd_compare},   {"detect", sc_cmd_detect},     {"report", sc_cmd_report},
-    {"version", sc_cmd_version},
+    {"coll", sc_cmd_coll},           {"run", sc_cmd_run},
+    {"pairs", sc_cmd_pairs},         {"soak", sc_cmd_soak},
+    {"calibrate", sc_cmd_calibrate}, {"compute", sc_cmd_compute},
+    {"preflight", sc_cmd_preflight}, {"health", sc_cmd_health},
+    {"judge", sc_cmd_judge},         {"model", sc_cmd_model},
+    {"plan", sc_cmd_plan},           {"validate", sc_cmd_validate},
+    {"compare", sc_cmd_compare},     {"detect", sc_cmd_detect},
+    {"report", sc_cmd_report},       {"version", sc_cmd_version},
 };
 
 static char refusals__dir[256], refusals__results[300];
@@ -106,9 +109,36 @@ static void refusals__case(const char *named, const char *cmd, const char *const
     int left = refusals__left();
     bool ok = code == 2 && strstr(said, named) != NULL && left == 0;
     if (!ok)
-        fprintf(stderr, "%s %s...: exit %d (2 expected), %d left on disk, said: %s(expected '%s')\n",
-                cmd, words[0] ? words[0] : "", code, left, said, named);
+        fprintf(stderr,
+                "%s %s...: exit %d (2 expected), %d left on disk, said: %s(expected '%s')\n", cmd,
+                words[0] ? words[0] : "", code, left, said, named);
     SC_EXPECT(ok);
+}
+
+/* bert-large-dp.yaml with one thing wrong: a misspelt key, a word for a number */
+static void refusals__workloads(void)
+{
+    FILE *f = fopen(SC_SOURCE_DIR "/workloads/bert-large-dp.yaml", "r");
+    static char good[16384];
+    size_t n = f != NULL ? fread(good, 1, sizeof(good) - 1, f) : 0;
+    good[n] = '\0';
+    if (f != NULL)
+        fclose(f);
+    const struct {
+        const char *file, *from, *to;
+    } bad[] = {{"typo.yaml", "bucket_mb", "bucket_mbs"},
+               {"type.yaml", "layers: 24", "layers: many"}};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        char text[sizeof(good) + 64];
+        const char *at = strstr(good, bad[i].from);
+        SC_EXPECT(at != NULL);
+        if (at == NULL)
+            continue;
+        snprintf(text, sizeof(text), "%.*s%s%s", (int)(at - good), good, bad[i].to,
+                 at + strlen(bad[i].from));
+        refusals__write(bad[i].file, text);
+    }
+    refusals__write("syntax.yaml", "name: x\nmodel: [1, 2\n");
 }
 
 static void refusals__inputs(void)
@@ -116,6 +146,7 @@ static void refusals__inputs(void)
     refusals__write("broken.yaml", "name: broken\nintra: [unclosed\n");
     refusals__write("broken-workload.yaml", "name: w\nmodel:\n  parameters: -3\n");
     refusals__write("a-file", "x");
+    refusals__workloads();
     refusals__write("ar.log", "# Collective test starting: all_reduce_perf\n"
                               "#       size         count      type   redop    root     time   "
                               "algbw   busbw #wrong     time   algbw   busbw #wrong\n"
@@ -199,14 +230,60 @@ int main(void)
     REFUSE("nope/result.json: cannot open: No such file", "report", "@/nope");
     REFUSE("--bogus: unknown option", "version", "--bogus");
     REFUSE("--bogus: unknown option", "detect", "--bogus");
-    REFUSE("--gpus: 100000 GPUs per node, but a node of dgx-a100 has 8", "model", "-Y",
-           "dgx-a100", "--gpus", "100000");
+    REFUSE("--gpus: 100000 GPUs per node, but a node of dgx-a100 has 8", "model", "-Y", "dgx-a100",
+           "--gpus", "100000");
     REFUSE("--nodes: 2000000 is out of range [2, 1048576]", "pairs", "--plan-only", "--nodes",
            "2000000");
     REFUSE("--collective: unknown collective 'foo'", "judge", "-Y", "dgx-a100", "--collective",
            "foo", "@/ar.log");
     REFUSE("says it measured allreduce", "judge", "-Y", "dgx-a100", "--collective", "broadcast",
            "@/ar.log");
+    /* coll's flags (test_coll_bad_flags.py keeps those that need two ranks or check that one
+     * rank speaks) */
+    REFUSE("-b: '12X' has an unknown suffix", "coll", "-b", "12X");
+    REFUSE("-e: 'abc' is not a size", "coll", "-e", "abc");
+    REFUSE("-b: minimum size 1048576 is larger than the maximum (-e) 1024", "coll", "-b", "1M",
+           "-e", "1K");
+    REFUSE("-f: 1 is out of range", "coll", "-f", "1");
+    REFUSE("-f and -i: give one way to step", "coll", "-f", "2", "-i", "1K");
+    REFUSE("-i: the step must be at least 1 byte", "coll", "-i", "0");
+    REFUSE("-n: '0' is not an iteration count", "coll", "-n", "0");
+    REFUSE("-n: 'many' is not an iteration count", "coll", "-n", "many");
+    REFUSE("-w: -1 is out of range", "coll", "-w", "-1");
+    REFUSE("-c: 'x' is not an integer", "coll", "-c", "x");
+    REFUSE("-o: unknown reduction 'xor' (valid: sum, prod, min, max, avg, all)", "coll", "-o",
+           "xor");
+    REFUSE("-d: unknown data type 'float16x'", "coll", "-d", "float16x");
+    REFUSE("-a: unknown way to combine rank times '7'", "coll", "-a", "7");
+    REFUSE("--collective: unknown collective 'allreduc'", "coll", "--collective", "allreduc");
+    REFUSE("--collective: 'allreduce,,allgather' is not a list", "coll", "--collective",
+           "allreduce,,allgather");
+    REFUSE("--collective: unknown collective 'bcast'", "coll", "--collective", "allgather,bcast");
+    REFUSE("-d: 'float,' is not a list of names", "coll", "-d", "float,");
+    REFUSE("-o: unknown reduction 'xor'", "coll", "-o", "sum,xor");
+    REFUSE("--backend: unknown backend 'verbs' (built in: ", "coll", "--backend", "verbs");
+    REFUSE("--timeout: -3 is out of range", "coll", "--timeout", "-3");
+    REFUSE("--deadline: -1 is out of range", "coll", "--deadline", "-1");
+    REFUSE("--deadline: ", "coll", "--deadline", "soon");
+    REFUSE("--target-ci: 0 is out of range", "coll", "--target-ci", "0");
+    REFUSE("--json: missing value (FILE)", "coll", "--json");
+    REFUSE("--colective: unknown option (did you mean --collective?", "coll", "--colective",
+           "allreduce");
+    REFUSE("unknown collective 'alreduce' (did you mean 'allreduce'?", "coll", "--collective",
+           "alreduce");
+    REFUSE("unknown reduction 'summ' (did you mean 'sum'?", "coll", "-o", "summ");
+    REFUSE("-q: unknown option", "coll", "-q", "1");
+    REFUSE("-x: NCCL's device API and CTA policies are not measured", "coll", "-x", "1");
+    REFUSE("unexpected argument 'stray'", "coll", "stray");
+    REFUSE("--name: not a name: 1-63 letters", "coll", "--name", "a/b");
+    /* run's options and workload files (test_run_refusals.py keeps the layouts, which need
+     * ranks) */
+    REFUSE("--bytes-scale: 2 is out of range", "run", "-W", "bert-large-dp", "--bytes-scale", "2");
+    REFUSE("/nonexistent.yaml: cannot open", "run", "--workload", "/nonexistent.yaml");
+    REFUSE("unknown key 'data_parallel.bucket_mbs' (did you mean 'bucket_mb'?)", "run", "-W",
+           "@/typo.yaml");
+    REFUSE("model.layers: expected a number, got 'many'", "run", "-W", "@/type.yaml");
+    REFUSE("syntax.yaml:3:1:", "run", "-W", "@/syntax.yaml");
     char missing[512];
     snprintf(missing, sizeof(missing), "%s/none", refusals__dir);
     SC_EXPECT(access(missing, F_OK) != 0); /* no output file, nor its folder */
