@@ -27,7 +27,8 @@ typedef struct {
     const char *algo;        /* --algo: forced on NCCL (NCCL_ALGO) and in the model */
     int looks; /* a case slower than the topology allows is measured up to this often */
     bool help;
-    /* nccl-tests' flags (docs/accept.md, "nccl-tests habits"): what they mean here is in the table */
+    /* nccl-tests' flags (docs/accept.md, "nccl-tests habits"): what they mean here is in the table
+     */
     int nthreads, ngpus; /* -t, -g: 1 (a rank per GPU) */
     int cycles;          /* -N: sweeps of every size, 0 = until stopped */
     int parallel_init;   /* -p: accepted (one thread per rank) */

@@ -1,7 +1,8 @@
 /* sc_nccl_tests.h - `coll --nccl-tests-output` and `-J`: a sweep printed exactly as nccl-tests
  * prints it (its header, device lines, table and footer, column for column, from nccl-tests
  * 2.19's src/util.cu), and its JSON file, so that the parsers and spreadsheets built around
- * nccl-tests read scalecheck's runs unchanged. docs/accept.md ("nccl-tests habits") says what differs.
+ * nccl-tests read scalecheck's runs unchanged. docs/accept.md ("nccl-tests habits") says what
+ * differs.
  */
 #ifndef SC_NCCL_TESTS_H
 #define SC_NCCL_TESTS_H

@@ -50,7 +50,8 @@ sc_status_t sc_rte_init(int *argc, char ***argv, sc_rte_t *rte, sc_err_t *err)
      * async writer, NCCL's and CUDA's own) never call MPI. Open MPI turns its locks on for any
      * level above SINGLE (opal_set_using_threads when provided != MPI_THREAD_SINGLE): a 1 KB
      * 2-rank MPI_Allreduce took 0.79-0.85 us at FUNNELED against 0.65-0.69 us at SINGLE here,
-     * and every host-path figure would have measured those locks (docs/endings.md, "Bounded waits"). */
+     * and every host-path figure would have measured those locks (docs/endings.md, "Bounded
+     * waits"). */
     if (MPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
         return sc_err_set(err, SC_ERR_RUNTIME, "MPI_Init_thread failed");
     MPI_Comm_dup(MPI_COMM_WORLD, &rte->world);

@@ -1,5 +1,6 @@
-/* sc_test_fault.h - the test-only fault switch SCALECHECK_TEST_FAULT (docs/endings.md, "Test-only fault
- * switch"): a comma-separated list of NAME:ARGS, read in one place for the engine and pairs. */
+/* sc_test_fault.h - the test-only fault switch SCALECHECK_TEST_FAULT (docs/endings.md, "Test-only
+ * fault switch"): a comma-separated list of NAME:ARGS, read in one place for the engine and pairs.
+ */
 #ifndef SC_TEST_FAULT_H
 #define SC_TEST_FAULT_H
 
