@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The program built against MPICH (build-mpich/, -Werror, the host path) and the tests that do
 # not need Open MPI's own launcher features run under MPICH's mpiexec, through launch/mpirun.sh
-# as the README says MPICH users start it (hydra with -disable-auto-cleanup; the README's exit
+# as docs/install.md says MPICH users start it (hydra with -disable-auto-cleanup; the README's exit
 # codes). Left out, with the reason: the virtual cluster and Slurm (launch/vcluster drives Open
 # MPI's rsh agent and --mca flags); in the fault matrix, a rank killed outright (hydra's proxy
 # goes down with it and kills the other ranks before they write the final state: exit 3, state
