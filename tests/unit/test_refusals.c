@@ -204,7 +204,15 @@ int main(void)
     REFUSE("--csv", "run", "-W", "bert-large-dp", "--csv", "@/a-folder");
     REFUSE("--metrics", "preflight", "--metrics", "@/none/m.prom");
     REFUSE("--json", "compute", "--json", "@/a-folder");
-    REFUSE("--results-dir: ", "coll", "--results-dir", "@/a-file");
+    /* a results folder that takes no run directory: a file, a folder under a file, /proc */
+    const char *const bases[] = {"@/a-file", "@/a-file/sub", "/proc/scalecheck-results"};
+    const char *const why[] = {"is not a folder", "Not a directory",
+                               "cannot make a folder in /proc"};
+    for (int i = 0; i < 3; i++) {
+        REFUSE("--results-dir: ", "coll", "-b", "8", "-e", "64", "--results-dir", bases[i]);
+        REFUSE(why[i], "coll", "-b", "8", "-e", "64", "--results-dir", bases[i]);
+        REFUSE(why[i], "run", "-W", "bert-large-dp", "--scales", "1", "--results-dir", bases[i]);
+    }
     REFUSE("--results-dir: ", "judge", "-Y", "dgx-a100", "--results-dir", "@/a-file", "@/a-file");
     /* what exit2-nothing-on-disk held under mpirun and needs no peer (1.5 s a case there) */
     const char *const coll[] = {"-b", "8", "-e", "64", "-n", "2", "-w", "0"};
@@ -284,6 +292,14 @@ int main(void)
            "@/typo.yaml");
     REFUSE("model.layers: expected a number, got 'many'", "run", "-W", "@/type.yaml");
     REFUSE("syntax.yaml:3:1:", "run", "-W", "@/syntax.yaml");
+    /* soak's (test_soak.py refused keeps the memory and a resume on other ranks) */
+    REFUSE("--duration: 'x' is not a duration", "soak", "--duration", "x");
+    REFUSE("--duration: '-5m' is not a duration", "soak", "--duration", "-5m");
+    REFUSE("--duration: required", "soak", "--cycle", "5");
+    REFUSE("--resume: ", "soak", "--resume", "@/nowhere");
+    REFUSE("--resume: the soak's options come from its journal", "soak", "--resume", "@/a-folder",
+           "--duration", "1m");
+    REFUSE("--mode: 'x' is not concurrent or serial", "soak", "--duration", "1m", "--mode", "x");
     char missing[512];
     snprintf(missing, sizeof(missing), "%s/none", refusals__dir);
     SC_EXPECT(access(missing, F_OK) != 0); /* no output file, nor its folder */
