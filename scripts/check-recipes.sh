@@ -173,6 +173,12 @@ print(len(rows), sum(r["wrong"] for r in rows), len({r["op"] for r in rows}), d.
 "${mpi[@]}" -np 2 b/scalecheck coll --backend ucx --collective scan -b 8 -e 8 --results-dir r2 \
     >ucx.log 2>&1 && fail "coll --backend ucx --collective scan ran"
 grep -q 'collective: scan is not run by backend ucx' ucx.log || fail "ucx's refusal: $(tail -3 ucx.log)"
+"${mpi[@]}" -np 2 b/scalecheck coll --backend ucx --collective all -b 8 -e 8 --results-dir r2 \
+    >ucx-all.log 2>&1 && fail "coll --backend ucx --collective all ran"
+grep -q '# scan: not run by backend ucx (left out)' ucx-all.log &&
+    grep -q 'collective all: backend ucx runs no collective' ucx-all.log ||
+    fail "ucx's --collective all: $(tail -3 ucx-all.log)"
+[ ! -e r2 ] || fail "a refused coll left r2 behind"
 
 # the report format: written by the run's ending, by report DIR, by judge
 dir=$(ls -d r/*/)

@@ -27,9 +27,8 @@ static const sc_cli_opt_t preflight__options[] = {
 
 int sc_cmd_preflight(const sc_rte_t *rte, int argc, char **argv)
 {
-    sc_drive_preflight_opts_t o;
+    sc_drive_preflight_opts_t o = {.help = false};
     sc_common_opts_default(&o.common, PREFLIGHT__COMMON);
-    o.help = false;
     /* no --backend: preflight needs no GPU communicator */
     snprintf(o.common.backend, sizeof(o.common.backend), "mpi");
     sc_err_t err;

@@ -97,11 +97,6 @@ static sc_status_t cli__store(const sc_cli_opt_t *opt, void *target, const char 
             sc_err_set(err, SC_ERR_USAGE, "%s: '%s' is not seconds (%s)", flag, value,
                        SC_CLI_T_HINT);
         return status;
-    case SC_OPT_NAME:
-        if (!sc_name_ok(value))
-            return sc_err_set(err, SC_ERR_USAGE, "%s: not a name: %s", flag, SC_NAME_RULE);
-        memcpy(slot, &value, sizeof(value));
-        return SC_OK;
     case SC_OPT_NAME_TEXT:
     case SC_OPT_TEXT:
         if (*value == '\0')

@@ -24,9 +24,8 @@ typedef enum {
     SC_OPT_INT,       /* int within [min, max] */
     SC_OPT_DOUBLE,    /* double within [min, max] */
     SC_OPT_STRING,    /* const char *, not empty (points into argv) */
-    SC_OPT_NAME,      /* a STRING that must be a name (util/sc_names.h): run names */
     SC_OPT_TEXT,      /* char[max], not empty, copied (refused when longer) */
-    SC_OPT_NAME_TEXT, /* a TEXT that must be a name */
+    SC_OPT_NAME_TEXT, /* a TEXT that must be a name (util/sc_names.h): run names */
     SC_OPT_SIZE,      /* uint64_t bytes, K/M/G suffixes (sc_size_parse) */
     SC_OPT_CUSTOM,    /* the handler does it */
     SC_OPT_GROUP      /* no option: the rows of `group` whose bit is in `bits`, composed in here,

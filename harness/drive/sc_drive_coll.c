@@ -590,7 +590,7 @@ static sc_status_t coll__algo(coll__run_t *run, sc_err_t *err)
 }
 
 /* The collectives asked for that the backend does not run: named ones are bad usage; those of
- * --collective all are left out, and rank 0 says which. */
+ * --collective all are left out, and rank 0 says which (none left: bad usage too). */
 static sc_status_t coll__backend_runs(coll__run_t *run, sc_err_t *err)
 {
     sc_comm_t *world = run->ses.world;
@@ -606,7 +606,10 @@ static sc_status_t coll__backend_runs(coll__run_t *run, sc_err_t *err)
             sc_results_printf(&run->ses.res, "# %s: not run by backend %s (left out)\n",
                               (*cp)->name, sc_comm_name(world));
     }
-    return SC_OK;
+    return run->opts.colls != 0
+               ? SC_OK
+               : sc_err_set(err, SC_ERR_USAGE, "--collective all: backend %s runs no collective",
+                            sc_comm_name(world));
 }
 
 /* Opens what the run needs: the session (backend, results directory, watchdog, telemetry)

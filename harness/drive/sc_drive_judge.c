@@ -11,6 +11,7 @@
 
 #include "drive/sc_drive_judge.h"
 #include "drive/sc_drive_baseline.h"
+#include "drive/sc_drive_end.h"
 #include "coll/sc_coll.h"
 #include "ingest/sc_ingest.h"
 #include "judge/sc_digest.h"
@@ -321,7 +322,7 @@ int sc_drive_judge(const sc_drive_judge_opts_t *opts, int argc, char **argv)
     if (status == SC_OK)
         status = sc_drive_baseline_load(o.baseline, &baseline, &err);
     if (status == SC_OK)
-        status = sc_files_check_output("--json", sc_common_path(o.common.json_path), &err);
+        status = sc_drive_check_outputs(&o.common, &err);
     if (status == SC_OK)
         status = sc_results_check_base(o.common.results_base, &err);
     sc_foreign_t *files = calloc((size_t)o.nfiles + 1, sizeof(*files));

@@ -10,7 +10,6 @@
 void sc_common_opts_default(sc_common_opts_t *c, unsigned takes)
 {
     memset(c, 0, sizeof(*c));
-    c->takes = takes;
     snprintf(c->backend, sizeof(c->backend), "%s", SC_DEFAULT_BACKEND);
     c->device = -1;
     c->timeout_s = SC_DEFAULT_TIMEOUT_S;

@@ -1,8 +1,8 @@
 /* sc_common_opts.h - the options every command that opens a run shares, as one record: each
  * command's options record embeds it (`common`), cli/sc_cli_common.c holds their rows (one
  * table, composed into each command's table by the bits the command takes), the defaults are
- * set here once, and drive/sc_drive_open.c opens the session and fills the result header from
- * it. The record is copied whole into the result header (sc_result_t.asked), so that a field
+ * set here once, the session opens from it (session/sc_session.h) and the result header copies
+ * it whole (sc_result_t.asked, in drive/sc_drive_end.c's sc_drive_doc_header), so that a field
  * the header's field table lists (record/sc_result.c) is written to result.json and read back.
  *
  * A shared option: a field here, a row (and its bit) in cli/sc_cli_common.c; recorded in
@@ -40,12 +40,11 @@ enum {
 
 /* An empty text is "not given" (a path, the name). */
 typedef struct {
-    unsigned takes;     /* SC_COMMON_* bits: the shared options this command has */
-    char backend[32];   /* "auto", "mpi", "ucx", "nccl" */
-    int device;         /* -1: the rank's index on its host */
-    double timeout_s;   /* every wait's bound, 0: none */
-    double deadline_s;  /* the whole run's bound, 0: none */
-    double telemetry_s; /* GPU sampling interval, 0: off */
+    char backend[32];                      /* "auto", "mpi", "ucx", "nccl" */
+    int device;                            /* -1: the rank's index on its host */
+    double timeout_s;                      /* every wait's bound, 0: none */
+    double deadline_s;                     /* the whole run's bound, 0: none */
+    double telemetry_s;                    /* GPU sampling interval, 0: off */
     char results_base[SC_COMMON_PATH_MAX]; /* parent of the run directory */
     char name[64]; /* the run directory's name after its time stamp, "": the command's */
     char json_path[SC_COMMON_PATH_MAX], csv_path[SC_COMMON_PATH_MAX],
