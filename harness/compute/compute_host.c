@@ -7,30 +7,6 @@
 
 #include "rte/sc_rte.h"
 #include "util/sc_clock.h"
-#include "util/sc_names.h"
-
-static const char *const compute_host__gemm_names[] = {
-#define SC__GEMM_NAME(name) #name,
-    SC_GEMM_TYPE_MAP(SC__GEMM_NAME)
-#undef SC__GEMM_NAME
-};
-
-const char *sc_gemm_type_name(sc_gemm_type_t type)
-{
-    return compute_host__gemm_names[type];
-}
-
-sc_status_t sc_gemm_type_parse(const char *name, const char *flag, sc_gemm_type_t *type,
-                               sc_err_t *err)
-{
-    int found = sc_names_find(compute_host__gemm_names, SC_GEMM_TYPE_COUNT, name);
-    if (found >= 0) {
-        *type = (sc_gemm_type_t)found;
-        return SC_OK;
-    }
-    return sc_names_unknown(compute_host__gemm_names, SC_GEMM_TYPE_COUNT, flag,
-                            "matrix-multiply type", name, NULL, err);
-}
 
 double sc_compute_host_spin(MPI_Comm comm, MPI_Request *pending, int npending, double us)
 {

@@ -7,17 +7,9 @@
 
 #include <mpi.h>
 
+#include "util/sc_gemm.h"
 #include "util/sc_status.h"
 
-/* name: element and compute type of the matrix multiply (TF32: FP32 data, TF32 tensor cores) */
-#define SC_GEMM_TYPE_MAP(X) X(fp32) X(tf32) X(fp16) X(bf16)
-
-typedef enum {
-#define SC__GEMM_ENUM(name) SC_GEMM_##name,
-    SC_GEMM_TYPE_MAP(SC__GEMM_ENUM)
-#undef SC__GEMM_ENUM
-        SC_GEMM_TYPE_COUNT
-} sc_gemm_type_t;
 
 typedef struct {
     sc_gemm_type_t type;
@@ -30,9 +22,6 @@ typedef struct {
     double tflops;  /* 2 m n k iters / seconds / 1e12 */
 } sc_gemm_result_t;
 
-const char *sc_gemm_type_name(sc_gemm_type_t type);
-sc_status_t sc_gemm_type_parse(const char *name, const char *flag, sc_gemm_type_t *type,
-                               sc_err_t *err);
 
 /* Host compute phase: waits `us` microseconds while driving MPI's progress engine and testing
  * the started requests (so that non-blocking operations started before it advance). Returns the

@@ -25,6 +25,8 @@ static const sc_field_t workload__workload_fields[] = {
      "trainable parameters (13B, 340M)"},
     {"model.layers", SC_FIELD_INT, W(layers), 0, true, 1, 4096, NULL, "layers"},
     {"model.hidden", SC_FIELD_INT, W(hidden), 0, false, 1, 1e7, NULL, "hidden size"},
+    {"model.heads", SC_FIELD_INT, W(heads), 0, false, 1, 1e5, NULL,
+     "attention heads (default: hidden / 128): the shape of the attention's batched products"},
     {"model.sequence", SC_FIELD_INT, W(sequence), 0, false, 1, 1e8, NULL, "sequence length"},
     {"model.vocabulary", SC_FIELD_INT, W(vocabulary), 0, false, 1, 1e8, NULL, "vocabulary"},
     {"model.experts", SC_FIELD_INT, W(experts), 0, false, 1, 1e5, NULL, "MoE experts"},
@@ -150,6 +152,8 @@ sc_status_t sc_workload_load(const char *name, sc_workload_t *w, sc_err_t *err)
         w->micro_batches = 1;
     if (status == SC_OK && w->compute_precision < 0)
         w->compute_precision = w->activations;
+    if (status == SC_OK && w->heads == 0)
+        w->heads = w->hidden >= 128 && w->hidden % 128 == 0 ? w->hidden / 128 : 1;
     return status == SC_OK ? workload__check(path, w, err) : status;
 }
 

@@ -18,6 +18,7 @@ typedef struct {
     double bucket_fill; /* gradient bytes in the open bucket */
     double *deferred;   /* without overlap: buckets reduced after backward */
     int ndeferred;
+    double forward_us, backward_us; /* one layer's compute, one micro-batch */
     sc_err_t *err;
 } plan__builder_t;
 
@@ -122,7 +123,7 @@ static sc_status_t plan__layer(plan__builder_t *b, int layer, bool backward, int
     if (w->zero == 3 && l->dp > 1) /* the layer's parameters, gathered before use */
         status = plan__coll(b, phase, SC_GROUP_DP, SC_COLL_allgather, plan__layer_grad_bytes(b),
                             false, mb, layer);
-    double us = sc_plan_layer_us(w, l) * (backward ? sc_plan_backward_factor(w) : 1.0);
+    double us = backward ? b->backward_us : b->forward_us;
     if (status == SC_OK && us > 0)
         status = plan__push(b, (sc_plan_op_t){.kind = SC_PLAN_COMPUTE,
                                               .phase = phase,
@@ -234,12 +235,20 @@ sc_status_t sc_plan_build(const sc_workload_t *w, const sc_layout_t *l, sc_plan_
     int *actions = malloc(2 * (size_t)m * sizeof(int));
     double *deferred = malloc((size_t)w->layers * sizeof(double) + sizeof(double));
     plan->stage_start = calloc((size_t)l->pp + 1, sizeof(size_t));
+    sc_plan_gemm_sets(w, l, plan->gemms);
+    double forward_us = sc_plan_layer_us(w, l);
     sc_status_t status = SC_OK;
     if (actions == NULL || deferred == NULL || plan->stage_start == NULL)
         status = sc_err_set(err, SC_ERR_NOMEM, "no memory for a step plan of %d micro-batches", m);
     for (int s = 0; s < l->pp && status == SC_OK; s++) {
-        plan__builder_t b = {
-            .w = w, .l = l, .plan = plan, .stage = s, .deferred = deferred, .err = err};
+        plan__builder_t b = {.w = w,
+                             .l = l,
+                             .plan = plan,
+                             .stage = s,
+                             .deferred = deferred,
+                             .forward_us = forward_us,
+                             .backward_us = forward_us * sc_plan_backward_factor(w),
+                             .err = err};
         plan->stage_start[s] = plan->nops;
         status = plan__stage(&b, actions);
     }

@@ -13,6 +13,7 @@
 
 #include "config/sc_workload.h"
 #include "util/sc_coll_id.h"
+#include "util/sc_gemm.h"
 #include "util/sc_status.h"
 
 typedef enum {
@@ -45,7 +46,8 @@ typedef struct {
     double bytes;          /* payload at the workload's size; collectives: the whole buffer
                               (coll's convention), split over the group's ranks where the
                               collective splits it (reduce-scatter, all-gather, all-to-all) */
-    double compute_us;     /* COMPUTE: modelled time at the workload's GPU speed */
+    double compute_us;     /* COMPUTE: modelled time at the workload's GPU speed; the products
+                              it runs are the plan's gemms[phase] */
 } sc_plan_op_t;
 
 typedef struct {
@@ -54,6 +56,9 @@ typedef struct {
     sc_plan_op_t *ops; /* every stage's operations, stage after stage */
     size_t nops, cap;
     size_t *stage_start; /* stage s: ops[stage_start[s] .. stage_start[s + 1]) */
+    /* The matrix products of one layer for one micro-batch, per phase (sc_plan_gemm_sets):
+     * every COMPUTE op of the phase runs them (with compute.mode flops, on a GPU). */
+    sc_gemm_set_t gemms[SC_PHASE_COUNT];
 } sc_plan_t;
 
 /* Builds the plan of w on layout l. Groups of one rank issue nothing (tp 1: no TP
@@ -106,12 +111,17 @@ typedef struct {
 } sc_plan_memory_t;
 void sc_plan_memory(const sc_workload_t *w, const sc_layout_t *l, sc_plan_memory_t *out);
 
+/* The matrix products of one layer for one micro-batch on one rank of layout l, per phase
+ * (sc_plan_gemm.c says which; none in the optimizer). Their FLOPs are what the plan prices. */
+void sc_plan_gemm_sets(const sc_workload_t *w, const sc_layout_t *l,
+                       sc_gemm_set_t sets[SC_PHASE_COUNT]);
+
 /* Modelled compute of one layer's forward for one micro-batch, microseconds (backward:
  * sc_plan_backward_factor of it). */
 double sc_plan_layer_us(const sc_workload_t *w, const sc_layout_t *l);
-/* A layer's backward against its forward: 2, plus the forward again under full recomputation,
- * plus the attention's products under selective (model.recompute); 2 where
- * compute.mode time states the step's compute whole. */
+/* A layer's backward against its forward, from the products (sc_plan_gemm_sets): 2, plus the
+ * forward again under full recomputation, plus the attention's products under selective
+ * (model.recompute); 2 where compute.mode time states the step's compute whole. */
 double sc_plan_backward_factor(const sc_workload_t *w);
 
 #endif

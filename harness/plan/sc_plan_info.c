@@ -107,7 +107,9 @@ double sc_plan_layer_us(const sc_workload_t *w, const sc_layout_t *l)
         return 0.0;
     if (w->compute_mode == SC_COMPUTE_TIME) /* forward is a third of forward + backward */
         return w->step_time_ms * 1e3 / 3.0 / ((double)w->layers / l->pp) / l->micro_batches;
-    double flops = sc_workload_layer_forward_flops(w) * (double)w->micro_batch / l->tp;
+    sc_gemm_set_t sets[SC_PHASE_COUNT];
+    sc_plan_gemm_sets(w, l, sets);
+    double flops = sc_gemm_set_flops(&sets[SC_PHASE_FORWARD]);
     return flops / (w->gpu_tflops * 1e12 * sc_workload_efficiency(w)) * 1e6;
 }
 
@@ -115,14 +117,11 @@ double sc_plan_backward_factor(const sc_workload_t *w)
 {
     if (w->compute_mode == SC_COMPUTE_TIME) /* the stated time includes any recomputation */
         return 2.0;
-    if (w->recompute == SC_RECOMPUTE_FULL)
-        return 3.0; /* backward's two forwards' worth, and the forward once more */
-    if (w->recompute != SC_RECOMPUTE_SELECTIVE || w->kind != SC_MODEL_TRANSFORMER ||
-        w->forward_gflops_per_sample > 0)
-        return 2.0;
-    /* the attention's score and context products (4 s^2 h of the layer's 24 s h^2 + 4 s^2 h) */
-    double s = (double)w->sequence, h = (double)w->hidden;
-    return 2.0 + 4.0 * s * s * h / (24.0 * s * h * h + 4.0 * s * s * h);
+    sc_layout_t one = {.dp = 1, .tp = 1, .pp = 1, .micro_batches = 1, .micro_batch = 1};
+    sc_gemm_set_t sets[SC_PHASE_COUNT];
+    sc_plan_gemm_sets(w, &one, sets);
+    double forward = sc_gemm_set_flops(&sets[SC_PHASE_FORWARD]);
+    return forward > 0 ? sc_gemm_set_flops(&sets[SC_PHASE_BACKWARD]) / forward : 2.0;
 }
 
 /* Activation bytes a layer keeps per token and hidden unit without recomputation, the
