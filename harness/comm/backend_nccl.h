@@ -12,6 +12,8 @@
 #include "comm/sc_async.h"
 #include "comm/sc_backend.h"
 
+typedef struct sc_nccl_compute sc_nccl_compute_t; /* backend_nccl_gemm.c */
+
 typedef struct {
     sc_comm_t base; /* first, so that a sc_comm_t * is a nccl__comm_t * */
     ncclComm_t nccl;
@@ -30,6 +32,7 @@ typedef struct {
     ncclComm_t split_child; /* where a non-blocking ncclCommSplit stores its child, later */
     cudaEvent_t *marks;     /* the device timer's marks (backend_nccl_time.c), made on demand */
     int nmarks;
+    sc_nccl_compute_t *compute; /* cuBLAS, the products' matrices, the burn: made on first use */
     int device;
     int lib_version;       /* ncclGetVersion at run time: what the loaded libnccl.so.2 can do */
     bool register_buffers; /* -R 1: ncclMemAlloc, ncclCommRegister (backend_nccl.c) */
@@ -95,7 +98,9 @@ const sc_nccl_optional_t *sc_nccl_optional(void);
 
 /* Device time and the compute phase (backend_nccl_time.c). */
 extern const sc_timer_ops_t sc_nccl_timer;
+/* The matrix products (backend_nccl_gemm.c); sc_nccl_compute_free stops a burn and frees. */
 extern const sc_gemm_ops_t sc_nccl_gemm;
+void sc_nccl_compute_free(nccl__comm_t *c);
 sc_status_t sc_nccl_compute_spin(sc_comm_t *comm, double us, double *measured_us, sc_err_t *err);
 void sc_nccl_free_marks(nccl__comm_t *c);
 /* The backend's table (backend_nccl.c), handed to the program by sc_gpu_entry.c. */

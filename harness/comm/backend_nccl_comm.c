@@ -20,6 +20,7 @@ static void nccl__describe_gpu(nccl__comm_t *c)
     const char *name = cudaGetDeviceProperties(&prop, c->device) == cudaSuccess ? prop.name : "?";
     cudaDeviceGetPCIBusId(bus, sizeof(bus), c->device);
     snprintf(c->gpu, sizeof(c->gpu), "GPU %d %s (%s)", c->device, name, bus);
+    snprintf(c->base.device, sizeof(c->base.device), "%.127s", c->gpu);
 }
 
 /* This rank's device, or why it has none (sc_gpu_select). */
@@ -169,6 +170,7 @@ void sc_nccl_close(sc_comm_t *comm)
         else
             sc_nccl_abort(c);
     }
+    sc_nccl_compute_free(c);
     if (c->d_wrong)
         cudaFree(c->d_wrong);
     if (c->ev_start)

@@ -2,7 +2,7 @@
  * marks (CUDA events recorded on the communication stream between operations issued back to
  * back, as nccl-tests times them: nothing on the host ever holds the stream, so no host function
  * blocks CUDA's callback thread and CUDA_LAUNCH_BLOCKING=1 cannot deadlock it), the spin kernel
- * and the cuBLAS matrix multiply, both on the compute stream. */
+ * on the compute stream (the matrix products: backend_nccl_gemm.c). */
 #include <stdlib.h>
 
 #include "comm/backend_nccl.h"
@@ -88,19 +88,3 @@ sc_status_t sc_nccl_compute_spin(sc_comm_t *comm, double us, double *measured_us
     *measured_us = (double)ms * 1e3;
     return status;
 }
-
-static sc_status_t nccl__compute_gemm(sc_comm_t *comm, const sc_gemm_spec_t *spec,
-                                      sc_gemm_result_t *result, sc_err_t *err)
-{
-    nccl__comm_t *c = nccl__of(comm);
-    char why[256] = "";
-    /* On the compute stream, as the compute phase of a step: communication keeps its own. */
-    if (sc_cuda_gemm((int)spec->type, spec->m, spec->n, spec->k, spec->iters, c->compute_stream,
-                     &result->seconds, why, sizeof(why)) != 0)
-        return nccl__fail(c, SC_ERR_RUNTIME, "matrix multiply", why, err);
-    double flops = 2.0 * spec->m * spec->n * (double)spec->k * spec->iters;
-    result->tflops = result->seconds > 0 ? flops / result->seconds / 1e12 : 0.0;
-    return SC_OK;
-}
-
-const sc_gemm_ops_t sc_nccl_gemm = {nccl__compute_gemm};

@@ -88,8 +88,20 @@ typedef struct {
 } sc_rma_ops_t;
 
 typedef struct {
+    /* iters timed square products (`compute --mode gemm`) */
     sc_status_t (*run)(sc_comm_t *comm, const sc_gemm_spec_t *spec, sc_gemm_result_t *result,
                        sc_err_t *err);
+    /* A layer's products (the step's compute phase) at `scale` of their FLOPs (sc_gemm_dim_at),
+     * on the compute stream, waited for: *measured_us their device time, *flops what ran. */
+    sc_status_t (*run_set)(sc_comm_t *comm, const sc_gemm_set_t *set, double scale,
+                           double *measured_us, double *flops, sc_err_t *err);
+    /* The silent-data-corruption check (sc_compute.h). */
+    sc_status_t (*check)(sc_comm_t *comm, sc_gemm_type_t type, int size, sc_gemm_check_t *out,
+                         sc_err_t *err);
+    /* A burn started on a thread and stream of its own, and stopped (bounded: it stops after
+     * the products in flight), with what it did. */
+    sc_status_t (*burn_start)(sc_comm_t *comm, const sc_burn_spec_t *spec, sc_err_t *err);
+    sc_status_t (*burn_stop)(sc_comm_t *comm, sc_burn_result_t *out, sc_err_t *err);
 } sc_gemm_ops_t;
 
 typedef struct {
@@ -178,6 +190,8 @@ struct sc_comm {
     int rank;        /* rank in this communicator */
     int size;        /* ranks in this communicator */
     int *world_rank; /* world_rank[i]: world rank of this communicator's rank i */
+    char device[128]; /* the rank's device in words ("GPU 0 NVIDIA H200 (0000:1b:00.0)"), ""
+                         on the host path */
 };
 
 /* Whether comm runs collective coll on dtype (in place or not): it has the entry, and the

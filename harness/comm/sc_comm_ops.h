@@ -177,6 +177,25 @@ static inline sc_status_t sc_comm_gemm(sc_comm_t *c, const sc_gemm_spec_t *spec,
 {
     return c->ops->gemm->run(c, spec, result, err);
 }
+static inline sc_status_t sc_comm_gemm_set(sc_comm_t *c, const sc_gemm_set_t *set, double scale,
+                                           double *measured_us, double *flops, sc_err_t *err)
+{
+    return c->ops->gemm->run_set(c, set, scale, measured_us, flops, err);
+}
+static inline sc_status_t sc_comm_gemm_check(sc_comm_t *c, sc_gemm_type_t type, int size,
+                                             sc_gemm_check_t *out, sc_err_t *err)
+{
+    return c->ops->gemm->check(c, type, size, out, err);
+}
+static inline sc_status_t sc_comm_burn_start(sc_comm_t *c, const sc_burn_spec_t *spec,
+                                             sc_err_t *err)
+{
+    return c->ops->gemm->burn_start(c, spec, err);
+}
+static inline sc_status_t sc_comm_burn_stop(sc_comm_t *c, sc_burn_result_t *out, sc_err_t *err)
+{
+    return c->ops->gemm->burn_stop(c, out, err);
+}
 /* The backend's own function for collective coll (NULL: none); sc_comm_coll runs it. */
 static inline sc_coll_fn_t sc_comm_coll_fn(const sc_comm_t *c, sc_coll_id_t coll)
 {

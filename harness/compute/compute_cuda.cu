@@ -80,6 +80,22 @@ extern "C" cudaError_t sc_cuda_spin(cudaStream_t stream, double us)
     return cudaGetLastError();
 }
 
+extern "C" cudaError_t sc_cuda_fill(void *buf, size_t count, int type, cudaStream_t stream)
+{
+    return fill_matrix(buf, count, type, stream);
+}
+
+extern "C" int sc_cuda_gemm_batched(void *handle, int type, long long m, long long n, long long k,
+                                    long long batch, const void *a, const void *b, void *c)
+{
+    gemm_types t = gemm_types_of(type);
+    float alpha = 1.0f, beta = 0.0f;
+    return (int)cublasGemmStridedBatchedEx((cublasHandle_t)handle, CUBLAS_OP_N, CUBLAS_OP_N, (int)m,
+                                           (int)n, (int)k, &alpha, a, t.data, (int)m, m * k, b,
+                                           t.data, (int)k, k * n, &beta, c, t.data, (int)m, m * n,
+                                           (int)batch, t.compute, CUBLAS_GEMM_DEFAULT);
+}
+
 extern "C" int sc_cuda_gemm(int type, int m, int n, int k, int iters, cudaStream_t stream,
                             double *seconds, char *why, size_t len)
 {

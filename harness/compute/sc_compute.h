@@ -6,6 +6,7 @@
 #define SC_COMPUTE_H
 
 #include <mpi.h>
+#include <stdint.h>
 
 #include "util/sc_gemm.h"
 #include "util/sc_status.h"
@@ -21,6 +22,45 @@ typedef struct {
     double seconds; /* device time of the timed iterations */
     double tflops;  /* 2 m n k iters / seconds / 1e12 */
 } sc_gemm_result_t;
+
+/* The silent-data-corruption check of one GPU: a product of `size` matrices filled from a hash
+ * of the index (the same on every GPU), its result digested bit for bit, and a sample of its
+ * elements against an fp64 host reference within the type's rounding bound (sc_gemm_bound). */
+typedef struct {
+    sc_gemm_type_t type;
+    int size;
+    uint64_t digest;     /* FNV-1a of the result's bytes: equal on GPUs of one model */
+    int sampled, wrong;  /* elements held to the reference, and those past the bound */
+    long long first_wrong; /* index of the first wrong element, -1: none */
+    double worst;          /* the largest error against its bound (1: at the bound) */
+} sc_gemm_check_t;
+
+/* What a burn (a GPU kept at full load: back-to-back products and a memory stream, on a stream
+ * of its own) is given and what it did. */
+typedef struct {
+    sc_gemm_type_t type;
+    int size;            /* the products' matrices */
+    double stream_bytes; /* the memory stream's buffer (copied from one half to the other) */
+} sc_burn_spec_t;
+typedef struct {
+    double seconds, tflops, memory_GBps;
+    long long products;
+} sc_burn_result_t;
+
+/* The most an element of a product of depth k may be off from the exact (fp64) result whose
+ * terms' magnitudes sum to abs_sum and whose value is ref: the math's rounding over k terms
+ * plus the result's rounding to its type, doubled (Higham, "Accuracy and Stability of Numerical
+ * Algorithms", 2nd ed., section 3.1: |error| <= gamma_k sum |a b|, gamma_k ~ k u). */
+double sc_gemm_bound(sc_gemm_type_t type, int k, double abs_sum, double ref);
+
+/* The check's host side: given the product's A, B and result (size x size, column-major, of
+ * type), fills out's digest and holds a sample of elements (the first, then spread by a hash)
+ * to the fp64 reference. */
+void sc_gemm_check_sample(sc_gemm_type_t type, int size, const void *a, const void *b,
+                          const void *result, sc_gemm_check_t *out);
+
+/* FNV-1a of bytes (the check's digest). */
+uint64_t sc_gemm_digest(const void *bytes, size_t len);
 
 
 /* Host compute phase: waits `us` microseconds while driving MPI's progress engine and testing

@@ -19,6 +19,15 @@ cudaError_t sc_cuda_spin(cudaStream_t stream, double us);
 int sc_cuda_gemm(int type, int m, int n, int k, int iters, cudaStream_t stream, double *seconds,
                  char *why, size_t len);
 
+/* Fills count elements of buf (type as above) with values in [-1, 1) hashed from the index:
+ * the same on every GPU. */
+cudaError_t sc_cuda_fill(void *buf, size_t count, int type, cudaStream_t stream);
+
+/* Enqueues batch products C = A x B (m x k by k x n, column-major, packed one after another) on
+ * the cuBLAS handle's stream; returns cuBLAS's status (0: enqueued). */
+int sc_cuda_gemm_batched(void *handle, int type, long long m, long long n, long long k,
+                         long long batch, const void *a, const void *b, void *c);
+
 #ifdef __cplusplus
 }
 #endif

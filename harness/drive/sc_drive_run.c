@@ -113,7 +113,8 @@ static void run__grid(const sc_grid_t *g, sc_comm_t *pc, MPI_Comm control, sc_po
     for (int r = 0; p->grid != NULL && r < n; r++) {
         const int *row = all + (size_t)r * (size_t)width;
         sc_grid_row_t *gr = &p->grid[r];
-        *gr = (sc_grid_row_t){.rank = row[0], .d = row[1], .p = row[2], .t = row[3]};
+        *gr = (sc_grid_row_t){
+            .rank = row[0], .d = row[1], .p = row[2], .t = row[3], .compute_tflops = SC_ABSENT};
         gr->tp_group = malloc((size_t)(width - 4) * sizeof(int)); /* the three groups */
         if (gr->tp_group == NULL)
             break;
@@ -135,7 +136,7 @@ static sc_status_t run__steps(sc_run_t *run, sc_step_t *step, sc_comm_t *pc, dou
     for (int i = 0; i < o->warmup + o->steps && status == SC_OK; i++) {
         if (i == o->warmup) { /* what was counted in warm-up does not count */
             memset(&step->counts, 0, sizeof(step->counts));
-            step->comm_us = step->compute_us = 0;
+            step->comm_us = step->compute_us = step->compute_flops = 0;
             status = sc_comm_barrier(pc, err);
         }
         uint64_t t0 = sc_clock_ns();
@@ -216,6 +217,9 @@ static void run__combine(sc_run_t *run, const sc_run_point_t *pt, const sc_layou
     run__counts(&step->counts, steps, p);
 }
 
+/* Runs of the compute alone and the communication alone (the fastest kept). */
+#define RUN__ALONE_STEPS 3
+
 /* One point, on the ranks in it. */
 static sc_status_t run__point(sc_run_t *run, const sc_run_point_t *pt, sc_comm_t *pc,
                               MPI_Comm control, sc_point_t *out, sc_err_t *err)
@@ -231,10 +235,14 @@ static sc_status_t run__point(sc_run_t *run, const sc_run_point_t *pt, sc_comm_t
                             run->rte->rank, run->rte->host);
     if (status == SC_OK)
         status = run__steps(run, &r.step, pc, step_ms, err);
+    double alone_c = 0, alone_m = 0; /* the products run: what overlap hid */
+    if (status == SC_OK && r.step.kernels)
+        status = sc_step_alone(&r.step, pc, RUN__ALONE_STEPS, &alone_c, &alone_m, err);
     if (status == SC_OK) {
         if (pc->size <= 64)
             run__grid(&r.grid, pc, control, out);
         run__combine(run, pt, &r.layout, &r.step, step_ms, control, out);
+        sc_run_compute_combine(run, &r.step, pc, alone_c, alone_m, control, out);
     }
     free(step_ms);
     sc_step_release(&r);

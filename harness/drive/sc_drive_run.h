@@ -8,6 +8,7 @@
 #include "drive/sc_drive_run_opts.h"
 #include "drive/sc_drive_end.h"
 #include "config/sc_workload.h"
+#include "patterns/sc_pattern.h"
 #include "record/sc_result.h"
 #include "session/sc_session.h"
 #include "topology/sc_topology.h"
@@ -50,6 +51,13 @@ sc_status_t sc_run_point_again(sc_run_t *run, int i, sc_err_t *err);
  * the expectations, the checks (topology, baseline) and the verdict. Collective. */
 sc_status_t sc_run_sweep_and_verdict(sc_run_t *run, sc_err_t *err);
 
+/* Where the step's products ran (step->kernels): every rank's TFLOP/s and its compute and
+ * communication alone (ms) gathered on control; rank 0 of the point fills p's compute figures
+ * and its grid rows'. Collective over the point. */
+void sc_run_compute_combine(sc_run_t *run, const sc_step_t *step, sc_comm_t *pc, double alone_c,
+                            double alone_m, MPI_Comm control, sc_point_t *p);
+/* Each point's GPUs held to the median of their peers' TFLOP/s (sc_peers.h), rank 0. */
+void sc_run_compute_checks(const sc_run_t *run, sc_checks_t *checks);
 /* The least ranks any host of the job has (a point's GPUs per node fit every host). Collective. */
 int sc_drive_ranks_per_host(const sc_rte_t *rte);
 /* The run whole: workload, points, session, calibration, probe, curves, sweep, verdict, the

@@ -205,6 +205,9 @@ sc_status_t sc_run_sweep_and_verdict(sc_run_t *run, sc_err_t *err)
         sweep = (sc_case_rows_t){0};
         if (run->opts.topology != NULL)
             run__verdict(run, hosts);
+        size_t before = run->doc.checks.n; /* the GPUs' products need no topology */
+        sc_run_compute_checks(run, &run->doc.checks);
+        run->doc.judged = run->doc.judged || run->doc.checks.n > before;
         sc_drive_baseline_hold(&run->baseline, run->opts.baseline, &run->doc);
         if (run->doc.judged)
             sc_verdict_print(stdout, run->ses.res.log, &run->doc.checks);

@@ -29,13 +29,21 @@ sc_status_t sc_grid_create(sc_comm_t *comm, const sc_layout_t *layout, sc_grid_t
                            sc_err_t *err);
 void sc_grid_destroy(sc_grid_t *grid);
 
+/* What a step runs: all of it, or (to see what overlap saved) its compute or its communication
+ * alone. */
+typedef enum { SC_STEP_WHOLE, SC_STEP_COMPUTE_ONLY, SC_STEP_COMM_ONLY } sc_step_part_t;
+
 /* What a step needs besides the grid. */
 typedef struct {
     const sc_plan_t *plan;
     const sc_grid_t *grid;
     sc_comm_t *world;   /* the point's communicator (compute runs on it when there are no groups) */
     double bytes_scale; /* messages are this fraction of the plan's sizes */
-    double compute_scale; /* compute phases are this fraction of the plan's time */
+    double compute_scale; /* compute phases are this fraction of the plan's time (its FLOPs,
+                             where the products run) */
+    bool kernels;         /* compute phases run the plan's products (compute.mode flops on a
+                             backend with matrix products), else a spin of the plan's time */
+    sc_step_part_t part;
     void *buf;            /* scratch, buf_bytes, on the backend's memory */
     size_t buf_bytes;
     /* Optional: called for every collective issued (the benchmark replays them alone). */
@@ -44,6 +52,7 @@ typedef struct {
     sc_pattern_counts_t counts; /* accumulated over the steps run */
     double comm_us;             /* time blocked in communication (exposed), accumulated */
     double compute_us;          /* time in the compute phase, accumulated */
+    double compute_flops;       /* FLOPs the products ran, accumulated (kernels) */
 } sc_step_t;
 
 /* Scratch bytes a step of the plan needs (at bytes_scale): its largest message, three times (what
@@ -52,6 +61,11 @@ size_t sc_step_buffer_bytes(const sc_plan_t *plan, double bytes_scale);
 
 /* Runs one training step: this rank's stage of the plan. */
 sc_status_t sc_step_run(sc_step_t *step, sc_err_t *err);
+
+/* The step's compute alone and its communication alone, each the fastest of n runs after a
+ * barrier on comm (ms); what the whole steps counted is left as it was. Collective. */
+sc_status_t sc_step_alone(sc_step_t *step, sc_comm_t *comm, int n, double *compute_ms,
+                          double *comm_ms, sc_err_t *err);
 
 /* A workload's step made ready on comm (collective over it): the workload as it runs on
  * comm's ranks, its layout, plan and grid, and the step with its buffer allocated and filled.

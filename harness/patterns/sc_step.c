@@ -114,14 +114,19 @@ static sc_status_t step__p2p(sc_step_t *s, sc_comm_t *pp, const sc_plan_op_t *op
     return status;
 }
 
-static sc_status_t step__compute(sc_step_t *s, double us, sc_err_t *err)
+/* The compute phase: the layer's products, or a spin of the plan's time. */
+static sc_status_t step__compute(sc_step_t *s, const sc_plan_op_t *op, sc_err_t *err)
 {
+    double us = op->compute_us * s->compute_scale, took = 0, flops = 0;
     if (us <= 0)
         return SC_OK;
-    double took = 0;
     sc_comm_t *cc = step__compute_comm(s);
-    sc_status_t status = sc_comm_compute_spin(cc, us, &took, err);
+    sc_status_t status =
+        s->kernels
+            ? sc_comm_gemm_set(cc, &s->plan->gemms[op->phase], s->compute_scale, &took, &flops, err)
+            : sc_comm_compute_spin(cc, us, &took, err);
     s->compute_us += took;
+    s->compute_flops += flops;
     return status;
 }
 
@@ -135,8 +140,11 @@ static sc_status_t step__wait(sc_step_t *s, sc_comm_t *comm, sc_err_t *err)
 
 static sc_status_t step__op(sc_step_t *s, const sc_plan_op_t *op, sc_err_t *err)
 {
-    if (op->kind == SC_PLAN_COMPUTE)
-        return step__compute(s, op->compute_us * s->compute_scale, err);
+    bool compute = op->kind == SC_PLAN_COMPUTE;
+    if ((compute && s->part == SC_STEP_COMM_ONLY) || (!compute && s->part == SC_STEP_COMPUTE_ONLY))
+        return SC_OK;
+    if (compute)
+        return step__compute(s, op, err);
     sc_comm_t *comm = step__group_comm(s, op->group);
     if (comm == NULL) /* the plan has no operations on groups of one rank */
         return sc_err_set(err, SC_ERR_RUNTIME,
@@ -160,6 +168,37 @@ sc_status_t sc_step_run(sc_step_t *s, sc_err_t *err)
     sc_status_t status = SC_OK;
     for (size_t i = 0; i < n && status == SC_OK; i++)
         status = step__op(s, &ops[i], err);
+    return status;
+}
+
+/* The step's part run alone n times (the fastest kept, ms), after a barrier. */
+static sc_status_t step__part(sc_step_t *s, sc_comm_t *comm, sc_step_part_t part, int n,
+                              double *ms, sc_err_t *err)
+{
+    s->part = part;
+    *ms = 0;
+    sc_status_t status = sc_comm_barrier(comm, err);
+    for (int i = 0; i < n && status == SC_OK; i++) {
+        uint64_t t0 = sc_clock_ns();
+        status = sc_step_run(s, err);
+        double took = (double)(sc_clock_ns() - t0) * 1e-6;
+        *ms = i == 0 || took < *ms ? took : *ms;
+    }
+    return status;
+}
+
+sc_status_t sc_step_alone(sc_step_t *s, sc_comm_t *comm, int n, double *compute_ms,
+                          double *comm_ms, sc_err_t *err)
+{
+    sc_step_t kept = *s; /* what the whole steps counted stays theirs */
+    sc_status_t status = step__part(s, comm, SC_STEP_COMPUTE_ONLY, n, compute_ms, err);
+    if (status == SC_OK)
+        status = step__part(s, comm, SC_STEP_COMM_ONLY, n, comm_ms, err);
+    s->counts = kept.counts;
+    s->comm_us = kept.comm_us;
+    s->compute_us = kept.compute_us;
+    s->compute_flops = kept.compute_flops;
+    s->part = SC_STEP_WHOLE;
     return status;
 }
 
@@ -198,7 +237,8 @@ sc_status_t sc_step_prepare(sc_comm_t *comm, const sc_workload_t *w, double byte
                           .grid = &r->grid,
                           .world = comm,
                           .bytes_scale = bytes_scale,
-                          .compute_scale = compute_scale};
+                          .compute_scale = compute_scale,
+                          .kernels = w->compute_mode == SC_COMPUTE_FLOPS && sc_comm_has_gemm(comm)};
     r->step.buf_bytes = sc_step_buffer_bytes(&r->plan, bytes_scale);
     r->step.buf = sc_comm_alloc(comm, r->step.buf_bytes);
     if (r->step.buf == NULL)

@@ -131,6 +131,9 @@ void sc_point_init(sc_point_t *p)
     p->expected_step_time_ms = p->expected_speedup = p->expected_efficiency = SC_ABSENT;
     p->expected_step_time_ms_detected = p->expected_speedup_detected =
         p->expected_efficiency_detected = SC_ABSENT;
+    p->compute_tflops = p->compute_tflops_min = SC_ABSENT;
+    p->compute_alone_ms = p->comm_alone_ms = p->overlap_efficiency = SC_ABSENT;
+    p->slowest_compute_rank = -1;
 }
 
 void sc_scaling(sc_scale_base_t *base, double throughput, int gpus, double *speedup,
@@ -343,6 +346,13 @@ const sc_field_t sc_point_fields[] = {
     P(expected_step_time_ms_detected, SC_FIELD_OPTIONAL, 0),
     P(expected_speedup_detected, SC_FIELD_OPTIONAL, 0),
     P(expected_efficiency_detected, SC_FIELD_OPTIONAL, 0),
+    P(compute_tflops, SC_FIELD_OPTIONAL, 0),
+    P(compute_tflops_min, SC_FIELD_OPTIONAL, 0),
+    P(slowest_compute_rank, SC_FIELD_INT, 0),
+    P(slowest_compute_device, SC_FIELD_TEXT_OPT, 0),
+    P(compute_alone_ms, SC_FIELD_OPTIONAL, 0),
+    P(comm_alone_ms, SC_FIELD_OPTIONAL, 0),
+    P(overlap_efficiency, SC_FIELD_OPTIONAL, 0),
     SC__END,
 };
 #undef P

@@ -122,6 +122,8 @@ typedef struct {
 typedef struct {
     int rank, d, p, t;
     int *tp_group, *pp_group, *dp_group; /* world ranks; sizes in the point (tp, pp, dp) */
+    double compute_tflops; /* what its products reached (NaN: none ran) */
+    char device[128];      /* its GPU in words ("" on the host path) */
 } sc_grid_row_t;
 
 typedef struct {
@@ -140,6 +142,14 @@ typedef struct {
     /* the model's expectation for the declared topology, and for what is really there */
     double expected_step_time_ms, expected_speedup, expected_efficiency;
     double expected_step_time_ms_detected, expected_speedup_detected, expected_efficiency_detected;
+    /* The products, where they ran (compute.mode flops on a GPU; absent otherwise): the median
+     * rank's TFLOP/s and the slowest's, who that is; the step's compute and its communication
+     * each run alone (the slowest rank's), and the share of the shorter one the overlap hid
+     * ((compute + communication - step) / the shorter, 0 to 1). */
+    double compute_tflops, compute_tflops_min;
+    int slowest_compute_rank;
+    char slowest_compute_device[192]; /* "host h: GPU 0 NVIDIA H200 (0000:1b:00.0)" */
+    double compute_alone_ms, comm_alone_ms, overlap_efficiency;
 } sc_point_t;
 
 /* A point with every expectation absent. */

@@ -60,6 +60,11 @@
  * `run` spins its step plan (the model takes the GPU's published figure instead). */
 #define SC_DEFAULT_COMPUTE_EFFICIENCY 0.5
 
+/* A GPU held to the median of its peers under the same load (TFLOP/s reached, SM clock): a WARN
+ * below 90 % of it, a FAIL below 75 % (a GPU a third as fast, a clock stuck at idle). */
+#define SC_DEFAULT_PEER_TOLERANCE      0.10
+#define SC_DEFAULT_PEER_FAIL_TOLERANCE 0.25
+
 /* A case's tail (its slowest 1 % of iterations) against its median: a WARN beyond 3 x, a FAIL
  * beyond 10 x (expect.steadiness_tolerance, expect.steadiness_fail_tolerance). */
 #define SC_DEFAULT_STEADINESS_TOLERANCE      (2.0 / 3.0)
