@@ -40,6 +40,36 @@ static json_t *json_plan__stages_json(const sc_plan_t *plan)
     return stages;
 }
 
+/* The products a rank's compute phases run (a layer's, per phase), and how many phases a rank
+ * runs per step (stage 0's; every stage runs as many). */
+static json_t *json_plan__products_json(const sc_plan_t *plan)
+{
+    size_t n;
+    const sc_plan_op_t *ops = sc_plan_stage(plan, 0, &n);
+    json_t *out = json_pack("{s:s}", "type", sc_gemm_type_name(plan->gemms[0].type));
+    for (int ph = 0; ph < SC_PHASE_COUNT; ph++) {
+        const sc_gemm_set_t *set = &plan->gemms[ph];
+        int phases = 0;
+        for (size_t i = 0; i < n; i++)
+            phases += ops[i].kind == SC_PLAN_COMPUTE && (int)ops[i].phase == ph;
+        if (set->n == 0)
+            continue;
+        json_t *shapes = json_array();
+        for (int i = 0; i < set->n; i++) {
+            const sc_gemm_shape_t *g = &set->items[i];
+            json_array_append_new(shapes, json_pack("{s:s, s:f, s:f, s:f, s:f, s:f}", "name",
+                                                    g->name, "m", g->m, "n", g->n, "k", g->k,
+                                                    "batch", g->batch, "gflops",
+                                                    sc_gemm_shape_flops(g) * 1e-9));
+        }
+        json_object_set_new(out, sc_plan_phase_name((sc_plan_phase_t)ph),
+                            json_pack("{s:i, s:f, s:o}", "phases_per_rank", phases,
+                                      "gflops_per_phase", sc_gemm_set_flops(set) * 1e-9, "shapes",
+                                      shapes));
+    }
+    return out;
+}
+
 static json_t *json_plan__plan_json(const sc_plan_view_t *v)
 {
     const sc_plan_t *plan = v->plan;
@@ -75,6 +105,8 @@ static json_t *json_plan__plan_json(const sc_plan_view_t *v)
                                       "step_time_ms", v->prediction->step_ms, "compute_ms",
                                       v->prediction->compute_ms, "comm_ms", v->prediction->comm_ms,
                                       "throughput", v->prediction->throughput));
+    if (plan->gemms[SC_PHASE_FORWARD].n > 0)
+        json_object_set_new(doc, "products", json_plan__products_json(plan));
     if (v->ops)
         json_object_set_new(doc, "stages", json_plan__stages_json(plan));
     return doc;

@@ -38,6 +38,26 @@ static void plan_render__print_ops(FILE *out, const sc_plan_t *plan)
     }
 }
 
+/* A layer's products per phase: what the GPU runs in each compute phase (m x n x k, batch). */
+static void plan_render__products(FILE *out, const sc_plan_t *plan)
+{
+    for (int ph = 0; ph < SC_PHASE_COUNT; ph++) {
+        const sc_gemm_set_t *set = &plan->gemms[ph];
+        if (set->n == 0)
+            continue;
+        fprintf(out, "# %s products of a layer (%s, one micro-batch, %.4g GFLOP):",
+                sc_plan_phase_name((sc_plan_phase_t)ph), sc_gemm_type_name(set->type),
+                sc_gemm_set_flops(set) * 1e-9);
+        for (int i = 0; i < set->n; i++) {
+            const sc_gemm_shape_t *g = &set->items[i];
+            fprintf(out, "%s %s %.0fx%.0fx%.0f", i ? "," : "", g->name, g->m, g->n, g->k);
+            if (g->batch > 1)
+                fprintf(out, " x%.0f", g->batch);
+        }
+        fputc('\n', out);
+    }
+}
+
 void sc_plan_print(FILE *out, const sc_plan_view_t *v)
 {
     const sc_plan_t *plan = v->plan;
@@ -67,6 +87,7 @@ void sc_plan_print(FILE *out, const sc_plan_view_t *v)
     fprintf(out,
             "# total per step: %.0f calls, %.6g bytes over %d ranks; compute %.3f ms per rank\n",
             t.total_calls, t.total_bytes, ranks, t.compute_us * 1e-3);
+    plan_render__products(out, plan);
     if (v->prediction != NULL)
         fprintf(out,
                 "# expected on %s: step %.3f ms (compute %.3f ms, communication and pipeline "

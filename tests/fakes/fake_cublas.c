@@ -153,18 +153,30 @@ static double fb__now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* One product in fp64 from the stored values (loaded once: a load is a switch on the type),
+ * rounded to the type on store - what the math types allow within their bound. */
 static void fb__one(const fb_gemm_t *g, const char *a, const char *b, char *c)
 {
-    for (long long j = 0; j < g->n; j++)
+    double *da = malloc(sizeof(double) * (size_t)(g->m * g->k + 1)),
+           *db = malloc(sizeof(double) * (size_t)(g->k * g->n + 1));
+    for (long long p = 0; da != NULL && p < g->k; p++)
+        for (long long i = 0; i < g->m; i++)
+            da[i * g->k + p] = sc_dtype_load(g->type, a, (size_t)(p * g->lda + i));
+    for (long long j = 0; db != NULL && j < g->n; j++)
+        for (long long p = 0; p < g->k; p++)
+            db[j * g->k + p] = sc_dtype_load(g->type, b, (size_t)(j * g->ldb + p));
+    for (long long j = 0; da != NULL && db != NULL && j < g->n; j++)
         for (long long i = 0; i < g->m; i++) {
+            const double *row = da + i * g->k, *col = db + j * g->k;
             double acc = 0;
             for (long long p = 0; p < g->k; p++)
-                acc += sc_dtype_load(g->type, a, (size_t)(p * g->lda + i)) *
-                       sc_dtype_load(g->type, b, (size_t)(j * g->ldb + p));
+                acc += row[p] * col[p];
             size_t at = (size_t)(j * g->ldc + i);
             double old = g->beta != 0 ? sc_dtype_load(g->type, c, at) : 0.0;
             sc_dtype_store(g->type, c, at, g->alpha * acc + g->beta * old);
         }
+    free(da);
+    free(db);
 }
 
 static void fb__gemm_run(fc_work_t *w)

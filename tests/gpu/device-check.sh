@@ -203,7 +203,7 @@ else
 fi
 # Sizes: an H200's, or an emulated device's (host memory and 2 cores: 1/256 of them).
 if [ "${SC_DEVICE_CHECK_SMALL:-0}" = 1 ]; then
-    big=(-b 2M -e 8M) coll_max=64K gemm_size=64 spin_n=10 rscale=(--bytes-scale 0.001 --compute-scale 0.01)
+    big=(-b 2M -e 8M) coll_max=64K gemm_size=64 spin_n=10 rscale=(--bytes-scale 0.001 --compute-scale 1e-6)
 else
     big=(-b 512M -e 2G) coll_max=16M gemm_size=8192 spin_n=20 rscale=(--compute-scale 0.1)
 fi

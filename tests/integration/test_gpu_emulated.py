@@ -6,9 +6,11 @@ compute, the main job on 8 GPUs and the device check itself - and each mode chec
 
 usage: test_gpu_emulated.py MODE"""
 import glob
+import math
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 from sclib import *
@@ -222,7 +224,8 @@ def mode_run():
     wd = workdir("gpu-emu-run")
     calls = os.path.join(wd, "calls")
     os.makedirs(calls)
-    small = ["--bytes-scale", "0.0005", "--compute-scale", "0.001", "-n", "3", "-w", "1", "-T",
+    # the layer's products run on the host at a hundredth of each dimension
+    small = ["--bytes-scale", "0.0005", "--compute-scale", "1e-6", "-n", "3", "-w", "1", "-T",
              "60", "--results-dir", os.path.join(wd, "r")]
     dp = os.path.join(wd, "dp.json")
     rc, out, err, _ = mpirun(4, ["run", "--backend", "nccl", "--workload",
@@ -231,19 +234,73 @@ def mode_run():
     expect(rc == 0, f"DP run: exit {rc}\n{err[-1500:]}")
     gpus = [p["gpus"] for p in load_json(dp)["points"]]
     expect(gpus == [1, 2, 4], f"DP points {gpus}")
+    # the 3D step with the layer's products on the GPUs (compute.mode flops), each product at
+    # least its FLOPs at 2 GFLOP/s: sleeps, not the 2 shared cores, set the emulated GPU's speed
+    scale, steps = 1e-6, ["-n", "2", "-w", "1"]
+    small3d = ["--bytes-scale", "0.0005", "--compute-scale", str(scale), "-T", "60",
+               "--results-dir", os.path.join(wd, "r")] + steps
+    three_d = ["run", "--backend", "nccl", "--workload", os.path.join(WORKLOADS, "gpt3-13b-3d.yaml"),
+               "--tp", "2", "--pp", "2", "--scales", "8"]
     td = os.path.join(wd, "3d.json")
-    rc, out, err, _ = mpirun(8, ["run", "--backend", "nccl", "--workload",
-                                 os.path.join(WORKLOADS, "gpt3-13b-3d.yaml"), "--tp", "2", "--pp",
-                                 "2", "--scales", "8", "--json", td] + small,
-                             env=gpu_env(8, calls), timeout=240)
-    expect(rc == 0, f"3D run: exit {rc}\n{err[-1500:]}")
+    rc, out, err, _ = mpirun(8, three_d + ["--json", td] + small3d,
+                             env=gpu_env(8, calls, FAKE_CUBLAS_TFLOPS="0.002"), timeout=240)
+    expect(rc == 0 and "verdict: PASS" in out and "FAIL" not in out,
+           f"3D run: exit {rc}\n{out[-1500:]}\n{err[-1500:]}")
     p = load_json(td)["points"][0]
     expect((p["dp"], p["tp"], p["pp"]) == (2, 2, 2) and p["step_time_ms"] > 0, f"3D point {p}")
+    expect(p["compute_tflops"] > 0 and p["compute_alone_ms"] > 0 and p["comm_alone_ms"] > 0
+           and 0 <= p["overlap_efficiency"] <= 1, f"3D compute figures {p}")
+    expect(all(g["compute_tflops"] > 0 and g["device"].startswith(f"GPU {g['rank']} ")
+               for g in p["grid"]), f"3D grid {p['grid']}")
     n = calls_of(calls)
     expect(n.get("ncclCommSplit", 0) >= 8 and n.get("ncclSend", 0) > 0
            and n.get("ncclRecv", 0) > 0, f"3D calls {n}")
+    # every product the plan lists ran, as often as the plan says: per rank, its phases of each
+    # kind in the warm-up, timed and alone (compute alone, 3) steps
+    ran, want = products_of(calls), plan_products(["-W", os.path.join(WORKLOADS, "gpt3-13b-3d.yaml"),
+                                                   "--tp", "2", "--pp", "2", "-g", "8"],
+                                                  scale, 8 * (1 + 2 + 3))
+    expect(ran == want, f"products run {sorted(ran.items())}\nplanned {sorted(want.items())}")
+    # its degraded twin: GPU 3 three times slower at its products, named in the verdict
+    rc, dout, err, _ = mpirun(8, three_d + small3d, timeout=240,
+                              env=gpu_env(8, FAKE_CUBLAS_TFLOPS="0.002", FAKE_CUBLAS_SLOW="3:3"))
+    slow = [l for l in dout.splitlines() if "TFLOP/s" in l and l.rstrip().endswith("FAIL")]
+    expect(rc == 1 and len(slow) == 1 and "rank 3: GPU 3 " in slow[0],
+           f"a slow GPU: exit {rc}\n{dout[-1500:]}\n{err[-1000:]}")
     print(f"run: DP on {gpus}; 3D dp2 tp2 pp2 step {p['step_time_ms']:.1f} ms, "
-          f"{n['ncclCommSplit']} splits, {n['ncclSend']} sends")
+          f"{n['ncclCommSplit']} splits, {n['ncclSend']} sends, {sum(ran.values())} products as "
+          f"planned, {p['compute_tflops'] * 1e3:.2f} GFLOP/s a GPU, overlap "
+          f"{p['overlap_efficiency']:.2f}; a GPU 3x slower named: {slow[0].split(':')[1].strip()}")
+
+
+def products_of(folder):
+    """(type, m, n, k, batch) -> products run, over the processes that wrote into folder."""
+    total = {}
+    for path in glob.glob(os.path.join(folder, "gemms-*.txt")):
+        with open(path) as f:
+            for line in f:
+                t, m, n, k, b, count = line.split()
+                key = (t, int(m), int(n), int(k), int(b))
+                total[key] = total.get(key, 0) + int(count)
+    return total
+
+
+def plan_products(args, scale, times):
+    """What `plan` lists, each shape at scale (sc_gemm_dim_at: cbrt, rounded half away from
+    zero, at least 1), times its phases per rank, times `times`."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "plan.json")
+        rc, out, err, _ = scalecheck1(["plan"] + args + ["--json", path])
+        expect(rc == 0, f"plan: exit {rc}\n{err}")
+        products = load_json(path)["products"]
+    def dim(x):
+        return max(1, math.floor(x * scale ** (1 / 3) + 0.5))
+    want = {}
+    for phase in ("forward", "backward"):
+        for g in products[phase]["shapes"]:
+            key = (products["type"], dim(g["m"]), dim(g["n"]), dim(g["k"]), int(g["batch"]))
+            want[key] = want.get(key, 0) + products[phase]["phases_per_rank"] * times
+    return want
 
 
 def mode_pairs():
@@ -271,7 +328,7 @@ def mode_soak():
     wd = workdir("gpu-emu-soak")
     rc, out, err, _ = mpirun(2, ["soak", "--backend", "nccl", "--duration", "6s", "--cycle", "2",
                                  "--steps", "2", "--warmup", "1", "--sweep-max", "64K",
-                                 "--bytes-scale", "0.001", "--compute-scale", "0.001", "-T", "60",
+                                 "--bytes-scale", "0.001", "--compute-scale", "1e-6", "-T", "60",
                                  "--results-dir", os.path.join(wd, "r")],
                              env=gpu_env(2), timeout=120)
     expect(rc == 0 and "verdict: PASS" in out, f"soak: exit {rc}\n{out[-800:]}\n{err[-800:]}")
@@ -325,7 +382,7 @@ def mode_coverage():
         (2, ["coll", "--backend", "nccl", "-b", "8", "-e", "1K", "-n", "1", "-R", "1"] + res),
         (4, ["run", "--backend", "nccl", "--workload", os.path.join(WORKLOADS, "gpt3-13b-3d.yaml"),
              "--tp", "2", "--pp", "2", "--scales", "4", "--bytes-scale", "0.0002",
-             "--compute-scale", "0.001", "-n", "1", "-w", "0"] + res),
+             "--compute-scale", "1e-6", "-n", "1", "-w", "0"] + res),
         (2, ["pairs", "--per", "rank", "--backend", "nccl"] + res),
         (1, ["compute", "--backend", "nccl", "--mode", "gemm", "--size", "32", "-n", "1"]),
         (1, ["compute", "--backend", "nccl", "--mode", "spin", "-n", "2"]),
@@ -366,7 +423,7 @@ def mode_acceptance():
     res = os.path.join(wd, "r")
     start = time.monotonic()
     proc = subprocess.run([os.path.join(ROOT, "scripts", "acceptance.sh"), "--bytes-scale",
-                           "0.0005", "--compute-scale", "0.001", "--sweep-max", "256K", "-n", "3",
+                           "0.0005", "--compute-scale", "1e-6", "--sweep-max", "256K", "-n", "3",
                            "-w", "1", "-T", "60", "--results-dir", res],
                           capture_output=True, text=True, env=env, timeout=600)
     secs = time.monotonic() - start
