@@ -56,6 +56,13 @@ static const sc_cli_opt_t compute__options[] = {
     SC_OPT_CUSTOM_ROW('d', "dtype", "fp32|tf32|fp16|bf16", "gemm: the type (default bf16)",
                       compute__dtype),
     SC_OPT_CUSTOM_ROW(0, "size", "N", "gemm: N x N x N matrices (default 8192)", compute__size),
+    O('Y', "topology", "FILE",
+      "gemm: also hold each GPU to the topology's peak x the share a large product reaches",
+      SC_OPT_STRING, topology, 0, 0),
+    O(0, "no-check", NULL,
+      "gemm: skip the corruption check (a seeded product compared bit for bit across GPUs and "
+      "with an fp64 reference)",
+      SC_OPT_FLAG, no_check, 0, 0),
     SC_OPT_COMMON_ROW(sc_drive_compute_opts_t, common, COMPUTE__COMMON, NULL),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
     SC_OPT_END,

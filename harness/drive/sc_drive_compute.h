@@ -14,11 +14,14 @@ typedef struct {
     int repeats;
     sc_common_opts_t common; /* the shared options: backend, timeout, --json */
     sc_gemm_spec_t spec;
+    const char *topology; /* -Y: each GPU also held to its peak (gemm) */
+    bool no_check;        /* gemm: no corruption check */
     bool help;
 } sc_drive_compute_opts_t;
 
 /* The compute phase alone on every rank (a spin of --time-us, or matrix multiplies), each
- * rank's record printed and written by rank 0; every rank returns the exit code. */
+ * rank's record printed and written by rank 0; matrix multiplies judged (sc_compute_verdict.h):
+ * exit 1 on a FAIL. Every rank returns the exit code. */
 int sc_drive_compute(const sc_rte_t *rte, const sc_drive_compute_opts_t *o);
 
 #endif

@@ -216,6 +216,13 @@ typedef struct {
     char dtype[16]; /* gemm */
     int size, iters;
     double seconds, tflops;
+    char device[128]; /* the rank's GPU in words ("" on the host path) */
+    /* the corruption check (compute/sc_compute.h): the result's digest, the elements held to
+     * the fp64 reference, those past the bound, the worst against its bound, the first wrong */
+    uint64_t digest;
+    int check_size, check_sampled, check_wrong;
+    double check_worst;
+    long long check_first_wrong;
     double requested_us, mean_us, median_error_us, worst_error_us; /* spin */
     int repeats;
 } sc_compute_row_t;

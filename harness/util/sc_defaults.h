@@ -65,6 +65,15 @@
 #define SC_DEFAULT_PEER_TOLERANCE      0.10
 #define SC_DEFAULT_PEER_FAIL_TOLERANCE 0.25
 
+/* The share of its peak a large square product reaches on a healthy GPU (cuBLAS, 8192^3 and
+ * up): `compute --mode gemm -Y` holds each GPU to peak x this, in the topology's band
+ * (docs/REFERENCE.md section 8.1). */
+#define SC_DEFAULT_GEMM_SHARE 0.7
+
+/* The corruption check's product (`compute --mode gemm`): --size, at most this, so that its
+ * fp64 reference on the host stays quick. */
+#define SC_DEFAULT_CHECK_SIZE_MAX 1024
+
 /* A case's tail (its slowest 1 % of iterations) against its median: a WARN beyond 3 x, a FAIL
  * beyond 10 x (expect.steadiness_tolerance, expect.steadiness_fail_tolerance). */
 #define SC_DEFAULT_STEADINESS_TOLERANCE      (2.0 / 3.0)

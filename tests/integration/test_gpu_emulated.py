@@ -357,8 +357,40 @@ def mode_compute():
     rc, out, err, _ = mpirun(1, ["compute", "--backend", "nccl", "--mode", "gemm", "--size", "64"],
                              env=gpu_env(1, FAKE_CUBLAS_FAIL=1))
     expect(rc != 0 and "cublasGemmEx failed" in err, f"failing cuBLAS: exit {rc}\n{err}")
+    judged = compute_judged(wd)
     print(f"compute: spin median error {r['median_error_us']:.1f} us of 2000; gemm ok; "
-          "a failing cuBLAS named")
+          f"a failing cuBLAS named; {judged}")
+
+
+def compute_judged(wd):
+    """compute --mode gemm judges 4 GPUs: healthy PASS; a planted wrong element and a GPU 3x
+    slower each FAIL naming the GPU; the healthy run names none."""
+    def gemm(name, **faults):
+        jpath = os.path.join(wd, name + ".json")
+        rc, out, err, _ = mpirun(4, ["compute", "--backend", "nccl", "--mode", "gemm", "--size",
+                                     "128", "-n", "5", "-d", "bf16", "--json", jpath],
+                                 env=gpu_env(4, FAKE_CUBLAS_TFLOPS="0.002", **faults))
+        doc = load_json(jpath) if os.path.exists(jpath) else {"checks": [], "ranks": []}
+        failed = [c for c in doc["checks"] if c["verdict"] == "FAIL"]
+        return rc, out, err, doc, failed
+    # PASS, or WARN where 2 shared cores made an emulated GPU's sleeps uneven: exit 0 either way
+    rc, out, err, doc, failed = gemm("healthy")
+    expect(rc == 0 and ("verdict: PASS" in out or "verdict: WARN" in out) and not failed
+           and len({r["digest"] for r in doc["ranks"]}) == 1
+           and all(r["check_sampled"] > 0 and r["check_wrong"] == 0 for r in doc["ranks"]),
+           f"healthy GPUs: exit {rc}\n{out[-1500:]}\n{err[-800:]}")
+    # element 0 of every product GPU 2 computes is off by one: its digest and the reference
+    rc, out, err, doc, failed = gemm("corrupt", FAKE_CUBLAS_CORRUPT="2")
+    names = sorted(c["name"].split(":")[0] for c in failed)
+    expect(rc == 1 and len(failed) == 2 and all("rank 2: GPU 2 " in c["name"] for c in failed)
+           and names == ["result within rounding of the fp64 reference", "same result as its peers"]
+           and doc["ranks"][2]["check_wrong"] >= 1,
+           f"a corrupting GPU: exit {rc} {failed}\n{out[-1500:]}")
+    rc, out, err, doc, failed = gemm("slow", FAKE_CUBLAS_SLOW="1:3")
+    expect(rc == 1 and len(failed) == 1 and "rank 1: GPU 1 " in failed[0]["name"]
+           and failed[0]["metric"] == "tflops" and failed[0]["ratio"] < 0.75,
+           f"a slow GPU: exit {rc} {failed}\n{out[-1500:]}")
+    return f"judged: healthy PASS, GPU 2's wrong element and GPU 1 at {failed[0]['ratio']:.2f} of its peers FAIL"
 
 
 def plugin_imports(prefix):

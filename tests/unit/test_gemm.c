@@ -3,7 +3,10 @@
  * plus what is recomputed, and the plan pricing its compute from the same products. */
 #include <string.h>
 
+#include "compute/sc_compute.h"
+#include "judge/sc_compute_verdict.h"
 #include "plan/sc_plan.h"
+#include "util/sc_dtype.h"
 #include "sc_test.h"
 #include "util/sc_gemm.h"
 
@@ -118,8 +121,78 @@ static void dims(void)
     SC_EXPECT(sc_gemm_type_size(SC_GEMM_bf16) == 2 && sc_gemm_type_size(SC_GEMM_tf32) == 4);
 }
 
+/* A product computed here in fp64 and stored in type: within the bound; an element planted
+ * off by one: caught, named by its index. */
+static void check_sample(sc_dtype_t dt, sc_gemm_type_t type)
+{
+    enum { N = 48 };
+    size_t es = sc_dtype_size(dt);
+    unsigned char a[N * N * 4], b[N * N * 4], c[N * N * 4];
+    for (size_t i = 0; i < N * N; i++) {
+        sc_dtype_store(dt, a, i, (double)((i * 7919) % 2048) / 1024.0 - 1.0);
+        sc_dtype_store(dt, b, i, (double)((i * 104729) % 2048) / 1024.0 - 1.0);
+    }
+    for (size_t j = 0; j < N; j++)
+        for (size_t i = 0; i < N; i++) {
+            double acc = 0;
+            for (size_t p = 0; p < N; p++)
+                acc += sc_dtype_load(dt, a, p * N + i) * sc_dtype_load(dt, b, j * N + p);
+            sc_dtype_store(dt, c, j * N + i, acc);
+        }
+    (void)es;
+    sc_gemm_check_t ok, bad;
+    sc_gemm_check_sample(type, N, a, b, c, &ok);
+    SC_EXPECT(ok.sampled == 64 && ok.wrong == 0 && ok.first_wrong == -1 && ok.worst < 1);
+    sc_dtype_store(dt, c, 0, sc_dtype_load(dt, c, 0) + 1.0);
+    sc_gemm_check_sample(type, N, a, b, c, &bad);
+    SC_EXPECT(bad.wrong == 1 && bad.first_wrong == 0 && bad.worst > 1);
+    SC_EXPECT(bad.digest != ok.digest);
+}
+
+static sc_compute_row_t row(double tflops, uint64_t digest, int wrong)
+{
+    sc_compute_row_t r;
+    memset(&r, 0, sizeof(r));
+    snprintf(r.dtype, sizeof(r.dtype), "bf16");
+    snprintf(r.device, sizeof(r.device), "GPU 0 NVIDIA H200 (0000:1b:00.0)");
+    r.tflops = tflops;
+    r.digest = digest;
+    r.check_size = 64;
+    r.check_sampled = 64;
+    r.check_wrong = wrong;
+    r.check_first_wrong = wrong ? 0 : -1;
+    return r;
+}
+
+static int fails(const sc_checks_t *c, const char *who)
+{
+    int n = 0;
+    for (size_t i = 0; i < c->n; i++)
+        n += c->items[i].level == SC_LEVEL_FAIL && strstr(c->items[i].name, who) != NULL;
+    return n;
+}
+
+static void verdict(void)
+{
+    const char who[4][192] = {"rank 0", "rank 1", "rank 2", "rank 3"};
+    sc_compute_row_t healthy[4] = {row(700, 9, 0), row(690, 9, 0), row(710, 9, 0), row(705, 9, 0)};
+    sc_checks_t c = {0};
+    sc_compute_verdict(healthy, who, 4, NULL, &c);
+    SC_EXPECT(fails(&c, "rank") == 0 && c.n == 6); /* slowest, 4 references, agreement */
+    sc_list_free(&c);
+    sc_compute_row_t sick[4] = {row(700, 9, 0), row(230, 9, 0), row(710, 7, 1), row(705, 9, 0)};
+    sc_compute_verdict(sick, who, 4, NULL, &c);
+    SC_EXPECT(fails(&c, "rank 1") == 1 && fails(&c, "rank 2") == 2 && fails(&c, "rank 0") == 0 &&
+              fails(&c, "rank 3") == 0);
+    sc_list_free(&c);
+}
+
 int main(void)
 {
+    check_sample(SC_DTYPE_float, SC_GEMM_fp32);
+    check_sample(SC_DTYPE_bf16, SC_GEMM_bf16);
+    check_sample(SC_DTYPE_fp16, SC_GEMM_fp16);
+    verdict();
     transformer();
     cnn();
     dims();
