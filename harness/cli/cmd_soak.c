@@ -46,6 +46,16 @@ static const sc_cli_opt_t soak__options[] = {
       SC_OPT_DOUBLE, pair_tolerance, 0.01, 0.99),
     O(0, "mode", "concurrent|serial", "the pair check's pairs at once, or one at a time",
       SC_OPT_STRING, mode, 0, 0),
+    O(0, "load", "step|burn",
+      "step: the sweep, the workload's steps and the pair check; burn: also every GPU (or host "
+      "core) kept at full load by matrix products and a memory stream all through the cycle "
+      "(the 72-hour test's; default step)",
+      SC_OPT_STRING, load, 0, 0),
+    O(0, "burn-size", "N", "--load burn: N x N matrices (default 8192; the host path at most 512)",
+      SC_OPT_INT, burn_size, 16, 65536),
+    O(0, "burn-stream", "SIZE",
+      "--load burn: the memory stream's buffer (default 1G; the host path at most 64M)",
+      SC_OPT_SIZE, burn_stream, 0, 0),
     O(0, "max-drift", "F",
       "a figure may slide this much from the first cycles to the last (default: the topology's "
       "expect.soak.max_drift, else " SC_DEFAULT_SOAK_MAX_DRIFT_TEXT ")",
@@ -62,6 +72,9 @@ static const sc_cli_opt_t soak__options[] = {
 static void soak__defaults(sc_soak_opts_t *o)
 {
     *o = (sc_soak_opts_t){.mode = "concurrent",
+                          .load = "step",
+                          .burn_size = SC_DEFAULT_BURN_SIZE,
+                          .burn_stream = SC_DEFAULT_BURN_STREAM,
                           .sweep_min = 64u << 10,
                           .sweep_max = 16u << 20,
                           .pair_size = 1u << 20,

@@ -392,6 +392,7 @@ const sc_backend_ops_t sc_backend_mpi_ops = {
     .check_count = sc_backend_host_check_count,
     .supports = mpi__supports,
     .split = mpi__split,
+    .burn = &sc_host_burn,
     .compute_spin = mpi__compute_spin,
     .istart = mpi__istart,
     .isend = mpi__isend,

@@ -575,6 +575,7 @@ const sc_backend_ops_t sc_nccl_ops = {
     .graph = &nccl__graph,
     .group = &nccl__group,
     .gemm = &sc_nccl_gemm,
+    .burn = &sc_nccl_burn,
     .split = sc_nccl_split,
     .compute_spin = sc_nccl_compute_spin,
     .istart = nccl__istart,

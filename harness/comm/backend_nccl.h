@@ -100,6 +100,7 @@ const sc_nccl_optional_t *sc_nccl_optional(void);
 extern const sc_timer_ops_t sc_nccl_timer;
 /* The matrix products (backend_nccl_gemm.c); sc_nccl_compute_free stops a burn and frees. */
 extern const sc_gemm_ops_t sc_nccl_gemm;
+extern const sc_burn_ops_t sc_nccl_burn;
 void sc_nccl_compute_free(nccl__comm_t *c);
 sc_status_t sc_nccl_compute_spin(sc_comm_t *comm, double us, double *measured_us, sc_err_t *err);
 void sc_nccl_free_marks(nccl__comm_t *c);

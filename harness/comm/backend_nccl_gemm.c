@@ -302,5 +302,5 @@ void sc_nccl_compute_free(nccl__comm_t *c)
     c->compute = NULL;
 }
 
-const sc_gemm_ops_t sc_nccl_gemm = {nccl__compute_gemm, nccl__run_set, nccl__check,
-                                    nccl__burn_start, nccl__burn_stop};
+const sc_gemm_ops_t sc_nccl_gemm = {nccl__compute_gemm, nccl__run_set, nccl__check};
+const sc_burn_ops_t sc_nccl_burn = {nccl__burn_start, nccl__burn_stop};

@@ -394,6 +394,7 @@ const sc_backend_ops_t sc_backend_ucx_ops = {
     .check_fill = sc_backend_host_check_fill,
     .check_count = sc_backend_host_check_count,
     .split = ucx__split,
+    .burn = &sc_host_burn,
     .compute_spin = ucx__compute_spin,
     .isend = ucx__isend,
     .recv = ucx__recv,

@@ -98,11 +98,15 @@ typedef struct {
     /* The silent-data-corruption check (sc_compute.h). */
     sc_status_t (*check)(sc_comm_t *comm, sc_gemm_type_t type, int size, sc_gemm_check_t *out,
                          sc_err_t *err);
-    /* A burn started on a thread and stream of its own, and stopped (bounded: it stops after
-     * the products in flight), with what it did. */
-    sc_status_t (*burn_start)(sc_comm_t *comm, const sc_burn_spec_t *spec, sc_err_t *err);
-    sc_status_t (*burn_stop)(sc_comm_t *comm, sc_burn_result_t *out, sc_err_t *err);
 } sc_gemm_ops_t;
+
+/* A burn (sc_compute.h): the device kept at full load on a thread (and stream) of its own until
+ * stopped - bounded: it stops after the work in flight - with what it did. GPU: products and a
+ * device memory stream; host: fp32 products on a core and a memory stream. */
+typedef struct {
+    sc_status_t (*start)(sc_comm_t *comm, const sc_burn_spec_t *spec, sc_err_t *err);
+    sc_status_t (*stop)(sc_comm_t *comm, sc_burn_result_t *out, sc_err_t *err);
+} sc_burn_ops_t;
 
 typedef struct {
     const char *name;
@@ -142,6 +146,7 @@ typedef struct {
     const sc_group_ops_t *group; /* fused launches (NCCL) */
     const sc_rma_ops_t *rma;     /* one-sided puts (UCX) */
     const sc_gemm_ops_t *gemm;   /* timed matrix multiplies (GPU) */
+    const sc_burn_ops_t *burn;   /* a device kept at full load (soak --load burn) */
     /* Non-blocking operations, for overlap and pipelines. istart (optional: call it through
      * sc_comm_istart) begins allreduce, reducescatter, allgather or alltoall (the
      * sc_coll_args_t convention) and returns at once; isend starts a send; recv receives
@@ -250,6 +255,8 @@ sc_status_t sc_backend_host_check_count(sc_comm_t *comm, const void *buf,
                                         const sc_check_spec_t *spec, const sc_src_t *src,
                                         size_t count, uint64_t *wrong, sc_err_t *err);
 void sc_comm_fini_base(sc_comm_t *comm);
+/* The host path's burn (compute/sc_compute.h), for backends whose device is the host. */
+extern const sc_burn_ops_t sc_host_burn;
 
 /* The ranks with `in` set, split off world as a measured group: a communicator of world's
  * backend (*data; NULL on the others) and, beside it, its MPI control communicator split off

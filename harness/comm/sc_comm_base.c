@@ -119,3 +119,19 @@ sc_status_t sc_comm_split_mpi(const sc_comm_t *comm, MPI_Comm parent, int color,
     MPI_Comm_free(out);
     return status;
 }
+
+/* The host path's burn, for the MPI and UCX backends' tables. */
+static sc_status_t comm_base__burn_start(sc_comm_t *comm, const sc_burn_spec_t *spec, sc_err_t *err)
+{
+    (void)comm;
+    return sc_compute_host_burn_start(spec, err);
+}
+
+static sc_status_t comm_base__burn_stop(sc_comm_t *comm, sc_burn_result_t *out, sc_err_t *err)
+{
+    (void)comm, (void)err;
+    sc_compute_host_burn_stop(out);
+    return SC_OK;
+}
+
+const sc_burn_ops_t sc_host_burn = {comm_base__burn_start, comm_base__burn_stop};

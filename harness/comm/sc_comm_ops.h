@@ -187,14 +187,18 @@ static inline sc_status_t sc_comm_gemm_check(sc_comm_t *c, sc_gemm_type_t type, 
 {
     return c->ops->gemm->check(c, type, size, out, err);
 }
+static inline bool sc_comm_has_burn(const sc_comm_t *c)
+{
+    return c->ops->burn != NULL;
+}
 static inline sc_status_t sc_comm_burn_start(sc_comm_t *c, const sc_burn_spec_t *spec,
                                              sc_err_t *err)
 {
-    return c->ops->gemm->burn_start(c, spec, err);
+    return c->ops->burn->start(c, spec, err);
 }
 static inline sc_status_t sc_comm_burn_stop(sc_comm_t *c, sc_burn_result_t *out, sc_err_t *err)
 {
-    return c->ops->gemm->burn_stop(c, out, err);
+    return c->ops->burn->stop(c, out, err);
 }
 /* The backend's own function for collective coll (NULL: none); sc_comm_coll runs it. */
 static inline sc_coll_fn_t sc_comm_coll_fn(const sc_comm_t *c, sc_coll_id_t coll)

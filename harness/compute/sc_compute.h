@@ -6,6 +6,7 @@
 #define SC_COMPUTE_H
 
 #include <mpi.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "util/sc_gemm.h"
@@ -58,6 +59,11 @@ double sc_gemm_bound(sc_gemm_type_t type, int k, double abs_sum, double ref);
  * to the fp64 reference. */
 void sc_gemm_check_sample(sc_gemm_type_t type, int size, const void *a, const void *b,
                           const void *result, sc_gemm_check_t *out);
+
+/* The host path's burn (compute_host_burn.c): fp32 products and a memory stream on a thread,
+ * one per process; stop is bounded by the product in flight. */
+sc_status_t sc_compute_host_burn_start(const sc_burn_spec_t *spec, sc_err_t *err);
+void sc_compute_host_burn_stop(sc_burn_result_t *out);
 
 /* FNV-1a of bytes (the check's digest). */
 uint64_t sc_gemm_digest(const void *bytes, size_t len);

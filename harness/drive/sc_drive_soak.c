@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "drive/sc_drive_soak.h"
+#include "comm/sc_comm_ops.h"
 #include "drive/sc_drive_end.h"
 #include "drive/sc_drive_preflight.h"
 #include "judge/sc_localize.h"
@@ -56,6 +57,8 @@ static sc_status_t soak__inputs(soak__launch_t *l, sc_err_t *err)
                           "--duration: '%s' is not a duration (90s, 30m, 72h, 3d)", o->duration);
     if (strcmp(o->mode, "concurrent") && strcmp(o->mode, "serial"))
         return sc_err_set(err, SC_ERR_USAGE, "--mode: '%s' is not concurrent or serial", o->mode);
+    if (strcmp(o->load, "step") && strcmp(o->load, "burn"))
+        return sc_err_set(err, SC_ERR_USAGE, "--load: '%s' is not step or burn", o->load);
     if (o->sweep_min > o->sweep_max)
         return sc_err_set(err, SC_ERR_USAGE, "--sweep-min: above --sweep-max");
     snprintf(l->workload_path, sizeof(l->workload_path), "%s",
@@ -396,6 +399,22 @@ static uint64_t soak__need(const soak__run_t *run)
     return need;
 }
 
+/* What a burn runs: the options', within the host path's bounds where the device is the host
+ * (a GPU backend has matrix products of its own). */
+static sc_burn_spec_t soak__burn_spec(const soak__run_t *run)
+{
+    const sc_soak_opts_t *o = &run->l.o;
+    bool gpu = sc_comm_has_gemm(run->ses.world);
+    sc_burn_spec_t spec = {.type = gpu ? SC_GEMM_bf16 : SC_GEMM_fp32,
+                           .size = o->burn_size,
+                           .stream_bytes = (double)o->burn_stream};
+    if (!gpu && spec.size > SC_DEFAULT_HOST_BURN_SIZE)
+        spec.size = SC_DEFAULT_HOST_BURN_SIZE;
+    if (!gpu && spec.stream_bytes > (double)SC_DEFAULT_HOST_BURN_BYTES)
+        spec.stream_bytes = (double)SC_DEFAULT_HOST_BURN_BYTES;
+    return spec;
+}
+
 /* The measurement's settings from the options. */
 static void soak__context(soak__run_t *run)
 {
@@ -411,6 +430,8 @@ static void soak__context(soak__run_t *run)
                                .sweep_iters = o->sweep_iters,
                                .telemetry_s = o->telemetry_s,
                                .cycle_s = o->cycle_s,
+                               .burn = strcmp(o->load, "burn") == 0,
+                               .burn_spec = soak__burn_spec(run),
                                .pcontrol = MPI_COMM_NULL,
                                .pairs = {.size = o->pair_size,
                                          .iters = 4,

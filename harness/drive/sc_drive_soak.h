@@ -13,6 +13,9 @@
 typedef struct {
     sc_common_opts_t common; /* the shared options: backend, files, bounds */
     const char *workload, *topology, *duration, *resume, *mode;
+    const char *load;     /* "step" or "burn" */
+    int burn_size;        /* --load burn: the products' matrices */
+    uint64_t burn_stream; /* --load burn: the memory stream's buffer */
     uint64_t sweep_min, sweep_max, pair_size;
     int sweep_iters, steps, warmup;
     double bytes_scale, compute_scale, max_drift, telemetry_s, cycle_s, pair_tolerance;

@@ -20,34 +20,41 @@ typedef struct {
     size_t limit;
     sc_level_t over;
     const char *unit;
+    int who; /* which GPU to name: 0 none, SOAK__HOTTEST, SOAK__REMAP */
 } soak_verdict__figure_t;
 
+enum { SOAK__HOTTEST = 1, SOAK__REMAP = 2 };
+
 #define NO_LIMIT ((size_t)-1)
-#define FIG(what, metric, field, kind, sum, limit, over, unit)                                     \
+#define FIG(what, metric, field, kind, sum, limit, over, unit, who)                                \
     {                                                                                              \
-        what, metric, offsetof(sc_soak_host_t, field), kind, sum, limit, over, unit                \
+        what, metric, offsetof(sc_soak_host_t, field), kind, sum, limit, over, unit, who           \
     }
 #define LIM(field) offsetof(sc_soak_limits_t, field)
 static const soak_verdict__figure_t soak_verdict__figures[] = {
     FIG("hottest GPU", "gpu_temp_c", max_gpu_temp_c, 0, false, LIM(max_gpu_temp_c), SC_LEVEL_FAIL,
-        " C"),
+        " C", SOAK__HOTTEST),
+    FIG("GPUs with a row remap pending or failed", "remap_pending", remap_bad, 0, false, NO_LIMIT,
+        SC_LEVEL_FAIL, "", SOAK__REMAP),
     FIG("hottest CPU sensor", "cpu_temp_c", max_cpu_temp_c, 0, false, LIM(max_cpu_temp_c),
-        SC_LEVEL_FAIL, " C"),
+        SC_LEVEL_FAIL, " C", 0),
     FIG("GPU throttled share of a cycle", "throttle_fraction", throttle_fraction, 2, false,
-        LIM(max_throttle_fraction), SC_LEVEL_FAIL, ""),
+        LIM(max_throttle_fraction), SC_LEVEL_FAIL, "", SOAK__HOTTEST),
+    FIG("power above a GPU's enforced limit", "power_over_w", power_over_w, 2, false, NO_LIMIT,
+        SC_LEVEL_WARN, " W", 0),
     FIG("uncorrected ECC errors", "ecc_uncorrected", ecc_uncorrected_new, 1, true,
-        LIM(ecc_uncorrected), SC_LEVEL_FAIL, ""),
-    FIG("XID errors", "xids", xids, 1, true, LIM(xid), SC_LEVEL_FAIL, ""),
+        LIM(ecc_uncorrected), SC_LEVEL_FAIL, "", 0),
+    FIG("XID errors", "xids", xids, 1, true, LIM(xid), SC_LEVEL_FAIL, "", 0),
     FIG("uncorrected memory errors (EDAC)", "edac_uncorrected", edac_uncorrected_new, 1, true,
-        LIM(edac_uncorrected), SC_LEVEL_FAIL, ""),
+        LIM(edac_uncorrected), SC_LEVEL_FAIL, "", 0),
     FIG("corrected ECC errors", "ecc_corrected", ecc_corrected_new, 1, true, NO_LIMIT,
-        SC_LEVEL_WARN, ""),
-    FIG("PCIe replays", "pcie_replays", pcie_replays_new, 1, true, NO_LIMIT, SC_LEVEL_WARN, ""),
+        SC_LEVEL_WARN, "", 0),
+    FIG("PCIe replays", "pcie_replays", pcie_replays_new, 1, true, NO_LIMIT, SC_LEVEL_WARN, "", 0),
     FIG("NVLink errors (replay, recovery, CRC)", "nvlink_errors", nvlink_errors_new, 1, true,
-        NO_LIMIT, SC_LEVEL_WARN, ""),
+        NO_LIMIT, SC_LEVEL_WARN, "", 0),
     FIG("corrected memory errors (EDAC)", "edac_corrected", edac_corrected_new, 1, true, NO_LIMIT,
-        SC_LEVEL_WARN, ""),
-    FIG("InfiniBand port errors", "ib_errors", ib_errors_new, 1, true, NO_LIMIT, SC_LEVEL_WARN, ""),
+        SC_LEVEL_WARN, "", 0),
+    FIG("InfiniBand port errors", "ib_errors", ib_errors_new, 1, true, NO_LIMIT, SC_LEVEL_WARN, "", 0),
 };
 #define NFIGURES (sizeof(soak_verdict__figures) / sizeof(soak_verdict__figures[0]))
 #undef LIM
@@ -78,6 +85,22 @@ static double soak_verdict__value(const sc_soak_host_t *h, const soak_verdict__f
     return fig->kind == 0 ? i : fig->kind == 1 ? (double)ll : d;
 }
 
+/* The GPU a figure names, in words (" (GPU 1, 0000:1c:00.0; throttled: sw thermal slowdown)"),
+ * "" where it names none. */
+static const char *soak_verdict__who(const sc_soak_host_t *h, const soak_verdict__figure_t *fig,
+                                     char *buf, size_t len)
+{
+    char reasons[160];
+    buf[0] = '\0';
+    if (fig->who == SOAK__HOTTEST && h->hottest_gpu >= 0)
+        snprintf(buf, len, " (GPU %d%s%s; throttled: %s)", h->hottest_gpu,
+                 h->hottest_bus[0] ? ", " : "", h->hottest_bus,
+                 sc_throttle_text(h->hottest_reasons, reasons, sizeof(reasons)));
+    else if (fig->who == SOAK__REMAP && h->remap_gpu >= 0)
+        snprintf(buf, len, " (GPU %d first)", h->remap_gpu);
+    return buf;
+}
+
 /* Appends "; text" to the cycle's breaches (cut where it does not fit), and fails it. */
 static void soak_verdict__breach(sc_soak_cycle_t *c, const char *text)
 {
@@ -90,7 +113,7 @@ void sc_soak_judge_cycle(sc_soak_cycle_t *c, const sc_soak_limits_t *l)
 {
     c->level = SC_LEVEL_PASS;
     c->breaches[0] = '\0';
-    char text[256];
+    char text[384], who[224];
     for (int k = 0; k < c->nhosts; k++)
         for (size_t f = 0; f < NFIGURES; f++) {
             const soak_verdict__figure_t *fig = &soak_verdict__figures[f];
@@ -98,8 +121,9 @@ void sc_soak_judge_cycle(sc_soak_cycle_t *c, const sc_soak_limits_t *l)
                    limit = soak_verdict__limit_of(l, fig);
             if (fig->over != SC_LEVEL_FAIL || v < 0 || v <= limit)
                 continue;
-            snprintf(text, sizeof(text), "%s: %s at %.3g%s, above %.3g%s", c->hosts[k].host,
-                     fig->what, v, fig->unit, limit, fig->unit);
+            snprintf(text, sizeof(text), "%s: %s at %.3g%s, above %.3g%s%s", c->hosts[k].host,
+                     fig->what, v, fig->unit, limit, fig->unit,
+                     soak_verdict__who(&c->hosts[k], fig, who, sizeof(who)));
             soak_verdict__breach(c, text);
         }
     if (c->suspects > 0) {
@@ -137,12 +161,13 @@ static void soak_verdict__limit(sc_checks_t *checks, const char *name, const cha
 typedef struct {
     double value;
     int first_over, reported;
+    const sc_soak_host_t *worst; /* the record it came from (the last, for a sum) */
 } soak_verdict__fold_t;
 
 static soak_verdict__fold_t soak_verdict__fold(const sc_soak_cycles_t *cycles, const char *host,
                                                const soak_verdict__figure_t *fig, double limit)
 {
-    soak_verdict__fold_t f = {-1, 0, 0};
+    soak_verdict__fold_t f = {-1, 0, 0, NULL};
     for (size_t i = 0; i < cycles->n; i++)
         for (int k = 0; k < cycles->items[i].nhosts; k++) {
             const sc_soak_host_t *h = &cycles->items[i].hosts[k];
@@ -150,6 +175,8 @@ static soak_verdict__fold_t soak_verdict__fold(const sc_soak_cycles_t *cycles, c
             if (strcmp(h->host, host) != 0 || v < 0)
                 continue;
             f.reported++;
+            if (fig->sum || v > f.value || f.worst == NULL)
+                f.worst = h;
             f.value = fig->sum ? (f.value < 0 ? 0 : f.value) + v : (v > f.value ? v : f.value);
             if (v > limit && f.first_over == 0)
                 f.first_over = cycles->items[i].cycle;
@@ -189,8 +216,11 @@ static void soak_verdict__host_checks(const sc_soak_cycles_t *cycles, const char
         soak_verdict__fold_t v = soak_verdict__fold(cycles, host, fig, limit);
         if (v.reported == 0)
             continue;
-        char name[192], note[128] = "";
-        snprintf(name, sizeof(name), "%s: %s", host, fig->what);
+        char name[192], note[128] = "", who[224] = "";
+        if (v.worst != NULL)
+            soak_verdict__who(v.worst, fig, who, sizeof(who));
+        snprintf(name, sizeof(name), "%s: %s%.*s", host, fig->what, (int)(sizeof(name) / 2),
+                 who[0] && v.value > limit ? who : "");
         if (v.first_over > 0)
             snprintf(note, sizeof(note), "first past %.3g in cycle %d", limit, v.first_over);
         soak_verdict__limit(checks, name, fig->metric, v.value, limit, fig->over, note);
@@ -255,6 +285,7 @@ void sc_soak_judge(const sc_soak_cycles_t *cycles, const sc_soak_limits_t *l, sc
     const sc_soak_cycle_t *last = &cycles->items[cycles->n - 1];
     for (int k = 0; k < last->nhosts; k++)
         soak_verdict__host_checks(cycles, last->hosts[k].host, l, checks);
+    sc_soak_judge_gpus(cycles, checks);
     char name[192];
     snprintf(name, sizeof(name), "drift: all-reduce busbw at %llu B",
              last->nsizes ? (unsigned long long)last->size_bytes[last->nsizes - 1] : 0ull);

@@ -22,4 +22,10 @@ int sc_soak_drift_span(int ncycles);
  * (SC_SOAK_DRIFT_CYCLES cycles at least); hosts without GPU telemetry named in a note. */
 void sc_soak_judge(const sc_soak_cycles_t *cycles, const sc_soak_limits_t *l, sc_checks_t *checks);
 
+/* The GPUs under the soak's load, per host (sc_soak_gpu_verdict.c): pages retired and rows
+ * remapped before the soak began (WARN, with the counts and the GPU), the SM clock against its
+ * peers' median (the peers' band, naming the GPU, its clock and its top one), and the memory
+ * error rate the seeds ask for (ECC errors per GB-hour: WARN above 0). */
+void sc_soak_judge_gpus(const sc_soak_cycles_t *cycles, sc_checks_t *checks);
+
 #endif

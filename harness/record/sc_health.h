@@ -19,7 +19,9 @@ typedef struct {
     char bus_id[32];
     int temp_c;                 /* -1: not reported */
     double power_w;             /* -1: not reported */
+    double power_limit_w;       /* the enforced limit; -1: not reported */
     int sm_mhz, mem_mhz;        /* -1: not reported */
+    int max_sm_mhz;             /* the GPU's top SM clock; -1: not reported */
     long long throttle_reasons; /* bit mask as NVML reports it; -1: not reported */
     long long ecc_corrected;    /* volatile (since boot) counts; -1: not reported */
     long long ecc_uncorrected;
@@ -27,6 +29,8 @@ typedef struct {
     long long nvlink_errors; /* NVLink replays, recoveries and CRC errors, all links; -1 */
     long long retired_pages; /* pages retired, both causes; -1 */
     long long remapped_rows; /* rows remapped, corrected and uncorrected; -1 */
+    int remap_pending;       /* 1: a remap waits for the next reset; -1: not reported */
+    int remap_failure;       /* 1: a remap found no spare row; -1 */
     int nvlinks_reported;    /* links that answered the state query */
     int nvlinks_up;
     int nvlink_version[SC_NVML_MAX_LINKS]; /* 0: link not reported */
@@ -45,7 +49,14 @@ typedef struct {
     int min_nvlinks_up;                               /* -1: not reported */
     long long pcie_replays_new, nvlink_errors_new;    /* grown while sampled; -1 */
     long long retired_pages, remapped_rows;           /* at the last sample; -1 */
+    long long retired_pages_start, remapped_rows_start; /* at the first: there before */
+    int remap_pending, remap_failure;                 /* in any sample (1), none (0); -1 */
     long long xids, last_xid;                         /* XID events seen, the last one's XID */
+    long long throttle_seen;   /* every throttle reason sampled, OR-ed (idle left out); -1 */
+    int mean_sm_mhz;           /* the SM clock over the samples; -1 */
+    int max_sm_mhz;            /* its top clock; -1 */
+    double power_limit_w;      /* -1: not reported */
+    double memory_gb;          /* its memory, for the error rate; 0: not reported */
 } sc_gpu_health_t;
 
 typedef struct sc_health {
@@ -61,6 +72,9 @@ typedef struct sc_health {
     int max_cpu_temp_c;
     long long edac_corrected_new, edac_uncorrected_new, ib_errors_new;
 } sc_health_t;
+
+/* NVML's throttle reasons in words ("sw thermal slowdown, hw slowdown"; "none"), into buf. */
+const char *sc_throttle_text(long long reasons, char *buf, size_t len);
 
 /* Frees one host's GPUs and their samples. */
 void sc_health_clear(sc_health_t *h);

@@ -18,12 +18,23 @@ typedef struct {
     char gpu_reason[160]; /* why not, when not */
     int ngpus;
     int max_gpu_temp_c, hottest_gpu;
+    char hottest_bus[32];
+    long long hottest_reasons; /* the throttle reasons the hottest GPU showed (NVML's bits) */
     double max_power_w;
+    double power_over_w; /* the most a GPU drew above its enforced limit (<= 0: none); -1 */
     double throttle_fraction; /* the most throttled GPU's share of samples */
     long long ecc_uncorrected_new, ecc_corrected_new;
     long long xids, last_xid;
     long long pcie_replays_new, nvlink_errors_new;
     long long retired_pages, remapped_rows; /* at the cycle's end, summed over GPUs */
+    long long retired_pages_start, remapped_rows_start; /* at its start: there before */
+    int start_errors_gpu;      /* the first GPU with pages or rows at the start; -1 */
+    int remap_bad, remap_gpu;  /* GPUs with a remap pending or failed, the first; -1 */
+    /* the GPU whose SM clock fell furthest below its peers' median (its mean over the cycle),
+     * that ratio, its clock and its top one; -1 where fewer than two GPUs told */
+    int slow_clock_gpu, slow_clock_mhz, max_sm_mhz;
+    double clock_ratio;
+    double memory_gb; /* the GPUs' memory, for the error rate (0: not reported) */
     int min_nvlinks_up;
     int max_cpu_temp_c;
     long long edac_corrected_new, edac_uncorrected_new, ib_errors_new;
@@ -43,6 +54,7 @@ typedef struct {
     double busbw_GBps[SC_SOAK_SIZES];
     double step_ms;       /* the workload's median step; NaN: not run */
     double pair_min_GBps; /* the slowest pair of the quick check; NaN: one host */
+    double burn_tflops;   /* --load burn: the least any rank's burn reached; NaN: no burn */
     int pairs_measured, suspects;
     char suspect_text[256];
     sc_level_t level;   /* the cycle held to the limits */

@@ -1,6 +1,7 @@
 /* sc_soak_cycle.c - a soak cycle: telemetry started on every host's first rank, the sweep, the
  * workload's steps, the pair check, then the telemetry stopped and gathered to rank 0. */
 #include "soak/sc_soak_cycle.h"
+#include "comm/sc_comm_ops.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +119,18 @@ static void soak_cycle__rest(const sc_soak_ctx_t *x, uint64_t t0)
     }
 }
 
+/* The burn stopped, and the least TFLOP/s any rank's reached to rank 0 (collective). */
+static sc_status_t soak_cycle__burn_stop(const sc_soak_ctx_t *x, sc_soak_cycle_t *out,
+                                         sc_err_t *err)
+{
+    sc_burn_result_t r;
+    sc_status_t status = sc_comm_burn_stop(x->ses->world, &r, err);
+    double least = status == SC_OK ? r.tflops : 0;
+    MPI_Allreduce(MPI_IN_PLACE, &least, 1, MPI_DOUBLE, MPI_MIN, x->ses->rte->world);
+    out->burn_tflops = least;
+    return status;
+}
+
 sc_status_t sc_soak_cycle_run(const sc_soak_ctx_t *x, sc_soak_cycle_t *out, sc_pairs_matrix_t *m,
                               sc_err_t *err)
 {
@@ -128,13 +141,24 @@ sc_status_t sc_soak_cycle_run(const sc_soak_ctx_t *x, sc_soak_cycle_t *out, sc_p
     strftime(out->start_utc, sizeof(out->start_utc), "%Y-%m-%dT%H:%M:%SZ", &utc);
     uint64_t t0 = sc_clock_ns();
     sc_telemetry_t *t = rte->local_rank == 0 ? sc_telemetry_start(x->telemetry_s, rte->host) : NULL;
-    sc_status_t status = soak_cycle__sweep(x, out, err);
+    sc_status_t status = x->burn ? sc_comm_burn_start(x->ses->world, &x->burn_spec, err) : SC_OK;
+    bool burning = status == SC_OK && x->burn;
+    if (status == SC_OK)
+        status = soak_cycle__sweep(x, out, err);
     if (status == SC_OK)
         status = soak_cycle__step(x, &out->step_ms, err);
     if (status == SC_OK)
         status = soak_cycle__pairs(x, out, m, err);
-    if (status == SC_OK) {
+    if (status == SC_OK)
         soak_cycle__rest(x, t0);
+    if (burning && status == SC_OK) {
+        status = soak_cycle__burn_stop(x, out, err);
+    } else if (burning) { /* a fault stops it too, alone: no thread outlives the cycle */
+        sc_burn_result_t ignored;
+        sc_err_t stop_err;
+        sc_comm_burn_stop(x->ses->world, &ignored, &stop_err);
+    }
+    if (status == SC_OK) {
         soak_cycle__health(x, t, out);
     } else if (t != NULL) { /* a fault: the sampler stops, nothing is gathered */
         sc_health_t ignored;

@@ -19,6 +19,8 @@ typedef struct {
     int sweep_iters;
     double telemetry_s; /* sampling interval */
     double cycle_s;     /* a cycle lasts at least this long: the rest is spent sampling */
+    bool burn;          /* --load burn: every rank's device kept at full load all cycle */
+    sc_burn_spec_t burn_spec;
     /* the pair check: one rank per host (pc NULL on the others, or with one host) */
     sc_pairs_opts_t pairs;
     sc_comm_t *pc;

@@ -87,6 +87,8 @@ enum {
       (nvml__device_t, int, unsigned *, unsigned long long *))                                     \
     X("nvmlDeviceGetRemappedRows", get_remapped, nvml__return_t,                                   \
       (nvml__device_t, unsigned *, unsigned *, unsigned *, unsigned *))                            \
+    X("nvmlDeviceGetEnforcedPowerLimit", get_power_limit, nvml__return_t,                          \
+      (nvml__device_t, unsigned *))                                                                \
     X("nvmlEventSetCreate", event_set_create, nvml__return_t, (void **))                           \
     X("nvmlDeviceRegisterEvents", register_events, nvml__return_t,                                 \
       (nvml__device_t, unsigned long long, void *))                                                \
@@ -210,20 +212,24 @@ static void nvml__counters(sc_nvml_t *n, nvml__device_t dev, sc_gpu_sample_t *ou
         if (rc == NVML__SUCCESS || rc == NVML__INSUFFICIENT_SIZE)
             out->retired_pages = (out->retired_pages < 0 ? 0 : out->retired_pages) + count;
     }
-    out->remapped_rows =
-        n->get_remapped && n->get_remapped(dev, &corr, &unc, &pending, &failed) == NVML__SUCCESS
-            ? (long long)corr + unc
-            : -1;
+    bool remaps =
+        n->get_remapped && n->get_remapped(dev, &corr, &unc, &pending, &failed) == NVML__SUCCESS;
+    out->remapped_rows = remaps ? (long long)corr + unc : -1;
+    /* a remap waiting for the next GPU reset, or one that found no spare row */
+    out->remap_pending = remaps ? pending != 0 : -1;
+    out->remap_failure = remaps ? failed != 0 : -1;
 }
 
 void sc_nvml_sample(sc_nvml_t *n, unsigned index, sc_gpu_sample_t *out)
 {
     memset(out, 0, sizeof(*out));
     out->index = index;
-    out->temp_c = out->sm_mhz = out->mem_mhz = -1;
+    out->temp_c = out->sm_mhz = out->mem_mhz = out->max_sm_mhz = -1;
     out->power_w = -1;
     out->throttle_reasons = out->ecc_corrected = out->ecc_uncorrected = -1;
     out->pcie_replays = out->nvlink_errors = out->retired_pages = out->remapped_rows = -1;
+    out->remap_pending = out->remap_failure = -1;
+    out->power_limit_w = -1;
     nvml__device_t dev = NULL;
     if (n->get_handle(index, &dev) != NVML__SUCCESS)
         return;
@@ -238,8 +244,12 @@ void sc_nvml_sample(sc_nvml_t *n, unsigned index, sc_gpu_sample_t *out)
         out->temp_c = (int)u;
     if (n->get_power && n->get_power(dev, &u) == NVML__SUCCESS)
         out->power_w = u / 1000.0;
+    if (n->get_power_limit && n->get_power_limit(dev, &u) == NVML__SUCCESS)
+        out->power_limit_w = u / 1000.0;
     if (n->get_clock && n->get_clock(dev, NVML__CLOCK_SM, &u) == NVML__SUCCESS)
         out->sm_mhz = (int)u;
+    if (n->get_max_clock && n->get_max_clock(dev, NVML__CLOCK_SM, &u) == NVML__SUCCESS)
+        out->max_sm_mhz = (int)u;
     if (n->get_clock && n->get_clock(dev, NVML__CLOCK_MEM, &u) == NVML__SUCCESS)
         out->mem_mhz = (int)u;
     if (n->get_throttle && n->get_throttle(dev, &ull) == NVML__SUCCESS)

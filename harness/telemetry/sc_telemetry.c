@@ -146,17 +146,39 @@ static void telemetry__gpu_summary(sc_telemetry_t *t, unsigned g)
     gpu->max_temp_c = -1;
     gpu->max_power_w = -1;
     gpu->min_nvlinks_up = INT_MAX;
+    gpu->throttle_seen = gpu->remap_pending = gpu->remap_failure = -1;
+    gpu->max_sm_mhz = first->max_sm_mhz;
+    gpu->power_limit_w = first->power_limit_w;
+    double clock_sum = 0;
+    int clocks = 0;
     for (size_t i = 0; i < gpu->nsamples; i++) {
         const sc_gpu_sample_t *s = &gpu->samples[i];
         gpu->max_temp_c = s->temp_c > gpu->max_temp_c ? s->temp_c : gpu->max_temp_c;
         gpu->max_power_w = s->power_w > gpu->max_power_w ? s->power_w : gpu->max_power_w;
         /* bit 0 is "GPU idle": not a throttle */
         gpu->throttled_samples += s->throttle_reasons > 0 && (s->throttle_reasons & ~1LL);
+        if (s->throttle_reasons >= 0)
+            gpu->throttle_seen = (gpu->throttle_seen < 0 ? 0 : gpu->throttle_seen) |
+                                 (s->throttle_reasons & ~1LL);
+        gpu->remap_pending = s->remap_pending > gpu->remap_pending ? s->remap_pending
+                                                                   : gpu->remap_pending;
+        gpu->remap_failure = s->remap_failure > gpu->remap_failure ? s->remap_failure
+                                                                   : gpu->remap_failure;
+        if (s->sm_mhz >= 0) {
+            clock_sum += s->sm_mhz;
+            clocks++;
+        }
         if (s->nvlinks_reported > 0 && s->nvlinks_up < gpu->min_nvlinks_up)
             gpu->min_nvlinks_up = s->nvlinks_up;
     }
     if (gpu->min_nvlinks_up == INT_MAX)
         gpu->min_nvlinks_up = -1;
+    gpu->mean_sm_mhz = clocks > 0 ? (int)(clock_sum / clocks + 0.5) : -1;
+    gpu->retired_pages_start = first->retired_pages;
+    gpu->remapped_rows_start = first->remapped_rows;
+    sc_gpu_config_t config;
+    sc_nvml_config(t->nvml, g, &config);
+    gpu->memory_gb = config.mem_total_gb;
     gpu->ecc_uncorrected_new = telemetry__grown(first->ecc_uncorrected, last->ecc_uncorrected);
     gpu->ecc_corrected_new = telemetry__grown(first->ecc_corrected, last->ecc_corrected);
     gpu->pcie_replays_new = telemetry__grown(first->pcie_replays, last->pcie_replays);

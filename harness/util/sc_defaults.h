@@ -74,6 +74,14 @@
  * fp64 reference on the host stays quick. */
 #define SC_DEFAULT_CHECK_SIZE_MAX 1024
 
+/* `soak --load burn`: the products' matrices and the memory stream's buffer on a GPU (an 8192^3
+ * bf16 product keeps an H100 at its power limit; 1 GiB streams far past its caches), and at most
+ * these on the host path, where one core of each rank burns. */
+#define SC_DEFAULT_BURN_SIZE       8192
+#define SC_DEFAULT_BURN_STREAM     (1ull << 30)
+#define SC_DEFAULT_HOST_BURN_SIZE  512
+#define SC_DEFAULT_HOST_BURN_BYTES (64ull << 20)
+
 /* A case's tail (its slowest 1 % of iterations) against its median: a WARN beyond 3 x, a FAIL
  * beyond 10 x (expect.steadiness_tolerance, expect.steadiness_fail_tolerance). */
 #define SC_DEFAULT_STEADINESS_TOLERANCE      (2.0 / 3.0)

@@ -3,10 +3,24 @@
  * running hot (temperature climbing past 85 C), gaining an uncorrected ECC error per sample,
  * with NVLink 3 down and throttling, its PCIe link at x8 of x16. Only the functions scalecheck
  * resolves exist; the NVLink version call is left out on purpose (optional functions must be
- * optional). FAKE_NVML_DRIVER sets the driver version it reports (a host set up differently). */
+ * optional). FAKE_NVML_DRIVER sets the driver version it reports (a host set up differently).
+ *
+ * With FAKE_NVML_GPUS=N the GPUs are healthy and respond to load: each one's busy time (what
+ * the emulated device's cuBLAS ran on it, fake_load.h through FAKE_GPU_LOAD) heats it toward
+ * 35 C + FAKE_NVML_HEAT_C (default 40) x its utilisation with a time constant FAKE_NVML_TAU_S
+ * (default 1 s); past FAKE_NVML_SLOWDOWN_C (default 90) it throttles - thermal slowdown in its
+ * reasons, its SM clock down to 60 % - as a GPU does. Power follows utilisation (80 W idle,
+ * 700 W at full load, the enforced limit 700 W); the SM clock idles at 345 MHz and boosts to
+ * 1980. Faults on demand: FAKE_NVML_HOT=G (GPU G's cooling is poor: twice the rise),
+ * FAKE_NVML_REMAP_PENDING=G (a row remap waits for a reset), FAKE_NVML_RETIRED=G:N (N pages
+ * retired before anything ran), FAKE_NVML_XID=G:X (XID X on GPU G at the second look). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include "fake_load.h"
 
 typedef struct {
     char bus_id_legacy[16];
@@ -35,6 +49,66 @@ static int fake_healthy(void)
 static int fake_bad(unsigned g)
 {
     return !fake_healthy() && g == 1;
+}
+
+/* ---- the thermal model (FAKE_NVML_GPUS) ---- */
+
+static double fake_env(const char *name, double fallback)
+{
+    const char *v = getenv(name);
+    return v != NULL && v[0] != '\0' ? atof(v) : fallback;
+}
+
+/* GPU g named by "G" or "G:N" in variable var: N (fallback without it), else -1. */
+static double fake_gpu_fault(const char *var, unsigned g, double fallback)
+{
+    const char *v = getenv(var);
+    if (v == NULL || v[0] == '\0' || (unsigned)atoi(v) != g)
+        return -1;
+    const char *colon = strchr(v, ':');
+    return colon != NULL ? atof(colon + 1) : fallback;
+}
+
+static struct {
+    double t_s, busy_s, temp_c, util;
+    int started;
+} fake_heat[64];
+
+static double fake_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* GPU g's state brought up to now: utilisation over the last interval, temperature toward its
+ * load's. At most every 20 ms, so that the queries of one sample see one state. */
+static void fake_update(unsigned g)
+{
+    double now = fake_now(), busy = (double)fake_load_busy_ns((int)g) * 1e-9;
+    if (!fake_heat[g].started) {
+        fake_heat[g].started = 1;
+        fake_heat[g].t_s = now;
+        fake_heat[g].busy_s = busy;
+        fake_heat[g].temp_c = 35.0;
+        return;
+    }
+    double dt = now - fake_heat[g].t_s;
+    if (dt < 0.02)
+        return;
+    double u = (busy - fake_heat[g].busy_s) / dt;
+    fake_heat[g].util = u < 0 ? 0 : u > 1 ? 1 : u;
+    double rise = fake_env("FAKE_NVML_HEAT_C", 40) * (fake_gpu_fault("FAKE_NVML_HOT", g, 1) > 0 ? 2 : 1);
+    double target = 35.0 + rise * fake_heat[g].util;
+    double tau = fake_env("FAKE_NVML_TAU_S", 1.0);
+    fake_heat[g].temp_c += (target - fake_heat[g].temp_c) * (1.0 - exp(-dt / (tau > 0 ? tau : 1)));
+    fake_heat[g].t_s = now;
+    fake_heat[g].busy_s = busy;
+}
+
+static int fake_throttling(unsigned g)
+{
+    return fake_heat[g].temp_c > fake_env("FAKE_NVML_SLOWDOWN_C", 90);
 }
 
 int nvmlInit_v2(void)
@@ -93,26 +167,57 @@ int nvmlDeviceGetTemperature(void *dev, int sensor, unsigned *temp)
     unsigned g = fake_index(dev);
     (void)sensor;
     unsigned step = fake_temp_calls[g]++;
+    if (fake_healthy()) {
+        fake_update(g);
+        *temp = (unsigned)(fake_heat[g].temp_c + 0.5);
+        return 0;
+    }
     *temp = !fake_bad(g) ? 40 : 84 + (step > 6 ? 6 : step); /* GPU 1: 84, 85, ... 90 */
     return 0;
 }
 
 int nvmlDeviceGetPowerUsage(void *dev, unsigned *mw)
 {
-    *mw = !fake_bad(fake_index(dev)) ? 300000 : 650000;
+    unsigned g = fake_index(dev);
+    if (fake_healthy()) {
+        fake_update(g);
+        *mw = (unsigned)(80000 + 620000 * fake_heat[g].util);
+        return 0;
+    }
+    *mw = !fake_bad(g) ? 300000 : 650000;
+    return 0;
+}
+
+int nvmlDeviceGetEnforcedPowerLimit(void *dev, unsigned *mw)
+{
+    (void)dev;
+    *mw = 700000;
     return 0;
 }
 
 int nvmlDeviceGetClockInfo(void *dev, int type, unsigned *mhz)
 {
-    (void)dev;
+    unsigned g = fake_index(dev);
+    if (fake_healthy() && type != 2) { /* the SM clock: idle, boosted, or throttled */
+        fake_update(g);
+        double boost = fake_heat[g].util > 0.05 ? 1980 : 345;
+        *mhz = (unsigned)(fake_throttling(g) ? 0.6 * boost : boost);
+        return 0;
+    }
     *mhz = type == 2 ? 2619 : 1980;
     return 0;
 }
 
 int nvmlDeviceGetCurrentClocksThrottleReasons(void *dev, unsigned long long *reasons)
 {
-    *reasons = !fake_bad(fake_index(dev)) ? 0x1ull : 0x20ull; /* GPU 1: software thermal slowdown */
+    unsigned g = fake_index(dev);
+    if (fake_healthy()) {
+        fake_update(g);
+        /* idle (0x1) at rest; sw and hw thermal slowdown (0x20, 0x40) past the limit */
+        *reasons = fake_throttling(g) ? 0x60ull : fake_heat[g].util > 0.05 ? 0 : 0x1ull;
+        return 0;
+    }
+    *reasons = !fake_bad(g) ? 0x1ull : 0x20ull; /* GPU 1: software thermal slowdown */
     return 0;
 }
 
@@ -238,16 +343,21 @@ int nvmlDeviceGetNvLinkErrorCounter(void *dev, unsigned link, int counter,
 int nvmlDeviceGetRetiredPages(void *dev, int cause, unsigned *count, unsigned long long *addresses)
 {
     (void)addresses;
-    *count = fake_bad(fake_index(dev)) && cause == 1 ? 2 : 0;
+    unsigned g = fake_index(dev);
+    double retired = fake_gpu_fault("FAKE_NVML_RETIRED", g, 1);
+    *count = fake_bad(g) && cause == 1 ? 2 : retired > 0 && cause == 1 ? (unsigned)retired : 0;
     return 0;
 }
 
 int nvmlDeviceGetRemappedRows(void *dev, unsigned *corrected, unsigned *uncorrected,
                               unsigned *pending, unsigned *failed)
 {
+    unsigned g = fake_index(dev);
+    int waiting = fake_gpu_fault("FAKE_NVML_REMAP_PENDING", g, 1) > 0;
     *corrected = 0;
-    *uncorrected = fake_bad(fake_index(dev)) ? 1 : 0;
-    *pending = *failed = 0;
+    *uncorrected = fake_bad(g) || waiting ? 1 : 0;
+    *pending = (unsigned)waiting;
+    *failed = 0;
     return 0;
 }
 
@@ -282,7 +392,19 @@ int nvmlEventSetWait_v2(void *set, fake_event_t *data, unsigned timeout_ms)
     (void)timeout_ms;
     const char *quiet = getenv("FAKE_NVML_NO_XID");
     unsigned look = ++fake_waits;
-    if (!fake_registered || (quiet != NULL && quiet[0] == '1') || (look != 3 && look != 6))
+    const char *asked = getenv("FAKE_NVML_XID");
+    if (fake_healthy() && asked != NULL && asked[0] != '\0' && fake_registered) {
+        if (look != 2)
+            return 10;
+        const char *colon = strchr(asked, ':');
+        memset(data, 0, sizeof(*data));
+        data->device = (void *)(unsigned long)(atoi(asked) + 1);
+        data->type = 0x8ull;
+        data->data = colon != NULL ? (unsigned long long)atoll(colon + 1) : 79;
+        return 0;
+    }
+    if (fake_healthy() || !fake_registered || (quiet != NULL && quiet[0] == '1') ||
+        (look != 3 && look != 6))
         return 10; /* NVML_ERROR_TIMEOUT: nothing happened */
     memset(data, 0, sizeof(*data));
     data->device = (void *)2ul; /* GPU 1 */

@@ -6,6 +6,7 @@ compute, the main job on 8 GPUs and the device check itself - and each mode chec
 
 usage: test_gpu_emulated.py MODE"""
 import glob
+import json
 import math
 import os
 import subprocess
@@ -334,7 +335,55 @@ def mode_soak():
     expect(rc == 0 and "verdict: PASS" in out, f"soak: exit {rc}\n{out[-800:]}\n{err[-800:]}")
     cycles = [l for l in out.splitlines() if l.strip().endswith("PASS") and l.strip()[0].isdigit()]
     expect(len(cycles) >= 2, f"cycles {cycles}")
-    print(f"soak on the device: {len(cycles)} cycles PASS")
+    burned = soak_burn(wd)
+    print(f"soak on the device: {len(cycles)} cycles PASS; --load burn: {burned}")
+
+
+def soak_burn(wd):
+    """soak --load burn on 2 emulated GPUs whose NVML heats with what their cuBLAS ran: healthy
+    PASS, a GPU that cools badly FAILs named with its throttle reasons, a pending row remap
+    FAILs, pages retired before the soak WARN."""
+    def soak(name, **faults):
+        load = os.path.join(wd, name + ".load")
+        jpath = os.path.join(wd, name + ".json")
+        rc, out, err, _ = mpirun(2, ["soak", "--backend", "nccl", "--duration", "4s", "--cycle",
+                                     "2", "--steps", "2", "--warmup", "1", "--sweep-max", "64K",
+                                     "--bytes-scale", "0.001", "--compute-scale", "1e-6", "-T",
+                                     "60", "--load", "burn", "--burn-size", "128", "--burn-stream",
+                                     "1M", "--telemetry-interval", "0.2", "--json", jpath,
+                                     "--results-dir", os.path.join(wd, "r")],
+                                 env=gpu_env(2, SCALECHECK_NVML_LIBRARY=FAKE_NVML,
+                                             FAKE_NVML_GPUS=2, FAKE_GPU_LOAD=load,
+                                             FAKE_CUBLAS_TFLOPS="0.002", **faults), timeout=120)
+        doc = load_json(jpath) if os.path.exists(jpath) else {"checks": []}
+        bad = {c["name"]: c for c in doc["checks"] if c["verdict"] in ("FAIL", "WARN")}
+        journal = os.path.join(doc.get("results_dir", wd), "journal.jsonl")
+        with open(journal) as f:
+            doc["cycles"] = [c for c in map(json.loads, f) if c.get("type") == "cycle"]
+        return rc, out, err, doc, bad
+    rc, out, err, doc, bad = soak("healthy")
+    hot = max(h["max_gpu_temp_c"] for c in doc["cycles"] for h in c["hosts"])
+    burn = min(c["burn_tflops"] for c in doc["cycles"])
+    # loaded (35 C at rest, 75 C at full load), under the 85 C limit, and not throttled
+    expect(rc == 0 and "verdict: PASS" in out and not bad and 50 <= hot <= 85 and burn > 0,
+           f"healthy burn: exit {rc}, {hot} C, {bad}\n{out[-1500:]}\n{err[-800:]}")
+    rc, out, err, doc, bad = soak("hot", FAKE_NVML_HOT=1)
+    named = [n for n, c in bad.items() if "hottest GPU (GPU 1," in n and c["verdict"] == "FAIL"]
+    expect(rc == 1 and named and "thermal slowdown" in named[0],
+           f"a hot GPU: exit {rc} {list(bad)}\n{out[-1500:]}")
+    rc, out, err, doc, bad = soak("remap", FAKE_NVML_REMAP_PENDING=0)
+    expect(rc == 1 and any("remap pending" in n and "(GPU 0 first)" in n and c["verdict"] == "FAIL"
+                           for n, c in bad.items()), f"a pending remap: exit {rc} {list(bad)}")
+    rc, out, err, doc, bad = soak("retired", FAKE_NVML_RETIRED="1:2")
+    before = [c for n, c in bad.items() if "before the soak" in n]
+    expect(rc == 0 and "verdict: WARN" in out and len(bad) == 1 and before
+           and before[0]["verdict"] == "WARN" and "(GPU 1 first)" in before[0]["note"],
+           f"pages retired before: exit {rc} {bad}\n{out[-1000:]}")
+    return (f"healthy PASS at {hot} C ({burn * 1e3:.2f} GFLOP/s a GPU), a hot GPU "
+            f"FAILs ({named[0].split(': ', 1)[1]}), a pending remap FAILs, retired pages WARN")
+
+
+
 
 
 def mode_compute():
