@@ -404,7 +404,7 @@ static uint64_t soak__need(const soak__run_t *run)
 static sc_burn_spec_t soak__burn_spec(const soak__run_t *run)
 {
     const sc_soak_opts_t *o = &run->l.o;
-    bool gpu = sc_comm_has_gemm(run->ses.world);
+    bool gpu = run->ses.world != NULL && sc_comm_has_gemm(run->ses.world);
     sc_burn_spec_t spec = {.type = gpu ? SC_GEMM_bf16 : SC_GEMM_fp32,
                            .size = o->burn_size,
                            .stream_bytes = (double)o->burn_stream};

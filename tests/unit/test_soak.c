@@ -46,6 +46,15 @@ static void cycles_of(sc_soak_cycles_t *cycles, int n, double slide)
         h->pcie_replays_new = h->nvlink_errors_new = h->edac_corrected_new = 0;
         h->edac_uncorrected_new = h->ib_errors_new = 0;
         h->retired_pages = h->remapped_rows = 0;
+        h->retired_pages_start = h->remapped_rows_start = 0;
+        h->start_errors_gpu = h->remap_gpu = h->slow_clock_gpu = -1;
+        h->remap_bad = 0;
+        h->power_over_w = -300;
+        h->hottest_gpu = 2;
+        h->hottest_reasons = 0;
+        h->clock_ratio = 0.99, h->slow_clock_gpu = 5, h->slow_clock_mhz = 1960;
+        h->max_sm_mhz = 1980;
+        h->memory_gb = 640;
         h->last_xid = -1;
     }
 }
@@ -94,13 +103,17 @@ static void check_verdicts(void)
     sc_soak_cycles_free(&cycles);
 
     cycles_of(&cycles, 6, 0);
-    cycles.items[3].hosts[0].max_gpu_temp_c = 88; /* hot from cycle 4 */
+    cycles.items[3].hosts[0].max_gpu_temp_c = 88; /* hot from cycle 4: GPU 3, thermal slowdown */
+    cycles.items[3].hosts[0].hottest_gpu = 3;
+    snprintf(cycles.items[3].hosts[0].hottest_bus, 32, "0000:5d:00.0");
+    cycles.items[3].hosts[0].hottest_reasons = 0x60;
     cycles.items[4].hosts[0].xids = 1;            /* an XID in cycle 5 */
     cycles.items[4].hosts[0].last_xid = 79;
     cycles.items[2].hosts[0].pcie_replays_new = 12; /* corrected: a warning */
     cycles.items[5].hosts[0].retired_pages = 2;     /* two pages retired during the soak */
     judged(&cycles, &checks);
-    const sc_check_t *hot = check(&checks, "h1: hottest GPU");
+    const sc_check_t *hot = check(&checks, "h1: hottest GPU (GPU 3, 0000:5d:00.0; throttled: sw "
+                                           "thermal slowdown, hw thermal slowdown)");
     SC_EXPECT(hot != NULL && hot->level == SC_LEVEL_FAIL && hot->measured == 88 &&
               strstr(hot->note, "cycle 4") != NULL);
     SC_EXPECT(check(&checks, "h1: XID errors")->level == SC_LEVEL_FAIL);
@@ -108,9 +121,50 @@ static void check_verdicts(void)
     SC_EXPECT(check(&checks, "h1: retired_pages during the soak")->level == SC_LEVEL_FAIL);
     SC_EXPECT(check(&checks, "h1: uncorrected ECC errors")->level == SC_LEVEL_PASS);
     SC_EXPECT(cycles.items[3].level == SC_LEVEL_FAIL && cycles.items[2].level == SC_LEVEL_PASS &&
-              strstr(cycles.items[3].breaches, "h1: hottest GPU at 88 C, above 85 C") != NULL);
+              strstr(cycles.items[3].breaches, "h1: hottest GPU at 88 C, above 85 C (GPU 3, "
+                                               "0000:5d:00.0; throttled: sw thermal") != NULL);
+    /* the GPUs under load: healthy clocks and no error pass */
+    SC_EXPECT(check(&checks, "h1: SM clock against its peers (GPU 5)")->level == SC_LEVEL_PASS);
+    SC_EXPECT(check(&checks, "h1: GPU memory errors per GB-hour")->level == SC_LEVEL_PASS);
+    SC_EXPECT(check(&checks, "h1: retired pages and remapped rows before the soak")->level ==
+              SC_LEVEL_PASS);
     const sc_check_t *failed = check(&checks, "cycles within the limits");
     SC_EXPECT(failed->level == SC_LEVEL_FAIL && failed->measured == 2);
+    sc_list_free(&checks);
+    sc_soak_cycles_free(&cycles);
+}
+
+/* Each GPU of a host under the same load: a clock stuck low, a remap pending, memory repaired
+ * before the soak and corrected errors, each judged and the GPU named. */
+static void check_gpus(void)
+{
+    sc_soak_cycles_t cycles;
+    sc_checks_t checks = {0};
+    cycles_of(&cycles, 3, 0);
+    cycles.items[0].hosts[0].retired_pages_start = 2; /* GPU 6: two pages before the soak */
+    cycles.items[0].hosts[0].start_errors_gpu = 6;
+    cycles.items[1].hosts[0].clock_ratio = 0.6; /* GPU 4 at 60 % of its peers' clock */
+    cycles.items[1].hosts[0].slow_clock_gpu = 4;
+    cycles.items[1].hosts[0].slow_clock_mhz = 1188;
+    cycles.items[2].hosts[0].remap_bad = 1; /* GPU 1's remap pending */
+    cycles.items[2].hosts[0].remap_gpu = 1;
+    cycles.items[2].hosts[0].ecc_corrected_new = 64; /* 64 errors on 640 GB over 0.25 h */
+    sc_soak_limits_t l = limits();
+    for (size_t i = 0; i < cycles.n; i++)
+        sc_soak_judge_cycle(&cycles.items[i], &l);
+    sc_soak_judge(&cycles, &l, &checks);
+    const sc_check_t *before = check(&checks, "h1: retired pages and remapped rows before the soak");
+    SC_EXPECT(before != NULL && before->level == SC_LEVEL_WARN && before->measured == 2 &&
+              strstr(before->note, "(GPU 6 first)") != NULL);
+    const sc_check_t *clock = check(&checks, "h1: SM clock against its peers (GPU 4)");
+    SC_EXPECT(clock != NULL && clock->level == SC_LEVEL_FAIL && strstr(clock->note, "1188 MHz"));
+    const sc_check_t *remap =
+        check(&checks, "h1: GPUs with a row remap pending or failed (GPU 1 first)");
+    SC_EXPECT(remap != NULL && remap->level == SC_LEVEL_FAIL);
+    SC_EXPECT(cycles.items[2].level == SC_LEVEL_FAIL && cycles.items[1].level == SC_LEVEL_PASS);
+    const sc_check_t *rate = check(&checks, "h1: GPU memory errors per GB-hour");
+    SC_EXPECT(rate != NULL && rate->level == SC_LEVEL_WARN);
+    SC_EXPECT_NEAR(rate->measured, 64.0 / (640 * 0.25), 1e-9);
     sc_list_free(&checks);
     sc_soak_cycles_free(&cycles);
 }
@@ -181,6 +235,7 @@ static void check_journal(void)
 int main(void)
 {
     check_verdicts();
+    check_gpus();
     check_durations();
     check_journal();
     return sc_test_done("test_soak");
