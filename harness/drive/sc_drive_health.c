@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "drive/sc_drive_health.h"
+#include "telemetry/sc_xid_log.h"
 #include "drive/sc_drive_end.h"
 #include "report/sc_report.h"
 #include "coll/sc_coll.h"
@@ -36,6 +37,56 @@ static void health__check(sc_checks_t *checks, const char *name, bool ok, sc_lev
         snprintf(c->note, sizeof(c->note), "%s", note);
 }
 
+/* The memory's repairs: a row remap pending (it takes effect at the next reset) or failed (no
+ * spare row left) FAILs; pages retired and rows remapped before WARN with their counts. */
+static void health__gpu_memory(const sc_gpu_sample_t *s, sc_checks_t *checks)
+{
+    char name[160], note[128];
+    if (s->remap_pending >= 0) {
+        snprintf(name, sizeof(name), "GPU %u row remapping", s->index);
+        snprintf(note, sizeof(note), "%s",
+                 s->remap_failure > 0 ? "a remap failed: no spare row left, the GPU needs "
+                                        "replacing"
+                                      : "a remap is pending: it takes effect when the GPU is "
+                                        "reset");
+        health__check(checks, name, s->remap_pending == 0 && s->remap_failure <= 0,
+                      SC_LEVEL_FAIL, note);
+    }
+    if (s->retired_pages < 0 && s->remapped_rows < 0)
+        return;
+    long long pages = s->retired_pages > 0 ? s->retired_pages : 0,
+              rows = s->remapped_rows > 0 ? s->remapped_rows : 0;
+    snprintf(name, sizeof(name), "GPU %u memory not repaired", s->index);
+    snprintf(note, sizeof(note), "%lld retired page%s, %lld remapped row%s", pages,
+             pages == 1 ? "" : "s", rows, rows == 1 ? "" : "s");
+    health__check(checks, name, pages + rows == 0, SC_LEVEL_WARN, note);
+}
+
+/* Error counters since boot or reset: NVLink (replay, recovery, CRC) and PCIe replays WARN;
+ * XIDs in the kernel log FAIL where one means the hardware, else WARN. */
+static void health__gpu_errors(const sc_gpu_sample_t *s, sc_checks_t *checks)
+{
+    char name[160], note[160], why[160];
+    if (s->nvlink_errors >= 0) {
+        snprintf(name, sizeof(name), "GPU %u NVLink error counters", s->index);
+        snprintf(note, sizeof(note), "%lld replays, recoveries and CRC errors", s->nvlink_errors);
+        health__check(checks, name, s->nvlink_errors == 0, SC_LEVEL_WARN, note);
+    }
+    if (s->pcie_replays >= 0) {
+        snprintf(name, sizeof(name), "GPU %u PCIe replays", s->index);
+        snprintf(note, sizeof(note), "%lld replays", s->pcie_replays);
+        health__check(checks, name, s->pcie_replays == 0, SC_LEVEL_WARN, note);
+    }
+    sc_xid_tally_t xids;
+    if (!sc_xid_log_read(s->bus_id, &xids, why, sizeof(why)))
+        return; /* the log is the driver's word where it can be read; nothing else says */
+    snprintf(name, sizeof(name), "GPU %u XIDs since boot (kernel log)", s->index);
+    snprintf(note, sizeof(note), "%lld XID%s, the last %lld (%lld of the hardware's kind)",
+             xids.count, xids.count == 1 ? "" : "s", xids.last, xids.hardware);
+    health__check(checks, name, xids.count == 0,
+                  xids.hardware > 0 ? SC_LEVEL_FAIL : SC_LEVEL_WARN, note);
+}
+
 static void health__gpu(const sc_gpu_sample_t *s, double max_temp, sc_checks_t *checks)
 {
     char name[160], note[128];
@@ -50,9 +101,12 @@ static void health__gpu(const sc_gpu_sample_t *s, double max_temp, sc_checks_t *
     health__check(checks, name, s->nvlinks_up == s->nvlinks_reported, SC_LEVEL_FAIL, note);
     snprintf(name, sizeof(name), "GPU %u not throttled", s->index);
     /* bit 0 is "idle" (GPU_IDLE): nothing to worry about on a node being checked */
-    snprintf(note, sizeof(note), "throttle reasons 0x%llx",
-             (unsigned long long)s->throttle_reasons);
+    char reasons[160];
+    snprintf(note, sizeof(note), "at rest: %s",
+             sc_throttle_text(s->throttle_reasons, reasons, sizeof(reasons)));
     health__check(checks, name, s->throttle_reasons <= 1, SC_LEVEL_WARN, note);
+    health__gpu_memory(s, checks);
+    health__gpu_errors(s, checks);
 }
 
 /* The GPUs through NVML: as many as the topology declares (when it is a GPU system), each

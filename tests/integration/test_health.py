@@ -87,6 +87,27 @@ def test():
            and first in open(os.path.join(dirs[0], "log")).read()
            and os.path.exists(os.path.join(dirs[0], "junit.xml")),
            f"the evidence kept: {evidence['state']}, {levels}")
+    # the GPUs at rest: repairs, error counters and the kernel log's XIDs, each named
+    expect(levels.get("GPU 1 memory not repaired") == "WARN" and "2 retired pages, 1 remapped row" in out
+           and levels.get("GPU 0 memory not repaired") == "PASS"
+           and levels.get("GPU 1 row remapping") == "PASS"
+           and levels.get("GPU 1 NVLink error counters") in ("PASS", "WARN"), f"repairs at rest: {levels}")
+    kmsg = os.path.join(wd, "kmsg")
+    with open(kmsg, "w") as f:  # the driver's lines as dmesg shows them; GPU 0 is at bus 1b
+        f.write("6,1021,5520,-;NVRM: loading NVIDIA UNIX x86_64 Kernel Module 550.54.15\n"
+                "3,1022,9120,-;NVRM: Xid (PCI:0000:1c:00): 13, pid=4242, Graphics Exception\n"
+                "3,1023,9121,-;NVRM: Xid (PCI:0000:1b:00): 79, pid=0, GPU has fallen off the bus.\n")
+    healthy_gpus = dict(fake, FAKE_NVML_GPUS="2", FAKE_NVML_REMAP_PENDING="1", SCALECHECK_KMSG=kmsg)
+    rc, first, out, err, dirs = health(wd, "repairs", loose, env=healthy_gpus)
+    levels = {c["name"]: (c["verdict"], c.get("note", "")) for c in
+              load_json(os.path.join(dirs[0], "result.json"))["checks"]} if dirs else {}
+    expect(rc == 1 and levels.get("GPU 0 XIDs since boot (kernel log)", ("",))[0] == "FAIL"
+           and "the last 79" in levels["GPU 0 XIDs since boot (kernel log)"][1]
+           and levels.get("GPU 1 XIDs since boot (kernel log)", ("",))[0] == "WARN"
+           and levels.get("GPU 1 row remapping", ("",))[0] == "FAIL"
+           and "pending" in levels["GPU 1 row remapping"][1]
+           and first.startswith("ERROR:  nhc:  Health check failed:  scalecheck health: GPU 0 XIDs"),
+           f"repairs and XIDs: exit {rc}, {first!r}\n{levels}\n{out}")
     # the all-reduce against a node it cannot match: its degraded twin
     fast = os.path.join(wd, "fast.yaml")
     with open(fast, "w") as f:
