@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "engine/sc_sweep.h"
+#include "plan/sc_plan.h"
 #include "sc_config.h"
 #include "util/sc_clock.h"
 #include "util/sc_stats.h"
@@ -204,6 +205,58 @@ sc_status_t sc_probe(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd, doub
     return status;
 }
 
+/* Timed passes over the layer's products, after one untimed (kernels load on first use). */
+#define CALIBRATE__COMPUTE_PASSES 3
+
+/* This rank's TFLOP/s on a layer's forward and backward products of w (its own layout's tp). */
+static sc_status_t calibrate__products(sc_comm_t *c, const sc_workload_t *w, double scale,
+                                       double *tflops, sc_err_t *err)
+{
+    sc_layout_t l = {.dp = 1, .tp = (int)w->tp, .pp = 1, .micro_batches = 1,
+                     .micro_batch = w->micro_batch};
+    sc_gemm_set_t sets[SC_PHASE_COUNT];
+    sc_plan_gemm_sets(w, &l, sets);
+    double us = 0, flops = 0;
+    sc_status_t status = SC_OK;
+    for (int pass = 0; pass <= CALIBRATE__COMPUTE_PASSES && status == SC_OK; pass++)
+        for (int ph = SC_PHASE_FORWARD; ph <= SC_PHASE_BACKWARD && status == SC_OK; ph++) {
+            double took = 0, ran = 0;
+            status = sc_comm_gemm_set(c, &sets[ph], scale, &took, &ran, err);
+            us += pass > 0 ? took : 0;
+            flops += pass > 0 ? ran : 0;
+        }
+    *tflops = us > 0 ? flops / us / 1e6 : 0;
+    return status;
+}
+
+/* Every GPU times the workload's products; the median and the least on rank 0. */
+static sc_status_t calibrate__compute(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd,
+                                      const sc_calibrate_opts_t *o, sc_calibration_t *out,
+                                      sc_err_t *err)
+{
+    double mine = 0;
+    sc_watchdog_arm(wd, "calibrate (the workload's products)", world->world_rank, world->size);
+    sc_status_t status = calibrate__products(world, o->w, o->compute_scale, &mine, err);
+    sc_watchdog_disarm(wd);
+    int n = world->size;
+    double *all = world->rank == 0 ? calloc((size_t)n, sizeof(double)) : NULL;
+    MPI_Gather(&mine, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, 0, control);
+    if (status == SC_OK && all != NULL) {
+        snprintf(out->compute_workload, sizeof(out->compute_workload), "%s", o->w->name);
+        out->compute_scale = o->compute_scale;
+        out->compute_gpus = n;
+        out->compute_tflops_min = all[0];
+        for (int i = 1; i < n; i++)
+            out->compute_tflops_min = all[i] < out->compute_tflops_min ? all[i]
+                                                                       : out->compute_tflops_min;
+        sc_stats_t st; /* sorts all: after the least is taken */
+        sc_stats_compute(all, (size_t)n, &st);
+        out->compute_tflops = st.median;
+    }
+    free(all);
+    return status;
+}
+
 sc_status_t sc_calibrate_measure(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd,
                                  const sc_calibrate_opts_t *o, sc_calibration_t *out, sc_err_t *err)
 {
@@ -239,6 +292,9 @@ sc_status_t sc_calibrate_measure(sc_comm_t *world, MPI_Comm control, sc_watchdog
         if (status == SC_OK)
             status = sc_rte_quiet_barrier(rte, control, err);
     }
+    if (status == SC_OK && o->w != NULL && o->w->compute_mode == SC_COMPUTE_FLOPS &&
+        sc_comm_has_gemm(world))
+        status = calibrate__compute(world, control, wd, o, out, err);
     /* GPU backends keep buffers in device memory, which a host copy says nothing about */
     if (status == SC_OK && rte->rank == 0 && strcmp(sc_comm_name(world), "nccl") != 0)
         out->memory_GBps = calibrate__memory_GBps();

@@ -11,6 +11,7 @@
 #define SC_CALIBRATE_H
 
 #include "comm/sc_backend.h"
+#include "config/sc_workload.h"
 #include "engine/sc_sweep.h"
 #include "engine/sc_watchdog.h"
 #include "record/sc_record.h"
@@ -23,6 +24,10 @@
 typedef struct {
     uint64_t max_bytes; /* largest all-reduce of the ladders */
     int iters;          /* timed iterations per size */
+    /* a workload whose layer's products each GPU times (NULL: none; a GPU backend only), at
+     * compute_scale of their FLOPs */
+    const sc_workload_t *w;
+    double compute_scale;
 } sc_calibrate_opts_t;
 
 /* One path's ladder and its fit. */
@@ -39,6 +44,11 @@ typedef struct {
     double memory_GBps; /* 0: not measured (buffers in GPU memory) */
     double overlap;     /* -1: not measured */
     double probe_us, probe_spread;
+    /* the workload's own products (o->w): the median GPU's TFLOP/s and the slowest's; 0: not
+     * measured */
+    char compute_workload[64];
+    double compute_tflops, compute_tflops_min, compute_scale;
+    int compute_gpus;
 } sc_calibration_t;
 
 /* Measures everything on world (collective; the results on rank 0). */

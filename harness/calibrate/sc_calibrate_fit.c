@@ -175,6 +175,12 @@ static int calibrate_fit__writer(FILE *out, void *arg)
                 "compute\n  overlap_slowdown: 0\n",
                 c->overlap);
     fprintf(out, "  probe_us: %.4g\n  probe_spread: %.3f\n", c->probe_us, c->probe_spread);
+    if (c->compute_tflops > 0)
+        fprintf(out,
+                "  # a layer's products of %s on %d GPUs at compute scale %g: the median GPU's "
+                "(the slowest %.4g)\n  compute_workload: %s\n  compute_tflops: %.4g\n",
+                c->compute_workload, c->compute_gpus, c->compute_scale, c->compute_tflops_min,
+                c->compute_workload, c->compute_tflops);
     calibrate_fit__path(out, "intra", &c->intra);
     calibrate_fit__path(out, "inter", &c->inter);
     return ferror(out);

@@ -24,6 +24,12 @@ static const sc_cli_opt_t calibrate__options[] = {
       m.max_bytes, 0, 0),
     O('n', "iters", "N", "timed iterations per size (default " SC_DEFAULT_TEXT(SC_SWEEP_ITERS) ")",
       SC_OPT_INT, m.iters, 5, 100000),
+    O('W', "workload", "FILE",
+      "also time this workload's own layer products on each GPU: the model then prices its "
+      "compute with what was measured",
+      SC_OPT_STRING, workload, 0, 0),
+    O(0, "compute-scale", "F", "the products at F of their FLOPs (default 1)", SC_OPT_DOUBLE,
+      m.compute_scale, 1e-12, 1),
     SC_OPT_COMMON_ROW(sc_drive_calibrate_opts_t, common, CALIBRATE__COMMON, "calibrate"),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
     SC_OPT_END,
@@ -33,7 +39,7 @@ static const sc_cli_opt_t calibrate__options[] = {
 int sc_cmd_calibrate(const sc_rte_t *rte, int argc, char **argv)
 {
     sc_drive_calibrate_opts_t o = {
-        .m = {.max_bytes = SC_CALIBRATE_MAX_BYTES, .iters = SC_CALIBRATE_ITERS},
+        .m = {.max_bytes = SC_CALIBRATE_MAX_BYTES, .iters = SC_CALIBRATE_ITERS, .compute_scale = 1},
         .output = SC_DEFAULT_RESULTS_DIR "/calibrated-topology.yaml"};
     sc_common_opts_default(&o.common, CALIBRATE__COMMON);
     sc_err_t err;

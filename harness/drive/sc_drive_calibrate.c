@@ -77,6 +77,9 @@ int sc_drive_calibrate(const sc_rte_t *rte, const sc_drive_calibrate_opts_t *opt
     sc_topology_t declared;
     if (status == SC_OK)
         status = sc_topology_load(o.topology, &declared, &err);
+    sc_workload_t w;
+    if (status == SC_OK && o.workload != NULL && (status = sc_workload_load(o.workload, &w, &err)) == SC_OK)
+        o.m.w = &w;
     o.declared_path = declared.path;
     if (status == SC_OK)
         status = sc_files_check_output("--output", o.output, &err);
@@ -100,6 +103,14 @@ int sc_drive_calibrate(const sc_rte_t *rte, const sc_drive_calibrate_opts_t *opt
             printf("# memory copy: %.2f GB/s\n", cal.memory_GBps);
         printf("# reference probe: 8 B all-reduce %.2f us (spread %.0f %%)\n", cal.probe_us,
                cal.probe_spread * 100);
+        if (cal.compute_tflops > 0)
+            printf("# %s's products: %.4g TFLOP/s the median GPU of %d, the slowest %.4g "
+                   "(compute scale %g)\n",
+                   cal.compute_workload, cal.compute_tflops, cal.compute_gpus,
+                   cal.compute_tflops_min, cal.compute_scale);
+        else if (o.m.w != NULL)
+            printf("# %s's products: not timed (a GPU backend and compute.mode flops time them)\n",
+                   o.m.w->name);
         status = calibrate__save(&o, &ses, &cal, &err);
         if (status == SC_OK)
             printf("# written: %s\n", o.output);

@@ -47,7 +47,9 @@ sc_status_t sc_run_calibrate(sc_run_t *run, sc_err_t *err)
 {
     sc_calibrate_opts_t co = {.max_bytes = run->opts.sweep_max > 0 ? run->opts.sweep_max
                                                                    : SC_CALIBRATE_MAX_BYTES,
-                              .iters = SC_CALIBRATE_ITERS};
+                              .iters = SC_CALIBRATE_ITERS,
+                              .w = &run->w,
+                              .compute_scale = run->opts.compute_scale};
     sc_calibration_t cal;
     sc_status_t measured =
         sc_calibrate_measure(run->ses.world, run->rte->world, run->ses.wd, &co, &cal, err);

@@ -3,6 +3,7 @@
  * section 8.1), the same for every system, and said in the output. A workload written from a
  * model card alone then predicts what such models reach, not half the peak. */
 #include <stdio.h>
+#include <string.h>
 
 #include "sc_model.h"
 #include "util/sc_defaults.h"
@@ -57,8 +58,20 @@ model_compute__figure(const sc_topology_t *t, const sc_workload_t *w, bool *near
     return near;
 }
 
+/* The TFLOP/s calibrate measured on w's own products here (0: none for w). */
+static double model_compute__measured(const sc_topology_t *t, const sc_workload_t *w)
+{
+    return t->cal_compute_tflops > 0 && strcmp(t->cal_compute_workload, w->name) == 0
+               ? t->cal_compute_tflops
+               : 0.0;
+}
+
 double sc_model_compute_efficiency(const sc_topology_t *t, const sc_workload_t *w)
 {
+    double measured = model_compute__measured(t, w),
+           peak = sc_topology_tflops(t, w->compute_precision);
+    if (measured > 0 && peak > 0) /* what this machine did beats any stated share */
+        return measured / peak;
     if (w->efficiency > 0)
         return w->efficiency;
     bool nearest;
@@ -76,6 +89,13 @@ void sc_model_compute_describe(const sc_topology_t *t, const sc_workload_t *w, c
                  w->compute_mode == SC_COMPUTE_TIME
                      ? "compute.step_time_ms as the workload states it"
                      : "none");
+        return;
+    }
+    if (model_compute__measured(t, w) > 0 && peak > 0) {
+        snprintf(buf, len,
+                 "compute: %.1f %% of %.0f TFLOP/s (measured here: calibrate timed the "
+                 "workload's own products, %.4g TFLOP/s)",
+                 100 * e, peak, model_compute__measured(t, w));
         return;
     }
     if (w->efficiency > 0) {

@@ -243,12 +243,14 @@ static sc_status_t model_step__model_plan(const sc_topology_t *t, const sc_workl
     const sc_layout_t *l = &plan->layout;
     double peak = sc_topology_tflops(t, w->compute_precision);
     /* the plan's compute is at the workload's GPU speed and stated share of it; the topology's
-     * GPU may differ, and reaches the share the workload states or its generation's published
-     * one (but `run` spins the plan's compute as it is) */
+     * GPU may differ, and reaches what calibrate measured, the share the workload states or its
+     * generation's published one. `run` spins the plan's compute as it is on the host path;
+     * on a GPU it runs the products, at the GPU's own speed. */
     double planned = w->gpu_tflops * sc_workload_efficiency(w);
     double reached = peak * sc_model_compute_efficiency(t, w);
+    bool spun = as_run && t->library != SC_LIB_nccl;
     double speed =
-        !as_run && w->compute_mode == SC_COMPUTE_FLOPS && reached > 0 ? planned / reached : 1.0;
+        !spun && w->compute_mode == SC_COMPUTE_FLOPS && reached > 0 ? planned / reached : 1.0;
     model_step__sim_t sim = {.t = t,
                              .l = l,
                              .gpus_per_node = gpus_per_node,

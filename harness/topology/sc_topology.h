@@ -142,6 +142,10 @@ typedef struct {
     double cal_memory_GBps;  /* one rank's memory copy, GB/s of bytes copied */
     double cal_probe_us;     /* the reference probe (a small all-reduce), us; 0: none */
     double cal_probe_spread; /* its run-to-run spread (max/min - 1) when calibrated */
+    /* the TFLOP/s one GPU reached on a workload's own products (0: not measured): the model
+     * prices that workload's compute with it instead of the generation's published share */
+    char cal_compute_workload[64];
+    double cal_compute_tflops;
     /* cluster */
     long long nodes;
     /* what a node costs and draws, for `compare` (0: not declared): rent per hour or month,

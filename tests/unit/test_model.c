@@ -118,6 +118,30 @@ static void protocols(void)
     SC_EXPECT(p.protocol[0] == '\0');
 }
 
+/* What calibrate measured on a workload's own products prices that workload's compute (and
+ * says so); another workload keeps the declared or published share. */
+static void measured_compute(void)
+{
+    sc_topology_t t = synthetic();
+    sc_workload_t w;
+    memset(&w, 0, sizeof(w));
+    snprintf(w.name, sizeof(w.name), "gpt");
+    w.compute_mode = SC_COMPUTE_FLOPS;
+    w.compute_precision = SC_PRECISION_FP32;
+    w.efficiency = 0.3;
+    char words[256];
+    SC_EXPECT_NEAR(sc_model_compute_efficiency(&t, &w), 0.3, 1e-12);
+    snprintf(t.cal_compute_workload, sizeof(t.cal_compute_workload), "gpt");
+    t.cal_compute_tflops = 62;
+    SC_EXPECT_NEAR(sc_model_compute_efficiency(&t, &w), 0.62, 1e-12);
+    sc_model_compute_describe(&t, &w, words, sizeof(words));
+    SC_EXPECT(strstr(words, "measured here") != NULL && strstr(words, "62 TFLOP/s") != NULL);
+    snprintf(w.name, sizeof(w.name), "bert");
+    SC_EXPECT_NEAR(sc_model_compute_efficiency(&t, &w), 0.3, 1e-12);
+    sc_model_compute_describe(&t, &w, words, sizeof(words));
+    SC_EXPECT(strstr(words, "declared by the workload") != NULL);
+}
+
 int main(void)
 {
     sc_topology_t t = synthetic();
@@ -213,5 +237,6 @@ int main(void)
     SC_EXPECT(sc_model_step(&t, &w, 8, 1, 1, 1, &b, &err) == SC_ERR_USAGE);
     protocols();
     net_hop();
+    measured_compute();
     return sc_test_done("test_model");
 }
