@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "calibrate/sc_calibrate.h"
+#include "comm/sc_comm_ops.h"
 #include "drive/sc_drive_run.h"
 #include "drive/sc_drive_baseline.h"
 #include "detect/sc_detect.h"
@@ -16,14 +17,25 @@
 #include "report/sc_verdict_render.h"
 #include "session/sc_results.h"
 
+/* What the model needs of the run to price it as it ran. */
+static sc_run_shape_t run__shape(const sc_run_t *run)
+{
+    return (sc_run_shape_t){
+        .w = &run->w,
+        .bytes_scale = run->opts.bytes_scale,
+        .compute_scale = run->opts.compute_scale,
+        .gpus_per_node = run->rte->size / run->rte->nhosts,
+        .nodes = run->rte->nhosts,
+        .products = run->w.compute_mode == SC_COMPUTE_FLOPS && sc_comm_has_gemm(run->ses.world)};
+}
+
 /* With a topology: what the hosts really have against what was declared, the expectations,
  * the checks and the verdict (rank 0). */
 static void run__verdict(sc_run_t *run, const sc_detected_t *hosts)
 {
     sc_result_t *d = &run->doc;
     int per_node = run->rte->size / run->rte->nhosts;
-    sc_run_shape_t shape = {&run->w, run->opts.bytes_scale, run->opts.compute_scale, per_node,
-                            run->rte->nhosts};
+    sc_run_shape_t shape = run__shape(run);
     sc_topology_t actual;
     sc_detect_compare(&run->topo, hosts, run->rte->nhosts, per_node, &actual, &d->findings);
     d->has_findings = true;
@@ -154,8 +166,7 @@ static sc_status_t run__sweep_again(void *ctx, int i, sc_err_t *err)
 static void run__points_off(void *ctx, unsigned char *again)
 {
     sc_run_t *run = ctx;
-    sc_run_shape_t shape = {&run->w, run->opts.bytes_scale, run->opts.compute_scale,
-                            run->rte->size / run->rte->nhosts, run->rte->nhosts};
+    sc_run_shape_t shape = run__shape(run);
     sc_run_points_slow(&run->topo, &shape, &run->doc.points, again);
 }
 

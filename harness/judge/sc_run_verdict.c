@@ -25,7 +25,7 @@ static void run_verdict__expect_curve(const sc_topology_t *t, const sc_run_shape
         sc_step_prediction_t e;
         sc_err_t ignored;
         if (sc_model_step_as_run(t, s->w, p->gpus / p->nodes, p->nodes, s->bytes_scale,
-                                 s->compute_scale, &e, &ignored) != SC_OK)
+                                 s->compute_scale, s->products, &e, &ignored) != SC_OK)
             continue;
         run_verdict__expected_t out = pick(p);
         *out.step_ms = e.step_ms;

@@ -10,6 +10,7 @@ typedef struct {
     const sc_workload_t *w;
     double bytes_scale, compute_scale;
     int gpus_per_node, nodes; /* of the whole job (the sweep ran on all of it) */
+    bool products;            /* the step ran the layer's products (a GPU), not a spin */
 } sc_run_shape_t;
 
 /* Sets the model's expectations on the points and the sweep rows and adds the checks:

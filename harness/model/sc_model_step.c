@@ -238,7 +238,7 @@ void sc_model_input_describe(const sc_topology_t *t, const sc_workload_t *w, cha
 static sc_status_t model_step__model_plan(const sc_topology_t *t, const sc_workload_t *w,
                                           const sc_plan_t *plan, int gpus_per_node, int nodes,
                                           double bytes_scale, double compute_scale, bool as_run,
-                                          sc_step_prediction_t *out, sc_err_t *err)
+                                          bool spun, sc_step_prediction_t *out, sc_err_t *err)
 {
     const sc_layout_t *l = &plan->layout;
     double peak = sc_topology_tflops(t, w->compute_precision);
@@ -248,7 +248,6 @@ static sc_status_t model_step__model_plan(const sc_topology_t *t, const sc_workl
      * on a GPU it runs the products, at the GPU's own speed. */
     double planned = w->gpu_tflops * sc_workload_efficiency(w);
     double reached = peak * sc_model_compute_efficiency(t, w);
-    bool spun = as_run && t->library != SC_LIB_nccl;
     double speed =
         !spun && w->compute_mode == SC_COMPUTE_FLOPS && reached > 0 ? planned / reached : 1.0;
     model_step__sim_t sim = {.t = t,
@@ -286,12 +285,12 @@ sc_status_t sc_model_plan(const sc_topology_t *t, const sc_workload_t *w, const 
                           sc_step_prediction_t *out, sc_err_t *err)
 {
     return model_step__model_plan(t, w, plan, gpus_per_node, nodes, bytes_scale, compute_scale,
-                                  false, out, err);
+                                  false, false, out, err);
 }
 
 static sc_status_t model_step__model_step(const sc_topology_t *t, const sc_workload_t *w,
                                           int gpus_per_node, int nodes, double bytes_scale,
-                                          double compute_scale, bool as_run,
+                                          double compute_scale, bool as_run, bool spun,
                                           sc_step_prediction_t *out, sc_err_t *err)
 {
     sc_workload_t at;
@@ -304,7 +303,7 @@ static sc_status_t model_step__model_step(const sc_topology_t *t, const sc_workl
     if (status != SC_OK)
         return status;
     status = model_step__model_plan(t, &at, &plan, gpus_per_node, nodes, bytes_scale, compute_scale,
-                                    as_run, out, err);
+                                    as_run, spun, out, err);
     sc_plan_free(&plan);
     return status;
 }
@@ -314,13 +313,13 @@ sc_status_t sc_model_step(const sc_topology_t *t, const sc_workload_t *w, int gp
                           sc_step_prediction_t *out, sc_err_t *err)
 {
     return model_step__model_step(t, w, gpus_per_node, nodes, bytes_scale, compute_scale, false,
-                                  out, err);
+                                  false, out, err);
 }
 
 sc_status_t sc_model_step_as_run(const sc_topology_t *t, const sc_workload_t *w, int gpus_per_node,
                                  int nodes, double bytes_scale, double compute_scale,
-                                 sc_step_prediction_t *out, sc_err_t *err)
+                                 bool products, sc_step_prediction_t *out, sc_err_t *err)
 {
-    return model_step__model_step(t, w, gpus_per_node, nodes, bytes_scale, compute_scale, true, out,
-                                  err);
+    return model_step__model_step(t, w, gpus_per_node, nodes, bytes_scale, compute_scale, true,
+                                  !products, out, err);
 }
