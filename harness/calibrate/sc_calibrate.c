@@ -212,8 +212,8 @@ sc_status_t sc_probe(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd, doub
 static sc_status_t calibrate__products(sc_comm_t *c, const sc_workload_t *w, double scale,
                                        double *tflops, sc_err_t *err)
 {
-    sc_layout_t l = {.dp = 1, .tp = (int)w->tp, .pp = 1, .micro_batches = 1,
-                     .micro_batch = w->micro_batch};
+    sc_layout_t l = {
+        .dp = 1, .tp = (int)w->tp, .pp = 1, .micro_batches = 1, .micro_batch = w->micro_batch};
     sc_gemm_set_t sets[SC_PHASE_COUNT];
     sc_plan_gemm_sets(w, &l, sets);
     double us = 0, flops = 0;
@@ -247,8 +247,8 @@ static sc_status_t calibrate__compute(sc_comm_t *world, MPI_Comm control, sc_wat
         out->compute_gpus = n;
         out->compute_tflops_min = all[0];
         for (int i = 1; i < n; i++)
-            out->compute_tflops_min = all[i] < out->compute_tflops_min ? all[i]
-                                                                       : out->compute_tflops_min;
+            out->compute_tflops_min =
+                all[i] < out->compute_tflops_min ? all[i] : out->compute_tflops_min;
         sc_stats_t st; /* sorts all: after the least is taken */
         sc_stats_compute(all, (size_t)n, &st);
         out->compute_tflops = st.median;

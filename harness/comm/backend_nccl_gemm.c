@@ -56,8 +56,8 @@ static sc_status_t nccl__handle(nccl__comm_t *c, sc_nccl_compute_t *k, sc_err_t 
         return SC_OK;
     sc_status_t status = nccl__blas(c, cublasCreate(&k->handle), "cublasCreate", err);
     if (status == SC_OK)
-        status = nccl__blas(c, cublasSetStream(k->handle, c->compute_stream), "cublasSetStream",
-                            err);
+        status =
+            nccl__blas(c, cublasSetStream(k->handle, c->compute_stream), "cublasSetStream", err);
     return status;
 }
 
@@ -118,10 +118,9 @@ static sc_status_t nccl__run_set(sc_comm_t *comm, const sc_gemm_set_t *set, doub
         nccl__shape_elems(&set->items[i], scale, d);
         char *a = k->arena, *b = a + (size_t)(d[0] * d[2] * d[3]) * es,
              *out = b + (size_t)(d[2] * d[1] * d[3]) * es;
-        status = nccl__blas(c,
-                            sc_cuda_gemm_batched(k->handle, (int)set->type, d[0], d[1], d[2], d[3],
-                                                 a, b, out),
-                            set->items[i].name, err);
+        status = nccl__blas(
+            c, sc_cuda_gemm_batched(k->handle, (int)set->type, d[0], d[1], d[2], d[3], a, b, out),
+            set->items[i].name, err);
         *flops += 2.0 * (double)d[0] * (double)d[1] * (double)d[2] * (double)d[3];
     }
     if (status == SC_OK)
@@ -170,9 +169,9 @@ static sc_status_t nccl__check(sc_comm_t *comm, sc_gemm_type_t type, int size, s
         status = nccl__cuda(c, sc_cuda_fill(d, 2 * n2, (int)type, cs), "filling the check", err);
     char *a = d, *b = a + bytes, *r = b + bytes;
     if (status == SC_OK)
-        status = nccl__blas(
-            c, sc_cuda_gemm_batched(k->handle, (int)type, size, size, size, 1, a, b, r),
-            "the check's product", err);
+        status =
+            nccl__blas(c, sc_cuda_gemm_batched(k->handle, (int)type, size, size, size, 1, a, b, r),
+                       "the check's product", err);
     if (status == SC_OK)
         status = nccl__cuda(c, cudaMemcpyAsync(host, d, 3 * bytes, cudaMemcpyDeviceToHost, cs),
                             "cudaMemcpyAsync(check)", err);
@@ -238,8 +237,8 @@ static sc_status_t nccl__burn_start(sc_comm_t *comm, const sc_burn_spec_t *spec,
     b->spec = *spec;
     b->device = c->device;
     size_t n2 = (size_t)spec->size * (size_t)spec->size, es = sc_gemm_type_size(spec->type);
-    sc_status_t status = nccl__cuda(
-        c, cudaStreamCreateWithFlags(&b->stream, cudaStreamNonBlocking), "cudaStreamCreate", err);
+    sc_status_t status = nccl__cuda(c, cudaStreamCreateWithFlags(&b->stream, cudaStreamNonBlocking),
+                                    "cudaStreamCreate", err);
     if (status == SC_OK)
         status = nccl__blas(c, cublasCreate(&b->handle), "cublasCreate", err);
     if (status == SC_OK)
@@ -279,8 +278,7 @@ static sc_status_t nccl__burn_stop(sc_comm_t *comm, sc_burn_result_t *out, sc_er
     out->tflops = s > 0 ? 2.0 * n * n * n * (double)b->products / s / 1e12 : 0;
     /* a device copy reads and writes each byte */
     out->memory_GBps = s > 0 ? (double)b->copies * b->spec.stream_bytes / s / 1e9 : 0;
-    sc_status_t status =
-        b->why[0] ? nccl__fail(c, SC_ERR_RUNTIME, "burn", b->why, err) : SC_OK;
+    sc_status_t status = b->why[0] ? nccl__fail(c, SC_ERR_RUNTIME, "burn", b->why, err) : SC_OK;
     nccl__burn_release(b);
     return status;
 }

@@ -192,9 +192,9 @@ typedef struct {
 struct sc_comm {
     const sc_backend_ops_t *ops;
     const sc_rte_t *rte;
-    int rank;        /* rank in this communicator */
-    int size;        /* ranks in this communicator */
-    int *world_rank; /* world_rank[i]: world rank of this communicator's rank i */
+    int rank;         /* rank in this communicator */
+    int size;         /* ranks in this communicator */
+    int *world_rank;  /* world_rank[i]: world rank of this communicator's rank i */
     char device[128]; /* the rank's device in words ("GPU 0 NVIDIA H200 (0000:1b:00.0)"), ""
                          on the host path */
 };

@@ -76,8 +76,9 @@ sc_status_t sc_compute_host_burn_start(const sc_burn_spec_t *spec, sc_err_t *err
         host_burn.a = malloc(3 * n2 * sizeof(float));
         host_burn.stream = spec->stream_bytes >= 2 ? malloc((size_t)spec->stream_bytes) : NULL;
         if (host_burn.a == NULL || (spec->stream_bytes >= 2 && host_burn.stream == NULL))
-            status = sc_err_set(err, SC_ERR_NOMEM, "burn: no memory for %d^3 products and a "
-                                                   "%.0f-byte stream",
+            status = sc_err_set(err, SC_ERR_NOMEM,
+                                "burn: no memory for %d^3 products and a "
+                                "%.0f-byte stream",
                                 spec->size, spec->stream_bytes);
     }
     if (status == SC_OK) {

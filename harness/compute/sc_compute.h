@@ -12,7 +12,6 @@
 #include "util/sc_gemm.h"
 #include "util/sc_status.h"
 
-
 typedef struct {
     sc_gemm_type_t type;
     int m, n, k;
@@ -30,8 +29,8 @@ typedef struct {
 typedef struct {
     sc_gemm_type_t type;
     int size;
-    uint64_t digest;     /* FNV-1a of the result's bytes: equal on GPUs of one model */
-    int sampled, wrong;  /* elements held to the reference, and those past the bound */
+    uint64_t digest;       /* FNV-1a of the result's bytes: equal on GPUs of one model */
+    int sampled, wrong;    /* elements held to the reference, and those past the bound */
     long long first_wrong; /* index of the first wrong element, -1: none */
     double worst;          /* the largest error against its bound (1: at the bound) */
 } sc_gemm_check_t;
@@ -67,7 +66,6 @@ void sc_compute_host_burn_stop(sc_burn_result_t *out);
 
 /* FNV-1a of bytes (the check's digest). */
 uint64_t sc_gemm_digest(const void *bytes, size_t len);
-
 
 /* Host compute phase: waits `us` microseconds while driving MPI's progress engine and testing
  * the started requests (so that non-blocking operations started before it advance). Returns the

@@ -40,7 +40,7 @@ typedef struct {
     int kind; /* sc_model_kind_t */
     double parameters;
     long long layers, hidden, sequence, vocabulary;
-    long long heads; /* attention heads (0 in the file: hidden / 128) */
+    long long heads;                     /* attention heads (0 in the file: hidden / 128) */
     long long experts, top_k, moe_every; /* mixture of experts: every moe_every-th layer */
     double capacity_factor;
     int recompute; /* sc_recompute_t */

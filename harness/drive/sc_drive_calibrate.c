@@ -78,7 +78,8 @@ int sc_drive_calibrate(const sc_rte_t *rte, const sc_drive_calibrate_opts_t *opt
     if (status == SC_OK)
         status = sc_topology_load(o.topology, &declared, &err);
     sc_workload_t w;
-    if (status == SC_OK && o.workload != NULL && (status = sc_workload_load(o.workload, &w, &err)) == SC_OK)
+    if (status == SC_OK && o.workload != NULL &&
+        (status = sc_workload_load(o.workload, &w, &err)) == SC_OK)
         o.m.w = &w;
     o.declared_path = declared.path;
     if (status == SC_OK)

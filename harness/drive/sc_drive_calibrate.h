@@ -14,7 +14,7 @@ typedef struct {
     sc_common_opts_t common; /* the shared options: backend, results directory, timeout */
     bool help;
     const char *topology, *output;
-    const char *workload; /* -W: its products timed on each GPU too */
+    const char *workload;      /* -W: its products timed on each GPU too */
     const char *declared_path; /* where the load found --topology (a shipped name resolved) */
 } sc_drive_calibrate_opts_t;
 

@@ -119,11 +119,12 @@ static sc_status_t compute__report(const sc_rte_t *rte, const sc_drive_compute_o
     sc_kvs_t head = {0};
     sc_kvs_text(&head, "mode", o->gemm ? "gemm" : "spin");
     sc_kvs_text(&head, "backend", sc_comm_name(comm));
-    sc_json_list_t lists[2] = {{"ranks", all, (size_t)rte->size, sizeof(*all),
-                                o->gemm ? sc_gemm_row_fields : sc_spin_row_fields},
-                               {"checks", checks->items, checks->n, sizeof(*checks->items),
-                                sc_check_fields}};
-    sc_status_t status = sc_json_write_lists(o->common.json_path, &head, lists, o->gemm ? 2 : 1, err);
+    sc_json_list_t lists[2] = {
+        {"ranks", all, (size_t)rte->size, sizeof(*all),
+         o->gemm ? sc_gemm_row_fields : sc_spin_row_fields},
+        {"checks", checks->items, checks->n, sizeof(*checks->items), sc_check_fields}};
+    sc_status_t status =
+        sc_json_write_lists(o->common.json_path, &head, lists, o->gemm ? 2 : 1, err);
     sc_list_free(&head);
     return status;
 }

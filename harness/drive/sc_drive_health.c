@@ -49,8 +49,8 @@ static void health__gpu_memory(const sc_gpu_sample_t *s, sc_checks_t *checks)
                                         "replacing"
                                       : "a remap is pending: it takes effect when the GPU is "
                                         "reset");
-        health__check(checks, name, s->remap_pending == 0 && s->remap_failure <= 0,
-                      SC_LEVEL_FAIL, note);
+        health__check(checks, name, s->remap_pending == 0 && s->remap_failure <= 0, SC_LEVEL_FAIL,
+                      note);
     }
     if (s->retired_pages < 0 && s->remapped_rows < 0)
         return;
@@ -83,8 +83,8 @@ static void health__gpu_errors(const sc_gpu_sample_t *s, sc_checks_t *checks)
     snprintf(name, sizeof(name), "GPU %u XIDs since boot (kernel log)", s->index);
     snprintf(note, sizeof(note), "%lld XID%s, the last %lld (%lld of the hardware's kind)",
              xids.count, xids.count == 1 ? "" : "s", xids.last, xids.hardware);
-    health__check(checks, name, xids.count == 0,
-                  xids.hardware > 0 ? SC_LEVEL_FAIL : SC_LEVEL_WARN, note);
+    health__check(checks, name, xids.count == 0, xids.hardware > 0 ? SC_LEVEL_FAIL : SC_LEVEL_WARN,
+                  note);
 }
 
 static void health__gpu(const sc_gpu_sample_t *s, double max_temp, sc_checks_t *checks)

@@ -53,8 +53,10 @@ static void run_compute__summary(const sc_rte_t *rte, const run_compute__rank_t 
     p->compute_alone_ms = c;
     p->comm_alone_ms = m;
     double shorter = c < m ? c : m, hidden = c + m - p->step_time_ms;
-    p->overlap_efficiency =
-        shorter > 0 ? (hidden < 0 ? 0 : hidden > shorter ? 1 : hidden / shorter) : SC_ABSENT;
+    p->overlap_efficiency = shorter > 0 ? (hidden < 0         ? 0
+                                           : hidden > shorter ? 1
+                                                              : hidden / shorter)
+                                        : SC_ABSENT;
     free(peers);
 }
 
@@ -63,12 +65,11 @@ void sc_run_compute_combine(sc_run_t *run, const sc_step_t *step, sc_comm_t *pc,
 {
     if (!step->kernels)
         return;
-    run_compute__rank_t mine = {.tflops = step->compute_us > 0
-                                              ? step->compute_flops / step->compute_us / 1e6
-                                              : NAN,
-                                .compute_alone_ms = alone_c,
-                                .comm_alone_ms = alone_m,
-                                .world_rank = run->rte->rank};
+    run_compute__rank_t mine = {
+        .tflops = step->compute_us > 0 ? step->compute_flops / step->compute_us / 1e6 : NAN,
+        .compute_alone_ms = alone_c,
+        .comm_alone_ms = alone_m,
+        .world_rank = run->rte->rank};
     snprintf(mine.device, sizeof(mine.device), "%s", pc->device);
     run_compute__rank_t *all = pc->rank == 0 ? calloc((size_t)pc->size, sizeof(*all)) : NULL;
     MPI_Gather(&mine, (int)sizeof(mine), MPI_BYTE, all, (int)sizeof(mine), MPI_BYTE, 0, control);

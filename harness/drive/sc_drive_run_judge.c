@@ -20,13 +20,13 @@
 /* What the model needs of the run to price it as it ran. */
 static sc_run_shape_t run__shape(const sc_run_t *run)
 {
-    return (sc_run_shape_t){
-        .w = &run->w,
-        .bytes_scale = run->opts.bytes_scale,
-        .compute_scale = run->opts.compute_scale,
-        .gpus_per_node = run->rte->size / run->rte->nhosts,
-        .nodes = run->rte->nhosts,
-        .products = run->w.compute_mode == SC_COMPUTE_FLOPS && sc_comm_has_gemm(run->ses.world)};
+    return (sc_run_shape_t){.w = &run->w,
+                            .bytes_scale = run->opts.bytes_scale,
+                            .compute_scale = run->opts.compute_scale,
+                            .gpus_per_node = run->rte->size / run->rte->nhosts,
+                            .nodes = run->rte->nhosts,
+                            .products = run->w.compute_mode == SC_COMPUTE_FLOPS &&
+                                        sc_comm_has_gemm(run->ses.world)};
 }
 
 /* With a topology: what the hosts really have against what was declared, the expectations,

@@ -92,8 +92,8 @@ static void compute_verdict__peak(const sc_compute_row_t *rows, const char (*who
     sc_band_t band = sc_band_model(t);
     for (int i = 0; i < n; i++) {
         char name[192];
-        snprintf(name, sizeof(name), "%s product against %s's peak: %.120s", rows[i].dtype,
-                 t->name, who[i]);
+        snprintf(name, sizeof(name), "%s product against %s's peak: %.120s", rows[i].dtype, t->name,
+                 who[i]);
         sc_check_t *c = sc_verdict_band(checks, name, "tflops", rows[i].tflops,
                                         peak * SC_DEFAULT_GEMM_SHARE, &band, true, "topology");
         if (c != NULL)

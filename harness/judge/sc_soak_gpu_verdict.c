@@ -18,8 +18,8 @@ static void soak_gpu__before(const sc_soak_host_t *first, sc_checks_t *checks)
     char name[192];
     snprintf(name, sizeof(name), "%s: retired pages and remapped rows before the soak",
              first->host);
-    sc_check_t *c = sc_verdict_add(checks, name, "memory_repairs", (double)total, 0, 0, false,
-                                   "first cycle");
+    sc_check_t *c =
+        sc_verdict_add(checks, name, "memory_repairs", (double)total, 0, 0, false, "first cycle");
     if (c == NULL)
         return;
     c->level = total > 0 ? SC_LEVEL_WARN : SC_LEVEL_PASS;
@@ -79,8 +79,8 @@ static void soak_gpu__error_rate(const sc_soak_cycles_t *cycles, const char *hos
     char name[192];
     snprintf(name, sizeof(name), "%s: GPU memory errors per GB-hour", host);
     double rate = errors / (gb * hours);
-    sc_check_t *c = sc_verdict_add(checks, name, "errors_per_gb_hour", rate, 0, 0, false,
-                                   "expect.soak");
+    sc_check_t *c =
+        sc_verdict_add(checks, name, "errors_per_gb_hour", rate, 0, 0, false, "expect.soak");
     if (c == NULL)
         return;
     c->level = rate > 0 ? SC_LEVEL_WARN : SC_LEVEL_PASS;

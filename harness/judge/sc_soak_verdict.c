@@ -54,7 +54,8 @@ static const soak_verdict__figure_t soak_verdict__figures[] = {
         NO_LIMIT, SC_LEVEL_WARN, "", 0),
     FIG("corrected memory errors (EDAC)", "edac_corrected", edac_corrected_new, 1, true, NO_LIMIT,
         SC_LEVEL_WARN, "", 0),
-    FIG("InfiniBand port errors", "ib_errors", ib_errors_new, 1, true, NO_LIMIT, SC_LEVEL_WARN, "", 0),
+    FIG("InfiniBand port errors", "ib_errors", ib_errors_new, 1, true, NO_LIMIT, SC_LEVEL_WARN, "",
+        0),
 };
 #define NFIGURES (sizeof(soak_verdict__figures) / sizeof(soak_verdict__figures[0]))
 #undef LIM

@@ -54,8 +54,8 @@ sc_status_t sc_model_step(const sc_topology_t *t, const sc_workload_t *w, int gp
  * at the workload's GPU speed (a spin does not compute at the topology's peak), so that a run's
  * points are judged on what the hardware adds - communication, waits, overlap. */
 sc_status_t sc_model_step_as_run(const sc_topology_t *t, const sc_workload_t *w, int gpus_per_node,
-                                 int nodes, double bytes_scale, double compute_scale,
-                                 bool products, sc_step_prediction_t *out, sc_err_t *err);
+                                 int nodes, double bytes_scale, double compute_scale, bool products,
+                                 sc_step_prediction_t *out, sc_err_t *err);
 
 /* The input pipeline the step model assumes for w on t, in words ("input: CPU decode 7.70 ms a
  * sample on 64 cores (assumed: ...)"): `compare` shows it beside each system. */

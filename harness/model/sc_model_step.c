@@ -317,8 +317,8 @@ sc_status_t sc_model_step(const sc_topology_t *t, const sc_workload_t *w, int gp
 }
 
 sc_status_t sc_model_step_as_run(const sc_topology_t *t, const sc_workload_t *w, int gpus_per_node,
-                                 int nodes, double bytes_scale, double compute_scale,
-                                 bool products, sc_step_prediction_t *out, sc_err_t *err)
+                                 int nodes, double bytes_scale, double compute_scale, bool products,
+                                 sc_step_prediction_t *out, sc_err_t *err)
 {
     return model_step__model_step(t, w, gpus_per_node, nodes, bytes_scale, compute_scale, true,
                                   !products, out, err);

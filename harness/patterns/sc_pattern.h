@@ -44,7 +44,7 @@ typedef struct {
     bool kernels;         /* compute phases run the plan's products (compute.mode flops on a
                              backend with matrix products), else a spin of the plan's time */
     sc_step_part_t part;
-    void *buf;            /* scratch, buf_bytes, on the backend's memory */
+    void *buf; /* scratch, buf_bytes, on the backend's memory */
     size_t buf_bytes;
     /* Optional: called for every collective issued (the benchmark replays them alone). */
     void (*trace)(void *arg, sc_coll_id_t coll, sc_comm_t *comm, sc_dtype_t dtype, size_t count);

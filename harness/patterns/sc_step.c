@@ -121,10 +121,9 @@ static sc_status_t step__compute(sc_step_t *s, const sc_plan_op_t *op, sc_err_t 
     if (us <= 0)
         return SC_OK;
     sc_comm_t *cc = step__compute_comm(s);
-    sc_status_t status =
-        s->kernels
-            ? sc_comm_gemm_set(cc, &s->plan->gemms[op->phase], s->compute_scale, &took, &flops, err)
-            : sc_comm_compute_spin(cc, us, &took, err);
+    sc_status_t status = s->kernels ? sc_comm_gemm_set(cc, &s->plan->gemms[op->phase],
+                                                       s->compute_scale, &took, &flops, err)
+                                    : sc_comm_compute_spin(cc, us, &took, err);
     s->compute_us += took;
     s->compute_flops += flops;
     return status;
@@ -172,8 +171,8 @@ sc_status_t sc_step_run(sc_step_t *s, sc_err_t *err)
 }
 
 /* The step's part run alone n times (the fastest kept, ms), after a barrier. */
-static sc_status_t step__part(sc_step_t *s, sc_comm_t *comm, sc_step_part_t part, int n,
-                              double *ms, sc_err_t *err)
+static sc_status_t step__part(sc_step_t *s, sc_comm_t *comm, sc_step_part_t part, int n, double *ms,
+                              sc_err_t *err)
 {
     s->part = part;
     *ms = 0;
@@ -187,8 +186,8 @@ static sc_status_t step__part(sc_step_t *s, sc_comm_t *comm, sc_step_part_t part
     return status;
 }
 
-sc_status_t sc_step_alone(sc_step_t *s, sc_comm_t *comm, int n, double *compute_ms,
-                          double *comm_ms, sc_err_t *err)
+sc_status_t sc_step_alone(sc_step_t *s, sc_comm_t *comm, int n, double *compute_ms, double *comm_ms,
+                          sc_err_t *err)
 {
     sc_step_t kept = *s; /* what the whole steps counted stays theirs */
     sc_status_t status = step__part(s, comm, SC_STEP_COMPUTE_ONLY, n, compute_ms, err);

@@ -28,8 +28,7 @@ static sc_gemm_type_t plan_gemm__type(int precision)
     }
 }
 
-static void plan_gemm__transformer(const sc_workload_t *w, const sc_layout_t *l,
-                                   sc_gemm_set_t *f)
+static void plan_gemm__transformer(const sc_workload_t *w, const sc_layout_t *l, sc_gemm_set_t *f)
 {
     double b = (double)w->micro_batch, s = (double)w->sequence, h = (double)w->hidden;
     double a = (double)(w->heads > 0 ? w->heads : 1), t = (double)l->tp, tokens = b * s;

@@ -82,7 +82,7 @@ static const struct {
     long long bit;
     const char *text;
 } health__reasons[] = {
-    {0x2, "application clocks"}, {0x4, "sw power cap"},        {0x8, "hw slowdown"},
+    {0x2, "application clocks"}, {0x4, "sw power cap"},         {0x8, "hw slowdown"},
     {0x10, "sync boost"},        {0x20, "sw thermal slowdown"}, {0x40, "hw thermal slowdown"},
     {0x80, "hw power brake"},    {0x100, "display clocks"},
 };
@@ -91,8 +91,7 @@ const char *sc_throttle_text(long long reasons, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (size_t i = 0; reasons > 0 && i < sizeof(health__reasons) / sizeof(health__reasons[0]);
-         i++)
+    for (size_t i = 0; reasons > 0 && i < sizeof(health__reasons) / sizeof(health__reasons[0]); i++)
         if ((reasons & health__reasons[i].bit) && used < len)
             used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
                                      health__reasons[i].text);

@@ -43,20 +43,20 @@ typedef struct {
     sc_gpu_sample_t *samples;
     size_t nsamples;
     long throttled_samples;
-    int max_temp_c;                                   /* -1: never reported */
-    double max_power_w;                               /* -1: never reported */
-    long long ecc_uncorrected_new, ecc_corrected_new; /* -1: not reported */
-    int min_nvlinks_up;                               /* -1: not reported */
-    long long pcie_replays_new, nvlink_errors_new;    /* grown while sampled; -1 */
-    long long retired_pages, remapped_rows;           /* at the last sample; -1 */
+    int max_temp_c;                                     /* -1: never reported */
+    double max_power_w;                                 /* -1: never reported */
+    long long ecc_uncorrected_new, ecc_corrected_new;   /* -1: not reported */
+    int min_nvlinks_up;                                 /* -1: not reported */
+    long long pcie_replays_new, nvlink_errors_new;      /* grown while sampled; -1 */
+    long long retired_pages, remapped_rows;             /* at the last sample; -1 */
     long long retired_pages_start, remapped_rows_start; /* at the first: there before */
-    int remap_pending, remap_failure;                 /* in any sample (1), none (0); -1 */
-    long long xids, last_xid;                         /* XID events seen, the last one's XID */
-    long long throttle_seen;   /* every throttle reason sampled, OR-ed (idle left out); -1 */
-    int mean_sm_mhz;           /* the SM clock over the samples; -1 */
-    int max_sm_mhz;            /* its top clock; -1 */
-    double power_limit_w;      /* -1: not reported */
-    double memory_gb;          /* its memory, for the error rate; 0: not reported */
+    int remap_pending, remap_failure;                   /* in any sample (1), none (0); -1 */
+    long long xids, last_xid;                           /* XID events seen, the last one's XID */
+    long long throttle_seen; /* every throttle reason sampled, OR-ed (idle left out); -1 */
+    int mean_sm_mhz;         /* the SM clock over the samples; -1 */
+    int max_sm_mhz;          /* its top clock; -1 */
+    double power_limit_w;    /* -1: not reported */
+    double memory_gb;        /* its memory, for the error rate; 0: not reported */
 } sc_gpu_health_t;
 
 typedef struct sc_health {

@@ -413,10 +413,10 @@ const sc_field_t sc_group_row_fields[] = {
 
 #define G(field, kind) SC__F(sc_compute_row_t, field, kind, 0)
 const sc_field_t sc_gemm_row_fields[] = {
-    G(dtype, SC_FIELD_TEXT),          G(size, SC_FIELD_INT),          G(iters, SC_FIELD_INT),
-    G(seconds, SC_FIELD_DOUBLE),      G(tflops, SC_FIELD_DOUBLE),     G(device, SC_FIELD_TEXT_OPT),
-    G(digest, SC_FIELD_U64),          G(check_size, SC_FIELD_INT),    G(check_sampled, SC_FIELD_INT),
-    G(check_wrong, SC_FIELD_INT),     G(check_worst, SC_FIELD_DOUBLE), SC__END,
+    G(dtype, SC_FIELD_TEXT),      G(size, SC_FIELD_INT),           G(iters, SC_FIELD_INT),
+    G(seconds, SC_FIELD_DOUBLE),  G(tflops, SC_FIELD_DOUBLE),      G(device, SC_FIELD_TEXT_OPT),
+    G(digest, SC_FIELD_U64),      G(check_size, SC_FIELD_INT),     G(check_sampled, SC_FIELD_INT),
+    G(check_wrong, SC_FIELD_INT), G(check_worst, SC_FIELD_DOUBLE), SC__END,
 };
 const sc_field_t sc_spin_row_fields[] = {
     G(requested_us, SC_FIELD_DOUBLE),

@@ -122,8 +122,8 @@ typedef struct {
 typedef struct {
     int rank, d, p, t;
     int *tp_group, *pp_group, *dp_group; /* world ranks; sizes in the point (tp, pp, dp) */
-    double compute_tflops; /* what its products reached (NaN: none ran) */
-    char device[128];      /* its GPU in words ("" on the host path) */
+    double compute_tflops;               /* what its products reached (NaN: none ran) */
+    char device[128];                    /* its GPU in words ("" on the host path) */
 } sc_grid_row_t;
 
 typedef struct {

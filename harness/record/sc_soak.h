@@ -21,15 +21,15 @@ typedef struct {
     char hottest_bus[32];
     long long hottest_reasons; /* the throttle reasons the hottest GPU showed (NVML's bits) */
     double max_power_w;
-    double power_over_w; /* the most a GPU drew above its enforced limit (<= 0: none); -1 */
+    double power_over_w;      /* the most a GPU drew above its enforced limit (<= 0: none); -1 */
     double throttle_fraction; /* the most throttled GPU's share of samples */
     long long ecc_uncorrected_new, ecc_corrected_new;
     long long xids, last_xid;
     long long pcie_replays_new, nvlink_errors_new;
-    long long retired_pages, remapped_rows; /* at the cycle's end, summed over GPUs */
+    long long retired_pages, remapped_rows;             /* at the cycle's end, summed over GPUs */
     long long retired_pages_start, remapped_rows_start; /* at its start: there before */
-    int start_errors_gpu;      /* the first GPU with pages or rows at the start; -1 */
-    int remap_bad, remap_gpu;  /* GPUs with a remap pending or failed, the first; -1 */
+    int start_errors_gpu;     /* the first GPU with pages or rows at the start; -1 */
+    int remap_bad, remap_gpu; /* GPUs with a remap pending or failed, the first; -1 */
     /* the GPU whose SM clock fell furthest below its peers' median (its mean over the cycle),
      * that ratio, its clock and its top one; -1 where fewer than two GPUs told */
     int slow_clock_gpu, slow_clock_mhz, max_sm_mhz;

@@ -72,9 +72,9 @@ static json_t *json_doc__grid_json(const sc_point_t *p)
             for (int i = 0; i < sizes[k]; i++)
                 json_array_append_new(lists[k], json_integer(groups[k][i]));
         }
-        json_t *row = json_pack("{s:i, s:i, s:i, s:i, s:o, s:o, s:o}", "rank", g->rank, "d", g->d,
-                                "p", g->p, "t", g->t, "tp_group", lists[0], "pp_group", lists[1],
-                                "dp_group", lists[2]);
+        json_t *row =
+            json_pack("{s:i, s:i, s:i, s:i, s:o, s:o, s:o}", "rank", g->rank, "d", g->d, "p", g->p,
+                      "t", g->t, "tp_group", lists[0], "pp_group", lists[1], "dp_group", lists[2]);
         if (g->compute_tflops == g->compute_tflops) /* NaN: no products ran */
             json_object_set_new(row, "compute_tflops", json_real(g->compute_tflops));
         if (g->device[0] != '\0')

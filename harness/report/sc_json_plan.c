@@ -57,10 +57,10 @@ static json_t *json_plan__products_json(const sc_plan_t *plan)
         json_t *shapes = json_array();
         for (int i = 0; i < set->n; i++) {
             const sc_gemm_shape_t *g = &set->items[i];
-            json_array_append_new(shapes, json_pack("{s:s, s:f, s:f, s:f, s:f, s:f}", "name",
-                                                    g->name, "m", g->m, "n", g->n, "k", g->k,
-                                                    "batch", g->batch, "gflops",
-                                                    sc_gemm_shape_flops(g) * 1e-9));
+            json_array_append_new(shapes,
+                                  json_pack("{s:s, s:f, s:f, s:f, s:f, s:f}", "name", g->name, "m",
+                                            g->m, "n", g->n, "k", g->k, "batch", g->batch, "gflops",
+                                            sc_gemm_shape_flops(g) * 1e-9));
         }
         json_object_set_new(out, sc_plan_phase_name((sc_plan_phase_t)ph),
                             json_pack("{s:i, s:f, s:o}", "phases_per_rank", phases,

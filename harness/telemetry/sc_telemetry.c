@@ -158,12 +158,12 @@ static void telemetry__gpu_summary(sc_telemetry_t *t, unsigned g)
         /* bit 0 is "GPU idle": not a throttle */
         gpu->throttled_samples += s->throttle_reasons > 0 && (s->throttle_reasons & ~1LL);
         if (s->throttle_reasons >= 0)
-            gpu->throttle_seen = (gpu->throttle_seen < 0 ? 0 : gpu->throttle_seen) |
-                                 (s->throttle_reasons & ~1LL);
-        gpu->remap_pending = s->remap_pending > gpu->remap_pending ? s->remap_pending
-                                                                   : gpu->remap_pending;
-        gpu->remap_failure = s->remap_failure > gpu->remap_failure ? s->remap_failure
-                                                                   : gpu->remap_failure;
+            gpu->throttle_seen =
+                (gpu->throttle_seen < 0 ? 0 : gpu->throttle_seen) | (s->throttle_reasons & ~1LL);
+        gpu->remap_pending =
+            s->remap_pending > gpu->remap_pending ? s->remap_pending : gpu->remap_pending;
+        gpu->remap_failure =
+            s->remap_failure > gpu->remap_failure ? s->remap_failure : gpu->remap_failure;
         if (s->sm_mhz >= 0) {
             clock_sum += s->sm_mhz;
             clocks++;

@@ -9,8 +9,8 @@
 #include <stddef.h>
 
 typedef struct {
-    long long count;   /* XIDs logged for the GPU */
-    long long last;    /* the last one's XID (-1: none) */
+    long long count;    /* XIDs logged for the GPU */
+    long long last;     /* the last one's XID (-1: none) */
     long long hardware; /* those that mean the hardware (sc_xid_is_hardware) */
 } sc_xid_tally_t;
 

@@ -65,14 +65,14 @@ static struct {
     int n;
 } fb__shapes = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
-static void fb__count_shape(const char *type, long long m, long long n, long long k, long long batch)
+static void fb__count_shape(const char *type, long long m, long long n, long long k,
+                            long long batch)
 {
     pthread_mutex_lock(&fb__shapes.lock);
     int i = 0;
-    while (i < fb__shapes.n &&
-           !(strcmp(fb__shapes.shape[i].type, type) == 0 && fb__shapes.shape[i].m == m &&
-             fb__shapes.shape[i].n == n && fb__shapes.shape[i].k == k &&
-             fb__shapes.shape[i].batch == batch))
+    while (i < fb__shapes.n && !(strcmp(fb__shapes.shape[i].type, type) == 0 &&
+                                 fb__shapes.shape[i].m == m && fb__shapes.shape[i].n == n &&
+                                 fb__shapes.shape[i].k == k && fb__shapes.shape[i].batch == batch))
         i++;
     if (i == fb__shapes.n && i < 512) {
         fb__shapes.shape[i].type = type;
@@ -124,7 +124,10 @@ static const char *fb__math(cudaDataType ab, cudaDataType c, cublasComputeType_t
     switch (compute) {
     case CUBLAS_COMPUTE_32F:
     case CUBLAS_COMPUTE_32F_PEDANTIC:
-        return ab == CUDA_R_32F ? "fp32" : ab == CUDA_R_16F ? "fp16" : ab == CUDA_R_16BF ? "bf16" : NULL;
+        return ab == CUDA_R_32F    ? "fp32"
+               : ab == CUDA_R_16F  ? "fp16"
+               : ab == CUDA_R_16BF ? "bf16"
+                                   : NULL;
     case CUBLAS_COMPUTE_32F_FAST_TF32:
         return ab == CUDA_R_32F ? "tf32" : NULL;
     default:
@@ -226,8 +229,8 @@ static cublasStatus_t fb__gemm(cublasHandle_t handle, cublasOperation_t ta, cubl
         return CUBLAS_STATUS_NOT_INITIALIZED;
     if (getenv("FAKE_CUBLAS_FAIL") != NULL)
         return CUBLAS_STATUS_EXECUTION_FAILED;
-    if (m < 0 || n < 0 || k < 0 || batch < 0 || lda < (m > 1 ? m : 1) ||
-        ldb < (k > 1 ? k : 1) || ldc < (m > 1 ? m : 1) || alpha == NULL || beta == NULL)
+    if (m < 0 || n < 0 || k < 0 || batch < 0 || lda < (m > 1 ? m : 1) || ldb < (k > 1 ? k : 1) ||
+        ldc < (m > 1 ? m : 1) || alpha == NULL || beta == NULL)
         return CUBLAS_STATUS_INVALID_VALUE;
     if (ta != CUBLAS_OP_N || tb != CUBLAS_OP_N)
         return CUBLAS_STATUS_NOT_SUPPORTED; /* what the plugin never asks */
@@ -251,10 +254,22 @@ static cublasStatus_t fb__gemm(cublasHandle_t handle, cublasOperation_t ta, cubl
     double slow = fb__device_fault("FAKE_CUBLAS_SLOW", device, 3.0);
     double tflops = rate != NULL ? atof(rate) : 0;
     *g = (fb_gemm_t){.base = {.run = fb__gemm_run, .destroy = fb__free, .what = "gemm"},
-                     .a = a, .b = b, .c = c, .m = m, .n = n, .k = k, .batch = batch,
-                     .stride_a = sa, .stride_b = sb, .stride_c = sc,
-                     .lda = (int)lda, .ldb = (int)ldb, .ldc = (int)ldc, .type = type,
-                     .alpha = *(const float *)alpha, .beta = *(const float *)beta,
+                     .a = a,
+                     .b = b,
+                     .c = c,
+                     .m = m,
+                     .n = n,
+                     .k = k,
+                     .batch = batch,
+                     .stride_a = sa,
+                     .stride_b = sb,
+                     .stride_c = sc,
+                     .lda = (int)lda,
+                     .ldb = (int)ldb,
+                     .ldc = (int)ldc,
+                     .type = type,
+                     .alpha = *(const float *)alpha,
+                     .beta = *(const float *)beta,
                      .device = device,
                      .min_s = tflops > 0 ? 2.0 * (double)(m * n * k * batch) / (tflops * 1e12) : 0,
                      .slow = slow > 0 ? slow : 1.0,

@@ -47,8 +47,9 @@ static inline void fake_load_add(int gpu, uint64_t ns)
 static inline uint64_t fake_load_busy_ns(int gpu)
 {
     uint64_t *c = fake_load_counters();
-    return c != NULL && gpu >= 0 && gpu < FAKE_LOAD_GPUS ? __atomic_load_n(&c[gpu], __ATOMIC_RELAXED)
-                                                          : 0;
+    return c != NULL && gpu >= 0 && gpu < FAKE_LOAD_GPUS
+               ? __atomic_load_n(&c[gpu], __ATOMIC_RELAXED)
+               : 0;
 }
 
 #endif

@@ -98,7 +98,8 @@ static void fake_update(unsigned g)
         return;
     double u = (busy - fake_heat[g].busy_s) / dt;
     fake_heat[g].util = u < 0 ? 0 : u > 1 ? 1 : u;
-    double rise = fake_env("FAKE_NVML_HEAT_C", 40) * (fake_gpu_fault("FAKE_NVML_HOT", g, 1) > 0 ? 2 : 1);
+    double rise =
+        fake_env("FAKE_NVML_HEAT_C", 40) * (fake_gpu_fault("FAKE_NVML_HOT", g, 1) > 0 ? 2 : 1);
     double target = 35.0 + rise * fake_heat[g].util;
     double tau = fake_env("FAKE_NVML_TAU_S", 1.0);
     fake_heat[g].temp_c += (target - fake_heat[g].temp_c) * (1.0 - exp(-dt / (tau > 0 ? tau : 1)));

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# The GPU check, in one call on a machine with a GPU (the device tool; about 4 minutes on one
+# The GPU check, in one call on a machine with a GPU (the device tool; about 5 minutes on one
 # H200 by the estimates below). Builds the GPU path for sm_90 and checks, each with a pass/fail
 # verdict: the GPU unit tests; NCCL `coll` on every collective and type (fp16/bf16 too) and on
 # every reduction, with the data check; CUDA graphs (-G); device time against host time at large
-# sizes; the spin kernel's accuracy and cuBLAS TF32/BF16/FP16/FP32 throughput; one NVML sample;
-# `run` of a DP workload and of the 3D workload at tp=pp=1 (on one GPU: its compute phases and
-# the step runner; its TP/PP/DP groups, made by ncclCommSplit, need several GPUs and run on the
-# emulated device in CI: gpu-emulated-run).
+# sizes; the spin kernel's accuracy, cuBLAS TF32/BF16/FP16/FP32 throughput and the corruption
+# check (results against an fp64 reference); one NVML sample; `run` of a DP workload and of the
+# 3D workload at tp=pp=1 with the workload's own products (TFLOP/s reached, compute and
+# communication alone; its TP/PP/DP groups, made by ncclCommSplit, need several GPUs and run on
+# the emulated device in CI: gpu-emulated-run); a 60 s `soak --load burn` (temperature, power,
+# clocks under full load).
 #
 # Every verdict line is written to $OUT/summary.txt the moment it is known, so a call cut short
 # still brings back what finished. Every command has -T 60 and every step a bound of at most
@@ -204,11 +206,13 @@ fi
 # Sizes: an H200's, or an emulated device's (host memory and 2 cores: 1/256 of them).
 if [ "${SC_DEVICE_CHECK_SMALL:-0}" = 1 ]; then
     big=(-b 2M -e 8M) coll_max=64K gemm_size=64 spin_n=10 rscale=(--bytes-scale 0.001 --compute-scale 1e-6)
+    burn=(--duration 6s --cycle 3 --burn-size 128 --burn-stream 1M --bytes-scale 0.001 --compute-scale 1e-6)
 else
     big=(-b 512M -e 2G) coll_max=16M gemm_size=8192 spin_n=20 rscale=(--compute-scale 0.1)
+    burn=(--duration 60s --cycle 20 --compute-scale 0.1)
 fi
 # The steps, with the seconds each is expected to take on one H200 (the estimate) and its bound.
-echo "# estimate: about 4 min on one H200 (build ~120 s, the checks ~120 s); budget ${budget} s"
+echo "# estimate: about 5 min on one H200 (build ~120 s, the checks ~190 s); budget ${budget} s"
 
 # verdict NAME KIND FILE: records the verdict tests/gpu/device_verdicts.py gives FILE.
 verdict() {
@@ -275,8 +279,9 @@ if fits "nvml sample" 30; then
     fi
 fi
 
-# --- 10. training steps on the device: DP, and the 3D workload at tp=pp=1 (compute scaled to
-# a tenth: GPT-3 13B's layers at full size take minutes on one GPU)                 ~20 s each
+# --- 10. training steps on the device, their compute the workload's own products: DP, and the
+# 3D workload at tp=pp=1 (compute scaled to a tenth: GPT-3 13B's layers at full size take
+# minutes on one GPU); TFLOP/s reached, compute and communication alone    ~20 s each
 for w in bert-large-dp gpt3-13b-3d; do
     extra=()
     [ $w = gpt3-13b-3d ] && extra=(--tp 1 --pp 1)
@@ -284,4 +289,10 @@ for w in bert-large-dp gpt3-13b-3d; do
         --workload workloads/$w.yaml --scales 1 -n 5 -w 1 -T 60 "${rscale[@]}" "${extra[@]}" \
         --json "$work/run-$w.json" --results-dir "$res"
 done
+
+# --- 11. a burn: the GPU at full load (products and a memory stream) beside the soak's sweep and
+# steps, its temperature, power and clocks sampled every second                       ~70 s
+step "soak --load burn" 120 burn "$work/burn.json" "${run1[@]}" "$sc" soak --backend nccl \
+    --load burn "${burn[@]}" --steps 2 --warmup 1 --sweep-max 16M --telemetry-interval 1 -T 60 \
+    --json "$work/burn.json" --results-dir "$res"
 finish

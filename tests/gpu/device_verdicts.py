@@ -2,8 +2,9 @@
 """Verdicts of tests/gpu/device-check.sh from the JSON that scalecheck wrote: prints one line,
 "ok DETAIL" or "FAIL DETAIL", and exits 0 either way (an exception prints FAIL and the error).
 
-usage: device_verdicts.py KIND FILE   (KIND: coll, timing, spin, gemm, nvml, run)"""
+usage: device_verdicts.py KIND FILE   (KIND: coll, timing, spin, gemm, nvml, run, burn)"""
 import json
+import os
 import sys
 
 # Device time against host time, on rows long enough to time: the steps run back to back
@@ -48,8 +49,14 @@ def spin(d):
 
 
 def gemm(d):
+    """TFLOP/s, and the corruption check: sampled elements within the rounding bound of the fp64
+    reference (a planted wrong element fails it)."""
     r = d["ranks"][0]
-    return r["tflops"] > 0, "%s %.1f TFLOP/s" % (r["dtype"], r["tflops"])
+    failed = [c["name"] for c in d.get("checks", []) if c["verdict"] == "FAIL"]
+    ok = r["tflops"] > 0 and r["check_sampled"] > 0 and r["check_wrong"] == 0 and not failed
+    return ok, "%s %.1f TFLOP/s; result %d of %d sampled wrong (worst %.2g of the bound)%s" % (
+        r["dtype"], r["tflops"], r["check_wrong"], r["check_sampled"], r["check_worst"],
+        "; FAIL: " + ", ".join(failed) if failed else "")
 
 
 def nvml(d):
@@ -68,9 +75,32 @@ def run(d):
     if not points:
         return False, "no points"
     p = points[0]
-    ok = d.get("state") == "complete" and p["step_time_ms"] > 0 and p["throughput"] > 0
-    return ok, "%s: step %.2f ms, comm %.0f %%, %s" % (
-        d.get("state"), p["step_time_ms"], p["comm_fraction"] * 100, p.get("slowest_host", ""))
+    # on a GPU the step's compute is the workload's products: their TFLOP/s must be there
+    ok = (d.get("state") == "complete" and p["step_time_ms"] > 0 and p["throughput"] > 0
+          and p.get("compute_tflops", 0) > 0)
+    overlap = p.get("overlap_efficiency")
+    return ok, "%s: step %.2f ms, comm %.0f %%, products %.4g TFLOP/s, compute alone %.2f ms, " \
+        "overlap %s, %s" % (
+            d.get("state"), p["step_time_ms"], p["comm_fraction"] * 100,
+            p.get("compute_tflops", 0), p.get("compute_alone_ms", 0),
+            "%.2f" % overlap if overlap is not None else "n/a (nothing to overlap)",
+            p.get("slowest_host", ""))
+
+
+def burn(d):
+    """soak --load burn: every cycle burned, and what the GPU showed under it."""
+    with open(os.path.join(d["results_dir"], "journal.jsonl")) as f:
+        cycles = [c for c in map(json.loads, f) if c.get("type") == "cycle"]
+    hosts = [h for c in cycles for h in c["hosts"]]
+    temp = max(h["max_gpu_temp_c"] for h in hosts)
+    power = max(h["max_power_w"] for h in hosts)
+    clock = min((h["slow_clock_mhz"] for h in hosts if h["slow_clock_mhz"] > 0), default=-1)
+    tflops = min(c.get("burn_tflops", 0) for c in cycles)
+    verdict = d.get("verdict", {}).get("verdict", "?")
+    ok = d.get("state") == "complete" and cycles and tflops > 0 and temp > 0 and verdict != "FAIL"
+    return ok, "%d cycles, verdict %s: burn %.4g TFLOP/s, hottest %d C, %.0f W, SM %d MHz, %s" % (
+        len(cycles), verdict, tflops, temp, power, clock,
+        "; ".join(c["name"] for c in d.get("checks", []) if c["verdict"] != "PASS") or "all PASS")
 
 
 def main():

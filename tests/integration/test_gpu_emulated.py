@@ -528,7 +528,9 @@ def mode_acceptance():
 
 def device_check(out, budget="540", **faults):
     env = dict(os.environ)
-    env.update(gpu_env(1, SCALECHECK_NVML_LIBRARY=FAKE_NVML, SC_DEVICE_CHECK_BUILD=BUILD,
+    # one healthy emulated GPU whose NVML heats with what its cuBLAS ran (the burn's check)
+    env.update(gpu_env(1, SCALECHECK_NVML_LIBRARY=FAKE_NVML, FAKE_NVML_GPUS=1,
+                       FAKE_GPU_LOAD=out + ".load", SC_DEVICE_CHECK_BUILD=BUILD,
                        SC_DEVICE_CHECK_SMALL=1, SC_DEVICE_CHECK_BUDGET=budget, OUT=out,
                        OMPI_ALLOW_RUN_AS_ROOT=1, OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1))
     env.update({k: str(v) for k, v in faults.items()})

@@ -64,8 +64,8 @@ static void transformer(void)
     w.recompute = SC_RECOMPUTE_SELECTIVE;
     sc_plan_gemm_sets(&w, &l, sets);
     SC_EXPECT(b->n == 14 && strcmp(b->items[0].name, "scores.re") == 0);
-    SC_EXPECT_NEAR(sc_plan_backward_factor(&w), 2.0 + 4 * s * s * h / (24 * s * h * h + 4 * s * s * h),
-                   1e-12);
+    SC_EXPECT_NEAR(sc_plan_backward_factor(&w),
+                   2.0 + 4 * s * s * h / (24 * s * h * h + 4 * s * s * h), 1e-12);
     w.recompute = SC_RECOMPUTE_FULL;
     sc_plan_gemm_sets(&w, &l, sets);
     SC_EXPECT(b->n == 18);

@@ -107,7 +107,7 @@ static void check_verdicts(void)
     cycles.items[3].hosts[0].hottest_gpu = 3;
     snprintf(cycles.items[3].hosts[0].hottest_bus, 32, "0000:5d:00.0");
     cycles.items[3].hosts[0].hottest_reasons = 0x60;
-    cycles.items[4].hosts[0].xids = 1;            /* an XID in cycle 5 */
+    cycles.items[4].hosts[0].xids = 1; /* an XID in cycle 5 */
     cycles.items[4].hosts[0].last_xid = 79;
     cycles.items[2].hosts[0].pcie_replays_new = 12; /* corrected: a warning */
     cycles.items[5].hosts[0].retired_pages = 2;     /* two pages retired during the soak */
@@ -153,7 +153,8 @@ static void check_gpus(void)
     for (size_t i = 0; i < cycles.n; i++)
         sc_soak_judge_cycle(&cycles.items[i], &l);
     sc_soak_judge(&cycles, &l, &checks);
-    const sc_check_t *before = check(&checks, "h1: retired pages and remapped rows before the soak");
+    const sc_check_t *before =
+        check(&checks, "h1: retired pages and remapped rows before the soak");
     SC_EXPECT(before != NULL && before->level == SC_LEVEL_WARN && before->measured == 2 &&
               strstr(before->note, "(GPU 6 first)") != NULL);
     const sc_check_t *clock = check(&checks, "h1: SM clock against its peers (GPU 4)");
