@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "comm/sc_gpu_plugin.h"
+#include "telemetry/sc_xid_log.h"
 #include "sc_config.h"
 #include "telemetry/sc_nvml.h"
 #include "util/sc_files.h"
@@ -132,6 +133,37 @@ static void cfg__gpu(sc_hostcfg_t *c, const sc_gpu_config_t *g, unsigned i)
     }
 }
 
+/* GPU i at rest: what breaks a run (a remap pending or failed, a hardware XID in the driver's
+ * log) and what is worth a look (memory repaired, throttled, NVLink errors). */
+static void cfg__gpu_state(sc_hostcfg_t *c, sc_nvml_t *nvml, unsigned i)
+{
+    sc_gpu_sample_t s;
+    sc_xid_tally_t xids;
+    char text[160], why[160], reasons[128];
+    sc_nvml_sample(nvml, i, &s);
+    if (s.remap_pending > 0 || s.remap_failure > 0) {
+        snprintf(text, sizeof(text), "GPU %u: a row remap %s", i,
+                 s.remap_failure > 0 ? "failed (no spare row)" : "pending (reset the GPU)");
+        cfg__append(c->gpu_trouble, sizeof(c->gpu_trouble), text);
+    }
+    if (sc_xid_log_read(s.bus_id, &xids, why, sizeof(why)) && xids.hardware > 0) {
+        snprintf(text, sizeof(text), "GPU %u: %lld hardware XID%s logged since boot (last %lld)",
+                 i, xids.hardware, xids.hardware == 1 ? "" : "s", xids.last);
+        cfg__append(c->gpu_trouble, sizeof(c->gpu_trouble), text);
+    }
+    if (s.retired_pages > 0 || s.remapped_rows > 0) {
+        snprintf(text, sizeof(text), "GPU %u: %lld retired pages, %lld remapped rows", i,
+                 s.retired_pages > 0 ? s.retired_pages : 0,
+                 s.remapped_rows > 0 ? s.remapped_rows : 0);
+        cfg__append(c->gpu_repairs, sizeof(c->gpu_repairs), text);
+    }
+    if (s.throttle_reasons > 1) {
+        snprintf(text, sizeof(text), "GPU %u throttled at rest: %s", i,
+                 sc_throttle_text(s.throttle_reasons, reasons, sizeof(reasons)));
+        cfg__append(c->gpu_repairs, sizeof(c->gpu_repairs), text);
+    }
+}
+
 static void cfg__gpus(sc_hostcfg_t *c)
 {
     char why[256];
@@ -159,6 +191,7 @@ static void cfg__gpus(sc_hostcfg_t *c)
         sc_gpu_config_t g;
         sc_nvml_config(nvml, i, &g);
         cfg__gpu(c, &g, i);
+        cfg__gpu_state(c, nvml, i);
     }
     sc_nvml_close(nvml);
 }

@@ -167,7 +167,8 @@ static void pf__env(const sc_hostcfg_t *hosts, pf__column_t *col, sc_findings_t 
     free(names);
 }
 
-/* What a host shows alone: a GPU's PCIe link below its maximum, a port that is not ACTIVE. */
+/* What a host shows alone: a GPU's PCIe link below its maximum, a port that is not ACTIVE, a
+ * GPU at rest in trouble (a remap pending or failed, a hardware XID) or repaired. */
 static void pf__own(const sc_hostcfg_t *h, sc_findings_t *findings, bool *odd)
 {
     char what[256];
@@ -179,6 +180,16 @@ static void pf__own(const sc_hostcfg_t *h, sc_findings_t *findings, bool *odd)
     if (h->ib_down[0] != '\0') {
         snprintf(what, sizeof(what), "%s: %s", h->host, h->ib_down);
         pf__finding(findings, SC_SEVERITY_ERROR, h->host, what);
+        *odd = true;
+    }
+    if (h->gpu_trouble[0] != '\0') {
+        snprintf(what, sizeof(what), "%s: %s", h->host, h->gpu_trouble);
+        pf__finding(findings, SC_SEVERITY_ERROR, h->host, what);
+        *odd = true;
+    }
+    if (h->gpu_repairs[0] != '\0') {
+        snprintf(what, sizeof(what), "%s: %s", h->host, h->gpu_repairs);
+        pf__finding(findings, SC_SEVERITY_WARNING, h->host, what);
         *odd = true;
     }
 }

@@ -31,5 +31,9 @@ const sc_field_t sc_hostcfg_fields[] = {
      sizeof(((sc_hostcfg_t *)0)->pcie_degraded), 0},
     {"ib_down", SC_FIELD_TEXT_OPT, offsetof(sc_hostcfg_t, ib_down),
      sizeof(((sc_hostcfg_t *)0)->ib_down), 0},
+    {"gpu_trouble", SC_FIELD_TEXT_OPT, offsetof(sc_hostcfg_t, gpu_trouble),
+     sizeof(((sc_hostcfg_t *)0)->gpu_trouble), 0},
+    {"gpu_repairs", SC_FIELD_TEXT_OPT, offsetof(sc_hostcfg_t, gpu_repairs),
+     sizeof(((sc_hostcfg_t *)0)->gpu_repairs), 0},
     {NULL, SC_FIELD_INT, 0, 0, 0},
 };

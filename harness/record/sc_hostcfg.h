@@ -46,9 +46,13 @@ typedef struct {
 #undef SC__HOSTCFG_FIELD
     char env[SC_HOSTCFG_ENV_MAX]; /* compared variable by variable */
     /* per-host trouble found without comparing: a GPU's PCIe link below what it can do, a
-     * port not ACTIVE ("" none) */
+     * port not ACTIVE; at rest, a GPU whose row remap is pending or failed or whose driver
+     * logged a hardware XID (gpu_trouble, an error), a GPU with memory repaired, throttled or
+     * with NVLink errors (gpu_repairs, a warning) ("" none) */
     char pcie_degraded[128];
     char ib_down[256];
+    char gpu_trouble[256];
+    char gpu_repairs[256];
 } sc_hostcfg_t;
 
 /* What preflight compares: every field of the map, in its order. */

@@ -1,7 +1,8 @@
 """The device check's verdicts (tests/gpu/device_verdicts.py) in both directions, on JSON shaped
 like scalecheck's: each healthy case must print "ok", each degraded twin "FAIL" - a wrong
 element, device time off the host time, no row long enough to compare, a spin off by 5 %, no
-throughput, no NVML, no points, a file that is not JSON."""
+throughput, a result off the reference, no NVML, no points, a step whose products did not run,
+a burn that failed, a file that is not JSON."""
 import json
 import os
 import subprocess
@@ -35,11 +36,23 @@ def test():
     timing_short = {"results": [row(50, 51), row(900, 910, True)]}
     spin = lambda median: {"ranks": [{"requested_us": 1000, "mean_us": 1000 + median,
                                       "median_error_us": median, "worst_error_us": 3 * median}]}
-    gemm = lambda tf: {"ranks": [{"dtype": "bf16", "tflops": tf}]}
+    gemm = lambda tf, wrong=0, checks=(): {
+        "ranks": [{"dtype": "bf16", "tflops": tf, "check_sampled": 64, "check_wrong": wrong,
+                   "check_worst": 0.1 if not wrong else 40.0}], "checks": list(checks)}
     nvml_ok = [{"available": True, "gpus": [{"name": "H200", "samples": [{"temp_c": 40}]}]}]
     nvml_bad = [{"available": False, "reason": "libnvidia-ml.so.1: cannot open"}]
     run = lambda pts, state="complete": {"state": state, "points": pts}
-    point = {"step_time_ms": 12.5, "comm_fraction": 0.2, "slowest_host": "n1", "throughput": 80.0}
+    point = {"step_time_ms": 12.5, "comm_fraction": 0.2, "slowest_host": "n1", "throughput": 80.0,
+             "compute_tflops": 512.0, "compute_alone_ms": 9.0}
+    burn_dir = os.path.join(wd, "burn-run")
+    os.makedirs(burn_dir)
+    cycle = lambda temp, tflops: {"type": "cycle", "burn_tflops": tflops, "hosts": [
+        {"max_gpu_temp_c": temp, "max_power_w": 690.0, "slow_clock_mhz": 1980}]}
+    with open(os.path.join(burn_dir, "journal.jsonl"), "w") as f:
+        f.write("\n".join(json.dumps(c) for c in [{"type": "start"}, cycle(71, 700.0),
+                                                  cycle(74, 690.0)]) + "\n")
+    burn = lambda verdict: {"state": "complete", "results_dir": burn_dir,
+                            "verdict": {"verdict": verdict}, "checks": []}
     cases = [
         ("coll", coll_ok, "ok"), ("coll", coll_bad, "FAIL"),
         ("coll", {"summary": {"wrong_total": 0}, "results": []}, "FAIL"),
@@ -50,10 +63,18 @@ def test():
         ("timing", {"results": [row(260, 300)]}, "ok"),
         ("spin", spin(5), "ok"), ("spin", spin(50), "FAIL"),
         ("gemm", gemm(780.0), "ok"), ("gemm", gemm(0.0), "FAIL"),
+        # a result off the fp64 reference, or a GPU its peers outvote: the check fails
+        ("gemm", gemm(780.0, wrong=1), "FAIL"),
+        ("gemm", gemm(780.0, checks=[{"name": "same result as its peers: GPU 0",
+                                      "verdict": "FAIL"}]), "FAIL"),
+        ("burn", burn("PASS"), "ok"), ("burn", burn("FAIL"), "FAIL"),
+        ("burn", dict(burn("PASS"), state="failed"), "FAIL"),
         ("nvml", nvml_ok, "ok"), ("nvml", nvml_bad, "FAIL"),
         ("run", run([point]), "ok"), ("run", run([]), "FAIL"),
         ("run", run([point], "failed"), "FAIL"),
         ("run", run([dict(point, throughput=0.0)]), "FAIL"),
+        # on a GPU the step's compute is the workload's products: none measured is a FAIL
+        ("run", run([dict(point, compute_tflops=0.0)]), "FAIL"),
         ("run", "not json {", "FAIL"),
     ]
     for i, (kind, doc, want) in enumerate(cases):

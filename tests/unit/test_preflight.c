@@ -88,5 +88,14 @@ int main(void)
     SC_EXPECT(n == 2 && differing == 2);
     SC_EXPECT(strstr(texts, "error h2|h2: mlx5_0/1 is DOWN") &&
               strstr(texts, "warning h4|h4: GPU 2 at PCIe Gen4 x8 of Gen4 x16"));
+
+    /* GPUs at rest: a pending remap breaks a run (an error), memory repaired is a warning */
+    alike(h, 4);
+    snprintf(h[2].gpu_trouble, sizeof(h[2].gpu_trouble), "GPU 5: a row remap pending (reset the GPU)");
+    snprintf(h[0].gpu_repairs, sizeof(h[0].gpu_repairs), "GPU 1: 2 retired pages, 0 remapped rows");
+    SC_EXPECT(judge(h, 4, texts, sizeof(texts), &n, &differing) == SC_LEVEL_FAIL);
+    SC_EXPECT(n == 2 && differing == 2);
+    SC_EXPECT(strstr(texts, "error h3|h3: GPU 5: a row remap pending (reset the GPU)") &&
+              strstr(texts, "warning h1|h1: GPU 1: 2 retired pages, 0 remapped rows"));
     return sc_test_done("test_preflight");
 }
