@@ -167,11 +167,12 @@ static sc_status_t nccl__check(sc_comm_t *comm, sc_gemm_type_t type, int size, s
     cudaStream_t cs = c->compute_stream;
     if (status == SC_OK) /* A and B from one fill: the same values on every GPU */
         status = nccl__cuda(c, sc_cuda_fill(d, 2 * n2, (int)type, cs), "filling the check", err);
-    char *a = d, *b = a + bytes, *r = b + bytes;
-    if (status == SC_OK)
+    if (status == SC_OK) {
+        char *a = d, *b = a + bytes, *r = b + bytes;
         status =
             nccl__blas(c, sc_cuda_gemm_batched(k->handle, (int)type, size, size, size, 1, a, b, r),
                        "the check's product", err);
+    }
     if (status == SC_OK)
         status = nccl__cuda(c, cudaMemcpyAsync(host, d, 3 * bytes, cudaMemcpyDeviceToHost, cs),
                             "cudaMemcpyAsync(check)", err);
@@ -251,8 +252,10 @@ static sc_status_t nccl__burn_start(sc_comm_t *comm, const sc_burn_spec_t *spec,
     if (status == SC_OK)
         status = nccl__cuda(c, sc_cuda_fill(b->a, 3 * n2, (int)spec->type, b->stream),
                             "filling the burn's matrices", err);
-    b->b = (char *)b->a + n2 * es;
-    b->c = (char *)b->b + n2 * es;
+    if (status == SC_OK) {
+        b->b = (char *)b->a + n2 * es;
+        b->c = (char *)b->b + n2 * es;
+    }
     b->started_ns = sc_clock_ns();
     if (status == SC_OK && pthread_create(&b->thread, NULL, nccl__burn_main, b) != 0)
         status = nccl__fail(c, SC_ERR_RUNTIME, "burn", "cannot start its thread", err);

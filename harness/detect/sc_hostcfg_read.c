@@ -139,7 +139,7 @@ static void cfg__gpu_state(sc_hostcfg_t *c, sc_nvml_t *nvml, unsigned i)
 {
     sc_gpu_sample_t s;
     sc_xid_tally_t xids;
-    char text[160], why[160], reasons[128];
+    char text[160], why[160];
     sc_nvml_sample(nvml, i, &s);
     if (s.remap_pending > 0 || s.remap_failure > 0) {
         snprintf(text, sizeof(text), "GPU %u: a row remap %s", i,
@@ -147,8 +147,8 @@ static void cfg__gpu_state(sc_hostcfg_t *c, sc_nvml_t *nvml, unsigned i)
         cfg__append(c->gpu_trouble, sizeof(c->gpu_trouble), text);
     }
     if (sc_xid_log_read(s.bus_id, &xids, why, sizeof(why)) && xids.hardware > 0) {
-        snprintf(text, sizeof(text), "GPU %u: %lld hardware XID%s logged since boot (last %lld)",
-                 i, xids.hardware, xids.hardware == 1 ? "" : "s", xids.last);
+        snprintf(text, sizeof(text), "GPU %u: %lld hardware XID%s logged since boot (last %lld)", i,
+                 xids.hardware, xids.hardware == 1 ? "" : "s", xids.last);
         cfg__append(c->gpu_trouble, sizeof(c->gpu_trouble), text);
     }
     if (s.retired_pages > 0 || s.remapped_rows > 0) {
@@ -158,6 +158,7 @@ static void cfg__gpu_state(sc_hostcfg_t *c, sc_nvml_t *nvml, unsigned i)
         cfg__append(c->gpu_repairs, sizeof(c->gpu_repairs), text);
     }
     if (s.throttle_reasons > 1) {
+        char reasons[128];
         snprintf(text, sizeof(text), "GPU %u throttled at rest: %s", i,
                  sc_throttle_text(s.throttle_reasons, reasons, sizeof(reasons)));
         cfg__append(c->gpu_repairs, sizeof(c->gpu_repairs), text);

@@ -91,13 +91,13 @@ static double soak_verdict__value(const sc_soak_host_t *h, const soak_verdict__f
 static const char *soak_verdict__who(const sc_soak_host_t *h, const soak_verdict__figure_t *fig,
                                      char *buf, size_t len)
 {
-    char reasons[160];
     buf[0] = '\0';
-    if (fig->who == SOAK__HOTTEST && h->hottest_gpu >= 0)
+    if (fig->who == SOAK__HOTTEST && h->hottest_gpu >= 0) {
+        char reasons[160];
         snprintf(buf, len, " (GPU %d%s%s; throttled: %s)", h->hottest_gpu,
                  h->hottest_bus[0] ? ", " : "", h->hottest_bus,
                  sc_throttle_text(h->hottest_reasons, reasons, sizeof(reasons)));
-    else if (fig->who == SOAK__REMAP && h->remap_gpu >= 0)
+    } else if (fig->who == SOAK__REMAP && h->remap_gpu >= 0)
         snprintf(buf, len, " (GPU %d first)", h->remap_gpu);
     return buf;
 }

@@ -345,8 +345,8 @@ int nvmlDeviceGetRetiredPages(void *dev, int cause, unsigned *count, unsigned lo
 {
     (void)addresses;
     unsigned g = fake_index(dev);
-    double retired = fake_gpu_fault("FAKE_NVML_RETIRED", g, 1);
-    *count = fake_bad(g) && cause == 1 ? 2 : retired > 0 && cause == 1 ? (unsigned)retired : 0;
+    double retired = fake_bad(g) ? 2 : fake_gpu_fault("FAKE_NVML_RETIRED", g, 1);
+    *count = cause == 1 && retired > 0 ? (unsigned)retired : 0; /* double-bit ECC pages */
     return 0;
 }
 

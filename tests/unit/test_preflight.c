@@ -91,7 +91,8 @@ int main(void)
 
     /* GPUs at rest: a pending remap breaks a run (an error), memory repaired is a warning */
     alike(h, 4);
-    snprintf(h[2].gpu_trouble, sizeof(h[2].gpu_trouble), "GPU 5: a row remap pending (reset the GPU)");
+    snprintf(h[2].gpu_trouble, sizeof(h[2].gpu_trouble),
+             "GPU 5: a row remap pending (reset the GPU)");
     snprintf(h[0].gpu_repairs, sizeof(h[0].gpu_repairs), "GPU 1: 2 retired pages, 0 remapped rows");
     SC_EXPECT(judge(h, 4, texts, sizeof(texts), &n, &differing) == SC_LEVEL_FAIL);
     SC_EXPECT(n == 2 && differing == 2);
