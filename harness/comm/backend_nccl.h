@@ -103,6 +103,11 @@ extern const sc_gemm_ops_t sc_nccl_gemm;
 extern const sc_burn_ops_t sc_nccl_burn;
 void sc_nccl_compute_free(nccl__comm_t *c);
 sc_status_t sc_nccl_compute_spin(sc_comm_t *comm, double us, double *measured_us, sc_err_t *err);
+/* A compute phase timed on the compute stream: begin records its start; end (given the status
+ * of what was enqueued between) records its stop, waits for it and gives the device time. */
+sc_status_t sc_nccl_compute_begin(nccl__comm_t *c, sc_err_t *err);
+sc_status_t sc_nccl_compute_end(nccl__comm_t *c, sc_status_t status, double *measured_us,
+                                sc_err_t *err);
 void sc_nccl_free_marks(nccl__comm_t *c);
 /* The backend's table (backend_nccl.c), handed to the program by sc_gpu_entry.c. */
 extern const sc_backend_ops_t sc_nccl_ops;

@@ -109,9 +109,8 @@ static sc_status_t nccl__run_set(sc_comm_t *comm, const sc_gemm_set_t *set, doub
     sc_status_t status = nccl__handle(c, k, err);
     if (status == SC_OK)
         status = nccl__arena(c, k, set, scale, err);
-    cudaStream_t cs = c->compute_stream;
     if (status == SC_OK)
-        status = nccl__cuda(c, cudaEventRecord(c->ev_compute_start, cs), "cudaEventRecord", err);
+        status = sc_nccl_compute_begin(c, err);
     size_t es = sc_gemm_type_size(set->type);
     for (int i = 0; i < set->n && status == SC_OK; i++) {
         long long d[4];
@@ -123,16 +122,7 @@ static sc_status_t nccl__run_set(sc_comm_t *comm, const sc_gemm_set_t *set, doub
             set->items[i].name, err);
         *flops += 2.0 * (double)d[0] * (double)d[1] * (double)d[2] * (double)d[3];
     }
-    if (status == SC_OK)
-        status = nccl__cuda(c, cudaEventRecord(c->ev_compute_stop, cs), "cudaEventRecord", err);
-    if (status == SC_OK) /* finite by construction, as the spin */
-        status = nccl__cuda(c, cudaEventSynchronize(c->ev_compute_stop), "compute phase", err);
-    float ms = 0;
-    if (status == SC_OK)
-        status = nccl__cuda(c, cudaEventElapsedTime(&ms, c->ev_compute_start, c->ev_compute_stop),
-                            "cudaEventElapsedTime", err);
-    *measured_us = (double)ms * 1e3;
-    return status;
+    return sc_nccl_compute_end(c, status, measured_us, err);
 }
 
 static sc_status_t nccl__compute_gemm(sc_comm_t *comm, const sc_gemm_spec_t *spec,

@@ -69,17 +69,19 @@ void sc_nccl_free_marks(nccl__comm_t *c)
     c->nmarks = 0;
 }
 
-sc_status_t sc_nccl_compute_spin(sc_comm_t *comm, double us, double *measured_us, sc_err_t *err)
+sc_status_t sc_nccl_compute_begin(nccl__comm_t *c, sc_err_t *err)
 {
-    nccl__comm_t *c = nccl__of(comm);
+    return nccl__cuda(c, cudaEventRecord(c->ev_compute_start, c->compute_stream), "cudaEventRecord",
+                      err);
+}
+
+sc_status_t sc_nccl_compute_end(nccl__comm_t *c, sc_status_t status, double *measured_us,
+                                sc_err_t *err)
+{
     cudaStream_t cs = c->compute_stream;
-    sc_status_t status =
-        nccl__cuda(c, cudaEventRecord(c->ev_compute_start, cs), "cudaEventRecord", err);
-    if (status == SC_OK)
-        status = nccl__cuda(c, sc_cuda_spin(cs, us), "spin kernel", err);
     if (status == SC_OK)
         status = nccl__cuda(c, cudaEventRecord(c->ev_compute_stop, cs), "cudaEventRecord", err);
-    if (status == SC_OK) /* bounded like every wait: the spin is finite by construction */
+    if (status == SC_OK) /* bounded like every wait: the work is finite by construction */
         status = nccl__cuda(c, cudaEventSynchronize(c->ev_compute_stop), "compute phase", err);
     float ms = 0;
     if (status == SC_OK)
@@ -87,4 +89,13 @@ sc_status_t sc_nccl_compute_spin(sc_comm_t *comm, double us, double *measured_us
                             "cudaEventElapsedTime", err);
     *measured_us = (double)ms * 1e3;
     return status;
+}
+
+sc_status_t sc_nccl_compute_spin(sc_comm_t *comm, double us, double *measured_us, sc_err_t *err)
+{
+    nccl__comm_t *c = nccl__of(comm);
+    sc_status_t status = sc_nccl_compute_begin(c, err);
+    if (status == SC_OK)
+        status = nccl__cuda(c, sc_cuda_spin(c->compute_stream, us), "spin kernel", err);
+    return sc_nccl_compute_end(c, status, measured_us, err);
 }

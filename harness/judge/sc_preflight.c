@@ -171,25 +171,19 @@ static void pf__env(const sc_hostcfg_t *hosts, pf__column_t *col, sc_findings_t 
  * GPU at rest in trouble (a remap pending or failed, a hardware XID) or repaired. */
 static void pf__own(const sc_hostcfg_t *h, sc_findings_t *findings, bool *odd)
 {
-    char what[256];
-    if (h->pcie_degraded[0] != '\0') {
-        snprintf(what, sizeof(what), "%s: %s", h->host, h->pcie_degraded);
-        pf__finding(findings, SC_SEVERITY_WARNING, h->host, what);
-        *odd = true;
-    }
-    if (h->ib_down[0] != '\0') {
-        snprintf(what, sizeof(what), "%s: %s", h->host, h->ib_down);
-        pf__finding(findings, SC_SEVERITY_ERROR, h->host, what);
-        *odd = true;
-    }
-    if (h->gpu_trouble[0] != '\0') {
-        snprintf(what, sizeof(what), "%s: %s", h->host, h->gpu_trouble);
-        pf__finding(findings, SC_SEVERITY_ERROR, h->host, what);
-        *odd = true;
-    }
-    if (h->gpu_repairs[0] != '\0') {
-        snprintf(what, sizeof(what), "%s: %s", h->host, h->gpu_repairs);
-        pf__finding(findings, SC_SEVERITY_WARNING, h->host, what);
+    const struct {
+        const char *text;
+        sc_severity_t severity;
+    } own[] = {{h->pcie_degraded, SC_SEVERITY_WARNING},
+               {h->ib_down, SC_SEVERITY_ERROR},
+               {h->gpu_trouble, SC_SEVERITY_ERROR},
+               {h->gpu_repairs, SC_SEVERITY_WARNING}};
+    char what[320];
+    for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
+        if (own[i].text[0] == '\0')
+            continue;
+        snprintf(what, sizeof(what), "%s: %s", h->host, own[i].text);
+        pf__finding(findings, own[i].severity, h->host, what);
         *odd = true;
     }
 }

@@ -4,6 +4,7 @@
 #ifndef SC_PATTERN_H
 #define SC_PATTERN_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "comm/sc_backend.h"
@@ -63,9 +64,10 @@ size_t sc_step_buffer_bytes(const sc_plan_t *plan, double bytes_scale);
 sc_status_t sc_step_run(sc_step_t *step, sc_err_t *err);
 
 /* The step's compute alone and its communication alone, each the fastest of n runs after a
- * barrier on comm (ms); what the whole steps counted is left as it was. Collective. */
-sc_status_t sc_step_alone(sc_step_t *step, sc_comm_t *comm, int n, double *compute_ms,
-                          double *comm_ms, sc_err_t *err);
+ * barrier on comm (ms); every run ticks progress (a watchdog's; NULL: none); what the whole
+ * steps counted is left as it was. Collective. */
+sc_status_t sc_step_alone(sc_step_t *step, sc_comm_t *comm, int n, atomic_uint_fast64_t *progress,
+                          double *compute_ms, double *comm_ms, sc_err_t *err);
 
 /* A workload's step made ready on comm (collective over it): the workload as it runs on
  * comm's ranks, its layout, plan and grid, and the step with its buffer allocated and filled.

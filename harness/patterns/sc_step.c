@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "engine/sc_watchdog.h"
 #include "util/sc_clock.h"
 
 /* The communicator the compute phase runs on: the one whose started operations it should
@@ -170,9 +171,10 @@ sc_status_t sc_step_run(sc_step_t *s, sc_err_t *err)
     return status;
 }
 
-/* The step's part run alone n times (the fastest kept, ms), after a barrier. */
-static sc_status_t step__part(sc_step_t *s, sc_comm_t *comm, sc_step_part_t part, int n, double *ms,
-                              sc_err_t *err)
+/* The step's part run alone n times (the fastest kept, ms), after a barrier; each run is
+ * progress for the watchdog. */
+static sc_status_t step__part(sc_step_t *s, sc_comm_t *comm, sc_step_part_t part, int n,
+                              atomic_uint_fast64_t *progress, double *ms, sc_err_t *err)
 {
     s->part = part;
     *ms = 0;
@@ -182,17 +184,19 @@ static sc_status_t step__part(sc_step_t *s, sc_comm_t *comm, sc_step_part_t part
         status = sc_step_run(s, err);
         double took = (double)(sc_clock_ns() - t0) * 1e-6;
         *ms = i == 0 || took < *ms ? took : *ms;
+        if (progress != NULL)
+            sc_watchdog_tick(progress);
     }
     return status;
 }
 
-sc_status_t sc_step_alone(sc_step_t *s, sc_comm_t *comm, int n, double *compute_ms, double *comm_ms,
-                          sc_err_t *err)
+sc_status_t sc_step_alone(sc_step_t *s, sc_comm_t *comm, int n, atomic_uint_fast64_t *progress,
+                          double *compute_ms, double *comm_ms, sc_err_t *err)
 {
     sc_step_t kept = *s; /* what the whole steps counted stays theirs */
-    sc_status_t status = step__part(s, comm, SC_STEP_COMPUTE_ONLY, n, compute_ms, err);
+    sc_status_t status = step__part(s, comm, SC_STEP_COMPUTE_ONLY, n, progress, compute_ms, err);
     if (status == SC_OK)
-        status = step__part(s, comm, SC_STEP_COMM_ONLY, n, comm_ms, err);
+        status = step__part(s, comm, SC_STEP_COMM_ONLY, n, progress, comm_ms, err);
     s->counts = kept.counts;
     s->comm_us = kept.comm_us;
     s->compute_us = kept.compute_us;

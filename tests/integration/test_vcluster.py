@@ -469,7 +469,7 @@ def preflight(wd):
     expect(p.returncode == 2 and "health checks one node: start it on each node (4 hosts here)"
            in p.stderr, f"health on 4 hosts: exit {p.returncode}\n{p.stderr[-600:]}")
     # h3 another driver, h4 a slower port, h2 a variable of its own; every host has the fake
-    # NVML's GPU 1 at PCIe x8 of x16
+    # NVML's GPU 1 at PCIe x8 of x16, with pages retired, a row remapped and its clocks throttled
     for h in ("h1", "h2", "h3", "h4"):
         rate = "100 Gb/sec (4X EDR)" if h == "h4" else "200 Gb/sec (4X HDR)"
         vc("env", NAME, h, f"SCALECHECK_NVML_LIBRARY={os.environ['FAKE_NVML']}",
@@ -486,6 +486,9 @@ def preflight(wd):
              " while 3 hosts have " + port.format("200 Gb/sec (4X HDR)")),
             ("warning", "h2: NCCL_SOCKET_IFNAME eth0 while 3 hosts have (unset)")}
     want |= {("warning", f"{h}: GPU 1 at PCIe Gen5 x8 of Gen5 x16") for h in ("h1", "h2", "h3", "h4")}
+    # ... and its memory repaired and its clocks throttled at rest
+    want |= {("warning", f"{h}: GPU 1: 2 retired pages, 1 remapped rows; GPU 1 throttled at rest: "
+              "sw thermal slowdown") for h in ("h1", "h2", "h3", "h4")}
     expect(p.returncode == 1 and found == want, f"odd hosts: exit {p.returncode}\n"
            f"missing {want - found}\nunexpected {found - want}")
     check = doc["checks"][0]
