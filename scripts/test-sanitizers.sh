@@ -48,6 +48,7 @@ if [ "${tsan:-0}" = 1 ] && grep -q '#define SC_HAVE_NCCL 1' "$dir/generated/sc_c
         -DCMAKE_C_FLAGS="-fsanitize=thread -fno-omit-frame-pointer" >/dev/null
     cmake --build "$tdir" -j "$(nproc)" >/dev/null
     export UCX_MEM_MMAP_HOOK_MODE=none UCX_MEM_MALLOC_HOOKS=no
+    export SC_SANITIZER=thread # the emulated run's lighter variant (test_gpu_emulated.py)
     export TSAN_OPTIONS="halt_on_error=1:exitcode=86:detect_deadlocks=0:report_signal_unsafe=0:suppressions=$PWD/tests/tsan.supp"
     (cd "$tdir" && ctest --output-on-failure -j 2 -R \
         '^(unit-test_async|baseline|gpu-emulated-(wrong|graph|blocking|old-nccl|hang|async-error|refused|run|pairs|soak|compute))$')
