@@ -242,9 +242,32 @@ def refused(wd):
     print(f"refused: {len(cases) + 2} bad inputs, exit 2, nothing made")
 
 
+def burn(wd):
+    """--load burn on the host path: every rank burns a core (fp32 products and a memory stream)
+    all through each cycle, beside its sweep and steps, and each cycle records the least TFLOP/s
+    a rank's burn reached; a load that is neither step nor burn is refused."""
+    jpath = os.path.join(wd, "burn.json")
+    rc, out, err, _ = mpirun(2, ["soak", "--duration", "4s", "--cycle", "2", "--load", "burn",
+                                 "--burn-size", "64", "--burn-stream", "1M", "--json", jpath,
+                                 "--results-dir", os.path.join(wd, "b")] + SMALL, timeout=120)
+    doc = load_json(jpath) if os.path.exists(jpath) else {}
+    expect(rc == 0 and doc.get("verdict", {}).get("verdict") == "PASS",
+           f"burn: exit {rc}\n{out[-1500:]}{err[-1000:]}")
+    cycles = [l for l in journal_lines(os.path.join(doc["results_dir"], "journal.jsonl"))
+              if l["type"] == "cycle"]
+    # 64^3 fp32 products on one core: far above a GFLOP/s would be no product, far below no burn
+    expect(len(cycles) >= 2 and all(1e-5 < c["burn_tflops"] < 1 for c in cycles),
+           f"burn figures: {[c.get('burn_tflops') for c in cycles]}")
+    rc, out, err, _ = mpirun(2, ["soak", "--duration", "4s", "--load", "heat", "--results-dir",
+                                 os.path.join(wd, "x")], timeout=60)
+    expect(rc == 2 and "--load: 'heat' is not step or burn" in err, f"--load heat: exit {rc}\n{err}")
+    print(f"burn: {len(cycles)} cycles PASS, the least burn "
+          f"{min(c['burn_tflops'] for c in cycles) * 1e3:.2f} GFLOP/s a core; --load heat refused")
+
+
 def test():
     wd = workdir("soak-" + sys.argv[1])
-    {"resumed": resumed, "degraded": degraded, "refused": refused}[sys.argv[1]](wd)
+    {"resumed": resumed, "degraded": degraded, "refused": refused, "burn": burn}[sys.argv[1]](wd)
 
 
 main(test)
