@@ -238,10 +238,9 @@ static sc_status_t run__point(sc_run_t *run, const sc_run_point_t *pt, sc_comm_t
         status = run__steps(run, &r.step, pc, step_ms, err);
     double alone_c = 0, alone_m = 0; /* the products run: what overlap hid */
     if (status == SC_OK && r.step.kernels)
-        status = sc_step_alone(&r.step, pc,
-                               run->opts.steps < RUN__ALONE_STEPS ? run->opts.steps
-                                                                  : RUN__ALONE_STEPS,
-                               sc_watchdog_progress(run->ses.wd), &alone_c, &alone_m, err);
+        status = sc_step_alone(
+            &r.step, pc, run->opts.steps < RUN__ALONE_STEPS ? run->opts.steps : RUN__ALONE_STEPS,
+            sc_watchdog_progress(run->ses.wd), &alone_c, &alone_m, err);
     if (status == SC_OK) {
         if (pc->size <= 64)
             run__grid(&r.grid, pc, control, out);
