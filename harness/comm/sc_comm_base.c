@@ -6,6 +6,7 @@
 
 #include "coll/sc_check.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,8 +124,9 @@ sc_status_t sc_comm_split_mpi(const sc_comm_t *comm, MPI_Comm parent, int color,
 /* The host path's burn, for the MPI and UCX backends' tables. */
 static sc_status_t comm_base__burn_start(sc_comm_t *comm, const sc_burn_spec_t *spec, sc_err_t *err)
 {
-    (void)comm;
-    return sc_compute_host_burn_start(spec, err);
+    char who[SC_HOST_MAX + 32];
+    snprintf(who, sizeof(who), "rank %d (host %s)", comm->rte->rank, comm->rte->host);
+    return sc_compute_host_burn_start(spec, who, err);
 }
 
 static sc_status_t comm_base__burn_stop(sc_comm_t *comm, sc_burn_result_t *out, sc_err_t *err)

@@ -64,21 +64,20 @@ static void host_burn__free(void)
     host_burn.stream = NULL;
 }
 
-sc_status_t sc_compute_host_burn_start(const sc_burn_spec_t *spec, sc_err_t *err)
+sc_status_t sc_compute_host_burn_start(const sc_burn_spec_t *spec, const char *who, sc_err_t *err)
 {
     pthread_mutex_lock(&host_burn.lock);
     sc_status_t status = SC_OK;
     size_t n2 = (size_t)spec->size * (size_t)spec->size;
     if (host_burn.running)
-        status = sc_err_set(err, SC_ERR_RUNTIME, "burn: already burning");
+        status = sc_err_set(err, SC_ERR_RUNTIME, "%s: burn: already burning", who);
     if (status == SC_OK) {
         host_burn.spec = *spec;
         host_burn.a = malloc(3 * n2 * sizeof(float));
         host_burn.stream = spec->stream_bytes >= 2 ? malloc((size_t)spec->stream_bytes) : NULL;
         if (host_burn.a == NULL || (spec->stream_bytes >= 2 && host_burn.stream == NULL))
             status = sc_err_set(err, SC_ERR_NOMEM,
-                                "burn: no memory for %d^3 products and a "
-                                "%.0f-byte stream",
+                                "%s: burn: no memory for %d^3 products and a %.0f-byte stream", who,
                                 spec->size, spec->stream_bytes);
     }
     if (status == SC_OK) {
@@ -92,7 +91,7 @@ sc_status_t sc_compute_host_burn_start(const sc_burn_spec_t *spec, sc_err_t *err
         atomic_store(&host_burn.stop, 0);
         host_burn.started_ns = sc_clock_ns();
         if (pthread_create(&host_burn.thread, NULL, host_burn__main, NULL) != 0)
-            status = sc_err_set(err, SC_ERR_RUNTIME, "burn: cannot start its thread");
+            status = sc_err_set(err, SC_ERR_RUNTIME, "%s: burn: cannot start its thread", who);
     }
     host_burn.running = status == SC_OK;
     if (status != SC_OK)

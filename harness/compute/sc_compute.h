@@ -60,8 +60,9 @@ void sc_gemm_check_sample(sc_gemm_type_t type, int size, const void *a, const vo
                           const void *result, sc_gemm_check_t *out);
 
 /* The host path's burn (compute_host_burn.c): fp32 products and a memory stream on a thread,
- * one per process; stop is bounded by the product in flight. */
-sc_status_t sc_compute_host_burn_start(const sc_burn_spec_t *spec, sc_err_t *err);
+ * one per process; stop is bounded by the product in flight. who ("rank 3 (host h1)") heads
+ * its errors. */
+sc_status_t sc_compute_host_burn_start(const sc_burn_spec_t *spec, const char *who, sc_err_t *err);
 void sc_compute_host_burn_stop(sc_burn_result_t *out);
 
 /* FNV-1a of bytes (the check's digest). */
