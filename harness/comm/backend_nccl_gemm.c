@@ -61,13 +61,10 @@ static sc_status_t nccl__handle(nccl__comm_t *c, sc_nccl_compute_t *k, sc_err_t 
     return status;
 }
 
-/* Elements of A, B and C of one shape at scale (the batch's). */
+/* Elements of A, B and C of one shape at scale (the batch's); its dimensions into d. */
 static size_t nccl__shape_elems(const sc_gemm_shape_t *s, double scale, long long d[4])
 {
-    d[0] = sc_gemm_dim_at(s->m, scale);
-    d[1] = sc_gemm_dim_at(s->n, scale);
-    d[2] = sc_gemm_dim_at(s->k, scale);
-    d[3] = llround(s->batch < 1 ? 1 : s->batch);
+    sc_gemm_shape_at(s, scale, d);
     return (size_t)((d[0] * d[2] + d[2] * d[1] + d[0] * d[1]) * d[3]);
 }
 
@@ -114,13 +111,13 @@ static sc_status_t nccl__run_set(sc_comm_t *comm, const sc_gemm_set_t *set, doub
     size_t es = sc_gemm_type_size(set->type);
     for (int i = 0; i < set->n && status == SC_OK; i++) {
         long long d[4];
-        nccl__shape_elems(&set->items[i], scale, d);
+        double ran = sc_gemm_shape_at(&set->items[i], scale, d);
         char *a = k->arena, *b = a + (size_t)(d[0] * d[2] * d[3]) * es,
              *out = b + (size_t)(d[2] * d[1] * d[3]) * es;
         status = nccl__blas(
             c, sc_cuda_gemm_batched(k->handle, (int)set->type, d[0], d[1], d[2], d[3], a, b, out),
             set->items[i].name, err);
-        *flops += 2.0 * (double)d[0] * (double)d[1] * (double)d[2] * (double)d[3];
+        *flops += ran;
     }
     return sc_nccl_compute_end(c, status, measured_us, err);
 }

@@ -68,8 +68,11 @@ long long sc_gemm_dim_at(double dim, double scale)
     return rounded < 1 ? 1 : rounded;
 }
 
-double sc_gemm_shape_flops_at(const sc_gemm_shape_t *s, double scale)
+double sc_gemm_shape_at(const sc_gemm_shape_t *s, double scale, long long dims[4])
 {
-    return 2.0 * (double)sc_gemm_dim_at(s->m, scale) * (double)sc_gemm_dim_at(s->n, scale) *
-           (double)sc_gemm_dim_at(s->k, scale) * (double)llround(s->batch < 1 ? 1 : s->batch);
+    dims[0] = sc_gemm_dim_at(s->m, scale);
+    dims[1] = sc_gemm_dim_at(s->n, scale);
+    dims[2] = sc_gemm_dim_at(s->k, scale);
+    dims[3] = llround(s->batch < 1 ? 1 : s->batch);
+    return 2.0 * (double)dims[0] * (double)dims[1] * (double)dims[2] * (double)dims[3];
 }

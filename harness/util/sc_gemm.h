@@ -50,7 +50,8 @@ int sc_gemm_set_add(sc_gemm_set_t *set, const char *name, double m, double n, do
 /* A dimension as it runs at `scale` of the FLOPs: each of m, n, k shrinks by scale^(1/3) (the
  * batch stays), rounded, at least 1. scale 1: the dimension rounded. */
 long long sc_gemm_dim_at(double dim, double scale);
-/* The FLOPs a shape runs at scale (its rounded dimensions). */
-double sc_gemm_shape_flops_at(const sc_gemm_shape_t *s, double scale);
+/* The dimensions a shape runs at scale: m, n, k (sc_gemm_dim_at) and the batch (rounded, at
+ * least 1), into dims; returns the FLOPs they make. */
+double sc_gemm_shape_at(const sc_gemm_shape_t *s, double scale, long long dims[4]);
 
 #endif

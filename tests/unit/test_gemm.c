@@ -112,7 +112,9 @@ static void dims(void)
     SC_EXPECT(sc_gemm_dim_at(7.5, 1.0) == 8);
     sc_gemm_shape_t s = {"x", 100, 200, 300, 4};
     SC_EXPECT_NEAR(sc_gemm_shape_flops(&s), 2.0 * 100 * 200 * 300 * 4, 0);
-    SC_EXPECT_NEAR(sc_gemm_shape_flops_at(&s, 1e-3), 2.0 * 10 * 20 * 30 * 4, 0);
+    long long d[4];
+    SC_EXPECT_NEAR(sc_gemm_shape_at(&s, 1e-3, d), 2.0 * 10 * 20 * 30 * 4, 0);
+    SC_EXPECT(d[0] == 10 && d[1] == 20 && d[2] == 30 && d[3] == 4);
     sc_gemm_type_t t;
     sc_err_t err;
     SC_EXPECT(sc_gemm_type_parse("tf32", "-d", &t, &err) == SC_OK && t == SC_GEMM_tf32);
