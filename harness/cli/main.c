@@ -67,7 +67,9 @@ static bool main__usage_as(FILE *out)
 {
     const char *format = sc_cli_help_format();
     size_t n = sizeof(main__commands) / sizeof(main__commands[0]);
-    if (!strcmp(format, "words")) {
+    if (!strcmp(format, "exit-codes")) {
+        sc_cli_markdown_exit_codes(out);
+    } else if (!strcmp(format, "words")) {
         for (size_t i = 0; i < n; i++)
             fprintf(out, "%s%s", i ? " " : "", main__commands[i].name);
         fputc('\n', out);
@@ -87,10 +89,10 @@ static bool main__usage_as(FILE *out)
             fputc('\n', out);
         }
         fputs(".SH ENVIRONMENT\n.TP\nSCALECHECK_RESULTS\nwhere run directories go (default: "
-              "results/ in the build tree, else ~/.local/share/scalecheck/results)\n.SH EXIT "
-              "STATUS\n0 good, 1 a check failed, 2 bad usage or input, 3 a runtime fault, 4 "
-              "interrupted.\n.SH EXAMPLES\n.nf\n",
+              "results/ in the build tree, else ~/.local/share/scalecheck/results)\n",
               out);
+        sc_cli_man_exit_codes(out);
+        fputs(".SH EXAMPLES\n.nf\n", out);
         sc_cli_roff(out, page->examples);
         fputs("\n.fi\n", out);
     }
@@ -104,8 +106,9 @@ static void main__usage(FILE *out)
     fprintf(out, "usage: mpirun [mpirun options] scalecheck COMMAND [options]\n\ncommands:\n");
     for (size_t i = 0; i < sizeof(main__commands) / sizeof(main__commands[0]); i++)
         fprintf(out, "  %-10s %s\n", main__commands[i].name, main__commands[i].help);
-    fprintf(out, "\n'scalecheck COMMAND --help' lists a command's options.\n"
-                 "exit codes: 0 good, 1 a check failed, 2 bad usage or input, 3 runtime fault\n");
+    char codes[256];
+    fprintf(out, "\n'scalecheck COMMAND --help' lists a command's options.\nexit codes: %s\n",
+            sc_exit_codes_line(codes, sizeof(codes)));
 }
 
 static const main__command_t *main__find(const char *name)

@@ -1,6 +1,7 @@
 #include "sc_cli.h"
 #include "sc_config.h"
 
+#include "record/sc_record.h"
 #include "util/sc_names.h"
 #include "util/sc_size.h"
 
@@ -217,8 +218,10 @@ void sc_cli_set_command(const char *name, const char *summary)
 const char *sc_cli_help_format(void)
 {
     const char *f = getenv("SCALECHECK_HELP_FORMAT");
-    return f != NULL && (!strcmp(f, "man") || !strcmp(f, "words") || !strcmp(f, "values")) ? f
-                                                                                           : "text";
+    return f != NULL && (!strcmp(f, "man") || !strcmp(f, "words") || !strcmp(f, "values") ||
+                         !strcmp(f, "exit-codes"))
+               ? f
+               : "text";
 }
 
 void sc_cli_roff(FILE *out, const char *text)
@@ -276,9 +279,38 @@ static void cli__man(const sc_cli_opt_t *table, FILE *out)
         sc_cli_roff(out, page->examples);
         fputs("\n.fi\n", out);
     }
-    fputs(".SH EXIT STATUS\n0 good, 1 a check failed, 2 bad usage or input, 3 a runtime fault, 4 "
-          "interrupted.\n.SH SEE ALSO\n.BR scalecheck (1)\n",
+    sc_cli_man_exit_codes(out);
+    fputs(".SH SEE ALSO\n.BR scalecheck (1)\n", out);
+}
+
+void sc_cli_man_exit_codes(FILE *out)
+{
+    size_t n;
+    const sc_exit_code_t *codes = sc_exit_codes(&n);
+    fputs(".SH EXIT STATUS\n", out);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(out, ".TP\n.B %d\n", codes[i].code);
+        sc_cli_roff(out, codes[i].meaning);
+        fputc('\n', out);
+    }
+}
+
+void sc_cli_markdown_exit_codes(FILE *out)
+{
+    size_t n;
+    const sc_exit_code_t *codes = sc_exit_codes(&n);
+    fputs("| code | meaning |\n|---|---|\n", out);
+    for (size_t i = 0; i < n; i++)
+        fprintf(out, "| %d | %s |\n", codes[i].code, codes[i].meaning);
+    fputs("\nThe verdict every output says (the table, `result.json`, `summary.json`, `junit.xml`, "
+          "`metrics.prom`, `report.html`):\n\n| verdict | exit | `scalecheck_verdict` | in JUnit "
+          "| meaning |\n|---|---|---|---|---|\n",
           out);
+    for (int v = 0; v < SC_VERDICT_COUNT; v++) {
+        const sc_verdict_row_t *row = sc_verdict_row((sc_verdict_t)v);
+        fprintf(out, "| %s | %d | %d | %s | %s |\n", row->name, row->exit_code, v, row->junit,
+                row->meaning);
+    }
 }
 
 void sc_cli_print_help(const sc_cli_opt_t *table, FILE *out)

@@ -106,9 +106,12 @@ sc_status_t sc_cli_parse_words(const sc_cli_opt_t *table, int argc, char **argv,
 void sc_cli_print_help(const sc_cli_opt_t *table, FILE *out);
 /* How --help prints, from SCALECHECK_HELP_FORMAT: "text" (the default); "man": the command's
  * page in roff (scalecheck-CMD(1), what `cmake --install` installs); "words": its option names,
- * and "values": the values they take, for the shell completion. The page names the command main set
- * here. */
+ * and "values": the values they take, for the shell completion; "exit-codes" (scalecheck
+ * --help only): the README's table of exit codes. The page names the command main set here. */
 const char *sc_cli_help_format(void);
+/* The exit codes (SC_EXIT_MAP) as a man page's EXIT STATUS, and as the README's markdown table. */
+void sc_cli_man_exit_codes(FILE *out);
+void sc_cli_markdown_exit_codes(FILE *out);
 void sc_cli_set_command(const char *name, const char *summary);
 /* A command's manual page beyond its options (cli/sc_pages.c): DESCRIPTION and EXAMPLES, one
  * command line a line; NULL for a command without one. */

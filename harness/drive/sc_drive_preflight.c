@@ -83,10 +83,10 @@ int sc_drive_preflight(const sc_rte_t *rte, const sc_drive_preflight_opts_t *o, 
             sc_drive_doc_header(&doc, &ses, argc, argv);
         status = sc_drive_preflight_hosts(&ses, &doc, &err);
     }
-    bool failed = false;
+    int failed = 0;
     if (status == SC_OK && rte->rank == 0) {
         sc_verdict_print_line(&ses.res, &doc.checks);
-        failed = sc_verdict_exit(&doc) != 0;
+        failed = sc_verdict_exit(&doc);
         status = sc_drive_complete(&ses, &doc, &ending, &err);
         if (status == SC_OK)
             sc_results_printf(&ses.res, "# report: %s/report.html\n", ses.res.dir);

@@ -359,8 +359,8 @@ static sc_status_t soak__participants(soak__run_t *run, sc_err_t *err)
 }
 
 /* The end: the run judged over every cycle, the verdict printed, the journal's end line, the
- * document, the report and the metrics (rank 0). Whether a check failed. */
-static sc_status_t soak__finish(soak__run_t *run, bool *failed, sc_err_t *err)
+ * document, the report and the metrics (rank 0). The verdict's exit code into failed. */
+static sc_status_t soak__finish(soak__run_t *run, int *failed, sc_err_t *err)
 {
     sc_result_t *doc = &run->doc;
     sc_soak_judge(&doc->soak, &run->l.limits, &doc->checks);
@@ -368,10 +368,11 @@ static sc_status_t soak__finish(soak__run_t *run, bool *failed, sc_err_t *err)
     sc_results_printf(&run->ses.res, "# soak: %zu cycles, %.0f of %.0f s\n", doc->soak.n,
                       doc->soak_s, doc->soak_duration_s);
     sc_verdict_print(stdout, run->ses.res.log, &doc->checks);
-    *failed = sc_verdict_exit(doc) != 0;
+    *failed = sc_verdict_exit(doc);
+    char said[48];
+    snprintf(said, sizeof(said), "verdict %s", sc_verdict_row(sc_result_verdict(doc))->name);
     sc_status_t status =
-        sc_soak_journal_mark(run->ending.journal, "end", "complete",
-                             *failed ? "verdict FAIL" : "verdict PASS", run->ending.cycles, err);
+        sc_soak_journal_mark(run->ending.journal, "end", "complete", said, run->ending.cycles, err);
     if (status == SC_OK)
         status = sc_drive_complete(&run->ses, doc, &run->ending.ending, err);
     return status;
@@ -494,7 +495,7 @@ int sc_drive_soak(const sc_rte_t *rte, const sc_soak_opts_t *opts, sc_soak_parse
                           "soak_s", "wall_s", "busbw", "step_ms", "pair_GBps", "gpu_C");
     if (status == SC_OK)
         status = soak__cycles(&run, &err);
-    bool failed = false;
+    int failed = 0;
     if (status == SC_OK && rte->rank == 0)
         status = soak__finish(&run, &failed, &err);
     if (status != SC_OK && err.status != SC_ERR_USAGE && rte->rank == 0 &&

@@ -250,11 +250,5 @@ void sc_verdict_probe(const sc_topology_t *t, const char *when, double us, int l
 
 int sc_verdict_exit(const sc_result_t *doc)
 {
-    sc_tally_t tally = sc_result_tally(doc);
-    bool checks_failed = doc->judged && tally.fail > 0;
-    if (!checks_failed && doc->wrong_total == 0 && doc->localization.nsuspects == 0)
-        return 0;
-    bool disturbed = checks_failed && tally.inconclusive && doc->wrong_total == 0 &&
-                     doc->localization.nsuspects == 0;
-    return disturbed ? SC_EXIT_INCONCLUSIVE : 1;
+    return sc_verdict_row(sc_result_verdict(doc))->exit_code;
 }

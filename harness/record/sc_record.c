@@ -91,9 +91,41 @@ sc_tally_t sc_checks_tally(const sc_checks_t *checks)
     return t;
 }
 
+static const sc_verdict_row_t record__verdicts[] = {
+#define SC__VERDICT_ROW(name, code, junit, meaning) {#name, code, junit, meaning},
+    SC_VERDICT_MAP(SC__VERDICT_ROW)
+#undef SC__VERDICT_ROW
+};
+
+const sc_verdict_row_t *sc_verdict_row(sc_verdict_t v)
+{
+    return &record__verdicts[v >= 0 && v < SC_VERDICT_COUNT ? v : SC_VERDICT_FAIL];
+}
+
+const char *sc_verdict_values_line(char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int v = 0; v < SC_VERDICT_COUNT && used < len; v++) {
+        int w = snprintf(buf + used, len - used, "%s%d %s", v ? ", " : "", v,
+                         record__verdicts[v].name);
+        used += w > 0 ? (size_t)w : 0;
+    }
+    return buf;
+}
+
+sc_verdict_t sc_tally_kind(sc_tally_t t)
+{
+    if (t.inconclusive)
+        return SC_VERDICT_INCONCLUSIVE;
+    return t.level == SC_LEVEL_FAIL   ? SC_VERDICT_FAIL
+           : t.level == SC_LEVEL_WARN ? SC_VERDICT_WARN
+                                      : SC_VERDICT_PASS;
+}
+
 const char *sc_tally_verdict(sc_tally_t t)
 {
-    return t.inconclusive ? "INCONCLUSIVE" : sc_level_name(t.level);
+    return sc_verdict_row(sc_tally_kind(t))->name;
 }
 
 void sc_kvs_text(sc_kvs_t *kvs, const char *key, const char *text)
@@ -196,6 +228,13 @@ void sc_result_init(sc_result_t *r, const char *command)
 sc_tally_t sc_result_tally(const sc_result_t *r)
 {
     return sc_tally_sum(sc_checks_tally(&r->checks), r->unlisted);
+}
+
+sc_verdict_t sc_result_verdict(const sc_result_t *r)
+{
+    if (r->wrong_total > 0 || r->localization.nsuspects > 0)
+        return SC_VERDICT_FAIL;
+    return r->judged ? sc_tally_kind(sc_result_tally(r)) : SC_VERDICT_PASS;
 }
 
 static void record__points_free(sc_points_t *points)

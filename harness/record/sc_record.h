@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "rte/sc_rte.h"
+#include "util/sc_status.h"
 
 /* An optional figure that is absent (no expectation without a topology): NaN, left out of
  * JSON and empty in CSV. */
@@ -62,10 +63,40 @@ void sc_tally_add(sc_tally_t *t, const sc_check_t *c);
 /* The tally of a's checks and b's together. */
 sc_tally_t sc_tally_sum(sc_tally_t a, sc_tally_t b);
 
-/* The verdict a tally gives: "PASS", "WARN", "FAIL", or "INCONCLUSIVE" (a FAIL measured on a
- * disturbed machine: the run says nothing of the system; exit SC_EXIT_INCONCLUSIVE). */
+/* The verdicts a run can end with, listed once: what each is called, the exit code it leaves,
+ * the value metrics export, and what JUnit makes of it. Every output (the table, result.json,
+ * JUnit, metrics, the report, the soak journal, help) takes them from here.
+ * name, exit code, JUnit, meaning */
+#define SC_VERDICT_MAP(X)                                                                          \
+    X(PASS, SC_EXIT_GOOD, "passed", "every check passed")                                          \
+    X(WARN, SC_EXIT_GOOD, "passed, with the warning as system-out",                                \
+      "no check failed; some were off by more than their warning band")                            \
+    X(FAIL, SC_EXIT_FAILED, "a failure", "a check failed")                                         \
+    X(INCONCLUSIVE, SC_EXIT_INCONCLUSIVE, "an error",                                              \
+      "checks failed while a disturbance check did not pass: no verdict on the system")
+
+typedef enum {
+#define SC__VERDICT_ENUM(name, code, junit, meaning) SC_VERDICT_##name,
+    SC_VERDICT_MAP(SC__VERDICT_ENUM)
+#undef SC__VERDICT_ENUM
+        SC_VERDICT_COUNT
+} sc_verdict_t;
+
+typedef struct {
+    const char *name; /* "PASS" ... */
+    int exit_code;
+    const char *junit, *meaning;
+} sc_verdict_row_t;
+/* The verdict's row; its metric value is the verdict itself (0 PASS .. 3 INCONCLUSIVE). */
+const sc_verdict_row_t *sc_verdict_row(sc_verdict_t v);
+/* "0 PASS, 1 WARN, 2 FAIL, 3 INCONCLUSIVE" (what metrics export) into buf (returned). */
+const char *sc_verdict_values_line(char *buf, size_t len);
+
+/* The verdict a tally gives: FAIL measured on a disturbed machine is INCONCLUSIVE (the run
+ * says nothing of the system). */
+sc_verdict_t sc_tally_kind(sc_tally_t t);
+/* Its name: "PASS", "WARN", "FAIL" or "INCONCLUSIVE". */
 const char *sc_tally_verdict(sc_tally_t t);
-#define SC_EXIT_INCONCLUSIVE 5
 
 /* ---- declared vs detected, hosts set up differently (preflight) ---- */
 typedef struct {

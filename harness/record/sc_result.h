@@ -112,6 +112,10 @@ bool sc_result_incomplete(const sc_result_t *r);
 bool sc_result_final(const sc_result_t *r);
 /* The verdict's tally over every check: those in r->checks and those left unlisted. */
 sc_tally_t sc_result_tally(const sc_result_t *r);
+/* The run's verdict, the one every output says: its checks' (sc_tally_kind), FAIL whatever the
+ * machine was doing when data came back wrong or a suspect was named, PASS when nothing was
+ * judged and nothing went wrong. Its exit code is sc_verdict_row(v)->exit_code. */
+sc_verdict_t sc_result_verdict(const sc_result_t *r);
 /* Frees pairs' matrices and names (kept NULL): a document filled again from a finished matrix. */
 void sc_result_free_matrix(sc_result_t *r);
 /* Frees everything the document holds (not the telemetry's own records: see sc_health_free). */

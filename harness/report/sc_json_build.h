@@ -26,7 +26,7 @@ json_t *sc_json_joined_rows(const char *path);
 /* The list a source writes when the document is written, where the mark is; source must live
  * until then. */
 json_t *sc_json_source_rows(const sc_list_source_t *source);
-/* r's verdict (sc_json_tally of sc_result_tally) as it is when the writer reaches it: after the
+/* r's verdict (sc_json_tally) as it is when the writer reaches it: after the
  * rows a source wrote, whose checks it counts. */
 json_t *sc_json_tally_later(const sc_result_t *r);
 /* A run that did not reach its end (killed, or still running) keeps its rows in the journal its
@@ -41,8 +41,8 @@ json_t *sc_json_kvs(const sc_kvs_t *kvs);
 json_t *sc_json_matrix(const double *m, int n);
 /* The hosts' telemetry as an array. */
 json_t *sc_json_health(const sc_health_t *hosts, int n);
-/* {"checks", "pass", "warn", "fail", "verdict"} of a tally. */
-json_t *sc_json_tally(sc_tally_t t);
+/* {"checks", "pass", "warn", "fail", "verdict"} of r: its tally and its verdict (sc_result_verdict). */
+json_t *sc_json_tally(const sc_result_t *r);
 /* Writes v as JSON to path (indented, 15 significant digits), whole or not at all, and drops
  * v. */
 sc_status_t sc_json_write_new(const char *path, json_t *v, sc_err_t *err);

@@ -216,7 +216,7 @@ static json_t *json_doc__result_json(const sc_result_t *r)
                                                sizeof(*r->checks.items), sc_check_fields));
         json_object_set_new(doc, "verdict",
                             r->cases_source ? sc_json_tally_later(r)
-                                            : sc_json_tally(sc_result_tally(r)));
+                                            : sc_json_tally(r));
     }
     if (r->health != NULL)
         json_object_set_new(doc, "telemetry", sc_json_health(r->health, r->nhealth));
@@ -275,7 +275,7 @@ sc_status_t sc_json_write_summary(const char *path, const sc_result_t *r, const 
                                   int nplots, const char *plots_note, sc_err_t *err)
 {
     json_t *summary =
-        r->judged ? sc_json_tally(sc_result_tally(r)) : json_pack("{s:s}", "verdict", "NONE");
+        r->judged ? sc_json_tally(r) : json_pack("{s:s}", "verdict", "NONE");
     if (sc_result_incomplete(r)) { /* whatever was judged, the run did not finish */
         json_object_set_new(summary, "verdict", json_string("INCOMPLETE"));
         json_doc__set_text(summary, "reason", r->reason);

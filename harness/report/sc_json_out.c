@@ -278,7 +278,7 @@ static bool json_out__expand_value(FILE *out, const char **p)
     if (sscanf(*p, "tally %p\"%n", &r, &used) != 1 || used == 0)
         return false;
     *p += used;
-    json_t *tally = sc_json_tally(sc_result_tally(r));
+    json_t *tally = sc_json_tally(r);
     int rc = json_dumpf(tally, out, 0);
     json_decref(tally);
     return rc == 0;
@@ -449,10 +449,12 @@ json_t *sc_json_health(const sc_health_t *hosts, int n)
     return list;
 }
 
-json_t *sc_json_tally(sc_tally_t t)
+json_t *sc_json_tally(const sc_result_t *r)
 {
+    sc_tally_t t = sc_result_tally(r);
     return json_pack("{s:i, s:i, s:i, s:i, s:s}", "checks", t.checks, "pass", t.pass, "warn",
-                     t.warn, "fail", t.fail, "verdict", sc_tally_verdict(t));
+                     t.warn, "fail", t.fail, "verdict",
+                     sc_verdict_row(sc_result_verdict(r))->name);
 }
 
 /* The document indented, each list of rows (sc_json_rows) a row a line where its mark is. */

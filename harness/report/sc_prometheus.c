@@ -76,9 +76,11 @@ static void prom__checks(FILE *out, const sc_result_t *r)
     if (!r->judged)
         return;
     sc_tally_t t = sc_result_tally(r);
-    prom__family(out, "scalecheck_verdict", "gauge",
-                 "The last run's verdict: 0 PASS, 1 WARN, 2 FAIL (the worst of its checks).");
-    prom__sample(out, r, "scalecheck_verdict", NULL, t.level);
+    char values[96], help[160];
+    snprintf(help, sizeof(help), "The last run's verdict: %s.",
+             sc_verdict_values_line(values, sizeof(values)));
+    prom__family(out, "scalecheck_verdict", "gauge", help);
+    prom__sample(out, r, "scalecheck_verdict", NULL, sc_result_verdict(r));
     prom__family(out, "scalecheck_checks", "gauge", "The last run's checks at each verdict.");
     const int counts[] = {t.pass, t.warn, t.fail};
     for (int l = SC_LEVEL_PASS; l <= SC_LEVEL_FAIL; l++)

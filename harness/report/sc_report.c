@@ -409,14 +409,14 @@ static void report__html_facts(FILE *out, const sc_result_t *r)
         }
         fprintf(out, "</p>\n");
     } else if (r->judged) {
-        static const char *const classes[] = {"pass", "warn", "fail"};
+        static const char *const classes[SC_VERDICT_COUNT] = {"pass", "warn", "fail", "warn"};
         sc_tally_t t = sc_result_tally(r);
+        sc_verdict_t v = sc_result_verdict(r);
         fprintf(out,
                 "<div class='verdict %s'><p>verdict: <span class='badge %s'>%s</span> %d "
                 "checks: %d pass, %d warn, %d fail%s</p>\n",
-                t.inconclusive ? "warn" : classes[t.level],
-                t.inconclusive ? "warn" : classes[t.level], sc_tally_verdict(t), t.checks, t.pass,
-                t.warn, t.fail, t.inconclusive ? "; " SC_INCONCLUSIVE_TEXT : "");
+                classes[v], classes[v], sc_verdict_row(v)->name, t.checks, t.pass, t.warn, t.fail,
+                v == SC_VERDICT_INCONCLUSIVE ? "; " SC_INCONCLUSIVE_TEXT : "");
         report__html_not_passed(out, r);
         fprintf(out, "</div>\n");
     }

@@ -104,6 +104,10 @@ static void verdict_render__junit_timestamp(const sc_result_t *r, char *buf, siz
     snprintf(buf, len, "%.19s", r->start_utc[0] ? r->start_utc : "1970-01-01T00:00:00");
 }
 
+/* A check as a JUnit test case, as the verdict table says (SC_VERDICT_MAP): a PASS passes, a
+ * WARN passes with its warning as output (the exit code is 0: a CI must not go red), a FAIL is a
+ * failure, and a FAIL of an INCONCLUSIVE run an error (exit 5: neither green nor a verdict on
+ * the system). */
 static void verdict_render__junit_case(FILE *out, const char *suite, const sc_check_t *c,
                                        bool inconclusive)
 {
@@ -120,27 +124,43 @@ static void verdict_render__junit_case(FILE *out, const char *suite, const sc_ch
         fprintf(out, "/>\n");
         return;
     }
-    if (c->level == SC_LEVEL_WARN) { /* neither passed nor failed: what Jenkins and GitLab show
-                                      * of a <skipped>, not a green pass */
-        fprintf(out, ">\n    <skipped message=\"WARN: ");
+    if (c->level == SC_LEVEL_WARN) {
+        fprintf(out, ">\n    <system-out>WARN: ");
         sc_files_xml_text(out, detail);
         fprintf(out, "%s", c->note[0] ? " - " : "");
         sc_files_xml_text(out, c->note);
-        fprintf(out, "\"/>\n  </testcase>\n");
+        fprintf(out, "</system-out>\n  </testcase>\n");
         return;
     }
-    if (inconclusive) { /* measured on a disturbed machine: neither a pass nor a failure */
-        fprintf(out, ">\n    <skipped message=\"inconclusive: the reference probe says the "
-                     "machine was disturbed; ");
+    if (inconclusive) {
+        fprintf(out, ">\n    <error type=\"INCONCLUSIVE\" message=\"");
+        sc_files_xml_text(out, SC_INCONCLUSIVE_TEXT);
+        fprintf(out, "\">");
+    } else {
+        fprintf(out, ">\n    <failure type=\"FAIL\" message=\"");
         sc_files_xml_text(out, detail);
-        fprintf(out, "\"/>\n  </testcase>\n");
-        return;
+        fprintf(out, "\">");
     }
-    fprintf(out, ">\n    <failure type=\"FAIL\" message=\"");
-    sc_files_xml_text(out, detail);
-    fprintf(out, "\">");
-    sc_files_xml_text(out, c->note);
-    fprintf(out, "</failure>\n  </testcase>\n");
+    sc_files_xml_text(out, inconclusive ? detail : c->note);
+    fprintf(out, "</%s>\n  </testcase>\n", inconclusive ? "error" : "failure");
+}
+
+/* The suspects a localisation named, each a failed test case of its own: the bad node or link
+ * is what a CI page should show first. */
+static void verdict_render__junit_suspects(FILE *out, const sc_result_t *r)
+{
+    for (int i = 0; i < r->localization.nsuspects; i++) {
+        const sc_suspect_t *s = &r->localization.suspects[i];
+        fprintf(out, "  <testcase classname=\"scalecheck.");
+        sc_files_xml_text(out, r->command);
+        fprintf(out, "\" name=\"suspect %s: ", s->kind);
+        sc_files_xml_text(out, s->where);
+        fprintf(out, "\" time=\"0\">\n    <failure type=\"SUSPECT\" message=\"");
+        sc_files_xml_text(out, s->where);
+        fprintf(out, " is the likely cause\">");
+        sc_files_xml_text(out, s->evidence);
+        fprintf(out, "</failure>\n  </testcase>\n");
+    }
 }
 
 /* Checks past what a CI server loads (SC_DEFAULT_SHOWN) are one test case, failed when one of
@@ -152,14 +172,15 @@ static void verdict_render__junit_unlisted(FILE *out, const sc_result_t *r, bool
     sc_files_xml_text(out, r->command);
     fprintf(out, "\" name=\"%d more checks, not listed (result.json holds each)\" time=\"0\"",
             u->checks);
-    if (u->fail == 0 || inconclusive) {
+    if (u->fail == 0) {
         fprintf(out, "/>\n");
         return;
     }
     fprintf(out,
-            ">\n    <failure type=\"FAIL\" message=\"%d of them FAILED, %d WARNed\"/>\n"
+            ">\n    <%s type=\"%s\" message=\"%d of them FAILED, %d WARNed\"/>\n"
             "  </testcase>\n",
-            u->fail, u->warn);
+            inconclusive ? "error" : "failure", inconclusive ? "INCONCLUSIVE" : "FAIL", u->fail,
+            u->warn);
 }
 
 /* A run that did not complete is one more test case, in error, with the reason. */
@@ -194,14 +215,16 @@ static int verdict_render__junit_writer(FILE *out, void *arg)
     sc_files_xml_text(out, r->command);
     fprintf(out, "\" timestamp=\"%s\" hostname=\"", stamp);
     sc_files_xml_text(out, r->hosts != NULL && r->nhosts > 0 ? r->hosts[0] : "localhost");
-    fprintf(out, "\" tests=\"%zu\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\">\n",
-            r->checks.n + (r->unlisted.checks > 0) + incomplete,
-            t.inconclusive ? 0 : listed.fail + (r->unlisted.fail > 0), incomplete ? 1 : 0,
-            listed.warn + (t.inconclusive ? listed.fail : 0),
+    int failed_cases = listed.fail + (r->unlisted.fail > 0);
+    int suspects = r->localization.nsuspects;
+    fprintf(out, "\" tests=\"%zu\" failures=\"%d\" errors=\"%d\" skipped=\"0\" time=\"%.3f\">\n",
+            r->checks.n + (r->unlisted.checks > 0) + (size_t)suspects + incomplete,
+            (t.inconclusive ? 0 : failed_cases) + suspects,
+            (incomplete ? 1 : 0) + (t.inconclusive ? failed_cases : 0),
             r->elapsed_s > 0 ? r->elapsed_s : 0.0);
     fprintf(out, "  <properties>\n");
     verdict_render__junit_property(out, "state", r->state);
-    verdict_render__junit_property(out, "verdict", sc_tally_verdict(t));
+    verdict_render__junit_property(out, "verdict", sc_verdict_row(sc_result_verdict(r))->name);
     verdict_render__junit_property(out, "version", r->version);
     verdict_render__junit_property(out, "backend", r->backend);
     verdict_render__junit_property(out, "topology", r->topology);
@@ -209,6 +232,7 @@ static int verdict_render__junit_writer(FILE *out, void *arg)
     fprintf(out, "  </properties>\n");
     for (size_t i = 0; i < r->checks.n; i++)
         verdict_render__junit_case(out, r->command, &r->checks.items[i], t.inconclusive);
+    verdict_render__junit_suspects(out, r);
     if (r->unlisted.checks > 0)
         verdict_render__junit_unlisted(out, r, t.inconclusive);
     if (incomplete)

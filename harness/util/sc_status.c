@@ -9,10 +9,35 @@ static const int status__exit_codes[] = {
 #undef SC__STATUS_CODE
 };
 
+static const sc_exit_code_t status__exits[] = {
+#define SC__EXIT_ROW(name, code, brief, meaning) {code, brief, meaning},
+    SC_EXIT_MAP(SC__EXIT_ROW)
+#undef SC__EXIT_ROW
+};
+
+const sc_exit_code_t *sc_exit_codes(size_t *n)
+{
+    *n = sizeof(status__exits) / sizeof(status__exits[0]);
+    return status__exits;
+}
+
+const char *sc_exit_codes_line(char *buf, size_t len)
+{
+    size_t n, used = 0;
+    const sc_exit_code_t *codes = sc_exit_codes(&n);
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && used < len; i++) {
+        int w = snprintf(buf + used, len - used, "%s%d %s", i ? ", " : "", codes[i].code,
+                         codes[i].brief);
+        used += w > 0 ? (size_t)w : 0;
+    }
+    return buf;
+}
+
 int sc_status_exit_code(sc_status_t status)
 {
     if (status < 0 || status >= SC_STATUS_COUNT)
-        return 3;
+        return SC_EXIT_FAULT;
     return status__exit_codes[status];
 }
 

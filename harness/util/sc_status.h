@@ -7,19 +7,20 @@
 #define SC_STATUS_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 /* name, exit code, description */
 #define SC_STATUS_MAP(X)                                                                           \
-    X(OK, 0, "success")                                                                            \
-    X(ERR_CHECK, 1, "data check or expectation failed")                                            \
-    X(ERR_USAGE, 2, "bad usage")                                                                   \
-    X(ERR_INPUT, 2, "bad input")                                                                   \
-    X(ERR_UNSUPPORTED, 2, "not supported here")                                                    \
-    X(ERR_RUNTIME, 3, "runtime fault")                                                             \
-    X(ERR_TIMEOUT, 3, "timed out")                                                                 \
-    X(ERR_PEER, 3, "a peer failed")                                                                \
-    X(ERR_NOMEM, 3, "out of memory")                                                               \
-    X(ERR_IO, 3, "I/O error")
+    X(OK, SC_EXIT_GOOD, "success")                                                                 \
+    X(ERR_CHECK, SC_EXIT_FAILED, "data check or expectation failed")                               \
+    X(ERR_USAGE, SC_EXIT_USAGE, "bad usage")                                                       \
+    X(ERR_INPUT, SC_EXIT_USAGE, "bad input")                                                       \
+    X(ERR_UNSUPPORTED, SC_EXIT_USAGE, "not supported here")                                        \
+    X(ERR_RUNTIME, SC_EXIT_FAULT, "runtime fault")                                                 \
+    X(ERR_TIMEOUT, SC_EXIT_FAULT, "timed out")                                                     \
+    X(ERR_PEER, SC_EXIT_FAULT, "a peer failed")                                                    \
+    X(ERR_NOMEM, SC_EXIT_FAULT, "out of memory")                                                   \
+    X(ERR_IO, SC_EXIT_FAULT, "I/O error")
 
 typedef enum {
 #define SC__STATUS_ENUM(name, code, text) SC_##name,
@@ -28,8 +29,37 @@ typedef enum {
         SC_STATUS_COUNT
 } sc_status_t;
 
-/* Exit code the contract assigns to a status: 0 good, 1 check failed, 2 usage/input,
- * 3 runtime fault. */
+/* The process's exit codes, listed once: help, the man pages, the README's table (a test holds
+ * it equal) and every command's ending take them from here.
+ * name, code, brief (help's one line), meaning (the README's and the man page's). */
+#define SC_EXIT_MAP(X)                                                                             \
+    X(GOOD, 0, "good", "every check passed or warned (or nothing was held to a topology)")          \
+    X(FAILED, 1, "a check failed", "a check failed or data came back wrong: the verdict says which") \
+    X(USAGE, 2, "bad usage or input",                                                              \
+      "bad usage or input: one line naming the flag or file:line:column; nothing on disk")         \
+    X(FAULT, 3, "a runtime fault",                                                                 \
+      "a runtime fault: a rank or link failed, a wait passed its bound; the culprits named")       \
+    X(INTERRUPTED, 4, "interrupted",                                                               \
+      "interrupted (SIGINT, SIGTERM, SIGHUP); what finished is kept")                              \
+    X(INCONCLUSIVE, 5, "inconclusive",                                                             \
+      "inconclusive: checks failed while the machine was disturbed (other load, no `/sys`)")
+
+enum {
+#define SC__EXIT_ENUM(name, code, brief, meaning) SC_EXIT_##name = code,
+    SC_EXIT_MAP(SC__EXIT_ENUM)
+#undef SC__EXIT_ENUM
+};
+
+typedef struct {
+    int code;
+    const char *brief, *meaning;
+} sc_exit_code_t;
+/* The exit codes in order (n of them). */
+const sc_exit_code_t *sc_exit_codes(size_t *n);
+/* "0 good, 1 a check failed, ..., 5 inconclusive" into buf (returned). */
+const char *sc_exit_codes_line(char *buf, size_t len);
+
+/* Exit code the contract assigns to a status (SC_EXIT_*). */
 int sc_status_exit_code(sc_status_t status);
 
 #define SC_ERR_MSG_MAX 1024
