@@ -182,6 +182,9 @@ sc_status_t sc_drive_complete(sc_session_t *ses, sc_result_t *doc, const sc_driv
     sc_status_t status = sc_drive_save_doc(ses, doc, "complete", err);
     if (status == SC_OK && ses->rte != NULL && ses->rte->rank == 0)
         status = sc_drive_outputs(ses->res.dir, doc, ending, err);
+    /* every command that leaves a report says where, last */
+    if (status == SC_OK && ses->rte != NULL && ses->rte->rank == 0 && ses->res.dir[0] != '\0')
+        sc_results_printf(&ses->res, "# report: %s/report.html\n", ses->res.dir);
     return status;
 }
 

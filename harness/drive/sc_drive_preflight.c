@@ -88,8 +88,6 @@ int sc_drive_preflight(const sc_rte_t *rte, const sc_drive_preflight_opts_t *o, 
         sc_verdict_print_line(&ses.res, &doc.checks);
         failed = sc_verdict_exit(&doc);
         status = sc_drive_complete(&ses, &doc, &ending, &err);
-        if (status == SC_OK)
-            sc_results_printf(&ses.res, "# report: %s/report.html\n", ses.res.dir);
     }
     if (status != SC_OK && rte->rank == 0 && doc.command[0] != '\0' && ses.res.dir[0] != '\0')
         sc_drive_save_failed(&ses, &doc, &err, &ending);

@@ -497,8 +497,6 @@ int sc_drive_run(const sc_rte_t *rte, const sc_run_opts_t *opts, int argc, char 
         sc_session_telemetry(&run.ses, &run.doc.health, &run.doc.nhealth);
     if (status == SC_OK && rte->rank == 0) {
         status = sc_drive_complete(&run.ses, &run.doc, &run.ending, &err);
-        if (status == SC_OK)
-            sc_results_printf(&run.ses.res, "# report: %s/report.html\n", run.ses.res.dir);
     }
     if (status != SC_OK && run.doc.command[0] != '\0')
         sc_drive_save_failed(&run.ses, &run.doc, &err, &run.ending);

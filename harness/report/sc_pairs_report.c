@@ -11,8 +11,9 @@
 #include "report/sc_json_out.h"
 #include "report/sc_verdict_render.h"
 
-/* A terminal heatmap: each cell's bandwidth against the reference. */
-static void pairs_report__heatmap(sc_results_t *res, const double *m, int n,
+/* A terminal heatmap: each cell's bandwidth against the reference; a pair a search strategy
+ * left out is "." (not measured), never 0 GB/s (which reads as a dead link). */
+static void pairs_report__heatmap(sc_results_t *res, const double *m, const int *looks, int n,
                                   const char *const *names, double reference, const char *title)
 {
     static const char *const shades[] = {"  ", "░░", "▒▒", "▓▓", "██"};
@@ -24,8 +25,8 @@ static void pairs_report__heatmap(sc_results_t *res, const double *m, int n,
     for (int i = 0; i < n; i++) {
         sc_results_printf(res, "  %12.12s", names[i]);
         for (int j = 0; j < n; j++) {
-            if (i == j) {
-                sc_results_printf(res, " %10s", "-");
+            if (i == j || looks[i * n + j] == 0) {
+                sc_results_printf(res, " %10s", i == j ? "-" : ".");
                 continue;
             }
             double f = reference > 0 ? m[i * n + j] / reference : 0;
@@ -109,9 +110,12 @@ bool sc_pairs_report(sc_results_t *res, const sc_pairs_matrix_t *m, const char *
     if (m->measured == 0)
         sc_results_printf(res, "#\n# no pair measured: every group was healthy\n");
     else if (n <= SC_PAIRS_HEATMAP_MAX) {
-        pairs_report__heatmap(res, m->uni, n, names, reference, "uni-directional bandwidth");
-        pairs_report__heatmap(res, m->bidir, n, names, 2 * reference,
+        pairs_report__heatmap(res, m->uni, m->looks, n, names, reference,
+                              "uni-directional bandwidth");
+        pairs_report__heatmap(res, m->bidir, m->looks, n, names, 2 * reference,
                               "bi-directional bandwidth (both directions)");
+        if (m->measured < n * (n - 1) / 2)
+            sc_results_printf(res, "# .: not measured (the strategy left the pair out)\n");
     } else
         sc_results_printf(res,
                           "#\n# %d participants: no heatmap above %d (pairs.csv, the HTML "

@@ -449,11 +449,12 @@ static int report__html_writer(FILE *out, void *arg)
                  "<style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
                  "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;"
                  "padding:3px 8px;text-align:right}th{background:#eee}.pass{background:#c8f0c8}"
-                 ".warn{background:#fff0b0}.fail{background:#f6c0c0}.badge{font-size:1.4em;"
+                 ".warn{background:#fff0b0}.fail{background:#f6c0c0}.unmeasured{color:#999}.badge{font-size:1.4em;"
                  "padding:4px 12px}.wide{overflow-x:auto;max-width:100%%}.verdict{padding:"
                  "4px 12px;margin:1em 0}svg{max-width:100%%;height:auto}code{word-break:"
                  "break-all}</style></head><body>\n");
     report__html_facts(out, r);
+    sc_pairs_html(out, r);
     report__html_unlisted(out, r);
     for (int i = 0; i < h->nplots; i++)
         sc_report_html_file(out, h->dir, h->plots[i]);

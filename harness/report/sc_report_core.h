@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "record/sc_result.h"
 #include "record/sc_soak.h"
 
 /* Plots are drawn in a stage: a folder made exclusively inside dir (mkdtemp), where the data
@@ -36,5 +37,10 @@ int sc_soak_plots(const char *dir, const sc_soak_cycles_t *cycles, const char **
                   size_t len);
 /* A row a cycle in the page (nothing without cycles). */
 void sc_soak_html_cycles(FILE *out, const sc_soak_cycles_t *cycles);
+
+/* A pairs run's suspects and its matrix as a heatmap, for the top of the page (sc_pairs_html.c;
+ * nothing for another command). No heatmap past SC_PAIRS_HTML_MAX participants. */
+#define SC_PAIRS_HTML_MAX 64
+void sc_pairs_html(FILE *out, const sc_result_t *r);
 
 #endif
