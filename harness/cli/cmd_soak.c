@@ -19,7 +19,8 @@ static const sc_cli_opt_t soak__options[] = {
     O(0, "resume", "DIR", "carry on the soak in DIR (its journal) with its own options",
       SC_OPT_STRING, resume, 0, 0),
     O(0, "cycle", "SECONDS",
-      "a cycle lasts at least this long, its health sampled while it waits (default 300)",
+      "a cycle lasts at least this long, its health sampled while it waits "
+      "(default " SC_DEFAULT_SOAK_CYCLE_TEXT " s, or --duration when shorter)",
       SC_OPT_DOUBLE, cycle_s, 0, 86400),
     O('W', "workload", "FILE",
       "the training step each cycle runs (default " SC_DEFAULT_SOAK_WORKLOAD ", shipped)",
@@ -86,7 +87,7 @@ static void soak__defaults(sc_soak_opts_t *o)
                           .compute_scale = 1,
                           .max_drift = -1,
                           .telemetry_s = SC_DEFAULT_TELEMETRY_S,
-                          .cycle_s = 300};
+                          .cycle_s = -1}; /* SC_DEFAULT_SOAK_CYCLE_S, within --duration */
     sc_common_opts_default(&o->common, SOAK__COMMON);
 }
 

@@ -194,22 +194,22 @@ int sc_drive_pairs(const sc_rte_t *rte, const sc_drive_pairs_opts_t *opts, int a
     sc_err_t err;
     sc_err_clear(&err);
     sc_status_t status = SC_OK;
-    /* every input and output checked before the session makes a results directory */
-    int participants = o.per_rank ? rte->size : rte->nhosts;
-    if (participants < 2)
-        status = sc_err_set(&err, SC_ERR_USAGE,
-                            "%d %s: a pair needs two (more hosts, or --per rank for the ranks of "
-                            "one host)",
-                            participants, o.per_rank ? "rank" : "host");
+    /* every input and output checked before the session makes a results directory; the
+     * launch's size last, so that a bad flag or file is named whatever the launch */
     double expected = 0;
     sc_leaves_t rank_leaves = {0}, leaves = {0};
-    if (status == SC_OK)
-        status = pairs__topology(&o, rte, &expected, &rank_leaves, &err);
+    status = pairs__topology(&o, rte, &expected, &rank_leaves, &err);
     sc_baseline_t baseline = {0};
     if (status == SC_OK)
         status = sc_drive_baseline_load(o.baseline, &baseline, &err);
     if (status == SC_OK)
         status = sc_drive_check_outputs(&o.common, &err);
+    int participants = o.per_rank ? rte->size : rte->nhosts;
+    if (status == SC_OK && participants < 2)
+        status = sc_err_set(&err, SC_ERR_USAGE,
+                            "%d %s: a pair needs two (more hosts, or --per rank for the ranks of "
+                            "one host)",
+                            participants, o.per_rank ? "rank" : "host");
     sc_session_t ses = {0};
     pairs__files_t files = {&ses, sc_common_path(o.common.csv_path)};
     sc_drive_ending_t ending = {

@@ -6,6 +6,7 @@
  * killed soak loses at most the cycle it was in; `soak --resume DIR` carries on with the same
  * options on the same ranks and hosts. At the end: the worst of each health figure per host, the
  * drift from the first cycles to the last, the time-series plots and the verdict. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,15 @@ static sc_status_t soak__inputs(soak__launch_t *l, sc_err_t *err)
     if (o->duration != NULL && !sc_duration_parse(o->duration, &l->duration_s))
         return sc_err_set(err, SC_ERR_USAGE,
                           "--duration: '%s' is not a duration (90s, 30m, 72h, 3d)", o->duration);
+    /* a cycle within the soak: the default shortened to the duration, a longer one refused
+     * (it would run past the duration: "300 of 20 s") */
+    if (o->duration != NULL && o->cycle_s < 0)
+        o->cycle_s = fmin(SC_DEFAULT_SOAK_CYCLE_S, l->duration_s);
+    else if (o->duration != NULL && o->cycle_s > l->duration_s)
+        return sc_err_set(err, SC_ERR_USAGE,
+                          "--cycle: %g s is longer than --duration %s: a cycle would run past "
+                          "the soak",
+                          o->cycle_s, o->duration);
     if (strcmp(o->mode, "concurrent") && strcmp(o->mode, "serial"))
         return sc_err_set(err, SC_ERR_USAGE, "--mode: '%s' is not concurrent or serial", o->mode);
     if (strcmp(o->load, "step") && strcmp(o->load, "burn"))
@@ -363,10 +373,13 @@ static sc_status_t soak__participants(soak__run_t *run, sc_err_t *err)
 static sc_status_t soak__finish(soak__run_t *run, int *failed, sc_err_t *err)
 {
     sc_result_t *doc = &run->doc;
-    sc_soak_judge(&doc->soak, &run->l.limits, &doc->checks);
+    sc_soak_judge(&doc->soak, &run->l.limits, &doc->checks, doc->not_checked,
+                  sizeof(doc->not_checked));
     doc->judged = true;
     sc_results_printf(&run->ses.res, "# soak: %zu cycles, %.0f of %.0f s\n", doc->soak.n,
                       doc->soak_s, doc->soak_duration_s);
+    if (doc->not_checked[0] != '\0')
+        sc_results_printf(&run->ses.res, "# not checked: %s\n", doc->not_checked);
     sc_verdict_print(stdout, run->ses.res.log, &doc->checks);
     *failed = sc_verdict_exit(doc);
     char said[48];
@@ -379,12 +392,17 @@ static sc_status_t soak__finish(soak__run_t *run, int *failed, sc_err_t *err)
 }
 
 /* The most memory a rank's buffers take in a cycle: the sweep's largest all-reduce (sent and
- * received), the workload's step at full scale, the pair check's messages. */
-static uint64_t soak__need(const soak__run_t *run)
+ * received), the workload's step at full scale, the pair check's messages; flag: the option that
+ * asks for the most. */
+static uint64_t soak__need(const soak__run_t *run, const char **flag)
 {
     const sc_soak_opts_t *o = &run->l.o;
     uint64_t need = 2 * o->sweep_max, pairs = 2 * o->pair_size + 8;
-    need = pairs > need ? pairs : need;
+    *flag = "--sweep-max";
+    if (pairs > need) { /* the refusal names the option that asks for the most */
+        need = pairs;
+        *flag = "--pair-size";
+    }
     int n = run->ses.world->size;
     sc_workload_t at;
     sc_layout_t l;
@@ -394,7 +412,10 @@ static uint64_t soak__need(const soak__run_t *run)
     if (sc_workload_layout(&at, n, &l, &ignored) == SC_OK &&
         sc_plan_build(&at, &l, &plan, &ignored) == SC_OK) {
         uint64_t step = sc_step_buffer_bytes(&plan, o->bytes_scale);
-        need = step > need ? step : need;
+        if (step > need) {
+            need = step;
+            *flag = "--workload's step (its buffers at --bytes-scale)";
+        }
         sc_plan_free(&plan);
     }
     return need;
@@ -479,8 +500,11 @@ int sc_drive_soak(const sc_rte_t *rte, const sc_soak_opts_t *opts, sc_soak_parse
     soak__context(&run);
     /* before any buffer and before the journal: too large is bad usage, exit 2, and a resumed
      * soak's journal and result.json stay as they were */
-    if (status == SC_OK)
-        status = sc_comm_check_memory(run.ses.world, soak__need(&run), "--sweep-max", &err);
+    if (status == SC_OK) {
+        const char *flag = NULL;
+        uint64_t need = soak__need(&run, &flag);
+        status = sc_comm_check_memory(run.ses.world, need, flag, &err);
+    }
     if (status == SC_OK && rte->rank == 0)
         status = soak__begin(&run, rte, argc, argv, &err);
     if (status == SC_OK && rte->nhosts > 1 && !o->common.no_preflight)

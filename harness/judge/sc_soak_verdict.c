@@ -61,6 +61,28 @@ static const soak_verdict__figure_t soak_verdict__figures[] = {
 #undef LIM
 #undef FIG
 
+/* Whether a figure is a GPU's (a host without GPUs has none to report: nothing to check). */
+static bool soak_verdict__gpu_figure(const soak_verdict__figure_t *fig)
+{
+    static const char *const host_metrics[] = {"cpu_temp_c", "edac_uncorrected", "edac_corrected",
+                                               "ib_errors"};
+    for (size_t i = 0; i < sizeof(host_metrics) / sizeof(host_metrics[0]); i++)
+        if (!strcmp(fig->metric, host_metrics[i]))
+            return false;
+    return true;
+}
+
+/* Appends "; text" to a list of what was not checked (cut with "..." where it does not fit). */
+static void soak_verdict__not_checked(char *list, size_t len, const char *text)
+{
+    size_t used = strlen(list);
+    if (used + 4 >= len)
+        return;
+    int w = snprintf(list + used, len - used, "%s%s", used ? "; " : "", text);
+    if (w < 0 || (size_t)w >= len - used)
+        snprintf(list + len - 4, 4, "...");
+}
+
 /* A figure's limit (0 where any growth counts). */
 static double soak_verdict__limit_of(const sc_soak_limits_t *l, const soak_verdict__figure_t *fig)
 {
@@ -208,13 +230,23 @@ static void soak_verdict__growth(const sc_soak_cycles_t *cycles, const char *hos
     soak_verdict__limit(checks, name, what, (double)(last - first), limit, SC_LEVEL_FAIL, note);
 }
 
-static void soak_verdict__host_checks(const sc_soak_cycles_t *cycles, const char *host,
-                                      const sc_soak_limits_t *l, sc_checks_t *checks)
+/* Per host and figure the worst cycle; a limited figure no cycle reported (no sensor: a CPU
+ * temperature on a VM) is said in not_checked, never counted a PASS. */
+static void soak_verdict__host_checks(const sc_soak_cycles_t *cycles, const sc_soak_host_t *last,
+                                      const sc_soak_limits_t *l, sc_checks_t *checks,
+                                      char *not_checked, size_t len)
 {
+    const char *host = last->host;
+    bool gpus = last->gpus_available || last->ngpus > 0;
     for (size_t f = 0; f < NFIGURES; f++) {
         const soak_verdict__figure_t *fig = &soak_verdict__figures[f];
         double limit = soak_verdict__limit_of(l, fig);
         soak_verdict__fold_t v = soak_verdict__fold(cycles, host, fig, limit);
+        if (v.reported == 0 && fig->limit != NO_LIMIT && (gpus || !soak_verdict__gpu_figure(fig))) {
+            char text[SC_HOST_MAX + 96];
+            snprintf(text, sizeof(text), "%s: %s (no sensor reported it)", host, fig->what);
+            soak_verdict__not_checked(not_checked, len, text);
+        }
         if (v.reported == 0)
             continue;
         char name[192], note[128] = "", who[224] = "";
@@ -265,7 +297,7 @@ static void soak_verdict__drift(const sc_soak_cycles_t *cycles, const sc_soak_li
                                 sc_checks_t *checks)
 {
     size_t n = cycles->n, span = (size_t)sc_soak_drift_span((int)n);
-    if (n < SC_SOAK_DRIFT_CYCLES)
+    if (n < SC_SOAK_DRIFT_CYCLES) /* said once, by sc_soak_judge */
         return;
     double first = soak_verdict__median(cycles, 0, span, figure);
     double last = soak_verdict__median(cycles, n - span, n, figure);
@@ -279,13 +311,60 @@ static void soak_verdict__drift(const sc_soak_cycles_t *cycles, const sc_soak_li
                  span, span);
 }
 
-void sc_soak_judge(const sc_soak_cycles_t *cycles, const sc_soak_limits_t *l, sc_checks_t *checks)
+/* The largest sweep size's busbw in its worst cycle against the run's median, as soon as there
+ * are two cycles: a swing of SC_SOAK_SWING_MAX or more FAILs a soak too short for the drift. */
+static void soak_verdict__swing(const sc_soak_cycles_t *cycles, const char *name,
+                                sc_checks_t *checks)
 {
+    size_t n = cycles->n, have = 0;
+    double *v = calloc(n ? n : 1, sizeof(double)), worst = SC_ABSENT;
+    int worst_cycle = 0;
+    for (size_t i = 0; v != NULL && i < n; i++) {
+        double b = sc_soak_cycle_busbw(&cycles->items[i]);
+        if (!sc_present(b) || b <= 0)
+            continue;
+        v[have++] = b;
+        if (!sc_present(worst) || b < worst) {
+            worst = b;
+            worst_cycle = cycles->items[i].cycle;
+        }
+    }
+    if (have >= 2) {
+        sc_stats_t st;
+        sc_stats_compute(v, have, &st);
+        double tol = 1.0 - 1.0 / SC_SOAK_SWING_MAX;
+        sc_band_t band = {.tolerance = tol, .fail_tolerance = tol};
+        sc_check_t *c = sc_verdict_band(checks, name, "busbw_GBps", worst, st.median, &band, true,
+                                        "median cycle");
+        if (c != NULL)
+            snprintf(c->note, sizeof(c->note), "the slowest cycle (%d) against the median of %zu",
+                     worst_cycle, have);
+    }
+    free(v);
+}
+
+void sc_soak_judge(const sc_soak_cycles_t *cycles, const sc_soak_limits_t *l, sc_checks_t *checks,
+                   char *not_checked, size_t len)
+{
+    if (len > 0)
+        not_checked[0] = '\0';
     if (cycles->n == 0)
         return;
     const sc_soak_cycle_t *last = &cycles->items[cycles->n - 1];
     for (int k = 0; k < last->nhosts; k++)
-        soak_verdict__host_checks(cycles, last->hosts[k].host, l, checks);
+        soak_verdict__host_checks(cycles, &last->hosts[k], l, checks, not_checked, len);
+    if (cycles->n < SC_SOAK_DRIFT_CYCLES) {
+        char text[128];
+        snprintf(text, sizeof(text),
+                 "drift (%zu cycle%s: it needs %d; a longer --duration or a "
+                 "shorter --cycle)",
+                 cycles->n, cycles->n == 1 ? "" : "s", SC_SOAK_DRIFT_CYCLES);
+        soak_verdict__not_checked(not_checked, len, text);
+    }
+    char swing[192];
+    snprintf(swing, sizeof(swing), "swing: all-reduce busbw at %llu B",
+             last->nsizes ? (unsigned long long)last->size_bytes[last->nsizes - 1] : 0ull);
+    soak_verdict__swing(cycles, swing, checks);
     sc_soak_judge_gpus(cycles, checks);
     char name[192];
     snprintf(name, sizeof(name), "drift: all-reduce busbw at %llu B",

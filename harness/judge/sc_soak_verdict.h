@@ -16,11 +16,18 @@ void sc_soak_judge_cycle(sc_soak_cycle_t *c, const sc_soak_limits_t *l);
 #define SC_SOAK_DRIFT_CYCLES 6
 int sc_soak_drift_span(int ncycles);
 
+/* The most the largest sweep size's busbw may swing between cycles: its slowest cycle at a third
+ * of the median FAILs, however few the cycles. */
+#define SC_SOAK_SWING_MAX 3.0
+
 /* The run's checks: per host and limit the worst cycle (its number in the note); corrected
  * errors that grew (ECC, PCIe replays, NVLink, EDAC, InfiniBand) a WARN; the drift of the
  * largest sweep size's busbw, the step time and the slowest pair, FAIL past max_drift
- * (SC_SOAK_DRIFT_CYCLES cycles at least); hosts without GPU telemetry named in a note. */
-void sc_soak_judge(const sc_soak_cycles_t *cycles, const sc_soak_limits_t *l, sc_checks_t *checks);
+ * (SC_SOAK_DRIFT_CYCLES cycles at least); the swing of the busbw (two cycles at least). What
+ * could not be checked - a limit no sensor reported, the drift of a short soak - into
+ * not_checked ("; "-separated, "" none): said, never a PASS. */
+void sc_soak_judge(const sc_soak_cycles_t *cycles, const sc_soak_limits_t *l, sc_checks_t *checks,
+                   char *not_checked, size_t len);
 
 /* The GPUs under the soak's load, per host (sc_soak_gpu_verdict.c): pages retired and rows
  * remapped before the soak began (WARN, with the counts and the GPU), the SM clock against its

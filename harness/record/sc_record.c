@@ -107,8 +107,8 @@ const char *sc_verdict_values_line(char *buf, size_t len)
     size_t used = 0;
     buf[0] = '\0';
     for (int v = 0; v < SC_VERDICT_COUNT && used < len; v++) {
-        int w = snprintf(buf + used, len - used, "%s%d %s", v ? ", " : "", v,
-                         record__verdicts[v].name);
+        int w =
+            snprintf(buf + used, len - used, "%s%d %s", v ? ", " : "", v, record__verdicts[v].name);
         used += w > 0 ? (size_t)w : 0;
     }
     return buf;

@@ -15,13 +15,21 @@
     }
 
 const sc_field_t sc_result_header_fields[] = {
-    SC__H(version, SC_FIELD_TEXT),       SC__H(command, SC_FIELD_TEXT),
-    SC__H(ranks, SC_FIELD_INT),          SC__H(nhosts, SC_FIELD_INT),
-    SC__H(state, SC_FIELD_TEXT_OPT),     SC__H(reason, SC_FIELD_TEXT_OPT),
-    SC__H(at_fault, SC_FIELD_TEXT_OPT),  SC__H(start_utc, SC_FIELD_TEXT_OPT),
-    SC__H(elapsed_s, SC_FIELD_OPTIONAL), SC__H(results_dir, SC_FIELD_TEXT_OPT),
-    SC__H(journal, SC_FIELD_TEXT_OPT),   SC__H(backend, SC_FIELD_TEXT_OPT),
-    SC__H(backend_note, SC_FIELD_TEXT),  SC__H(topology, SC_FIELD_TEXT_OPT),
+    SC__H(version, SC_FIELD_TEXT),
+    SC__H(command, SC_FIELD_TEXT),
+    SC__H(ranks, SC_FIELD_INT),
+    SC__H(nhosts, SC_FIELD_INT),
+    SC__H(state, SC_FIELD_TEXT_OPT),
+    SC__H(reason, SC_FIELD_TEXT_OPT),
+    SC__H(at_fault, SC_FIELD_TEXT_OPT),
+    SC__H(start_utc, SC_FIELD_TEXT_OPT),
+    SC__H(elapsed_s, SC_FIELD_OPTIONAL),
+    SC__H(results_dir, SC_FIELD_TEXT_OPT),
+    SC__H(journal, SC_FIELD_TEXT_OPT),
+    SC__H(backend, SC_FIELD_TEXT_OPT),
+    SC__H(backend_note, SC_FIELD_TEXT),
+    SC__H(topology, SC_FIELD_TEXT_OPT),
+    SC__H(not_checked, SC_FIELD_TEXT_OPT),
     {NULL, SC_FIELD_INT, 0, 0, 0},
 };
 

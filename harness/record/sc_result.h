@@ -74,6 +74,9 @@ typedef struct {
     /* judged */
     bool judged; /* checks were made (a topology or the matrix): the verdict exists */
     sc_checks_t checks;
+    /* what could not be checked ("; "-separated, "" none): a limit no sensor reported, a drift
+     * over too few cycles - said beside the verdict in every output, never taken for a PASS */
+    char not_checked[512];
     /* At fleet scale (judge and report of a million rows) `cases` and `checks` hold only the
      * ones shown (record/sc_shown.h): every one stays in result.json, or in the files below
      * when this document is the one that writes it: the rows a JSON object a line each (a

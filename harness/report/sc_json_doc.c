@@ -215,8 +215,7 @@ static json_t *json_doc__result_json(const sc_result_t *r)
                                 : sc_json_rows(r->checks.items, r->checks.n,
                                                sizeof(*r->checks.items), sc_check_fields));
         json_object_set_new(doc, "verdict",
-                            r->cases_source ? sc_json_tally_later(r)
-                                            : sc_json_tally(r));
+                            r->cases_source ? sc_json_tally_later(r) : sc_json_tally(r));
     }
     if (r->health != NULL)
         json_object_set_new(doc, "telemetry", sc_json_health(r->health, r->nhealth));
@@ -274,8 +273,7 @@ sc_status_t sc_json_mark_end(const char *path, const char *command, const char *
 sc_status_t sc_json_write_summary(const char *path, const sc_result_t *r, const char *const *plots,
                                   int nplots, const char *plots_note, sc_err_t *err)
 {
-    json_t *summary =
-        r->judged ? sc_json_tally(r) : json_pack("{s:s}", "verdict", "NONE");
+    json_t *summary = r->judged ? sc_json_tally(r) : json_pack("{s:s}", "verdict", "NONE");
     if (sc_result_incomplete(r)) { /* whatever was judged, the run did not finish */
         json_object_set_new(summary, "verdict", json_string("INCOMPLETE"));
         json_doc__set_text(summary, "reason", r->reason);

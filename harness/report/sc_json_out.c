@@ -453,8 +453,7 @@ json_t *sc_json_tally(const sc_result_t *r)
 {
     sc_tally_t t = sc_result_tally(r);
     return json_pack("{s:i, s:i, s:i, s:i, s:s}", "checks", t.checks, "pass", t.pass, "warn",
-                     t.warn, "fail", t.fail, "verdict",
-                     sc_verdict_row(sc_result_verdict(r))->name);
+                     t.warn, "fail", t.fail, "verdict", sc_verdict_row(sc_result_verdict(r))->name);
 }
 
 /* The document indented, each list of rows (sc_json_rows) a row a line where its mark is. */

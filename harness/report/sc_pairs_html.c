@@ -22,8 +22,8 @@ static void pairs_html__suspects(FILE *out, const sc_result_t *r)
     const sc_localization_t *loc = &r->localization;
     if (!r->has_localization && loc->nsuspects == 0)
         return;
-    fprintf(out, "<div class='verdict %s'><h2>Suspects: %d</h2>\n", loc->nsuspects ? "fail" : "pass",
-            loc->nsuspects);
+    fprintf(out, "<div class='verdict %s'><h2>Suspects: %d</h2>\n",
+            loc->nsuspects ? "fail" : "pass", loc->nsuspects);
     if (loc->nsuspects == 0)
         fprintf(out, "<p>no node, link or switch is slower than the others</p>\n");
     for (int k = 0; k < loc->nsuspects; k++) {

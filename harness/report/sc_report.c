@@ -417,6 +417,11 @@ static void report__html_facts(FILE *out, const sc_result_t *r)
                 "checks: %d pass, %d warn, %d fail%s</p>\n",
                 classes[v], classes[v], sc_verdict_row(v)->name, t.checks, t.pass, t.warn, t.fail,
                 v == SC_VERDICT_INCONCLUSIVE ? "; " SC_INCONCLUSIVE_TEXT : "");
+        if (r->not_checked[0] != '\0') {
+            fprintf(out, "<p><b>not checked</b>: ");
+            sc_files_xml_text(out, r->not_checked);
+            fprintf(out, "</p>\n");
+        }
         report__html_not_passed(out, r);
         fprintf(out, "</div>\n");
     }
@@ -449,7 +454,8 @@ static int report__html_writer(FILE *out, void *arg)
                  "<style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
                  "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;"
                  "padding:3px 8px;text-align:right}th{background:#eee}.pass{background:#c8f0c8}"
-                 ".warn{background:#fff0b0}.fail{background:#f6c0c0}.unmeasured{color:#999}.badge{font-size:1.4em;"
+                 ".warn{background:#fff0b0}.fail{background:#f6c0c0}.unmeasured{color:#999}.badge{"
+                 "font-size:1.4em;"
                  "padding:4px 12px}.wide{overflow-x:auto;max-width:100%%}.verdict{padding:"
                  "4px 12px;margin:1em 0}svg{max-width:100%%;height:auto}code{word-break:"
                  "break-all}</style></head><body>\n");

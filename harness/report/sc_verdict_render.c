@@ -239,6 +239,11 @@ static int verdict_render__junit_writer(FILE *out, void *arg)
         verdict_render__junit_incomplete(out, r);
     /* the WARNs again in the suite's output, for a reader of the log alone */
     fprintf(out, "  <system-out>");
+    if (r->not_checked[0] != '\0') { /* said, never a pass */
+        fprintf(out, "NOT CHECKED: ");
+        sc_files_xml_text(out, r->not_checked);
+        fprintf(out, "\n");
+    }
     for (size_t i = 0; i < r->checks.n; i++)
         if (r->checks.items[i].level == SC_LEVEL_WARN) {
             fprintf(out, "WARN ");

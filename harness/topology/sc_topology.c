@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <unistd.h>
 
 #include "config/sc_workload.h"
 #include "config/sc_yaml.h"
@@ -387,6 +389,9 @@ static sc_status_t topology__load(const char *path, sc_topology_t *t, char chain
                                 "%s:%d:%d: extends: '%s' is neither beside this file nor a "
                                 "shipped topology",
                                 path, base->line, base->column, base->value);
+        else if (access(next, R_OK) != 0) /* named where it is asked for */
+            status = sc_err_set(err, SC_ERR_INPUT, "%s:%d:%d: extends: '%s': cannot open %s: %s",
+                                path, base->line, base->column, base->value, next, strerror(errno));
         else
             status = topology__load(next, t, chain, depth + 1, err);
     }

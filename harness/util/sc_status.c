@@ -44,11 +44,15 @@ int sc_status_exit_code(sc_status_t status)
 sc_status_t sc_err_set(sc_err_t *err, sc_status_t status, const char *fmt, ...)
 {
     if (err != NULL) {
+        /* formatted aside first: a message that wraps the error's own ("--resume: %s",
+         * err->msg) must not read what it is overwriting */
+        char msg[sizeof(err->msg)];
         va_list ap;
         va_start(ap, fmt);
-        err->status = status;
-        vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+        vsnprintf(msg, sizeof(msg), fmt, ap);
         va_end(ap);
+        err->status = status;
+        memcpy(err->msg, msg, sizeof(msg));
     }
     return status;
 }

@@ -33,8 +33,9 @@ typedef enum {
  * it equal) and every command's ending take them from here.
  * name, code, brief (help's one line), meaning (the README's and the man page's). */
 #define SC_EXIT_MAP(X)                                                                             \
-    X(GOOD, 0, "good", "every check passed or warned (or nothing was held to a topology)")          \
-    X(FAILED, 1, "a check failed", "a check failed or data came back wrong: the verdict says which") \
+    X(GOOD, 0, "good", "every check passed or warned (or nothing was held to a topology)")         \
+    X(FAILED, 1, "a check failed",                                                                 \
+      "a check failed or data came back wrong: the verdict says which")                            \
     X(USAGE, 2, "bad usage or input",                                                              \
       "bad usage or input: one line naming the flag or file:line:column; nothing on disk")         \
     X(FAULT, 3, "a runtime fault",                                                                 \
@@ -72,7 +73,8 @@ typedef struct {
 } sc_err_t;
 
 /* Records status and a printf-style message in err (when err is not NULL); returns status so
- * that callers can write `return sc_err_set(err, SC_ERR_INPUT, "...")`. */
+ * that callers can write `return sc_err_set(err, SC_ERR_INPUT, "...")`. The message may wrap
+ * err->msg itself ("--flag: %s", err->msg). */
 sc_status_t sc_err_set(sc_err_t *err, sc_status_t status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

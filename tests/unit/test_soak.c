@@ -73,7 +73,8 @@ static void judged(sc_soak_cycles_t *cycles, sc_checks_t *checks)
     memset(checks, 0, sizeof(*checks));
     for (size_t i = 0; i < cycles->n; i++)
         sc_soak_judge_cycle(&cycles->items[i], &l);
-    sc_soak_judge(cycles, &l, checks);
+    char not_checked[512];
+    sc_soak_judge(cycles, &l, checks, not_checked, sizeof(not_checked));
 }
 
 static void check_verdicts(void)
@@ -152,7 +153,8 @@ static void check_gpus(void)
     sc_soak_limits_t l = limits();
     for (size_t i = 0; i < cycles.n; i++)
         sc_soak_judge_cycle(&cycles.items[i], &l);
-    sc_soak_judge(&cycles, &l, &checks);
+    char not_checked[512];
+    sc_soak_judge(&cycles, &l, &checks, not_checked, sizeof(not_checked));
     const sc_check_t *before =
         check(&checks, "h1: retired pages and remapped rows before the soak");
     SC_EXPECT(before != NULL && before->level == SC_LEVEL_WARN && before->measured == 2 &&
