@@ -349,7 +349,11 @@ static double compare__relative(double v, double best)
     return sc_present(v) && best > 0 ? 10.0 * v / best : SC_ABSENT;
 }
 
-static void compare__score(sc_compare_row_t *row, const double best[3], const sc_weights_t *weights)
+/* row's scores and its total. A dimension some compared system has a figure for (scored[d]) is
+ * in every total: a system without the figure scores 0 there, so that a missing figure never
+ * lifts a total above one that has it (its score stays absent for the tables). */
+static void compare__score(sc_compare_row_t *row, const double best[3], const sc_weights_t *weights,
+                           const bool scored[SC_DIM_COUNT])
 {
     double eff = row->efficiency < 0 ? 0 : row->efficiency > 1 ? 1 : row->efficiency;
     row->score[SC_DIM_scaling] = row->throughput > 0 ? 10.0 * eff : 0;
@@ -366,11 +370,25 @@ static void compare__score(sc_compare_row_t *row, const double best[3], const sc
     row->score[SC_DIM_ecosystem] = compare__ecosystem_score(row->library);
     double sum = 0, used = 0;
     for (int d = 0; d < SC_DIM_COUNT; d++)
-        if (sc_present(row->score[d]) && weights->w[d] > 0) {
-            sum += weights->w[d] * row->score[d];
+        if (scored[d] && weights->w[d] > 0) {
+            sum += weights->w[d] * (sc_present(row->score[d]) ? row->score[d] : 0);
             used += weights->w[d];
         }
     row->total = used > 0 ? sum / used : 0;
+}
+
+/* Which dimensions some system has a score for (scores made, then the rows scored again). */
+static void compare__scored(sc_compare_systems_t *s, const double best[3],
+                            const sc_weights_t *weights, bool scored[SC_DIM_COUNT])
+{
+    const bool all[SC_DIM_COUNT] = {0};
+    for (int d = 0; d < SC_DIM_COUNT; d++)
+        scored[d] = false;
+    for (size_t i = 0; i < s->n; i++) {
+        compare__score(&s->items[i].row, best, weights, all);
+        for (int d = 0; d < SC_DIM_COUNT; d++)
+            scored[d] = scored[d] || sc_present(s->items[i].row.score[d]);
+    }
 }
 
 static int compare__by_rank(const void *a, const void *b)
@@ -387,8 +405,10 @@ void sc_compare_rank(sc_compare_systems_t *s, const sc_weights_t *weights)
     const double best[3] = {compare__best(s, offsetof(sc_compare_row_t, throughput)),
                             compare__best(s, offsetof(sc_compare_row_t, samples_per_usd)),
                             compare__best(s, offsetof(sc_compare_row_t, samples_per_kwh))};
+    bool scored[SC_DIM_COUNT];
+    compare__scored(s, best, weights, scored);
     for (size_t i = 0; i < s->n; i++)
-        compare__score(&s->items[i].row, best, weights);
+        compare__score(&s->items[i].row, best, weights, scored);
     qsort(s->items, s->n, sizeof(*s->items), compare__by_rank);
     for (size_t i = 0; i < s->n; i++)
         s->items[i].row.rank = (int)i + 1;

@@ -22,8 +22,8 @@ void sc_compare_formula(const sc_weights_t *w, char *buf, size_t len)
     }
     if (used < len)
         snprintf(buf + used, len - used,
-                 ") / %g, each score 0-10; a dimension a system has no figure for is left out "
-                 "of its sum and of the divisor",
+                 ") / %g, each score 0-10; a system with no figure (n/a) for a dimension "
+                 "another has scores 0 there, a dimension none has is left out",
                  total);
 }
 
