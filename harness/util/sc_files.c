@@ -23,25 +23,101 @@ static bool files__own_link(const struct stat *link)
     return link->st_uid == getuid() || link->st_uid == 0;
 }
 
+/* A FIFO's writer opened by the early check and held until the final write (sc_files_write_text)
+ * uses it: closed in between, the reader would see the end of its input before the results. */
+#define FILES__HELD 8
+static struct {
+    char path[PATH_MAX];
+    int fd;
+} files__held[FILES__HELD];
+static int files__nheld;
+
+static void files__hold(const char *path, int fd)
+{
+    if (files__nheld == FILES__HELD) {
+        close(fd);
+        return;
+    }
+    snprintf(files__held[files__nheld].path, sizeof(files__held[0].path), "%s", path);
+    files__held[files__nheld++].fd = fd;
+}
+
+/* The writer held for path (taken: the caller closes it), or -1. */
+static int files__take_held(const char *path)
+{
+    for (int i = 0; i < files__nheld; i++)
+        if (files__held[i].fd >= 0 && !strcmp(files__held[i].path, path)) {
+            int fd = files__held[i].fd;
+            files__held[i].fd = -1;
+            return fd;
+        }
+    return -1;
+}
+
+/* What is at path and is not a regular file (a FIFO, a device, /dev/stdout): opened as the final
+ * write will open it; a FIFO with no reader refused now, not when the run is done. */
+static sc_status_t files__check_direct(const char *flag, const char *path, const struct stat *st,
+                                       sc_err_t *err)
+{
+    int fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return sc_err_set(err, SC_ERR_USAGE, "%s: cannot write %s: %s", flag, path,
+                          errno == ENXIO ? "a FIFO with no reader" : strerror(errno));
+    if (S_ISFIFO(st->st_mode))
+        files__hold(path, fd);
+    else
+        close(fd);
+    return SC_OK;
+}
+
+/* A regular file's final write, tried: its temporary made beside it and removed (the name's
+ * length, the folder's permissions, a read-only file system - what the rename would meet). */
+static sc_status_t files__check_replace(const char *flag, const char *path, sc_err_t *err)
+{
+    char copy[PATH_MAX], base[PATH_MAX], tmp[PATH_MAX + 32];
+    snprintf(copy, sizeof(copy), "%s", path);
+    snprintf(base, sizeof(base), "%s", path);
+    const char *folder = dirname(copy);
+    struct stat st;
+    if (stat(folder, &st) != 0 && errno != ENAMETOOLONG)
+        return sc_err_set(err, SC_ERR_USAGE, "%s: cannot write %s: folder %s does not exist", flag,
+                          path, folder);
+    if ((size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", folder, basename(base)) >= sizeof(tmp))
+        return sc_err_set(err, SC_ERR_USAGE, "%s: cannot write %s: the name is too long", flag,
+                          path);
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return sc_err_set(err, SC_ERR_USAGE, "%s: cannot write %s: %s", flag, path,
+                          errno == EACCES ? "its folder is not writable" : strerror(errno));
+    close(fd);
+    unlink(tmp);
+    return SC_OK;
+}
+
 sc_status_t sc_files_check_output(const char *flag, const char *path, sc_err_t *err)
 {
     if (path == NULL)
         return SC_OK;
-    struct stat st;
     if (path[0] == '\0')
         return sc_err_set(err, SC_ERR_USAGE, "%s: an empty file name", flag);
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    if (strlen(path) >= PATH_MAX)
+        return sc_err_set(err, SC_ERR_USAGE,
+                          "%s: cannot write a path of %zu characters (the most is %d)", flag,
+                          strlen(path), PATH_MAX - 1);
+    /* the decisions sc_files_write_text will make, made now */
+    struct stat st;
+    char target[PATH_MAX];
+    snprintf(target, sizeof(target), "%s", path);
+    bool follow = lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && files__own_link(&st);
+    bool there = follow ? stat(path, &st) == 0 : lstat(path, &st) == 0;
+    if (there && S_ISDIR(st.st_mode))
         return sc_err_set(err, SC_ERR_USAGE, "%s: %s is a directory, not a file", flag, path);
-    char copy[PATH_MAX];
-    snprintf(copy, sizeof(copy), "%s", path);
-    const char *folder = dirname(copy);
-    if (stat(folder, &st) != 0 || !S_ISDIR(st.st_mode))
-        return sc_err_set(err, SC_ERR_USAGE, "%s: cannot write %s: folder %s does not exist", flag,
-                          path, folder);
-    if (access(folder, W_OK) != 0)
-        return sc_err_set(err, SC_ERR_USAGE, "%s: cannot write %s: folder %s is not writable", flag,
-                          path, folder);
-    return SC_OK;
+    if (there && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+        return files__check_direct(flag, path, &st, err);
+    if (follow && there && realpath(path, target) == NULL)
+        return sc_err_set(err, SC_ERR_USAGE, "%s: cannot write %s: %s", flag, path,
+                          strerror(errno));
+    return files__check_replace(flag, target, err);
 }
 
 sc_status_t sc_files_check_input(const char *path, sc_err_t *err)
@@ -155,7 +231,9 @@ sc_status_t sc_files_check_folder(const char *flag, const char *path, sc_err_t *
 static sc_status_t files__write_direct(const char *path, sc_files_writer_t writer, void *arg,
                                        sc_err_t *err)
 {
-    int fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    int fd = files__take_held(path); /* the early check's writer: the reader kept waiting */
+    if (fd < 0)
+        fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0)
         return sc_err_set(err, SC_ERR_IO, "cannot write %s: %s", path,
                           errno == ENXIO ? "a FIFO with no reader" : strerror(errno));

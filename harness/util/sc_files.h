@@ -10,9 +10,12 @@
 
 #include "util/sc_status.h"
 
-/* Checks that an output file given by `flag` can be written: its folder exists and is
- * writable, and the path is not a folder. NULL path: nothing to check. SC_ERR_USAGE naming the
- * flag and the path otherwise. */
+/* Checks that an output file given by `flag` can be written, by what its final write
+ * (sc_files_write_text) will do: a regular file's temporary made beside it and removed (the
+ * folder, its permissions, the name's length), a FIFO or device opened (a FIFO with no reader
+ * refused; its writer held for the final write, so its reader does not see an end first), a
+ * folder refused. NULL path: nothing to check. SC_ERR_USAGE naming the flag and the path
+ * otherwise. */
 sc_status_t sc_files_check_output(const char *flag, const char *path, sc_err_t *err);
 
 /* An input that must be a regular file (a FIFO would block the reader, a directory reads as
