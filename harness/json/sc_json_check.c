@@ -356,6 +356,22 @@ bool sc_json_u64(const json_t *v, uint64_t *out)
     return true;
 }
 
+/* Whether text is one of an enumerated field's values: the reason it is not, else NULL. */
+static const char *json_check__choice(const sc_field_t *f, const char *text, char *why, size_t len)
+{
+    if (f->choices == NULL || (f->kind == SC_FIELD_TEXT_OPT && text[0] == '\0'))
+        return NULL;
+    size_t used = (size_t)snprintf(why, len, "'%.40s' is not one of ", text);
+    for (const char *const *c = f->choices; *c != NULL; c++) {
+        if (!strcmp(*c, text))
+            return NULL;
+        if (used < len)
+            used += (size_t)snprintf(why + used, len - used, "%s%s", c == f->choices ? "" : "|",
+                                     *c);
+    }
+    return why;
+}
+
 /* v as field f into at; the reason it cannot be, else NULL. */
 static const char *json_check__field(const json_t *v, const sc_field_t *f, void *at, char *why,
                                      size_t len)
@@ -405,7 +421,7 @@ static const char *json_check__field(const json_t *v, const sc_field_t *f, void 
         if (!json_is_string(v))
             return "not a string";
         snprintf(at, f->size, "%s", json_string_value(v));
-        return NULL;
+        return json_check__choice(f, json_string_value(v), why, len);
     }
     if (max < HUGE_VAL && !(d >= 0 && d <= max)) {
         snprintf(why, len, "%.6g is outside [0, %.6g]: no run measures that", d, max);

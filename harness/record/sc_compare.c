@@ -38,13 +38,13 @@ void sc_weights_default(sc_weights_t *w)
 #define R(field, kind)                                                                             \
     {                                                                                              \
 #field, kind, offsetof(sc_compare_row_t, field), sizeof(((sc_compare_row_t *)0)->field),   \
-            SC_SHOW_CSV                                                                            \
+            SC_SHOW_CSV, NULL                                                                      \
     }
 #define S(dim)                                                                                     \
     {                                                                                              \
         "score_" #dim, SC_FIELD_OPTIONAL,                                                          \
             offsetof(sc_compare_row_t, score) + SC_DIM_##dim * sizeof(double), sizeof(double),     \
-            SC_SHOW_CSV                                                                            \
+            SC_SHOW_CSV, NULL                                                                      \
     }
 const sc_field_t sc_compare_row_fields[] = {
     R(rank, SC_FIELD_INT),
@@ -87,7 +87,7 @@ const sc_field_t sc_compare_row_fields[] = {
     S(memory),
     S(ecosystem),
     R(total, SC_FIELD_DOUBLE),
-    {NULL, SC_FIELD_INT, 0, 0, 0},
+    {NULL, SC_FIELD_INT, 0, 0, 0, NULL},
 };
 #undef R
 #undef S

@@ -312,11 +312,11 @@ const char *sc_case_row_implausible(const sc_case_row_t *row, bool with_size, ch
 /* ---- field tables ---- */
 #define SC__F(type, field, kind, show)                                                             \
     {                                                                                              \
-#field, kind, offsetof(type, field), sizeof(((type *)0)->field), show                      \
+#field, kind, offsetof(type, field), sizeof(((type *)0)->field), show, NULL                \
     }
 #define SC__END                                                                                    \
     {                                                                                              \
-        NULL, SC_FIELD_INT, 0, 0, 0                                                                \
+        NULL, SC_FIELD_INT, 0, 0, 0, NULL                                                          \
     }
 enum { CSV = SC_SHOW_CSV, HTML = SC_SHOW_HTML, BOTH = SC_SHOW_CSV | SC_SHOW_HTML };
 
@@ -345,7 +345,8 @@ const sc_field_t sc_case_row_fields[] = {
     C(checked, SC_FIELD_BOOL, CSV),
     C(wrong, SC_FIELD_U64, CSV),
     C(iterations, SC_FIELD_U64, CSV),
-    C(timer, SC_FIELD_TEXT, 0),
+    {"timer", SC_FIELD_TEXT, offsetof(sc_case_row_t, timer), sizeof(((sc_case_row_t *)0)->timer), 0,
+     (const char *const[]){"device", "host", "", NULL}},
     C(host_time_us, SC_FIELD_OPTIONAL, 0),
     C(host_time_us_p99, SC_FIELD_OPTIONAL, 0),
     C(expected_time_us, SC_FIELD_OPTIONAL, 0),
@@ -405,7 +406,7 @@ const sc_field_t sc_check_fields[] = {
     K(ratio, SC_FIELD_DOUBLE, HTML),
     K(tolerance, SC_FIELD_DOUBLE, 0),
     K(fail_tolerance, SC_FIELD_DOUBLE, 0),
-    {"verdict", SC_FIELD_LEVEL, offsetof(sc_check_t, level), sizeof(sc_level_t), HTML},
+    {"verdict", SC_FIELD_LEVEL, offsetof(sc_check_t, level), sizeof(sc_level_t), HTML, NULL},
     K(source, SC_FIELD_TEXT, 0),
     K(higher_is_better, SC_FIELD_BOOL, 0),
     K(looks, SC_FIELD_INT, 0),
@@ -433,7 +434,7 @@ const sc_field_t sc_pair_row_fields[] = {
     R(bidir_GBps, SC_FIELD_DOUBLE, CSV),
     R(latency_us, SC_FIELD_DOUBLE, CSV),
     R(looks, SC_FIELD_INT, CSV),
-    {"verdict", SC_FIELD_LEVEL, offsetof(sc_pair_row_t, level), sizeof(sc_level_t), CSV},
+    {"verdict", SC_FIELD_LEVEL, offsetof(sc_pair_row_t, level), sizeof(sc_level_t), CSV, NULL},
     SC__END,
 };
 #undef R
@@ -445,7 +446,7 @@ const sc_field_t sc_group_row_fields[] = {
     R(round, SC_FIELD_INT, CSV),
     R(busbw_GBps, SC_FIELD_DOUBLE, CSV),
     R(looks, SC_FIELD_INT, CSV),
-    {"verdict", SC_FIELD_LEVEL, offsetof(sc_group_row_t, level), sizeof(sc_level_t), CSV},
+    {"verdict", SC_FIELD_LEVEL, offsetof(sc_group_row_t, level), sizeof(sc_level_t), CSV, NULL},
     SC__END,
 };
 #undef R

@@ -342,6 +342,8 @@ typedef struct {
     sc_field_kind_t kind;
     size_t offset, size; /* size: of a text field's array */
     unsigned show;       /* SC_SHOW_*: also a CSV column, an HTML column */
+    /* a text field's values, NULL-ended: a reader refuses any other (NULL: any text) */
+    const char *const *choices;
 } sc_field_t;
 
 /* Each table ends with a field whose name is NULL. */

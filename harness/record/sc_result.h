@@ -103,6 +103,8 @@ typedef struct {
  * (report/sc_json_doc.c) and the reader (report/sc_json_in.c) walk this one table, so a header
  * field is the field above and one row (record/sc_result.c). */
 extern const sc_field_t sc_result_header_fields[];
+/* The states a run may be in ("running", "complete", "failed", "interrupted"), NULL-ended. */
+extern const char *const sc_result_states[];
 /* run's scalar fields (the workload, its scales, the steps), written for run documents only. */
 extern const sc_field_t sc_result_run_fields[];
 

@@ -141,7 +141,7 @@ void sc_soak_cycles_free(sc_soak_cycles_t *cycles)
 
 #define F(type, field, kind)                                                                       \
     {                                                                                              \
-#field, kind, offsetof(type, field), sizeof(((type *)0)->field), 0                         \
+#field, kind, offsetof(type, field), sizeof(((type *)0)->field), 0, NULL                   \
     }
 #define H(field, kind) F(sc_soak_host_t, field, kind)
 const sc_field_t sc_soak_host_fields[] = {
@@ -179,7 +179,7 @@ const sc_field_t sc_soak_host_fields[] = {
     H(edac_corrected_new, SC_FIELD_I64),
     H(edac_uncorrected_new, SC_FIELD_I64),
     H(ib_errors_new, SC_FIELD_I64),
-    {NULL, 0, 0, 0, 0},
+    {NULL, 0, 0, 0, 0, NULL},
 };
 #undef H
 
@@ -195,9 +195,9 @@ const sc_field_t sc_soak_cycle_fields[] = {
     C(pairs_measured, SC_FIELD_INT),
     C(suspects, SC_FIELD_INT),
     C(suspect_text, SC_FIELD_TEXT_OPT),
-    {"verdict", SC_FIELD_LEVEL, offsetof(sc_soak_cycle_t, level), sizeof(sc_level_t), 0},
+    {"verdict", SC_FIELD_LEVEL, offsetof(sc_soak_cycle_t, level), sizeof(sc_level_t), 0, NULL},
     C(breaches, SC_FIELD_TEXT_OPT),
-    {NULL, 0, 0, 0, 0},
+    {NULL, 0, 0, 0, 0, NULL},
 };
 #undef C
 #undef F
