@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "config/sc_yaml.h"
+#include "topology/sc_topology_schema.h"
 
 void sc_leaves_free(sc_leaves_t *l)
 {
@@ -39,7 +40,8 @@ static bool sw__item(const char *item, size_t len, long *lo, long *hi, size_t *w
     *hi = strtol(hi_text, NULL, 10);
     /* zero padding is part of the name: "001-016" matches gpu001, not gpu1 */
     *width = text[0] == '0' && strlen(text) > 1 ? strlen(text) : 0;
-    return *lo <= *hi;
+    /* low to high, and no wider than a fleet can be */
+    return *lo <= *hi && *hi - *lo < SC_SWITCHES_RANGE_MAX;
 }
 
 /* Whether the digits (NULL: the host has none there) fall in an item of the list. */
@@ -125,9 +127,10 @@ static sc_status_t sw__leaf_of(const sc_yaml_doc_t *doc, const sc_yaml_node_t *m
             if (bad)
                 return sc_err_set(err, SC_ERR_INPUT,
                                   "%s:%d:%d: switches.%s: '%s' is not a host name or a range "
-                                  "(\"h[1-8]\", \"gpu[001-016,020]\")",
+                                  "(\"h[1-8]\", \"gpu[001-016,020]\": low to high, at most "
+                                  "%d hosts)",
                                   doc->path, entries[e]->line, entries[e]->column, node->key,
-                                  entries[e]->value);
+                                  entries[e]->value, SC_SWITCHES_RANGE_MAX);
             if (hit && *leaf >= 0 && *leaf != (int)l)
                 return sc_err_set(err, SC_ERR_INPUT,
                                   "%s:%d:%d: switches.%s: host %s is under %s already", doc->path,
@@ -196,4 +199,15 @@ sc_status_t sc_switches_leaves(const sc_topology_t *t, const char *const *hosts,
     if (status != SC_OK)
         sc_leaves_free(out);
     return status;
+}
+
+sc_status_t sc_switches_check(const sc_yaml_doc_t *doc, sc_err_t *err)
+{
+    if (sc_yaml_get(doc->root, "switches") == NULL)
+        return SC_OK;
+    const sc_yaml_node_t *map = NULL;
+    int leaf = -1;
+    sc_status_t status = sw__map(doc, &map, err);
+    /* no host is named "": every entry is read and none matches */
+    return status == SC_OK ? sw__leaf_of(doc, map, "", &leaf, err) : status;
 }

@@ -33,4 +33,7 @@ sc_status_t sc_switches_leaves(const sc_topology_t *t, const char *const *hosts,
  * the entry is not a name or a range. */
 bool sc_switches_match(const char *entry, const char *host, bool *bad);
 
+/* The widest range an entry may span: the most participants a plan takes (pairs --nodes). */
+#define SC_SWITCHES_RANGE_MAX 1048576
+
 #endif

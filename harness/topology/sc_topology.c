@@ -397,6 +397,8 @@ static sc_status_t topology__load(const char *path, sc_topology_t *t, char chain
     }
     if (status == SC_OK)
         status = sc_yaml_apply(&doc, topology__topology_fields, t, NULL, err);
+    if (status == SC_OK)
+        status = sc_switches_check(&doc, err);
     if (status == SC_OK && sc_yaml_get(doc.root, "switches") != NULL) /* the nearest file's */
         snprintf(t->switches_file, sizeof(t->switches_file), "%s", path);
     if (status == SC_OK)

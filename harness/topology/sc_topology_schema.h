@@ -12,4 +12,9 @@ const sc_field_t *sc_topology_schema(void);
 const sc_field_t *sc_topology_claim_schema(void);
 const sc_field_t *sc_topology_regime_schema(void);
 
+/* Every entry of a topology file's switch map read, as it is loaded (validate, every command):
+ * a reversed or impossible range, a map that is not one - file:line:column. No map: SC_OK.
+ * (sc_switches.c; here, beside the YAML it reads.) */
+sc_status_t sc_switches_check(const sc_yaml_doc_t *doc, sc_err_t *err);
+
 #endif
