@@ -118,6 +118,15 @@ static char *ingest__untag(char *line, bool *tagged)
 }
 
 static int ingest__split(char *line, char **tok);
+
+/* Whether a line is another program's log line, which may come between a table's rows: NCCL's
+ * ("host:pid:tid [0] NCCL INFO ..."), a launcher's or UCX's ("[host:pid] ..."), a warning. */
+static bool ingest__log_line(const char *text)
+{
+    return strstr(text, "NCCL") != NULL || text[0] == '[' || strstr(text, "UCX") != NULL ||
+           strstr(text, "WARN") != NULL || strstr(text, "warn") != NULL ||
+           strstr(text, "rror") != NULL;
+}
 static bool ingest__is_uint(const char *s);
 
 /* A row of nccl-tests' table by its look alone (a paste without the '#' lines): a size, a
@@ -201,6 +210,7 @@ typedef struct {
     bool header;              /* the table's header line was seen */
     bool header_root;         /* ... and it names a root column */
     bool tagged;              /* lines carried a launcher's tag */
+    bool in_table;            /* between a table's rows: a line there is a row or a log line */
     bool redop, noop;         /* rows with a redop column, rows without one */
     bool root;                /* rows with a root column */
     double time_scale;        /* 1: times in us; 1000: in ms (NCCL 1); 0: not told yet */
@@ -450,12 +460,18 @@ static sc_status_t ingest__read(FILE *f, ingest__reader_t *r, sc_ingest_kind_t k
             } else {
                 ingest__nccl_comment(r, text, out);
             }
+            r->in_table = false; /* a comment ends the rows (the trailer, the next table) */
             continue;
         }
         sc_text_copy(copy, sizeof(copy), text);
         int n = ingest__split(copy, tok);
+        if (n > 0 && !ingest__is_uint(tok[0]) && r->in_table && !ingest__log_line(text))
+            return sc_err_set(err, SC_ERR_INPUT,
+                              "%s:%d: '%.60s' inside the table is neither a row nor a log line",
+                              r->path, r->line, tok[0]);
         if (n == 0 || !ingest__is_uint(tok[0]))
             continue; /* not a table row: NCCL INFO lines, launcher noise */
+        r->in_table = true;
         if (kind == SC_INGEST_OSU && titled && out->collective[0] == '\0')
             return sc_err_set(err, SC_ERR_INPUT,
                               "%s:%d: %s is not judged (the collectives, osu_latency and osu_bw "
