@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include <stdio.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "util/sc_names.h"
@@ -24,12 +25,25 @@ const sc_coll_t *sc_coll_get(sc_coll_id_t id)
     return id >= 0 && id < SC_COLL_COUNT ? coll__colls[id] : NULL;
 }
 
+/* Whether name spells the collective: ours ("allreduce") or nccl-tests' ("all_reduce"). */
+static bool coll__spells(const char *ours, const char *name)
+{
+    for (;; ours++, name++) {
+        while (*name == '_')
+            name++;
+        if (*ours != *name)
+            return false;
+        if (*ours == '\0')
+            return true;
+    }
+}
+
 sc_status_t sc_coll_find(const char *name, const char *flag, const sc_coll_t **coll, sc_err_t *err)
 {
     const char *names[SC_COLL_COUNT + 1];
     int n = 0;
     for (const sc_coll_t *const *c = coll__colls; *c != NULL && n < SC_COLL_COUNT; c++) {
-        if (strcmp((*c)->name, name) == 0) {
+        if (coll__spells((*c)->name, name)) {
             *coll = *c;
             return SC_OK;
         }
