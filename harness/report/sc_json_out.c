@@ -523,13 +523,20 @@ const char *sc_json_library_version(void)
 }
 
 /* ---- CSV ---- */
+/* A text cell. RFC 4180: quoted, quotes doubled, when needed. A text that a spreadsheet would
+ * take for a formula (its first character = + - @, a tab or a carriage return: OWASP's CSV
+ * injection rule) starts with a quote mark, so that it is shown, never evaluated - a host
+ * named "=cmd|..." reaches points.csv as text. Figures are never text cells. */
 static void json_out__csv_text(json_out__line_t *l, const char *s)
 {
-    if (strpbrk(s, ",\"\n") == NULL) { /* RFC 4180: quoted, quotes doubled, when needed */
+    bool formula = s[0] != '\0' && strchr("=+-@\t\r", s[0]) != NULL;
+    if (!formula && strpbrk(s, ",\"\n\r") == NULL) {
         json_out__puts(l, s);
         return;
     }
     json_out__put(l, "\"", 1);
+    if (formula)
+        json_out__put(l, "'", 1);
     for (const char *c = s; *c; c++)
         json_out__put(l, *c == '"' ? "\"\"" : c, *c == '"' ? 2 : 1);
     json_out__put(l, "\"", 1);
