@@ -69,6 +69,8 @@ typedef struct {
     const sc_baseline_builder_t *bb;
     sc_baseline_points_t *listed;
     size_t written;
+    size_t unstable;                   /* figures spread past SC_DEFAULT_BASELINE_MAX_SPREAD */
+    sc_baseline_point_t worst;         /* the most spread of them */
 } baseline__writing_t;
 
 static bool baseline__points_write(sc_list_out_t *out, void *ctx)
@@ -81,6 +83,9 @@ static bool baseline__points_write(sc_list_out_t *out, void *ctx)
             return false; /* no memory: the file is not written */
         for (int m = 0; m < n; m++) {
             sc_json_list_put(out, &made[m], sc_baseline_point_fields);
+            if (made[m].spread > SC_DEFAULT_BASELINE_MAX_SPREAD &&
+                (w->unstable++ == 0 || made[m].spread > w->worst.spread))
+                w->worst = made[m];
             sc_baseline_point_t *kept =
                 w->written++ < SC_DEFAULT_SHOWN ? SC_LIST_PUSH(w->listed) : NULL;
             if (kept != NULL)
@@ -88,6 +93,25 @@ static bool baseline__points_write(sc_list_out_t *out, void *ctx)
         }
     }
     return true;
+}
+
+/* Whether the baseline can be trusted, said: figures whose runs spread past
+ * SC_DEFAULT_BASELINE_MAX_SPREAD hold nothing (their band is their spread), and a figure
+ * needs SC_DEFAULT_BASELINE_MIN_RUNS runs before its spread means anything. */
+static void baseline__stability(FILE *out, const baseline__writing_t *w, size_t runs)
+{
+    if (w->unstable > 0)
+        fprintf(out,
+                "# UNSTABLE: %zu figure%s spread more than %.0f %% over the runs (the most: %s, "
+                "%.0f %%): a band that wide holds nothing - run again on a quiet machine, or "
+                "leave those runs out\n",
+                w->unstable, w->unstable == 1 ? "" : "s", SC_DEFAULT_BASELINE_MAX_SPREAD * 100,
+                w->worst.key, w->worst.spread * 100);
+    if (runs < SC_DEFAULT_BASELINE_MIN_RUNS)
+        fprintf(out,
+                "# %zu run%s: a stable baseline needs %d or more (one run has no spread, two "
+                "cannot tell a slow run from a noisy figure)\n",
+                runs, runs == 1 ? "" : "s", SC_DEFAULT_BASELINE_MIN_RUNS);
 }
 
 static sc_status_t baseline__create(const baseline__opts_t *o, sc_err_t *err)
@@ -113,7 +137,7 @@ static sc_status_t baseline__create(const baseline__opts_t *o, sc_err_t *err)
     strftime(b.created_utc, sizeof(b.created_utc), "%Y-%m-%dT%H:%M:%SZ", &utc);
     snprintf(b.version, sizeof(b.version), "%s", SC_VERSION);
     sc_baseline_points_t listed = {0};
-    baseline__writing_t writing = {&bb, &listed, 0};
+    baseline__writing_t writing = {.bb = &bb, .listed = &listed};
     sc_list_source_t points = {baseline__points_write, &writing};
     b.points_source = &points;
     status = sc_json_write_baseline(o->out, &b, err);
@@ -121,6 +145,7 @@ static sc_status_t baseline__create(const baseline__opts_t *o, sc_err_t *err)
     b.points = listed;
     if (status == SC_OK) {
         baseline__print(stdout, &b, writing.written);
+        baseline__stability(stdout, &writing, n);
         printf("baseline: %s\n", o->out);
     }
     sc_baseline_builder_free(&bb);

@@ -91,6 +91,10 @@
  * baseline's own spread: `baseline create --tolerance`, `report DIR1 DIR2 --tolerance`. */
 #define SC_DEFAULT_BASELINE_TOLERANCE      0.05
 #define SC_DEFAULT_BASELINE_TOLERANCE_TEXT SC_DEFAULT_TEXT(SC_DEFAULT_BASELINE_TOLERANCE)
+/* a figure whose known-good runs spread more than this is marked unstable when made */
+#define SC_DEFAULT_BASELINE_MAX_SPREAD 0.5
+/* the runs a baseline's spread needs to mean something */
+#define SC_DEFAULT_BASELINE_MIN_RUNS 3
 
 /* What a soak holds every cycle to unless the topology's expect.soak says otherwise (and the
  * hottest GPU `health` lets pass): the seeds' 72-hour stability test keeps GPUs under 85 C with
