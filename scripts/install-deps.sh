@@ -4,6 +4,7 @@
 #   scripts/install-deps.sh          what building and running need (the main job); an MPI that
 #                                    is already there (Open MPI or MPICH: an mpicc on PATH) is
 #                                    used, never replaced - Open MPI only where there is none
+#   scripts/install-deps.sh --package   that, plus what `cpack -G DEB` needs (dpkg-dev, file)
 #   scripts/install-deps.sh --test   that, plus what the test suite needs (Open MPI for its
 #                                    launcher flags, Python, the style tools, Slurm and munge for
 #                                    the virtual cluster, xmllint, clang for the fuzzers,
@@ -37,10 +38,12 @@ tests=(
   chromium-headless-shell         # the report pages rendered by a browser (browser-pages)
   libmpich-dev                    # the build and a subset against MPICH (scripts/test-mpich.sh);
 )                                 # beside Open MPI, whose higher priority keeps the mpi selection
+package=(dpkg-dev file)           # `cpack -G DEB` (docs/install.md): CPackDeb runs file
 case "${1:-}" in
   --test) packages+=("${mpi[@]}" "${tests[@]}") ;;
+  --package) command -v mpicc >/dev/null 2>&1 || packages+=("${mpi[@]}"); packages+=("${package[@]}") ;;
   "") command -v mpicc >/dev/null 2>&1 || packages+=("${mpi[@]}") ;;
-  *) echo "install-deps: usage: scripts/install-deps.sh [--test]" >&2; exit 2 ;;
+  *) echo "install-deps: usage: scripts/install-deps.sh [--test|--package]" >&2; exit 2 ;;
 esac
 
 # promtool (metrics): the one binary out of Debian's prometheus package, whose installation
@@ -76,6 +79,14 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# apt and dpkg say hundreds of lines a fresh machine does not need to read: into a log, its
+# tail shown when they fail
+log=$(mktemp /tmp/scalecheck-install-deps.XXXXXX.log)
+if ! { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}"; } \
+    >"$log" 2>&1; then
+  tail -n 30 "$log" >&2
+  echo "install-deps: apt-get failed (the whole log: $log)" >&2
+  exit 1
+fi
+echo "install-deps: ${#missing[@]} packages installed (apt's log: $log)"
 promtool_fetch "${1:-}"
