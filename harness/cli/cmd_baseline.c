@@ -69,8 +69,8 @@ typedef struct {
     const sc_baseline_builder_t *bb;
     sc_baseline_points_t *listed;
     size_t written;
-    size_t unstable;                   /* figures spread past SC_DEFAULT_BASELINE_MAX_SPREAD */
-    sc_baseline_point_t worst;         /* the most spread of them */
+    size_t unstable;           /* figures spread past SC_DEFAULT_BASELINE_MAX_SPREAD */
+    sc_baseline_point_t worst; /* the most spread of them */
 } baseline__writing_t;
 
 static bool baseline__points_write(sc_list_out_t *out, void *ctx)

@@ -16,7 +16,6 @@ int sc_cmd_coll(const sc_rte_t *rte, int argc, char **argv)
         return sc_cli_refuse(rte, "coll", &err);
     if (opts.help) {
         if (rte->rank == 0) {
-            printf("usage: mpirun -np N scalecheck coll [options]\n\n");
             sc_coll_opts_help(stdout);
         }
         return 0;

@@ -172,7 +172,6 @@ int sc_cmd_compare(const sc_rte_t *rte, int argc, char **argv)
     sc_status_t status = sc_cli_parse_words(compare__options, argc, argv, 2, &o, o.inputs,
                                             COMPARE_MAX, &o.ninputs, &err);
     if (status == SC_OK && o.help) {
-        printf("usage: scalecheck compare [options] RUN_DIR|TOPOLOGY...\n\n");
         sc_cli_print_help(compare__options, stdout);
         return 0;
     }

@@ -81,8 +81,6 @@ int sc_cmd_detect(const sc_rte_t *rte, int argc, char **argv)
     sc_status_t status = sc_cli_parse(detect__options, argc, argv, 2, &o, &err);
     if (status == SC_OK && o.help) {
         if (rte->rank == 0) {
-            printf("usage: mpirun -np N scalecheck detect [--output FILE] [--topology FILE] "
-                   "[--pick FILE]\n\n");
             sc_cli_print_help(detect__options, stdout);
         }
         return 0;

@@ -52,7 +52,6 @@ int sc_cmd_health(const sc_rte_t *rte, int argc, char **argv)
         return sc_cli_refuse(rte, "health", &err);
     if (o.help) {
         if (rte->rank == 0) {
-            printf("usage: mpirun -np <ranks of one node> scalecheck health [options]\n\n");
             sc_cli_print_help(health__options, stdout);
         }
         return 0;

@@ -57,7 +57,6 @@ int sc_cmd_judge(const sc_rte_t *rte, int argc, char **argv)
         return sc_status_exit_code(status);
     }
     if (o.help) {
-        printf("usage: scalecheck judge --topology FILE [--baseline FILE] [options] FILE...\n\n");
         sc_cli_print_help(judge__options, stdout);
         return 0;
     }

@@ -82,7 +82,6 @@ int sc_cmd_plan(const sc_rte_t *rte, int argc, char **argv)
     if (rte->rank == 0 && status != SC_OK)
         fprintf(stderr, "scalecheck plan: %s\n", err.msg);
     if (rte->rank == 0 && status == SC_OK && p.o.help) {
-        printf("usage: scalecheck plan --workload FILE [options]\n\n");
         sc_cli_print_help(plan__options, stdout);
     }
     if (rte->rank == 0 && status == SC_OK && !p.o.help) {

@@ -36,8 +36,6 @@ int sc_cmd_preflight(const sc_rte_t *rte, int argc, char **argv)
     sc_status_t status = sc_cli_parse(preflight__options, argc, argv, 2, &o, &err);
     if (status == SC_OK && o.help) {
         if (rte->rank == 0) {
-            printf("usage: mpirun -np N scalecheck preflight [options]   (a rank per host is "
-                   "enough)\n\n");
             sc_cli_print_help(preflight__options, stdout);
         }
         return 0;

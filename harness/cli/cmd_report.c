@@ -127,7 +127,6 @@ int sc_cmd_report(const sc_rte_t *rte, int argc, char **argv)
     sc_status_t status = sc_cli_parse_words(report__options, argc, argv, 2, &o, o.dirs,
                                             REPORT_MAX_DIRS, &o.ndirs, &err);
     if (status == SC_OK && o.help) {
-        printf("usage: scalecheck report DIR | scalecheck report DIR1 [DIR...] DIRN\n\n");
         sc_cli_print_help(report__options, stdout);
         return 0;
     }

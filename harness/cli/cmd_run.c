@@ -16,7 +16,6 @@ int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv)
         sc_run_opts_parse(&opts, argc, argv, 2, sc_drive_ranks_per_host(rte), rte->nhosts, &err);
     if (status == SC_OK && opts.help) {
         if (rte->rank == 0) {
-            printf("usage: mpirun -np N scalecheck run --workload FILE [options]\n\n");
             sc_run_opts_help(stdout);
         }
         return 0;

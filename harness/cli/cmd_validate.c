@@ -91,7 +91,6 @@ int sc_cmd_validate(const sc_rte_t *rte, int argc, char **argv)
                                             VALIDATE_MAX_FILES, &nfiles, &err);
     if (status == SC_OK && o.help) {
         if (rte->rank == 0) {
-            printf("usage: scalecheck validate FILE...  (workloads and topologies)\n\n");
             sc_cli_print_help(validate__options, stdout);
         }
         return 0;

@@ -55,8 +55,6 @@ int sc_cmd_version(const sc_rte_t *rte, int argc, char **argv)
         return sc_status_exit_code(status);
     }
     if (o.help) {
-        printf("usage: scalecheck version: the versions of scalecheck and of the libraries it "
-               "runs with\n\n");
         sc_cli_print_help(version__options, stdout);
         return 0;
     }

@@ -14,38 +14,51 @@ typedef struct {
     const char *name;
     int (*run)(const sc_rte_t *rte, int argc, char **argv);
     const char *help;
-    bool alone; /* needs no peers: runs without MPI when no launcher started it */
+    bool alone;        /* needs no peers: runs without MPI when no launcher started it */
+    const char *usage; /* the synopsis --help opens with (sc_cli_print_help) */
 } main__command_t;
 
 static const main__command_t main__commands[] = {
-    {"coll", sc_cmd_coll, "measure collectives (nccl-tests-style sweeps)", false},
-    {"run", sc_cmd_run, "run a workload's training step and measure its scaling curves", false},
-    {"pairs", sc_cmd_pairs, "point-to-point matrix between nodes, and where a problem is", false},
+    {"coll", sc_cmd_coll, "measure collectives (nccl-tests-style sweeps)", false,
+     "mpirun -np N scalecheck coll [options]"},
+    {"run", sc_cmd_run, "run a workload's training step and measure its scaling curves", false,
+     "mpirun -np N scalecheck run --workload FILE [options]"},
+    {"pairs", sc_cmd_pairs, "point-to-point matrix between nodes, and where a problem is", false,
+     "mpirun -np N scalecheck pairs [options]   (a rank per node, or --per rank)"},
     {"soak", sc_cmd_soak, "the stability run: cycles until --duration, health sampled, drift",
-     false},
+     false, "mpirun -np N scalecheck soak --duration DUR [options] | scalecheck soak --resume DIR"},
     {"preflight", sc_cmd_preflight,
-     "are all hosts set up the same? versions, GPUs, ports, CPU, kernel; the odd ones named",
-     false},
+     "are all hosts set up the same? versions, GPUs, ports, CPU, kernel; the odd ones named", false,
+     "mpirun -np N scalecheck preflight [options]   (a rank per host is enough)"},
     {"health", sc_cmd_health,
-     "check one node for a scheduler: GPUs, an all-reduce, ports (NHC-style exit, reason line)",
-     false},
-    {"detect", sc_cmd_detect, "write what the hosts really have as a topology file", false},
+     "check one node for a scheduler: GPUs, an all-reduce, ports (NHC-style exit and reason)",
+     false, "mpirun -np <ranks of one node> scalecheck health [options]"},
+    {"detect", sc_cmd_detect, "write what the hosts really have as a topology file", false,
+     "mpirun -np N scalecheck detect [--output FILE] [--topology FILE] [--pick FILE]"},
     {"calibrate", sc_cmd_calibrate,
-     "measure this host's and cluster's paths and write them into a topology", false},
-    {"plan", sc_cmd_plan, "print the operations one training step of a workload issues", true},
+     "measure this host's and cluster's paths and write them into a topology", false,
+     "mpirun -np N scalecheck calibrate --topology FILE [--output FILE] [options]"},
+    {"plan", sc_cmd_plan, "print the operations one training step of a workload issues", true,
+     "scalecheck plan --workload FILE [options]"},
     {"model", sc_cmd_model, "predict what a topology should deliver, without running anything",
-     true},
-    {"judge", sc_cmd_judge, "hold nccl-tests or OSU output to a topology: the same verdict", true},
+     true, "scalecheck model --topology FILE --workload FILE [options]"},
+    {"judge", sc_cmd_judge, "hold nccl-tests or OSU output to a topology: the same verdict", true,
+     "scalecheck judge --topology FILE [--baseline FILE] [options] FILE..."},
     {"compare", sc_cmd_compare,
-     "systems side by side, measured or predicted: normalised, scored on weights, ranked", true},
+     "systems side by side, measured or predicted: normalised, scored on weights, ranked", true,
+     "scalecheck compare [options] RUN_DIR|TOPOLOGY..."},
     {"baseline", sc_cmd_baseline, "summarise known-good runs into a baseline file (--baseline)",
-     true},
-    {"report", sc_cmd_report, "re-render a run's report, or compare two runs (regressions)", true},
-    {"validate", sc_cmd_validate, "check workload files (file:line:column errors)", true},
-    {"compute", sc_cmd_compute, "run the compute phase alone (spin, or cuBLAS GEMM TFLOP/s)",
-     false},
-    {"telemetry", sc_cmd_telemetry, "sample GPU health through NVML", false},
-    {"version", sc_cmd_version, "print versions of scalecheck and its libraries", true},
+     true, "scalecheck baseline create RUN_DIR... -o FILE [--tolerance F]"},
+    {"report", sc_cmd_report, "re-render a run's report, or compare two runs (regressions)", true,
+     "scalecheck report DIR | scalecheck report DIR1 [DIR...] DIRN"},
+    {"validate", sc_cmd_validate, "check workload files (file:line:column errors)", true,
+     "scalecheck validate FILE...  (workloads and topologies)"},
+    {"compute", sc_cmd_compute, "run the compute phase alone (spin, or cuBLAS GEMM TFLOP/s)", false,
+     "mpirun -np N scalecheck compute [--mode spin|gemm] [options]"},
+    {"telemetry", sc_cmd_telemetry, "sample GPU health through NVML", false,
+     "mpirun -np N scalecheck telemetry [options]"},
+    {"version", sc_cmd_version, "print versions of scalecheck and its libraries", true,
+     "scalecheck version"},
 };
 
 /* An unknown command, with the nearest one where one is close ("colll": coll). */
@@ -107,7 +120,9 @@ static void main__usage(FILE *out)
     for (size_t i = 0; i < sizeof(main__commands) / sizeof(main__commands[0]); i++)
         fprintf(out, "  %-10s %s\n", main__commands[i].name, main__commands[i].help);
     char codes[256];
-    fprintf(out, "\n'scalecheck COMMAND --help' lists a command's options.\nexit codes: %s\n",
+    fprintf(out,
+            "\n'scalecheck COMMAND --help' lists a command's options.\nexit codes (README.md "
+            "says what each means, and the verdicts):\n  %s\n",
             sc_exit_codes_line(codes, sizeof(codes)));
 }
 
@@ -140,7 +155,7 @@ int main(int argc, char **argv)
                               ? sc_rte_init_alone(&argc, &argv, &rte, &err)
                               : sc_rte_init(&argc, &argv, &rte, &err);
     if (cmd != NULL)
-        sc_cli_set_command(cmd->name, cmd->help);
+        sc_cli_set_command(cmd->name, cmd->help, cmd->usage);
     if (started != SC_OK) {
         fprintf(stderr, "scalecheck: %s\n", err.msg);
         return sc_status_exit_code(err.status);

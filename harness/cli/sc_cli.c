@@ -207,12 +207,13 @@ sc_status_t sc_cli_parse_words(const sc_cli_opt_t *table, int argc, char **argv,
     return SC_OK;
 }
 
-static const char *cli__command = "scalecheck", *cli__summary = "";
+static const char *cli__command = "scalecheck", *cli__summary = "", *cli__usage = NULL;
 
-void sc_cli_set_command(const char *name, const char *summary)
+void sc_cli_set_command(const char *name, const char *summary, const char *usage)
 {
     cli__command = name;
     cli__summary = summary;
+    cli__usage = usage;
 }
 
 const char *sc_cli_help_format(void)
@@ -313,6 +314,29 @@ void sc_cli_markdown_exit_codes(FILE *out)
     }
 }
 
+/* text from column col to SC_CLI_HELP_WIDTH, broken between words, each further line indented
+ * to column at. */
+static void cli__wrapped(FILE *out, const char *text, int col, int at)
+{
+    bool first = true;
+    while (*text != '\0') {
+        size_t word = strcspn(text, " ");
+        if (!first && col + 1 + (int)word > SC_CLI_HELP_WIDTH) {
+            fprintf(out, "\n%*s", at, "");
+            col = at;
+        } else if (!first) {
+            fputc(' ', out);
+            col++;
+        }
+        fwrite(text, 1, word, out);
+        first = false;
+        col += (int)word;
+        text += word;
+        text += strspn(text, " ");
+    }
+    fputc('\n', out);
+}
+
 void sc_cli_print_help(const sc_cli_opt_t *table, FILE *out)
 {
     sc_cli_opt_t rows[SC_CLI_MAX_ROWS];
@@ -332,6 +356,8 @@ void sc_cli_print_help(const sc_cli_opt_t *table, FILE *out)
         fputc('\n', out);
         return;
     }
+    if (cli__usage != NULL)
+        fprintf(out, "usage: %s\n\n", cli__usage);
     for (const sc_cli_opt_t *o = rows; o->long_name != NULL; o++) {
         char names[64];
         if (o->short_name)
@@ -341,7 +367,8 @@ void sc_cli_print_help(const sc_cli_opt_t *table, FILE *out)
             snprintf(names, sizeof(names), "    --%s%s%s", o->long_name, o->metavar ? " " : "",
                      o->metavar ? o->metavar : "");
         char help[512];
-        fprintf(out, "  %-30s %s\n", names, sc_cli_help_text(o, help, sizeof(help)));
+        int col = fprintf(out, "  %-30s ", names);
+        cli__wrapped(out, sc_cli_help_text(o, help, sizeof(help)), col, 33);
     }
 }
 

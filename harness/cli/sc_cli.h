@@ -102,7 +102,9 @@ sc_status_t sc_cli_parse_words(const sc_cli_opt_t *table, int argc, char **argv,
                                void *target, const char **words, int max_words, int *nwords,
                                sc_err_t *err);
 
-/* Prints the option table as help text. */
+/* The widest a line of --help runs (an option's text wraps under itself). */
+#define SC_CLI_HELP_WIDTH 100
+/* Prints the option table as help text: the command's usage line, then an option a line. */
 void sc_cli_print_help(const sc_cli_opt_t *table, FILE *out);
 /* How --help prints, from SCALECHECK_HELP_FORMAT: "text" (the default); "man": the command's
  * page in roff (scalecheck-CMD(1), what `cmake --install` installs); "words": its option names,
@@ -112,7 +114,7 @@ const char *sc_cli_help_format(void);
 /* The exit codes (SC_EXIT_MAP) as a man page's EXIT STATUS, and as the README's markdown table. */
 void sc_cli_man_exit_codes(FILE *out);
 void sc_cli_markdown_exit_codes(FILE *out);
-void sc_cli_set_command(const char *name, const char *summary);
+void sc_cli_set_command(const char *name, const char *summary, const char *usage);
 /* A command's manual page beyond its options (cli/sc_pages.c): DESCRIPTION and EXAMPLES, one
  * command line a line; NULL for a command without one. */
 typedef struct {
