@@ -102,12 +102,7 @@ int sc_cmd_pairs(const sc_rte_t *rte, int argc, char **argv)
     sc_err_t err;
     sc_err_clear(&err);
     sc_status_t status = sc_cli_parse(pairs__options, argc, argv, 2, &o, &err);
-    if (status == SC_OK && strcmp(o.mode, "concurrent") && strcmp(o.mode, "serial"))
-        status = sc_err_set(&err, SC_ERR_USAGE, "--mode: '%s' is not concurrent or serial", o.mode);
-    if (status == SC_OK && strcmp(o.per, "node") && strcmp(o.per, "rank"))
-        status = sc_err_set(&err, SC_ERR_USAGE, "--per: '%s' is not node or rank", o.per);
-    if (status == SC_OK && strcmp(o.method, "tag") && strcmp(o.method, "put"))
-        status = sc_err_set(&err, SC_ERR_USAGE, "--method: '%s' is not tag or put", o.method);
+    /* --mode, --per, --method: their choices are their metavars', held by the parser */
     int strategy = sc_pairs_strategy_parse(o.strategy);
     if (status == SC_OK && strategy < 0)
         status = sc_err_set(&err, SC_ERR_USAGE, "--strategy: '%s' is not one of %s", o.strategy,

@@ -5,6 +5,7 @@
 #include "util/sc_names.h"
 #include "util/sc_size.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -71,6 +72,26 @@ static const sc_cli_opt_t *cli__find_short(const sc_cli_opt_t *table, char name)
 }
 
 /* Stores value into the option's field (or hands it to its handler). */
+
+/* Whether value is one of the choices a metavar lists ("concurrent|serial", "nccl|mpi|ucx|auto"),
+ * every option's choices checked as it is parsed, before any command looks at them; a metavar
+ * that is no such list (FILE, "N|auto": a figure or a word) takes any value. */
+static bool cli__one_of(const char *metavar, const char *value)
+{
+    if (metavar == NULL || strchr(metavar, '|') == NULL)
+        return true;
+    for (const char *c = metavar; *c; c++)
+        if (!islower((unsigned char)*c) && !isdigit((unsigned char)*c) && *c != '|' && *c != '-')
+            return true;
+    size_t n = strlen(value);
+    for (const char *c = metavar; c != NULL; c = strchr(c, '|') ? strchr(c, '|') + 1 : NULL) {
+        size_t len = strcspn(c, "|");
+        if (len == n && strncmp(c, value, n) == 0)
+            return true;
+    }
+    return false;
+}
+
 static sc_status_t cli__store(const sc_cli_opt_t *opt, void *target, const char *flag,
                               const char *value, sc_err_t *err)
 {
@@ -107,11 +128,17 @@ static sc_status_t cli__store(const sc_cli_opt_t *opt, void *target, const char 
         if (strlen(value) >= (size_t)opt->max)
             return sc_err_set(err, SC_ERR_USAGE, "%s: longer than %.0f characters", flag,
                               opt->max - 1);
+        if (!cli__one_of(opt->metavar, value))
+            return sc_err_set(err, SC_ERR_USAGE, "%s: '%s' is not one of %s", flag, value,
+                              opt->metavar);
         memcpy(slot, value, strlen(value) + 1);
         return SC_OK;
     case SC_OPT_STRING:
         if (*value == '\0')
             return sc_err_set(err, SC_ERR_USAGE, "%s: empty value", flag);
+        if (!cli__one_of(opt->metavar, value))
+            return sc_err_set(err, SC_ERR_USAGE, "%s: '%s' is not one of %s", flag, value,
+                              opt->metavar);
         memcpy(slot, &value, sizeof(value));
         return SC_OK;
     case SC_OPT_SIZE: {

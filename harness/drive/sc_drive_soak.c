@@ -65,10 +65,7 @@ static sc_status_t soak__inputs(soak__launch_t *l, sc_err_t *err)
                           "--cycle: %g s is longer than --duration %s: a cycle would run past "
                           "the soak",
                           o->cycle_s, o->duration);
-    if (strcmp(o->mode, "concurrent") && strcmp(o->mode, "serial"))
-        return sc_err_set(err, SC_ERR_USAGE, "--mode: '%s' is not concurrent or serial", o->mode);
-    if (strcmp(o->load, "step") && strcmp(o->load, "burn"))
-        return sc_err_set(err, SC_ERR_USAGE, "--load: '%s' is not step or burn", o->load);
+    /* --mode and --load: their choices are their metavars', held by the parser */
     if (o->sweep_min > o->sweep_max)
         return sc_err_set(err, SC_ERR_USAGE, "--sweep-min: above --sweep-max");
     snprintf(l->workload_path, sizeof(l->workload_path), "%s",

@@ -366,8 +366,8 @@ static const char *json_check__choice(const sc_field_t *f, const char *text, cha
         if (!strcmp(*c, text))
             return NULL;
         if (used < len)
-            used += (size_t)snprintf(why + used, len - used, "%s%s", c == f->choices ? "" : "|",
-                                     *c);
+            used +=
+                (size_t)snprintf(why + used, len - used, "%s%s", c == f->choices ? "" : "|", *c);
     }
     return why;
 }

@@ -41,7 +41,8 @@ json_t *sc_json_kvs(const sc_kvs_t *kvs);
 json_t *sc_json_matrix(const double *m, int n);
 /* The hosts' telemetry as an array. */
 json_t *sc_json_health(const sc_health_t *hosts, int n);
-/* {"checks", "pass", "warn", "fail", "verdict"} of r: its tally and its verdict (sc_result_verdict). */
+/* {"checks", "pass", "warn", "fail", "verdict"} of r: its tally and its verdict
+ * (sc_result_verdict). */
 json_t *sc_json_tally(const sc_result_t *r);
 /* Writes v as JSON to path (indented, 15 significant digits), whole or not at all, and drops
  * v. */

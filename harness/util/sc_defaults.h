@@ -106,9 +106,9 @@
 #define SC_DEFAULT_SOAK_MAX_DRIFT             0.05
 #define SC_DEFAULT_SOAK_MAX_DRIFT_TEXT        SC_DEFAULT_TEXT(SC_DEFAULT_SOAK_MAX_DRIFT)
 /* The workload a soak's step runs unless -W names one: the acceptance run's. */
-#define SC_DEFAULT_SOAK_CYCLE_S               300
-#define SC_DEFAULT_SOAK_CYCLE_TEXT            SC_DEFAULT_TEXT(SC_DEFAULT_SOAK_CYCLE_S)
-#define SC_DEFAULT_SOAK_WORKLOAD "bert-large-dp.yaml"
+#define SC_DEFAULT_SOAK_CYCLE_S    300
+#define SC_DEFAULT_SOAK_CYCLE_TEXT SC_DEFAULT_TEXT(SC_DEFAULT_SOAK_CYCLE_S)
+#define SC_DEFAULT_SOAK_WORKLOAD   "bert-large-dp.yaml"
 
 /* Where results directories go unless --results-dir says otherwise: results/ (git-ignored)
  * from the build tree, else SCALECHECK_RESULTS or ~/.local/share/scalecheck/results

@@ -113,9 +113,9 @@ def test():
                           (["--strategy", "switch", "--per", "rank", "-Y", topo], "switches: host "),
                           (["--strategy", "bisect", "--per", "rank", "--backend", "ucx"], "--strategy bisect: the ucx backend has no all-reduce"),
                           (["--plan-only"], "--plan-only: needs --nodes N"),
-                          (["--mode", "x"], "--mode: 'x' is not concurrent or serial"),
-                          (["--method", "x"], "--method: 'x' is not tag or put"),
-                          (["--per", "x"], "--per: 'x' is not node or rank"),
+                          (["--mode", "x"], "--mode: 'x' is not one of concurrent|serial"),
+                          (["--method", "x"], "--method: 'x' is not one of tag|put"),
+                          (["--per", "x"], "--per: 'x' is not one of node|rank"),
                           (["--method", "put", "--per", "rank"], "--method put: one-sided transfers need the ucx backend (not mpi)")]:
         rc, out, err, _ = mpirun(2, ["pairs", "--backend", "mpi", "--results-dir", os.path.join(wd, "bad")] + args, timeout=60)
         expect(rc == 2 and message in err, f"{args}: exit {rc}\n{err[-600:]}")
