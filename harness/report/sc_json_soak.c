@@ -119,7 +119,30 @@ static void journal__start(const json_t *v, sc_soak_start_t *s)
 
 /* A cycle line into a new element of cycles; false when a value is refused (src says why) or
  * memory ran out. */
-static bool journal__cycle(sc_json_src_t *src, const json_t *v, sc_soak_cycles_t *cycles)
+/* What no soak writes: a cycle that does not follow the one before, more hosts than the soak
+ * ran on, a host without a name. */
+static bool journal__cycle_sane(sc_json_src_t *src, const sc_soak_cycles_t *cycles,
+                                const sc_soak_start_t *start)
+{
+    const sc_soak_cycle_t *c = &cycles->items[cycles->n - 1];
+    int before = cycles->n > 1 ? cycles->items[cycles->n - 2].cycle : 0;
+    char why[128];
+    if (c->cycle <= before) {
+        snprintf(why, sizeof(why), "%d does not follow cycle %d", c->cycle, before);
+        return sc_json_refuse(src, NULL, 0, "cycle", why);
+    }
+    if (start->nhosts < 1 || c->nhosts > start->nhosts) {
+        snprintf(why, sizeof(why), "%d hosts, where the soak ran on %d", c->nhosts, start->nhosts);
+        return sc_json_refuse(src, NULL, 0, "hosts", why);
+    }
+    for (int k = 0; k < c->nhosts; k++)
+        if (c->hosts[k].host[0] == '\0')
+            return sc_json_refuse(src, NULL, 0, "hosts", "a host without its name");
+    return true;
+}
+
+static bool journal__cycle(sc_json_src_t *src, const json_t *v, sc_soak_cycles_t *cycles,
+                           const sc_soak_start_t *start)
 {
     sc_soak_cycle_t *c = SC_LIST_PUSH(cycles);
     if (c == NULL) {
@@ -152,7 +175,7 @@ static bool journal__cycle(sc_json_src_t *src, const json_t *v, sc_soak_cycles_t
                                                      sc_soak_host_fields, "hosts", (long)i))
             return false;
     }
-    return true;
+    return journal__cycle_sane(src, cycles, start);
 }
 
 /* The journal's text, cut back to its last whole line (on disk too). */
@@ -215,7 +238,7 @@ sc_status_t sc_soak_journal_read(const char *path, sc_soak_start_t *start, sc_so
                                             : "a second start line");
         else if (!strcmp(type, "start"))
             journal__start(v, start);
-        else if (!strcmp(type, "cycle") && !journal__cycle(&src, v, cycles))
+        else if (!strcmp(type, "cycle") && !journal__cycle(&src, v, cycles, start))
             status = src.status;
         start->launches += status == SC_OK && (!strcmp(type, "start") || !strcmp(type, "resume"));
         *complete = status == SC_OK && !strcmp(type, "end") &&
