@@ -313,8 +313,8 @@ static void soak_verdict__drift(const sc_soak_cycles_t *cycles, const sc_soak_li
 
 /* The largest sweep size's busbw in its worst cycle against the run's median, as soon as there
  * are two cycles: a swing of SC_SOAK_SWING_MAX or more FAILs a soak too short for the drift. */
-static void soak_verdict__swing(const sc_soak_cycles_t *cycles, const char *name,
-                                sc_checks_t *checks)
+static void soak_verdict__swing(const sc_soak_cycles_t *cycles, const sc_soak_limits_t *l,
+                                const char *name, sc_checks_t *checks)
 {
     size_t n = cycles->n, have = 0;
     double *v = calloc(n ? n : 1, sizeof(double)), worst = SC_ABSENT;
@@ -332,7 +332,8 @@ static void soak_verdict__swing(const sc_soak_cycles_t *cycles, const char *name
     if (have >= 2) {
         sc_stats_t st;
         sc_stats_compute(v, have, &st);
-        double tol = 1.0 - 1.0 / SC_SOAK_SWING_MAX;
+        /* the wider of a fifth and the drift the soak allows (--max-drift 1: not judged) */
+        double tol = fmax(1.0 - 1.0 / SC_SOAK_SWING_MAX, l->max_drift);
         sc_band_t band = {.tolerance = tol, .fail_tolerance = tol};
         sc_check_t *c = sc_verdict_band(checks, name, "busbw_GBps", worst, st.median, &band, true,
                                         "median cycle");
@@ -364,7 +365,7 @@ void sc_soak_judge(const sc_soak_cycles_t *cycles, const sc_soak_limits_t *l, sc
     char swing[192];
     snprintf(swing, sizeof(swing), "swing: all-reduce busbw at %llu B",
              last->nsizes ? (unsigned long long)last->size_bytes[last->nsizes - 1] : 0ull);
-    soak_verdict__swing(cycles, swing, checks);
+    soak_verdict__swing(cycles, l, swing, checks);
     sc_soak_judge_gpus(cycles, checks);
     char name[192];
     snprintf(name, sizeof(name), "drift: all-reduce busbw at %llu B",

@@ -17,7 +17,8 @@ void sc_soak_judge_cycle(sc_soak_cycle_t *c, const sc_soak_limits_t *l);
 int sc_soak_drift_span(int ncycles);
 
 /* The most the largest sweep size's busbw may swing between cycles: its slowest cycle at a fifth
- * of the median FAILs, however few the cycles. */
+ * of the median FAILs, however few the cycles (or past max_drift, where that is wider: 1, not
+ * judged). */
 #define SC_SOAK_SWING_MAX 5.0
 
 /* The run's checks: per host and limit the worst cycle (its number in the note); corrected

@@ -69,7 +69,7 @@ sc_tally_t sc_tally_sum(sc_tally_t a, sc_tally_t b);
  * name, exit code, JUnit, meaning */
 #define SC_VERDICT_MAP(X)                                                                          \
     X(PASS, SC_EXIT_GOOD, "passed", "every check passed")                                          \
-    X(WARN, SC_EXIT_GOOD, "passed, with the warning as system-out",                                \
+    X(WARN, SC_EXIT_GOOD, "passed, the warning in the suite's system-out",                         \
       "no check failed; some were off by more than their warning band")                            \
     X(FAIL, SC_EXIT_FAILED, "a failure", "a check failed")                                         \
     X(INCONCLUSIVE, SC_EXIT_INCONCLUSIVE, "an error",                                              \

@@ -346,7 +346,7 @@ def mode_soak():
     rc, out, err, _ = mpirun(2, ["soak", "--backend", "nccl", "--duration", duration, "--cycle", "2",
                                  "--steps", "2", "--warmup", "1", "--sweep-max", "64K",
                                  "--bytes-scale", "0.001", "--compute-scale", "1e-6", "-T", "60",
-                                 "--results-dir", os.path.join(wd, "r")],
+                                 "--max-drift", "1", "--results-dir", os.path.join(wd, "r")],
                              env=gpu_env(2), timeout=120)
     expect(rc == 0 and "verdict: PASS" in out, f"soak: exit {rc}\n{out[-800:]}\n{err[-800:]}")
     cycles = [l for l in out.splitlines() if l.strip().endswith("PASS") and l.strip()[0].isdigit()]
@@ -365,7 +365,7 @@ def soak_burn(wd):
         rc, out, err, _ = mpirun(2, ["soak", "--backend", "nccl", "--duration", "4s", "--cycle",
                                      "2", "--steps", "2", "--warmup", "1", "--sweep-max", "64K",
                                      "--bytes-scale", "0.001", "--compute-scale", "1e-6", "-T",
-                                     "60", "--load", "burn", "--burn-size", "128", "--burn-stream",
+                                     "60", "--max-drift", "1", "--load", "burn", "--burn-size", "128", "--burn-stream",
                                      "1M", "--telemetry-interval", "0.2", "--json", jpath,
                                      "--results-dir", os.path.join(wd, "r")],
                                  env=gpu_env(2, SCALECHECK_NVML_LIBRARY=FAKE_NVML,
