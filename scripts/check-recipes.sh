@@ -129,8 +129,8 @@ replace harness/record/sc_common_opts.h '    bool no_preflight;' '    bool no_pr
 replace harness/cli/sc_cli_common.c '    SC_OPT_END,' '    C_TEXT("label", "TEXT", "what the run is for, kept in result.json", SC_OPT_TEXT, label,
            SC_COMMON_LABEL),
     SC_OPT_END,'
-replace harness/record/sc_result.c '    {NULL, SC_FIELD_INT, 0, 0, 0},' '    SC__ASKED(label, SC_FIELD_TEXT_OPT),
-    {NULL, SC_FIELD_INT, 0, 0, 0},'
+replace harness/record/sc_result.c '    {NULL, SC_FIELD_INT, 0, 0, 0, NULL},' '    SC__ASKED(label, SC_FIELD_TEXT_OPT),
+    {NULL, SC_FIELD_INT, 0, 0, 0, NULL},'
 
 # --- a topology field the model uses, inter.hop_latency_us (what a network hop adds: a longer
 # cable run, a gateway), in three files: the schema row, the field, where the hop is priced

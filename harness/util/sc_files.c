@@ -23,6 +23,27 @@ static bool files__own_link(const struct stat *link)
     return link->st_uid == getuid() || link->st_uid == 0;
 }
 
+/* How an output at path is written (sc_files_write_text), decided once for the early check and
+ * the final write: a folder is refused; a device, FIFO or terminal (/dev/stdout) written
+ * directly; a regular file, or none yet, replaced whole - at target, which is the file a link
+ * of the user's or root's points at (a link planted by another user is itself replaced).
+ * FILES__FAILED (errno set) when that file cannot be resolved. */
+typedef enum { FILES__REPLACE, FILES__FOLDER, FILES__DIRECT, FILES__FAILED } files__way_t;
+
+static files__way_t files__way(const char *path, struct stat *st, char target[PATH_MAX])
+{
+    snprintf(target, PATH_MAX, "%s", path);
+    bool follow = lstat(path, st) == 0 && S_ISLNK(st->st_mode) && files__own_link(st);
+    bool there = follow ? stat(path, st) == 0 : lstat(path, st) == 0;
+    if (there && S_ISDIR(st->st_mode))
+        return FILES__FOLDER;
+    if (there && !S_ISREG(st->st_mode) && !S_ISLNK(st->st_mode))
+        return FILES__DIRECT;
+    if (follow && there && realpath(path, target) == NULL)
+        return FILES__FAILED;
+    return FILES__REPLACE;
+}
+
 /* A FIFO's writer opened by the early check and held until the final write (sc_files_write_text)
  * uses it: closed in between, the reader would see the end of its input before the results. */
 #define FILES__HELD 8
@@ -107,17 +128,17 @@ sc_status_t sc_files_check_output(const char *flag, const char *path, sc_err_t *
     /* the decisions sc_files_write_text will make, made now */
     struct stat st;
     char target[PATH_MAX];
-    snprintf(target, sizeof(target), "%s", path);
-    bool follow = lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && files__own_link(&st);
-    bool there = follow ? stat(path, &st) == 0 : lstat(path, &st) == 0;
-    if (there && S_ISDIR(st.st_mode))
+    switch (files__way(path, &st, target)) {
+    case FILES__FOLDER:
         return sc_err_set(err, SC_ERR_USAGE, "%s: %s is a directory, not a file", flag, path);
-    if (there && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+    case FILES__DIRECT:
         return files__check_direct(flag, path, &st, err);
-    if (follow && there && realpath(path, target) == NULL)
+    case FILES__REPLACE:
+        return files__check_replace(flag, target, err);
+    default:
         return sc_err_set(err, SC_ERR_USAGE, "%s: cannot write %s: %s", flag, path,
                           strerror(errno));
-    return files__check_replace(flag, target, err);
+    }
 }
 
 sc_status_t sc_files_check_input(const char *path, sc_err_t *err)
@@ -288,17 +309,16 @@ sc_status_t sc_files_write_text(const char *path, sc_files_writer_t writer, void
 {
     struct stat st;
     char target[PATH_MAX];
-    snprintf(target, sizeof(target), "%s", path);
-    bool follow = lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && files__own_link(&st);
-    bool there = follow ? stat(path, &st) == 0 : lstat(path, &st) == 0;
-    if (there && S_ISDIR(st.st_mode))
+    switch (files__way(path, &st, target)) {
+    case FILES__FOLDER:
         return sc_err_set(err, SC_ERR_IO, "cannot write %s: it is a directory", path);
-    if (there && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) /* /dev/stdout, a FIFO */
+    case FILES__DIRECT:
         return files__write_direct(path, writer, arg, err);
-    /* the user's link to a file: that file replaced; a link planted by another user: the link */
-    if (follow && there && realpath(path, target) == NULL)
+    case FILES__REPLACE:
+        return files__write_replace(target, writer, arg, err);
+    default:
         return sc_err_set(err, SC_ERR_IO, "cannot write %s: %s", path, strerror(errno));
-    return files__write_replace(target, writer, arg, err);
+    }
 }
 
 bool sc_files_append(FILE *out, const char *path)

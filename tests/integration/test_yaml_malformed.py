@@ -144,7 +144,9 @@ def test():
     c = os.path.join(wd, "missing-base.yaml")
     open(c, "w").write("name: c\nextends: nowhere.yaml\n")
     rc, out, err, _ = scalecheck1(["validate", c])
-    expect(rc == 2 and "nowhere.yaml: cannot open" in err, f"missing base: {rc} {err}")
+    # named at the line that asks for it (issue 45)
+    expect(rc == 2 and "missing-base.yaml:2:10: extends: 'nowhere.yaml': cannot open" in err,
+           f"missing base: {rc} {err}")
     big = os.path.join(wd, "huge.yaml")
     with open(big, "w") as f:
         f.write("name: x\n" + "# padding\n" * 500000)

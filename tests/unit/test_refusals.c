@@ -184,7 +184,7 @@ int main(void)
     REFUSE("--deadline: missing value", "soak", "--deadline");
     REFUSE("--workload: required", "run", "--scales", "1");
     REFUSE("--scales: values must increase", "run", "-W", "x.yaml", "--scales", "2,1");
-    REFUSE("--mode: 'both' is not concurrent or serial", "pairs", "--mode", "both");
+    REFUSE("--mode: 'both' is not one of concurrent|serial", "pairs", "--mode", "both");
     REFUSE("--telemetry: unknown option", "soak", "--telemetry", "1");
     REFUSE("-T: 0 is out of range", "health", "-T", "0");
     REFUSE("--backend: unknown option", "preflight", "--backend", "mpi");
@@ -269,7 +269,7 @@ int main(void)
     REFUSE("--collective: unknown collective 'bcast'", "coll", "--collective", "allgather,bcast");
     REFUSE("-d: 'float,' is not a list of names", "coll", "-d", "float,");
     REFUSE("-o: unknown reduction 'xor'", "coll", "-o", "sum,xor");
-    REFUSE("--backend: unknown backend 'verbs' (built in: ", "coll", "--backend", "verbs");
+    REFUSE("--backend: 'verbs' is not one of nccl|mpi|ucx|auto", "coll", "--backend", "verbs");
     REFUSE("--timeout: -3 is out of range", "coll", "--timeout", "-3");
     REFUSE("--deadline: -1 is out of range", "coll", "--deadline", "-1");
     REFUSE("--deadline: ", "coll", "--deadline", "soon");
@@ -299,7 +299,8 @@ int main(void)
     REFUSE("--resume: ", "soak", "--resume", "@/nowhere");
     REFUSE("--resume: the soak's options come from its journal", "soak", "--resume", "@/a-folder",
            "--duration", "1m");
-    REFUSE("--mode: 'x' is not concurrent or serial", "soak", "--duration", "1m", "--mode", "x");
+    REFUSE("--mode: 'x' is not one of concurrent|serial", "soak", "--duration", "1m", "--mode",
+           "x");
     char missing[512];
     snprintf(missing, sizeof(missing), "%s/none", refusals__dir);
     SC_EXPECT(access(missing, F_OK) != 0); /* no output file, nor its folder */
