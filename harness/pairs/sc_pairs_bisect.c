@@ -14,11 +14,15 @@
 #include "util/sc_clock.h"
 #include "util/sc_stats.h"
 
-#define BISECT_TRIALS 3 /* best of, as a pair's stream */
+/* best of, each after a pause: on a host with more ranks than cores a group is descheduled for
+ * whole time slices at a time (figures 25-40x apart back to back here); trials a few ms apart
+ * meet another slice */
+#define BISECT_TRIALS   5
+#define BISECT_PAUSE_NS 3000000L
 
-/* One group's all-reduce of o->size bytes: one untimed, then best of three runs of o->iters.
- * Bus bandwidth (bytes x 2(g-1)/g over the time, nccl-tests' convention) on the group's first
- * member, 0 on the others. */
+/* One group's all-reduce of o->size bytes: one untimed, then best of BISECT_TRIALS runs of
+ * o->iters. Bus bandwidth (bytes x 2(g-1)/g over the time, nccl-tests' convention) on the group's
+ * first member, 0 on the others. */
 static sc_status_t bisect__allreduce(sc_pairs_run_t *x, sc_comm_t *sub, double *busbw,
                                      sc_err_t *err)
 {
@@ -34,6 +38,8 @@ static sc_status_t bisect__allreduce(sc_pairs_run_t *x, sc_comm_t *sub, double *
         status = sc_comm_sync(sub, err);
     double best = 0, factor = 2.0 * (sub->size - 1) / sub->size;
     for (int t = 0; t < BISECT_TRIALS && status == SC_OK; t++) {
+        if (t > 0)
+            nanosleep(&(struct timespec){0, BISECT_PAUSE_NS}, NULL);
         status = sc_comm_barrier(sub, err);
         uint64_t t0 = sc_clock_ns();
         for (int k = 0; k < x->o->iters && status == SC_OK; k++)

@@ -18,7 +18,7 @@ def busy(wd):
     rounds' controls drop too, so they do not count, and the third round clears the node: exit
     0, nothing named. Busy through every round, the node is named once the excused rounds
     (--looks - 1) are spent. The same for the bisect search's groups."""
-    for strategy, ranks, slow, extra in (("all", 5, 1, ()), ("bisect", 16, 5, ("-n", "2"))):
+    for strategy, ranks, slow, extra in (("all", 5, 1, ()), ("bisect", 16, 5, ("-n", "8"))):
         for busy_rounds, want in ((2, 0), (9, 1)):
             path = os.path.join(wd, f"busy-{strategy}-{busy_rounds}.json")
             rc, out, err, _ = mpirun(ranks, ["pairs", "--per", "rank", "--strategy", strategy,
