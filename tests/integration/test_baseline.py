@@ -110,6 +110,17 @@ def test_report(wd, good):
     expect(rc == 0 and "0 regressions" in out and "held to 2 earlier runs" in out, f"{rc} {out}")
     rc, out, _, _ = scalecheck1(["report", a, b, slow])
     expect(rc == 1 and "1 regression" in out and "FAIL" in out, f"slow: {rc} {out}")
+    # a figure whose known-good runs spread 1000x is marked UNSTABLE as the baseline is made,
+    # and two runs are said to be too few for a spread (issue 45); three close ones are neither
+    wild = copy_scaled(good[0], os.path.join(wd, "wild"), 1.0, last=1000.0)
+    rc, out, err, _ = scalecheck1(["baseline", "create", a, wild, "-o",
+                                   os.path.join(wd, "wild.json")])
+    expect(rc == 0 and "# UNSTABLE: 1 figure spread more than 50 %" in out
+           and "2 runs: a stable baseline needs 3 or more" in out, f"wild: {rc} {out}{err}")
+    rc, out, err, _ = scalecheck1(["baseline", "create", a, b, good[0], "-o",
+                                   os.path.join(wd, "three.json")])
+    expect(rc == 0 and "UNSTABLE" not in out and "a stable baseline needs" not in out,
+           f"three close runs: {rc} {out}{err}")
 
 
 def test_run_and_pairs(wd):
