@@ -118,6 +118,55 @@ static bool json_in__points(sc_json_src_t *src, const json_t *doc, sc_result_t *
     return true;
 }
 
+/* A suspect a localisation named, read back; false (refused) when it is not one. */
+static bool json_in__suspect(sc_json_src_t *src, const json_t *v, sc_suspect_t *s)
+{
+    const char *kind = json_string_value(json_object_get(v, "kind"));
+    const char *where = json_string_value(json_object_get(v, "where"));
+    const char *evidence = json_string_value(json_object_get(v, "evidence"));
+    const char *keys[] = {"localization", "suspects"};
+    if (kind == NULL || where == NULL || evidence == NULL ||
+        (strcmp(kind, "node") && strcmp(kind, "link") && strcmp(kind, "switch")))
+        return sc_json_refuse(src, keys, 2, "localization.suspects",
+                              "a suspect is {kind: node|link|switch, where, evidence}");
+    snprintf(s->kind, sizeof(s->kind), "%s", kind);
+    snprintf(s->where, sizeof(s->where), "%s", where);
+    snprintf(s->evidence, sizeof(s->evidence), "%s", evidence);
+    return true;
+}
+
+/* A pairs run's participants, strategy and localisation (the suspects decide its verdict:
+ * sc_result_verdict), so that a report made again says what the run said. */
+static bool json_in__pairs(sc_json_src_t *src, const json_t *doc, sc_result_t *r)
+{
+    const json_t *names = json_object_get(doc, "names"),
+                 *loc = json_object_get(doc, "localization");
+    const char *strategy = json_string_value(json_object_get(doc, "strategy"));
+    snprintf(r->strategy, sizeof(r->strategy), "%s", strategy ? strategy : "");
+    size_t n = json_array_size(names);
+    r->pair_names = n ? calloc(n, sizeof(*r->pair_names)) : NULL;
+    for (size_t i = 0; r->pair_names != NULL && i < n; i++)
+        snprintf(r->pair_names[i], sizeof(r->pair_names[i]), "%s",
+                 json_string_value(json_array_get(names, i))
+                     ? json_string_value(json_array_get(names, i))
+                     : "");
+    r->npairs_nodes = r->pair_names != NULL ? (int)n : 0;
+    if (!json_is_object(loc))
+        return true;
+    sc_localization_t *l = &r->localization;
+    r->has_localization = true;
+    l->reference_GBps = json_number_value(json_object_get(loc, "reference_GBps"));
+    const char *note = json_string_value(json_object_get(loc, "reference_note"));
+    snprintf(l->reference_note, sizeof(l->reference_note), "%s", note ? note : "");
+    const json_t *suspects = json_object_get(loc, "suspects");
+    size_t k = json_array_size(suspects);
+    l->suspects = k ? calloc(k, sizeof(*l->suspects)) : NULL;
+    for (size_t i = 0; l->suspects != NULL && i < k; i++, l->nsuspects++)
+        if (!json_in__suspect(src, json_array_get(suspects, i), &l->suspects[i]))
+            return false;
+    return true;
+}
+
 /* A soak's figures, and its cycles from the journal beside result.json (none when it is gone). */
 static void json_in__soak(sc_json_src_t *src, const json_t *doc, const char *dir, sc_result_t *r)
 {
@@ -387,6 +436,8 @@ static sc_status_t json_in__load(const char *dir, sc_result_t *r, size_t limit,
         r->judged = json_is_array(json_object_get(doc, "checks"));
         r->has_findings = json_is_array(json_object_get(doc, "findings"));
         json_in__soak(&src, doc, dir, r);
+        if (!strcmp(r->command, "pairs"))
+            json_in__pairs(&src, doc, r);
     }
     json_decref(doc);
     sc_json_src_free(&src);

@@ -53,6 +53,7 @@ def same_story(label, d, want, extra=None):
 
 def made_to_say(src, want, wd):
     """A copy of run directory src whose checks say want, rendered again."""
+    os.makedirs(wd, exist_ok=True)
     d = os.path.join(wd, os.path.basename(src) + "-" + want)
     shutil.copytree(src, d)
     path = os.path.join(d, "result.json")
@@ -116,6 +117,19 @@ def test():
         for want in EXIT:
             same_story(f"{cmd} made to say {want}", made_to_say(d, want, wd), want)
         told.append(f"{cmd} {verdict}")
+    # a suspect the localisation named is a FAIL, every check passing or not, read back too
+    d = made_to_say(found["pairs"][0], "PASS", os.path.join(wd, "suspect"))
+    doc = load_json(os.path.join(d, "result.json"))
+    doc.setdefault("localization", {"reference_GBps": 1, "best_GBps": 1, "tolerance": 0.5,
+                                    "slow_pairs": [], "reference_note": None})
+    doc["localization"]["suspects"] = [{"kind": "node", "where": doc["names"][0],
+                                        "evidence": "planted by the test"}]
+    with open(os.path.join(d, "result.json"), "w") as f:
+        json.dump(doc, f)
+    rc, out, err, _ = scalecheck1(["report", d])
+    same_story("pairs with a suspect", d, "FAIL")
+    junit = open(os.path.join(d, "junit.xml")).read()
+    expect(f'name="suspect node: {doc["names"][0]}"' in junit, "junit names the suspect")
     print(f"one story: real runs ({', '.join(told)}) and each made PASS, WARN, FAIL and "
           "INCONCLUSIVE: the exit code, the table, result.json, summary.json, junit.xml, "
           "metrics.prom and report.html agree")
