@@ -124,11 +124,12 @@ static bool json_in__suspect(sc_json_src_t *src, const json_t *v, sc_suspect_t *
     const char *kind = json_string_value(json_object_get(v, "kind"));
     const char *where = json_string_value(json_object_get(v, "where"));
     const char *evidence = json_string_value(json_object_get(v, "evidence"));
-    const char *keys[] = {"localization", "suspects"};
     if (kind == NULL || where == NULL || evidence == NULL ||
-        (strcmp(kind, "node") && strcmp(kind, "link") && strcmp(kind, "switch")))
+        (strcmp(kind, "node") && strcmp(kind, "link") && strcmp(kind, "switch"))) {
+        const char *keys[] = {"localization", "suspects"};
         return sc_json_refuse(src, keys, 2, "localization.suspects",
                               "a suspect is {kind: node|link|switch, where, evidence}");
+    }
     snprintf(s->kind, sizeof(s->kind), "%s", kind);
     snprintf(s->where, sizeof(s->where), "%s", where);
     snprintf(s->evidence, sizeof(s->evidence), "%s", evidence);

@@ -105,8 +105,8 @@ static void verdict_render__junit_timestamp(const sc_result_t *r, char *buf, siz
 }
 
 /* A check as a JUnit test case, as the verdict table says (SC_VERDICT_MAP): a PASS passes, a
- * WARN passes, its warning in the suite's output (the exit code is 0: a CI must not go red), a FAIL is a
- * failure, and a FAIL of an INCONCLUSIVE run an error (exit 5: neither green nor a verdict on
+ * WARN passes, its warning in the suite's output (the exit code is 0: a CI must not go red), a FAIL
+ * is a failure, and a FAIL of an INCONCLUSIVE run an error (exit 5: neither green nor a verdict on
  * the system). */
 static void verdict_render__junit_case(FILE *out, const char *suite, const sc_check_t *c,
                                        bool inconclusive)
