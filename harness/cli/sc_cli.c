@@ -71,8 +71,6 @@ static const sc_cli_opt_t *cli__find_short(const sc_cli_opt_t *table, char name)
     return NULL;
 }
 
-/* Stores value into the option's field (or hands it to its handler). */
-
 /* Whether value is one of the choices a metavar lists ("concurrent|serial", "nccl|mpi|ucx|auto"),
  * every option's choices checked as it is parsed, before any command looks at them; a metavar
  * that is no such list (FILE, "N|auto": a figure or a word) takes any value. */
@@ -92,6 +90,7 @@ static bool cli__one_of(const char *metavar, const char *value)
     return false;
 }
 
+/* Stores value into the option's field (or hands it to its handler). */
 static sc_status_t cli__store(const sc_cli_opt_t *opt, void *target, const char *flag,
                               const char *value, sc_err_t *err)
 {
