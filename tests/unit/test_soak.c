@@ -135,6 +135,34 @@ static void check_verdicts(void)
     sc_soak_cycles_free(&cycles);
 }
 
+/* A soak too short for the drift: a 6.5x busbw swing over 4 cycles FAILs (unless --max-drift 1
+ * lets any figure move), the drift and a limit no sensor reported are said as not checked. */
+static void check_short_soak(void)
+{
+    sc_soak_cycles_t cycles;
+    sc_checks_t checks = {0};
+    cycles_of(&cycles, 4, 0);
+    cycles.items[2].busbw_GBps[0] = 100.0 / 6.5;
+    for (size_t i = 0; i < cycles.n; i++)
+        cycles.items[i].hosts[0].max_cpu_temp_c = -1; /* a VM: no thermal zone */
+    sc_soak_limits_t l = limits();
+    char not_checked[512];
+    sc_soak_judge(&cycles, &l, &checks, not_checked, sizeof(not_checked));
+    const sc_check_t *swing = check(&checks, "swing: all-reduce busbw at 16777216 B");
+    SC_EXPECT(swing != NULL && swing->level == SC_LEVEL_FAIL && swing->measured < 16 &&
+              strstr(swing->note, "cycle (3)") != NULL);
+    SC_EXPECT(strstr(not_checked, "drift (4 cycles: it needs 6") != NULL);
+    SC_EXPECT(strstr(not_checked, "h1: hottest CPU sensor (no sensor reported it)") != NULL);
+    SC_EXPECT(check(&checks, "h1: hottest CPU sensor") == NULL);
+    sc_list_free(&checks);
+    l.max_drift = 1; /* not judged */
+    sc_soak_judge(&cycles, &l, &checks, not_checked, sizeof(not_checked));
+    swing = check(&checks, "swing: all-reduce busbw at 16777216 B");
+    SC_EXPECT(swing != NULL && swing->level == SC_LEVEL_PASS);
+    sc_list_free(&checks);
+    sc_soak_cycles_free(&cycles);
+}
+
 /* Each GPU of a host under the same load: a clock stuck low, a remap pending, memory repaired
  * before the soak and corrected errors, each judged and the GPU named. */
 static void check_gpus(void)
@@ -239,6 +267,7 @@ static void check_journal(void)
 int main(void)
 {
     check_verdicts();
+    check_short_soak();
     check_gpus();
     check_durations();
     check_journal();
