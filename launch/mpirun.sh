@@ -19,7 +19,8 @@
 #                     (default 2). Every daemon waits this long whenever a job ends with a
 #                     non-zero code, a FAIL verdict included: on 4 hosts the ending takes
 #                     about 3.5 times it
-#   --probe CMD       how to tell whether a host answers (default: ping -c1 -W1 HOST)
+#   --probe CMD       how to tell whether a host answers (CMD HOST exits 0); without it, or
+#                     where it cannot run: ping, else a TCP connect (any answer counts)
 set -uo pipefail
 hostfile="" np="" per_node="" transport=tcp grace="" kill_grace=2 probe="" extra=() mpi_kind=""
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do
@@ -175,13 +176,53 @@ pass_on() {
 # Rank 0's note (key=value lines: dir, exe, exit), one key's last value; "" when rank 0 said
 # nothing (it ran on another host, or never got that far).
 noted() { [ -f "$note" ] && sed -n "s/^$1=//p" "$note" | tail -n 1; }
+# The probes that tell whether a host answers, in the order tried: --probe's command, ping
+# where it is installed, then a TCP connect from this shell (any answer - accepted or refused -
+# is a host that answers; silence for a second, or no route, is one that does not).
+tcp_probe() {
+    local out
+    out=$(timeout 1 bash -c 'exec 3<>"/dev/tcp/$1/9"' tcp_probe "$1" 2>&1) && return 0
+    case "$out" in *"Connection refused"*) return 0 ;; esac
+    return 1
+}
+ping_probe() { ping -c1 -W1 "$1"; }
+probes() {
+    [ -n "$probe" ] && echo "$probe"
+    command -v ping >/dev/null 2>&1 && echo ping_probe
+    echo tcp_probe
+}
+# Whether probe P can tell at all: it runs (exit 126/127: not there, not executable) and the
+# host this launcher runs on - which answers by definition - answers it. A probe that cannot
+# tell says so and the next is tried: it never turns into a verdict on every host.
+probe_works() {
+    local p=$1 rc self=${2:-}
+    $p "${self:-localhost}" >/dev/null 2>&1; rc=$?
+    [ $rc -eq 0 ] && return 0
+    if [ $rc -eq 126 ] || [ $rc -eq 127 ]; then
+        echo "scalecheck launcher: the probe '$p' cannot run here (exit $rc); trying the next" >&2
+    else
+        echo "scalecheck launcher: the probe '$p' finds even ${self:-localhost} (this host) unreachable: it cannot tell; trying the next" >&2
+    fi
+    return 1
+}
 # The hosts that do not answer from here, into lost (and who, when any).
 find_lost() {
     lost=()
     [ -n "$hostfile" ] || return 0
-    for h in $(awk '!/^#/ && NF {print $1}' "$hostfile"); do
-        if [ -n "$probe" ]; then $probe "$h" >/dev/null 2>&1 || lost+=("$h")
-        else ping -c1 -W1 "$h" >/dev/null 2>&1 || lost+=("$h"); fi
+    local hosts self p use=""
+    hosts=$(awk '!/^#/ && NF {print $1}' "$hostfile")
+    # this host as the hostfile names it, where it does
+    self=$(hostname 2>/dev/null)
+    printf '%s\n' $hosts | grep -qx "$self" || self=""
+    for p in $(probes); do
+        if probe_works "$p" "$self"; then use=$p; break; fi
+    done
+    if [ -z "$use" ]; then
+        echo "scalecheck launcher: no probe can tell here whether a host answers: the hosts are not checked" >&2
+        return 0
+    fi
+    for h in $hosts; do
+        $use "$h" >/dev/null 2>&1 || lost+=("$h")
     done
     [ ${#lost[@]} -gt 0 ] && who="host ${lost[*]} (unreachable from the launcher: a cut link or a host down)"
     return 0

@@ -587,6 +587,8 @@ const sc_backend_ops_t sc_nccl_ops = {
     .barrier = nccl__barrier,
     .memory = nccl__memory,
     .abort_all = sc_nccl_abort_all,
+    .device_progress = sc_nccl_prof_progress,
+    .last_choice = sc_nccl_last_choice,
     .coll =
         {
             [SC_COLL_allreduce] = nccl__allreduce,

@@ -11,6 +11,7 @@
 
 #include "comm/sc_async.h"
 #include "comm/sc_backend.h"
+#include "comm/sc_nccl_prof_abi.h"
 
 typedef struct sc_nccl_compute sc_nccl_compute_t; /* backend_nccl_gemm.c */
 
@@ -46,6 +47,7 @@ typedef struct {
     double timeout_s;
     char gpu[320]; /* "GPU 0 NVIDIA H200 (0000:1b:00.0)" for messages */
     char version[128];
+    char label[48]; /* its commName, under which NCCL reports it to the profiler plugin */
 } nccl__comm_t;
 
 static inline nccl__comm_t *nccl__of(sc_comm_t *comm)
@@ -109,6 +111,32 @@ sc_status_t sc_nccl_compute_begin(nccl__comm_t *c, sc_err_t *err);
 sc_status_t sc_nccl_compute_end(nccl__comm_t *c, sc_status_t status, double *measured_us,
                                 sc_err_t *err);
 void sc_nccl_free_marks(nccl__comm_t *c);
+/* What NCCL chose for a collective, as it reported it to its profiler plugin. */
+typedef struct {
+    char func[24], algo[16], proto[16];
+    int channels;
+    uint64_t seq; /* NCCL's sequence number of the collective in its communicator */
+    bool known;
+} sc_nccl_choice_t;
+/* The profiler plugin (backend_nccl_prof.c): arm points NCCL at this module before the first
+ * communicator (once; not where the user named a plugin); the entry points are the ones
+ * sc_gpu_entry.c exports as `ncclProfiler_v4`. */
+void sc_nccl_prof_arm(void);
+ncclResult_t sc_nccl_prof_init(void **context, int *mask, const char *comm_name, uint64_t comm_hash,
+                               int nodes, int ranks, int rank, void *logger);
+ncclResult_t sc_nccl_prof_start(void *context, void **handle, sc_nccl_prof_descr_t *descr);
+ncclResult_t sc_nccl_prof_stop(void *handle);
+ncclResult_t sc_nccl_prof_state(void *handle, int state, void *args);
+ncclResult_t sc_nccl_prof_finalize(void *context);
+/* Why NCCL's choices are not recorded in this process, or "". */
+const char *sc_nccl_prof_note(void);
+/* The last collective NCCL enqueued on the communicator named comm_name; false when unknown. */
+bool sc_nccl_prof_last(const char *comm_name, sc_nccl_choice_t *out);
+/* Operations this process's NCCL enqueued, and how many of them its GPU started; false while
+ * NCCL has not loaded the plugin. */
+bool sc_nccl_prof_progress(uint64_t *enqueued, uint64_t *started);
+/* The last collective's choice on comm, for the ops table. */
+bool sc_nccl_last_choice(sc_comm_t *comm, sc_lib_choice_t *out);
 /* The backend's table (backend_nccl.c), handed to the program by sc_gpu_entry.c. */
 extern const sc_backend_ops_t sc_nccl_ops;
 /* The loaded NCCL's and CUDA's versions, in words; needs no GPU (backend_nccl_comm.c). */

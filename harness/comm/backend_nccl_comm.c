@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -138,6 +139,14 @@ void sc_nccl_abort_all(bool owner)
     }
 }
 
+/* A name for a new communicator, unique in this process: NCCL hands it to the profiler plugin
+ * (backend_nccl_prof.c), which files what NCCL chose under it. */
+static void nccl__label(char *buf, size_t len)
+{
+    static atomic_uint made;
+    snprintf(buf, len, "scalecheck-%d-%u", (int)getpid(), atomic_fetch_add(&made, 1));
+}
+
 static nccl__comm_t *nccl__new(const sc_rte_t *rte, int device, double timeout_s,
                                bool register_buffers)
 {
@@ -195,6 +204,7 @@ sc_status_t sc_nccl_open(const sc_rte_t *rte, const sc_backend_opts_t *opts, sc_
 {
     char why[512] = "";
     int device = -1;
+    sc_nccl_prof_arm(); /* before NCCL's first communicator loads its plugins */
     sc_status_t status = nccl__pick_device(rte, opts->device, &device, why, sizeof(why));
     sc_status_t shared = nccl__check_shared(rte, status == SC_OK, device, why, sizeof(why));
     status = sc_rte_agree(rte, status == SC_OK ? shared : status, why, sizeof(why), err);
@@ -213,6 +223,8 @@ sc_status_t sc_nccl_open(const sc_rte_t *rte, const sc_backend_opts_t *opts, sc_
     MPI_Bcast(&id, (int)sizeof(id), MPI_BYTE, 0, rte->world);
     ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
     config.blocking = 0; /* so that a stuck init can be bounded and aborted */
+    nccl__label(c->label, sizeof(c->label));
+    config.commName = c->label;
     if (status == SC_OK)
         status =
             sc_nccl_settle(c, ncclCommInitRankConfig(&c->nccl, rte->size, id, rte->rank, &config),
@@ -302,10 +314,11 @@ static sc_async_state_t nccl__split_child_state(void *ctx, void *child)
 /* Starts a non-blocking split and waits (bounded) until it is complete; *child is NULL for a
  * rank without a colour. On failure the parent (and a half-made child) are aborted. */
 static sc_status_t nccl__split_comm(nccl__comm_t *parent, int color, int key, ncclComm_t *child,
-                                    sc_err_t *err)
+                                    const char *label, sc_err_t *err)
 {
     ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
     config.blocking = 0;
+    config.commName = label;
     parent->split_child = NULL;
     *child = NULL;
     ncclResult_t rc = ncclCommSplit(parent->nccl, color < 0 ? NCCL_SPLIT_NOCOLOR : color, key,
@@ -339,8 +352,10 @@ sc_status_t sc_nccl_split(sc_comm_t *comm, int color, int key, sc_comm_t **out, 
     sc_status_t status = (all && members) ? nccl__gather_members(parent, color, key, all, err)
                                           : sc_err_set(err, SC_ERR_NOMEM, "no memory for a split");
     ncclComm_t child = NULL;
+    char label[48];
+    nccl__label(label, sizeof(label));
     if (status == SC_OK)
-        status = nccl__split_comm(parent, color, key, &child, err);
+        status = nccl__split_comm(parent, color, key, &child, label, err);
     nccl__comm_t *c = NULL;
     if (status == SC_OK && child != NULL) {
         int rank = 0, size = 0;
@@ -348,6 +363,8 @@ sc_status_t sc_nccl_split(sc_comm_t *comm, int color, int key, sc_comm_t **out, 
         ncclCommCount(child, &size);
         nccl__order_members(all, comm->size, color, members);
         c = nccl__new(comm->rte, parent->device, parent->timeout_s, parent->register_buffers);
+        if (c != NULL)
+            snprintf(c->label, sizeof(c->label), "%s", label);
         status = c ? sc_comm_init_base(&c->base, &sc_nccl_ops, comm->rte, rank, size, members, err)
                    : sc_err_set(err, SC_ERR_NOMEM, "no memory for a split");
         if (c == NULL)
@@ -386,6 +403,10 @@ void sc_nccl_describe(sc_comm_t *comm, sc_kvs_t *out)
     sc_kvs_number(out, "cuda_runtime", runtime);
     sc_kvs_number(out, "cuda_driver", driver);
     sc_kvs_text(out, "gpu", c->gpu);
+    /* whether NCCL's choices (algorithm, protocol, channels) are in the rows, and why not */
+    const char *prof = sc_nccl_prof_note();
+    sc_kvs_text(out, "nccl_profiler",
+                prof[0] != '\0' ? prof : "scalecheck (NCCL's choices recorded)");
     sc_kvs_number(out, "device", c->device);
     struct cudaDeviceProp prop;
     char bus[32] = "";

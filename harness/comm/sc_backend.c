@@ -75,7 +75,7 @@ static void backend__remember_opened(const sc_backend_ops_t *ops)
     bool known = false;
     for (int i = 0; i < backend__opened.n; i++)
         known = known || backend__opened.ops[i] == ops;
-    if (!known && ops->abort_all != NULL && backend__opened.n < 8)
+    if (!known && (ops->abort_all != NULL || ops->device_progress != NULL) && backend__opened.n < 8)
         backend__opened.ops[backend__opened.n++] = ops;
     pthread_mutex_unlock(&backend__opened.lock);
 }
@@ -88,7 +88,28 @@ void sc_backend_abort_all(bool owner)
     memcpy(ops, backend__opened.ops, sizeof(ops));
     pthread_mutex_unlock(&backend__opened.lock);
     for (int i = 0; i < n; i++)
-        ops[i]->abort_all(owner);
+        if (ops[i]->abort_all != NULL)
+            ops[i]->abort_all(owner);
+}
+
+bool sc_backend_device_progress(uint64_t *enqueued, uint64_t *started)
+{
+    pthread_mutex_lock(&backend__opened.lock);
+    int n = backend__opened.n;
+    const sc_backend_ops_t *ops[8];
+    memcpy(ops, backend__opened.ops, sizeof(ops));
+    pthread_mutex_unlock(&backend__opened.lock);
+    bool said = false;
+    *enqueued = *started = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t e = 0, s = 0;
+        if (ops[i]->device_progress != NULL && ops[i]->device_progress(&e, &s)) {
+            *enqueued += e;
+            *started += s;
+            said = true;
+        }
+    }
+    return said;
 }
 
 sc_status_t sc_backend_open(const char *name, const sc_rte_t *rte, const sc_backend_opts_t *opts,

@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "coll/sc_check_core.h"
 #include "util/sc_dtype.h"
@@ -37,6 +38,13 @@ typedef struct {
 } sc_coll_args_t;
 
 typedef struct sc_comm sc_comm_t;
+
+/* What the library chose for the last collective on a communicator (NCCL: as it reported to
+ * its profiler plugin). */
+typedef struct {
+    char algo[16], proto[16]; /* "RING", "LL128", ... ("" unknown) */
+    int channels;             /* 0: unknown */
+} sc_lib_choice_t;
 
 /* What a backend is opened with. */
 typedef struct {
@@ -183,6 +191,13 @@ typedef struct {
      * the watchdog's way out (owner false: another thread than the one that uses the
      * communicators) and before MPI_Abort (owner true). */
     void (*abort_all)(bool owner);
+    /* Optional: how far this process's device got - operations its library enqueued, and how
+     * many of them the device started (NCCL: as its profiler plugin hears); false when the
+     * library does not say. Any thread (the watchdog's). */
+    bool (*device_progress)(uint64_t *enqueued, uint64_t *started);
+    /* Optional: what the library chose for the last collective issued on comm; false when it
+     * does not say. */
+    bool (*last_choice)(sc_comm_t *comm, sc_lib_choice_t *out);
     /* The collectives the backend runs, by id; NULL where it has none (UCX: point to point
      * only). */
     sc_coll_fn_t coll[SC_COLL_COUNT];
@@ -237,6 +252,9 @@ sc_status_t sc_backend_open(const char *name, const sc_rte_t *rte, const sc_back
  * (ops->abort_all, bounded by the backend itself). owner: called from the thread that uses
  * them (an error ending the job), else from another (the watchdog). */
 void sc_backend_abort_all(bool owner);
+/* The device progress (ops->device_progress) of the backends opened in this process, summed;
+ * false when none says. */
+bool sc_backend_device_progress(uint64_t *enqueued, uint64_t *started);
 
 /* Fills the common part of a communicator. world_ranks (size entries) maps its ranks to world
  * ranks; NULL means the identity (the world communicator). */

@@ -13,3 +13,14 @@ const sc_gpu_plugin_t *sc_gpu_plugin(void)
     };
     return &plugin;
 }
+
+/* The profiler plugin NCCL loads from this module (backend_nccl_prof.c), under the name NCCL
+ * looks for. */
+__attribute__((visibility("default"))) const sc_nccl_profiler_v4_t ncclProfiler_v4 = {
+    .name = "scalecheck",
+    .init = sc_nccl_prof_init,
+    .start_event = sc_nccl_prof_start,
+    .stop_event = sc_nccl_prof_stop,
+    .record_state = sc_nccl_prof_state,
+    .finalize = sc_nccl_prof_finalize,
+};

@@ -136,7 +136,7 @@ int sc_drive_compute(const sc_rte_t *rte, const sc_drive_compute_opts_t *opts)
     sc_err_clear(&err);
     sc_comm_t *comm = NULL;
     char note[512];
-    sc_backend_opts_t bopts = {.device = -1, .timeout_s = o.common.timeout_s};
+    sc_backend_opts_t bopts = {.device = -1, .timeout_s = SC_BACKEND_TIMEOUT_S(o.common.timeout_s)};
     sc_topology_t topo;
     sc_status_t status = o.topology != NULL ? sc_topology_load(o.topology, &topo, &err) : SC_OK;
     if (status == SC_OK)

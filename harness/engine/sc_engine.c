@@ -654,6 +654,8 @@ sc_status_t sc_engine_run_case(sc_engine_t *eng, const sc_case_t *c, sc_case_res
         status = sc_comm_barrier(comm, err);
     if (status == SC_OK)
         status = engine__time_case(eng, c, out, err);
+    if (status == SC_OK && comm->ops->last_choice != NULL)
+        comm->ops->last_choice(comm, &out->choice);
     if (status == SC_OK)
         status = engine__check_case(eng, c, out, err);
     sc_watchdog_disarm(eng->wd);

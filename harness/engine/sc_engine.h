@@ -84,6 +84,7 @@ typedef struct {
     uint64_t wrong; /* mismatching elements summed over ranks and check iterations */
     double algbw_GBps;
     double busbw_GBps;
+    sc_lib_choice_t choice; /* what the library chose for it, where it says (this rank's view) */
 } sc_case_result_t;
 
 typedef struct sc_engine sc_engine_t;

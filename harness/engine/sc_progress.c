@@ -136,9 +136,43 @@ void sc_progress_beat(sc_progress_t *p, uint64_t progress, bool armed, const cha
     pthread_mutex_unlock(p->own_lock);
 }
 
-/* Why rank r is at fault, or NULL. */
+void sc_progress_device(sc_progress_t *p, uint64_t enqueued, uint64_t started)
+{
+    if (p == NULL)
+        return;
+    pthread_mutex_lock(p->own_lock);
+    sc_progress_slot_t *mine = &p->slots[p->rank];
+    mine->device_enqueued = enqueued;
+    mine->device_started = started;
+    mine->device_known = 1;
+    pthread_mutex_unlock(p->own_lock);
+}
+
+/* The most operations any running rank's device started, 0 when no record says. */
+static uint64_t progress__most_started(const sc_progress_t *p)
+{
+    uint64_t most = 0;
+    for (int r = 0; r < p->nslots; r++) {
+        sc_progress_slot_t s = progress__slot(p, r);
+        if (progress__trusted(p, &s) && s.state == SC_PROGRESS_RUNNING && s.device_known &&
+            s.device_started > most)
+            most = s.device_started;
+    }
+    return most;
+}
+
+/* Whether s's device holds the others: it has an operation enqueued that it never started,
+ * while another rank's device got further (ranks run the same operations in the same order). */
+static bool progress__device_behind(const sc_progress_slot_t *s, uint64_t most_started)
+{
+    return s->device_known && s->device_enqueued > s->device_started &&
+           s->device_started < most_started;
+}
+
+/* Why rank r is at fault, or NULL. most_started: progress__most_started, when stuck. */
 static const char *progress__fault(const sc_progress_slot_t *s, const char *my_host, bool stuck,
-                                   uint64_t now, double *ago)
+                                   uint64_t now, uint64_t most_started, bool device_named,
+                                   double *ago)
 {
     *ago = (double)(now - s->heartbeat_ms) / 1e3;
     if (s->state != SC_PROGRESS_RUNNING)
@@ -150,7 +184,12 @@ static const char *progress__fault(const sc_progress_slot_t *s, const char *my_h
         return "stopped answering (stopped, killed or crashed)";
     if (!stuck)
         return NULL;
-    if (!s->armed)
+    if (progress__device_behind(s, most_started))
+        return "has a GPU that never started an operation the other GPUs started (a stalled GPU, "
+               "or a kernel before it that never ends)";
+    /* a rank whose own wait ended (timed out) is not waiting either: when the devices' records
+     * point at someone, they are what tells */
+    if (!s->armed && !device_named)
         return "is not waiting on anyone (busy in its own work)";
     return NULL;
 }
@@ -164,6 +203,20 @@ void sc_progress_note_fault(sc_progress_t *p, const char *at_fault)
     }
     /* the text lands before the state that points at it */
     atomic_thread_fence(memory_order_release);
+}
+
+int sc_progress_noted_fault(const sc_progress_t *p, char *buf, size_t len)
+{
+    atomic_thread_fence(memory_order_acquire);
+    for (int r = 0; p != NULL && r < p->nslots; r++) {
+        sc_progress_slot_t s = progress__slot(p, r);
+        s.at_fault[sizeof(s.at_fault) - 1] = '\0';
+        if (r != p->rank && s.at_fault[0] != '\0' && progress__trusted(p, &s)) {
+            snprintf(buf, len, "%s", s.at_fault);
+            return 1;
+        }
+    }
+    return 0;
 }
 
 bool sc_progress_peer_timed_out(const sc_progress_t *p, char *who, size_t who_len, char *at_fault,
@@ -239,6 +292,13 @@ int sc_progress_culprits(const sc_progress_t *p, bool stuck, char *buf, size_t l
     if (p == NULL)
         return 0;
     uint64_t now = sc_progress_now_ms();
+    uint64_t most_started = stuck ? progress__most_started(p) : 0;
+    bool device_named = false;
+    for (int r = 0; r < p->nslots && stuck; r++) {
+        sc_progress_slot_t s = progress__slot(p, r);
+        device_named |= progress__trusted(p, &s) && s.state == SC_PROGRESS_RUNNING &&
+                        progress__device_behind(&s, most_started);
+    }
     int n = 0;
     size_t used = 0;
     for (int r = 0; r < p->nslots; r++) {
@@ -247,7 +307,8 @@ int sc_progress_culprits(const sc_progress_t *p, bool stuck, char *buf, size_t l
         if (!progress__trusted(p, &s))
             continue;
         double ago;
-        const char *why = progress__fault(&s, p->host, stuck, now, &ago);
+        const char *why =
+            progress__fault(&s, p->host, stuck, now, most_started, device_named, &ago);
         if (why == NULL)
             continue;
         char one[400];

@@ -30,6 +30,8 @@ typedef struct {
     int32_t state;         /* sc_progress_state_t, 0: never written */
     int32_t armed;         /* 1 while waiting on other ranks */
     int32_t pid;           /* a vanished process on the reader's host is known at once */
+    int32_t device_known;  /* 1: the two counts below are the device's library's */
+    uint64_t device_enqueued, device_started; /* operations enqueued, started by the device */
     char host[64];
     char what[160];     /* the operation armed last */
     char at_fault[512]; /* a rank whose watchdog fired: whom it found at fault */
@@ -46,16 +48,24 @@ void sc_progress_close(sc_progress_t *p);
 void sc_progress_beat(sc_progress_t *p, uint64_t progress, bool armed, const char *what,
                       sc_progress_state_t state);
 
+/* This rank's device progress (sc_backend_device_progress), with its beat. */
+void sc_progress_device(sc_progress_t *p, uint64_t enqueued, uint64_t started);
+
 /* The ranks at fault as seen from here, in words ("rank 2 (host h2) stopped answering
  * (stopped, killed or crashed) 12.1 s ago, last in allreduce 1M; ..."), and how many. A rank
- * whose heartbeat went stale is always named; when the job is stuck (a timeout), so is one that
- * is waiting on no one (busy in its own work while the others wait). Writes "" when nothing
+ * whose heartbeat went stale is always named; when the job is stuck (a timeout), so is one
+ * whose device never started an operation that the others' devices started (a stalled GPU:
+ * its own record shows it), or else one that is waiting on no one (busy in its own work while
+ * the others wait). Writes "" when nothing
  * points at anyone, or there are no records. */
 int sc_progress_culprits(const sc_progress_t *p, bool stuck, char *buf, size_t len);
 
 /* A rank whose watchdog fires leaves whom it found at fault in its record, for the ranks the
  * launcher then stops. */
 void sc_progress_note_fault(sc_progress_t *p, const char *at_fault);
+/* Whom another rank's watchdog found at fault (sc_progress_note_fault), into buf: 1, or 0
+ * when none noted anyone. */
+int sc_progress_noted_fault(const sc_progress_t *p, char *buf, size_t len);
 /* An other rank whose watchdog fired, in words ("rank 1 (host h1)"), and whom it found at fault
  * (the first that found someone); false when none fired. */
 bool sc_progress_peer_timed_out(const sc_progress_t *p, char *who, size_t who_len, char *at_fault,

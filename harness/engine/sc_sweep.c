@@ -40,6 +40,9 @@ void sc_case_row_fill(const sc_case_t *c, const sc_case_result_t *r, int nranks,
     snprintf(row->dtype, sizeof(row->dtype), "%s", sc_dtype_name(c->dtype));
     snprintf(row->op, sizeof(row->op), "%s", c->coll->has_op ? sc_redop_name(c->op) : "none");
     snprintf(row->timer, sizeof(row->timer), "%s", r->device_timed ? "device" : "host");
+    snprintf(row->nccl_algo, sizeof(row->nccl_algo), "%s", r->choice.algo);
+    snprintf(row->nccl_proto, sizeof(row->nccl_proto), "%s", r->choice.proto);
+    row->nccl_channels = r->choice.channels;
 }
 
 sc_status_t sc_sweep_ladder(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd,

@@ -355,6 +355,9 @@ const sc_field_t sc_case_row_fields[] = {
     C(looks, SC_FIELD_INT, CSV),
     C(slowest_look_us, SC_FIELD_OPTIONAL, 0),
     C(cycle, SC_FIELD_INT, CSV),
+    C(nccl_algo, SC_FIELD_TEXT_OPT, CSV),
+    C(nccl_proto, SC_FIELD_TEXT_OPT, CSV),
+    C(nccl_channels, SC_FIELD_INT, CSV),
     SC__END,
 };
 #undef C

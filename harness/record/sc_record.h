@@ -126,6 +126,9 @@ typedef struct {
     int looks; /* times the case was measured (the best kept): 1, more when it was off */
     double slowest_look_us; /* the slowest look's median (SC_ABSENT: measured once) */
     int cycle;              /* coll -N: the sweep it belongs to, from 1 */
+    /* what the library chose (NCCL, through its profiler plugin); "" and 0 where unknown */
+    char nccl_algo[16], nccl_proto[16];
+    int nccl_channels;
 } sc_case_row_t;
 
 /* The most a bandwidth figure can be: 100 TB/s, 50x the fastest GPU link of 2026 (NVLink 5,

@@ -61,7 +61,10 @@ void sc_session_unlock(sc_session_t *s)
 
 int sc_session_culprits(const sc_session_t *s, char *buf, size_t len)
 {
-    return sc_progress_culprits(s->progress, false, buf, len);
+    int n = sc_progress_culprits(s->progress, false, buf, len);
+    /* else whom a rank whose watchdog fired found (it aborted, releasing this rank): its view
+     * was taken while the job was stuck, before the abort changed the records */
+    return n > 0 ? n : sc_progress_noted_fault(s->progress, buf, len);
 }
 
 /* Which host, if any, shows no CPU topology in sysfs (a container or chroot without /sys, under
@@ -92,8 +95,9 @@ sc_status_t sc_session_open(sc_session_t *s, const sc_rte_t *rte, const sc_sessi
     pthread_mutex_init(&s->write_lock, NULL);
     s->rte = rte;
     const sc_common_opts_t *c = s->asked = o->common;
-    sc_backend_opts_t bopts = {
-        .device = c->device, .timeout_s = c->timeout_s, .register_buffers = o->register_buffers};
+    sc_backend_opts_t bopts = {.device = c->device,
+                               .timeout_s = SC_BACKEND_TIMEOUT_S(c->timeout_s),
+                               .register_buffers = o->register_buffers};
     /* a results folder rank 0 cannot make is bad usage, found before any backend opens */
     char why[sizeof(err->msg)] = "";
     sc_status_t status = rte->rank == 0 ? sc_results_check_base(c->results_base, err) : SC_OK;

@@ -9,6 +9,13 @@
 /* A rank released by a peer's failure (NCCL's remote error) waits this long before ending the
  * job, so that the failed rank's own message and final state come first. */
 #define SC_DEFAULT_PEER_GRACE_S 2
+/* A backend's own bound on a wait (an NCCL stream, a UCX request) is --timeout plus this: the
+ * watchdog, which reads every rank's record, names the rank at fault before any rank's own wait
+ * gives up, aborts and so changes what the records show. */
+#define SC_DEFAULT_BACKEND_GRACE_S 2
+/* The backend's bound for a --timeout of timeout_s (<= 0: none). */
+#define SC_BACKEND_TIMEOUT_S(timeout_s)                                                            \
+    ((timeout_s) > 0 ? (timeout_s) + SC_DEFAULT_BACKEND_GRACE_S : (timeout_s))
 /* The communication library a run uses unless told (--backend): NCCL where every rank has a GPU,
  * else MPI (comm/sc_backend.c explains its choice). */
 #define SC_DEFAULT_BACKEND "auto"

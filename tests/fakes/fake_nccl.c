@@ -181,6 +181,7 @@ static ncclResult_t fn__attach(ncclComm_t c)
             return rc;
         fn__backoff(&spins);
     }
+    fn__prof_init(c);
     return ncclSuccess;
 }
 
@@ -287,6 +288,8 @@ ncclResult_t ncclCommInitRankConfig(ncclComm_t *comm, int nranks, ncclUniqueId i
     ncclComm_t c = fn__comm_new(id.internal, rank, nranks, blocking);
     if (c == NULL)
         return ncclSystemError;
+    if (config != NULL && config->commName != NULL)
+        snprintf(c->user_name, sizeof(c->user_name), "%s", config->commName);
     fn__live_add(c);
     *comm = c;
     int expected = -1;
@@ -409,6 +412,7 @@ ncclResult_t ncclCommDestroy(ncclComm_t c)
     fn__live_remove(c);
     fn__join_worker(c);
     fn__drain_running(c);
+    fn__prof_finalize(c);
     c->magic = 0;
     fn__comm_release(c);
     return ncclSuccess;
@@ -433,6 +437,7 @@ ncclResult_t ncclCommAbort(ncclComm_t c)
     fn__drain_running(c);
     if (c->pending != NULL)
         fakecuda_work_release(&c->pending->base);
+    fn__prof_finalize(c);
     c->magic = 0;
     fn__comm_release(c);
     return ncclSuccess;
@@ -462,6 +467,8 @@ static void *fn__split_main(void *arg)
         char name[96];
         snprintf(name, sizeof(name), "%.60s.s%u.c%d", p->name, seq, p->split_color);
         child = fn__comm_new(name, rank, size, p->split_blocking);
+        if (child != NULL)
+            snprintf(child->user_name, sizeof(child->user_name), "%s", p->split_user_name);
         rc = child ? fn__attach(child) : ncclSystemError;
         if (child != NULL) {
             atomic_store(&child->state, rc);
@@ -488,6 +495,8 @@ ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclComm_t *newc
         return fn__fail(comm, ncclInvalidArgument, "invalid colour%s", "");
     comm->split_color = color;
     comm->split_key = key;
+    snprintf(comm->split_user_name, sizeof(comm->split_user_name), "%s",
+             config != NULL && config->commName != NULL ? config->commName : "");
     comm->split_blocking = blocking;
     comm->split_out = newcomm;
     if (comm->blocking) {

@@ -57,6 +57,7 @@ typedef struct {
     int root; /* or the peer */
     cudaStream_t stream;
     ncclComm_t comm;
+    void *prof; /* its event in the profiler plugin, or NULL */
 } fn_op_t;
 
 typedef struct fn_work fn_work_t;
@@ -79,7 +80,13 @@ struct ncclComm {
     unsigned split_seq;
     ncclComm_t *split_out;
     int split_color, split_key, split_blocking;
-    char last_error[256]; /* written by the stream's thread too: under error_lock */
+    char user_name[128];              /* the config's commName */
+    char split_user_name[128];        /* the next split's child's */
+    char algo_env[64], proto_env[64]; /* NCCL_ALGO and NCCL_PROTO at init */
+    void *prof_ctx;                   /* the profiler plugin's context */
+    int prof_mask;                    /* the events it asked for; 0: none */
+    unsigned long long coll_seq;      /* collectives enqueued */
+    char last_error[256];             /* written by the stream's thread too: under error_lock */
     pthread_mutex_t error_lock;
 };
 
@@ -109,5 +116,15 @@ int fn__dtype(ncclDataType_t dt, sc_dtype_t *out);
 size_t fn__esize(ncclDataType_t dt);
 void fn__work_run(fc_work_t *base);
 void fn__work_destroy(fc_work_t *base);
+/* fake_nccl_prof.c: the profiler plugin NCCL_PROFILER_PLUGIN names */
+void fn__prof_init(ncclComm_t c); /* when c is ready; reads NCCL_ALGO and NCCL_PROTO */
+void fn__prof_finalize(ncclComm_t c);
+/* The algorithm and protocol c would run kind on bytes with; 0 when NCCL_ALGO/NCCL_PROTO leave
+ * none. */
+int fn__prof_choose(ncclComm_t c, fn_kind_t kind, size_t bytes, const char **algo,
+                    const char **proto);
+void fn__prof_enqueued(ncclComm_t c, fn_op_t *op);
+void *fn__prof_kernel_start(ncclComm_t c, const fn_op_t *op);
+void fn__prof_kernel_stop(void *handle);
 
 #endif

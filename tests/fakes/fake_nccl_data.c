@@ -292,6 +292,10 @@ void fn__work_run(fc_work_t *base)
         int none = 0;
         atomic_compare_exchange_strong(&c->shm->aborted, &none, c->rank + 1);
     }
+    /* the GPU starts the operations' kernels: the profiler plugin hears of it */
+    void *kernels[64] = {NULL};
+    for (int i = 0; i < w->nops && i < 64 && rc == ncclSuccess; i++)
+        kernels[i] = fn__prof_kernel_start(c, &w->ops[i]);
     int p2p = 0;
     for (int i = 0; i < w->nops && rc == ncclSuccess; i++) {
         if (w->ops[i].kind == FN_SEND || w->ops[i].kind == FN_RECV)
@@ -308,6 +312,8 @@ void fn__work_run(fc_work_t *base)
         rc = ops ? fn__p2p(c, ops, p2p) : ncclSystemError;
         free(ops);
     }
+    for (int i = 0; i < w->nops && i < 64; i++)
+        fn__prof_kernel_stop(kernels[i]);
     atomic_fetch_add(&fn__ops_done, 1);
     if (rc != ncclSuccess && !atomic_load(&c->local_abort)) {
         int none = ncclSuccess;

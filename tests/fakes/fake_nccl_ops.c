@@ -41,7 +41,8 @@ static ncclResult_t fn__make_work(ncclComm_t comm, fn_work_t **out, cudaStream_t
         }
         *stream = fn__group.ops[i].stream;
         have_stream = 1;
-        w->ops[w->nops++] = fn__group.ops[i];
+        w->ops[w->nops] = fn__group.ops[i];
+        fn__prof_enqueued(comm, &w->ops[w->nops++]);
     }
     w->base = (fc_work_t){.run = fn__work_run, .destroy = fn__work_destroy, .what = "nccl"};
     atomic_init(&w->base.refs, 1);
@@ -100,6 +101,13 @@ static ncclResult_t fn__issue(fn_op_t op, size_t send_bytes, size_t recv_bytes)
         rc = fn__fail(op.comm, ncclInvalidArgument, "invalid reduction%s", "");
     if (rc == ncclSuccess && (op.root < 0 || op.root >= op.comm->nranks))
         rc = fn__fail(op.comm, ncclInvalidArgument, "invalid root or peer%s", "");
+    const char *algo, *proto;
+    if (rc == ncclSuccess && op.kind != FN_SEND && op.kind != FN_RECV &&
+        !fn__prof_choose(op.comm, op.kind, op.count * fn__esize(op.dt), &algo, &proto))
+        rc = fn__fail(op.comm, ncclInvalidUsage,
+                      "no algorithm or protocol left for this operation by NCCL_ALGO and "
+                      "NCCL_PROTO%s",
+                      "");
     if (rc == ncclSuccess && ((send_bytes && !fakecuda_is_device(op.send, send_bytes)) ||
                               (recv_bytes && !fakecuda_is_device(op.recv, recv_bytes))))
         rc = fn__fail(op.comm, ncclInvalidArgument, "invalid device pointer%s", "");
@@ -123,7 +131,7 @@ static ncclResult_t fn__issue(fn_op_t op, size_t send_bytes, size_t recv_bytes)
 #define FN_OP(kind, s, r, n, dt, red, root, comm, stream)                                          \
     (fn_op_t)                                                                                      \
     {                                                                                              \
-        kind, (const char *)(s), (char *)(r), n, dt, red, root, stream, comm                       \
+        kind, (const char *)(s), (char *)(r), n, dt, red, root, stream, comm, NULL                 \
     }
 
 ncclResult_t ncclAllReduce(const void *s, void *r, size_t n, ncclDataType_t dt, ncclRedOp_t op,

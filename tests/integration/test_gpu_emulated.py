@@ -9,6 +9,7 @@ import glob
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -84,6 +85,7 @@ def mode_coll(np):
         expect(f"{name}: not run by backend nccl" in out, f"{name} left out without a word")
     checked = sum(1 for r in doc["results"] if r["checked"])
     expect(checked == len(doc["results"]), f"{checked} of {len(doc['results'])} checked")
+    expect(not doc.get("at_fault"), f"a healthy run names {doc.get('at_fault')!r}")
     print(f"coll on {np} emulated GPUs: {len(doc['results'])} cases, 0 wrong, {secs:.1f} s")
 
 
@@ -147,6 +149,43 @@ def mode_old_nccl():
     print(f"NCCL 2.19: {len(doc['results'])} cases by send/recv, {n['ncclSend']} sends")
 
 
+def mode_choices():
+    """What NCCL chose, as it reported it to its profiler plugin (the GPU module): the
+    algorithm, protocol and channel count per case, in result.json and results.csv - the
+    emulated NCCL's own choice by size, then what NCCL_ALGO/NCCL_PROTO force; an NCCL before the
+    interface (2.19) records none and says why."""
+    wd = workdir("gpu-emu-choices")
+    args = ["--collective", "allreduce,allgather", "-b", "8", "-e", "4M", "-f", "32", "-n", "2",
+            "-c", "1"]
+    rc, out, err, _, doc = coll(4, args, wd, "auto", gpu_env(4))
+    expect_clean(rc, err, doc, "choices", min_cases=8)
+    for r in doc["results"]:
+        size = r["count_per_rank"] * 4  # float: what NCCL's call moves per rank
+        want_proto = "LL" if size <= 65536 else "LL128" if size <= 1 << 20 else "SIMPLE"
+        want_algo = ("TREE" if r["collective"] == "allreduce" and size <= 256 << 10 else "RING")
+        got = (r.get("nccl_algo"), r.get("nccl_proto"))
+        expect(got == (want_algo, want_proto) and r.get("nccl_channels", 0) >= 1,
+               f"{r['collective']} {size} B a rank: NCCL reported {got}, {r.get('nccl_channels')} "
+               f"channels; the emulated NCCL chose {want_algo}/{want_proto}")
+    csv = os.path.join(doc["results_dir"], "result.csv")
+    with open(csv) as f:
+        head = f.readline().strip().split(",")
+    expect({"nccl_algo", "nccl_proto", "nccl_channels"} <= set(head), f"CSV columns {head}")
+    rc, out, err, _, forced = coll(4, args, wd, "forced",
+                                   gpu_env(4, NCCL_ALGO="ring", NCCL_PROTO="simple"))
+    expect_clean(rc, err, forced, "NCCL_ALGO=ring NCCL_PROTO=simple", min_cases=8)
+    seen = {(r["nccl_algo"], r["nccl_proto"]) for r in forced["results"]}
+    expect(seen == {("RING", "SIMPLE")}, f"forced ring/simple: NCCL reported {seen}")
+    rc, out, err, _, old = coll(3, ["-b", "8", "-e", "1K", "-n", "2", "-c", "1"], wd, "old",
+                                gpu_env(3, old=True))
+    expect_clean(rc, err, old, "NCCL 2.19", min_cases=2)
+    expect(all(not r.get("nccl_algo") for r in old["results"]), "2.19 recorded a choice")
+    note = old["rank_info"][0].get("nccl_profiler", "")
+    expect("did not load its profiler plugin" in note, f"2.19: the note says {note!r}")
+    print(f"NCCL's choices: {len(doc['results'])} cases by size, NCCL_ALGO/NCCL_PROTO forced "
+          f"{seen}, 2.19 none ({note[:40]}...)")
+
+
 def mode_register():
     """-R 1 (nccl-tests' local registration): buffers from ncclMemAlloc, registered with the
     communicator, exact; -R 1 on the host path and -R 2 refused by name, nothing on disk."""
@@ -174,17 +213,27 @@ def mode_register():
 
 
 def mode_hang():
-    """A peer that hangs inside an operation: every rank ends, bounded, exit 3."""
+    """A GPU that stalls inside an operation, on rank 1 and then on rank 2: every rank ends,
+    bounded, exit 3, and the result names the stalled rank - its own record shows that its GPU
+    never started the operation the others' GPUs started (NCCL's profiler plugin) - never a
+    waiter (rank 0 was named before)."""
     wd = workdir("gpu-emu-hang")
-    rc, out, err, secs, doc = coll(4, ["-b", "8", "-e", "64K", "-f", "8", "-n", "5", "-c", "1",
-                                       "-T", "4"], wd, "hang",
-                                   gpu_env(4, FAKE_NCCL_FAULT_RANK=1, FAKE_NCCL_HANG_AT=20),
-                                   timeout=60)
-    expect(rc == 3, f"exit {rc}, expected 3\n{err[-1500:]}")
-    expect("hangs in operation 20" in err and ("timed out" in err or "timeout" in err),
-           f"messages\n{err[-1500:]}")
-    expect(secs < 4 + 20, f"ended after {secs:.1f} s")
-    print(f"hung peer: exit 3 after {secs:.1f} s (-T 4)")
+    for culprit in (1, 2):
+        rc, out, err, secs, doc = coll(4, ["-b", "8", "-e", "64K", "-f", "8", "-n", "5", "-c",
+                                           "1", "-T", "4"], wd, f"hang{culprit}",
+                                       gpu_env(4, FAKE_NCCL_FAULT_RANK=culprit,
+                                               FAKE_NCCL_HANG_AT=20),
+                                       timeout=60)
+        expect(rc == 3, f"exit {rc}, expected 3\n{err[-1500:]}")
+        expect("hangs in operation 20" in err and ("timed out" in err or "timeout" in err),
+               f"messages\n{err[-1500:]}")
+        expect(secs < 4 + 20, f"ended after {secs:.1f} s")
+        at_fault = (doc or {}).get("at_fault") or ""
+        named = sorted({int(w) for w in re.findall(r"rank (\d+) \(host", at_fault)})
+        expect(named == [culprit] and "never started" in at_fault,
+               f"hung rank {culprit}: at_fault names {named}: {at_fault!r}")
+        print(f"hung rank {culprit}: exit 3 after {secs:.1f} s (-T 4); at fault: "
+              f"{at_fault[:60]}...")
 
 
 def mode_async_error():
@@ -600,7 +649,7 @@ def mode_device_check():
 MODES = {
     "coll2": lambda: mode_coll(2), "coll4": lambda: mode_coll(4), "coll8": lambda: mode_coll(8),
     "wrong": mode_wrong, "graph": mode_graph, "blocking": mode_blocking,
-    "old-nccl": mode_old_nccl, "register": mode_register, "hang": mode_hang, "async-error": mode_async_error,
+    "old-nccl": mode_old_nccl, "register": mode_register, "choices": mode_choices, "hang": mode_hang, "async-error": mode_async_error,
     "refused": mode_open_refused, "run": mode_run, "pairs": mode_pairs, "soak": mode_soak,
     "compute": mode_compute, "coverage": mode_coverage, "acceptance": mode_acceptance,
     "device-check": mode_device_check,
