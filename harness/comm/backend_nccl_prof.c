@@ -169,7 +169,8 @@ void sc_nccl_prof_arm(void)
 const char *sc_nccl_prof_note(void)
 {
     if (prof__state.note[0] == '\0' && !atomic_load(&prof__state.loaded))
-        return "NCCL did not load its profiler plugin (an NCCL before 2.25?): NCCL's algorithm "
+        return "NCCL did not load its profiler plugin (an NCCL older than its v4 interface?): "
+               "NCCL's algorithm "
                "and protocol are not recorded";
     return prof__state.note;
 }

@@ -1,6 +1,7 @@
 /* sc_nccl_prof_abi.h - NCCL's profiler plugin interface, version 4, as NCCL documents it
- * (ext-profiler/README.md in NCCL's repository; NCCL 2.25 on loads a library named by
- * NCCL_PROFILER_PLUGIN and looks for the symbol `ncclProfiler_v4`, later NCCLs still load v4).
+ * (ext-profiler/README.md in NCCL's repository; the interface came in NCCL 2.23): an NCCL that
+ * has v4 loads the library NCCL_PROFILER_PLUGIN names and looks for the symbol
+ * `ncclProfiler_v4` (later NCCLs still load v4).
  * Declared here in our own names, field for field in the documented order, so that the GPU
  * module can be the plugin (backend_nccl_prof.c) and the emulated NCCL can call it as NCCL
  * does (tests/fakes/fake_nccl_prof.c). The logger argument of init is a function pointer
