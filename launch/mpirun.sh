@@ -20,7 +20,8 @@
 #                     non-zero code, a FAIL verdict included: on 4 hosts the ending takes
 #                     about 3.5 times it
 #   --probe CMD       how to tell whether a host answers (CMD HOST exits 0); without it, or
-#                     where it cannot run: ping, else a TCP connect (any answer counts)
+#                     where it cannot run: ping (SCALECHECK_PING names another command),
+#                     else a TCP connect (any answer counts)
 set -uo pipefail
 hostfile="" np="" per_node="" transport=tcp grace="" kill_grace=2 probe="" extra=() mpi_kind=""
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do
@@ -185,10 +186,10 @@ tcp_probe() {
     case "$out" in *"Connection refused"*) return 0 ;; esac
     return 1
 }
-ping_probe() { ping -c1 -W1 "$1"; }
+ping_probe() { "${SCALECHECK_PING:-ping}" -c1 -W1 "$1"; }
 probes() {
     [ -n "$probe" ] && echo "$probe"
-    command -v ping >/dev/null 2>&1 && echo ping_probe
+    command -v "${SCALECHECK_PING:-ping}" >/dev/null 2>&1 && echo ping_probe
     echo tcp_probe
 }
 # Whether probe P can tell at all: it runs (exit 126/127: not there, not executable) and the
@@ -214,9 +215,9 @@ find_lost() {
     # this host as the hostfile names it, where it does
     self=$(hostname 2>/dev/null)
     printf '%s\n' $hosts | grep -qx "$self" || self=""
-    for p in $(probes); do
+    while IFS= read -r p; do
         if probe_works "$p" "$self"; then use=$p; break; fi
-    done
+    done < <(probes)
     if [ -z "$use" ]; then
         echo "scalecheck launcher: no probe can tell here whether a host answers: the hosts are not checked" >&2
         return 0

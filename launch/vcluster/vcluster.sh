@@ -73,6 +73,13 @@ up() {
         ip -n "$br" link set "p$i" up
         mkdir -p "$(tmp_of "$name")/$host"
     done
+    # each host resolves the others' names, as a cluster's hosts do: `ip netns exec` puts
+    # /etc/netns/NS/hosts over /etc/hosts inside the namespace
+    for i in $(seq 1 "$n"); do
+        local etc=/etc/netns/$(ns_of "$name" "h$i")
+        mkdir -p "$etc"
+        { cat /etc/hosts; for j in $(seq 1 "$n"); do echo "$subnet.$j h$j"; done; } > "$etc/hosts"
+    done
     mkdir -p "$(shm_of "$name")"
     trap - ERR
     exec 2>&5 5>&-
@@ -86,10 +93,12 @@ kill_all() {
     done
 }
 
-# Exit 0 when HOST answers a ping from h1 (used by the launcher to name lost hosts).
+# Exit 0 when HOST answers a ping from h1 (used by the launcher to name lost hosts); 127 where
+# the ping command (SCALECHECK_PING, default ping) is not installed.
 probe() {
-    local name=$1 host=$2 i=${2#h}
-    ip netns exec "$(ns_of "$name" h1)" ping -c1 -W1 "$subnet.$i" >/dev/null 2>&1
+    local name=$1 host=$2 i=${2#h} ping=${SCALECHECK_PING:-ping}
+    command -v "$ping" >/dev/null 2>&1 || return 127
+    ip netns exec "$(ns_of "$name" h1)" "$ping" -c1 -W1 "$subnet.$i" >/dev/null 2>&1
 }
 
 down() {
@@ -106,6 +115,7 @@ down() {
         rm -f "$f" 2>/dev/null || true
     done
     rm -rf "$(tmp_of "$name")" "$(shm_of "$name")"
+    rm -rf /etc/netns/"$name"-h*
 }
 
 # Runs a command on a host, with the host's own hostname (unshare --uts).

@@ -60,16 +60,17 @@ HOSTS = {"strategies": 8, "strategies16": 16}.get(MODE, 4)
 SLOWER = "200mbit"
 
 
-def vc(*args, timeout=120, check=True):
-    p = subprocess.run([VC] + list(args), capture_output=True, text=True, timeout=timeout)
+def vc(*args, timeout=120, check=True, env=None):
+    p = subprocess.run([VC] + list(args), capture_output=True, text=True, timeout=timeout,
+                       env=None if env is None else {**os.environ, **env})
     if check and p.returncode != 0:
         raise Failure(f"vcluster.sh {args}: exit {p.returncode}\n{p.stderr[-1500:]}")
     return p
 
 
-def vmpi(per_host, args, timeout=180, mpi_args=()):
+def vmpi(per_host, args, timeout=180, mpi_args=(), env=None):
     return vc("mpirun", NAME, str(per_host), *mpi_args, "--", SCALECHECK, *args, timeout=timeout,
-              check=False)
+              check=False, env=env)
 
 
 def leftovers():
@@ -195,8 +196,8 @@ CUTS = [
 ]
 
 
-def cut_one(wd, name, args, ready, kept, timeout_s=4, attempt=1):
-    base = os.path.join(wd, f"results-{name}-{attempt}")
+def cut_one(wd, name, args, ready, kept, timeout_s=4, attempt=1, env=None):
+    base = os.path.join(wd, f"results-{name}-{attempt}{'-noping' if env else ''}")
     cut_at = []
 
     def cutter():  # cut h2 once the run has finished some work (bounded: 60 s)
@@ -210,7 +211,8 @@ def cut_one(wd, name, args, ready, kept, timeout_s=4, attempt=1):
 
     t = threading.Thread(target=cutter)
     t.start()
-    p = vmpi(1, args + ["--timeout", str(timeout_s), "--results-dir", base], timeout=120)
+    p = vmpi(1, args + ["--timeout", str(timeout_s), "--results-dir", base], timeout=120,
+             env=env)
     ended = time.monotonic()
     t.join()
     vc("heal", NAME, "h2")
@@ -223,7 +225,7 @@ def cut_one(wd, name, args, ready, kept, timeout_s=4, attempt=1):
         lines = [l for l in p.stderr.splitlines() if l.startswith(("scalecheck", "ORTE"))]
         print(f"{name}: ended (exit {p.returncode}) {-took:.1f} s before the cut ({lines[-3:]}): "
               "again")
-        return cut_one(wd, name, args, ready, kept, timeout_s, attempt + 1)
+        return cut_one(wd, name, args, ready, kept, timeout_s, attempt + 1, env)
     expect(p.returncode == 3, f"{name} cut: exit {p.returncode}, expected 3\n{p.stderr[-1500:]}")
     expect(took <= timeout_s + 10, f"{name}: ended {took:.1f} s after the cut (bound {timeout_s + 10})")
     # the ranks' watchdogs report, or mpirun notices first that it lost h2's daemon and ends
@@ -231,17 +233,22 @@ def cut_one(wd, name, args, ready, kept, timeout_s=4, attempt=1):
     watchdog = "timeout: no progress" in p.stderr and "waiting on rank" in p.stderr
     expect(watchdog or "mpirun lost a daemon" in p.stderr,
            f"{name}: watchdog report\n{p.stderr[-800:]}")
-    expect("lost host(s): h2" in p.stderr, f"{name}: the lost host is named:\n{p.stderr[-800:]}")
+    # the cut host alone: a probe that cannot tell (no ping) never names every host
+    expect("lost host(s): h2" in p.stderr and not re.search(r"lost host\(s\): h2 h", p.stderr),
+           f"{name}: the lost host is named, alone:\n{p.stderr[-800:]}")
     expect("Segmentation fault" not in p.stderr and "core dumped" not in p.stderr,
            f"{name}: the launcher's stop crashed mpirun:\n{p.stderr[-800:]}")
+    expect(env is None or "cannot run here" in p.stderr,
+           f"{name}: the launcher does not say its probe cannot run:\n{p.stderr[-800:]}")
     doc = current_doc(base)
     reason = doc.get("reason", "") if doc else ""
     expect(doc is not None and doc["state"] == "failed" and
            ("timeout" in reason if watchdog else "lost a daemon" in reason),
            f"{name}: final state {doc and doc['state']} ({doc and doc.get('reason')})")
     expect(kept(doc), f"{name}: the finished work was not kept")
-    expect("h2" in doc.get("at_fault", ""),
-           f"{name}: at_fault does not name h2: {doc.get('at_fault')!r}")
+    at_fault = doc.get("at_fault", "")
+    expect("h2" in at_fault and not re.search(r"\bh[134]\b", at_fault.split(";")[0]),
+           f"{name}: at_fault does not name h2 alone: {at_fault!r}")
     expect(leftovers() == 0, f"{name}: {leftovers()} processes left in the cluster")
     print(f"{name} cut: exit 3 {took:.1f} s after the cut, finished work kept; at fault: "
           f"{doc['at_fault'][:70]}")
@@ -250,6 +257,10 @@ def cut_one(wd, name, args, ready, kept, timeout_s=4, attempt=1):
 def cut(wd):
     for name, args, ready, kept in CUTS:
         cut_one(wd, name, args, ready, kept)
+    # a node image without ping: the launcher says its probes cannot run and falls back to one
+    # that can (a TCP connect) - h2 alone, as with ping
+    name, args, ready, kept = CUTS[0]
+    cut_one(wd, name, args, ready, kept, env={"SCALECHECK_PING": "/nonexistent/ping"})
 
 
 # A link at 1 % of its speed: every wait moves on, the run would take a hundred times its
