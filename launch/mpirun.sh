@@ -123,14 +123,25 @@ export SCALECHECK_LAUNCH_NOTE=$note
 # own parent reaps it, and kill -0 would say it is there; the guard is reparented at once).
 guard='launcher=$1 priv=$2 grace=$3; shift 3
 orphan() { [ "$(cut -d" " -f4 /proc/$$/stat)" != "$launcher" ]; }
+noted() { sed -n "s/^$1=//p" "$priv/run" 2>/dev/null | tail -n 1; }
+# a run whose ranks were killed before they wrote a final state gets one, as the launcher
+# gives it (finalize): report --ended never replaces a state a rank wrote
+ended() {
+    local d e; d=$(noted dir); e=$(noted exe)
+    [ -n "$d" ] && [ -x "$e" ] && [ -f "$d/result.json" ] || return 0
+    "$e" report --ended interrupted --reason "the launcher was killed: its guard stopped the job" \
+        "$d" >/dev/null 2>&1 </dev/null || true
+}
 "$@" & m=$!
 trap "kill -TERM $m 2>/dev/null" TERM INT HUP
 while kill -0 $m 2>/dev/null; do
     if orphan; then
         kill -TERM $m 2>/dev/null
         for _ in $(seq $((2 * grace))); do kill -0 $m 2>/dev/null || break; sleep 0.5; done
+        for p in $(pgrep -s $$); do [ "$p" = $$ ] || kill -KILL "$p" 2>/dev/null; done
+        ended
         rm -rf "$priv"
-        pkill -KILL -s $$ 2>/dev/null || kill -KILL -- -$$
+        exit 4
     fi
     sleep 0.5
 done

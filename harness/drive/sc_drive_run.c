@@ -441,6 +441,9 @@ static sc_status_t run__setup(sc_run_t *run, sc_err_t *err)
                       rte->size, rte->nhosts, rte->nhosts == 1 ? "" : "s",
                       run->ses.note[0] ? run->ses.note : "backend chosen", run->opts.bytes_scale,
                       run->opts.compute_scale, run->opts.steps, run->opts.warmup, run->ses.res.dir);
+    /* written whole before anything is measured: an ending in the first point (a signal, a
+     * killed rank) finds the header to mark, not an empty folder */
+    run__write_result(run);
     return SC_OK;
 }
 

@@ -167,29 +167,32 @@ def one(cmd, fault, wd):
         cleanup(base)
 
 
-def launcher_killed(wd):
+def launcher_killed(wd, cmd, grace):
     """The launcher itself SIGKILLed (its node's OOM killer, a scheduler's hard kill): its guard
-    ends the job - nothing of it keeps running, nothing of it is left in /tmp - and the ranks,
-    told to stop, write their final state."""
-    base = os.path.join(wd, "launcher-killed")
+    ends the job - nothing of it keeps running, nothing of it is left in /tmp - and the run has
+    a final state: the ranks', told to stop, or - where mpirun kills them at once (--kill-grace
+    0) - the one the guard gives it (report --ended). Never "running"."""
+    base = os.path.join(wd, f"launcher-killed-{cmd}-{grace}")
     before = set(glob.glob("/tmp/scalecheck-launch.*"))
-    proc = start("coll", base)
+    proc = start(cmd, base, ("--kill-grace", str(grace)))
     os.kill(proc.pid, signal.SIGKILL)
     proc.communicate()
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         alive = [r for r in range(NP) if rank_pid(base, r)]
         left = set(glob.glob("/tmp/scalecheck-launch.*")) - before
-        if not alive and not left:
+        d = result(base)
+        if not alive and not left and d is not None and d.get("state") != "running":
             break
         time.sleep(0.25)
     d = result(base)
     cleanup(base)
-    expect(not alive, f"launcher killed: ranks {alive} still running 30 s later")
-    expect(not left, f"launcher killed: left in /tmp: {sorted(left)}")
+    what = f"launcher killed ({cmd}, --kill-grace {grace})"
+    expect(not alive, f"{what}: ranks {alive} still running 30 s later")
+    expect(not left, f"{what}: left in /tmp: {sorted(left)}")
     expect(d is not None and d.get("state") in ("interrupted", "failed"),
-           f"launcher killed: state {d and d.get('state')!r}")
-    print(f"launcher killed: job ended, nothing left; state {d['state']}: {d['reason'][:60]}")
+           f"{what}: state {d and d.get('state')!r}")
+    print(f"{what}: job ended, nothing left; state {d['state']}: {d['reason'][:60]}")
 
 
 def full_disk(wd):
@@ -253,7 +256,9 @@ def test():
     for cmd in os.environ.get("SC_FAULT_COMMANDS", default).split(","):
         for fault in FAULTS:
             one(cmd, fault, wd)
-    launcher_killed(wd)
+    launcher_killed(wd, "coll", 2)
+    for cmd in ("coll", "run", "pairs") if MPI == "openmpi" else ("coll",):
+        launcher_killed(wd, cmd, 0)
     full_disk(wd)
 
 
