@@ -589,6 +589,7 @@ const sc_backend_ops_t sc_nccl_ops = {
     .abort_all = sc_nccl_abort_all,
     .device_progress = sc_nccl_prof_progress,
     .last_choice = sc_nccl_last_choice,
+    .own_time = sc_nccl_own_time,
     .coll =
         {
             [SC_COLL_allreduce] = nccl__allreduce,

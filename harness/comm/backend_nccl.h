@@ -135,8 +135,10 @@ bool sc_nccl_prof_last(const char *comm_name, sc_nccl_choice_t *out);
 /* Operations this process's NCCL enqueued, and how many of them its GPU started; false while
  * NCCL has not loaded the plugin. */
 bool sc_nccl_prof_progress(uint64_t *enqueued, uint64_t *started);
-/* The last collective's choice on comm, for the ops table. */
+/* The last collective's choice on comm, and its GPU's own time between operations, for the
+ * ops table. */
 bool sc_nccl_last_choice(sc_comm_t *comm, sc_lib_choice_t *out);
+bool sc_nccl_own_time(sc_comm_t *comm, int nops, double *median_us);
 /* The backend's table (backend_nccl.c), handed to the program by sc_gpu_entry.c. */
 extern const sc_backend_ops_t sc_nccl_ops;
 /* The loaded NCCL's and CUDA's versions, in words; needs no GPU (backend_nccl_comm.c). */

@@ -14,21 +14,40 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define PROF__CONTEXTS 256
 #define PROF__RING     4096
+#define PROF__TIMES    1024 /* the last operations' times, per communicator */
 
 typedef struct {
     char name[64]; /* the communicator's commName (the backend's label) */
     pthread_mutex_t lock;
     sc_nccl_choice_t last; /* the last collective enqueued */
     atomic_bool used;
+    /* when each of the last operations' kernels started and ended on this GPU (the host's
+     * monotonic clock as NCCL reported them; 0: not yet), by operation number */
+    struct {
+        atomic_uint_fast64_t start_ns, stop_ns;
+    } times[PROF__TIMES];
+    atomic_uint ops;
 } prof__context_t;
 
-typedef struct {
+typedef struct prof__event prof__event_t;
+struct prof__event {
     uint8_t kind; /* SC_NCCL_PROF_COLL, _P2P or _KERNEL_CH */
     atomic_bool started;
-} prof__event_t;
+    prof__context_t *context; /* an operation's: its communicator and number there */
+    unsigned number;
+    prof__event_t *parent; /* a kernel channel's operation */
+};
+
+static uint64_t prof__now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 static struct {
     prof__context_t contexts[PROF__CONTEXTS];
@@ -88,6 +107,8 @@ static prof__event_t *prof__take(prof__event_t *ring, atomic_uint *next, uint8_t
     prof__event_t *e = &ring[atomic_fetch_add(next, 1) % PROF__RING];
     e->kind = kind;
     atomic_store(&e->started, false);
+    e->context = NULL;
+    e->parent = NULL;
     return e;
 }
 
@@ -97,14 +118,28 @@ ncclResult_t sc_nccl_prof_start(void *context, void **handle, sc_nccl_prof_descr
     if (d->type == SC_NCCL_PROF_COLL || d->type == SC_NCCL_PROF_P2P) {
         if (d->type == SC_NCCL_PROF_COLL && context != NULL && d->coll.func != NULL)
             prof__note_choice(context, d);
-        *handle = prof__take(prof__state.ops, &prof__state.next_op, d->type);
+        prof__event_t *op = prof__take(prof__state.ops, &prof__state.next_op, d->type);
+        prof__context_t *c = context;
+        if (c != NULL) {
+            op->context = c;
+            op->number = atomic_fetch_add(&c->ops, 1);
+            atomic_store(&c->times[op->number % PROF__TIMES].start_ns, 0);
+            atomic_store(&c->times[op->number % PROF__TIMES].stop_ns, 0);
+        }
+        *handle = op;
         atomic_fetch_add(&prof__state.enqueued, 1);
     } else if (d->type == SC_NCCL_PROF_KERNEL_CH) {
         /* the first channel of an operation to start is its start on this GPU */
         prof__event_t *op = d->parent;
-        if (op != NULL && !atomic_exchange(&op->started, true))
+        if (op != NULL && !atomic_exchange(&op->started, true)) {
             atomic_fetch_add(&prof__state.started, 1);
-        *handle = prof__take(prof__state.kernels, &prof__state.next_kernel, d->type);
+            if (op->context != NULL)
+                atomic_store(&op->context->times[op->number % PROF__TIMES].start_ns,
+                             prof__now_ns());
+        }
+        prof__event_t *k = prof__take(prof__state.kernels, &prof__state.next_kernel, d->type);
+        k->parent = op;
+        *handle = k;
     }
     return ncclSuccess;
 }
@@ -113,8 +148,12 @@ ncclResult_t sc_nccl_prof_stop(void *handle)
 {
     prof__event_t *e = handle;
     /* a collective's stop says only that it was enqueued; a kernel channel's that it ended */
-    if (e != NULL && e->kind == SC_NCCL_PROF_KERNEL_CH)
+    if (e != NULL && e->kind == SC_NCCL_PROF_KERNEL_CH) {
         atomic_fetch_add(&prof__state.ended, 1);
+        prof__event_t *op = e->parent; /* the last channel to end is the operation's end */
+        if (op != NULL && op->context != NULL)
+            atomic_store(&op->context->times[op->number % PROF__TIMES].stop_ns, prof__now_ns());
+    }
     return ncclSuccess;
 }
 
@@ -203,5 +242,36 @@ bool sc_nccl_last_choice(sc_comm_t *comm, sc_lib_choice_t *out)
     snprintf(out->algo, sizeof(out->algo), "%s", last.algo);
     snprintf(out->proto, sizeof(out->proto), "%s", last.proto);
     out->channels = last.channels;
+    return true;
+}
+
+static int prof__cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+bool sc_nccl_own_time(sc_comm_t *comm, int nops, double *median_us)
+{
+    prof__context_t *c = prof__context_named(nccl__of(comm)->label);
+    if (c == NULL || nops < 2)
+        return false;
+    unsigned last = atomic_load(&c->ops);
+    if (nops > PROF__TIMES - 1)
+        nops = PROF__TIMES - 1;
+    if ((unsigned)nops > last)
+        nops = (int)last;
+    double gaps[PROF__TIMES];
+    int n = 0;
+    for (unsigned k = last - (unsigned)nops + 1; k < last; k++) {
+        uint64_t end = atomic_load(&c->times[(k - 1) % PROF__TIMES].stop_ns);
+        uint64_t start = atomic_load(&c->times[k % PROF__TIMES].start_ns);
+        if (end > 0 && start > 0)
+            gaps[n++] = start > end ? (double)(start - end) * 1e-3 : 0.0;
+    }
+    if (n == 0)
+        return false;
+    qsort(gaps, (size_t)n, sizeof(gaps[0]), prof__cmp_double);
+    *median_us = n % 2 ? gaps[n / 2] : 0.5 * (gaps[n / 2 - 1] + gaps[n / 2]);
     return true;
 }

@@ -198,6 +198,10 @@ typedef struct {
     /* Optional: what the library chose for the last collective issued on comm; false when it
      * does not say. */
     bool (*last_choice)(sc_comm_t *comm, sc_lib_choice_t *out);
+    /* Optional: the median time this rank's device spent in its own work between the last nops
+     * operations on comm (the gap between one's end and the next one's start, as the library
+     * saw them); false when it does not say. */
+    bool (*own_time)(sc_comm_t *comm, int nops, double *median_us);
     /* The collectives the backend runs, by id; NULL where it has none (UCX: point to point
      * only). */
     sc_coll_fn_t coll[SC_COLL_COUNT];

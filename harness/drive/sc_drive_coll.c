@@ -14,6 +14,7 @@
 #include "drive/sc_drive_end.h"
 #include "session/sc_session.h"
 #include "report/sc_report.h"
+#include "judge/sc_straggler_verdict.h"
 #include "judge/sc_verdict.h"
 #include "judge/sc_steady.h"
 #include "report/sc_verdict_render.h"
@@ -544,6 +545,18 @@ static void coll__min_bw_check(coll__run_t *run)
     run->doc.judged = true;
 }
 
+/* The rank that came last to most cases, named with its lag and what it cost: a check of the
+ * verdict, and a line under the table. */
+static void coll__straggler_check(coll__run_t *run)
+{
+    char line[512];
+    if (!sc_verdict_straggler(&run->doc.cases, run->rte->size, &run->doc.checks, line,
+                              sizeof(line)))
+        return;
+    run->doc.judged = true;
+    sc_results_printf(&run->ses.res, "# straggler: %s\n", line);
+}
+
 static void coll__print_summary(coll__run_t *run)
 {
     double avg = coll__avg_busbw(run);
@@ -714,6 +727,7 @@ int sc_drive_coll(const sc_rte_t *rte, const sc_coll_opts_t *opts, int argc, cha
         }
         sc_drive_baseline_hold(&run.baseline, run.opts.baseline, &run.doc);
         coll__min_bw_check(&run);
+        coll__straggler_check(&run);
         if (run.doc.judged) /* nccl-tests' parsers read stdout: the verdict goes beside it */
             sc_verdict_print(run.opts.nccl_tests_output ? stderr : stdout, run.ses.res.log,
                              &run.doc.checks);

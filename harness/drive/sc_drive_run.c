@@ -162,6 +162,35 @@ static void run__counts(const sc_pattern_counts_t *c, int steps, sc_point_t *p)
         }
 }
 
+/* A rank's mean time in its own work a step, in ms, and its world rank (MPI_DOUBLE_INT). */
+typedef struct {
+    double v;
+    int rank;
+} run__own_t;
+
+/* The point's slowest rank from every rank's own work (own: n of them, NULL without memory),
+ * how much later than their median it is, and the step without that. */
+static void run__straggler(const sc_run_t *run, const run__own_t *own, int n, double step_ms,
+                           sc_point_t *p)
+{
+    double *v = own != NULL ? malloc((size_t)n * sizeof(*v)) : NULL;
+    for (int i = 0; v != NULL && i < n; i++)
+        v[i] = own[i].v;
+    sc_straggler_t s = {.index = -1};
+    if (v != NULL)
+        sc_straggler_find(v, n, &s);
+    free(v);
+    int slowest = s.index >= 0 ? s.index : 0;
+    p->slowest_rank = own != NULL ? own[slowest].rank : 0;
+    snprintf(p->slowest_host, sizeof(p->slowest_host), "%s", run->rte->hosts[p->slowest_rank]);
+    p->slowest_rank_mean_ms = own != NULL ? own[slowest].v : SC_ABSENT;
+    if (s.index >= 0) {
+        p->slowest_lag_ms = s.lag;
+        double without = step_ms - s.cost; /* the own times are in ms here */
+        p->step_without_slowest_ms = without > 0 ? without : 0;
+    }
+}
+
 /* Combines the point's per-rank measurements on the control communicator; rank 0 (always in
  * the point) fills p. */
 static void run__combine(sc_run_t *run, const sc_run_point_t *pt, const sc_layout_t *l,
@@ -174,12 +203,11 @@ static void run__combine(sc_run_t *run, const sc_run_point_t *pt, const sc_layou
         mean += step_ms[i] / steps;
     /* The slowest rank is the one with the most time in its own work (the step less its time in
      * communication, waits included): in lockstep every rank's step takes as long as the
-     * slowest's, and the others spend the difference waiting for it. */
-    struct {
-        double v;
-        int rank;
-    } slow = {mean - step->comm_us / 1e3 / (steps > 0 ? steps : 1), run->rte->rank};
-    MPI_Allreduce(MPI_IN_PLACE, &slow, 1, MPI_DOUBLE_INT, MPI_MAXLOC, control);
+     * slowest's, and the others spend the difference waiting for it. Every rank's, to rank 0:
+     * how far it stands out, and what the step would take without it (sc_straggler_find). */
+    run__own_t mine = {mean - step->comm_us / 1e3 / (steps > 0 ? steps : 1), run->rte->rank};
+    run__own_t *own = run->rte->rank == 0 ? calloc((size_t)n, sizeof(*own)) : NULL;
+    MPI_Gather(&mine, 1, MPI_DOUBLE_INT, own, 1, MPI_DOUBLE_INT, 0, control);
     MPI_Allreduce(MPI_IN_PLACE, step_ms, steps, MPI_DOUBLE, MPI_MAX, control);
     double frac = step->comm_us / (mean * steps * 1e3 > 0 ? mean * steps * 1e3 : 1.0);
     MPI_Allreduce(MPI_IN_PLACE, &frac, 1, MPI_DOUBLE, MPI_SUM, control);
@@ -193,6 +221,8 @@ static void run__combine(sc_run_t *run, const sc_run_point_t *pt, const sc_layou
         return;
     sc_stats_t st;
     sc_stats_compute(step_ms, (size_t)steps, &st);
+    run__straggler(run, own, n, st.median, p);
+    free(own);
     int gpus = pt->gpus_per_node * pt->nodes;
     double throughput = sc_workload_samples_per_step(&run->w, l) / (st.median * 1e-3);
     p->gpus = gpus;
@@ -211,9 +241,6 @@ static void run__combine(sc_run_t *run, const sc_run_point_t *pt, const sc_layou
                             done->n ? done->items[0].gpus : 0, run->w.scaling == SC_SCALING_MODEL};
     sc_scaling(&base, throughput, gpus, &p->speedup, &p->efficiency);
     p->comm_fraction = frac / n;
-    p->slowest_rank = slow.rank;
-    snprintf(p->slowest_host, sizeof(p->slowest_host), "%s", run->rte->hosts[slow.rank]);
-    p->slowest_rank_mean_ms = slow.v;
     run__counts(&step->counts, steps, p);
 }
 

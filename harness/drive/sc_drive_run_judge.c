@@ -12,6 +12,7 @@
 #include "detect/sc_detect.h"
 #include "engine/sc_looks.h"
 #include "engine/sc_sweep.h"
+#include "judge/sc_straggler_verdict.h"
 #include "judge/sc_run_verdict.h"
 #include "judge/sc_verdict.h"
 #include "report/sc_verdict_render.h"
@@ -220,6 +221,12 @@ sc_status_t sc_run_sweep_and_verdict(sc_run_t *run, sc_err_t *err)
             run__verdict(run, hosts);
         size_t before = run->doc.checks.n; /* the GPUs' products need no topology */
         sc_run_compute_checks(run, &run->doc.checks);
+        for (size_t i = 0; i < run->doc.points.n; i++) { /* nor does a straggler */
+            char line[512];
+            if (sc_verdict_point_straggler(&run->doc.points.items[i], &run->doc.checks, line,
+                                           sizeof(line)))
+                sc_results_printf(&run->ses.res, "# straggler: %s\n", line);
+        }
         run->doc.judged = run->doc.judged || run->doc.checks.n > before;
         sc_drive_baseline_hold(&run->baseline, run->opts.baseline, &run->doc);
         if (run->doc.judged)

@@ -2,6 +2,7 @@
 #include "comm/sc_comm_ops.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,9 @@ struct sc_engine {
     size_t samples_cap;
     double *batch;     /* this rank's host times of the current batch, then the elapsed time */
     double *dev_batch; /* this rank's device times of the current batch */
+    /* this rank's time in its own work before each operation of the batch (NaN: unknown), on
+     * its own clock: what the straggler analysis compares between ranks */
+    double *own_batch;
     /* Test-only fault switch, read once from SCALECHECK_TEST_FAULT (sc_test_fault.h):
      * "hang:RANK:SIZE" - world rank RANK stops answering, unwatched, at the first case of at
      * least SIZE bytes (a peer lost without dying); "corrupt:RANK" - rank RANK flips one
@@ -37,6 +41,10 @@ struct sc_engine {
     int fault_hang_rank;
     uint64_t fault_hang_size;
     int fault_corrupt_rank;
+    /* "slow-rank:RANK:US" - world rank RANK spends US microseconds in its own work before
+     * every timed operation (a slow host or GPU: the others wait for it) */
+    int fault_slow_rank;
+    double fault_slow_us;
 };
 
 static void engine__read_faults(sc_engine_t *eng);
@@ -140,8 +148,10 @@ sc_status_t sc_engine_create(sc_comm_t *comm, MPI_Comm control, const sc_engine_
         batch_max = (size_t)opts->min_iters;
     eng->batch = malloc((batch_max + 1) * sizeof(double));
     eng->dev_batch = malloc((batch_max + 1) * sizeof(double));
+    eng->own_batch = malloc((batch_max + 1) * sizeof(double));
     eng->device_timer = sc_comm_has_timer(comm);
-    if (eng->all_ranks == NULL || eng->batch == NULL || eng->dev_batch == NULL) {
+    if (eng->all_ranks == NULL || eng->batch == NULL || eng->dev_batch == NULL ||
+        eng->own_batch == NULL) {
         sc_status_t status = engine__nomem(eng, "engine tables", batch_max * sizeof(double), err);
         sc_engine_destroy(eng);
         return status;
@@ -163,6 +173,7 @@ void sc_engine_destroy(sc_engine_t *eng)
     free(eng->samples);
     free(eng->dev_samples);
     free(eng->batch);
+    free(eng->own_batch);
     free(eng->dev_batch);
     free(eng->all_ranks);
     free(eng);
@@ -231,6 +242,9 @@ static void engine__read_faults(sc_engine_t *eng)
     eng->fault_hang_size = size;
     if (corrupt == NULL || sscanf(corrupt, "%d", &eng->fault_corrupt_rank) != 1)
         eng->fault_corrupt_rank = -1;
+    const char *slow = sc_test_fault("slow-rank");
+    if (slow == NULL || sscanf(slow, "%d:%lf", &eng->fault_slow_rank, &eng->fault_slow_us) != 2)
+        eng->fault_slow_rank = -1;
 }
 
 static void engine__maybe_hang(const sc_engine_t *eng, const sc_case_t *c)
@@ -302,6 +316,16 @@ static inline sc_status_t engine__issue(sc_comm_t *comm, const engine__step_t *s
  * time is the interval between marks i - 1 and i (the device's own pace wherever it is behind
  * the host; the host's pace where the host is behind); its host time the batch's elapsed time
  * over the n + 1 steps issued. */
+/* The test-only slow-rank fault: this rank's own work takes that much longer. */
+static void engine__planted_slowness(const sc_engine_t *eng)
+{
+    if (eng->fault_slow_rank != eng->comm->rte->rank)
+        return;
+    uint64_t until = sc_clock_ns() + (uint64_t)(eng->fault_slow_us * 1e3);
+    while (sc_clock_ns() < until) /* busy, as real work is */
+        ;
+}
+
 static sc_status_t engine__iterate_device(sc_engine_t *eng, const engine__step_t *step, int n,
                                           double *times, double *dev_times, sc_err_t *err)
 {
@@ -313,6 +337,7 @@ static sc_status_t engine__iterate_device(sc_engine_t *eng, const engine__step_t
     if (status == SC_OK)
         status = sc_comm_timer_mark(comm, 0, err);
     for (int i = 1; i <= n && status == SC_OK; i++) {
+        engine__planted_slowness(eng);
         status = engine__issue(comm, step, err);
         if (status == SC_OK)
             status = sc_comm_timer_mark(comm, i, err);
@@ -326,6 +351,14 @@ static sc_status_t engine__iterate_device(sc_engine_t *eng, const engine__step_t
         dev_times[i] /= step->ops_per_step;
         times[i] = host_us;
     }
+    /* the device's own time between operations, as the library saw its kernels start and end
+     * (NCCL's profiler plugin); one figure for the batch */
+    double own = NAN;
+    if (status == SC_OK && (comm->ops->own_time == NULL ||
+                            !comm->ops->own_time(comm, (n + 1) * step->ops_per_step, &own)))
+        own = NAN;
+    for (int i = 0; i < n; i++)
+        eng->own_batch[i] = own;
     return status;
 }
 
@@ -342,6 +375,12 @@ static sc_status_t engine__iterate(sc_engine_t *eng, const engine__step_t *step,
     double per_op = 1e-3 / step->ops_per_step;
     uint64_t prev = sc_clock_ns();
     for (int i = 0; i < n; i++) {
+        engine__planted_slowness(eng);
+        /* this rank's own work since its last operation ended (the first: unknown); a barrier
+         * between steps (-z) lines the ranks up, and hides who is slow */
+        if (times != NULL)
+            eng->own_batch[i] =
+                i > 0 && !eng->opts.barrier_each ? (double)(sc_clock_ns() - prev) * per_op : NAN;
         sc_status_t status = timer ? sc_comm_timer_mark(comm, 0, err) : SC_OK;
         if (status == SC_OK)
             status = engine__issue(comm, step, err);
@@ -492,6 +531,34 @@ static sc_status_t engine__prepare_step(sc_engine_t *eng, const sc_case_t *c,
     return status;
 }
 
+/* Which rank held the others up in the last batch (rank 0 learns it): each rank's median own
+ * time per operation, gathered (sc_straggler_find). */
+static sc_status_t engine__straggler(sc_engine_t *eng, int n, sc_case_result_t *out, sc_err_t *err)
+{
+    sc_comm_t *comm = eng->comm;
+    int known = 0;
+    for (int i = 0; i < n; i++) /* the known ones to the front (the batch is not used again) */
+        if (eng->own_batch[i] >= 0)
+            eng->own_batch[known++] = eng->own_batch[i];
+    sc_stats_t st;
+    sc_stats_compute(eng->own_batch, (size_t)known, &st);
+    double mine = known > 0 ? st.median : NAN;
+    double *all = comm->rank == 0 ? malloc((size_t)comm->size * sizeof(double)) : NULL;
+    int rc = MPI_Gather(&mine, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, 0, eng->control);
+    out->straggler = (sc_straggler_t){.index = -1};
+    out->straggler_rank = -1;
+    if (rc == MPI_SUCCESS && all != NULL) {
+        sc_straggler_find(all, comm->size, &out->straggler);
+        if (out->straggler.index >= 0) {
+            out->straggler_rank = comm->world_rank[out->straggler.index];
+            snprintf(out->straggler_host, sizeof(out->straggler_host), "%s",
+                     comm->rte->hosts[out->straggler_rank]);
+        }
+    }
+    free(all);
+    return rc == MPI_SUCCESS ? SC_OK : sc_rte_mpi_error(comm->rte, rc, "gathering own times", err);
+}
+
 static sc_status_t engine__time_loop(sc_engine_t *eng, const engine__step_t *step,
                                      sc_case_result_t *out, sc_err_t *err)
 {
@@ -526,7 +593,7 @@ static sc_status_t engine__time_loop(sc_engine_t *eng, const engine__step_t *ste
         out->time_us = out->host_time_us;
     out->time_stat_us =
         eng->opts.statistic == SC_STAT_mean ? out->time_us.mean : out->time_us.median;
-    return SC_OK;
+    return engine__straggler(eng, batch, out, err);
 }
 
 static sc_status_t engine__time_case(sc_engine_t *eng, const sc_case_t *c, sc_case_result_t *out,

@@ -85,6 +85,11 @@ typedef struct {
     double algbw_GBps;
     double busbw_GBps;
     sc_lib_choice_t choice; /* what the library chose for it, where it says (this rank's view) */
+    /* rank 0: the rank that held the others up (util/sc_stats.h), its world rank (-1: none
+     * known) */
+    sc_straggler_t straggler;
+    int straggler_rank;
+    char straggler_host[SC_HOST_MAX];
 } sc_case_result_t;
 
 typedef struct sc_engine sc_engine_t;

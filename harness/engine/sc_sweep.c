@@ -4,6 +4,23 @@
 
 #include <stdio.h>
 
+#include "util/sc_defaults.h"
+
+/* The rank that held the others up (rank 0's view), into the row. */
+static void sweep__straggler(sc_case_row_t *row, const sc_case_result_t *r)
+{
+    const sc_straggler_t *s = &r->straggler;
+    /* named only when it came measurably late: a healthy run's ranks differ by noise */
+    if (r->straggler_rank < 0 || s->index < 0 ||
+        !(s->lag >= SC_DEFAULT_STRAGGLER_MIN_LAG * row->time_us && s->lag >= 1.0))
+        return;
+    snprintf(row->slowest, sizeof(row->slowest), "rank %d (host %s)", r->straggler_rank,
+             r->straggler_host);
+    row->slowest_lag_us = s->lag;
+    double without = row->time_us - s->cost;
+    row->time_without_slowest_us = without > 0 ? without : 0;
+}
+
 void sc_case_row_fill(const sc_case_t *c, const sc_case_result_t *r, int nranks, sc_case_row_t *row)
 {
     const sc_stats_t *t = &r->time_us;
@@ -35,6 +52,8 @@ void sc_case_row_fill(const sc_case_t *c, const sc_case_result_t *r, int nranks,
         .looks = 1,
         .slowest_look_us = SC_ABSENT,
         .cycle = 1,
+        .slowest_lag_us = SC_ABSENT,
+        .time_without_slowest_us = SC_ABSENT,
     };
     snprintf(row->collective, sizeof(row->collective), "%s", c->coll->name);
     snprintf(row->dtype, sizeof(row->dtype), "%s", sc_dtype_name(c->dtype));
@@ -43,6 +62,7 @@ void sc_case_row_fill(const sc_case_t *c, const sc_case_result_t *r, int nranks,
     snprintf(row->nccl_algo, sizeof(row->nccl_algo), "%s", r->choice.algo);
     snprintf(row->nccl_proto, sizeof(row->nccl_proto), "%s", r->choice.proto);
     row->nccl_channels = r->choice.channels;
+    sweep__straggler(row, r);
 }
 
 sc_status_t sc_sweep_ladder(sc_comm_t *world, MPI_Comm control, sc_watchdog_t *wd,

@@ -4,10 +4,12 @@
 #include "sc_pattern.h"
 #include "comm/sc_comm_ops.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "engine/sc_watchdog.h"
 #include "util/sc_clock.h"
+#include "util/sc_test_fault.h"
 
 /* The communicator the compute phase runs on: the one whose started operations it should
  * keep progressing (gradient buckets first). */
@@ -236,6 +238,14 @@ sc_status_t sc_step_prepare(sc_comm_t *comm, const sc_workload_t *w, double byte
         sc_plan_free(&r->plan);
         return status;
     }
+    /* the test-only "slow-compute:RANK:FACTOR": that rank's compute takes FACTOR times as long
+     * (a slow GPU or host: the others wait for it at every collective) */
+    const char *slow = sc_test_fault("slow-compute");
+    int slow_rank = -1;
+    double factor = 1;
+    if (slow != NULL && sscanf(slow, "%d:%lf", &slow_rank, &factor) == 2 &&
+        slow_rank == comm->rte->rank && factor > 0)
+        compute_scale *= factor;
     r->step = (sc_step_t){.plan = &r->plan,
                           .grid = &r->grid,
                           .world = comm,

@@ -166,6 +166,7 @@ void sc_point_init(sc_point_t *p)
     p->compute_tflops = p->compute_tflops_min = SC_ABSENT;
     p->compute_alone_ms = p->comm_alone_ms = p->overlap_efficiency = SC_ABSENT;
     p->slowest_compute_rank = -1;
+    p->slowest_lag_ms = p->step_without_slowest_ms = SC_ABSENT;
 }
 
 void sc_scaling(sc_scale_base_t *base, double throughput, int gpus, double *speedup,
@@ -358,6 +359,9 @@ const sc_field_t sc_case_row_fields[] = {
     C(nccl_algo, SC_FIELD_TEXT_OPT, CSV),
     C(nccl_proto, SC_FIELD_TEXT_OPT, CSV),
     C(nccl_channels, SC_FIELD_INT, CSV),
+    C(slowest, SC_FIELD_TEXT_OPT, CSV),
+    C(slowest_lag_us, SC_FIELD_OPTIONAL, CSV),
+    C(time_without_slowest_us, SC_FIELD_OPTIONAL, CSV),
     SC__END,
 };
 #undef C
@@ -383,6 +387,8 @@ const sc_field_t sc_point_fields[] = {
     P(slowest_rank, SC_FIELD_INT, CSV),
     P(slowest_host, SC_FIELD_TEXT, BOTH),
     P(slowest_rank_mean_ms, SC_FIELD_DOUBLE, 0),
+    P(slowest_lag_ms, SC_FIELD_OPTIONAL, CSV),
+    P(step_without_slowest_ms, SC_FIELD_OPTIONAL, CSV),
     P(looks, SC_FIELD_INT, 0),
     P(measure_s, SC_FIELD_OPTIONAL, 0),
     P(expected_step_time_ms, SC_FIELD_OPTIONAL, 0),

@@ -129,6 +129,11 @@ typedef struct {
     /* what the library chose (NCCL, through its profiler plugin); "" and 0 where unknown */
     char nccl_algo[16], nccl_proto[16];
     int nccl_channels;
+    /* the rank that came last to the case's operations ("rank 2 (host h3)", "" none measurably
+     * late), how much later than the ranks' median, and the time the case would take without
+     * that (its own time down to the next slowest rank's); SC_ABSENT unknown */
+    char slowest[SC_HOST_MAX + 24];
+    double slowest_lag_us, time_without_slowest_us;
 } sc_case_row_t;
 
 /* The most a bandwidth figure can be: 100 TB/s, 50x the fastest GPU link of 2026 (NVLink 5,
@@ -167,6 +172,9 @@ typedef struct {
     int slowest_rank;
     char slowest_host[SC_HOST_MAX];
     double slowest_rank_mean_ms; /* its mean step in its own work: the step less communication */
+    /* how much more than the ranks' median that is, and the step without it (its own work
+     * down to the next slowest rank's); SC_ABSENT on one rank */
+    double slowest_lag_ms, step_without_slowest_ms;
     int looks;        /* times the point was measured (the fastest kept): 1, more when it was off */
     double measure_s; /* the wall time its looks took, on rank 0 (JUnit's time for its check) */
     sc_op_count_t comm[SC_POINT_OPS];

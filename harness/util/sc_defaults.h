@@ -13,6 +13,13 @@
  * watchdog, which reads every rank's record, names the rank at fault before any rank's own wait
  * gives up, aborts and so changes what the records show. */
 #define SC_DEFAULT_BACKEND_GRACE_S 2
+/* A rank that comes to each operation later than the ranks' median by this fraction of the
+ * operation's time (and at least 1 us) is named as the straggler in the case's row; what it
+ * costs (the time less the time without it, over the time) is a WARN from SC_STRAGGLER_WARN and
+ * a FAIL from SC_STRAGGLER_FAIL (half the time lost to one rank). */
+#define SC_DEFAULT_STRAGGLER_MIN_LAG 0.05
+#define SC_STRAGGLER_WARN            0.10
+#define SC_STRAGGLER_FAIL            0.50
 /* The backend's bound for a --timeout of timeout_s (<= 0: none). */
 #define SC_BACKEND_TIMEOUT_S(timeout_s)                                                            \
     ((timeout_s) > 0 ? (timeout_s) + SC_DEFAULT_BACKEND_GRACE_S : (timeout_s))

@@ -88,3 +88,27 @@ double sc_stats_matrix_median(const double *m, const int *measured, int n)
 {
     return sc_stats_matrix_quantile(m, measured, n, 0.5);
 }
+
+void sc_straggler_find(const double *own, int n, sc_straggler_t *out)
+{
+    *out = (sc_straggler_t){.index = -1};
+    double *sorted = n >= 2 ? malloc((size_t)n * sizeof(*sorted)) : NULL;
+    if (sorted == NULL)
+        return;
+    int slowest = 0;
+    for (int i = 0; i < n; i++) {
+        if (!(own[i] >= 0)) { /* NaN: a rank that could not tell */
+            free(sorted);
+            return;
+        }
+        sorted[i] = own[i];
+        slowest = own[i] > own[slowest] ? i : slowest;
+    }
+    qsort(sorted, (size_t)n, sizeof(*sorted), stats__cmp_double);
+    double median = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+    *out = (sc_straggler_t){.index = slowest,
+                            .own = own[slowest],
+                            .lag = own[slowest] - median,
+                            .cost = own[slowest] - sorted[n - 2]};
+    free(sorted);
+}

@@ -30,4 +30,16 @@ double sc_stats_matrix_median(const double *m, const int *measured, int n);
 /* The q-quantile (0..1, nearest rank above) of the same entries; q 0.5 is the median. */
 double sc_stats_matrix_quantile(const double *m, const int *measured, int n, double q);
 
+/* The rank that holds the others up, from each rank's time in its own work per operation
+ * (own[i], on its own clock: a duration, so no clocks need aligning). In lock step an operation
+ * ends for everyone once the last rank has come to it, so each operation takes about the largest
+ * own time plus the communication itself: the slowest rank makes it longer by its own time less
+ * the next slowest's (cost), and comes later than the ranks' median by lag. index: into own;
+ * -1 with fewer than two ranks or an unknown (NaN) time. */
+typedef struct {
+    int index;
+    double own, lag, cost; /* in own's unit */
+} sc_straggler_t;
+void sc_straggler_find(const double *own, int n, sc_straggler_t *out);
+
 #endif

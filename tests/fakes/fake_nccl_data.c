@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "fake_nccl.h"
 
@@ -271,6 +272,23 @@ static int fn__fault_here(const char *env)
            atomic_load(&fn__ops_done) + 1 == (unsigned long long)at && fn__fault_command();
 }
 
+/* FAKE_NCCL_SLOW=R:US: world rank R's GPU takes US microseconds more to come to each operation
+ * (busy in its own work): its peers' kernels wait for it inside the collective. */
+static void fn__slow_gpu(void)
+{
+    const char *slow = getenv("FAKE_NCCL_SLOW");
+    int rank = -1;
+    double us = 0;
+    if (slow == NULL || sscanf(slow, "%d:%lf", &rank, &us) != 2 ||
+        rank != atomic_load(&fn__world_rank) || !fn__fault_command())
+        return;
+    struct timespec t0, now;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do
+        clock_gettime(CLOCK_MONOTONIC, &now);
+    while ((double)(now.tv_sec - t0.tv_sec) * 1e6 + (double)(now.tv_nsec - t0.tv_nsec) * 1e-3 < us);
+}
+
 void fn__work_run(fc_work_t *base)
 {
     fn_work_t *w = (fn_work_t *)base;
@@ -292,6 +310,7 @@ void fn__work_run(fc_work_t *base)
         int none = 0;
         atomic_compare_exchange_strong(&c->shm->aborted, &none, c->rank + 1);
     }
+    fn__slow_gpu();
     /* the GPU starts the operations' kernels: the profiler plugin hears of it */
     void *kernels[64] = {NULL};
     for (int i = 0; i < w->nops && i < 64 && rc == ncclSuccess; i++)

@@ -86,6 +86,8 @@ def mode_coll(np):
     checked = sum(1 for r in doc["results"] if r["checked"])
     expect(checked == len(doc["results"]), f"{checked} of {len(doc['results'])} checked")
     expect(not doc.get("at_fault"), f"a healthy run names {doc.get('at_fault')!r}")
+    held = [c["name"] for c in doc.get("checks", []) if "holds the others up" in c["name"]]
+    expect(not held, f"a healthy run names a straggler: {held}")
     print(f"coll on {np} emulated GPUs: {len(doc['results'])} cases, 0 wrong, {secs:.1f} s")
 
 
@@ -184,6 +186,28 @@ def mode_choices():
     expect("did not load its profiler plugin" in note, f"2.19: the note says {note!r}")
     print(f"NCCL's choices: {len(doc['results'])} cases by size, NCCL_ALGO/NCCL_PROTO forced "
           f"{seen}, 2.19 none ({note[:40]}...)")
+
+
+def mode_straggler():
+    """A slow GPU (FAKE_NCCL_SLOW: rank 1's device comes 500 us late to each operation, its
+    peers' kernels wait for it inside the collective): named from the device's own timeline (its
+    kernels' start and end, as NCCL reports them to the profiler plugin), with its lag and the
+    time without it, a FAIL; the healthy runs of the other modes name nobody."""
+    wd = workdir("gpu-emu-straggler")
+    rc, out, err, _, doc = coll(4, ["-b", "8", "-e", "32K", "-f", "8", "-n", "40", "-c", "1"],
+                                wd, "slow", gpu_env(4, FAKE_NCCL_SLOW="1:500"))
+    expect(doc is not None, f"no result: exit {rc}\n{err[-800:]}")
+    rows = doc["results"]
+    named = [r for r in rows if (r.get("slowest") or "").startswith("rank 1 ")]
+    expect(len(named) >= 0.75 * len(rows), f"rank 1 the slowest of {len(named)} of {len(rows)} "
+                                           f"rows: {[r.get('slowest') for r in rows]}")
+    lags = sorted(r["slowest_lag_us"] for r in named)
+    expect(350 <= lags[len(lags) // 2] <= 800, f"lags {lags} for 500 us planted")
+    checks = [c for c in doc["checks"] if "holds the others up" in c["name"]]
+    expect(len(checks) == 1 and "rank 1 " in checks[0]["name"] and checks[0]["verdict"] == "FAIL"
+           and rc == 1, f"exit {rc}, checks {checks}")
+    print(f"slow GPU: rank 1 the slowest of {len(named)} of {len(rows)} rows, median lag "
+          f"{lags[len(lags) // 2]:.0f} us; {checks[0]['note']}")
 
 
 def mode_register():
@@ -649,7 +673,7 @@ def mode_device_check():
 MODES = {
     "coll2": lambda: mode_coll(2), "coll4": lambda: mode_coll(4), "coll8": lambda: mode_coll(8),
     "wrong": mode_wrong, "graph": mode_graph, "blocking": mode_blocking,
-    "old-nccl": mode_old_nccl, "register": mode_register, "choices": mode_choices, "hang": mode_hang, "async-error": mode_async_error,
+    "old-nccl": mode_old_nccl, "register": mode_register, "choices": mode_choices, "straggler": mode_straggler, "hang": mode_hang, "async-error": mode_async_error,
     "refused": mode_open_refused, "run": mode_run, "pairs": mode_pairs, "soak": mode_soak,
     "compute": mode_compute, "coverage": mode_coverage, "acceptance": mode_acceptance,
     "device-check": mode_device_check,

@@ -1,0 +1,87 @@
+"""The rank that holds the others up, on the host path (MPI): a rank planted slow
+(SCALECHECK_TEST_FAULT slow-rank in coll, slow-compute in run) is named with its lag and what it
+cost - the time measured against the time without its lag - in the rows, a check of the verdict
+and a line under the table; the same runs unplanted name nobody. (The emulated GPU's own case:
+test_gpu_emulated.py straggler.)"""
+import os
+
+from sclib import *
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+COLL = ["coll", "--backend", "mpi", "-b", "8", "-e", "32K", "-f", "8", "-n", "40", "-c", "1",
+        "--telemetry", "0"]
+RUN = ["run", "--backend", "mpi", "--workload", os.path.join(ROOT, "workloads",
+       "resnet50-dp.yaml"), "--scales", "1,2,4", "--bytes-scale", "0.01", "--compute-scale",
+       "0.01", "-n", "20", "-w", "1", "--telemetry", "0"]
+
+
+def straggler_checks(doc):
+    return [c for c in doc.get("checks", []) if "holds the others up" in c["name"]]
+
+
+def coll(wd, name, fault=None):
+    path = os.path.join(wd, name + ".json")
+    env = {"SCALECHECK_TEST_FAULT": fault} if fault else None
+    rc, out, err, _ = mpirun(4, COLL + ["--json", path, "--results-dir", os.path.join(wd, "r")],
+                             env=env)
+    expect(os.path.exists(path), f"{name}: no result (exit {rc})\n{err[-800:]}")
+    return rc, out, load_json(path)
+
+
+def test_coll(wd):
+    rc, out, doc = coll(wd, "slow", "slow-rank:2:400")
+    rows = doc["results"]
+    named = [r for r in rows if r.get("slowest") == "rank 2 (host %s)" % doc["hosts"][0]]
+    expect(len(named) == len(rows), f"rank 2 is the slowest of {len(named)} of {len(rows)} rows: "
+                                    f"{[r.get('slowest') for r in rows]}")
+    for r in rows:
+        lag, t, without = r["slowest_lag_us"], r["time_us"], r["time_without_slowest_us"]
+        expect(300 <= lag <= 600, f"{r['size_bytes']} B: lag {lag:.1f} us for 400 planted")
+        expect(without < 0.5 * t and t - without >= 300,
+               f"{r['size_bytes']} B: {t:.1f} us measured, {without:.1f} us without it")
+    checks = straggler_checks(doc)
+    expect(len(checks) == 1 and "rank 2" in checks[0]["name"] and checks[0]["verdict"] == "FAIL",
+           f"checks {checks}")
+    expect(rc == 1 and "# straggler: rank 2" in out, f"exit {rc}; {out[-600:]}")
+    rc, out, doc = coll(wd, "healthy")
+    expect(rc == 0 and not straggler_checks(doc) and "# straggler" not in out,
+           f"healthy: exit {rc}, checks {straggler_checks(doc)}")
+    print(f"coll: rank 2 named in {len(named)} rows, lag {named[0]['slowest_lag_us']:.0f} us, "
+          f"{named[0]['time_us']:.0f} us measured, {named[0]['time_without_slowest_us']:.0f} "
+          "without; healthy: nobody")
+
+
+def run(wd, name, fault=None):
+    path = os.path.join(wd, name + ".json")
+    env = {"SCALECHECK_TEST_FAULT": fault} if fault else None
+    rc, out, err, _ = mpirun(4, RUN + ["--json", path, "--results-dir", os.path.join(wd, "r")],
+                             env=env)
+    expect(os.path.exists(path), f"{name}: no result (exit {rc})\n{err[-800:]}")
+    return rc, out, load_json(path)
+
+
+def test_run(wd):
+    rc, out, doc = run(wd, "slow", "slow-compute:2:4")
+    four = [p for p in doc["points"] if p["gpus"] == 4][0]
+    expect(four["slowest_rank"] == 2, f"4 GPUs: slowest rank {four['slowest_rank']}")
+    step, without = four["step_time_ms"], four["step_without_slowest_ms"]
+    expect(without < 0.7 * step and four["slowest_lag_ms"] > 0.2 * step,
+           f"4 GPUs: step {step:.3f} ms, {without:.3f} without, lag {four['slowest_lag_ms']:.3f}")
+    checks = straggler_checks(doc)
+    expect([c for c in checks if "rank 2" in c["name"] and "4 GPUs" in c["name"]],
+           f"checks {checks}")
+    expect(rc == 1 and "# straggler: rank 2" in out, f"exit {rc}; {out[-600:]}")
+    rc, out, doc = run(wd, "healthy")
+    expect(rc == 0 and not straggler_checks(doc), f"healthy: exit {rc}, {straggler_checks(doc)}")
+    print(f"run: rank 2's compute x4: step {step:.2f} ms, {without:.2f} ms without its lag; "
+          "healthy: nobody")
+
+
+def test():
+    wd = workdir("straggler")
+    test_coll(wd)
+    test_run(wd)
+
+
+if __name__ == "__main__":
+    main(test)
