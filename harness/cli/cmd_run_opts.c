@@ -81,6 +81,10 @@ static const sc_cli_opt_t run__options[] = {
       "a sweep size slower than the topology allows is measured up to N times, the best kept "
       "(default " SC_DEFAULT_LOOKS_TEXT ")",
       SC_OPT_INT, looks, 1, 10),
+    O(0, "trace", "FILE",
+      "also write every rank's step timeline here (Trace Event Format: Perfetto, about:tracing) "
+      "- a process per rank, a track per stream and group; the slowest steps and a sample",
+      SC_OPT_STRING, trace, 0, 0),
     SC_OPT_COMMON_ROW(sc_run_opts_t, common, RUN__COMMON, "run-<workload>"),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
     SC_OPT_END,

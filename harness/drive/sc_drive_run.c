@@ -139,11 +139,14 @@ static sc_status_t run__steps(sc_run_t *run, sc_step_t *step, sc_comm_t *pc, dou
             step->comm_us = step->compute_us = step->compute_flops = 0;
             status = sc_comm_barrier(pc, err);
         }
+        sc_timeline_step(step->timeline, i >= o->warmup ? i - o->warmup : -1);
         uint64_t t0 = sc_clock_ns();
         if (status == SC_OK)
             status = sc_step_run(step, err);
-        if (i >= o->warmup)
+        if (i >= o->warmup) {
             step_ms[i - o->warmup] = (double)(sc_clock_ns() - t0) * 1e-6;
+            sc_timeline_step_end(step->timeline, step_ms[i - o->warmup]);
+        }
         sc_watchdog_tick(sc_watchdog_progress(run->ses.wd));
     }
     return status;
@@ -248,6 +251,33 @@ static void run__combine(sc_run_t *run, const sc_run_point_t *pt, const sc_layou
  * steps, at most 3. */
 #define RUN__ALONE_STEPS 3
 
+/* --trace keeps, of each point's timed steps, the slowest few and a sample of the others. */
+#define RUN__TRACE_SLOWEST 3
+#define RUN__TRACE_SAMPLED 5
+
+/* The point's timelines to rank 0, and the trace written again with them (what finished is kept
+ * whatever ends the run later). */
+static sc_status_t run__trace_point(sc_run_t *run, const sc_run_point_t *pt, sc_timeline_t *tl,
+                                    MPI_Comm control, sc_err_t *err)
+{
+    sc_status_t status = sc_timeline_sync(tl, control, err);
+    sc_tl_event_t *events = NULL;
+    size_t n = 0;
+    if (status == SC_OK)
+        status = sc_timeline_gather(tl, control, &events, &n, err);
+    if (status != SC_OK || run->rte->rank != 0 || run->ntrace == 64) {
+        free(events);
+        return status;
+    }
+    sc_trace_point_t *p = &run->trace[run->ntrace++];
+    snprintf(p->label, sizeof(p->label), "%d GPU%s x %d node%s", pt->gpus_per_node,
+             pt->gpus_per_node == 1 ? "" : "s", pt->nodes, pt->nodes == 1 ? "" : "s");
+    p->events = events;
+    p->n = n;
+    return sc_trace_write(run->opts.trace, run->trace, run->ntrace,
+                          (const char(*)[SC_HOST_MAX])run->rte->hosts, run->rte->size, err);
+}
+
 /* One point, on the ranks in it. */
 static sc_status_t run__point(sc_run_t *run, const sc_run_point_t *pt, sc_comm_t *pc,
                               MPI_Comm control, sc_point_t *out, sc_err_t *err)
@@ -261,8 +291,20 @@ static sc_status_t run__point(sc_run_t *run, const sc_run_point_t *pt, sc_comm_t
     if (step_ms == NULL)
         status = sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): no memory for step times",
                             run->rte->rank, run->rte->host);
+    /* --trace: the timed steps' timelines, the clocks synchronised before and after */
+    sc_timeline_t *tl = run->opts.trace != NULL
+                            ? sc_timeline_new(run->rte->rank, run->opts.steps, RUN__TRACE_SLOWEST,
+                                              RUN__TRACE_SAMPLED)
+                            : NULL;
+    if (status == SC_OK && run->opts.trace != NULL)
+        status = sc_timeline_sync(tl, control, err);
+    r.step.timeline = tl;
     if (status == SC_OK)
         status = run__steps(run, &r.step, pc, step_ms, err);
+    r.step.timeline = NULL;
+    if (status == SC_OK && run->opts.trace != NULL)
+        status = run__trace_point(run, pt, tl, control, err);
+    sc_timeline_free(tl);
     double alone_c = 0, alone_m = 0; /* the products run: what overlap hid */
     if (status == SC_OK && r.step.kernels)
         status = sc_step_alone(
@@ -476,6 +518,8 @@ static sc_status_t run__setup(sc_run_t *run, sc_err_t *err)
 
 static void run__teardown(sc_run_t *run)
 {
+    for (int i = 0; i < run->ntrace; i++)
+        free(run->trace[i].events);
     sc_session_close(&run->ses);
     sc_result_free(&run->doc);
     sc_baseline_free(&run->baseline);
@@ -506,6 +550,8 @@ int sc_drive_run(const sc_rte_t *rte, const sc_run_opts_t *opts, int argc, char 
         status = sc_drive_baseline_load(run.opts.baseline, &run.baseline, &err);
     if (status == SC_OK)
         status = sc_drive_check_outputs(&run.opts.common, &err);
+    if (status == SC_OK)
+        status = sc_files_check_output("--trace", run.opts.trace, &err);
     if (status == SC_OK)
         status = run__setup(&run, &err);
     if (status == SC_OK && rte->nhosts > 1 && !run.opts.common.no_preflight)

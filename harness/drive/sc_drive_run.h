@@ -10,6 +10,7 @@
 #include "config/sc_workload.h"
 #include "patterns/sc_pattern.h"
 #include "record/sc_result.h"
+#include "report/sc_trace.h"
 #include "session/sc_session.h"
 #include "topology/sc_topology.h"
 
@@ -35,6 +36,8 @@ typedef struct {
     sc_load_mark_t load_from;                  /* the hosts' CPU time when the probe began */
     double foreign_cores;                      /* what other processes took since (-1 unknown) */
     char foreign_host[SC_HOST_MAX];            /* ... most of, on this host */
+    sc_trace_point_t trace[64];                /* --trace: each point's timelines (rank 0) */
+    int ntrace;
 } sc_run_t;
 
 /* --calibrate: this machine measured first, in the same launch (the same placement of ranks);

@@ -25,6 +25,7 @@ typedef struct {
     uint64_t sweep_max;      /* > 0: also an all-reduce sweep 8 B .. sweep_max on all ranks */
     bool calibrate;          /* calibrate first, and hold the run to that */
     int looks;               /* a sweep size slower than expected is measured up to this often */
+    const char *trace;       /* the ranks' step timelines, Trace Event Format (NULL: none) */
     bool help;
 } sc_run_opts_t;
 

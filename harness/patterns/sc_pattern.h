@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "comm/sc_backend.h"
+#include "patterns/sc_timeline.h"
 #include "plan/sc_plan.h"
 
 typedef struct {
@@ -50,6 +51,8 @@ typedef struct {
     /* Optional: called for every collective issued (the benchmark replays them alone). */
     void (*trace)(void *arg, sc_coll_id_t coll, sc_comm_t *comm, sc_dtype_t dtype, size_t count);
     void *trace_arg;
+    /* Optional: every operation's begin and end, on its track (run --trace). */
+    sc_timeline_t *timeline;
     sc_pattern_counts_t counts; /* accumulated over the steps run */
     double comm_us;             /* time blocked in communication (exposed), accumulated */
     double compute_us;          /* time in the compute phase, accumulated */

@@ -140,7 +140,24 @@ static sc_status_t step__wait(sc_step_t *s, sc_comm_t *comm, sc_err_t *err)
     return status;
 }
 
+static sc_status_t step__op_run(sc_step_t *s, const sc_plan_op_t *op, sc_err_t *err);
+
+/* One operation, and its span on the timeline (where one is kept). */
 static sc_status_t step__op(sc_step_t *s, const sc_plan_op_t *op, sc_err_t *err)
+{
+    if (s->timeline == NULL)
+        return step__op_run(s, op, err);
+    uint64_t t0 = sc_timeline_now_ns();
+    sc_status_t status = step__op_run(s, op, err);
+    bool compute = op->kind == SC_PLAN_COMPUTE;
+    if (status == SC_OK && s->part == SC_STEP_WHOLE)
+        sc_timeline_add(s->timeline, compute ? SC_TRACK_COMPUTE : 1 + (int)op->group,
+                        compute ? -1 : sc_plan_op_index(op), compute ? 0 : op->bytes, t0,
+                        sc_timeline_now_ns());
+    return status;
+}
+
+static sc_status_t step__op_run(sc_step_t *s, const sc_plan_op_t *op, sc_err_t *err)
 {
     bool compute = op->kind == SC_PLAN_COMPUTE;
     if ((compute && s->part == SC_STEP_COMM_ONLY) || (!compute && s->part == SC_STEP_COMPUTE_ONLY))

@@ -250,3 +250,42 @@ def busbw_factor(collective, n):
         k = formula[: -len("(n-1)/n")]
         return (float(k) if k else 1.0) * (n - 1) / n
     return float(formula)
+
+
+def check_trace(path, ranks, tracks):
+    """A `run --trace` file held to the Trace Event Format as its documentation gives it (the
+    JSON object form; no viewer installs here without the network): a traceEvents list; complete
+    events ("X") with a name, microsecond ts and dur >= 0, an integer pid and tid; metadata ("M")
+    naming each process and each thread used; on each thread spans that nest or follow, never
+    cross. ranks: the pids expected; tracks: the thread names each must have. Returns the
+    complete events."""
+    doc = load_json(path)
+    expect(isinstance(doc, dict) and isinstance(doc.get("traceEvents"), list),
+           f"{path}: not the JSON object form")
+    events = doc["traceEvents"]
+    spans = [e for e in events if e.get("ph") == "X"]
+    meta = [e for e in events if e.get("ph") == "M"]
+    expect(len(spans) + len(meta) == len(events), f"{path}: phases {set(e.get('ph') for e in events)}")
+    for e in spans:
+        expect(isinstance(e.get("name"), str) and e["name"] and isinstance(e.get("pid"), int)
+               and isinstance(e.get("tid"), int) and isinstance(e.get("ts"), (int, float))
+               and isinstance(e.get("dur"), (int, float)) and e["dur"] >= 0
+               and isinstance(e.get("args", {}).get("bytes"), (int, float)),
+               f"{path}: a malformed complete event {e}")
+    procs = {e["pid"]: e["args"]["name"] for e in meta if e["name"] == "process_name"}
+    threads = {(e["pid"], e["tid"]): e["args"]["name"] for e in meta if e["name"] == "thread_name"}
+    expect(sorted(procs) == sorted(ranks), f"{path}: processes {sorted(procs)}, expected {ranks}")
+    for pid in ranks:
+        mine = sorted(n for (p, _), n in threads.items() if p == pid)
+        expect(mine == sorted(tracks), f"{path}: rank {pid}'s tracks {mine}, expected {tracks}")
+    used = {(e["pid"], e["tid"]) for e in spans}
+    expect(used <= set(threads), f"{path}: spans on unnamed threads {used - set(threads)}")
+    by_thread = {}
+    for e in spans:
+        by_thread.setdefault((e["pid"], e["tid"]), []).append((e["ts"], e["ts"] + e["dur"]))
+    for key, v in by_thread.items():
+        v.sort()
+        for (a0, a1), (b0, b1) in zip(v, v[1:]):
+            expect(b0 >= a1 - 0.01 or b1 <= a1 + 0.01,
+                   f"{path}: spans cross on {key}: {(a0, a1)} and {(b0, b1)}")
+    return spans

@@ -77,6 +77,7 @@ def test():
         ("coll --json missing folder", 2, coll + ["--json", missing], "--json"),
         ("coll -d fp16 on the host backend", 2, coll + ["-d", "fp16", "--backend", "mpi"], "-d"),
         ("run --csv is a folder", 2, run + ["--csv", folder], "--csv"),
+        ("run --trace missing folder", 2, run + ["--trace", missing], "--trace"),
         ("pairs broken topology", 2, pairs + ["--topology", bad_topo], r"bad-topo\.yaml:\d+:\d+: "),
         ("pairs --json missing folder", 2, pairs + ["--json", missing], "--json"),
         ("pairs --csv is a folder", 2, pairs + ["--csv", folder], "--csv"),

@@ -320,8 +320,8 @@ def mode_run():
                "--results-dir", os.path.join(wd, "r")] + steps
     three_d = ["run", "--backend", "nccl", "--workload", os.path.join(WORKLOADS, "gpt3-13b-3d.yaml"),
                "--tp", "2", "--pp", "2", "--scales", "8"]
-    td = os.path.join(wd, "3d.json")
-    rc, out, err, _ = mpirun(8, three_d + ["--json", td] + small3d,
+    td, trace = os.path.join(wd, "3d.json"), os.path.join(wd, "3d-trace.json")
+    rc, out, err, _ = mpirun(8, three_d + ["--json", td, "--trace", trace] + small3d,
                              env=gpu_env(8, calls, FAKE_CUBLAS_TFLOPS="0.001"),
                              timeout=600 if light else 240)
     # (under ThreadSanitizer a stream's hand-offs take milliseconds at random: the GPUs' speeds
@@ -336,6 +336,13 @@ def mode_run():
            and 0 <= p["overlap_efficiency"] <= 1, f"3D compute figures {p}")
     expect(all(g["compute_tflops"] > 0 and g["device"].startswith(f"GPU {g['rank']} ")
                for g in p["grid"]), f"3D grid {p['grid']}")
+    # the trace: a process per rank, a track per group and the compute stream, every timed
+    # step's operations on them
+    spans = check_trace(trace, list(range(8)), ["compute", "TP", "PP", "DP"])
+    steps = {e["args"]["step"] for e in spans}
+    expect(steps == set(range(1 if light else 2)) and
+           {e["name"].split()[0] for e in spans} == {"compute", "TP", "PP", "DP"},
+           f"trace: steps {steps}, tracks {set(e['name'].split()[0] for e in spans)}")
     n = calls_of(calls)
     expect(n.get("ncclCommSplit", 0) >= 8 and n.get("ncclSend", 0) > 0
            and n.get("ncclRecv", 0) > 0, f"3D calls {n}")
@@ -348,7 +355,7 @@ def mode_run():
     print(f"run: DP on {gpus}; 3D dp2 tp2 pp2 step {p['step_time_ms']:.1f} ms, "
           f"{n['ncclCommSplit']} splits, {n['ncclSend']} sends, {sum(ran.values())} products as "
           f"planned, {p['compute_tflops'] * 1e3:.2f} GFLOP/s a GPU, overlap "
-          f"{p['overlap_efficiency']:.2f}")
+          f"{p['overlap_efficiency']:.2f}; a trace of {len(spans)} spans on 8 ranks x 4 tracks")
     if light:
         return
     # its degraded twin: GPU 3 three times slower at its products, named in the verdict (one

@@ -51,17 +51,18 @@ def test_coll(wd):
           "without; healthy: nobody")
 
 
-def run(wd, name, fault=None):
+def run(wd, name, fault=None, extra=()):
     path = os.path.join(wd, name + ".json")
     env = {"SCALECHECK_TEST_FAULT": fault} if fault else None
-    rc, out, err, _ = mpirun(4, RUN + ["--json", path, "--results-dir", os.path.join(wd, "r")],
-                             env=env)
+    rc, out, err, _ = mpirun(4, RUN + ["--json", path, "--results-dir", os.path.join(wd, "r")]
+                             + list(extra), env=env)
     expect(os.path.exists(path), f"{name}: no result (exit {rc})\n{err[-800:]}")
     return rc, out, load_json(path)
 
 
 def test_run(wd):
-    rc, out, doc = run(wd, "slow", "slow-compute:2:4")
+    trace = os.path.join(wd, "slow-trace.json")
+    rc, out, doc = run(wd, "slow", "slow-compute:2:4", ["--trace", trace])
     four = [p for p in doc["points"] if p["gpus"] == 4][0]
     expect(four["slowest_rank"] == 2, f"4 GPUs: slowest rank {four['slowest_rank']}")
     step, without = four["step_time_ms"], four["step_without_slowest_ms"]
@@ -71,10 +72,18 @@ def test_run(wd):
     expect([c for c in checks if "rank 2" in c["name"] and "4 GPUs" in c["name"]],
            f"checks {checks}")
     expect(rc == 1 and "# straggler: rank 2" in out, f"exit {rc}; {out[-600:]}")
+    # the trace shows it: rank 2's compute spans at 4 GPUs about 4x the others' (2x at least:
+    # 4 ranks on 2 cores stretch the others' too)
+    spans = check_trace(trace, [0, 1, 2, 3], ["compute", "DP"])
+    at4 = [e for e in spans if e["args"]["point"] == "4 GPUs x 1 node" and e["name"] == "compute compute"]
+    mean = {r: sum(e["dur"] for e in at4 if e["pid"] == r) / max(1, sum(1 for e in at4 if e["pid"] == r))
+            for r in range(4)}
+    others = max(mean[r] for r in (0, 1, 3))
+    expect(mean[2] > 2 * others, f"trace: compute spans at 4 GPUs {mean}")
     rc, out, doc = run(wd, "healthy")
     expect(rc == 0 and not straggler_checks(doc), f"healthy: exit {rc}, {straggler_checks(doc)}")
-    print(f"run: rank 2's compute x4: step {step:.2f} ms, {without:.2f} ms without its lag; "
-          "healthy: nobody")
+    print(f"run: rank 2's compute x4: step {step:.2f} ms, {without:.2f} ms without its lag; its "
+          f"compute spans in the trace {mean[2] / others:.1f}x the others'; healthy: nobody")
 
 
 def test():
