@@ -282,11 +282,9 @@ static void fn__slow_gpu(void)
     if (slow == NULL || sscanf(slow, "%d:%lf", &rank, &us) != 2 ||
         rank != atomic_load(&fn__world_rank) || !fn__fault_command())
         return;
-    struct timespec t0, now;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    do
-        clock_gettime(CLOCK_MONOTONIC, &now);
-    while ((double)(now.tv_sec - t0.tv_sec) * 1e6 + (double)(now.tv_nsec - t0.tv_nsec) * 1e-3 < us);
+    /* asleep, not spinning: the GPU is busy, not the host's cores the other ranks share */
+    struct timespec nap = {(time_t)(us / 1e6), (long)(fmod(us, 1e6) * 1e3)};
+    nanosleep(&nap, NULL);
 }
 
 void fn__work_run(fc_work_t *base)
