@@ -245,6 +245,8 @@ step "gpu unit tests" 60 - "$work/gpu-unit" "$bdir/tests/test_gpu_kernels"
 step "coll all x all types" 90 coll "$work/coll-types.json" "${run1[@]}" "$sc" coll \
     --backend nccl --collective all -d all -o sum -b 8 -e "$coll_max" -f 16 -n 5 -w 1 -c 1 -T 60 \
     --telemetry 0.5 --json "$work/coll-types.json" --results-dir "$res"            # ~20 s
+# what NCCL chose, as it told the profiler plugin (the GPU module): in every row of the above
+if [ -f "$work/coll-types.json" ]; then verdict "nccl profiler plugin" choices "$work/coll-types.json"; fi
 step "coll reductions x types" 90 coll "$work/coll-ops.json" "${run1[@]}" "$sc" coll \
     --backend nccl --collective allreduce,reducescatter,reduce -d float,fp16,bf16,int32 -o all \
     -b 8 -e "$coll_max" -f 16 -n 5 -w 1 -c 1 -T 60 --json "$work/coll-ops.json" \

@@ -2,7 +2,7 @@
 """Verdicts of tests/gpu/device-check.sh from the JSON that scalecheck wrote: prints one line,
 "ok DETAIL" or "FAIL DETAIL", and exits 0 either way (an exception prints FAIL and the error).
 
-usage: device_verdicts.py KIND FILE   (KIND: coll, timing, spin, gemm, nvml, run, burn)"""
+usage: device_verdicts.py KIND FILE   (KIND: coll, timing, spin, gemm, nvml, run, burn, choices)"""
 import json
 import os
 import sys
@@ -26,6 +26,17 @@ def coll(d):
     fastest = min(r["time_us"] for r in rows)
     detail = "%d cases, %d wrong, fastest %.1f us" % (len(rows), wrong, fastest)
     return wrong == 0 and len(rows) > 0, detail
+
+
+def choices(d):
+    """The real NCCL loaded the GPU module as its profiler plugin: the rows say which algorithm
+    and protocol it used (rank_info's note says why not, where it did not)."""
+    rows = d["results"]
+    told = [r for r in rows if r.get("nccl_algo") and r.get("nccl_proto")]
+    note = (d.get("rank_info") or [{}])[0].get("nccl_profiler", "none")
+    pairs = sorted({"%s/%s" % (r["nccl_algo"], r["nccl_proto"]) for r in told})
+    return len(rows) > 0 and len(told) == len(rows), "%d of %d rows say what NCCL chose (%s); %s" % (
+        len(told), len(rows), ", ".join(pairs[:6]), note)
 
 
 def timing(d):

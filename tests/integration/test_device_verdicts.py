@@ -56,6 +56,10 @@ def test():
     cases = [
         ("coll", coll_ok, "ok"), ("coll", coll_bad, "FAIL"),
         ("coll", {"summary": {"wrong_total": 0}, "results": []}, "FAIL"),
+        ("choices", {"results": [dict(row(10, 12), nccl_algo="RING", nccl_proto="LL")],
+                     "rank_info": [{"nccl_profiler": "scalecheck (NCCL's choices recorded)"}]}, "ok"),
+        ("choices", {"results": [row(10, 12)], "rank_info": [{"nccl_profiler":
+                     "NCCL did not load its profiler plugin"}]}, "FAIL"),
         ("timing", timing_ok, "ok"), ("timing", timing_bad, "FAIL"),
         ("timing", timing_short, "FAIL"),
         # one rank's 512 MiB all-reduce: a ~260 us copy and a wait of 40 us on the host - over
