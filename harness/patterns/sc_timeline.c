@@ -187,7 +187,7 @@ void sc_timeline_step_end(sc_timeline_t *tl, double step_ms)
     if (held + tl->current.n > SC_TIMELINE_MAX_EVENTS) {
         /* full: only in place of a kept step, further down */
     } else if (tl->nkept < tl->keep_slowest + tl->keep_sampled &&
-        (tl->nkept < tl->keep_slowest || tl__sampled(tl, tl->current.step)))
+               (tl->nkept < tl->keep_slowest || tl__sampled(tl, tl->current.step)))
         slot = tl->nkept++;
     else { /* in place of the fastest kept that was kept for being slow, if this one is slower */
         for (int i = 0; i < tl->nkept; i++)

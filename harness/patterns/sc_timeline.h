@@ -18,7 +18,7 @@ enum { SC_TRACK_COMPUTE = 0 }; /* then 1 + sc_plan_group_t: TP, PP, DP, EP */
 /* The most events a rank keeps of a point (about 40 bytes each in the trace): a deep model's
  * step has thousands of operations a rank, and the trace must stay one a viewer opens. */
 #define SC_TIMELINE_MAX_EVENTS 20000
-#define SC_TRACKS 5
+#define SC_TRACKS              5
 
 typedef struct {
     double t0_us, t1_us; /* rank 0's realtime clock, microseconds (after the gather) */
@@ -44,8 +44,8 @@ void sc_timeline_add(sc_timeline_t *tl, int track, int what, double bytes, uint6
 void sc_timeline_step_end(sc_timeline_t *tl, double step_ms);
 /* Every rank's kept events to control's rank 0, on its clock: *out (malloc'd, *n of them) there,
  * NULL elsewhere. Collective; after the second sync. */
-sc_status_t sc_timeline_gather(sc_timeline_t *tl, MPI_Comm control, sc_tl_event_t **out,
-                               size_t *n, sc_err_t *err);
+sc_status_t sc_timeline_gather(sc_timeline_t *tl, MPI_Comm control, sc_tl_event_t **out, size_t *n,
+                               sc_err_t *err);
 /* The realtime clock in ns. */
 uint64_t sc_timeline_now_ns(void);
 

@@ -85,7 +85,8 @@ static int trace__write(FILE *out, void *arg)
             fprintf(out,
                     "%s\n{\"ph\":\"X\",\"name\":\"%s %s\",\"pid\":%d,\"tid\":%d,"
                     "\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"bytes\":%.0f,\"step\":%d,\"point\":\"",
-                    first ? "" : ",", trace__tracks[e->track], name, e->rank, e->track, e->t0_us - base, dur > 0 ? dur : 0, e->bytes, e->step);
+                    first ? "" : ",", trace__tracks[e->track], name, e->rank, e->track,
+                    e->t0_us - base, dur > 0 ? dur : 0, e->bytes, e->step);
             trace__text(out, x->points[p].label);
             fputs("\"}}", out);
             first = false;
