@@ -103,6 +103,16 @@ static inline sc_status_t sc_comm_barrier(sc_comm_t *c, sc_err_t *err)
 }
 
 /* The optional feature tables (sc_backend.h), asked for first. */
+/* What the library chose for the last collective on c; false where it does not say. */
+static inline bool sc_comm_last_choice(sc_comm_t *c, sc_lib_choice_t *out)
+{
+    return c->ops->last_choice != NULL && c->ops->last_choice(c, out);
+}
+/* The device's own median time between c's last nops operations; false where unknown. */
+static inline bool sc_comm_own_time(sc_comm_t *c, int nops, double *median_us)
+{
+    return c->ops->own_time != NULL && c->ops->own_time(c, nops, median_us);
+}
 static inline bool sc_comm_has_timer(const sc_comm_t *c)
 {
     return c->ops->timer != NULL;

@@ -354,8 +354,7 @@ static sc_status_t engine__iterate_device(sc_engine_t *eng, const engine__step_t
     /* the device's own time between operations, as the library saw its kernels start and end
      * (NCCL's profiler plugin); one figure for the batch */
     double own = NAN;
-    if (status == SC_OK && (comm->ops->own_time == NULL ||
-                            !comm->ops->own_time(comm, (n + 1) * step->ops_per_step, &own)))
+    if (status != SC_OK || !sc_comm_own_time(comm, (n + 1) * step->ops_per_step, &own))
         own = NAN;
     for (int i = 0; i < n; i++)
         eng->own_batch[i] = own;
@@ -721,8 +720,8 @@ sc_status_t sc_engine_run_case(sc_engine_t *eng, const sc_case_t *c, sc_case_res
         status = sc_comm_barrier(comm, err);
     if (status == SC_OK)
         status = engine__time_case(eng, c, out, err);
-    if (status == SC_OK && comm->ops->last_choice != NULL)
-        comm->ops->last_choice(comm, &out->choice);
+    if (status == SC_OK)
+        sc_comm_last_choice(comm, &out->choice);
     if (status == SC_OK)
         status = engine__check_case(eng, c, out, err);
     sc_watchdog_disarm(eng->wd);
