@@ -137,8 +137,12 @@ void sc_drive_end_hook(void *arg, const char *dir, const sc_watchdog_end_t *end)
     }
     sc_result_t doc;
     sc_result_init(&doc, ending->command); /* freed whatever the load did */
-    if (sc_json_load_result(dir, &doc, &err) == SC_OK &&
-        sc_drive_outputs(dir, &doc, ending, &err) != SC_OK)
+    sc_status_t status = sc_json_load_result(dir, &doc, &err);
+    if (status == SC_OK && ending->noted != NULL) { /* what the ranks noted, kept too */
+        ending->noted(ending->noted_ctx, &doc);
+        status = sc_json_write_result(path, &doc, &err);
+    }
+    if (status == SC_OK && sc_drive_outputs(dir, &doc, ending, &err) != SC_OK)
         fprintf(stderr, "scalecheck: %s was not written\n", err.msg);
     sc_result_free(&doc);
 }
@@ -199,6 +203,8 @@ void sc_drive_save_failed(sc_session_t *ses, sc_result_t *doc, const sc_err_t *w
     sc_session_say(ses, ses->rte, ending->command, why->status, why); /* before a peer's abort */
     snprintf(doc->reason, sizeof(doc->reason), "%s", why->msg);
     sc_session_culprits(ses, doc->at_fault, sizeof(doc->at_fault));
+    if (ending->noted != NULL)
+        ending->noted(ending->noted_ctx, doc);
     sc_err_t err;
     if (sc_drive_save_doc(ses, doc, "failed", &err) != SC_OK) {
         sc_results_release_reserve(&ses->res); /* a full disk: the space held back for this */

@@ -28,6 +28,11 @@ typedef struct {
     /* or NULL: the seconds the report (its plots and pages) took, added to it (coll says what
      * writing its results cost beside the fixed cost of a report) */
     double *report_s;
+    /* or NULL: what the ranks noted of work a collective step had not yet brought to rank 0
+     * (pairs: the pairs of a round cut short), put into the document by every ending that is
+     * not complete, before it is written */
+    void (*noted)(void *noted_ctx, sc_result_t *doc);
+    void *noted_ctx;
 } sc_drive_ending_t;
 
 /* --json, --csv and --metrics (each may be "") checked before anything runs: the outputs every

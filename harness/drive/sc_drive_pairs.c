@@ -148,23 +148,57 @@ static sc_status_t pairs__start(pairs__run_t *run, const sc_comm_t *pc, const sc
     return sc_drive_save_doc(run->ses, &run->doc, "running", err);
 }
 
+/* The matrices of doc for the run's participants, made (zero) where no round has filled them
+ * yet; false without memory. */
+static bool pairs__doc_matrices(const pairs__run_t *run, sc_result_t *doc)
+{
+    int n = run->n;
+    size_t bytes = (size_t)n * (size_t)n * sizeof(double);
+    if (doc->uni == NULL && n > 0) {
+        doc->npairs_nodes = n;
+        doc->pair_names = calloc((size_t)n, sizeof(*doc->pair_names));
+        for (int i = 0; doc->pair_names != NULL && i < n; i++)
+            snprintf(doc->pair_names[i], sizeof(doc->pair_names[i]), "%s", run->names[i]);
+        doc->uni = calloc(1, bytes);
+        doc->bidir = calloc(1, bytes);
+        doc->latency = calloc(1, bytes);
+    }
+    return doc->uni != NULL && doc->bidir != NULL && doc->latency != NULL && doc->pair_names;
+}
+
+/* One rank's noted pair into doc, where the gathered figures have none. */
+static void pairs__take_noted(void *ctx, int me, int peer, const double figs[3])
+{
+    sc_result_t *doc = ctx;
+    int n = doc->npairs_nodes;
+    if (me < 0 || me >= n || peer < 0 || peer >= n || !(figs[0] > 0))
+        return;
+    if (!(doc->uni[me * n + peer] > 0))
+        doc->uni[me * n + peer] = figs[0];
+    if (figs[1] > 0 && !(doc->latency[me * n + peer] > 0))
+        doc->latency[me * n + peer] = doc->latency[peer * n + me] = figs[1];
+    if (figs[2] > 0 && !(doc->bidir[me * n + peer] > 0))
+        doc->bidir[me * n + peer] = doc->bidir[peer * n + me] = figs[2];
+}
+
+/* An ending that is not complete keeps the pairs the ranks measured in the round it cut short
+ * (their progress records: the round's gather never came). */
+static void pairs__noted(void *ctx, sc_result_t *doc)
+{
+    pairs__run_t *run = ctx;
+    if (run->names == NULL || (doc->uni == NULL && !pairs__doc_matrices(run, doc)) ||
+        doc->npairs_nodes != run->n)
+        return;
+    sc_progress_each_pair(run->ses->progress, pairs__take_noted, doc);
+}
+
 /* After each round: the matrices so far into result.json, so that a fault keeps them. */
 static void pairs__round(void *arg, const sc_pairs_matrix_t *so_far, int round, int rounds)
 {
     pairs__run_t *run = arg;
     sc_result_t *doc = &run->doc;
-    int n = so_far->n;
-    size_t bytes = (size_t)n * (size_t)n * sizeof(double);
-    if (doc->uni == NULL) {
-        doc->npairs_nodes = n;
-        doc->pair_names = calloc((size_t)n, sizeof(*doc->pair_names));
-        for (int i = 0; doc->pair_names != NULL && i < n; i++)
-            snprintf(doc->pair_names[i], sizeof(doc->pair_names[i]), "%s", run->names[i]);
-        doc->uni = malloc(bytes);
-        doc->bidir = malloc(bytes);
-        doc->latency = malloc(bytes);
-    }
-    if (doc->uni == NULL || doc->bidir == NULL || doc->latency == NULL || !doc->pair_names)
+    size_t bytes = (size_t)so_far->n * (size_t)so_far->n * sizeof(double);
+    if (so_far->n != run->n || !pairs__doc_matrices(run, doc))
         return;
     memcpy(doc->uni, so_far->uni, bytes);
     memcpy(doc->bidir, so_far->bidir, bytes);
@@ -220,6 +254,8 @@ int sc_drive_pairs(const sc_rte_t *rte, const sc_drive_pairs_opts_t *opts, int a
     }
     bool in = o.per_rank || rte->local_rank == 0;
     pairs__run_t run = {.o = &o, .ses = &ses};
+    ending.noted = pairs__noted;
+    ending.noted_ctx = &run;
     sc_pairs_ctx_t x = {.rte = rte,
                         .control = MPI_COMM_NULL,
                         .wd = ses.wd,

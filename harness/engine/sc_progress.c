@@ -94,6 +94,7 @@ sc_progress_t *sc_progress_open(const char *path, const sc_rte_t *rte, bool crea
     p->rank = rte->rank;
     sc_progress_slot_t *mine = &p->slots[rte->rank];
     mine->pid = (int32_t)getpid();
+    mine->pair_peer = -1;
     snprintf(mine->host, sizeof(mine->host), "%s", rte->host);
     sc_progress_beat(p, 0, false, "start-up", SC_PROGRESS_RUNNING);
     return p;
@@ -134,6 +135,30 @@ void sc_progress_beat(sc_progress_t *p, uint64_t progress, bool armed, const cha
     mine->state = (int32_t)state;
     mine->heartbeat_ms = sc_progress_now_ms(); /* last: a reader sees a beat after its data */
     pthread_mutex_unlock(p->own_lock);
+}
+
+void sc_progress_pair(sc_progress_t *p, int me, int peer, const double figs[3])
+{
+    if (p == NULL)
+        return;
+    pthread_mutex_lock(p->own_lock);
+    sc_progress_slot_t *mine = &p->slots[p->rank];
+    memcpy(mine->pair_figs, figs, sizeof(mine->pair_figs));
+    mine->pair_me = me;
+    mine->pair_peer = peer;
+    pthread_mutex_unlock(p->own_lock);
+}
+
+void sc_progress_each_pair(const sc_progress_t *p,
+                           void (*take)(void *ctx, int me, int peer, const double figs[3]),
+                           void *ctx)
+{
+    for (int r = 0; p != NULL && r < p->nslots; r++) {
+        sc_progress_slot_t s = progress__slot(p, r);
+        if (progress__trusted(p, &s) && s.state != 0 && s.pair_peer >= 0 &&
+            s.pair_me != s.pair_peer)
+            take(ctx, s.pair_me, s.pair_peer, s.pair_figs);
+    }
 }
 
 void sc_progress_device(sc_progress_t *p, uint64_t enqueued, uint64_t started)

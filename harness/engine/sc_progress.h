@@ -31,6 +31,11 @@ typedef struct {
     int32_t armed;         /* 1 while waiting on other ranks */
     int32_t pid;           /* a vanished process on the reader's host is known at once */
     int32_t device_known;  /* 1: the two counts below are the device's library's */
+    /* pairs: this rank's last measured pair (participant indices; pair_peer -1: none) and its
+     * figures - uni-directional GB/s from it to its peer, latency us, both ways GB/s - so that
+     * an ending mid-round keeps them (sc_progress_each_pair) */
+    int32_t pair_me, pair_peer;
+    double pair_figs[3];
     uint64_t device_enqueued, device_started; /* operations enqueued, started by the device */
     char host[64];
     char what[160];     /* the operation armed last */
@@ -47,6 +52,12 @@ void sc_progress_close(sc_progress_t *p);
 /* This rank's slot: written by its watchdog thread only. */
 void sc_progress_beat(sc_progress_t *p, uint64_t progress, bool armed, const char *what,
                       sc_progress_state_t state);
+
+/* This rank's last measured pair (pairs), and every trusted rank's, to take. */
+void sc_progress_pair(sc_progress_t *p, int me, int peer, const double figs[3]);
+void sc_progress_each_pair(const sc_progress_t *p,
+                           void (*take)(void *ctx, int me, int peer, const double figs[3]),
+                           void *ctx);
 
 /* This rank's device progress (sc_backend_device_progress), with its beat. */
 void sc_progress_device(sc_progress_t *p, uint64_t enqueued, uint64_t started);

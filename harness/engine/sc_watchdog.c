@@ -303,6 +303,16 @@ void sc_watchdog_arm(sc_watchdog_t *wd, const char *what, const int *peers, int 
     sc_watchdog_tick(&wd->progress);
 }
 
+void sc_watchdog_note_pair(sc_watchdog_t *wd, int me, int peer, const double figs[3])
+{
+    if (wd == NULL)
+        return;
+    pthread_mutex_lock(&wd->lock);
+    sc_progress_t *records = wd->records;
+    pthread_mutex_unlock(&wd->lock);
+    sc_progress_pair(records, me, peer, figs);
+}
+
 void sc_watchdog_disarm(sc_watchdog_t *wd)
 {
     if (wd == NULL)

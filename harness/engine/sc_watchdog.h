@@ -54,6 +54,8 @@ void sc_watchdog_catch_signals(const sc_watchdog_t *wd);
 void sc_watchdog_arm(sc_watchdog_t *wd, const char *what, const int *peers, int npeers);
 /* Stops watching (local work: data check, writing results). */
 void sc_watchdog_disarm(sc_watchdog_t *wd);
+/* pairs: this rank's pair just measured, into its progress record (sc_progress_pair). */
+void sc_watchdog_note_pair(sc_watchdog_t *wd, int me, int peer, const double figs[3]);
 
 /* Rank 0's decision (n bytes at buf) to every rank of control, the wait for it watched (what:
  * the decision, for the watchdog's message) and an MPI error named with rank and host. wd may

@@ -7,6 +7,7 @@
 #include "comm/sc_comm_ops.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +87,9 @@ static void pairs__read_faults(sc_pairs_run_t *x)
         x->fault_slow_first = -1;
     if (busy == NULL || sscanf(busy, "%d", &x->fault_busy_looks) != 1)
         x->fault_busy_looks = 0;
+    const char *die = sc_test_fault("pairs-die");
+    if (die == NULL || sscanf(die, "%d", &x->fault_die_rank) != 1)
+        x->fault_die_rank = -1;
 }
 
 /* A pair's figure one way: best of SC__TRIALS streams. */
@@ -259,8 +263,16 @@ static sc_status_t pairs__rounds(sc_pairs_run_t *x, const int *peers, int rounds
             sc_watchdog_arm(x->wd, what, pc->world_rank, n);
             /* quiet: in serial mode most ranks wait here while one pair measures */
             status = sc_rte_quiet_barrier(x->rte, x->control, err);
+            if (status == SC_OK && mine && x->fault_die_rank == x->rte->rank)
+                raise(SIGKILL); /* a rank lost mid-round, its peers' pairs measured before */
             if (status == SC_OK && mine)
                 status = pairs__pair(x, lo, pc->rank < peer ? peer : pc->rank, err);
+            if (status == SC_OK && mine) { /* kept by any ending, before the round's gather */
+                int me = pc->rank;
+                double figs[3] = {x->uni[me * n + peer], x->lat[me * n + peer],
+                                  x->bidir[me * n + peer]};
+                sc_watchdog_note_pair(x->wd, me, peer, figs);
+            }
         }
         if (status == SC_OK)
             status = pairs__round_done(x, base + r, total, peer, err);

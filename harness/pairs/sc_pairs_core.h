@@ -26,6 +26,7 @@ typedef struct {
      * noise on one node); "busy-looks:K" - every figure of the first K rounds of later looks
      * reads 50x slower, controls included (a machine busy for a while). */
     int fault_slow_first, fault_busy_looks;
+    int fault_die_rank; /* "pairs-die:RANK": that world rank dies (SIGKILL) at its first pair */
     sc_pairs_round_fn on_round;
     void *on_round_arg;
     sc_pairs_matrix_t so_far; /* the first participant's, with on_round */

@@ -195,6 +195,33 @@ def launcher_killed(wd, cmd, grace):
     print(f"{what}: job ended, nothing left; state {d['state']}: {d['reason'][:60]}")
 
 
+def pairs_mid_round(wd):
+    """A rank lost in the middle of a round of pairs (test-only pairs-die: rank 2 dies when its
+    pair's turn comes, after the round's first pair was measured): the round's gather never
+    comes, and the pair measured before it is kept all the same - from the ranks' progress
+    records - beside the culprit (it kept none before)."""
+    base = os.path.join(wd, "pairs-mid-round")
+    e = env()
+    e["SCALECHECK_TEST_FAULT"] = "pairs-die:2"
+    full = [LAUNCH, "--mpi", MPI, "-np", str(NP), "--oversubscribe", "--", SCALECHECK, "pairs",
+            "--per", "rank", "--mode", "serial", "--size", "1M", "-n", "5", "--timeout",
+            str(TIMEOUT), "--results-dir", base]
+    proc = subprocess.run(full, capture_output=True, text=True, env=e, timeout=120)
+    d = result(base)
+    cleanup(base)
+    expect(proc.returncode == 3 and d is not None and d["state"] == "failed",
+           f"pairs mid-round: exit {proc.returncode}, state {d and d['state']}\n"
+           f"{proc.stderr[-800:]}")
+    m = d.get("uni_GBps") or []
+    kept = [(i, j) for i, row in enumerate(m) for j, v in enumerate(row) if v > 0]
+    expect(kept and all(2 not in pair for pair in kept) and
+           all((j, i) in kept for i, j in kept),
+           f"pairs mid-round: kept {kept} (a pair both ways, none with rank 2)")
+    expect("rank 2 " in d.get("at_fault", ""), f"pairs mid-round: at_fault {d.get('at_fault')!r}")
+    print(f"pairs mid-round: rank 2 lost, the round's measured pairs kept {sorted(kept)}; "
+          f"at fault: {d['at_fault'][:50]}")
+
+
 def full_disk(wd):
     """The results disk fills up mid-run: the reserve the run directory holds takes the final
     state, which names the cause; nothing hangs."""
@@ -259,6 +286,7 @@ def test():
     launcher_killed(wd, "coll", 2)
     for cmd in ("coll", "run", "pairs") if MPI == "openmpi" else ("coll",):
         launcher_killed(wd, cmd, 0)
+    pairs_mid_round(wd)
     full_disk(wd)
 
 

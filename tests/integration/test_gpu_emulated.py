@@ -189,23 +189,25 @@ def mode_choices():
 
 
 def mode_straggler():
-    """A slow GPU (FAKE_NCCL_SLOW: rank 1's device comes 500 us late to each operation, its
+    """A slow GPU (FAKE_NCCL_SLOW: rank 1's device comes 2 ms late to each operation, its
     peers' kernels wait for it inside the collective): named from the device's own timeline (its
     kernels' start and end, as NCCL reports them to the profiler plugin), with its lag and the
-    time without it, a FAIL; the healthy runs of the other modes name nobody."""
+    time without it, a WARN or FAIL; the healthy runs of the other modes name nobody."""
     wd = workdir("gpu-emu-straggler")
     rc, out, err, _, doc = coll(4, ["-b", "8", "-e", "32K", "-f", "8", "-n", "40", "-c", "1"],
-                                wd, "slow", gpu_env(4, FAKE_NCCL_SLOW="1:500"))
+                                wd, "slow", gpu_env(4, FAKE_NCCL_SLOW="1:2000"))
     expect(doc is not None, f"no result: exit {rc}\n{err[-800:]}")
     rows = doc["results"]
     named = [r for r in rows if (r.get("slowest") or "").startswith("rank 1 ")]
     expect(len(named) >= 0.75 * len(rows), f"rank 1 the slowest of {len(named)} of {len(rows)} "
                                            f"rows: {[r.get('slowest') for r in rows]}")
     lags = sorted(r["slowest_lag_us"] for r in named)
-    expect(350 <= lags[len(lags) // 2] <= 800, f"lags {lags} for 500 us planted")
+    expect(1700 <= lags[len(lags) // 2] <= 3000, f"lags {lags} for 2000 us planted")
+    # WARN from a tenth of the time lost, FAIL from half (a loaded machine stretches the time)
     checks = [c for c in doc["checks"] if "holds the others up" in c["name"]]
-    expect(len(checks) == 1 and "rank 1 " in checks[0]["name"] and checks[0]["verdict"] == "FAIL"
-           and rc == 1, f"exit {rc}, checks {checks}")
+    expect(len(checks) == 1 and "rank 1 " in checks[0]["name"] and
+           checks[0]["verdict"] in ("WARN", "FAIL")
+           and rc == (1 if checks[0]["verdict"] == "FAIL" else 0), f"exit {rc}, checks {checks}")
     print(f"slow GPU: rank 1 the slowest of {len(named)} of {len(rows)} rows, median lag "
           f"{lags[len(lags) // 2]:.0f} us; {checks[0]['note']}")
 
