@@ -259,9 +259,14 @@ static const sc_cli_opt_t coll__options[] = {
       "with --topology: a case slower than expected is measured up to N times, the best kept "
       "(default " SC_DEFAULT_LOOKS_TEXT ")",
       SC_OPT_INT, looks, 1, 10),
-    O(0, "algo", "NAME",
-      "ring, tree, nvls or sharp: NCCL uses it (NCCL_ALGO) and the model prices it (default auto)",
+    O(0, "algo", "NAME[,NAME]",
+      "ring, tree, nvls or sharp: NCCL uses it (NCCL_ALGO) and the model prices it (default "
+      "auto); a list, or all, sweeps each on NCCL (with --proto: each combination) and says the "
+      "fastest per case",
       SC_OPT_STRING, algo, 0, 0),
+    O(0, "proto", "P[,P]",
+      "LL, LL128, Simple (NCCL_PROTO), a list or all: each swept on NCCL as --algo's lists are",
+      SC_OPT_STRING, proto, 0, 0),
     O(0, "baseline", "FILE",
       "also hold every case to known-good runs (scalecheck baseline create); verdict",
       SC_OPT_STRING, baseline, 0, 0),

@@ -9,6 +9,7 @@
 #include <yaml.h>
 
 #include "drive/sc_drive_coll.h"
+#include "drive/sc_drive_coll_choices.h"
 #include "comm/sc_comm_ops.h"
 #include "drive/sc_drive_baseline.h"
 #include "drive/sc_drive_end.h"
@@ -67,6 +68,10 @@ typedef struct {
     double started;  /* when the run began (coll__now) */
     double write_s;  /* rank 0: seconds spent writing results (the journal, result.json) */
     double report_s; /* of which the report's plots and pages: a fixed cost a run, not a row */
+    /* --algo/--proto lists: the combinations swept (0: the run's one choice), the one running */
+    sc_coll_choice_t choices[SC_COLL_CHOICES_MAX];
+    int nchoices;
+    char asked[80];
 } coll__run_t;
 
 static double coll__now(void)
@@ -273,6 +278,7 @@ static void coll__off(void *ctx, unsigned char *again)
     const sc_rte_t *rte = l->run->rte;
     sc_case_row_t row;
     sc_case_row_fill(l->c, l->best, l->run->ses.world->size, &row);
+    snprintf(row.nccl_asked, sizeof(row.nccl_asked), "%s", l->run->asked);
     again[0] =
         sc_verdict_case_slow(&l->run->topo, l->c->coll, rte->size / rte->nhosts, rte->nhosts, &row);
 }
@@ -345,6 +351,7 @@ static sc_status_t coll__run_size(coll__run_t *run, sc_case_t *c, sc_err_t *err)
         sc_case_row_t *row = run->rte->rank == 0 ? SC_LIST_PUSH(&run->doc.cases) : NULL;
         if (row != NULL) {
             sc_case_row_fill(c, &results[ip], run->ses.world->size, row);
+            snprintf(row->nccl_asked, sizeof(row->nccl_asked), "%s", run->asked);
             row->looks = looks;
             row->slowest_look_us = looks > 1 ? slowest_us : SC_ABSENT;
             row->cycle = run->cycle;
@@ -472,7 +479,7 @@ static uint64_t coll__largest_need(const coll__run_t *run)
     return largest;
 }
 
-static sc_status_t coll__sweep(coll__run_t *run, sc_err_t *err)
+static sc_status_t coll__sweep_colls(coll__run_t *run, sc_err_t *err)
 {
     const sc_coll_opts_t *o = &run->opts;
     for (const sc_coll_t *const *cp = sc_coll_list(); *cp != NULL; cp++) {
@@ -497,8 +504,14 @@ static sc_status_t coll__sweep(coll__run_t *run, sc_err_t *err)
         }
         coll__collective_end(run, coll);
     }
-    /* a selection that measured nothing (every size too small to give each rank an element)
-     * is not a pass: it is said, exit 2, nothing left on disk */
+    return SC_OK;
+}
+
+/* A selection that measured nothing (every size too small to give each rank an element) is
+ * not a pass: it is said, exit 2, nothing left on disk. */
+static sc_status_t coll__measured_some(coll__run_t *run, sc_err_t *err)
+{
+    const sc_coll_opts_t *o = &run->opts;
     if (run->busbw_rows == 0) {
         char lo[32], hi[32];
         return sc_err_set(err, SC_ERR_USAGE,
@@ -508,6 +521,102 @@ static sc_status_t coll__sweep(coll__run_t *run, sc_err_t *err)
                           sc_size_format(o->max_bytes, hi, sizeof(hi)), run->rte->size);
     }
     return SC_OK;
+}
+
+static sc_status_t coll__sweep(coll__run_t *run, sc_err_t *err)
+{
+    sc_status_t status = coll__sweep_colls(run, err);
+    return status == SC_OK ? coll__measured_some(run, err) : status;
+}
+
+/* A communicator for the combination now in the environment (NCCL reads NCCL_ALGO and
+ * NCCL_PROTO when one is made: a split of the world), and an engine on it. */
+static sc_status_t coll__choice_open(coll__run_t *run, sc_comm_t **comm, sc_engine_t **eng,
+                                     sc_err_t *err)
+{
+    sc_watchdog_arm(run->ses.wd, "a communicator for the next NCCL_ALGO/NCCL_PROTO",
+                    run->ses.world->world_rank, run->ses.world->size);
+    sc_status_t status = sc_comm_split(run->ses.world, 0, run->rte->rank, comm, err);
+    sc_watchdog_disarm(run->ses.wd);
+    if (status == SC_OK)
+        status = sc_engine_create(*comm, run->rte->world, &run->opts.eng, run->ses.wd, eng, err);
+    return status;
+}
+
+static void coll__choice_close(sc_comm_t **comm, sc_engine_t **eng)
+{
+    sc_engine_destroy(*eng);
+    *eng = NULL;
+    if (*comm != NULL)
+        sc_comm_close(*comm);
+    *comm = NULL;
+}
+
+/* The fastest combination of each case, under the table. */
+static void coll__fastest_line(void *ctx, const char *s)
+{
+    coll__run_t *run = ctx;
+    sc_results_printf(&run->ses.res, "#   %s\n", s);
+}
+
+/* Every collective asked for under one combination; a collective NCCL refuses under it (no
+ * algorithm or protocol left for it: a runtime error on every rank) is said and left out, the
+ * rest go on, on a fresh communicator. */
+static sc_status_t coll__sweep_choice(coll__run_t *run, uint32_t colls, sc_err_t *err)
+{
+    sc_comm_t *comm = NULL;
+    sc_engine_t *eng = NULL, *world_eng = run->eng;
+    sc_status_t status = SC_OK;
+    for (const sc_coll_t *const *cp = sc_coll_list(); *cp != NULL && status == SC_OK; cp++) {
+        uint32_t bit = 1u << (cp - sc_coll_list());
+        if (!(colls & bit))
+            continue;
+        if (comm == NULL)
+            status = coll__choice_open(run, &comm, &eng, err);
+        run->eng = eng;
+        run->opts.colls = bit;
+        if (status == SC_OK)
+            status = coll__sweep_colls(run, err);
+        char why[sizeof(err->msg)];
+        snprintf(why, sizeof(why), "%s", status != SC_OK ? err->msg : "");
+        status = sc_rte_agree(run->rte, status, why, sizeof(why), err);
+        if (status == SC_ERR_RUNTIME) { /* refused: said, and the next on a new communicator */
+            if (run->rte->rank == 0)
+                sc_results_printf(&run->ses.res, "# %s: not run under %s: %s\n", (*cp)->name,
+                                  run->asked, why);
+            coll__choice_close(&comm, &eng);
+            status = SC_OK;
+        }
+    }
+    run->eng = world_eng;
+    coll__choice_close(&comm, &eng);
+    return status;
+}
+
+/* --algo/--proto lists: the sweep once per combination, then the fastest of each case. */
+static sc_status_t coll__sweep_choices(coll__run_t *run, sc_err_t *err)
+{
+    uint32_t colls = run->opts.colls;
+    bool all = run->opts.all_colls;
+    run->opts.all_colls = false;
+    sc_status_t status = SC_OK;
+    for (int k = 0; k < run->nchoices && status == SC_OK; k++) {
+        sc_coll_choice_apply(&run->choices[k]);
+        sc_coll_choice_words(&run->choices[k], run->asked, sizeof(run->asked));
+        if (run->rte->rank == 0)
+            sc_results_printf(&run->ses.res, "#\n# --- %s\n", run->asked);
+        status = coll__sweep_choice(run, colls, err);
+    }
+    run->opts.colls = colls;
+    run->opts.all_colls = all;
+    run->asked[0] = '\0';
+    if (status == SC_OK)
+        status = coll__measured_some(run, err);
+    if (status == SC_OK && run->rte->rank == 0) {
+        sc_results_printf(&run->ses.res, "#\n# fastest combination per case:\n");
+        sc_coll_choices_fastest(&run->doc.cases, coll__fastest_line, run);
+    }
+    return status;
 }
 
 /* What writing the results cost, beside the run (bench/fleet.py reads it: issue 31's goal is
@@ -592,7 +701,15 @@ static void coll__run_name(const sc_coll_opts_t *o, char *name, size_t len)
  * communicator exists (the MPI backend chooses its own). */
 static sc_status_t coll__algo(coll__run_t *run, sc_err_t *err)
 {
-    if (run->opts.algo == NULL)
+    sc_status_t listed =
+        sc_coll_choices_parse(run->opts.algo, run->opts.proto, run->choices, &run->nchoices, err);
+    if (listed != SC_OK)
+        return listed;
+    if (run->nchoices > 0 && run->opts.topology != NULL)
+        return sc_err_set(err, SC_ERR_USAGE,
+                          "--algo/--proto lists: a sweep of NCCL's choices is not held to "
+                          "--topology (one --algo is)");
+    if (run->opts.algo == NULL || run->nchoices > 0)
         return SC_OK;
     int algo;
     sc_status_t status = sc_topology_algo_choose(
@@ -674,6 +791,10 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
     if (run->opts.eng.graph_launches > 0 && !sc_comm_has_graph(world))
         return sc_err_set(err, SC_ERR_USAGE, "-G: CUDA graphs need a GPU backend (backend %s)",
                           sc_comm_name(world));
+    if (run->nchoices > 0 && strcmp(sc_comm_name(world), "nccl") != 0)
+        return sc_err_set(err, SC_ERR_USAGE,
+                          "--algo/--proto lists: NCCL_ALGO and NCCL_PROTO are NCCL's (backend %s)",
+                          sc_comm_name(world));
     if (run->opts.local_register == 1 && strcmp(sc_comm_name(world), "nccl") != 0)
         return sc_err_set(err, SC_ERR_USAGE,
                           "-R 1: registering buffers with the communicator needs NCCL (backend %s)",
@@ -715,7 +836,7 @@ int sc_drive_coll(const sc_rte_t *rte, const sc_coll_opts_t *opts, int argc, cha
     sc_err_clear(&err);
     sc_status_t status = coll__setup(&run, argc, argv, &err);
     if (status == SC_OK)
-        status = coll__sweep(&run, &err);
+        status = run.nchoices > 0 ? coll__sweep_choices(&run, &err) : coll__sweep(&run, &err);
     if (status == SC_OK)
         sc_session_telemetry(&run.ses, &run.doc.health, &run.doc.nhealth);
     if (status == SC_OK && rte->rank == 0) {

@@ -359,6 +359,7 @@ const sc_field_t sc_case_row_fields[] = {
     C(nccl_algo, SC_FIELD_TEXT_OPT, BOTH),
     C(nccl_proto, SC_FIELD_TEXT_OPT, BOTH),
     C(nccl_channels, SC_FIELD_INT, CSV),
+    C(nccl_asked, SC_FIELD_TEXT_OPT, BOTH),
     C(slowest, SC_FIELD_TEXT_OPT, BOTH),
     C(slowest_lag_us, SC_FIELD_OPTIONAL, CSV),
     C(time_without_slowest_us, SC_FIELD_OPTIONAL, CSV),

@@ -129,6 +129,8 @@ typedef struct {
     /* what the library chose (NCCL, through its profiler plugin); "" and 0 where unknown */
     char nccl_algo[16], nccl_proto[16];
     int nccl_channels;
+    /* coll --algo/--proto lists: the combination asked for ("NCCL_ALGO=Tree NCCL_PROTO=LL") */
+    char nccl_asked[80];
     /* the rank that came last to the case's operations ("rank 2 (host h3)", "" none measurably
      * late), how much later than the ranks' median, and the time the case would take without
      * that (its own time down to the next slowest rank's); SC_ABSENT unknown */

@@ -13,6 +13,12 @@ CASES = [
     (["--bogus"], "--bogus: unknown option (see --help)"),
     (["--topology", "dgx-a10"], "dgx-a10: cannot open (no such file, nor a shipped topology; "
                                 "did you mean 'dgx-a100'?)"),
+    # NCCL's choices swept: names checked, the backend and a topology refused by name
+    (["--proto", "LL,fast"], "--proto: 'fast' is not one of LL, LL128, Simple, all"),
+    (["--algo", "ring,tree", "--backend", "mpi"],
+     "--algo/--proto lists: NCCL_ALGO and NCCL_PROTO are NCCL's (backend mpi)"),
+    (["--algo", "all", "--topology", "localhost"],
+     "--algo/--proto lists: a sweep of NCCL's choices is not held to --topology"),
 ]
 
 

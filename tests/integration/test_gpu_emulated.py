@@ -178,6 +178,29 @@ def mode_choices():
     expect_clean(rc, err, forced, "NCCL_ALGO=ring NCCL_PROTO=simple", min_cases=8)
     seen = {(r["nccl_algo"], r["nccl_proto"]) for r in forced["results"]}
     expect(seen == {("RING", "SIMPLE")}, f"forced ring/simple: NCCL reported {seen}")
+    # --algo all --proto all: every combination on a communicator of its own; what NCCL
+    # reported is what was asked where it runs it, a collective it refuses under a combination
+    # is said and left out (the emulated NCCL has no NVLS or CollNet, and a tree only for the
+    # all-reduce), and the fastest combination of each case is said
+    rc, out, err, _, swept = coll(4, ["--collective", "allreduce,allgather", "-b", "8", "-e",
+                                      "256K", "-f", "32", "-n", "2", "-c", "1", "--algo", "all",
+                                      "--proto", "all"], wd, "swept", gpu_env(4))
+    expect(rc == 0 and swept is not None, f"--algo all --proto all: exit {rc}\n{err[-1500:]}")
+    asked = {}
+    for r in swept["results"]:
+        want = r["nccl_asked"].replace("NCCL_ALGO=", "").replace("NCCL_PROTO=", "").upper().split()
+        expect([r["nccl_algo"], r["nccl_proto"]] == want,
+               f"{r['collective']} {r['size_bytes']} under {r['nccl_asked']}: NCCL reported "
+               f"{r['nccl_algo']}/{r['nccl_proto']}")
+        asked.setdefault(r["collective"], set()).add(r["nccl_asked"])
+    expect(len(asked.get("allreduce", ())) == 6 and len(asked.get("allgather", ())) == 3,
+           f"combinations run {asked}")
+    refused = [l for l in out.splitlines() if ": not run under NCCL_ALGO=" in l]
+    fastest = [l for l in out.splitlines() if l.startswith("#   ") and ": fastest " in l]
+    expect(len(refused) == 2 * 6 + 3 and "no algorithm or protocol" in refused[0]
+           and len(fastest) == len({(r["collective"], r["size_bytes"], r["in_place"])
+                                    for r in swept["results"]}),
+           f"{len(refused)} refusals, {len(fastest)} fastest lines\n{out[-1500:]}")
     rc, out, err, _, old = coll(3, ["-b", "8", "-e", "1K", "-n", "2", "-c", "1"], wd, "old",
                                 gpu_env(3, old=True))
     expect_clean(rc, err, old, "NCCL 2.19", min_cases=2)
@@ -185,7 +208,8 @@ def mode_choices():
     note = old["rank_info"][0].get("nccl_profiler", "")
     expect("did not load its profiler plugin" in note, f"2.19: the note says {note!r}")
     print(f"NCCL's choices: {len(doc['results'])} cases by size, NCCL_ALGO/NCCL_PROTO forced "
-          f"{seen}, 2.19 none ({note[:40]}...)")
+          f"{seen}; --algo all --proto all: {len(swept['results'])} rows, {len(refused)} "
+          f"refusals, {len(fastest)} cases' fastest said; 2.19 none ({note[:40]}...)")
 
 
 def mode_straggler():
