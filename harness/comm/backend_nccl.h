@@ -132,9 +132,9 @@ ncclResult_t sc_nccl_prof_finalize(void *context);
 const char *sc_nccl_prof_note(void);
 /* The last collective NCCL enqueued on the communicator named comm_name; false when unknown. */
 bool sc_nccl_prof_last(const char *comm_name, sc_nccl_choice_t *out);
-/* Operations this process's NCCL enqueued, and how many of them its GPU started; false while
- * NCCL has not loaded the plugin. */
-bool sc_nccl_prof_progress(uint64_t *enqueued, uint64_t *started);
+/* Per communicator the plugin hears of (at most max): operations enqueued, and how many of
+ * them its GPU started; how many communicators (0 while NCCL has not loaded the plugin). */
+int sc_nccl_prof_progress(sc_device_progress_t *out, int max);
 /* The last collective's choice on comm, and its GPU's own time between operations, for the
  * ops table. */
 bool sc_nccl_last_choice(sc_comm_t *comm, sc_lib_choice_t *out);

@@ -31,6 +31,8 @@ typedef struct {
         atomic_uint_fast64_t start_ns, stop_ns;
     } times[PROF__TIMES];
     atomic_uint ops;
+    uint64_t hash;                          /* NCCL's commHash: the same on every rank */
+    atomic_uint_fast64_t enqueued, started; /* its operations, and those its GPU started */
 } prof__context_t;
 
 typedef struct prof__event prof__event_t;
@@ -53,7 +55,6 @@ static struct {
     prof__context_t contexts[PROF__CONTEXTS];
     prof__event_t ops[PROF__RING], kernels[PROF__RING];
     atomic_uint next_op, next_kernel;
-    atomic_uint_fast64_t enqueued, started, ended;
     atomic_bool loaded; /* NCCL called init at least once */
     char note[256];     /* why NCCL's choices are not known, or "" */
 } prof__state;
@@ -71,7 +72,7 @@ static prof__context_t *prof__context_named(const char *name)
 ncclResult_t sc_nccl_prof_init(void **context, int *mask, const char *comm_name, uint64_t comm_hash,
                                int nodes, int ranks, int rank, void *logger)
 {
-    (void)comm_hash, (void)nodes, (void)ranks, (void)rank, (void)logger;
+    (void)nodes, (void)ranks, (void)rank, (void)logger;
     for (int i = 0; i < PROF__CONTEXTS; i++) {
         prof__context_t *c = &prof__state.contexts[i];
         bool free_slot = false;
@@ -79,6 +80,9 @@ ncclResult_t sc_nccl_prof_init(void **context, int *mask, const char *comm_name,
             continue;
         pthread_mutex_lock(&c->lock);
         snprintf(c->name, sizeof(c->name), "%s", comm_name != NULL ? comm_name : "");
+        c->hash = comm_hash;
+        atomic_store(&c->enqueued, 0);
+        atomic_store(&c->started, 0);
         memset(&c->last, 0, sizeof(c->last));
         pthread_mutex_unlock(&c->lock);
         *context = c;
@@ -122,17 +126,18 @@ ncclResult_t sc_nccl_prof_start(void *context, void **handle, sc_nccl_prof_descr
         prof__context_t *c = context;
         if (c != NULL) {
             op->context = c;
+            atomic_fetch_add(&c->enqueued, 1);
             op->number = atomic_fetch_add(&c->ops, 1);
             atomic_store(&c->times[op->number % PROF__TIMES].start_ns, 0);
             atomic_store(&c->times[op->number % PROF__TIMES].stop_ns, 0);
         }
         *handle = op;
-        atomic_fetch_add(&prof__state.enqueued, 1);
     } else if (d->type == SC_NCCL_PROF_KERNEL_CH) {
         /* the first channel of an operation to start is its start on this GPU */
         prof__event_t *op = d->parent;
         if (op != NULL && !atomic_exchange(&op->started, true)) {
-            atomic_fetch_add(&prof__state.started, 1);
+            if (op->context != NULL)
+                atomic_fetch_add(&op->context->started, 1);
             if (op->context != NULL)
                 atomic_store(&op->context->times[op->number % PROF__TIMES].start_ns,
                              prof__now_ns());
@@ -149,7 +154,6 @@ ncclResult_t sc_nccl_prof_stop(void *handle)
     prof__event_t *e = handle;
     /* a collective's stop says only that it was enqueued; a kernel channel's that it ended */
     if (e != NULL && e->kind == SC_NCCL_PROF_KERNEL_CH) {
-        atomic_fetch_add(&prof__state.ended, 1);
         prof__event_t *op = e->parent; /* the last channel to end is the operation's end */
         if (op != NULL && op->context != NULL)
             atomic_store(&op->context->times[op->number % PROF__TIMES].stop_ns, prof__now_ns());
@@ -226,11 +230,18 @@ bool sc_nccl_prof_last(const char *comm_name, sc_nccl_choice_t *out)
     return out->known;
 }
 
-bool sc_nccl_prof_progress(uint64_t *enqueued, uint64_t *started)
+int sc_nccl_prof_progress(sc_device_progress_t *out, int max)
 {
-    *enqueued = atomic_load(&prof__state.enqueued);
-    *started = atomic_load(&prof__state.started);
-    return atomic_load(&prof__state.loaded);
+    int n = 0;
+    for (int i = 0; i < PROF__CONTEXTS && n < max; i++) {
+        prof__context_t *c = &prof__state.contexts[i];
+        if (!atomic_load(&c->used) || atomic_load(&c->enqueued) == 0)
+            continue;
+        out[n++] = (sc_device_progress_t){.comm = c->hash,
+                                          .enqueued = atomic_load(&c->enqueued),
+                                          .started = atomic_load(&c->started)};
+    }
+    return n;
 }
 
 bool sc_nccl_last_choice(sc_comm_t *comm, sc_lib_choice_t *out)

@@ -92,24 +92,18 @@ void sc_backend_abort_all(bool owner)
             ops[i]->abort_all(owner);
 }
 
-bool sc_backend_device_progress(uint64_t *enqueued, uint64_t *started)
+int sc_backend_device_progress(sc_device_progress_t *out, int max)
 {
     pthread_mutex_lock(&backend__opened.lock);
     int n = backend__opened.n;
     const sc_backend_ops_t *ops[8];
     memcpy(ops, backend__opened.ops, sizeof(ops));
     pthread_mutex_unlock(&backend__opened.lock);
-    bool said = false;
-    *enqueued = *started = 0;
-    for (int i = 0; i < n; i++) {
-        uint64_t e = 0, s = 0;
-        if (ops[i]->device_progress != NULL && ops[i]->device_progress(&e, &s)) {
-            *enqueued += e;
-            *started += s;
-            said = true;
-        }
-    }
-    return said;
+    int got = 0;
+    for (int i = 0; i < n && got < max; i++)
+        if (ops[i]->device_progress != NULL)
+            got += ops[i]->device_progress(out + got, max - got);
+    return got;
 }
 
 sc_status_t sc_backend_open(const char *name, const sc_rte_t *rte, const sc_backend_opts_t *opts,

@@ -39,6 +39,12 @@ typedef struct {
 
 typedef struct sc_comm sc_comm_t;
 
+/* How far a device got on one communicator: the id its ranks share (NCCL's commHash), the
+ * operations enqueued on it and how many of them the device started. */
+typedef struct {
+    uint64_t comm, enqueued, started;
+} sc_device_progress_t;
+
 /* What the library chose for the last collective on a communicator (NCCL: as it reported to
  * its profiler plugin). */
 typedef struct {
@@ -191,10 +197,11 @@ typedef struct {
      * the watchdog's way out (owner false: another thread than the one that uses the
      * communicators) and before MPI_Abort (owner true). */
     void (*abort_all)(bool owner);
-    /* Optional: how far this process's device got - operations its library enqueued, and how
-     * many of them the device started (NCCL: as its profiler plugin hears); false when the
-     * library does not say. Any thread (the watchdog's). */
-    bool (*device_progress)(uint64_t *enqueued, uint64_t *started);
+    /* Optional: how far this process's device got on each of its communicators (at most max,
+     * into out; how many) - operations its library enqueued, and how many of them the device
+     * started (NCCL: as its profiler plugin hears); 0 when the library does not say. Any thread
+     * (the watchdog's). */
+    int (*device_progress)(sc_device_progress_t *out, int max);
     /* Optional: what the library chose for the last collective issued on comm; false when it
      * does not say. */
     bool (*last_choice)(sc_comm_t *comm, sc_lib_choice_t *out);
@@ -256,9 +263,9 @@ sc_status_t sc_backend_open(const char *name, const sc_rte_t *rte, const sc_back
  * (ops->abort_all, bounded by the backend itself). owner: called from the thread that uses
  * them (an error ending the job), else from another (the watchdog). */
 void sc_backend_abort_all(bool owner);
-/* The device progress (ops->device_progress) of the backends opened in this process, summed;
- * false when none says. */
-bool sc_backend_device_progress(uint64_t *enqueued, uint64_t *started);
+/* The device progress (ops->device_progress) of the backends opened in this process, at most
+ * max communicators into out; how many (0: none says). */
+int sc_backend_device_progress(sc_device_progress_t *out, int max);
 
 /* Fills the common part of a communicator. world_ranks (size entries) maps its ranks to world
  * ranks; NULL means the identity (the world communicator). */

@@ -161,43 +161,49 @@ void sc_progress_each_pair(const sc_progress_t *p,
     }
 }
 
-void sc_progress_device(sc_progress_t *p, uint64_t enqueued, uint64_t started)
+void sc_progress_device(sc_progress_t *p, const sc_device_progress_t *device, int n)
 {
     if (p == NULL)
         return;
+    n = n < SC_PROGRESS_COMMS ? n : SC_PROGRESS_COMMS;
     pthread_mutex_lock(p->own_lock);
     sc_progress_slot_t *mine = &p->slots[p->rank];
-    mine->device_enqueued = enqueued;
-    mine->device_started = started;
-    mine->device_known = 1;
+    memcpy(mine->device, device, (size_t)n * sizeof(*device));
+    mine->ndevice = n;
     pthread_mutex_unlock(p->own_lock);
 }
 
-/* The most operations any running rank's device started, 0 when no record says. */
-static uint64_t progress__most_started(const sc_progress_t *p)
+/* The most operations of communicator comm any other running rank's device started. */
+static uint64_t progress__most_started(const sc_progress_t *p, int except, uint64_t comm)
 {
     uint64_t most = 0;
     for (int r = 0; r < p->nslots; r++) {
         sc_progress_slot_t s = progress__slot(p, r);
-        if (progress__trusted(p, &s) && s.state == SC_PROGRESS_RUNNING && s.device_known &&
-            s.device_started > most)
-            most = s.device_started;
+        if (r == except || !progress__trusted(p, &s) || s.state != SC_PROGRESS_RUNNING)
+            continue;
+        for (int i = 0; i < s.ndevice && i < SC_PROGRESS_COMMS; i++)
+            if (s.device[i].comm == comm && s.device[i].started > most)
+                most = s.device[i].started;
     }
     return most;
 }
 
-/* Whether s's device holds the others: it has an operation enqueued that it never started,
- * while another rank's device got further (ranks run the same operations in the same order). */
-static bool progress__device_behind(const sc_progress_slot_t *s, uint64_t most_started)
+/* Whether rank r's device holds the others: on one of its communicators it has an operation
+ * enqueued that it never started, while another member's device started more of that
+ * communicator's operations (its members run them in the same order). */
+static bool progress__device_behind(const sc_progress_t *p, int r, const sc_progress_slot_t *s)
 {
-    return s->device_known && s->device_enqueued > s->device_started &&
-           s->device_started < most_started;
+    for (int i = 0; i < s->ndevice && i < SC_PROGRESS_COMMS; i++) {
+        const sc_device_progress_t *d = &s->device[i];
+        if (d->enqueued > d->started && progress__most_started(p, r, d->comm) > d->started)
+            return true;
+    }
+    return false;
 }
 
-/* Why rank r is at fault, or NULL. most_started: progress__most_started, when stuck. */
+/* Why rank r is at fault, or NULL. behind: progress__device_behind, when stuck. */
 static const char *progress__fault(const sc_progress_slot_t *s, const char *my_host, bool stuck,
-                                   uint64_t now, uint64_t most_started, bool device_named,
-                                   double *ago)
+                                   uint64_t now, bool behind, bool device_named, double *ago)
 {
     *ago = (double)(now - s->heartbeat_ms) / 1e3;
     if (s->state != SC_PROGRESS_RUNNING)
@@ -209,9 +215,9 @@ static const char *progress__fault(const sc_progress_slot_t *s, const char *my_h
         return "stopped answering (stopped, killed or crashed)";
     if (!stuck)
         return NULL;
-    if (progress__device_behind(s, most_started))
-        return "has a GPU that never started an operation the other GPUs started (a stalled GPU, "
-               "or a kernel before it that never ends)";
+    if (behind)
+        return "has a GPU that never started an operation its peers' GPUs started (a stalled "
+               "GPU, or a kernel before it that never ends)";
     /* a rank whose own wait ended (timed out) is not waiting either: when the devices' records
      * point at someone, they are what tells */
     if (!s->armed && !device_named)
@@ -317,12 +323,11 @@ int sc_progress_culprits(const sc_progress_t *p, bool stuck, char *buf, size_t l
     if (p == NULL)
         return 0;
     uint64_t now = sc_progress_now_ms();
-    uint64_t most_started = stuck ? progress__most_started(p) : 0;
     bool device_named = false;
     for (int r = 0; r < p->nslots && stuck; r++) {
         sc_progress_slot_t s = progress__slot(p, r);
         device_named |= progress__trusted(p, &s) && s.state == SC_PROGRESS_RUNNING &&
-                        progress__device_behind(&s, most_started);
+                        progress__device_behind(p, r, &s);
     }
     int n = 0;
     size_t used = 0;
@@ -332,8 +337,8 @@ int sc_progress_culprits(const sc_progress_t *p, bool stuck, char *buf, size_t l
         if (!progress__trusted(p, &s))
             continue;
         double ago;
-        const char *why =
-            progress__fault(&s, p->host, stuck, now, most_started, device_named, &ago);
+        bool behind = stuck && s.state == SC_PROGRESS_RUNNING && progress__device_behind(p, r, &s);
+        const char *why = progress__fault(&s, p->host, stuck, now, behind, device_named, &ago);
         if (why == NULL)
             continue;
         char one[400];

@@ -13,7 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "comm/sc_backend.h"
 #include "rte/sc_rte.h"
+
+#define SC_PROGRESS_COMMS 8 /* the communicators a rank's record follows on its device */
 
 /* How a rank's run ended, as its own record says. */
 typedef enum {
@@ -30,13 +33,15 @@ typedef struct {
     int32_t state;         /* sc_progress_state_t, 0: never written */
     int32_t armed;         /* 1 while waiting on other ranks */
     int32_t pid;           /* a vanished process on the reader's host is known at once */
-    int32_t device_known;  /* 1: the two counts below are the device's library's */
+    /* how far the rank's device got on each of its communicators (sc_backend_device_progress;
+     * ndevice 0: its library does not say) */
+    int32_t ndevice;
+    sc_device_progress_t device[SC_PROGRESS_COMMS];
     /* pairs: this rank's last measured pair (participant indices; pair_peer -1: none) and its
      * figures - uni-directional GB/s from it to its peer, latency us, both ways GB/s - so that
      * an ending mid-round keeps them (sc_progress_each_pair) */
     int32_t pair_me, pair_peer;
     double pair_figs[3];
-    uint64_t device_enqueued, device_started; /* operations enqueued, started by the device */
     char host[64];
     char what[160];     /* the operation armed last */
     char at_fault[512]; /* a rank whose watchdog fired: whom it found at fault */
@@ -59,16 +64,16 @@ void sc_progress_each_pair(const sc_progress_t *p,
                            void (*take)(void *ctx, int me, int peer, const double figs[3]),
                            void *ctx);
 
-/* This rank's device progress (sc_backend_device_progress), with its beat. */
-void sc_progress_device(sc_progress_t *p, uint64_t enqueued, uint64_t started);
+/* This rank's device progress (sc_backend_device_progress: n communicators), with its beat. */
+void sc_progress_device(sc_progress_t *p, const sc_device_progress_t *device, int n);
 
 /* The ranks at fault as seen from here, in words ("rank 2 (host h2) stopped answering
  * (stopped, killed or crashed) 12.1 s ago, last in allreduce 1M; ..."), and how many. A rank
  * whose heartbeat went stale is always named; when the job is stuck (a timeout), so is one
- * whose device never started an operation that the others' devices started (a stalled GPU:
- * its own record shows it), or else one that is waiting on no one (busy in its own work while
- * the others wait). Writes "" when nothing
- * points at anyone, or there are no records. */
+ * whose device never started an operation of a communicator that another member's device
+ * started (a stalled GPU: its own record shows it), or else one that is waiting on no one (busy in
+ * its own work while the others wait). Writes "" when nothing points at anyone, or there are no
+ * records. */
 int sc_progress_culprits(const sc_progress_t *p, bool stuck, char *buf, size_t len);
 
 /* A rank whose watchdog fires leaves whom it found at fault in its record, for the ranks the

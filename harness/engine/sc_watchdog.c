@@ -168,9 +168,10 @@ static void watchdog__watchdog_beat(sc_watchdog_t *wd, uint64_t progress)
 {
     if (wd->records == NULL)
         return;
-    uint64_t enqueued, started;
-    if (sc_backend_device_progress(&enqueued, &started))
-        sc_progress_device(wd->records, enqueued, started);
+    sc_device_progress_t device[SC_PROGRESS_COMMS];
+    int n = sc_backend_device_progress(device, SC_PROGRESS_COMMS);
+    if (n > 0)
+        sc_progress_device(wd->records, device, n);
     pthread_mutex_lock(&wd->lock);
     sc_progress_beat(wd->records, progress, wd->armed, wd->what, SC_PROGRESS_RUNNING);
     pthread_mutex_unlock(&wd->lock);

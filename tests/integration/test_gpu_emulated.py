@@ -284,6 +284,21 @@ def mode_hang():
                f"hung rank {culprit}: at_fault names {named}: {at_fault!r}")
         print(f"hung rank {culprit}: exit 3 after {secs:.1f} s (-T 4); at fault: "
               f"{at_fault[:60]}...")
+    # the 3D step: its ranks run different operations on their TP, PP and DP communicators - the
+    # devices' records are compared within each communicator, and rank 6 alone is named
+    j = os.path.join(wd, "hang3d.json")
+    rc, out, err, secs = mpirun(8, ["run", "--backend", "nccl", "--workload",
+                                    os.path.join(WORKLOADS, "gpt3-13b-3d.yaml"), "--tp", "2",
+                                    "--pp", "2", "--scales", "8", "--bytes-scale", "0.0005",
+                                    "--compute-scale", "1e-6", "-n", "3", "-w", "1", "-T", "8",
+                                    "--telemetry", "0", "--json", j, "--results-dir",
+                                    os.path.join(wd, "r")],
+                                env=gpu_env(8, FAKE_CUBLAS_TFLOPS="0.001", FAKE_NCCL_FAULT_RANK=6,
+                                            FAKE_NCCL_HANG_AT=200), timeout=180)
+    at_fault = (load_json(j) if os.path.exists(j) else {}).get("at_fault") or ""
+    named = sorted({int(w) for w in re.findall(r"rank (\d+) \(host", at_fault)})
+    expect(rc == 3 and named == [6], f"3D, rank 6 hung: exit {rc}, at_fault {at_fault!r}")
+    print(f"3D step, rank 6 hung: exit 3 after {secs:.1f} s, rank 6 alone named")
 
 
 def mode_async_error():
