@@ -720,10 +720,10 @@ sc_status_t sc_engine_run_case(sc_engine_t *eng, const sc_case_t *c, sc_case_res
         status = sc_comm_barrier(comm, err);
     if (status == SC_OK)
         status = engine__time_case(eng, c, out, err);
-    if (status == SC_OK)
+    if (status == SC_OK) { /* what the library chose for the timed operations, then the check */
         sc_comm_last_choice(comm, &out->choice);
-    if (status == SC_OK)
         status = engine__check_case(eng, c, out, err);
+    }
     sc_watchdog_disarm(eng->wd);
     if (status != SC_OK)
         return status;
