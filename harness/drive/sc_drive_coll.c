@@ -10,6 +10,7 @@
 
 #include "drive/sc_drive_coll.h"
 #include "drive/sc_drive_coll_choices.h"
+#include "drive/sc_drive_coll_run.h"
 #include "comm/sc_comm_ops.h"
 #include "drive/sc_drive_baseline.h"
 #include "drive/sc_drive_end.h"
@@ -41,39 +42,6 @@ static uint64_t coll__next_size(const sc_coll_opts_t *o, uint64_t size)
     return next > size ? next : size + 1;
 }
 
-/* Everything one run carries from start to end. */
-typedef struct {
-    const sc_rte_t *rte;
-    sc_coll_opts_t opts;
-    sc_session_t ses;
-    sc_engine_t *eng;
-    sc_topology_t topo;
-    sc_baseline_t baseline;
-    sc_result_t doc; /* rank 0 */
-    sc_drive_ending_t ending;
-    uint64_t wrong_total;
-    double busbw_sum;
-    size_t busbw_rows;
-    /* the collective being swept: its own footer (nccl-tests prints one per program) */
-    uint64_t coll_wrong;
-    double coll_busbw_sum;
-    size_t coll_busbw_rows;
-    int cycle;           /* -N: the sweep running, from 1 */
-    uint64_t need_bytes; /* the buffers the largest size takes on a rank (-M) */
-    sc_nt_config_t nt;   /* --nccl-tests-output, -J */
-    int argc;            /* the command line, for -J */
-    char **argv;
-    FILE *journal;   /* rank 0: results.jsonl, a row a line as each case ends */
-    double flushed;  /* when the journal last went to the kernel */
-    double started;  /* when the run began (coll__now) */
-    double write_s;  /* rank 0: seconds spent writing results (the journal, result.json) */
-    double report_s; /* of which the report's plots and pages: a fixed cost a run, not a row */
-    /* --algo/--proto lists: the combinations swept (0: the run's one choice), the one running */
-    sc_coll_choice_t choices[SC_COLL_CHOICES_MAX];
-    int nchoices;
-    char asked[80];
-} coll__run_t;
-
 static double coll__now(void)
 {
     struct timespec ts;
@@ -84,7 +52,7 @@ static double coll__now(void)
 /* Wrong results on the host path were computed by the MPI library itself (scalecheck's check
  * computes the expected values on its own): one finding per collective, type and operation that
  * came out wrong, naming the library, for a report upstream (MPICH 4.0's uint8 MIN/MAX, say). */
-static void coll__wrong_source(coll__run_t *run, const sc_case_t *c)
+static void coll__wrong_source(sc_coll_run_t *run, const sc_case_t *c)
 {
     if (strcmp(sc_comm_name(run->ses.world), "mpi") != 0)
         return;
@@ -104,7 +72,7 @@ static void coll__wrong_source(coll__run_t *run, const sc_case_t *c)
     run->doc.has_findings = true;
 }
 
-static void coll__libraries(const coll__run_t *run, sc_kvs_t *out)
+static void coll__libraries(const sc_coll_run_t *run, sc_kvs_t *out)
 {
     sc_kvs_text(out, "mpi", run->rte->mpi_version);
     sc_kvs_text(out, "backend", sc_comm_version(run->ses.world));
@@ -113,7 +81,7 @@ static void coll__libraries(const coll__run_t *run, sc_kvs_t *out)
 }
 
 /* The document's header: what ran, where, with what. */
-static void coll__document(coll__run_t *run, int argc, char **argv)
+static void coll__document(sc_coll_run_t *run, int argc, char **argv)
 {
     sc_result_t *d = &run->doc;
     sc_drive_doc_header(d, &run->ses, argc, argv);
@@ -132,7 +100,7 @@ static void coll__document(coll__run_t *run, int argc, char **argv)
 /* The rows from first on appended to the journal (rank 0): a finished case costs a line, and a
  * later fault keeps every row before it (result.json names the journal until the run ends;
  * sc_json_load_result reads it). */
-static sc_status_t coll__journal_rows(coll__run_t *run, size_t first, sc_err_t *err)
+static sc_status_t coll__journal_rows(sc_coll_run_t *run, size_t first, sc_err_t *err)
 {
     if (run->journal == NULL)
         return SC_OK;
@@ -152,7 +120,7 @@ static sc_status_t coll__journal_rows(coll__run_t *run, size_t first, sc_err_t *
 
 /* rank 0: the journal opened, and result.json written once while running: the header, and
  * where the rows will be. */
-static sc_status_t coll__journal_open(coll__run_t *run, sc_err_t *err)
+static sc_status_t coll__journal_open(sc_coll_run_t *run, sc_err_t *err)
 {
     if (run->rte->rank != 0 || run->ses.res.dir[0] == '\0')
         return SC_OK;
@@ -168,7 +136,7 @@ static sc_status_t coll__journal_open(coll__run_t *run, sc_err_t *err)
 }
 
 /* The rows as CSV, in the run directory and at --csv. */
-static sc_status_t coll__save_csv(coll__run_t *run, const sc_result_t *doc, sc_err_t *err)
+static sc_status_t coll__save_csv(sc_coll_run_t *run, const sc_result_t *doc, sc_err_t *err)
 {
     const sc_case_rows_t *rows = &doc->cases;
     char path[PATH_MAX];
@@ -181,7 +149,7 @@ static sc_status_t coll__save_csv(coll__run_t *run, const sc_result_t *doc, sc_e
     return status;
 }
 
-static void coll__print_header(coll__run_t *run)
+static void coll__print_header(sc_coll_run_t *run)
 {
     const sc_rte_t *rte = run->rte;
     const sc_coll_opts_t *o = &run->opts;
@@ -218,13 +186,13 @@ static void coll__print_header(coll__run_t *run)
 }
 
 /* What nccl-tests' header and JSON say of this run (rank 0). */
-static void coll__nt_config(coll__run_t *run)
+static void coll__nt_config(sc_coll_run_t *run)
 {
     sc_drive_coll_nt_config(&run->opts, run->doc.rank_info, run->ses.res.dir, &run->nt);
 }
 
 /* -J: nccl-tests' JSON of doc's rows, named after the first collective's program. */
-static sc_status_t coll__write_nccl_json(const coll__run_t *run, const sc_result_t *doc,
+static sc_status_t coll__write_nccl_json(const sc_coll_run_t *run, const sc_result_t *doc,
                                          sc_err_t *err)
 {
     if (run->rte->rank != 0 || run->opts.nccl_json_path == NULL)
@@ -242,13 +210,14 @@ static sc_status_t coll__write_nccl_json(const coll__run_t *run, const sc_result
  * document as it ended (the sizes that finished). */
 static sc_status_t coll__own_files(void *ctx, const sc_result_t *doc, sc_err_t *err)
 {
-    coll__run_t *run = ctx;
+    sc_coll_run_t *run = ctx;
     sc_status_t status = coll__save_csv(run, doc, err);
     return status == SC_OK ? coll__write_nccl_json(run, doc, err) : status;
 }
 
 /* With a topology: the model's expectation for this case, and its check. */
-static void coll__expect(coll__run_t *run, const sc_case_t *c, sc_case_row_t *row, double measure_s)
+static void coll__expect(sc_coll_run_t *run, const sc_case_t *c, sc_case_row_t *row,
+                         double measure_s)
 {
     const sc_rte_t *rte = run->rte;
     char name[160], size[32];
@@ -264,7 +233,7 @@ static void coll__expect(coll__run_t *run, const sc_case_t *c, sc_case_row_t *ro
 
 /* A case's looks: the case, the best look so far, their count and the slowest one's median. */
 typedef struct {
-    coll__run_t *run;
+    sc_coll_run_t *run;
     sc_case_t *c;
     sc_case_result_t *best;
     int looks;
@@ -306,7 +275,7 @@ static sc_status_t coll__again(void *ctx, int i, sc_err_t *err)
  * times in all, and the faster look kept (sc_looks_run: rank 0 decides, every rank learns it by
  * a watched broadcast). The slowest look's median is kept too: the spread between looks is a
  * steadiness check. */
-static sc_status_t coll__looks(coll__run_t *run, sc_case_t *c, sc_case_result_t *best, int *looks,
+static sc_status_t coll__looks(sc_coll_run_t *run, sc_case_t *c, sc_case_result_t *best, int *looks,
                                double *slowest_us, sc_err_t *err)
 {
     coll__looks_t l = {run, c, best, 1, best->time_us.median};
@@ -323,7 +292,7 @@ static sc_status_t coll__looks(coll__run_t *run, sc_case_t *c, sc_case_result_t 
 }
 
 /* Runs one size out of place and in place; rank 0 prints and records the row. */
-static sc_status_t coll__run_size(coll__run_t *run, sc_case_t *c, sc_err_t *err)
+static sc_status_t coll__run_size(sc_coll_run_t *run, sc_case_t *c, sc_err_t *err)
 {
     sc_case_result_t results[2];
     bool ran[2] = {false, false};
@@ -374,7 +343,7 @@ static sc_status_t coll__run_size(coll__run_t *run, sc_case_t *c, sc_err_t *err)
 
 /* -N 0 runs until stopped: result.json and its journal keep the latest rows only (the journal
  * written anew from them, once every SC_DEFAULT_FOREVER_ROWS / 2 rows). */
-static sc_status_t coll__forget_old_rows(coll__run_t *run, sc_err_t *err)
+static sc_status_t coll__forget_old_rows(sc_coll_run_t *run, sc_err_t *err)
 {
     sc_case_rows_t *rows = &run->doc.cases;
     if (run->opts.cycles != 0 || rows->n <= SC_DEFAULT_FOREVER_ROWS)
@@ -394,7 +363,7 @@ static sc_status_t coll__forget_old_rows(coll__run_t *run, sc_err_t *err)
 }
 
 /* Every size of one case, -N times (0: until stopped), as nccl-tests repeats them. */
-static sc_status_t coll__sweep_one(coll__run_t *run, const sc_coll_t *coll, sc_dtype_t dtype,
+static sc_status_t coll__sweep_one(sc_coll_run_t *run, const sc_coll_t *coll, sc_dtype_t dtype,
                                    sc_redop_t op, int root, sc_err_t *err)
 {
     const sc_coll_opts_t *o = &run->opts;
@@ -414,7 +383,7 @@ static sc_status_t coll__sweep_one(coll__run_t *run, const sc_coll_t *coll, sc_d
 }
 
 /* The roots of one case: -r's, or every rank in turn (-r all) for a collective with a root. */
-static sc_status_t coll__sweep_roots(coll__run_t *run, const sc_coll_t *coll, sc_dtype_t dtype,
+static sc_status_t coll__sweep_roots(sc_coll_run_t *run, const sc_coll_t *coll, sc_dtype_t dtype,
                                      sc_redop_t op, sc_err_t *err)
 {
     const sc_coll_opts_t *o = &run->opts;
@@ -428,7 +397,7 @@ static sc_status_t coll__sweep_roots(coll__run_t *run, const sc_coll_t *coll, sc
 }
 
 /* A collective's table starts: nccl-tests' header per program, or scalecheck's title. */
-static void coll__collective_begin(coll__run_t *run, const sc_coll_t *coll)
+static void coll__collective_begin(sc_coll_run_t *run, const sc_coll_t *coll)
 {
     run->coll_wrong = 0;
     run->coll_busbw_sum = 0;
@@ -444,7 +413,7 @@ static void coll__collective_begin(coll__run_t *run, const sc_coll_t *coll)
 }
 
 /* ... and ends: its own footer (one per program in nccl-tests; several collectives here). */
-static void coll__collective_end(coll__run_t *run, const sc_coll_t *coll)
+static void coll__collective_end(sc_coll_run_t *run, const sc_coll_t *coll)
 {
     if (run->rte->rank != 0)
         return;
@@ -461,7 +430,7 @@ static void coll__collective_end(coll__run_t *run, const sc_coll_t *coll)
 }
 
 /* The buffers the largest size needs on this rank, over the collectives of the run. */
-static uint64_t coll__largest_need(const coll__run_t *run)
+static uint64_t coll__largest_need(const sc_coll_run_t *run)
 {
     const sc_coll_opts_t *o = &run->opts;
     uint64_t largest = 0, size = o->min_bytes; /* to the last size the sweep reaches */
@@ -479,7 +448,7 @@ static uint64_t coll__largest_need(const coll__run_t *run)
     return largest;
 }
 
-static sc_status_t coll__sweep_colls(coll__run_t *run, sc_err_t *err)
+sc_status_t sc_coll_sweep_colls(sc_coll_run_t *run, sc_err_t *err)
 {
     const sc_coll_opts_t *o = &run->opts;
     for (const sc_coll_t *const *cp = sc_coll_list(); *cp != NULL; cp++) {
@@ -509,7 +478,7 @@ static sc_status_t coll__sweep_colls(coll__run_t *run, sc_err_t *err)
 
 /* A selection that measured nothing (every size too small to give each rank an element) is
  * not a pass: it is said, exit 2, nothing left on disk. */
-static sc_status_t coll__measured_some(coll__run_t *run, sc_err_t *err)
+sc_status_t sc_coll_measured_some(sc_coll_run_t *run, sc_err_t *err)
 {
     const sc_coll_opts_t *o = &run->opts;
     if (run->busbw_rows == 0) {
@@ -523,106 +492,16 @@ static sc_status_t coll__measured_some(coll__run_t *run, sc_err_t *err)
     return SC_OK;
 }
 
-static sc_status_t coll__sweep(coll__run_t *run, sc_err_t *err)
+static sc_status_t coll__sweep(sc_coll_run_t *run, sc_err_t *err)
 {
-    sc_status_t status = coll__sweep_colls(run, err);
-    return status == SC_OK ? coll__measured_some(run, err) : status;
-}
-
-/* A communicator for the combination now in the environment (NCCL reads NCCL_ALGO and
- * NCCL_PROTO when one is made: a split of the world), and an engine on it. */
-static sc_status_t coll__choice_open(coll__run_t *run, sc_comm_t **comm, sc_engine_t **eng,
-                                     sc_err_t *err)
-{
-    sc_watchdog_arm(run->ses.wd, "a communicator for the next NCCL_ALGO/NCCL_PROTO",
-                    run->ses.world->world_rank, run->ses.world->size);
-    sc_status_t status = sc_comm_split(run->ses.world, 0, run->rte->rank, comm, err);
-    sc_watchdog_disarm(run->ses.wd);
-    if (status == SC_OK)
-        status = sc_engine_create(*comm, run->rte->world, &run->opts.eng, run->ses.wd, eng, err);
-    return status;
-}
-
-static void coll__choice_close(sc_comm_t **comm, sc_engine_t **eng)
-{
-    sc_engine_destroy(*eng);
-    *eng = NULL;
-    if (*comm != NULL)
-        sc_comm_close(*comm);
-    *comm = NULL;
-}
-
-/* The fastest combination of each case, under the table. */
-static void coll__fastest_line(void *ctx, const char *s)
-{
-    coll__run_t *run = ctx;
-    sc_results_printf(&run->ses.res, "#   %s\n", s);
-}
-
-/* Every collective asked for under one combination; a collective NCCL refuses under it (no
- * algorithm or protocol left for it: a runtime error on every rank) is said and left out, the
- * rest go on, on a fresh communicator. */
-static sc_status_t coll__sweep_choice(coll__run_t *run, uint32_t colls, sc_err_t *err)
-{
-    sc_comm_t *comm = NULL;
-    sc_engine_t *eng = NULL, *world_eng = run->eng;
-    sc_status_t status = SC_OK;
-    for (const sc_coll_t *const *cp = sc_coll_list(); *cp != NULL && status == SC_OK; cp++) {
-        uint32_t bit = 1u << (cp - sc_coll_list());
-        if (!(colls & bit))
-            continue;
-        if (comm == NULL)
-            status = coll__choice_open(run, &comm, &eng, err);
-        run->eng = eng;
-        run->opts.colls = bit;
-        if (status == SC_OK)
-            status = coll__sweep_colls(run, err);
-        char why[sizeof(err->msg)];
-        snprintf(why, sizeof(why), "%s", status != SC_OK ? err->msg : "");
-        status = sc_rte_agree(run->rte, status, why, sizeof(why), err);
-        if (status == SC_ERR_RUNTIME) { /* refused: said, and the next on a new communicator */
-            if (run->rte->rank == 0)
-                sc_results_printf(&run->ses.res, "# %s: not run under %s: %s\n", (*cp)->name,
-                                  run->asked, why);
-            coll__choice_close(&comm, &eng);
-            status = SC_OK;
-        }
-    }
-    run->eng = world_eng;
-    coll__choice_close(&comm, &eng);
-    return status;
-}
-
-/* --algo/--proto lists: the sweep once per combination, then the fastest of each case. */
-static sc_status_t coll__sweep_choices(coll__run_t *run, sc_err_t *err)
-{
-    uint32_t colls = run->opts.colls;
-    bool all = run->opts.all_colls;
-    run->opts.all_colls = false;
-    sc_status_t status = SC_OK;
-    for (int k = 0; k < run->nchoices && status == SC_OK; k++) {
-        sc_coll_choice_apply(&run->choices[k]);
-        sc_coll_choice_words(&run->choices[k], run->asked, sizeof(run->asked));
-        if (run->rte->rank == 0)
-            sc_results_printf(&run->ses.res, "#\n# --- %s\n", run->asked);
-        status = coll__sweep_choice(run, colls, err);
-    }
-    run->opts.colls = colls;
-    run->opts.all_colls = all;
-    run->asked[0] = '\0';
-    if (status == SC_OK)
-        status = coll__measured_some(run, err);
-    if (status == SC_OK && run->rte->rank == 0) {
-        sc_results_printf(&run->ses.res, "#\n# fastest combination per case:\n");
-        sc_coll_choices_fastest(&run->doc.cases, coll__fastest_line, run);
-    }
-    return status;
+    sc_status_t status = sc_coll_sweep_colls(run, err);
+    return status == SC_OK ? sc_coll_measured_some(run, err) : status;
 }
 
 /* What writing the results cost, beside the run (bench/fleet.py reads it: issue 31's goal is
  * under 2 % of the wall time at 10 000 cases): the rows (journal, result.json, CSV), which grow
  * with the run, and the report's plots and pages, about the same whatever the run's length. */
-static void coll__print_write_share(coll__run_t *run, double run_s)
+static void coll__print_write_share(sc_coll_run_t *run, double run_s)
 {
     if (run->opts.nccl_tests_output || !(run_s > 0))
         return;
@@ -636,14 +515,14 @@ static void coll__print_write_share(coll__run_t *run, double run_s)
 }
 
 /* The run's average bus bandwidth over its rows, as nccl-tests' footer gives it. */
-static double coll__avg_busbw(const coll__run_t *run)
+static double coll__avg_busbw(const sc_coll_run_t *run)
 {
     return run->busbw_rows ? run->busbw_sum / (double)run->busbw_rows : 0.0;
 }
 
 /* NCCL_TESTS_MIN_BW as a check of the verdict: FAIL (exit 1) below 90 % of it, as nccl-tests
  * fails then; in the table, result.json and JUnit like every other check. */
-static void coll__min_bw_check(coll__run_t *run)
+static void coll__min_bw_check(sc_coll_run_t *run)
 {
     if (!(run->opts.min_avg_busbw > 0))
         return;
@@ -656,7 +535,7 @@ static void coll__min_bw_check(coll__run_t *run)
 
 /* The rank that came last to most cases, named with its lag and what it cost: a check of the
  * verdict, and a line under the table. */
-static void coll__straggler_check(coll__run_t *run)
+static void coll__straggler_check(sc_coll_run_t *run)
 {
     char line[512];
     if (!sc_verdict_straggler(&run->doc.cases, run->rte->size, &run->doc.checks, line,
@@ -666,7 +545,7 @@ static void coll__straggler_check(coll__run_t *run)
     sc_results_printf(&run->ses.res, "# straggler: %s\n", line);
 }
 
-static void coll__print_summary(coll__run_t *run)
+static void coll__print_summary(sc_coll_run_t *run)
 {
     double avg = coll__avg_busbw(run);
     run->doc.wrong_total = run->wrong_total;
@@ -699,7 +578,7 @@ static void coll__run_name(const sc_coll_opts_t *o, char *name, size_t len)
 
 /* --algo: the model prices it (with a topology), and NCCL is told to use it before any
  * communicator exists (the MPI backend chooses its own). */
-static sc_status_t coll__algo(coll__run_t *run, sc_err_t *err)
+static sc_status_t coll__algo(sc_coll_run_t *run, sc_err_t *err)
 {
     sc_status_t listed =
         sc_coll_choices_parse(run->opts.algo, run->opts.proto, run->choices, &run->nchoices, err);
@@ -721,7 +600,7 @@ static sc_status_t coll__algo(coll__run_t *run, sc_err_t *err)
 
 /* The collectives asked for that the backend does not run: named ones are bad usage; those of
  * --collective all are left out, and rank 0 says which (none left: bad usage too). */
-static sc_status_t coll__backend_runs(coll__run_t *run, sc_err_t *err)
+static sc_status_t coll__backend_runs(sc_coll_run_t *run, sc_err_t *err)
 {
     sc_comm_t *world = run->ses.world;
     for (const sc_coll_t *const *cp = sc_coll_list(); *cp != NULL; cp++) {
@@ -744,7 +623,7 @@ static sc_status_t coll__backend_runs(coll__run_t *run, sc_err_t *err)
 
 /* Opens what the run needs: the session (backend, results directory, watchdog, telemetry)
  * and the engine. */
-static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t *err)
+static sc_status_t coll__setup(sc_coll_run_t *run, int argc, char **argv, sc_err_t *err)
 {
     const sc_rte_t *rte = run->rte;
     char name[128];
@@ -818,7 +697,7 @@ static sc_status_t coll__setup(coll__run_t *run, int argc, char **argv, sc_err_t
     return status;
 }
 
-static void coll__teardown(coll__run_t *run)
+static void coll__teardown(sc_coll_run_t *run)
 {
     sc_engine_destroy(run->eng);
     if (run->journal != NULL)
@@ -830,13 +709,13 @@ static void coll__teardown(coll__run_t *run)
 
 int sc_drive_coll(const sc_rte_t *rte, const sc_coll_opts_t *opts, int argc, char **argv)
 {
-    coll__run_t run = {
+    sc_coll_run_t run = {
         .rte = rte, .argc = argc, .argv = argv, .opts = *opts, .started = coll__now()};
     sc_err_t err;
     sc_err_clear(&err);
     sc_status_t status = coll__setup(&run, argc, argv, &err);
     if (status == SC_OK)
-        status = run.nchoices > 0 ? coll__sweep_choices(&run, &err) : coll__sweep(&run, &err);
+        status = run.nchoices > 0 ? sc_coll_sweep_choices(&run, &err) : coll__sweep(&run, &err);
     if (status == SC_OK)
         sc_session_telemetry(&run.ses, &run.doc.health, &run.doc.nhealth);
     if (status == SC_OK && rte->rank == 0) {

@@ -7,6 +7,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "comm/sc_comm_ops.h"
+#include "drive/sc_drive_coll_run.h"
+#include "session/sc_results.h"
 #include "topology/sc_topology.h"
 
 /* NCCL_PROTO's values as NCCL's documentation spells them. */
@@ -141,4 +144,94 @@ int sc_coll_choices_fastest(const sc_case_rows_t *rows, void (*line)(void *ctx, 
         cases++;
     }
     return cases;
+}
+
+/* A communicator for the combination now in the environment (NCCL reads NCCL_ALGO and
+ * NCCL_PROTO when one is made: a split of the world), and an engine on it. */
+static sc_status_t choices__open(sc_coll_run_t *run, sc_comm_t **comm, sc_engine_t **eng,
+                                 sc_err_t *err)
+{
+    sc_watchdog_arm(run->ses.wd, "a communicator for the next NCCL_ALGO/NCCL_PROTO",
+                    run->ses.world->world_rank, run->ses.world->size);
+    sc_status_t status = sc_comm_split(run->ses.world, 0, run->rte->rank, comm, err);
+    sc_watchdog_disarm(run->ses.wd);
+    if (status == SC_OK)
+        status = sc_engine_create(*comm, run->rte->world, &run->opts.eng, run->ses.wd, eng, err);
+    return status;
+}
+
+static void choices__close(sc_comm_t **comm, sc_engine_t **eng)
+{
+    sc_engine_destroy(*eng);
+    *eng = NULL;
+    if (*comm != NULL)
+        sc_comm_close(*comm);
+    *comm = NULL;
+}
+
+/* The fastest combination of each case, under the table. */
+static void choices__fastest_line(void *ctx, const char *s)
+{
+    sc_coll_run_t *run = ctx;
+    sc_results_printf(&run->ses.res, "#   %s\n", s);
+}
+
+/* Every collective asked for under one combination; a collective NCCL refuses under it (no
+ * algorithm or protocol left for it: a runtime error on every rank) is said and left out, the
+ * rest go on, on a fresh communicator. */
+static sc_status_t choices__sweep_one(sc_coll_run_t *run, uint32_t colls, sc_err_t *err)
+{
+    sc_comm_t *comm = NULL;
+    sc_engine_t *eng = NULL, *world_eng = run->eng;
+    sc_status_t status = SC_OK;
+    for (const sc_coll_t *const *cp = sc_coll_list(); *cp != NULL && status == SC_OK; cp++) {
+        uint32_t bit = 1u << (cp - sc_coll_list());
+        if (!(colls & bit))
+            continue;
+        if (comm == NULL)
+            status = choices__open(run, &comm, &eng, err);
+        run->eng = eng;
+        run->opts.colls = bit;
+        if (status == SC_OK)
+            status = sc_coll_sweep_colls(run, err);
+        char why[sizeof(err->msg)];
+        snprintf(why, sizeof(why), "%s", status != SC_OK ? err->msg : "");
+        status = sc_rte_agree(run->rte, status, why, sizeof(why), err);
+        if (status == SC_ERR_RUNTIME) { /* refused: said, and the next on a new communicator */
+            if (run->rte->rank == 0)
+                sc_results_printf(&run->ses.res, "# %s: not run under %s: %s\n", (*cp)->name,
+                                  run->asked, why);
+            choices__close(&comm, &eng);
+            status = SC_OK;
+        }
+    }
+    run->eng = world_eng;
+    choices__close(&comm, &eng);
+    return status;
+}
+
+/* --algo/--proto lists: the sweep once per combination, then the fastest of each case. */
+sc_status_t sc_coll_sweep_choices(sc_coll_run_t *run, sc_err_t *err)
+{
+    uint32_t colls = run->opts.colls;
+    bool all = run->opts.all_colls;
+    run->opts.all_colls = false;
+    sc_status_t status = SC_OK;
+    for (int k = 0; k < run->nchoices && status == SC_OK; k++) {
+        sc_coll_choice_apply(&run->choices[k]);
+        sc_coll_choice_words(&run->choices[k], run->asked, sizeof(run->asked));
+        if (run->rte->rank == 0)
+            sc_results_printf(&run->ses.res, "#\n# --- %s\n", run->asked);
+        status = choices__sweep_one(run, colls, err);
+    }
+    run->opts.colls = colls;
+    run->opts.all_colls = all;
+    run->asked[0] = '\0';
+    if (status == SC_OK)
+        status = sc_coll_measured_some(run, err);
+    if (status == SC_OK && run->rte->rank == 0) {
+        sc_results_printf(&run->ses.res, "#\n# fastest combination per case:\n");
+        sc_coll_choices_fastest(&run->doc.cases, choices__fastest_line, run);
+    }
+    return status;
 }

@@ -36,7 +36,7 @@ BASE = {
     "plan": (["-W", "bert-large-dp"], []),
 }
 WITH_RESULTS = set()  # the commands that take --results-dir
-OUTPUTS = {"json", "csv", "metrics", "output", "pick", "nccl-json", "junit"}
+OUTPUTS = {"json", "csv", "metrics", "output", "pick", "nccl-json", "junit", "trace"}
 NUMERIC = {"N", "SECONDS", "SIZE", "F", "US", "PCT", "G", "C", "RANK", "N|auto", "0|1", "0-3",
            "K,K,...", "N,N,...", "S,S,...", "DUR", "1", "0"}
 BAD_NUMBERS = ["x", "", "1e999", "nan", "-", "12abc", "0x", "--"]

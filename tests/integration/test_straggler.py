@@ -76,18 +76,17 @@ def test_run(wd):
     expect(held and held[0]["verdict"] in ("WARN", "FAIL"), f"checks {checks}")
     expect(rc == (1 if any(c["verdict"] == "FAIL" for c in checks) else 0)
            and "# straggler: rank 2" in out, f"exit {rc}; {out[-600:]}")
-    # the trace shows it: rank 2's compute spans at 4 GPUs about 4x the others' (2x at least:
-    # 4 ranks on 2 cores stretch the others' too)
+    # the trace shows it: rank 2's compute spans at 4 GPUs about 4x the others' - the shortest
+    # of each rank's, which a busy machine's preemptions do not stretch (2x at least)
     spans = check_trace(trace, [0, 1, 2, 3], ["compute", "DP"])
     at4 = [e for e in spans if e["args"]["point"] == "4 GPUs x 1 node" and e["name"] == "compute compute"]
-    mean = {r: sum(e["dur"] for e in at4 if e["pid"] == r) / max(1, sum(1 for e in at4 if e["pid"] == r))
-            for r in range(4)}
-    others = max(mean[r] for r in (0, 1, 3))
-    expect(mean[2] > 2 * others, f"trace: compute spans at 4 GPUs {mean}")
+    least = {r: min(e["dur"] for e in at4 if e["pid"] == r) for r in range(4)}
+    others = max(least[r] for r in (0, 1, 3))
+    expect(least[2] > 2 * others, f"trace: shortest compute spans at 4 GPUs {least}")
     rc, out, doc = run(wd, "healthy")
     expect(rc == 0 and not straggler_checks(doc), f"healthy: exit {rc}, {straggler_checks(doc)}")
     print(f"run: rank 2's compute x4: step {step:.2f} ms, {without:.2f} ms without its lag; its "
-          f"compute spans in the trace {mean[2] / others:.1f}x the others'; healthy: nobody")
+          f"shortest compute span in the trace {least[2] / others:.1f}x the others'; healthy: nobody")
 
 
 def test():
