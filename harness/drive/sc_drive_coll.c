@@ -538,7 +538,9 @@ static void coll__min_bw_check(sc_coll_run_t *run)
 static void coll__straggler_check(sc_coll_run_t *run)
 {
     char line[512];
-    if (!sc_verdict_straggler(&run->doc.cases, run->rte->size, &run->doc.checks, line,
+    char crowded[128];
+    sc_session_crowded(run->rte, crowded, sizeof(crowded));
+    if (!sc_verdict_straggler(&run->doc.cases, run->rte->size, crowded, &run->doc.checks, line,
                               sizeof(line)))
         return;
     run->doc.judged = true;

@@ -221,10 +221,12 @@ sc_status_t sc_run_sweep_and_verdict(sc_run_t *run, sc_err_t *err)
             run__verdict(run, hosts);
         size_t before = run->doc.checks.n; /* the GPUs' products need no topology */
         sc_run_compute_checks(run, &run->doc.checks);
+        char crowded[128];
+        sc_session_crowded(run->rte, crowded, sizeof(crowded));
         for (size_t i = 0; i < run->doc.points.n; i++) { /* nor does a straggler */
             char line[512];
-            if (sc_verdict_point_straggler(&run->doc.points.items[i], &run->doc.checks, line,
-                                           sizeof(line)))
+            if (sc_verdict_point_straggler(&run->doc.points.items[i], crowded, &run->doc.checks,
+                                           line, sizeof(line)))
                 sc_results_printf(&run->ses.res, "# straggler: %s\n", line);
         }
         run->doc.judged = run->doc.judged || run->doc.checks.n > before;

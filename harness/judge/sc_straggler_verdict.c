@@ -31,8 +31,21 @@ static const char *straggler__most_named(const sc_case_rows_t *rows, int *named,
     return best;
 }
 
-bool sc_verdict_straggler(const sc_case_rows_t *rows, int ranks, sc_checks_t *checks, char *line,
-                          size_t len)
+/* A crowded host's straggler: a WARN at most, the note saying why. */
+static void straggler__crowded(sc_check_t *c, const char *crowded)
+{
+    if (c == NULL || crowded == NULL || crowded[0] == '\0')
+        return;
+    if (c->level == SC_LEVEL_FAIL)
+        c->level = SC_LEVEL_WARN;
+    char note[sizeof(c->note)];
+    snprintf(note, sizeof(note), "%s (%s: the scheduler can make any rank the slowest)", c->note,
+             crowded);
+    snprintf(c->note, sizeof(c->note), "%s", note);
+}
+
+bool sc_verdict_straggler(const sc_case_rows_t *rows, int ranks, const char *crowded,
+                          sc_checks_t *checks, char *line, size_t len)
 {
     if (len > 0)
         line[0] = '\0';
@@ -66,8 +79,8 @@ bool sc_verdict_straggler(const sc_case_rows_t *rows, int ranks, sc_checks_t *ch
     snprintf(name, sizeof(name), "no rank holds the others up: %s", who);
     sc_band_t band = {.tolerance = SC_STRAGGLER_WARN, .fail_tolerance = SC_STRAGGLER_FAIL};
     /* the share of the time left without it: 1 when it costs nothing */
-    sc_check_t *c = sc_verdict_band(checks, name, "time_share_without_slowest", 1 - lost_st.median,
-                                    1, &band, true, "the other ranks");
+    sc_check_t *c = sc_verdict_band(checks, name, "share_without_slowest", 1 - lost_st.median, 1,
+                                    &band, true, "the other ranks");
     snprintf(line, len,
              "%s came last to %d of %d cases, %.1f us after the ranks' median (median over them): "
              "%.1f us measured on average, %.1f us without its lag (%.0f %% of the time lost)",
@@ -75,10 +88,12 @@ bool sc_verdict_straggler(const sc_case_rows_t *rows, int ranks, sc_checks_t *ch
     if (c != NULL)
         snprintf(c->note, sizeof(c->note), "last to %d of %d cases, %.1f us late; %.0f %% lost",
                  named, (int)rows->n, lag_st.median, 100 * lost_st.median);
+    straggler__crowded(c, crowded);
     return true;
 }
 
-bool sc_verdict_point_straggler(const sc_point_t *p, sc_checks_t *checks, char *line, size_t len)
+bool sc_verdict_point_straggler(const sc_point_t *p, const char *crowded, sc_checks_t *checks,
+                                char *line, size_t len)
 {
     if (len > 0)
         line[0] = '\0';
@@ -96,12 +111,13 @@ bool sc_verdict_point_straggler(const sc_point_t *p, sc_checks_t *checks, char *
              p->gpus / (p->nodes > 0 ? p->nodes : 1), p->nodes, p->slowest_rank, p->slowest_host);
     sc_band_t band = {.tolerance = SC_STRAGGLER_WARN, .fail_tolerance = SC_STRAGGLER_FAIL};
     /* the share of the step left without its lag: 1 when it costs nothing */
-    sc_check_t *c = sc_verdict_band(checks, name, "step_share_without_slowest", 1 - lost, 1, &band,
-                                    true, "the other ranks");
+    sc_check_t *c = sc_verdict_band(checks, name, "share_without_slowest", 1 - lost, 1, &band, true,
+                                    "the other ranks");
     if (c != NULL)
         snprintf(c->note, sizeof(c->note),
                  "%.3f ms a step in its own work, %.3f ms more than the median",
                  p->slowest_rank_mean_ms, p->slowest_lag_ms);
+    straggler__crowded(c, crowded);
     snprintf(line, len,
              "rank %d (host %s) at %d GPUs: %.3f ms a step more than the ranks' median in its own "
              "work; the step %.3f ms, %.3f ms without its lag (%.0f %% of the step lost)",

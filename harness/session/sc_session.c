@@ -1,6 +1,7 @@
 #include "session/sc_session.h"
 #include "comm/sc_comm_ops.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,17 @@ void sc_session_lock(sc_session_t *s)
 void sc_session_unlock(sc_session_t *s)
 {
     pthread_mutex_unlock(&s->write_lock);
+}
+
+bool sc_session_crowded(const sc_rte_t *rte, char *buf, size_t len)
+{
+    cpu_set_t set;
+    long cores = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set)
+                                                              : sysconf(_SC_NPROCESSORS_ONLN);
+    bool crowded = cores > 0 && rte->local_size > cores;
+    snprintf(buf, len, crowded ? "%d ranks on %ld cores of host %s" : "", rte->local_size, cores,
+             rte->host);
+    return crowded;
 }
 
 int sc_session_culprits(const sc_session_t *s, char *buf, size_t len)
