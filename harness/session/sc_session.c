@@ -66,8 +66,10 @@ bool sc_session_crowded(const sc_rte_t *rte, char *buf, size_t len)
     long cores = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set)
                                                               : sysconf(_SC_NPROCESSORS_ONLN);
     bool crowded = cores > 0 && rte->local_size > cores;
-    snprintf(buf, len, crowded ? "%d ranks on %ld cores of host %s" : "", rte->local_size, cores,
-             rte->host);
+    if (crowded)
+        snprintf(buf, len, "%d ranks on %ld cores of host %s", rte->local_size, cores, rte->host);
+    else if (len > 0)
+        buf[0] = '\0';
     return crowded;
 }
 

@@ -287,7 +287,8 @@ def test():
     chosen = os.environ.get("SC_FAULT_COMMANDS", "coll,run,pairs").split(",")
     for cmd in [c for c in ("coll", "run", "pairs") if c in chosen] if MPI == "openmpi" else ("coll",):
         launcher_killed(wd, cmd, 0)
-    pairs_mid_round(wd)
+    if MPI == "openmpi":  # hydra kills the survivors with the lost rank: none is left to merge
+        pairs_mid_round(wd)
     full_disk(wd)
 
 

@@ -297,8 +297,12 @@ def mode_hang():
                                             FAKE_NCCL_HANG_AT=200), timeout=180)
     at_fault = (load_json(j) if os.path.exists(j) else {}).get("at_fault") or ""
     named = sorted({int(w) for w in re.findall(r"rank (\d+) \(host", at_fault)})
-    expect(rc == 3 and named == [6], f"3D, rank 6 hung: exit {rc}, at_fault {at_fault!r}")
-    print(f"3D step, rank 6 hung: exit 3 after {secs:.1f} s, rank 6 alone named")
+    # under a sanitizer a member waiting on rank 6 through a second stream can be caught behind
+    # too (what slows every operation widens that window): rank 6 among those named there
+    sanitized = bool(os.environ.get("ASAN_OPTIONS") or os.environ.get("SC_SANITIZER"))
+    expect(rc == 3 and (named == [6] or (sanitized and 6 in named)),
+           f"3D, rank 6 hung: exit {rc}, at_fault {at_fault!r}")
+    print(f"3D step, rank 6 hung: exit 3 after {secs:.1f} s, ranks named {named}")
 
 
 def mode_async_error():
@@ -619,7 +623,10 @@ def mode_coverage():
     ]
     for np, args in jobs:
         rc, out, err, _ = mpirun(np, args, env=gpu_env(np, calls), timeout=240)
-        expect(rc == 0, f"{args[:2]}: exit {rc}\n{err[-1000:]}")
+        # the calls are what this mode holds: a run's verdict (exit 1: its GPUs' speeds or a
+        # straggler, which a sanitizer's slowness can tip) is not an error
+        expect(rc == 0 or (rc == 1 and args[0] == "run" and "verdict:" in out),
+               f"{args[:2]}: exit {rc}\n{err[-1000:]}")
     # the error paths: an asynchronous NCCL error (the error strings, the abort), a failing GEMM
     failing = [(2, ["coll", "--backend", "nccl", "-b", "8", "-e", "1K", "-n", "3"] + res,
                 {"FAKE_NCCL_FAULT_RANK": 1, "FAKE_NCCL_ERROR_AT": 4}),
