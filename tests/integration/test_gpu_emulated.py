@@ -285,7 +285,11 @@ def mode_hang():
         print(f"hung rank {culprit}: exit 3 after {secs:.1f} s (-T 4); at fault: "
               f"{at_fault[:60]}...")
     # the 3D step: its ranks run different operations on their TP, PP and DP communicators - the
-    # devices' records are compared within each communicator, and rank 6 alone is named
+    # devices' records are compared within each communicator, and rank 6 alone is named (not
+    # under ThreadSanitizer, where one 3D step takes longer than the bound: mode_run's light
+    # variant)
+    if os.environ.get("SC_SANITIZER") == "thread":
+        return
     j = os.path.join(wd, "hang3d.json")
     rc, out, err, secs = mpirun(8, ["run", "--backend", "nccl", "--workload",
                                     os.path.join(WORKLOADS, "gpt3-13b-3d.yaml"), "--tp", "2",
