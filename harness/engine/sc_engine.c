@@ -353,9 +353,9 @@ static sc_status_t engine__iterate_device(sc_engine_t *eng, const engine__step_t
     }
     /* the device's own time between operations, as the library saw its kernels start and end
      * (NCCL's profiler plugin); one figure for the batch */
-    double own = NAN;
-    if (status != SC_OK || !sc_comm_own_time(comm, (n + 1) * step->ops_per_step, &own))
-        own = NAN;
+    double own = NAN; /* left so where the library does not say */
+    if (status == SC_OK)
+        sc_comm_own_time(comm, (n + 1) * step->ops_per_step, &own);
     for (int i = 0; i < n; i++)
         eng->own_batch[i] = own;
     return status;
