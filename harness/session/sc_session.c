@@ -1,7 +1,6 @@
 #include "session/sc_session.h"
 #include "comm/sc_comm_ops.h"
 
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,9 +61,9 @@ void sc_session_unlock(sc_session_t *s)
 
 bool sc_session_crowded(const sc_rte_t *rte, char *buf, size_t len)
 {
-    cpu_set_t set;
-    long cores = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set)
-                                                              : sysconf(_SC_NPROCESSORS_ONLN);
+    /* the host's cores, not this process's affinity: a rank bound to one core (--bind-to core)
+     * is not a crowded host */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
     bool crowded = cores > 0 && rte->local_size > cores;
     if (crowded)
         snprintf(buf, len, "%d ranks on %ld cores of host %s", rte->local_size, cores, rte->host);
