@@ -58,7 +58,7 @@ void sc_session_lock(sc_session_t *s);
 void sc_session_unlock(sc_session_t *s);
 /* The ranks the progress records point at, in words ("" none); their count. */
 int sc_session_culprits(const sc_session_t *s, char *buf, size_t len);
-/* Whether this host runs more ranks than it has cores for this process ("4 ranks on 2 cores
+/* Whether this host runs more ranks than it has cores online ("4 ranks on 2 cores
  * of host vm" into buf): there the scheduler alone can make any rank the slowest, and a
  * straggler found is no verdict on the hardware. "" and false otherwise. */
 bool sc_session_crowded(const sc_rte_t *rte, char *buf, size_t len);
