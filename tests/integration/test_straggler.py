@@ -83,8 +83,12 @@ def test_run(wd):
     least = {r: min(e["dur"] for e in at4 if e["pid"] == r) for r in range(4)}
     others = max(least[r] for r in (0, 1, 3))
     expect(least[2] > 2 * others, f"trace: shortest compute spans at 4 GPUs {least}")
+    # healthy: nobody - or, on a host with more ranks than cores, at most a WARN that says the
+    # scheduler can make any rank the slowest (one rank 5.7 ms behind once, 4 ranks on 2 cores)
     rc, out, doc = run(wd, "healthy")
-    expect(rc == 0 and not straggler_checks(doc), f"healthy: exit {rc}, {straggler_checks(doc)}")
+    held = straggler_checks(doc)
+    expect(rc == 0 and all(c["verdict"] == "WARN" and "cores of host" in c["note"] for c in held),
+           f"healthy: exit {rc}, {held}")
     print(f"run: rank 2's compute x4: step {step:.2f} ms, {without:.2f} ms without its lag; its "
           f"shortest compute span in the trace {least[2] / others:.1f}x the others'; healthy: nobody")
 
