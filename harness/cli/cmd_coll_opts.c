@@ -267,6 +267,13 @@ static const sc_cli_opt_t coll__options[] = {
     O(0, "proto", "P[,P]",
       "LL, LL128, Simple (NCCL_PROTO), a list or all: each swept on NCCL as --algo's lists are",
       SC_OPT_STRING, proto, 0, 0),
+    O(0, "concurrent", "KIND[,KIND]",
+      "traffic that collides: tp (all-reduce in groups of --tp ranks), dp (all-reduce across "
+      "them), a2a (all-to-all over every rank), a list or all - each size timed with each kind "
+      "alone, then all at once; the slowdown per group",
+      SC_OPT_STRING, concurrent, 0, 0),
+    O(0, "tp", "N", "with --concurrent: consecutive ranks in a TP group (default: a host's)",
+      SC_OPT_INT, tp, 1, 1 << 20),
     O(0, "baseline", "FILE",
       "also hold every case to known-good runs (scalecheck baseline create); verdict",
       SC_OPT_STRING, baseline, 0, 0),

@@ -319,6 +319,18 @@ static sc_status_t mpi__iwait(sc_comm_t *comm, sc_err_t *err)
     return mpi__check(comm, rc, "MPI_Waitall", err);
 }
 
+static sc_status_t mpi__itest(sc_comm_t *comm, bool *done, sc_err_t *err)
+{
+    mpi__comm_t *c = (mpi__comm_t *)comm;
+    int flag = 1, rc = MPI_SUCCESS;
+    if (c->npending > 0)
+        rc = MPI_Testall(c->npending, c->pending, &flag, MPI_STATUSES_IGNORE);
+    *done = rc == MPI_SUCCESS && flag;
+    if (*done)
+        c->npending = 0;
+    return mpi__check(comm, rc, "MPI_Testall", err);
+}
+
 static sc_status_t mpi__compute_spin(sc_comm_t *comm, double us, double *measured_us, sc_err_t *err)
 {
     (void)err;
@@ -398,6 +410,7 @@ const sc_backend_ops_t sc_backend_mpi_ops = {
     .isend = mpi__isend,
     .recv = mpi__recv,
     .iwait = mpi__iwait,
+    .itest = mpi__itest,
     .sync = mpi__sync,
     .barrier = mpi__barrier,
     .coll =

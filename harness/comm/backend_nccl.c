@@ -533,6 +533,31 @@ static sc_status_t nccl__iwait(sc_comm_t *comm, sc_err_t *err)
     return status == SC_OK ? sc_nccl_sync(comm, err) : status;
 }
 
+/* Polls the stream once (and the communicator's asynchronous error): the wait's bound is the
+ * caller's, which polls again. */
+static sc_status_t nccl__itest(sc_comm_t *comm, bool *done, sc_err_t *err)
+{
+    nccl__comm_t *c = nccl__of(comm);
+    *done = false;
+    sc_status_t status = c->np2p > 0 ? nccl__p2p_flush(c, NULL, 0, SC_DTYPE_float, 0, err) : SC_OK;
+    if (status != SC_OK)
+        return status;
+    cudaError_t rc = cudaStreamQuery(c->stream);
+    if (rc == cudaSuccess) {
+        *done = true;
+        return SC_OK;
+    }
+    if (sc_nccl_abort_if_asked(c, "testing the stream", err) != SC_OK)
+        return SC_ERR_TIMEOUT;
+    if (rc != cudaErrorNotReady)
+        return nccl__cuda(c, rc, "cudaStreamQuery", err);
+    ncclResult_t state = ncclSuccess;
+    if (c->nccl != NULL && ncclCommGetAsyncError(c->nccl, &state) == ncclSuccess &&
+        state != ncclSuccess && state != ncclInProgress)
+        return nccl__settle(c, state, "testing the stream", err);
+    return SC_OK;
+}
+
 static sc_status_t nccl__memory(sc_comm_t *comm, uint64_t *free_bytes, sc_err_t *err)
 {
     size_t free_now = 0, total = 0;
@@ -583,6 +608,7 @@ const sc_backend_ops_t sc_nccl_ops = {
     .irecv = nccl__irecv,
     .recv = nccl__recv,
     .iwait = nccl__iwait,
+    .itest = nccl__itest,
     .sync = sc_nccl_sync,
     .barrier = nccl__barrier,
     .memory = nccl__memory,

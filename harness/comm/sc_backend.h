@@ -179,6 +179,10 @@ typedef struct {
     sc_status_t (*irecv)(sc_comm_t *comm, void *buf, size_t count, sc_dtype_t dtype, int peer,
                          sc_err_t *err);
     sc_status_t (*iwait)(sc_comm_t *comm, sc_err_t *err);
+    /* Optional: whether everything started on comm has completed (*done), without waiting;
+     * once it has, the operations are finished as iwait finishes them. NULL: sc_comm_itest
+     * waits with iwait and says done. */
+    sc_status_t (*itest)(sc_comm_t *comm, bool *done, sc_err_t *err);
     /* The compute phase (compute/sc_compute.h): a spin of `us` microseconds (*measured_us: what
      * it took). */
     sc_status_t (*compute_spin)(sc_comm_t *comm, double us, double *measured_us, sc_err_t *err);

@@ -83,6 +83,15 @@ static inline sc_status_t sc_comm_iwait(sc_comm_t *c, sc_err_t *err)
 {
     return c->ops->iwait(c, err);
 }
+/* Whether everything started on c has completed, without waiting where the backend can tell
+ * (sc_backend.h: itest); else a wait, then done. */
+static inline sc_status_t sc_comm_itest(sc_comm_t *c, bool *done, sc_err_t *err)
+{
+    if (c->ops->itest != NULL)
+        return c->ops->itest(c, done, err);
+    *done = true;
+    return c->ops->iwait(c, err);
+}
 static inline sc_status_t sc_comm_compute_spin(sc_comm_t *c, double us, double *measured_us,
                                                sc_err_t *err)
 {

@@ -34,7 +34,7 @@
 #include "report/sc_nccl_tests.h"
 #include "util/sc_defaults.h"
 
-static uint64_t coll__next_size(const sc_coll_opts_t *o, uint64_t size)
+uint64_t sc_coll_next_size(const sc_coll_opts_t *o, uint64_t size)
 {
     if (o->step_set)
         return size + o->step_bytes;
@@ -368,7 +368,8 @@ static sc_status_t coll__sweep_one(sc_coll_run_t *run, const sc_coll_t *coll, sc
 {
     const sc_coll_opts_t *o = &run->opts;
     for (run->cycle = 1; o->cycles == 0 || run->cycle <= o->cycles; run->cycle++) {
-        for (uint64_t size = o->min_bytes; size <= o->max_bytes; size = coll__next_size(o, size)) {
+        for (uint64_t size = o->min_bytes; size <= o->max_bytes;
+             size = sc_coll_next_size(o, size)) {
             sc_case_t c = {.coll = coll, .dtype = dtype, .op = op, .root = root};
             if (!sc_engine_shape_case(run->eng, &c, size))
                 continue; /* too small for one element per rank */
@@ -436,8 +437,8 @@ static uint64_t coll__largest_need(const sc_coll_run_t *run)
     uint64_t largest = 0, size = o->min_bytes; /* to the last size the sweep reaches */
     if (o->step_set && o->step_bytes > 0 && o->max_bytes > size)
         size += (o->max_bytes - size) / o->step_bytes * o->step_bytes;
-    while (!o->step_set && size < o->max_bytes && coll__next_size(o, size) <= o->max_bytes)
-        size = coll__next_size(o, size);
+    while (!o->step_set && size < o->max_bytes && sc_coll_next_size(o, size) <= o->max_bytes)
+        size = sc_coll_next_size(o, size);
     for (const sc_coll_t *const *cp = sc_coll_list(); *cp != NULL; cp++) {
         sc_case_t c = {.coll = *cp, .dtype = SC_DTYPE_int8, .root = o->root};
         if ((o->colls & 1u << (cp - sc_coll_list())) && sc_engine_shape_case(run->eng, &c, size)) {
@@ -576,6 +577,8 @@ static void coll__run_name(const sc_coll_opts_t *o, char *name, size_t len)
                                      (*cp)->name);
     if (o->all_colls)
         snprintf(name, len, "coll-all");
+    if (o->concurrent != NULL)
+        snprintf(name, len, "coll-concurrent");
 }
 
 /* --algo: the model prices it (with a topology), and NCCL is told to use it before any
@@ -598,6 +601,27 @@ static sc_status_t coll__algo(sc_coll_run_t *run, sc_err_t *err)
     if (status == SC_OK && sc_topology_algo_nccl(algo) != NULL)
         setenv("NCCL_ALGO", sc_topology_algo_nccl(algo), 1);
     return status;
+}
+
+/* --concurrent: the kinds that can run on this launch, and what it is not held to. */
+static sc_status_t coll__concurrent(sc_coll_run_t *run, sc_err_t *err)
+{
+    const sc_coll_opts_t *o = &run->opts;
+    if (o->concurrent == NULL)
+        return o->tp > 0 ? sc_err_set(err, SC_ERR_USAGE, "--tp: only with --concurrent") : SC_OK;
+    const char *other = o->topology             ? "--topology"
+                        : o->baseline           ? "--baseline"
+                        : run->nchoices > 0     ? "--algo/--proto lists"
+                        : o->nccl_tests_output  ? "--nccl-tests-output"
+                        : o->nccl_json_path     ? "-J"
+                        : o->cycles != 1        ? "-N"
+                        : o->eng.graph_launches ? "-G"
+                        : o->min_avg_busbw > 0  ? "NCCL_TESTS_MIN_BW"
+                                                : NULL;
+    if (other != NULL)
+        return sc_err_set(err, SC_ERR_USAGE,
+                          "--concurrent: not with %s (each kind is held to itself alone)", other);
+    return sc_coll_concurrent_parse(o->concurrent, o->tp, run->rte, &run->concurrent, err);
 }
 
 /* The collectives asked for that the backend does not run: named ones are bad usage; those of
@@ -638,6 +662,8 @@ static sc_status_t coll__setup(sc_coll_run_t *run, int argc, char **argv, sc_err
         run->opts.topology ? sc_topology_load(run->opts.topology, &run->topo, err) : SC_OK;
     if (status == SC_OK)
         status = coll__algo(run, err);
+    if (status == SC_OK)
+        status = coll__concurrent(run, err);
     if (status == SC_OK)
         status = sc_drive_baseline_load(run->opts.baseline, &run->baseline, err);
     if (status == SC_OK)
@@ -717,7 +743,9 @@ int sc_drive_coll(const sc_rte_t *rte, const sc_coll_opts_t *opts, int argc, cha
     sc_err_clear(&err);
     sc_status_t status = coll__setup(&run, argc, argv, &err);
     if (status == SC_OK)
-        status = run.nchoices > 0 ? sc_coll_sweep_choices(&run, &err) : coll__sweep(&run, &err);
+        status = run.concurrent     ? sc_coll_sweep_concurrent(&run, run.concurrent, &err)
+                 : run.nchoices > 0 ? sc_coll_sweep_choices(&run, &err)
+                                    : coll__sweep(&run, &err);
     if (status == SC_OK)
         sc_session_telemetry(&run.ses, &run.doc.health, &run.doc.nhealth);
     if (status == SC_OK && rte->rank == 0) {
@@ -735,7 +763,8 @@ int sc_drive_coll(const sc_rte_t *rte, const sc_coll_opts_t *opts, int argc, cha
                              &run.doc.checks);
     }
     if (status == SC_OK && rte->rank == 0) {
-        coll__print_summary(&run);
+        if (!run.concurrent)
+            coll__print_summary(&run);
         double t0 = coll__now();
         /* every row is in the journal already: result.json copies its lines */
         run.doc.journal_whole = run.journal != NULL && fflush(run.journal) == 0;

@@ -25,8 +25,10 @@ typedef struct {
     const char *topology;    /* expectations per case and the verdict */
     const char *baseline;    /* known-good runs every case is also held to */
     const char *algo;        /* --algo: forced on NCCL (NCCL_ALGO) and in the model; a list */
-    const char *proto; /* --proto: NCCL_PROTO, a list or all (drive/sc_drive_coll_choices.h) */
-    int looks;         /* a case slower than the topology allows is measured up to this often */
+    const char *proto;      /* --proto: NCCL_PROTO, a list or all (drive/sc_drive_coll_choices.h) */
+    const char *concurrent; /* --concurrent: tp, dp, a2a, all - timed alone and together */
+    int tp;                 /* --tp: ranks in a TP group (0: a host's) */
+    int looks; /* a case slower than the topology allows is measured up to this often */
     bool help;
     /* nccl-tests' flags (docs/accept.md, "nccl-tests habits"): what they mean here is in the table
      */

@@ -46,6 +46,7 @@ typedef struct sc_coll_run {
     sc_coll_choice_t choices[SC_COLL_CHOICES_MAX];
     int nchoices;
     char asked[80];
+    unsigned concurrent; /* --concurrent: the kinds of traffic run at once (bit per kind) */
 } sc_coll_run_t;
 
 /* Every collective x type x reduction x size run->opts asks for, on run->eng. Collective. */
@@ -55,5 +56,15 @@ sc_status_t sc_coll_measured_some(sc_coll_run_t *run, sc_err_t *err);
 /* --algo/--proto lists: the sweep once per combination, then the fastest of each case
  * (sc_drive_coll_choices.c). Collective. */
 sc_status_t sc_coll_sweep_choices(sc_coll_run_t *run, sc_err_t *err);
+
+/* The size after size in the sweep (-f, -i). */
+uint64_t sc_coll_next_size(const sc_coll_opts_t *o, uint64_t size);
+/* --concurrent LIST (tp, dp, a2a, all) into kind bits, the kinds the launch cannot run refused
+ * (named) or, from all, left out; fewer than two is bad usage (sc_drive_coll_concurrent.c). */
+sc_status_t sc_coll_concurrent_parse(const char *list, int tp, const sc_rte_t *rte, unsigned *kinds,
+                                     sc_err_t *err);
+/* Every size of the sweep with each kind alone and all at once: traffic rows and their
+ * checks in run->doc (rank 0). Collective. */
+sc_status_t sc_coll_sweep_concurrent(sc_coll_run_t *run, unsigned kinds, sc_err_t *err);
 
 #endif

@@ -279,6 +279,7 @@ void sc_result_free(sc_result_t *r)
     sc_result_free_matrix(r);
     sc_list_free(&r->pairs);
     sc_list_free(&r->groups);
+    sc_list_free(&r->traffic);
     sc_soak_cycles_free(&r->soak);
     sc_localization_free(&r->localization);
     sc_list_free(&r->checks);
@@ -457,6 +458,24 @@ const sc_field_t sc_group_row_fields[] = {
     R(busbw_GBps, SC_FIELD_DOUBLE, CSV),
     R(looks, SC_FIELD_INT, CSV),
     {"verdict", SC_FIELD_LEVEL, offsetof(sc_group_row_t, level), sizeof(sc_level_t), CSV, NULL},
+    SC__END,
+};
+#undef R
+
+#define R(field, kind, show) SC__F(sc_traffic_row_t, field, kind, show)
+const sc_field_t sc_traffic_row_fields[] = {
+    R(kind, SC_FIELD_TEXT, BOTH),
+    R(group, SC_FIELD_TEXT, BOTH),
+    R(coll, SC_FIELD_TEXT, BOTH),
+    R(size_bytes, SC_FIELD_U64, BOTH),
+    R(ranks, SC_FIELD_INT, BOTH),
+    R(alone_us, SC_FIELD_DOUBLE, BOTH),
+    R(loaded_us, SC_FIELD_DOUBLE, BOTH),
+    R(alone_GBps, SC_FIELD_DOUBLE, BOTH),
+    R(loaded_GBps, SC_FIELD_DOUBLE, BOTH),
+    R(slowdown, SC_FIELD_DOUBLE, BOTH),
+    R(vs_peers, SC_FIELD_DOUBLE, BOTH),
+    {"verdict", SC_FIELD_LEVEL, offsetof(sc_traffic_row_t, level), sizeof(sc_level_t), BOTH, NULL},
     SC__END,
 };
 #undef R

@@ -255,6 +255,24 @@ typedef struct {
     sc_level_t level;
 } sc_group_row_t;
 
+/* Traffic that collides (coll --concurrent, pairs --background): one victim - a group's
+ * collective, or a pair, or the pairs of a host, leaf or spine - measured alone and under the
+ * load of the others (docs/endings.md, "Traffic that collides"). */
+typedef struct {
+    char kind[16];   /* coll: "tp", "dp", "a2a"; pairs: "pair", "host", "leaf", "spine" */
+    char group[160]; /* who: its hosts ("h1 h2"), a pair ("h1>h3"), a leaf's name */
+    char coll[16];   /* what it ran: allreduce, alltoall, send */
+    uint64_t size_bytes;
+    int ranks;                      /* in the group (a pair: 2; a host or leaf: its pairs) */
+    double alone_us, loaded_us;     /* one operation's median time, alone and under load */
+    double alone_GBps, loaded_GBps; /* bus bandwidth (a pair: one way) alone and under load */
+    double slowdown;                /* loaded / alone time */
+    /* loaded time over the fastest loaded group of its kind and size (absent: no peer): a
+     * group on a slow leaf is slowed against its peers under the same load */
+    double vs_peers;
+    sc_level_t level;
+} sc_traffic_row_t;
+
 /* ---- a compute phase on one rank (`scalecheck compute`) ---- */
 typedef struct {
     char dtype[16]; /* gemm */
@@ -310,6 +328,7 @@ typedef struct {
 typedef SC_LIST(sc_point_t) sc_points_t;
 typedef SC_LIST(sc_pair_row_t) sc_pair_rows_t;
 typedef SC_LIST(sc_group_row_t) sc_group_rows_t;
+typedef SC_LIST(sc_traffic_row_t) sc_traffic_rows_t;
 typedef SC_LIST(sc_prediction_row_t) sc_prediction_rows_t;
 typedef SC_LIST(sc_model_point_t) sc_model_points_t;
 
@@ -366,6 +385,7 @@ extern const sc_field_t sc_check_fields[];
 extern const sc_field_t sc_finding_fields[];
 extern const sc_field_t sc_pair_row_fields[];
 extern const sc_field_t sc_group_row_fields[];
+extern const sc_field_t sc_traffic_row_fields[];
 extern const sc_field_t sc_gemm_row_fields[]; /* sc_compute_row_t, --mode gemm */
 extern const sc_field_t sc_spin_row_fields[]; /* sc_compute_row_t, --mode spin */
 extern const sc_field_t sc_prediction_row_fields[];

@@ -64,6 +64,8 @@ typedef struct {
     double *uni, *uni_first, *bidir, *latency; /* npairs_nodes^2 each */
     sc_pair_rows_t pairs;
     sc_group_rows_t groups; /* the bisect search's group all-reduces */
+    /* coll --concurrent, pairs --background: each victim alone and under load */
+    sc_traffic_rows_t traffic;
     sc_localization_t localization;
     bool has_localization;
     char mode[16], per[16], method[16], strategy[16];

@@ -385,6 +385,8 @@ static bool json_in__lists(sc_json_src_t *src, const json_t *doc, sc_result_t *r
                              sc_pair_row_fields) &&
            sc_json_read_list(src, doc, "groups", &r->groups, sizeof(sc_group_row_t),
                              sc_group_row_fields) &&
+           sc_json_read_list(src, doc, "traffic", &r->traffic, sizeof(sc_traffic_row_t),
+                             sc_traffic_row_fields) &&
            sc_json_read_list(src, doc, "findings", &r->findings, sizeof(sc_finding_t),
                              sc_finding_fields) &&
            sc_json_read_list(src, doc, "preflight", &r->preflight, sizeof(sc_hostcfg_t),

@@ -20,6 +20,12 @@
 #define SC_DEFAULT_STRAGGLER_MIN_LAG 0.05
 #define SC_STRAGGLER_WARN            0.10
 #define SC_STRAGGLER_FAIL            0.50
+/* Traffic that collides (coll --concurrent, pairs --background; judge/sc_traffic_verdict.h): a
+ * victim under load is judged by its slowdown (loaded / alone time). Two flows sharing one link
+ * fairly each run half as fast: slower than that is a WARN (the load takes more than a fair
+ * share), and a quarter of its speed or less a FAIL (the fabric lets the load starve it). */
+#define SC_COLLIDE_WARN_SLOWDOWN 2.0
+#define SC_COLLIDE_FAIL_SLOWDOWN 4.0
 /* The backend's bound for a --timeout of timeout_s (<= 0: none). */
 #define SC_BACKEND_TIMEOUT_S(timeout_s)                                                            \
     ((timeout_s) > 0 ? (timeout_s) + SC_DEFAULT_BACKEND_GRACE_S : (timeout_s))
