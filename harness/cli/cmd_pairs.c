@@ -44,6 +44,10 @@ static const sc_cli_opt_t pairs__options[] = {
       "every pair (n-1 rounds); quick: each node once, suspects again; bisect: group "
       "all-reduces halved; switch: under and across the topology's leaves (default all)",
       SC_OPT_STRING, strategy, 0, 0),
+    O(0, "background", "alltoall",
+      "measure every pair again while the other ranks of each host run an all-to-all (launch 2 "
+      "or more a host): each victim's slowdown per pair, host, leaf and spine",
+      SC_OPT_STRING, background, 0, 0),
     O(0, "plan-only", NULL, "print the rounds and pairs each strategy takes on --nodes, no traffic",
       SC_OPT_FLAG, plan_only, 0, 0),
     /* counted, not listed (all, quick and switch in closed form, bisect's halvings simulated):

@@ -12,6 +12,7 @@
 #include "pairs/sc_pairs.h"
 #include "report/sc_pairs_report.h"
 #include "drive/sc_drive_pairs.h"
+#include "drive/sc_drive_pairs_background.h"
 #include "judge/sc_verdict.h"
 #include "drive/sc_drive_baseline.h"
 #include "drive/sc_drive_end.h"
@@ -46,7 +47,10 @@ static sc_status_t pairs__topology(const sc_drive_pairs_opts_t *o, const sc_rte_
     /* between nodes: the node's NICs; inside one: a GPU's intra bandwidth */
     *expected = rte->nhosts > 1 && !o->per_rank ? sc_topology_inter_GBps(&t, 1)
                                                 : sc_topology_intra_GBps(&t);
-    if (o->m.strategy != SC_PAIRS_switch)
+    /* --background reports per leaf and spine where the topology has a map */
+    bool leaves_wanted =
+        o->m.strategy == SC_PAIRS_switch || (o->background != NULL && t.switches_file[0] != '\0');
+    if (!leaves_wanted)
         return SC_OK;
     const char **hosts = calloc((size_t)rte->size, sizeof(char *));
     for (int r = 0; hosts != NULL && r < rte->size; r++)
@@ -209,6 +213,20 @@ static void pairs__round(void *arg, const sc_pairs_matrix_t *so_far, int round, 
     doc->reason[0] = '\0';
 }
 
+/* --background: the victims' rows and their checks, printed after the matrix's verdict. */
+static void pairs__background(sc_session_t *ses, const sc_pairs_matrix_t *quiet,
+                              const sc_pairs_matrix_t *loaded, pairs__run_t *run,
+                              const sc_leaves_t *leaves, const sc_background_t *bg)
+{
+    sc_result_t *doc = &run->doc;
+    size_t before = doc->checks.n;
+    sc_pairs_background_rows(ses, quiet, loaded, (const char *const *)run->names, leaves,
+                             run->o->m.size, bg, doc);
+    sc_checks_t added = {doc->checks.items + before, doc->checks.n - before, 0};
+    if (added.n > 0)
+        sc_verdict_print(stdout, ses->res.log, &added);
+}
+
 /* pairs' own files (sc_drive_ending_t.also, every ending): the pairs as CSV, in the run
  * directory and at --csv. */
 typedef struct {
@@ -238,6 +256,8 @@ int sc_drive_pairs(const sc_rte_t *rte, const sc_drive_pairs_opts_t *opts, int a
         status = sc_drive_baseline_load(o.baseline, &baseline, &err);
     if (status == SC_OK)
         status = sc_drive_check_outputs(&o.common, &err);
+    if (status == SC_OK)
+        status = sc_pairs_background_check(o.background, o.per_rank, rte, &err);
     int participants = o.per_rank ? rte->size : rte->nhosts;
     if (status == SC_OK && participants < 2)
         status = sc_err_set(&err, SC_ERR_USAGE,
@@ -276,6 +296,10 @@ int sc_drive_pairs(const sc_rte_t *rte, const sc_drive_pairs_opts_t *opts, int a
     pairs__participant_leaves(&rank_leaves, x.pc, &o, &leaves);
     if (status == SC_OK && x.pc != NULL)
         status = sc_pairs_measure(&x, &o.m, expected, &m, &err);
+    sc_pairs_matrix_t loaded = {0};
+    sc_background_t bg = {0};
+    if (status == SC_OK && o.background != NULL) /* the victims again, under the load */
+        status = sc_pairs_background_run(&ses, &x, &o.m, o.m.size, &loaded, &bg, &err);
     if (status == SC_OK && rte->rank == 0) {
         sc_result_t *doc = &run.doc; /* its header stays; the rounds' matrices give way */
         sc_result_free_matrix(doc);
@@ -297,6 +321,8 @@ int sc_drive_pairs(const sc_rte_t *rte, const sc_drive_pairs_opts_t *opts, int a
         sc_pairs_report(&ses.res, &m, (const char *const *)run.names, expected, o.m.tolerance,
                         leaves.nleaves > 0 ? &leaves : NULL, doc);
         pairs__baseline(&baseline, o.baseline, &ses.res, doc);
+        if (o.background != NULL)
+            pairs__background(&ses, &m, &loaded, &run, leaves.nleaves > 0 ? &leaves : NULL, &bg);
         failed = sc_verdict_exit(doc);
         status = sc_drive_complete(&ses, doc, &ending, &err);
     }
@@ -304,6 +330,7 @@ int sc_drive_pairs(const sc_rte_t *rte, const sc_drive_pairs_opts_t *opts, int a
         sc_drive_save_failed(&ses, &run.doc, &err, &ending);
     int code = sc_session_finish(&ses, rte, "pairs", status, &err, failed);
     sc_pairs_matrix_free(&m);
+    sc_pairs_matrix_free(&loaded);
     pairs__run_free(&run);
     sc_comm_group_close(&x.pc, &x.control);
     sc_session_close(&ses);

@@ -15,6 +15,7 @@ typedef struct {
     bool per_rank, help, plan_only;
     int plan_nodes;
     const char *topology, *baseline, *mode, *per, *method, *strategy;
+    const char *background; /* --background alltoall: the matrix again under that load */
 } sc_drive_pairs_opts_t;
 
 /* The pairs run whole from o (checked by the cli: its words already read into o.m); every
