@@ -171,28 +171,35 @@ static sc_status_t conc__phase(conc_t *c, const bool *on, double *median_us, sc_
     return status;
 }
 
-/* "h1 h2": the distinct hosts of a kind's group, in rank order (cut short with "..."). */
+/* "h1 h2": the distinct hosts of a kind's group in rank order, and its ranks where a host
+ * holds more than one of them ("vm: 0 1"); cut short with "..." */
 static void conc__hosts(const conc_t *c, int kind, int color, char *out, size_t len)
 {
     const sc_rte_t *rte = c->run->rte;
     size_t used = 0;
+    int members = 0, hosts = 0;
     out[0] = '\0';
-    const char *last = NULL;
     for (int r = 0; r < rte->size; r++) {
-        if (conc__color(c, kind, r) != color || (last && !strcmp(last, rte->hosts[r])))
+        if (conc__color(c, kind, r) != color)
             continue;
+        members++;
         bool again = false;
         for (int q = 0; q < r && !again; q++)
-            again = conc__color(c, kind, q) == color && !strcmp(rte->hosts[q], rte->hosts[r]);
-        if (again)
-            continue;
-        last = rte->hosts[r];
-        if (used + strlen(last) + 5 >= len) {
-            snprintf(out + used, len - used, " ...");
-            return;
+            again = conc__color(c, kind, q) == color && rte->host_index[q] == rte->host_index[r];
+        if (!again && used + 8 < len) {
+            used +=
+                (size_t)snprintf(out + used, len - used, "%s%.40s", used ? " " : "", rte->hosts[r]);
+            hosts++;
         }
-        used += (size_t)snprintf(out + used, len - used, "%s%s", used ? " " : "", last);
     }
+    const char *sep = ": "; /* before the first rank, then a space */
+    for (int r = 0; members > hosts && r < rte->size && used + 8 < len; r++)
+        if (conc__color(c, kind, r) == color) {
+            used += (size_t)snprintf(out + used, len - used, "%s%d", sep, r);
+            sep = " ";
+        }
+    if (used + 8 >= len)
+        snprintf(out + len - 5, 5, " ...");
 }
 
 /* rank 0: a row per kind and group from every rank's medians (all[r * 2K + phase * K + k]). */

@@ -19,6 +19,17 @@ CASES = [
      "--algo/--proto lists: NCCL_ALGO and NCCL_PROTO are NCCL's (backend mpi)"),
     (["--algo", "all", "--topology", "localhost"],
      "--algo/--proto lists: a sweep of NCCL's choices is not held to --topology"),
+    # traffic that collides: the kinds by name, those a launch cannot run, what it is not held to
+    (["--concurrent", "tp,pp"], "--concurrent: 'pp' is not one of tp, dp, a2a, all"),
+    (["--concurrent", "dp"], "--concurrent dp: one TP group, no DP across groups on 2 ranks"),
+    (["--concurrent", "tp"], "--concurrent: fewer than two kinds of traffic can run on 2 ranks"),
+    (["--concurrent", "all", "--tp", "3"], "--tp 3: does not divide the 2 ranks"),
+    (["--tp", "2"], "--tp: only with --concurrent"),
+    (["--concurrent", "all", "--topology", "localhost"],
+     "--concurrent: not with --topology (each kind is held to itself alone)"),
+    (["pairs", "--background", "incast"], "--background: 'incast' is not alltoall"),
+    (["pairs", "--background", "alltoall", "--per", "rank"],
+     "--background: with --per node (the other ranks of each host make the load)"),
 ]
 
 
@@ -26,7 +37,8 @@ def run_case(numbered):
     """One case in a results folder of its own: the run that made a directory is the one named."""
     i, (args, message) = numbered
     base = os.path.join(WD, f"results-{i}")
-    return args, message, base, mpirun(2, ["coll", "--results-dir", base] + args, timeout=60)
+    command = ["coll"] if args[0] != "pairs" else []  # a case names pairs, or is coll's
+    return args, message, base, mpirun(2, command + args + ["--results-dir", base], timeout=60)
 
 
 def test():
@@ -36,7 +48,8 @@ def test():
     for args, message, base, (rc, out, err, _) in outcomes:
         expect(rc == 2, f"{args}: exit {rc}, expected 2\n{err[-1000:]}")
         expect(message in err, f"{args}: expected '{message}' in stderr, got:\n{err[-1000:]}")
-        expect(err.count("scalecheck coll:") == 1, f"{args}: the message should appear once:\n{err}")
+        said = f"scalecheck {'pairs' if args[0] == 'pairs' else 'coll'}:"
+        expect(err.count(said) == 1, f"{args}: the message should appear once:\n{err}")
         expect(not os.path.exists(base), f"{args}: a results directory was created")
     rc, out, err, _ = mpirun(1, ["nosuchcommand"], timeout=60)
     expect(rc == 2 and "unknown command 'nosuchcommand' (try scalecheck --help)" in err,

@@ -236,6 +236,47 @@ def mode_straggler():
           f"{lags[len(lags) // 2]:.0f} us; {checks[0]['note']}")
 
 
+def concurrent_run(wd, name, env):
+    """coll --concurrent all on 4 emulated GPUs in TP pairs: its rows by kind and group."""
+    jpath = os.path.join(wd, name + ".json")
+    rc, out, err, _ = mpirun(4, ["coll", "--backend", "nccl", "-T", "60", "--concurrent", "all",
+                                 "--tp", "2", "-b", "256K", "-e", "256K", "-n", "8", "--json",
+                                 jpath, "--results-dir", os.path.join(wd, "r")], env=env,
+                             timeout=240)
+    expect(os.path.exists(jpath), f"{name}: exit {rc}, no result\n{err[-1500:]}")
+    doc = load_json(jpath)
+    rows = {(r["kind"], r["group"]): r for r in doc["traffic"]}
+    expect(sorted(rows) == [("a2a", "vm: 0 1 2 3"), ("dp", "vm: 0 2"), ("dp", "vm: 1 3"),
+                            ("tp", "vm: 0 1"), ("tp", "vm: 2 3")] if doc["hosts"] == ["vm"]
+           else len(rows) == 5, f"{name}: rows {sorted(rows)}")
+    for r in doc["traffic"]:
+        expect(r["alone_us"] > 0 and r["loaded_us"] > 0 and r["alone_GBps"] > 0
+               and r["size_bytes"] == 256 << 10 and r["slowdown"] > 0, f"{name}: row {r}")
+    return rc, doc, sorted(doc["traffic"], key=lambda r: (r["kind"], r["group"]))
+
+
+def mode_concurrent():
+    """Traffic that collides on the GPU path: TP, DP and all-to-all communicators of NCCL run at
+    once (each on its stream, polled to its own end); with rank 1's GPU 3 ms late to each
+    operation (FAKE_NCCL_SLOW), the TP and DP groups it is in are slowed against their peers
+    under the same load, the others not; healthy, no group is."""
+    wd = workdir("gpu-emu-concurrent")
+    rc, doc, rows = concurrent_run(wd, "healthy", gpu_env(4))
+    alike = [c for c in doc["checks"] if "alike" in c["name"]]
+    expect(rc in (0, 1) and len(alike) == 2 and all(c["verdict"] != "FAIL" for c in alike),
+           f"healthy: exit {rc}, {alike}")
+    rc, doc, rows = concurrent_run(wd, "slow", gpu_env(4, FAKE_NCCL_SLOW="1:3000"))
+    with_1 = [r for r in rows if r["kind"] in ("tp", "dp") and "1" in r["group"].split(": ")[1].split()]
+    without = [r for r in rows if r["kind"] in ("tp", "dp") and r not in with_1]
+    expect(len(with_1) == 2 and all(r["vs_peers"] >= 2 for r in with_1) and
+           all(r["vs_peers"] < 1.5 for r in without), f"slow rank 1: {rows}")
+    failed = [c for c in doc["checks"] if "alike" in c["name"] and c["verdict"] != "PASS"]
+    expect(rc == (1 if any(c["verdict"] == "FAIL" for c in doc["checks"]) else 0) and
+           len(failed) == 2, f"slow rank 1: exit {rc}, checks {doc['checks']}")
+    print("slow GPU 1: " + ", ".join(f"{r['kind']} {r['group']} {r['vs_peers']:.2f}x peers"
+                                     for r in rows if r["kind"] != "a2a"))
+
+
 def mode_register():
     """-R 1 (nccl-tests' local registration): buffers from ncclMemAlloc, registered with the
     communicator, exact; -R 1 on the host path and -R 2 refused by name, nothing on disk."""
@@ -732,7 +773,8 @@ def mode_device_check():
 MODES = {
     "coll2": lambda: mode_coll(2), "coll4": lambda: mode_coll(4), "coll8": lambda: mode_coll(8),
     "wrong": mode_wrong, "graph": mode_graph, "blocking": mode_blocking,
-    "old-nccl": mode_old_nccl, "register": mode_register, "choices": mode_choices, "straggler": mode_straggler, "hang": mode_hang, "async-error": mode_async_error,
+    "old-nccl": mode_old_nccl, "register": mode_register, "choices": mode_choices, "straggler": mode_straggler,
+    "concurrent": mode_concurrent, "hang": mode_hang, "async-error": mode_async_error,
     "refused": mode_open_refused, "run": mode_run, "pairs": mode_pairs, "soak": mode_soak,
     "compute": mode_compute, "coverage": mode_coverage, "acceptance": mode_acceptance,
     "device-check": mode_device_check,

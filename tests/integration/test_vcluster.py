@@ -31,6 +31,10 @@
              two sizes so that every strategy meets every fault);
   soak     - `soak` on 4 hosts: the quick pair check in every cycle, clean (PASS), then with h3
              shaped: every cycle names h3 and fails, exit 1;
+  collide  - traffic that collides: `coll --concurrent` (TP, DP and all-to-all groups alone,
+             then at once) and `pairs --background alltoall` (the second rank of each host
+             loads the fabric while the pairs are measured again): healthy, no group slowed
+             against its peers; with h3 shaped, h3's victims are and the others not (FAIL);
   refused  - `up` where namespaces cannot be made (an unprivileged user namespace stands in
              for a chroot or a container): exit 4 with ip's reason, nothing left behind.
 Every mode checks that `down` leaves nothing: no namespace, no process, no temporary folder of
@@ -639,6 +643,61 @@ def soak(wd):
     vc("heal", NAME, "h3")
 
 
+def collide_runs(wd, tag):
+    """coll --concurrent (a rank a host, TP pairs of hosts: tp h1 h2 and h3 h4, dp h1 h3 and h2
+    h4, a2a over all) and pairs --background alltoall (2 ranks a host: the second loads)."""
+    out = {}
+    for name, per_host, args in (
+            ("coll", 1, ["coll", "--concurrent", "all", "--tp", "2", "-b", "256K", "-e", "256K",
+                         "-n", "6"]),
+            ("pairs", 2, ["pairs", "--background", "alltoall", "--mode", "serial", "--size",
+                          "256K", "-n", "4", "--looks", "1"])):
+        jpath = os.path.join(wd, f"{tag}-{name}.json")
+        p = vmpi(per_host, args + ["--json", jpath, "--results-dir", os.path.join(wd, "results")],
+                 timeout=400)
+        expect(os.path.exists(jpath), f"{tag} {name}: exit {p.returncode}, no JSON\n"
+                                      f"{p.stdout[-1500:]}\n{p.stderr[-1500:]}")
+        doc = load_json(jpath)
+        groups = {(r["kind"], r["group"]): r for r in doc["traffic"] if r["kind"] != "pair"}
+        for r in doc["traffic"]:
+            expect(r["alone_GBps"] > 0 and r["loaded_GBps"] > 0 and r["slowdown"] > 0,
+                   f"{tag} {name}: row {r}")
+        out[name] = (p.returncode, doc, groups)
+        print(f"{tag} {name} (exit {p.returncode}): " + ", ".join(
+            f"{k} {g} {r['slowdown']:.2f}x alone {r.get('vs_peers') or 1:.2f}x peers"
+            for (k, g), r in sorted(groups.items())))
+    return out
+
+
+def collide(wd):
+    """Traffic that collides on 4 hosts: healthy, no group is slowed against its peers under the
+    same load; with h3's link shaped, the victims on h3 (coll's groups with h3 in them, pairs'
+    host h3) are slowed against their peers and the others not, a FAIL naming them."""
+    healthy = collide_runs(wd, "healthy")
+    expect(sorted(healthy["coll"][2]) == [("a2a", "h1 h2 h3 h4"), ("dp", "h1 h3"), ("dp", "h2 h4"),
+                                           ("tp", "h1 h2"), ("tp", "h3 h4")],
+           f"coll's groups: {sorted(healthy['coll'][2])}")
+    expect(sorted(healthy["pairs"][2]) == [("host", f"h{i}") for i in range(1, 5)],
+           f"pairs' victims: {sorted(healthy['pairs'][2])}")
+    pair_rows = [r for r in healthy["pairs"][1]["traffic"] if r["kind"] == "pair"]
+    expect(len(pair_rows) == 12, f"pairs: {len(pair_rows)} pair rows, expected 12")
+    for name, (rc, doc, groups) in healthy.items():
+        alike = [c for c in doc["checks"] if "alike" in c["name"]]
+        expect(alike and all(c["verdict"] != "FAIL" for c in alike), f"healthy {name}: {alike}")
+    vc("shape", NAME, "h3", SLOWER)
+    shaped = collide_runs(wd, "shaped")
+    for name, (rc, doc, groups) in shaped.items():
+        on_h3 = {g: r for g, r in groups.items() if "h3" in g[1].split() and g[0] != "a2a"}
+        others = {g: r for g, r in groups.items() if g not in on_h3 and g[0] != "a2a"}
+        expect(on_h3 and all((r.get("vs_peers") or 1) >= 4 for r in on_h3.values()),
+               f"shaped {name}: h3's victims {on_h3}")
+        expect(others and all((r.get("vs_peers") or 1) < 2 for r in others.values()),
+               f"shaped {name}: the others {others}")
+        failed = [c for c in doc["checks"] if "alike" in c["name"] and c["verdict"] == "FAIL"]
+        expect(rc == 1 and failed and all("h3" in c["name"] for c in failed),
+               f"shaped {name}: exit {rc}, {failed}")
+
+
 def refused():
     if subprocess.run(["unshare", "--user", "--map-root-user", "true"],
                       capture_output=True).returncode != 0:
@@ -678,7 +737,7 @@ def test():
         {"healthy": healthy, "shaped": shaped, "cut": cut, "repeat": repeat, "slow": slow, "curve": curve,
          "calibrated": calibrated, "ucx": lambda wd: (healthy(wd, "ucx"), healthy(wd, "ucx", "put")),
          "slurm": slurm, "preflight": preflight, "strategies": strategies,
-         "strategies16": strategies, "soak": soak}[MODE](wd)
+         "strategies16": strategies, "soak": soak, "collide": collide}[MODE](wd)
     finally:
         vc("down", NAME, check=False)
     out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
