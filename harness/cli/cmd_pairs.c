@@ -48,6 +48,11 @@ static const sc_cli_opt_t pairs__options[] = {
       "measure every pair again while the other ranks of each host run an all-to-all (launch 2 "
       "or more a host): each victim's slowdown per pair, host, leaf and spine",
       SC_OPT_STRING, background, 0, 0),
+    O(0, "bisection", NULL,
+      "also measure the bisection: half the nodes (by leaf, with a topology's switches: map) "
+      "paired with the other half, each pair alone, then all at once; held to the topology's "
+      "inter.oversubscription",
+      SC_OPT_FLAG, bisection, 0, 0),
     O(0, "plan-only", NULL, "print the rounds and pairs each strategy takes on --nodes, no traffic",
       SC_OPT_FLAG, plan_only, 0, 0),
     /* counted, not listed (all, quick and switch in closed form, bisect's halvings simulated):

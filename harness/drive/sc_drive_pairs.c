@@ -32,7 +32,8 @@
  * switch map's leaf of every rank's host when --strategy switch asks for it (all are checked
  * before anything runs: a host under no leaf is exit 2). */
 static sc_status_t pairs__topology(const sc_drive_pairs_opts_t *o, const sc_rte_t *rte,
-                                   double *expected, sc_leaves_t *leaves, sc_err_t *err)
+                                   double *expected, sc_leaves_t *leaves, sc_cut_spec_t *cut,
+                                   sc_err_t *err)
 {
     sc_topology_t t;
     *expected = 0;
@@ -47,9 +48,12 @@ static sc_status_t pairs__topology(const sc_drive_pairs_opts_t *o, const sc_rte_
     /* between nodes: the node's NICs; inside one: a GPU's intra bandwidth */
     *expected = rte->nhosts > 1 && !o->per_rank ? sc_topology_inter_GBps(&t, 1)
                                                 : sc_topology_intra_GBps(&t);
+    *cut = (sc_cut_spec_t){
+        .held = true, .oversubscription = t.oversubscription, .nodes_per_leaf = t.nodes_per_leaf};
+    snprintf(cut->topology, sizeof(cut->topology), "%s", t.name);
     /* --background reports per leaf and spine where the topology has a map */
-    bool leaves_wanted =
-        o->m.strategy == SC_PAIRS_switch || (o->background != NULL && t.switches_file[0] != '\0');
+    bool leaves_wanted = o->m.strategy == SC_PAIRS_switch ||
+                         ((o->background != NULL || o->bisection) && t.switches_file[0] != '\0');
     if (!leaves_wanted)
         return SC_OK;
     const char **hosts = calloc((size_t)rte->size, sizeof(char *));
@@ -227,6 +231,20 @@ static void pairs__background(sc_session_t *ses, const sc_pairs_matrix_t *quiet,
         sc_verdict_print(stdout, ses->res.log, &added);
 }
 
+/* --bisection: its row and its check, printed after the matrix's verdict. */
+static void pairs__bisection(sc_session_t *ses, pairs__run_t *run, const int *side,
+                             const sc_leaves_t *leaves, const sc_bisection_t *b,
+                             const sc_cut_spec_t *cut)
+{
+    sc_result_t *doc = &run->doc;
+    size_t before = doc->checks.n;
+    sc_pairs_cut_row(ses, (const char *const *)run->names, side, run->n, leaves, run->o->m.size, b,
+                     cut, run->o->m.tolerance, doc);
+    sc_checks_t added = {doc->checks.items + before, doc->checks.n - before, 0};
+    if (added.n > 0)
+        sc_verdict_print(stdout, ses->res.log, &added);
+}
+
 /* pairs' own files (sc_drive_ending_t.also, every ending): the pairs as CSV, in the run
  * directory and at --csv. */
 typedef struct {
@@ -250,7 +268,8 @@ int sc_drive_pairs(const sc_rte_t *rte, const sc_drive_pairs_opts_t *opts, int a
      * launch's size last, so that a bad flag or file is named whatever the launch */
     double expected = 0;
     sc_leaves_t rank_leaves = {0}, leaves = {0};
-    status = pairs__topology(&o, rte, &expected, &rank_leaves, &err);
+    sc_cut_spec_t cut = {0};
+    status = pairs__topology(&o, rte, &expected, &rank_leaves, &cut, &err);
     sc_baseline_t baseline = {0};
     if (status == SC_OK)
         status = sc_drive_baseline_load(o.baseline, &baseline, &err);
@@ -296,6 +315,11 @@ int sc_drive_pairs(const sc_rte_t *rte, const sc_drive_pairs_opts_t *opts, int a
     pairs__participant_leaves(&rank_leaves, x.pc, &o, &leaves);
     if (status == SC_OK && x.pc != NULL)
         status = sc_pairs_measure(&x, &o.m, expected, &m, &err);
+    sc_bisection_t bisection = {0};
+    int *side = o.bisection ? sc_pairs_cut_sides(x.pc, &leaves, &cut) : NULL;
+    if (status == SC_OK && o.bisection && x.pc != NULL)
+        status = side ? sc_pairs_bisection(&x, &o.m, side, &bisection, &err)
+                      : sc_err_set(&err, SC_ERR_NOMEM, "no memory for the bisection");
     sc_pairs_matrix_t loaded = {0};
     sc_background_t bg = {0};
     if (status == SC_OK && o.background != NULL) /* the victims again, under the load */
@@ -323,6 +347,8 @@ int sc_drive_pairs(const sc_rte_t *rte, const sc_drive_pairs_opts_t *opts, int a
         pairs__baseline(&baseline, o.baseline, &ses.res, doc);
         if (o.background != NULL)
             pairs__background(&ses, &m, &loaded, &run, leaves.nleaves > 0 ? &leaves : NULL, &bg);
+        if (o.bisection)
+            pairs__bisection(&ses, &run, side, &leaves, &bisection, &cut);
         failed = sc_verdict_exit(doc);
         status = sc_drive_complete(&ses, doc, &ending, &err);
     }
@@ -331,6 +357,7 @@ int sc_drive_pairs(const sc_rte_t *rte, const sc_drive_pairs_opts_t *opts, int a
     int code = sc_session_finish(&ses, rte, "pairs", status, &err, failed);
     sc_pairs_matrix_free(&m);
     sc_pairs_matrix_free(&loaded);
+    free(side);
     pairs__run_free(&run);
     sc_comm_group_close(&x.pc, &x.control);
     sc_session_close(&ses);

@@ -13,6 +13,7 @@ typedef struct {
     sc_pairs_opts_t m;       /* what the measurement needs */
     sc_common_opts_t common; /* the shared options: backend, files, bounds */
     bool per_rank, help, plan_only;
+    bool bisection; /* --bisection: what crosses the cut between two halves, alone and at once */
     int plan_nodes;
     const char *topology, *baseline, *mode, *per, *method, *strategy;
     const char *background; /* --background alltoall: the matrix again under that load */

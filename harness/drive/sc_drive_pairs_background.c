@@ -9,6 +9,7 @@
 #include "comm/sc_comm_ops.h"
 #include "drive/sc_drive_pairs_background.h"
 #include "judge/sc_traffic_verdict.h"
+#include "judge/sc_verdict.h"
 #include "util/sc_clock.h"
 #include "util/sc_defaults.h"
 #include "util/sc_size.h"
@@ -267,5 +268,95 @@ void sc_pairs_background_rows(sc_session_t *ses, const sc_pairs_matrix_t *quiet,
     }
     sc_results_printf(&ses->res, "# slowed past %.0fx (by the load, or against its peers): %s\n",
                       SC_COLLIDE_WARN_SLOWDOWN, line[0] ? line : "none");
+    doc->judged = true;
+}
+
+/* A participant's leaf: the switch map's, else by the topology's nodes under a leaf, else 0. */
+static int cut__leaf(const sc_leaves_t *leaves, const sc_cut_spec_t *cut, int i)
+{
+    if (leaves != NULL && leaves->nleaves > 0)
+        return leaves->leaf_of[i];
+    return cut->nodes_per_leaf > 0 ? (int)(i / cut->nodes_per_leaf) : 0;
+}
+
+/* The highest leaf of the n participants (0: they share one). */
+static int cut__top_leaf(const sc_leaves_t *leaves, const sc_cut_spec_t *cut, int n)
+{
+    int top = 0;
+    for (int i = 0; i < n; i++)
+        top = cut__leaf(leaves, cut, i) > top ? cut__leaf(leaves, cut, i) : top;
+    return top;
+}
+
+int *sc_pairs_cut_sides(const sc_comm_t *pc, const sc_leaves_t *leaves, const sc_cut_spec_t *cut)
+{
+    if (pc == NULL)
+        return NULL;
+    int n = pc->size, *side = calloc((size_t)n, sizeof(int));
+    int top = cut__top_leaf(leaves, cut, n);
+    for (int i = 0; side != NULL && i < n; i++) /* leaves 0 .. top/2 against the rest */
+        side[i] = top > 0 ? cut__leaf(leaves, cut, i) > top / 2 : i >= (n + 1) / 2;
+    return side;
+}
+
+/* "h1 h2 | h3 h4": the two sides (cut short with "..."). */
+static void cut__name(const char *const *names, const int *side, int n, char *out, size_t len)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int s = 0; s < 2; s++)
+        for (int i = 0; i < n && used + 8 < len; i++)
+            if (side[i] == s)
+                used += (size_t)snprintf(out + used, len - used, "%s%.40s",
+                                         used == 0                            ? ""
+                                         : s == 1 && strchr(out, '|') == NULL ? " | "
+                                                                              : " ",
+                                         names[i]);
+    if (used + 8 >= len)
+        snprintf(out + len - 5, 5, " ...");
+}
+
+void sc_pairs_cut_row(sc_session_t *ses, const char *const *names, const int *side, int n,
+                      const sc_leaves_t *leaves, uint64_t size, const sc_bisection_t *b,
+                      const sc_cut_spec_t *cut, double tolerance, sc_result_t *doc)
+{
+    if (side == NULL || b->pairs == 0 || !(b->alone_GBps > 0))
+        return;
+    sc_traffic_row_t *row = SC_LIST_PUSH(&doc->traffic);
+    if (row == NULL)
+        return;
+    snprintf(row->kind, sizeof(row->kind), "cut");
+    cut__name(names, side, n, row->group, sizeof(row->group));
+    snprintf(row->coll, sizeof(row->coll), "send");
+    row->size_bytes = size;
+    row->ranks = 2 * b->pairs;
+    row->alone_GBps = b->alone_GBps;
+    row->loaded_GBps = b->together_GBps;
+    row->alone_us = row->loaded_us = row->vs_peers = SC_ABSENT;
+    row->slowdown = b->alone_GBps / b->together_GBps;
+    double share = b->together_GBps / b->alone_GBps;
+    /* the sides under different leaves: the leaves' uplinks are on the way */
+    bool across = cut__top_leaf(leaves, cut, n) > 0;
+    sc_results_printf(&ses->res,
+                      "#\n# bisection %s: %d pair%s across, %.3f GB/s both ways at once, %.3f "
+                      "GB/s their sum alone: %.0f %% kept\n",
+                      row->group, b->pairs, b->pairs == 1 ? "" : "s", b->together_GBps,
+                      b->alone_GBps, 100 * share);
+    if (!cut->held)
+        return;
+    double expected = 1.0 / (cut->oversubscription > 0 ? cut->oversubscription : 1.0);
+    char name[192];
+    snprintf(name, sizeof(name), "bisection keeps 1/%g of what its pairs carry alone: %.120s",
+             cut->oversubscription, row->group);
+    /* below (1 - tolerance) of it a FAIL, as a pair below its line is slow */
+    sc_band_t band = {.tolerance = tolerance, .fail_tolerance = tolerance};
+    sc_check_t *c =
+        sc_verdict_band(&doc->checks, name, "bisection_share", share, across ? expected : 1.0,
+                        &band, true, across ? "inter.oversubscription" : "one leaf");
+    if (c != NULL) {
+        row->level = c->level;
+        snprintf(c->note, sizeof(c->note), "%d pairs: %.3f GB/s at once, %.3f alone (sum)",
+                 b->pairs, b->together_GBps, b->alone_GBps);
+    }
     doc->judged = true;
 }

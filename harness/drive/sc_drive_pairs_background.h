@@ -36,4 +36,25 @@ void sc_pairs_background_rows(sc_session_t *ses, const sc_pairs_matrix_t *quiet,
                               const sc_leaves_t *leaves, uint64_t size, const sc_background_t *bg,
                               sc_result_t *doc);
 
+/* What the topology says of the fabric between two halves (--bisection). */
+typedef struct {
+    bool held; /* a topology was given: the bisection is held to it */
+    double oversubscription;
+    long long nodes_per_leaf;
+    char topology[64];
+} sc_cut_spec_t;
+
+/* The participants' sides of the cut (malloc'd, pc->size entries; NULL on the others or
+ * without memory): the first half of the leaves against the rest where the nodes sit under
+ * several (the switch map, else the topology's nodes_per_leaf), else the first half of the
+ * participants against the second. */
+int *sc_pairs_cut_sides(const sc_comm_t *pc, const sc_leaves_t *leaves, const sc_cut_spec_t *cut);
+
+/* rank 0: the bisection's traffic row (kind "cut"), printed, and with a topology its check:
+ * the share of what its pairs carry alone that crosses the cut at once, held to 1 /
+ * inter.oversubscription where the sides are under different leaves (else 1), tolerance. */
+void sc_pairs_cut_row(sc_session_t *ses, const char *const *names, const int *side, int n,
+                      const sc_leaves_t *leaves, uint64_t size, const sc_bisection_t *b,
+                      const sc_cut_spec_t *cut, double tolerance, sc_result_t *doc);
+
 #endif

@@ -119,9 +119,12 @@ void sc_verdict_traffic(sc_traffic_rows_t *rows, const char *crowded, sc_checks_
     sc_traffic_peers(rows);
     for (size_t i = 0; i < rows->n; i++) {
         sc_traffic_row_t *r = &rows->items[i];
+        if (strcmp(r->kind, "cut") == 0)
+            continue;
         sc_level_t by_load = traffic__level(r->slowdown);
         sc_level_t by_peers = sc_present(r->vs_peers) ? traffic__level(r->vs_peers) : SC_LEVEL_PASS;
         r->level = by_load > by_peers ? by_load : by_peers;
+        /* a pair is judged in its host's row; a cut by the topology (sc_pairs_cut_row) */
         bool judged = strcmp(r->kind, "pair") != 0;
         if (judged && !traffic__seen(rows, i, r->kind)) {
             traffic__kind_check(rows, r->kind, traffic__slowdown,

@@ -173,19 +173,24 @@ static sc_status_t pairs__pair(sc_pairs_run_t *x, int a, int b, sc_err_t *err)
         status = pairs__stream(x, b, a, &gbps, err);
     if (me == b)
         x->uni[b * n + a] = gbps;
-    /* both directions at once */
-    t0 = sc_clock_ns();
     if (status == SC_OK)
-        status = pairs__send_n(x, peer, x->o->size, x->o->iters, err);
+        status = sc_pairs_both_ways(x, peer, &gbps, err);
+    if (first) {
+        x->bidir[a * n + b] = x->bidir[b * n + a] = gbps;
+        x->looks[a * n + b] = x->looks[b * n + a] = 1;
+    }
+    return status;
+}
+
+sc_status_t sc_pairs_both_ways(sc_pairs_run_t *x, int peer, double *gbps, sc_err_t *err)
+{
+    uint64_t t0 = sc_clock_ns();
+    sc_status_t status = pairs__send_n(x, peer, x->o->size, x->o->iters, err);
     if (status == SC_OK)
         status = pairs__recv_n(x, peer, x->o->size, x->o->iters, err);
     if (status == SC_OK)
-        status = sc_comm_iwait(pc, err);
-    if (first) {
-        x->bidir[a * n + b] = x->bidir[b * n + a] =
-            2.0 * (double)x->o->size * x->o->iters / (double)(sc_clock_ns() - t0);
-        x->looks[a * n + b] = x->looks[b * n + a] = 1;
-    }
+        status = sc_comm_iwait(x->pc, err);
+    *gbps = 2.0 * (double)x->o->size * x->o->iters / (double)(sc_clock_ns() - t0);
     return status;
 }
 

@@ -71,6 +71,19 @@ uint64_t sc_pairs_buffer_bytes(uint64_t size);
  * expected: GB/s that draws the slow line, or 0 for the matrix's median. */
 sc_status_t sc_pairs_measure(const sc_pairs_ctx_t *ctx, const sc_pairs_opts_t *o, double expected,
                              sc_pairs_matrix_t *out, sc_err_t *err);
+/* The bisection: what crosses a cut between two sides of the participants, its pairs (the
+ * k-th of one side with the k-th of the other) streaming both ways each alone, then all at once
+ * (GB/s both ways, summed over the pairs; best of 3 trials each). */
+typedef struct {
+    int pairs;
+    double alone_GBps, together_GBps;
+} sc_bisection_t;
+
+/* side[i]: participant i's side (0 or 1). Collective over the participants; every one ends
+ * with the figures. */
+sc_status_t sc_pairs_bisection(const sc_pairs_ctx_t *ctx, const sc_pairs_opts_t *o, const int *side,
+                               sc_bisection_t *out, sc_err_t *err);
+
 /* An n x n matrix of zeros, or all of it NULL when memory ran out. */
 void sc_pairs_matrix_alloc(sc_pairs_matrix_t *m, int n);
 void sc_pairs_matrix_free(sc_pairs_matrix_t *m);

@@ -32,6 +32,9 @@ typedef struct {
     sc_pairs_matrix_t so_far; /* the first participant's, with on_round */
 } sc_pairs_run_t;
 
+/* Both directions at once with peer: --iters messages each way; GB/s both ways together, as
+ * this rank timed it. */
+sc_status_t sc_pairs_both_ways(sc_pairs_run_t *x, int peer, double *gbps, sc_err_t *err);
 /* Every participant ends with the sum of buf over all of them, waiting quietly. */
 sc_status_t sc_pairs_sum(sc_pairs_run_t *x, void *buf, int count, MPI_Datatype type,
                          const char *what, sc_err_t *err);

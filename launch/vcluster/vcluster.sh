@@ -3,7 +3,9 @@
 # hostname and address on a private bridge (inside a namespace of its own: the root namespace
 # gets no address). Traffic stays inside the namespaces this script made.
 #
-#   vcluster.sh up NAME N            create hosts NAME-h1..NAME-hN (10.77.0.1..N)
+#   vcluster.sh up NAME N [LEAVES]   create hosts NAME-h1..NAME-hN (10.77.0.1..N); with LEAVES,
+#                                    the hosts split in order under that many leaf bridges,
+#                                    each joined to a spine bridge by an uplink of its own
 #   vcluster.sh mpirun NAME PER_HOST [mpirun args...] -- COMMAND...
 #                                    run COMMAND with PER_HOST ranks on every host (mpirun in h1)
 #   vcluster.sh exec NAME HOST COMMAND...   run a command on host HOST (h1, h2, ...)
@@ -12,6 +14,8 @@
 #                                           route; tc htb + a u32 filter, both ends)
 #   vcluster.sh shape-between NAME "HA..." "HB..." RATE   the traffic between two sets of hosts
 #                                           (a slow path between two leaf switches)
+#   vcluster.sh shape-uplink NAME LEAF RATE limit leaf LEAF's uplink to the spine (tc tbf, both
+#                                           ends): every flow between leaves shares it
 #   vcluster.sh cut NAME HOST               take HOST's link down
 #   vcluster.sh heal NAME HOST              undo shape/cut
 #   vcluster.sh env NAME HOST VAR=VALUE...  set variables for what runs on HOST (a host set up
@@ -47,8 +51,30 @@ up_failed() {
     exit 4
 }
 
+# Leaf bridges br1..brL, each joined to the spine bridge br0 by an uplink (veth uL - sL): a
+# tree, so no loop and no spanning tree needed.
+up_leaves() {
+    local br=$1 leaves=$2 l
+    for l in $(seq 1 "$leaves"); do
+        ip -n "$br" link add "br$l" type bridge
+        ip -n "$br" link set "br$l" up
+        ip -n "$br" link add "u$l" type veth peer name "s$l"
+        ip -n "$br" link set "u$l" master "br$l"
+        ip -n "$br" link set "s$l" master br0
+        ip -n "$br" link set "u$l" up
+        ip -n "$br" link set "s$l" up
+    done
+}
+
+# The bridge host i's port joins: br0, or its leaf's (hosts split in order).
+bridge_of() {
+    local i=$1 n=$2 leaves=$3
+    [ "$leaves" -gt 1 ] || { echo br0; return; }
+    echo "br$(( (i - 1) * leaves / n + 1 ))"
+}
+
 up() {
-    local name=$1 n=$2 br errs
+    local name=$1 n=$2 leaves=${3:-1} br errs
     br=$(bridge_ns "$name")
     errs=$(mktemp)
     trap 'up_failed "$name" "$errs"' ERR
@@ -57,6 +83,7 @@ up() {
     ip -n "$br" link set lo up
     ip -n "$br" link add br0 type bridge
     ip -n "$br" link set br0 up
+    if [ "$leaves" -gt 1 ]; then up_leaves "$br" "$leaves"; fi
     for i in $(seq 1 "$n"); do
         local host=h$i ns
         ns=$(ns_of "$name" "$host")
@@ -69,7 +96,7 @@ up() {
         ip -n "$br" link set "vp$$-$i" name "p$i"
         ip -n "$ns" addr add "$subnet.$i/24" dev eth0
         ip -n "$ns" link set eth0 up
-        ip -n "$br" link set "p$i" master br0
+        ip -n "$br" link set "p$i" master "$(bridge_of "$i" "$n" "$leaves")"
         ip -n "$br" link set "p$i" up
         mkdir -p "$(tmp_of "$name")/$host"
     done
@@ -140,6 +167,14 @@ shape() {
         burst 256kbit latency 400ms
     ip netns exec "$(bridge_ns "$name")" tc qdisc replace dev "p$i" root tbf rate "$rate" \
         burst 256kbit latency 400ms
+}
+
+shape_uplink() {
+    local name=$1 leaf=$2 rate=$3 end
+    for end in "u$leaf" "s$leaf"; do
+        ip netns exec "$(bridge_ns "$name")" tc qdisc replace dev "$end" root tbf rate "$rate" \
+            burst 256kbit latency 400ms
+    done
 }
 
 # The traffic of one host to one address only, through an htb class of its own (the rest goes
@@ -233,6 +268,7 @@ case "$cmd" in
     exec) exec_on "$@" ;;
     shape) shape "$@" ;;
     shape-pair) shape_pair "$@" ;;
+    shape-uplink) shape_uplink "$@" ;;
     shape-between) shape_between "$@" ;;
     heal) heal "$@" ;;
     env) set_env "$@" ;;
@@ -240,5 +276,5 @@ case "$cmd" in
     hosts) hosts_of "$@" ;;
     probe) probe "$@" ;;
     mpirun) set +e; run_mpi "$@"; exit $? ;;
-    *) sed -n '2,28p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,33p' "$0" >&2; exit 2 ;;
 esac

@@ -35,6 +35,10 @@
              then at once) and `pairs --background alltoall` (the second rank of each host
              loads the fabric while the pairs are measured again): healthy, no group slowed
              against its peers; with h3 shaped, h3's victims are and the others not (FAIL);
+  bisection - 8 hosts under two leaf bridges joined by uplinks: `pairs --bisection` keeps what
+             its pairs carry alone, and about a quarter with one uplink shaped to a host link's
+             rate: a FAIL against a topology that declares no oversubscription, a PASS against
+             one that declares 4;
   refused  - `up` where namespaces cannot be made (an unprivileged user namespace stands in
              for a chroot or a container): exit 4 with ip's reason, nothing left behind.
 Every mode checks that `down` leaves nothing: no namespace, no process, no temporary folder of
@@ -56,7 +60,8 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 VC = os.path.join(ROOT, "launch", "vcluster", "vcluster.sh")
 MODE = sys.argv[1]
 NAME = f"sc{MODE[:3]}{os.getpid() % 10000}"
-HOSTS = {"strategies": 8, "strategies16": 16}.get(MODE, 4)
+HOSTS = {"strategies": 8, "strategies16": 16, "bisection": 8}.get(MODE, 4)
+LEAVES = {"bisection": 2}.get(MODE, 1)  # leaf bridges joined by uplinks to a spine
 # A slow link: 200 Mbit/s, under 10 % of what a healthy veth pair carries on machines like this
 # one (~1.8 GB/s here, alone). `shaped` picks its own rate from the healthy cluster it measures
 # first (slow_rate): 4 MB messages cross 200 Mbit/s in minutes, and a veth's speed differs from
@@ -698,6 +703,49 @@ def collide(wd):
                f"shaped {name}: exit {rc}, {failed}")
 
 
+def leaves_topology(wd, oversubscription):
+    """The 8 hosts under two leaves of 4, their links 100 Mbit/s (the model's line: what a pair
+    gets here), the uplinks oversubscribed as declared."""
+    path = os.path.join(wd, f"leaves-{oversubscription}.yaml")
+    with open(path, "w") as f:
+        f.write(f"name: vc-leaves\nextends: {os.path.join(ROOT, 'topologies', 'vcluster.yaml')}\n"
+                f"nodes: 8\nnics:\n  rate_gbps: 0.1\n  efficiency: 0.77\ninter:\n"
+                f"  oversubscription: {oversubscription}\n"
+                f"switches:\n  leaf1: \"h[1-4]\"\n  leaf2: \"h[5-8]\"\n")
+    return path
+
+
+def bisection(wd):
+    """The bisection measured and held to inter.oversubscription: every host link 100 Mbit/s;
+    uplinks unshaped, the 4 pairs across the leaves keep what they carry alone (PASS against 1);
+    leaf1's uplink shaped to one host link's rate (4:1), they keep about a quarter - a FAIL
+    against a topology that declares 1, a PASS against one that declares 4."""
+    for h in range(1, HOSTS + 1):
+        vc("shape", NAME, f"h{h}", "100mbit")
+    def run(tag, oversubscription):
+        jpath = os.path.join(wd, f"{tag}.json")
+        p = vmpi(1, ["pairs", "--bisection", "-Y", leaves_topology(wd, oversubscription),
+                     "--tolerance", "0.3", "--mode", "serial", "--size", "256K", "-n", "4",
+                     "--json", jpath, "--results-dir", os.path.join(wd, "results")], timeout=400)
+        expect(os.path.exists(jpath), f"{tag}: exit {p.returncode}\n{p.stderr[-1500:]}")
+        doc = load_json(jpath)
+        cut = [r for r in doc["traffic"] if r["kind"] == "cut"]
+        check = [c for c in doc["checks"] if c["name"].startswith("bisection")]
+        expect(len(cut) == 1 and cut[0]["group"] == "h1 h2 h3 h4 | h5 h6 h7 h8" and
+               cut[0]["ranks"] == 8 and len(check) == 1, f"{tag}: {cut} {check}")
+        share = cut[0]["loaded_GBps"] / cut[0]["alone_GBps"]
+        print(f"{tag}: {share:.2f} of the pairs alone ({cut[0]['loaded_GBps']:.3f} GB/s at once), "
+              f"declared 1:{oversubscription}: {check[0]['verdict']}, exit {p.returncode}")
+        return p.returncode, share, check[0]
+    rc, share, check = run("healthy", 1)
+    expect(rc == 0 and share >= 0.7 and check["verdict"] == "PASS", f"healthy: {rc} {check}")
+    vc("shape-uplink", NAME, "1", "100mbit")
+    rc, share, check = run("oversubscribed", 1)
+    expect(rc == 1 and share < 0.5 and check["verdict"] == "FAIL", f"4:1, declared 1: {rc} {check}")
+    rc, share, check = run("declared", 4)
+    expect(rc == 0 and check["verdict"] == "PASS", f"4:1, declared 4: {rc} {check}")
+
+
 def refused():
     if subprocess.run(["unshare", "--user", "--map-root-user", "true"],
                       capture_output=True).returncode != 0:
@@ -728,7 +776,7 @@ def test():
         sys.exit(77)
     wd = workdir("vcluster-" + MODE)
     before = cluster_files()
-    p = vc("up", NAME, str(HOSTS), check=False)
+    p = vc("up", NAME, str(HOSTS), str(LEAVES), check=False)
     if p.returncode == 4:  # a chroot, an unprivileged container: the reason, not a failure
         print(f"SKIP: {p.stderr.strip()}")
         sys.exit(77)
@@ -737,7 +785,8 @@ def test():
         {"healthy": healthy, "shaped": shaped, "cut": cut, "repeat": repeat, "slow": slow, "curve": curve,
          "calibrated": calibrated, "ucx": lambda wd: (healthy(wd, "ucx"), healthy(wd, "ucx", "put")),
          "slurm": slurm, "preflight": preflight, "strategies": strategies,
-         "strategies16": strategies, "soak": soak, "collide": collide}[MODE](wd)
+         "strategies16": strategies, "soak": soak, "collide": collide,
+         "bisection": bisection}[MODE](wd)
     finally:
         vc("down", NAME, check=False)
     out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
