@@ -39,6 +39,10 @@
              its pairs carry alone, and about a quarter with one uplink shaped to a host link's
              rate: a FAIL against a topology that declares no oversubscription, a PASS against
              one that declares 4;
+  faults   - the fault matrix on 4 hosts: coll, run, pairs and soak with h3's rank killed or
+             stopped, or their launcher given SIGTERM, and a soak whose h3 link is cut: bounded,
+             the README's exit code, a final state, h3 alone in at_fault; and the launcher
+             SIGKILLed (coll): a final state all the same;
   refused  - `up` where namespaces cannot be made (an unprivileged user namespace stands in
              for a chroot or a container): exit 4 with ip's reason, nothing left behind.
 Every mode checks that `down` leaves nothing: no namespace, no process, no temporary folder of
@@ -49,6 +53,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -703,6 +708,137 @@ def collide(wd):
                f"shaped {name}: exit {rc}, {failed}")
 
 
+# The fault matrix on 4 hosts (a rank each): each command hit mid-run on h3 (rank 2) - killed,
+# stopped - or through its launcher - SIGTERM, SIGKILL - and a soak whose h3 link is cut; what
+# each must end with (tests/integration/test_faults.py holds the same on one host).
+FAULT_TIMEOUT = 6
+FAULT_RUNS = {
+    "coll": (["coll", "-b", "64K", "-e", "64M", "-f", "2", "-n", "40"],
+             lambda d: len(d.get("results", [])) >= 2),
+    "run": (["run", "--workload", os.path.join(ROOT, "workloads", "resnet50-dp.yaml"), "--scales",
+             "1", "--nodes", "2,4", "--bytes-scale", "0.01", "--compute-scale", "0.001", "-n",
+             "20000", "-w", "1", "--telemetry", "0"],
+            lambda d: len(d.get("points", [])) >= 2),  # the 4-node point, h3's, is running
+    "pairs": (["pairs", "--mode", "serial", "-n", "200"],
+              lambda d: d.get("reason", "").startswith("1 of")),
+    "soak": (["soak", "--duration", "120s", "--cycle", "1", "--steps", "400", "--warmup", "1",
+              "--sweep-min", "1K", "--sweep-max", "4K", "--bytes-scale", "0.001",
+              "--compute-scale", "0.01", "--max-drift", "1"],
+             lambda d: d.get("soak", {}).get("soak_s", 0) > 0),
+}
+
+
+def fault_start(cmd, base):
+    args, ready = FAULT_RUNS[cmd]
+    full = [VC, "mpirun", NAME, "1", "--", SCALECHECK] + args + [
+        "--timeout", str(FAULT_TIMEOUT), "--results-dir", base]
+    proc = subprocess.Popen(full, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        d = current_doc(base)
+        if d is not None and ready(d) and rank_pid(base, 2):
+            return proc
+        time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGKILL)
+    out, err = proc.communicate()
+    raise Failure(f"{cmd}: never got going (exit {proc.returncode})\n{err[-800:]}")
+
+
+def fault_end(proc, bound):
+    t0 = time.monotonic()
+    try:
+        out, err = proc.communicate(timeout=bound + 60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        raise Failure(f"no end {bound + 60} s after the fault\n{err[-800:]}")
+    return proc.returncode, err, time.monotonic() - t0
+
+
+def launcher_pid(base):
+    """The pid of launch/mpirun.sh running the job that writes into base (in h1)."""
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                cmd = f.read().split(b"\0")
+        except OSError:
+            continue
+        if any(c.endswith(b"mpirun.sh") for c in cmd[:2]) and base.encode() in cmd:
+            return int(pid)
+    return None
+
+
+def fault_one(wd, cmd, fault):
+    """One case: the job ends bounded with the README's exit code and a final state; a rank's
+    fault names h3 in at_fault; a launcher's signal leaves the run interrupted; never running."""
+    base = os.path.join(wd, f"faults-{cmd}-{fault}")
+    proc = fault_start(cmd, base)
+    victim = rank_pid(base, 2)
+    if fault == "killed":
+        os.kill(victim, signal.SIGKILL)
+    elif fault == "stopped":
+        os.kill(victim, signal.SIGSTOP)
+    elif fault == "cut":
+        vc("cut", NAME, "h3")
+    elif fault == "sigterm":  # to the launcher, as a scheduler ends a job step
+        os.kill(launcher_pid(base), signal.SIGTERM)
+    rc, err, took = fault_end(proc, FAULT_TIMEOUT + 10)
+    if fault == "stopped":
+        for sig in (signal.SIGCONT, signal.SIGKILL):
+            try:
+                os.kill(victim, sig)
+            except OSError:
+                pass
+    if fault == "cut":
+        vc("heal", NAME, "h3")
+    where = f"{cmd}/{fault}"
+    d = current_doc(base)
+    code, state = (4, "interrupted") if fault == "sigterm" else (3, "failed")
+    expect(rc == code, f"{where}: exit {rc}, expected {code}\n{err[-1500:]}")
+    expect(d is not None and d.get("state") == state and d.get("reason"),
+           f"{where}: state {d and d.get('state')!r} ({d and d.get('reason')!r})")
+    at_fault = d.get("at_fault", "")
+    if fault != "sigterm":
+        expect("h3" in at_fault.split(";")[0] and not re.search(r"\bh[124]\b", at_fault.split(";")[0]),
+               f"{where}: at_fault does not name h3 alone: {at_fault!r}")
+    expect(took <= FAULT_TIMEOUT + 40, f"{where}: ended {took:.1f} s after the fault")
+    deadline = time.monotonic() + 20
+    while leftovers() and time.monotonic() < deadline:
+        time.sleep(0.5)
+    expect(leftovers() == 0, f"{where}: {leftovers()} processes left in the cluster")
+    print(f"{where}: exit {rc} in {took:.1f} s, {state}; at fault: {at_fault[:80]}")
+
+
+def launcher_hard_killed(wd, cmd):
+    """The launcher SIGKILLed: its guard ends the job on every host and the run has a final
+    state (never running)."""
+    base = os.path.join(wd, f"faults-{cmd}-launcher-killed")
+    proc = fault_start(cmd, base)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.communicate()
+    deadline = time.monotonic() + 40
+    d = None
+    while time.monotonic() < deadline:
+        d = current_doc(base)
+        if not leftovers() and d is not None and d.get("state") != "running":
+            break
+        time.sleep(0.5)
+    expect(d is not None and d.get("state") in ("interrupted", "failed"),
+           f"{cmd}, launcher killed: state {d and d.get('state')!r}")
+    vc("down", NAME, check=False)  # what a hard kill left in the hosts, then the cluster again
+    vc("up", NAME, str(HOSTS))
+    print(f"{cmd}, launcher killed: state {d['state']}: {d.get('reason', '')[:60]}")
+
+
+def faults(wd):
+    for cmd in FAULT_RUNS:
+        for fault in ("killed", "stopped", "sigterm"):
+            fault_one(wd, cmd, fault)
+    fault_one(wd, "soak", "cut")
+    launcher_hard_killed(wd, "coll")
+
+
 def leaves_topology(wd, oversubscription):
     """The 8 hosts under two leaves of 4, their links 100 Mbit/s (the model's line: what a pair
     gets here), the uplinks oversubscribed as declared."""
@@ -786,7 +922,7 @@ def test():
          "calibrated": calibrated, "ucx": lambda wd: (healthy(wd, "ucx"), healthy(wd, "ucx", "put")),
          "slurm": slurm, "preflight": preflight, "strategies": strategies,
          "strategies16": strategies, "soak": soak, "collide": collide,
-         "bisection": bisection}[MODE](wd)
+         "bisection": bisection, "faults": faults}[MODE](wd)
     finally:
         vc("down", NAME, check=False)
     out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
