@@ -31,14 +31,16 @@ typedef struct {
         atomic_uint_fast64_t start_ns, stop_ns;
     } times[PROF__TIMES];
     atomic_uint ops;
-    uint64_t hash;                          /* NCCL's commHash: the same on every rank */
-    atomic_uint_fast64_t enqueued, started; /* its operations, and those its GPU started */
+    uint64_t hash; /* NCCL's commHash: the same on every rank */
+    /* its operations, those its GPU started and those whose every kernel channel ended */
+    atomic_uint_fast64_t enqueued, started, ended;
 } prof__context_t;
 
 typedef struct prof__event prof__event_t;
 struct prof__event {
     uint8_t kind; /* SC_NCCL_PROF_COLL, _P2P or _KERNEL_CH */
     atomic_bool started;
+    atomic_int running;       /* an operation's kernel channels started and not ended */
     prof__context_t *context; /* an operation's: its communicator and number there */
     unsigned number;
     prof__event_t *parent; /* a kernel channel's operation */
@@ -83,6 +85,7 @@ ncclResult_t sc_nccl_prof_init(void **context, int *mask, const char *comm_name,
         c->hash = comm_hash;
         atomic_store(&c->enqueued, 0);
         atomic_store(&c->started, 0);
+        atomic_store(&c->ended, 0);
         memset(&c->last, 0, sizeof(c->last));
         pthread_mutex_unlock(&c->lock);
         *context = c;
@@ -111,6 +114,7 @@ static prof__event_t *prof__take(prof__event_t *ring, atomic_uint *next, uint8_t
     prof__event_t *e = &ring[atomic_fetch_add(next, 1) % PROF__RING];
     e->kind = kind;
     atomic_store(&e->started, false);
+    atomic_store(&e->running, 0);
     e->context = NULL;
     e->parent = NULL;
     return e;
@@ -135,6 +139,8 @@ ncclResult_t sc_nccl_prof_start(void *context, void **handle, sc_nccl_prof_descr
     } else if (d->type == SC_NCCL_PROF_KERNEL_CH) {
         /* the first channel of an operation to start is its start on this GPU */
         prof__event_t *op = d->parent;
+        if (op != NULL)
+            atomic_fetch_add(&op->running, 1);
         if (op != NULL && !atomic_exchange(&op->started, true)) {
             if (op->context != NULL)
                 atomic_fetch_add(&op->context->started, 1);
@@ -157,6 +163,8 @@ ncclResult_t sc_nccl_prof_stop(void *handle)
         prof__event_t *op = e->parent; /* the last channel to end is the operation's end */
         if (op != NULL && op->context != NULL)
             atomic_store(&op->context->times[op->number % PROF__TIMES].stop_ns, prof__now_ns());
+        if (op != NULL && op->context != NULL && atomic_fetch_sub(&op->running, 1) == 1)
+            atomic_fetch_add(&op->context->ended, 1);
     }
     return ncclSuccess;
 }
@@ -239,7 +247,8 @@ int sc_nccl_prof_progress(sc_device_progress_t *out, int max)
             continue;
         out[n++] = (sc_device_progress_t){.comm = c->hash,
                                           .enqueued = atomic_load(&c->enqueued),
-                                          .started = atomic_load(&c->started)};
+                                          .started = atomic_load(&c->started),
+                                          .ended = atomic_load(&c->ended)};
     }
     return n;
 }

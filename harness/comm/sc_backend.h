@@ -40,9 +40,10 @@ typedef struct {
 typedef struct sc_comm sc_comm_t;
 
 /* How far a device got on one communicator: the id its ranks share (NCCL's commHash), the
- * operations enqueued on it and how many of them the device started. */
+ * operations enqueued on it, how many of them the device started and how many it ended (0
+ * where the library reports no ends). */
 typedef struct {
-    uint64_t comm, enqueued, started;
+    uint64_t comm, enqueued, started, ended;
 } sc_device_progress_t;
 
 /* What the library chose for the last collective on a communicator (NCCL: as it reported to
