@@ -603,27 +603,6 @@ static sc_status_t coll__algo(sc_coll_run_t *run, sc_err_t *err)
     return status;
 }
 
-/* --concurrent: the kinds that can run on this launch, and what it is not held to. */
-static sc_status_t coll__concurrent(sc_coll_run_t *run, sc_err_t *err)
-{
-    const sc_coll_opts_t *o = &run->opts;
-    if (o->concurrent == NULL)
-        return o->tp > 0 ? sc_err_set(err, SC_ERR_USAGE, "--tp: only with --concurrent") : SC_OK;
-    const char *other = o->topology             ? "--topology"
-                        : o->baseline           ? "--baseline"
-                        : run->nchoices > 0     ? "--algo/--proto lists"
-                        : o->nccl_tests_output  ? "--nccl-tests-output"
-                        : o->nccl_json_path     ? "-J"
-                        : o->cycles != 1        ? "-N"
-                        : o->eng.graph_launches ? "-G"
-                        : o->min_avg_busbw > 0  ? "NCCL_TESTS_MIN_BW"
-                                                : NULL;
-    if (other != NULL)
-        return sc_err_set(err, SC_ERR_USAGE,
-                          "--concurrent: not with %s (each kind is held to itself alone)", other);
-    return sc_coll_concurrent_parse(o->concurrent, o->tp, run->rte, &run->concurrent, err);
-}
-
 /* The collectives asked for that the backend does not run: named ones are bad usage; those of
  * --collective all are left out, and rank 0 says which (none left: bad usage too). */
 static sc_status_t coll__backend_runs(sc_coll_run_t *run, sc_err_t *err)
@@ -663,7 +642,7 @@ static sc_status_t coll__setup(sc_coll_run_t *run, int argc, char **argv, sc_err
     if (status == SC_OK)
         status = coll__algo(run, err);
     if (status == SC_OK)
-        status = coll__concurrent(run, err);
+        status = sc_coll_concurrent_setup(run, err);
     if (status == SC_OK)
         status = sc_drive_baseline_load(run->opts.baseline, &run->baseline, err);
     if (status == SC_OK)

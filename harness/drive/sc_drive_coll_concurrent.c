@@ -49,8 +49,9 @@ static int conc__group_size(const conc_t *c, int kind, int size)
     return kind == CONC_TP ? c->tp : kind == CONC_DP ? size / c->tp : size;
 }
 
-sc_status_t sc_coll_concurrent_parse(const char *list, int tp, const sc_rte_t *rte, unsigned *kinds,
-                                     sc_err_t *err)
+/* LIST's kinds into bits, those the launch cannot run refused (named) or, from all, left out. */
+static sc_status_t conc__parse(const char *list, int tp, const sc_rte_t *rte, unsigned *kinds,
+                               sc_err_t *err)
 {
     *kinds = 0;
     char words[128];
@@ -90,6 +91,26 @@ sc_status_t sc_coll_concurrent_parse(const char *list, int tp, const sc_rte_t *r
                           "(%d a TP group): nothing collides",
                           rte->size, per_group);
     return SC_OK;
+}
+
+sc_status_t sc_coll_concurrent_setup(sc_coll_run_t *run, sc_err_t *err)
+{
+    const sc_coll_opts_t *o = &run->opts;
+    if (o->concurrent == NULL)
+        return o->tp > 0 ? sc_err_set(err, SC_ERR_USAGE, "--tp: only with --concurrent") : SC_OK;
+    const char *other = o->topology             ? "--topology"
+                        : o->baseline           ? "--baseline"
+                        : run->nchoices > 0     ? "--algo/--proto lists"
+                        : o->nccl_tests_output  ? "--nccl-tests-output"
+                        : o->nccl_json_path     ? "-J"
+                        : o->cycles != 1        ? "-N"
+                        : o->eng.graph_launches ? "-G"
+                        : o->min_avg_busbw > 0  ? "NCCL_TESTS_MIN_BW"
+                                                : NULL;
+    if (other != NULL)
+        return sc_err_set(err, SC_ERR_USAGE,
+                          "--concurrent: not with %s (each kind is held to itself alone)", other);
+    return conc__parse(o->concurrent, o->tp, run->rte, &run->concurrent, err);
 }
 
 /* Each kind's communicator and buffers (every rank is in one group of each). */

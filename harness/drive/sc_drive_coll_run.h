@@ -59,10 +59,10 @@ sc_status_t sc_coll_sweep_choices(sc_coll_run_t *run, sc_err_t *err);
 
 /* The size after size in the sweep (-f, -i). */
 uint64_t sc_coll_next_size(const sc_coll_opts_t *o, uint64_t size);
-/* --concurrent LIST (tp, dp, a2a, all) into kind bits, the kinds the launch cannot run refused
- * (named) or, from all, left out; fewer than two is bad usage (sc_drive_coll_concurrent.c). */
-sc_status_t sc_coll_concurrent_parse(const char *list, int tp, const sc_rte_t *rte, unsigned *kinds,
-                                     sc_err_t *err);
+/* --concurrent LIST (tp, dp, a2a, all) into run->concurrent, the kinds the launch cannot run
+ * refused (named) or, from all, left out - fewer than two is bad usage - and the options it is
+ * not held with refused; --tp without it too (sc_drive_coll_concurrent.c). */
+sc_status_t sc_coll_concurrent_setup(sc_coll_run_t *run, sc_err_t *err);
 /* Every size of the sweep with each kind alone and all at once: traffic rows and their
  * checks in run->doc (rank 0). Collective. */
 sc_status_t sc_coll_sweep_concurrent(sc_coll_run_t *run, unsigned kinds, sc_err_t *err);

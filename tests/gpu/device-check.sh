@@ -252,6 +252,17 @@ step "coll reductions x types" 90 coll "$work/coll-ops.json" "${run1[@]}" "$sc" 
     -b 8 -e "$coll_max" -f 16 -n 5 -w 1 -c 1 -T 60 --json "$work/coll-ops.json" \
     --results-dir "$res"                                                          # ~15 s
 
+# traffic that collides: TP, DP and all-to-all communicators at once (each stream polled to its
+# own end), where the machine has two GPUs or more (one GPU cannot hold two ranks of NCCL's)
+ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+if [ "$ngpu" -ge 2 ] && [ $(( ngpu % 2 )) = 0 ]; then
+    step "coll --concurrent" 90 traffic "$work/coll-concurrent.json" "$mpirun_path" -np "$ngpu" \
+        --bind-to none "$sc" coll --backend nccl --concurrent all --tp 2 -b 1M -e 64M -f 8 -n 10 \
+        -T 60 --json "$work/coll-concurrent.json" --results-dir "$res"           # ~10 s
+else
+    echo "# coll --concurrent: ${ngpu:-0} GPU(s) here; it takes 2 or more (not part of this run)"
+fi
+
 # --- 6. device time vs host time: out-of-place rows long enough to time (with one rank, NCCL's
 # in-place collectives do no device work); the steps back to back, within 5 % + 30 us
 step "event vs host (large)" 90 timing "$work/coll-large.json" "${run1[@]}" "$sc" coll \

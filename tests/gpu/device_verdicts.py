@@ -39,6 +39,14 @@ def choices(d):
         len(told), len(rows), ", ".join(pairs[:6]), note)
 
 
+def traffic(d):
+    """coll --concurrent: every group's collective timed alone and under the others' load."""
+    rows = d.get("traffic", [])
+    ok = len(rows) > 0 and all(r["alone_us"] > 0 and r["loaded_us"] > 0 for r in rows)
+    return ok, "%d groups: %s" % (len(rows), ", ".join(
+        "%s %.2fx" % (r["kind"], r["slowdown"]) for r in rows[:6]))
+
+
 def timing(d):
     # the host's time is the batch's mean: held to the mean of the device's intervals
     rows = [r for r in d["results"] if not r["in_place"] and r["time_us"] >= TIMING_MIN_US]
