@@ -24,6 +24,7 @@
 #include "engine/sc_looks.h"
 #include "engine/sc_sweep.h"
 #include "report/sc_coll_report.h"
+#include "report/sc_pairs_report.h"
 #include "sc_config.h"
 #include "util/sc_size.h"
 #include "report/sc_json_out.h"
@@ -212,6 +213,8 @@ static sc_status_t coll__own_files(void *ctx, const sc_result_t *doc, sc_err_t *
 {
     sc_coll_run_t *run = ctx;
     sc_status_t status = coll__save_csv(run, doc, err);
+    if (status == SC_OK)
+        status = sc_traffic_save_csv(&run->ses.res, &doc->traffic, err);
     return status == SC_OK ? coll__write_nccl_json(run, doc, err) : status;
 }
 

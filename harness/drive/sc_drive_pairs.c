@@ -255,7 +255,8 @@ typedef struct {
 static sc_status_t pairs__own_files(void *ctx, const sc_result_t *doc, sc_err_t *err)
 {
     const pairs__files_t *f = ctx;
-    return sc_pairs_save_csv(&f->ses->res, f->csv_path, &doc->pairs, err);
+    sc_status_t status = sc_pairs_save_csv(&f->ses->res, f->csv_path, &doc->pairs, err);
+    return status == SC_OK ? sc_traffic_save_csv(&f->ses->res, &doc->traffic, err) : status;
 }
 
 int sc_drive_pairs(const sc_rte_t *rte, const sc_drive_pairs_opts_t *opts, int argc, char **argv)

@@ -138,6 +138,17 @@ bool sc_pairs_report(sc_results_t *res, const sc_pairs_matrix_t *m, const char *
     return sc_result_tally(doc).fail > 0 || doc->localization.nsuspects > 0;
 }
 
+sc_status_t sc_traffic_save_csv(const sc_results_t *res, const sc_traffic_rows_t *rows,
+                                sc_err_t *err)
+{
+    char path[PATH_MAX];
+    if (rows->n == 0)
+        return SC_OK;
+    return sc_csv_write_records(sc_results_path(res, "traffic.csv", path, sizeof(path)),
+                                rows->items, rows->n, sizeof(*rows->items), sc_traffic_row_fields,
+                                err);
+}
+
 sc_status_t sc_pairs_save_csv(const sc_results_t *res, const char *extra,
                               const sc_pair_rows_t *rows, sc_err_t *err)
 {

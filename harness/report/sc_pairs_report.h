@@ -20,6 +20,10 @@ bool sc_pairs_report(sc_results_t *res, const sc_pairs_matrix_t *m, const char *
                      double expected, double tolerance, const sc_leaves_t *leaves,
                      sc_result_t *doc);
 
+/* Traffic that collides (coll --concurrent, pairs --background and --bisection): the rows as
+ * traffic.csv in the run directory (none: no file). */
+sc_status_t sc_traffic_save_csv(const sc_results_t *res, const sc_traffic_rows_t *rows,
+                                sc_err_t *err);
 /* pairs.csv in the run directory, and at extra when not NULL: one row per pair. */
 sc_status_t sc_pairs_save_csv(const sc_results_t *res, const char *extra,
                               const sc_pair_rows_t *rows, sc_err_t *err);

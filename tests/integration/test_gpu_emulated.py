@@ -252,6 +252,10 @@ def concurrent_run(wd, name, env):
     for r in doc["traffic"]:
         expect(r["alone_us"] > 0 and r["loaded_us"] > 0 and r["alone_GBps"] > 0
                and r["size_bytes"] == 256 << 10 and r["slowdown"] > 0, f"{name}: row {r}")
+    with open(os.path.join(doc["results_dir"], "traffic.csv")) as f:  # the rows at the edge
+        lines = f.read().splitlines()
+    expect(lines[0].startswith("kind,group,coll,size_bytes,ranks,alone_us,loaded_us") and
+           len(lines) == 6, f"{name}: traffic.csv {lines[:2]} ({len(lines)} lines)")
     return rc, doc, sorted(doc["traffic"], key=lambda r: (r["kind"], r["group"]))
 
 
