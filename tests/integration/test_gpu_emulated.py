@@ -272,8 +272,10 @@ def mode_concurrent():
     rc, doc, rows = concurrent_run(wd, "slow", gpu_env(4, FAKE_NCCL_SLOW="1:3000"))
     with_1 = [r for r in rows if r["kind"] in ("tp", "dp") and "1" in r["group"].split(": ")[1].split()]
     without = [r for r in rows if r["kind"] in ("tp", "dp") and r not in with_1]
-    expect(len(with_1) == 2 and all(r["vs_peers"] >= 2 for r in with_1) and
-           all(r["vs_peers"] < 1.5 for r in without), f"slow rank 1: {rows}")
+    # slowed against their peers, the others at least 1.5x less so (a sanitizer slows all)
+    expect(len(with_1) == 2 and min(r["vs_peers"] for r in with_1) >= 2 and
+           min(r["vs_peers"] for r in with_1) >= 1.5 * max(r["vs_peers"] for r in without),
+           f"slow rank 1: {rows}")
     failed = [c for c in doc["checks"] if "alike" in c["name"] and c["verdict"] != "PASS"]
     expect(rc == (1 if any(c["verdict"] == "FAIL" for c in doc["checks"]) else 0) and
            len(failed) == 2, f"slow rank 1: exit {rc}, checks {doc['checks']}")
