@@ -3,6 +3,7 @@ and fail with a message that says what was expected and what came out."""
 import csv
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -192,6 +193,19 @@ def load_result(path):
 def load_csv(path):
     with open(path, newline="") as f:
         return list(csv.DictReader(f))
+
+
+def end_within(proc, seconds):
+    """Waits for proc (started in a session of its own) to end within seconds of now: (exit
+    code, stderr, seconds it took); past them its whole group is killed and the test fails."""
+    start_t = time.monotonic()
+    try:
+        out, err = proc.communicate(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        raise Failure(f"no end {seconds} s after the fault\n{err[-800:]}")
+    return proc.returncode, err, time.monotonic() - start_t
 
 
 def needs(*tools, root=False, why=""):

@@ -76,14 +76,7 @@ def start(cmd, base, launcher_args=()):
 
 
 def finish(proc, bound):
-    start_t = time.monotonic()
-    try:
-        out, err = proc.communicate(timeout=bound + 30)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        out, err = proc.communicate()
-        raise Failure(f"no end {bound + 30} s after the fault\n{err[-800:]}")
-    return proc.returncode, err, time.monotonic() - start_t
+    return end_within(proc, bound + 30)
 
 
 def cleanup(base):

@@ -745,17 +745,6 @@ def fault_start(cmd, base):
     raise Failure(f"{cmd}: never got going (exit {proc.returncode})\n{err[-800:]}")
 
 
-def fault_end(proc, bound):
-    t0 = time.monotonic()
-    try:
-        out, err = proc.communicate(timeout=bound + 60)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        out, err = proc.communicate()
-        raise Failure(f"no end {bound + 60} s after the fault\n{err[-800:]}")
-    return proc.returncode, err, time.monotonic() - t0
-
-
 def launcher_pid(base):
     """The pid of launch/mpirun.sh running the job that writes into base (in h1)."""
     for pid in filter(str.isdigit, os.listdir("/proc")):
@@ -783,7 +772,7 @@ def fault_one(wd, cmd, fault):
         vc("cut", NAME, "h3")
     elif fault == "sigterm":  # to the launcher, as a scheduler ends a job step
         os.kill(launcher_pid(base), signal.SIGTERM)
-    rc, err, took = fault_end(proc, FAULT_TIMEOUT + 10)
+    rc, err, took = end_within(proc, FAULT_TIMEOUT + 70)
     if fault == "stopped":
         for sig in (signal.SIGCONT, signal.SIGKILL):
             try:
