@@ -189,10 +189,10 @@ static uint64_t progress__most_started(const sc_progress_t *p, int except, uint6
 }
 
 /* Whether rank r's device is inside an operation: one it started and has not ended, on any of
- * its communicators - waiting in that collective on someone else, so behind on another stream
- * as a waiter, not on its own (issue 46: under a sanitizer every operation is slow and a 3D
- * member waiting on the stalled rank through a second stream looked behind too). Only where the
- * library reports ends: a record with none ended anywhere says nothing of it. */
+ * its communicators - waiting in that collective, maybe on someone else (issue 46: under a
+ * sanitizer every operation is slow and a 3D member waiting on the stalled rank through a second
+ * stream looked behind too). Only where the library reports ends: a record with none ended
+ * anywhere says nothing of it. */
 static bool progress__device_inside(const sc_progress_slot_t *s)
 {
     bool ends = false, inside = false;
@@ -203,14 +203,11 @@ static bool progress__device_inside(const sc_progress_slot_t *s)
     return ends && inside;
 }
 
-/* Whether rank r's device holds the others: on one of its communicators it has an operation
- * enqueued that it never started, while another member's device started more of that
- * communicator's operations (its members run them in the same order), and none it started is
- * still running. */
+/* Whether rank r's device is behind: on one of its communicators it has an operation enqueued
+ * that it never started, while another member's device started more of that communicator's
+ * operations (its members run them in the same order). */
 static bool progress__device_behind(const sc_progress_t *p, int r, const sc_progress_slot_t *s)
 {
-    if (progress__device_inside(s))
-        return false;
     for (int i = 0; i < s->ndevice && i < SC_PROGRESS_COMMS; i++) {
         const sc_device_progress_t *d = &s->device[i];
         if (d->enqueued > d->started && progress__most_started(p, r, d->comm) > d->started)
@@ -341,11 +338,15 @@ int sc_progress_culprits(const sc_progress_t *p, bool stuck, char *buf, size_t l
     if (p == NULL)
         return 0;
     uint64_t now = sc_progress_now_ms();
-    bool device_named = false;
+    /* the behind ranks that are inside no operation of their own, where there are such: one
+     * inside an operation may be behind only because that operation waits on them */
+    bool device_named = false, behind_free = false;
     for (int r = 0; r < p->nslots && stuck; r++) {
         sc_progress_slot_t s = progress__slot(p, r);
-        device_named |= progress__trusted(p, &s) && s.state == SC_PROGRESS_RUNNING &&
-                        progress__device_behind(p, r, &s);
+        bool behind = progress__trusted(p, &s) && s.state == SC_PROGRESS_RUNNING &&
+                      progress__device_behind(p, r, &s);
+        device_named |= behind;
+        behind_free |= behind && !progress__device_inside(&s);
     }
     int n = 0;
     size_t used = 0;
@@ -355,7 +356,9 @@ int sc_progress_culprits(const sc_progress_t *p, bool stuck, char *buf, size_t l
         if (!progress__trusted(p, &s))
             continue;
         double ago;
-        bool behind = stuck && s.state == SC_PROGRESS_RUNNING && progress__device_behind(p, r, &s);
+        bool behind = stuck && s.state == SC_PROGRESS_RUNNING &&
+                      progress__device_behind(p, r, &s) &&
+                      (!behind_free || !progress__device_inside(&s));
         const char *why = progress__fault(&s, p->host, stuck, now, behind, device_named, &ago);
         if (why == NULL)
             continue;

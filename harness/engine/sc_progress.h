@@ -71,8 +71,9 @@ void sc_progress_device(sc_progress_t *p, const sc_device_progress_t *device, in
  * (stopped, killed or crashed) 12.1 s ago, last in allreduce 1M; ..."), and how many. A rank
  * whose heartbeat went stale is always named; when the job is stuck (a timeout), so is one
  * whose device never started an operation of a communicator that another member's device
- * started (a stalled GPU: its own record shows it), or else one that is waiting on no one (busy in
- * its own work while the others wait). Writes "" when nothing points at anyone, or there are no
+ * started (a stalled GPU: its own record shows it; where some such ranks' devices are inside no
+ * operation - none started and not ended - only those: the others may wait inside one on them),
+ * or else one that is waiting on no one (busy in its own work while the others wait). Writes "" when nothing points at anyone, or there are no
  * records. */
 int sc_progress_culprits(const sc_progress_t *p, bool stuck, char *buf, size_t len);
 

@@ -674,9 +674,10 @@ def mode_coverage():
     ]
     for np, args in jobs:
         rc, out, err, _ = mpirun(np, args, env=gpu_env(np, calls), timeout=240)
-        # the calls are what this mode holds: a run's verdict (exit 1: its GPUs' speeds or a
-        # straggler, which a sanitizer's slowness can tip) is not an error
-        expect(rc == 0 or (rc == 1 and args[0] == "run" and "verdict:" in out),
+        # the calls are what this mode holds: a run's or a pair's verdict (exit 1: its GPUs'
+        # speeds, a straggler, one direction of the one pair under half the other - what a
+        # sanitizer's slowness or a loaded machine can tip: CI's full suite, once) is not an error
+        expect(rc == 0 or (rc == 1 and args[0] in ("run", "pairs") and "verdict:" in out),
                f"{args[:2]}: exit {rc}\n{err[-1000:]}")
     # the error paths: an asynchronous NCCL error (the error strings, the abort), a failing GEMM
     failing = [(2, ["coll", "--backend", "nccl", "-b", "8", "-e", "1K", "-n", "3"] + res,

@@ -73,6 +73,16 @@ int main(void)
     SC_EXPECT(strstr(who, "never started an operation its peers' GPUs started") != NULL);
     close_all(v);
 
+    /* both behind and both inside an operation (the stalled rank's other stream waits too):
+     * nothing tells them apart, both are named */
+    open_all(path, v);
+    device(v[0], 6, 6, 5, 0, 0, 0);
+    device(v[1], 6, 5, 5, 3, 3, 2);
+    device(v[3], 6, 6, 5, 3, 2, 2);
+    named(v, who, sizeof(who));
+    SC_EXPECT(strstr(who, "rank 3 (host h)") != NULL && strstr(who, "rank 1 (host h)") != NULL);
+    close_all(v);
+
     /* a library that reports no ends: nothing tells the waiter, both behind are named */
     open_all(path, v);
     device(v[0], 6, 6, 0, 0, 0, 0);
