@@ -30,6 +30,10 @@ static const main__command_t main__commands[] = {
     {"preflight", sc_cmd_preflight,
      "are all hosts set up the same? versions, GPUs, ports, CPU, kernel; the odd ones named", false,
      "mpirun -np N scalecheck preflight [options]   (a rank per host is enough)"},
+    {"node", sc_cmd_node,
+     "inside each node: PCIe links, the NIC nearest each GPU, each rank's place, host memory "
+     "per NUMA node",
+     false, "mpirun -np <ranks a node> scalecheck node [options]"},
     {"health", sc_cmd_health,
      "check one node for a scheduler: GPUs, an all-reduce, ports (NHC-style exit and reason)",
      false, "mpirun -np <ranks of one node> scalecheck health [options]"},

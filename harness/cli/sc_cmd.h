@@ -7,6 +7,7 @@
 
 int sc_cmd_coll(const sc_rte_t *rte, int argc, char **argv);
 int sc_cmd_compute(const sc_rte_t *rte, int argc, char **argv);
+int sc_cmd_node(const sc_rte_t *rte, int argc, char **argv);
 int sc_cmd_telemetry(const sc_rte_t *rte, int argc, char **argv);
 int sc_cmd_run(const sc_rte_t *rte, int argc, char **argv);
 int sc_cmd_validate(const sc_rte_t *rte, int argc, char **argv);

@@ -109,6 +109,12 @@ static const sc_cli_page_t pages__all[] = {
      "Checks workload or topology files against their schemas; an error names "
      "file:line:column and exits 2.",
      "scalecheck validate workloads/*.yaml"},
+    {"node",
+     "Looks inside each node: every GPU's and NIC's PCIe link against its best (sysfs), the "
+     "NIC nearest each GPU (nvidia-smi topo -m's classes), each rank's CPUs against its GPU's "
+     "NUMA node and the NIC it uses against the nearest, and each NUMA node's host memory "
+     "bandwidth against the host's best node.",
+     "mpirun -np 8 scalecheck node"},
     {"compute",
      "Runs the compute phase alone: a spin of a given time, or cuBLAS GEMMs on a GPU reporting "
      "TFLOP/s, to tell compute from communication.",

@@ -280,6 +280,7 @@ void sc_result_free(sc_result_t *r)
     sc_list_free(&r->pairs);
     sc_list_free(&r->groups);
     sc_list_free(&r->traffic);
+    sc_list_free(&r->node);
     sc_soak_cycles_free(&r->soak);
     sc_localization_free(&r->localization);
     sc_list_free(&r->checks);
@@ -476,6 +477,20 @@ const sc_field_t sc_traffic_row_fields[] = {
     R(slowdown, SC_FIELD_DOUBLE, BOTH),
     R(vs_peers, SC_FIELD_OPTIONAL, BOTH),
     {"verdict", SC_FIELD_LEVEL, offsetof(sc_traffic_row_t, level), sizeof(sc_level_t), BOTH, NULL},
+    SC__END,
+};
+#undef R
+
+#define R(field, kind, show) SC__F(sc_node_row_t, field, kind, show)
+const sc_field_t sc_node_row_fields[] = {
+    R(host, SC_FIELD_TEXT, BOTH),
+    R(kind, SC_FIELD_TEXT, BOTH),
+    R(what, SC_FIELD_TEXT, BOTH),
+    R(detail, SC_FIELD_TEXT, BOTH),
+    R(numa, SC_FIELD_INT, BOTH),
+    R(measured_GBps, SC_FIELD_OPTIONAL, BOTH),
+    R(expected_GBps, SC_FIELD_OPTIONAL, BOTH),
+    {"verdict", SC_FIELD_LEVEL, offsetof(sc_node_row_t, level), sizeof(sc_level_t), BOTH, NULL},
     SC__END,
 };
 #undef R

@@ -255,6 +255,19 @@ typedef struct {
     sc_level_t level;
 } sc_group_row_t;
 
+/* scalecheck node: one fact of a host inside the node - a device's PCIe link, the NIC nearest a
+ * GPU, a rank's placement and the NIC it uses, a NUMA node's memory bandwidth - and what it is
+ * held to (the level). */
+typedef struct {
+    char host[SC_HOST_MAX];
+    char kind[16];    /* "link", "gpu-nic", "rank", "memory" */
+    char what[64];    /* "GPU 3 0000:5d:00.0", "rank 2", "NUMA node 1" */
+    char detail[192]; /* "Gen5 x8 of Gen5 x16", "mlx5_3 (PIX)", "CPUs on node 1, GPU 2 on 0" */
+    int numa;         /* the NUMA node it sits on (-1: not known) */
+    double measured_GBps, expected_GBps; /* a link's rate now and at most; memory (absent: none) */
+    sc_level_t level;
+} sc_node_row_t;
+
 /* Traffic that collides (coll --concurrent, pairs --background): one victim - a group's
  * collective, or a pair, or the pairs of a host, leaf or spine - measured alone and under the
  * load of the others (docs/endings.md, "Traffic that collides"). */
@@ -329,6 +342,7 @@ typedef SC_LIST(sc_point_t) sc_points_t;
 typedef SC_LIST(sc_pair_row_t) sc_pair_rows_t;
 typedef SC_LIST(sc_group_row_t) sc_group_rows_t;
 typedef SC_LIST(sc_traffic_row_t) sc_traffic_rows_t;
+typedef SC_LIST(sc_node_row_t) sc_node_rows_t;
 typedef SC_LIST(sc_prediction_row_t) sc_prediction_rows_t;
 typedef SC_LIST(sc_model_point_t) sc_model_points_t;
 
@@ -386,6 +400,7 @@ extern const sc_field_t sc_finding_fields[];
 extern const sc_field_t sc_pair_row_fields[];
 extern const sc_field_t sc_group_row_fields[];
 extern const sc_field_t sc_traffic_row_fields[];
+extern const sc_field_t sc_node_row_fields[];
 extern const sc_field_t sc_gemm_row_fields[]; /* sc_compute_row_t, --mode gemm */
 extern const sc_field_t sc_spin_row_fields[]; /* sc_compute_row_t, --mode spin */
 extern const sc_field_t sc_prediction_row_fields[];

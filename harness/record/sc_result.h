@@ -66,6 +66,8 @@ typedef struct {
     sc_group_rows_t groups; /* the bisect search's group all-reduces */
     /* coll --concurrent, pairs --background: each victim alone and under load */
     sc_traffic_rows_t traffic;
+    /* node: the PCIe tree, each rank's place, host memory per NUMA node */
+    sc_node_rows_t node;
     sc_localization_t localization;
     bool has_localization;
     char mode[16], per[16], method[16], strategy[16];

@@ -21,8 +21,9 @@
 #include "report/sc_json_soak.h"
 
 /* The commands whose runs write a result.json. */
-static const char *const json_in__result_commands[] = {
-    "coll", "run", "pairs", "soak", "preflight", "health", "judge", "calibrate", "compute", NULL};
+static const char *const json_in__result_commands[] = {"coll",      "run",    "pairs", "soak",
+                                                       "preflight", "health", "judge", "calibrate",
+                                                       "compute",   "node",   NULL};
 
 /* major.minor of a version string as one number (0.1.0 -> 1, 1.2.3 -> 1002); -1 unparsable */
 static long json_in__release(const char *version)
@@ -387,6 +388,8 @@ static bool json_in__lists(sc_json_src_t *src, const json_t *doc, sc_result_t *r
                              sc_group_row_fields) &&
            sc_json_read_list(src, doc, "traffic", &r->traffic, sizeof(sc_traffic_row_t),
                              sc_traffic_row_fields) &&
+           sc_json_read_list(src, doc, "node", &r->node, sizeof(sc_node_row_t),
+                             sc_node_row_fields) &&
            sc_json_read_list(src, doc, "findings", &r->findings, sizeof(sc_finding_t),
                              sc_finding_fields) &&
            sc_json_read_list(src, doc, "preflight", &r->preflight, sizeof(sc_hostcfg_t),

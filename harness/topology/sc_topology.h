@@ -174,6 +174,9 @@ double sc_topology_cores(const sc_topology_t *t, bool *assumed);
  * to the file), and checks the result. */
 sc_status_t sc_topology_load(const char *name, sc_topology_t *t, sc_err_t *err);
 
+/* A PCIe link's raw rate one way, GB/s, at generation gen (1-7) and lanes lanes (0: not one). */
+double sc_topology_pcie_raw_GBps(int gen, int lanes);
+
 /* Per-GPU intra-node bandwidth (GB/s, per direction) as software reaches it, for a ring over
  * every GPU of the node. */
 double sc_topology_intra_GBps(const sc_topology_t *t);

@@ -94,6 +94,12 @@ static double topology_paths__nvlink_share(int cc)
     return cc > 0 ? 20.0 / 25.0 : SC__LINK_EFFICIENCY;
 }
 
+double sc_topology_pcie_raw_GBps(int gen, int lanes)
+{
+    int top = (int)(sizeof(topology_paths__pcie_raw_x16) / sizeof(topology_paths__pcie_raw_x16[0]));
+    return gen > 0 && gen < top && lanes > 0 ? topology_paths__pcie_raw_x16[gen] * lanes / 16.0 : 0;
+}
+
 double sc_topology_line_GBps(const sc_topology_t *t)
 {
     double raw = t->gpu_bandwidth_GBps;

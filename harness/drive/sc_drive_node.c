@@ -1,0 +1,300 @@
+/* sc_drive_node.c - `scalecheck node`, driven (sc_drive_node.h). Each host's first rank reads
+ * the PCIe tree and measures its NUMA nodes' memory; every rank says where it runs and which NIC
+ * it uses; rank 0 gathers the rows, judges them and writes the documents. */
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "detect/sc_membw.h"
+#include "detect/sc_pci_tree.h"
+#include "drive/sc_drive_end.h"
+#include "drive/sc_drive_node.h"
+#include "judge/sc_node_verdict.h"
+#include "judge/sc_verdict.h"
+#include "report/sc_json_out.h"
+#include "report/sc_verdict_render.h"
+#include "session/sc_session.h"
+#include "topology/sc_topology.h"
+
+#define NODE__ROWS 160 /* rows a host gives at most: its devices' links, GPUs' NICs, nodes */
+
+typedef struct {
+    sc_node_row_t *items;
+    int n, cap;
+} node__rows_t;
+
+static sc_node_row_t *node__row(node__rows_t *rows, const sc_rte_t *rte, const char *kind)
+{
+    if (rows->n == rows->cap)
+        return NULL;
+    sc_node_row_t *r = &rows->items[rows->n++];
+    memset(r, 0, sizeof(*r));
+    snprintf(r->host, sizeof(r->host), "%s", rte->host);
+    snprintf(r->kind, sizeof(r->kind), "%s", kind);
+    r->numa = -1;
+    r->measured_GBps = r->expected_GBps = SC_ABSENT;
+    return r;
+}
+
+/* "Gen5 x16" */
+static void node__link_words(int gen, int width, char *out, size_t len)
+{
+    snprintf(out, len, "Gen%d x%d", gen, width);
+}
+
+/* Every GPU's and NIC's link now against its best. */
+static void node__links(const sc_pci_tree_t *t, const sc_rte_t *rte, node__rows_t *rows)
+{
+    for (int i = 0; i < t->n; i++) {
+        const sc_pci_device_t *d = &t->devices[i];
+        if (d->gen <= 0 || d->width <= 0)
+            continue;
+        sc_node_row_t *r = node__row(rows, rte, "link");
+        if (r == NULL)
+            return;
+        char now[32], best[32];
+        node__link_words(d->gen, d->width, now, sizeof(now));
+        node__link_words(d->max_gen > 0 ? d->max_gen : d->gen,
+                         d->max_width > 0 ? d->max_width : d->width, best, sizeof(best));
+        snprintf(r->what, sizeof(r->what), "%s %s", d->name, d->bus);
+        snprintf(r->detail, sizeof(r->detail), "%s of %s", now, best);
+        r->numa = d->numa;
+        r->measured_GBps = sc_topology_pcie_raw_GBps(d->gen, d->width);
+        r->expected_GBps = sc_topology_pcie_raw_GBps(d->max_gen > 0 ? d->max_gen : d->gen,
+                                                     d->max_width > 0 ? d->max_width : d->width);
+    }
+}
+
+/* The NIC nearest each GPU, and how near. */
+static void node__gpu_nics(const sc_pci_tree_t *t, const sc_rte_t *rte, node__rows_t *rows)
+{
+    for (int g = 0; g < t->gpus; g++) {
+        const sc_pci_device_t *gpu = sc_pci_find(t, SC_PCI_GPU, g);
+        const sc_pci_device_t *nic = gpu ? sc_pci_nearest_nic(t, gpu) : NULL;
+        sc_node_row_t *r = nic ? node__row(rows, rte, "gpu-nic") : NULL;
+        if (r == NULL)
+            continue;
+        sc_pci_distance_t d = sc_pci_distance(gpu, nic);
+        snprintf(r->what, sizeof(r->what), "%s %s", gpu->name, gpu->bus);
+        snprintf(r->detail, sizeof(r->detail), "nearest NIC %s %s (%s)", nic->name, nic->bus,
+                 sc_pci_distance_name(d));
+        r->numa = gpu->numa;
+        r->level = sc_node_nic_level((int)d);
+    }
+}
+
+/* Each NUMA node's memory copied by its own cores. */
+static void node__memory(const sc_drive_node_opts_t *o, const sc_rte_t *rte, node__rows_t *rows)
+{
+    sc_membw_t m[SC_PCI_NUMA];
+    char why[128] = "";
+    int n = sc_membw_per_node((size_t)o->mem_bytes, o->trials, o->mem_threads, m, SC_PCI_NUMA, why,
+                              sizeof(why));
+    for (int i = 0; i < n; i++) {
+        sc_node_row_t *r = node__row(rows, rte, "memory");
+        if (r == NULL)
+            return;
+        snprintf(r->what, sizeof(r->what), "NUMA node %d", m[i].node);
+        snprintf(r->detail, sizeof(r->detail), "copied by %d core%s of CPUs %.100s", m[i].threads,
+                 m[i].threads == 1 ? "" : "s", m[i].cpus);
+        r->numa = m[i].node;
+        r->measured_GBps = m[i].GBps;
+    }
+}
+
+/* The NIC a rank uses where its environment names one device (NCCL_IB_HCA, else
+ * UCX_NET_DEVICES: a list, an exclusion or none leaves the choice to the library). */
+static const char *node__named_nic(char *buf, size_t len)
+{
+    const char *vars[] = {"NCCL_IB_HCA", "UCX_NET_DEVICES"};
+    for (int i = 0; i < 2; i++) {
+        const char *v = getenv(vars[i]);
+        if (v == NULL || v[0] == '\0')
+            continue;
+        if (v[0] == '=')
+            v++; /* NCCL's exact match */
+        if (strchr(v, ',') != NULL || v[0] == '^' || strcmp(v, "all") == 0)
+            return NULL;
+        snprintf(buf, len, "%s", v);
+        return buf;
+    }
+    return NULL;
+}
+
+/* This rank's CPUs as a cpulist ("0-3"). */
+static void node__my_cpus(char *out, size_t len)
+{
+    cpu_set_t set;
+    size_t used = 0;
+    out[0] = '\0';
+    if (sched_getaffinity(0, sizeof(set), &set) != 0)
+        return;
+    for (int c = 0; c < CPU_SETSIZE && used + 16 < len; c++) {
+        if (!CPU_ISSET(c, &set) || (c > 0 && CPU_ISSET(c - 1, &set)))
+            continue;
+        int last = c;
+        while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, &set))
+            last++;
+        used += (size_t)snprintf(out + used, len - used, last > c ? "%s%d-%d" : "%s%d",
+                                 used ? "," : "", c, last);
+    }
+}
+
+/* This rank's place: its CPUs' NUMA node, its GPU's (the local rank's, in bus order), and the
+ * NIC it uses against the one nearest its GPU. */
+static void node__rank(const sc_pci_tree_t *t, const sc_rte_t *rte, node__rows_t *rows)
+{
+    sc_node_row_t *r = node__row(rows, rte, "rank");
+    if (r == NULL)
+        return;
+    char cpus[128], nic_name[64];
+    node__my_cpus(cpus, sizeof(cpus));
+    int spans = 0, numa = sc_pci_numa_of_cpus(t, cpus, &spans);
+    const sc_pci_device_t *gpu = sc_pci_find(t, SC_PCI_GPU, rte->local_rank);
+    const char *named = node__named_nic(nic_name, sizeof(nic_name));
+    const sc_pci_device_t *nic = named && gpu ? sc_pci_find_nic(t, named) : NULL;
+    const sc_pci_device_t *nearest = gpu ? sc_pci_nearest_nic(t, gpu) : NULL;
+    int nic_class = nic ? (int)sc_pci_distance(gpu, nic) : -1;
+    int nearest_class = nearest ? (int)sc_pci_distance(gpu, nearest) : -1;
+    snprintf(r->what, sizeof(r->what), "rank %d", rte->rank);
+    size_t used = (size_t)snprintf(r->detail, sizeof(r->detail), "CPUs %.40s on %s%d", cpus,
+                                   numa >= 0 ? "node " : "nodes: ", numa >= 0 ? numa : spans);
+    if (gpu != NULL)
+        used += (size_t)snprintf(r->detail + used, sizeof(r->detail) - used, "; %s on node %d",
+                                 gpu->name, gpu->numa);
+    if (nic != NULL && used < sizeof(r->detail))
+        snprintf(r->detail + used, sizeof(r->detail) - used, "; NIC %s (%s, nearest %s %s)",
+                 nic->name, sc_pci_distance_name((sc_pci_distance_t)nic_class), nearest->name,
+                 sc_pci_distance_name((sc_pci_distance_t)nearest_class));
+    else if (named != NULL && used < sizeof(r->detail))
+        snprintf(r->detail + used, sizeof(r->detail) - used, "; NIC %s (not in the tree)", named);
+    r->numa = numa;
+    r->level = sc_node_rank_level(numa, spans, gpu ? gpu->numa : -1, nic_class, nearest_class);
+}
+
+/* Every rank's rows on rank 0 (a count each, then the rows). Collective. */
+static sc_status_t node__gather(const sc_rte_t *rte, sc_session_t *ses, const node__rows_t *mine,
+                                sc_node_rows_t *all, sc_err_t *err)
+{
+    int *counts = rte->rank == 0 ? calloc((size_t)rte->size, sizeof(int)) : NULL;
+    int *displs = rte->rank == 0 ? calloc((size_t)rte->size, sizeof(int)) : NULL;
+    int bytes = mine->n * (int)sizeof(sc_node_row_t), total = 0;
+    sc_watchdog_arm(ses->wd, "gathering the nodes' rows", NULL, 0);
+    int rc = MPI_Gather(&bytes, 1, MPI_INT, counts, 1, MPI_INT, 0, rte->world);
+    for (int r = 0; rc == MPI_SUCCESS && counts != NULL && displs != NULL && r < rte->size; r++) {
+        displs[r] = total;
+        total += counts[r];
+    }
+    sc_node_row_t *rows = rte->rank == 0 ? malloc((size_t)total + 1) : NULL;
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Gatherv(mine->items, bytes, MPI_BYTE, rows, counts, displs, MPI_BYTE, 0,
+                         rte->world);
+    sc_watchdog_disarm(ses->wd);
+    for (int i = 0; rc == MPI_SUCCESS && rows != NULL && i < total / (int)sizeof(*rows); i++) {
+        sc_node_row_t *r = SC_LIST_PUSH(all);
+        if (r != NULL)
+            *r = rows[i];
+    }
+    free(rows);
+    free(counts);
+    free(displs);
+    return rc == MPI_SUCCESS ? SC_OK : sc_rte_mpi_error(rte, rc, "gathering the rows", err);
+}
+
+static void node__print(sc_session_t *ses, const sc_node_rows_t *rows)
+{
+    sc_results_printf(&ses->res, "# %-10s %-8s %-26s %-52s %9s %9s\n", "host", "kind", "what",
+                      "detail", "GB/s", "expected");
+    for (size_t i = 0; i < rows->n; i++) {
+        const sc_node_row_t *r = &rows->items[i];
+        char got[16] = "", want[16] = "";
+        if (sc_present(r->measured_GBps))
+            snprintf(got, sizeof(got), "%.2f", r->measured_GBps);
+        if (sc_present(r->expected_GBps))
+            snprintf(want, sizeof(want), "%.2f", r->expected_GBps);
+        sc_results_printf(&ses->res, "  %-10.10s %-8s %-26.26s %-52.52s %9s %9s %s\n", r->host,
+                          r->kind, r->what, r->detail, got, want, sc_level_name(r->level));
+    }
+}
+
+/* node's own files (every ending): the rows as node.csv. */
+static sc_status_t node__own_files(void *ctx, const sc_result_t *doc, sc_err_t *err)
+{
+    const sc_session_t *ses = ctx;
+    char path[PATH_MAX];
+    return sc_csv_write_records(sc_results_path(&ses->res, "node.csv", path, sizeof(path)),
+                                doc->node.items, doc->node.n, sizeof(*doc->node.items),
+                                sc_node_row_fields, err);
+}
+
+/* This rank's rows: its place, and on a host's first rank the tree and the memory. */
+static sc_status_t node__mine(const sc_drive_node_opts_t *o, const sc_rte_t *rte,
+                              node__rows_t *rows, sc_err_t *err)
+{
+    sc_pci_tree_t *t = malloc(sizeof(*t));
+    rows->items = calloc(NODE__ROWS, sizeof(*rows->items));
+    rows->cap = NODE__ROWS;
+    if (t == NULL || rows->items == NULL) {
+        free(t);
+        return sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): no memory for the tree", rte->rank,
+                          rte->host);
+    }
+    sc_pci_tree_read(t);
+    if (rte->local_rank == 0) {
+        node__links(t, rte, rows);
+        node__gpu_nics(t, rte, rows);
+        if (!o->no_memory)
+            node__memory(o, rte, rows);
+    }
+    node__rank(t, rte, rows);
+    free(t);
+    return SC_OK;
+}
+
+int sc_drive_node(const sc_rte_t *rte, const sc_drive_node_opts_t *opts, int argc, char **argv)
+{
+    sc_drive_node_opts_t o = *opts;
+    sc_err_t err;
+    sc_err_clear(&err);
+    sc_session_t ses = {0};
+    sc_result_t doc = {0};
+    sc_drive_ending_t ending = {
+        .command = "node", .common = &o.common, .also = node__own_files, .ctx = &ses};
+    sc_status_t status = sc_drive_check_outputs(&o.common, &err);
+    if (status == SC_OK) {
+        sc_session_opts_t so = {.common = &o.common, .default_name = "node"};
+        status = sc_session_open(&ses, rte, &so, &err);
+    }
+    if (status == SC_OK) {
+        sc_session_on_end(&ses, sc_drive_end_hook, &ending);
+        if (rte->rank == 0) {
+            sc_result_init(&doc, "node");
+            sc_drive_doc_header(&doc, &ses, argc, argv);
+            status = sc_drive_save_doc(&ses, &doc, "running", &err);
+        }
+    }
+    node__rows_t mine = {0};
+    if (status == SC_OK)
+        status = node__mine(&o, rte, &mine, &err);
+    if (status == SC_OK) /* the hosts' first ranks measure while the others sleep */
+        status = sc_rte_quiet_barrier(rte, rte->world, &err);
+    if (status == SC_OK)
+        status = node__gather(rte, &ses, &mine, &doc.node, &err);
+    free(mine.items);
+    int failed = 0;
+    if (status == SC_OK && rte->rank == 0) {
+        sc_verdict_node(&doc.node, &doc.checks);
+        doc.judged = true;
+        node__print(&ses, &doc.node);
+        sc_verdict_print(stdout, ses.res.log, &doc.checks);
+        failed = sc_verdict_exit(&doc);
+        status = sc_drive_complete(&ses, &doc, &ending, &err);
+    }
+    if (status != SC_OK && rte->rank == 0 && doc.command[0] != '\0')
+        sc_drive_save_failed(&ses, &doc, &err, &ending);
+    int code = sc_session_finish(&ses, rte, "node", status, &err, failed);
+    sc_result_free(&doc);
+    sc_session_close(&ses);
+    return code;
+}

@@ -1,0 +1,26 @@
+/* sc_drive_node.h - `scalecheck node` driven from what was asked (sc_drive_node.c): inside each
+ * node - its PCIe tree (every GPU's and NIC's link, the NIC nearest each GPU), each rank's place
+ * (its CPUs' NUMA node against its GPU's, the NIC it uses against the nearest) and the host
+ * memory bandwidth of each NUMA node - judged (judge/sc_node_verdict.h). */
+#ifndef SC_DRIVE_NODE_H
+#define SC_DRIVE_NODE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "record/sc_common_opts.h"
+#include "rte/sc_rte.h"
+
+typedef struct {
+    sc_common_opts_t common; /* the shared options: files, bounds */
+    uint64_t mem_bytes;      /* a copier's buffer for host memory bandwidth */
+    int trials;              /* copies, the best kept */
+    int mem_threads;         /* cores a NUMA node copies with, at most */
+    bool no_memory;          /* the tree and the places only */
+    bool help;
+} sc_drive_node_opts_t;
+
+/* Every rank returns the exit code (sc_verdict_exit). Collective. */
+int sc_drive_node(const sc_rte_t *rte, const sc_drive_node_opts_t *o, int argc, char **argv);
+
+#endif

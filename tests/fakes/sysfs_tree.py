@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Makes a sysfs tree from a recorded PCIe tree (tests/fakes/trees/*.tree), for
+SCALECHECK_SYS_ROOT: /sys/devices/pciDDDD:BB/... with each device's class, vendor, device,
+numa_node and PCIe link files, /sys/bus/pci/devices/ links to them, /sys/class/infiniband and
+/sys/class/net entries for the NICs, and /sys/devices/system/node/nodeN/cpulist (and
+/sys/devices/system/cpu, so that the tree reads as a host with /sys).
+
+usage: sysfs_tree.py TREE OUT [--numa-cpus 0:LIST,1:LIST] [--link BUS=GEN,WIDTH]...
+  --numa-cpus   each node's CPUs in place of the recorded ones (a test binds ranks to them)
+  --link        a device's current link in place of the recorded one (a planted x8 link)"""
+import argparse
+import os
+
+RATES = {1: "2.5 GT/s PCIe", 2: "5.0 GT/s PCIe", 3: "8.0 GT/s PCIe", 4: "16.0 GT/s PCIe",
+         5: "32.0 GT/s PCIe", 6: "64.0 GT/s PCIe"}
+KINDS = {"gpu": ("0x030200", "0x10de", "0x2330"), "nic": ("0x020700", "0x15b3", "0x1021"),
+         "bridge": ("0x060400", "0x1000", "0xc030")}
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text + "\n")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("tree")
+    ap.add_argument("out")
+    ap.add_argument("--numa-cpus", default="")
+    ap.add_argument("--link", action="append", default=[])
+    a = ap.parse_args()
+    cpus = dict(kv.split(":", 1) for kv in a.numa_cpus.split(",") if kv)
+    links = {k: tuple(map(int, v.split(","))) for k, v in (x.split("=") for x in a.link)}
+    sys_dir = os.path.join(a.out, "sys") if not a.out.endswith("sys") else a.out
+    where, numa_of = {}, {}  # bus or host bridge -> its folder; host bridge -> NUMA node
+    for line in open(a.tree):
+        f = line.split()
+        if not f or f[0].startswith("#"):
+            continue
+        if f[0] == "numa":
+            write(f"{sys_dir}/devices/system/node/node{f[1]}/cpulist", cpus.get(f[1], f[2]))
+            continue
+        if f[0] == "host-bridge":
+            where[f[1]] = f"{sys_dir}/devices/{f[1]}"
+            numa_of[f[1]] = f[2]
+            os.makedirs(where[f[1]], exist_ok=True)
+            continue
+        bus, parent = f[1], f[2]
+        folder = os.path.join(where[parent], bus)
+        where[bus] = folder
+        root = os.path.relpath(folder, f"{sys_dir}/devices").split(os.sep)[0]
+        numa_of[bus] = numa_of[root]
+        cls, vendor, device = KINDS[f[0]]
+        for name, text in (("class", cls), ("vendor", vendor), ("device", device),
+                           ("numa_node", numa_of[root])):
+            write(os.path.join(folder, name), text)
+        if f[0] in ("gpu", "nic"):
+            link = list(map(int, f[3:] if f[0] == "gpu" else f[5:]))  # GEN WIDTH [MAX MAX]
+            max_gen, max_width = link[2:4] if len(link) == 4 else link[:2]
+            gen, width = links.get(bus, tuple(link[:2]))
+            write(os.path.join(folder, "current_link_speed"), RATES[gen])
+            write(os.path.join(folder, "current_link_width"), str(width))
+            write(os.path.join(folder, "max_link_speed"), RATES[max_gen])
+            write(os.path.join(folder, "max_link_width"), str(max_width))
+        link = f"{sys_dir}/bus/pci/devices/{bus}"
+        os.makedirs(os.path.dirname(link), exist_ok=True)
+        os.symlink(os.path.relpath(folder, os.path.dirname(link)), link)
+        if f[0] == "nic":
+            for cls_dir, name in ((f"{sys_dir}/class/infiniband", f[3]),
+                                  (f"{sys_dir}/class/net", f[4])):
+                os.makedirs(os.path.join(cls_dir, name), exist_ok=True)
+                os.symlink(os.path.relpath(folder, os.path.join(cls_dir, name)),
+                           os.path.join(cls_dir, name, "device"))
+    os.makedirs(f"{sys_dir}/devices/system/cpu", exist_ok=True)
+    print(sys_dir)
+
+
+if __name__ == "__main__":
+    main()
