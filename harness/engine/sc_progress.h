@@ -73,8 +73,8 @@ void sc_progress_device(sc_progress_t *p, const sc_device_progress_t *device, in
  * whose device never started an operation of a communicator that another member's device
  * started (a stalled GPU: its own record shows it; where some such ranks' devices are inside no
  * operation - none started and not ended - only those: the others may wait inside one on them),
- * or else one that is waiting on no one (busy in its own work while the others wait). Writes "" when nothing points at anyone, or there are no
- * records. */
+ * or else one that is waiting on no one (busy in its own work while the others wait). Writes ""
+ * when nothing points at anyone, or there are no records. */
 int sc_progress_culprits(const sc_progress_t *p, bool stuck, char *buf, size_t len);
 
 /* A rank whose watchdog fires leaves whom it found at fault in its record, for the ranks the

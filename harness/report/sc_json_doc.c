@@ -201,9 +201,9 @@ static json_t *json_doc__result_json(const sc_result_t *r)
         json_object_set_new(doc, "compute_scale", json_real(r->compute_scale));
     }
     if (r->node.n > 0)
-        json_object_set_new(doc, "node",
-                            sc_json_records(r->node.items, r->node.n, sizeof(*r->node.items),
-                                            sc_node_row_fields));
+        json_object_set_new(
+            doc, "node",
+            sc_json_records(r->node.items, r->node.n, sizeof(*r->node.items), sc_node_row_fields));
     if (r->traffic.n > 0)
         json_object_set_new(doc, "traffic",
                             sc_json_records(r->traffic.items, r->traffic.n,
