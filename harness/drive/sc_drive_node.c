@@ -155,8 +155,8 @@ static void node__rank(const sc_pci_tree_t *t, const sc_rte_t *rte, node__rows_t
     const char *named = node__named_nic(nic_name, sizeof(nic_name));
     const sc_pci_device_t *nic = named && gpu ? sc_pci_find_nic(t, named) : NULL;
     const sc_pci_device_t *nearest = gpu ? sc_pci_nearest_nic(t, gpu) : NULL;
-    int nic_class = nic ? (int)sc_pci_distance(gpu, nic) : -1;
-    int nearest_class = nearest ? (int)sc_pci_distance(gpu, nearest) : -1;
+    int nic_class = gpu && nic ? (int)sc_pci_distance(gpu, nic) : -1;
+    int nearest_class = gpu && nearest ? (int)sc_pci_distance(gpu, nearest) : -1;
     snprintf(r->what, sizeof(r->what), "rank %d", rte->rank);
     size_t used = (size_t)snprintf(r->detail, sizeof(r->detail), "CPUs %.40s on %s%d", cpus,
                                    numa >= 0 ? "node " : "nodes: ", numa >= 0 ? numa : spans);
