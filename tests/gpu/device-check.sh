@@ -283,6 +283,17 @@ for t in tf32 bf16 fp16 fp32; do
         --backend nccl --mode gemm -d $t --size "$gemm_size" -n 20 -T 60 --json "$work/gemm-$t.json"
 done
 
+# --- 8b. inside the node: the GPU's PCIe link in sysfs against its best, the NIC nearest it,
+# the rank's NUMA place, host memory per NUMA node (hwloc-bound copies)                ~10 s
+# (the emulated device has no PCIe tree of its own: the recorded HGX H100 one stands in)
+node_env=(env)
+if [ "${SC_DEVICE_CHECK_SMALL:-0}" = 1 ]; then
+    node_env+=("SCALECHECK_SYS_ROOT=$(python3 tests/fakes/sysfs_tree.py \
+        tests/fakes/trees/hgx-h100.tree "$work/sysfs" --numa-cpus 0:0,1:1)")
+fi
+step "node (PCIe, NUMA, memory)" 60 node "$work/node.json" "${node_env[@]}" "${run1[@]}" \
+    "$sc" node --mem-size 64M -n 3 -T 60 --json "$work/node.json" --results-dir "$res"
+
 # --- 9. one NVML sample                                                               ~2 s
 if fits "nvml sample" 30; then
     if timeout 30 "${run1[@]}" "$sc" telemetry >"$work/telemetry.json" 2>"$work/telemetry.log"; then

@@ -47,6 +47,20 @@ def traffic(d):
         "%s %.2fx" % (r["kind"], r["slowdown"]) for r in rows[:6]))
 
 
+def node(d):
+    """scalecheck node on the machine itself: its GPUs' PCIe links read from sysfs (at their
+    best, or the FAIL naming one), the NIC nearest each, the rank's place, host memory."""
+    rows = d.get("node", [])
+    links = [r for r in rows if r["kind"] == "link" and r["what"].startswith("GPU")]
+    memory = [r for r in rows if r["kind"] == "memory"]
+    nics = [r["detail"].replace("nearest NIC ", "") for r in rows if r["kind"] == "gpu-nic"]
+    ok = len(links) > 0 and len(memory) > 0 and all(r["verdict"] == "PASS" for r in links)
+    return ok, "%s; %s; NICs %s; memory %s" % (
+        ", ".join("%s %s" % (r["what"], r["detail"]) for r in links[:2]) or "no GPU link in sysfs",
+        "; ".join(r["detail"] for r in rows if r["kind"] == "rank")[:80],
+        ", ".join(nics[:2]) or "none", ", ".join("%.1f GB/s" % r["measured_GBps"] for r in memory))
+
+
 def timing(d):
     # the host's time is the batch's mean: held to the mean of the device's intervals
     rows = [r for r in d["results"] if not r["in_place"] and r["time_us"] >= TIMING_MIN_US]

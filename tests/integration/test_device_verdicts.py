@@ -53,6 +53,11 @@ def test():
                                                   cycle(74, 690.0)]) + "\n")
     burn = lambda verdict: {"state": "complete", "results_dir": burn_dir,
                             "verdict": {"verdict": verdict}, "checks": []}
+    node_doc = lambda link, verdict: {"node": [
+        {"kind": "link", "what": "GPU 0 0000:18:00.0", "detail": link, "verdict": verdict},
+        {"kind": "gpu-nic", "what": "GPU 0", "detail": "nearest NIC mlx5_0 0000:17:00.0 (PIX)"},
+        {"kind": "rank", "what": "rank 0", "detail": "CPUs 0-55 on node 0; GPU 0 on node 0"},
+        {"kind": "memory", "what": "NUMA node 0", "measured_GBps": 180.0, "detail": ""}]}
     cases = [
         ("coll", coll_ok, "ok"), ("coll", coll_bad, "FAIL"),
         ("coll", {"summary": {"wrong_total": 0}, "results": []}, "FAIL"),
@@ -74,6 +79,14 @@ def test():
         ("burn", burn("PASS"), "ok"), ("burn", burn("FAIL"), "FAIL"),
         ("burn", dict(burn("PASS"), state="failed"), "FAIL"),
         ("nvml", nvml_ok, "ok"), ("nvml", nvml_bad, "FAIL"),
+        # node: the GPU's link in sysfs at its best, and memory measured; x8 or no GPU, FAIL
+        ("node", node_doc("Gen5 x16 of Gen5 x16", "PASS"), "ok"),
+        ("node", node_doc("Gen5 x8 of Gen5 x16", "FAIL"), "FAIL"),
+        ("node", {"node": [r for r in node_doc("", "PASS")["node"] if r["kind"] != "link"]},
+         "FAIL"),
+        ("traffic", {"traffic": [{"kind": "tp", "slowdown": 1.4, "alone_us": 900,
+                                  "loaded_us": 1260}]}, "ok"),
+        ("traffic", {"traffic": []}, "FAIL"),
         ("run", run([point]), "ok"), ("run", run([]), "FAIL"),
         ("run", run([point], "failed"), "FAIL"),
         ("run", run([dict(point, throughput=0.0)]), "FAIL"),
