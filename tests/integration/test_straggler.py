@@ -77,11 +77,12 @@ def test_run(wd):
     expect(rc == (1 if any(c["verdict"] == "FAIL" for c in checks) else 0)
            and "# straggler: rank 2" in out, f"exit {rc}; {out[-600:]}")
     # the trace shows it: rank 2's compute spans at 4 GPUs about 4x the others' - the shortest
-    # of each rank's, which a busy machine's preemptions do not stretch (2x at least)
+    # of each rank's, held to the middle of the other three's (a busy machine once stretched
+    # even one rank's shortest span: 16 us against 7 and 14, rank 2's 32), twice at least
     spans = check_trace(trace, [0, 1, 2, 3], ["compute", "DP"])
     at4 = [e for e in spans if e["args"]["point"] == "4 GPUs x 1 node" and e["name"] == "compute compute"]
     least = {r: min(e["dur"] for e in at4 if e["pid"] == r) for r in range(4)}
-    others = max(least[r] for r in (0, 1, 3))
+    others = sorted(least[r] for r in (0, 1, 3))[1]
     expect(least[2] > 2 * others, f"trace: shortest compute spans at 4 GPUs {least}")
     # healthy: nobody - or, on a host with more ranks than cores, at most a WARN that says the
     # scheduler can make any rank the slowest (one rank 5.7 ms behind once, 4 ranks on 2 cores)
