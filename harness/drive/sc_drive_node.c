@@ -277,8 +277,11 @@ int sc_drive_node(const sc_rte_t *rte, const sc_drive_node_opts_t *opts, int arg
     node__rows_t mine = {0};
     if (status == SC_OK)
         status = node__mine(&o, rte, &mine, &err);
-    if (status == SC_OK) /* the hosts' first ranks measure while the others sleep */
+    if (status == SC_OK) { /* the hosts' first ranks measure while the others sleep */
+        sc_watchdog_arm(ses.wd, "waiting for every host's tree and memory", NULL, 0);
         status = sc_rte_quiet_barrier(rte, rte->world, &err);
+        sc_watchdog_disarm(ses.wd);
+    }
     if (status == SC_OK)
         status = node__gather(rte, &ses, &mine, &doc.node, &err);
     free(mine.items);
