@@ -34,7 +34,7 @@ gpu_subset='gpu-emulated-(coll2|wrong|graph|blocking|old-nccl|register|choices|s
 # Arguments replace the subset (e.g. -R unit- ; or -E '^$' for everything).
 if [ $# -eq 0 ]; then
     export SC_FAULT_COMMANDS=${SC_FAULT_COMMANDS:-coll}
-    set -- -R "^(unit-.*|layers|coll-matrix-np[23]|coll-(timeout|bad-flags|auto-iters|results-dir|wrong-data)|version|telemetry|run-(workloads|refusals)|model-(cmd|calibration|published)|detect|yaml-malformed|pairs-local|exit2-nothing-on-disk|plan|judge|judge-formats|device-verdicts|metrics|health|compare|soak-(degraded|refused)|verdict-report|faults|vcluster-(healthy|cut)|$gpu_subset)\$"
+    set -- -R "^(unit-.*|layers|coll-matrix-np[23]|coll-(timeout|bad-flags|auto-iters|results-dir|wrong-data)|version|telemetry|run-(workloads|refusals)|model-(cmd|calibration|published)|detect|yaml-malformed|pairs-local|exit2-nothing-on-disk|plan|judge|judge-formats|device-verdicts|metrics|health|compare|soak-(degraded|refused)|verdict-report|faults|node|vcluster-(healthy|cut)|$gpu_subset)\$"
     tsan=1
 fi
 ctest --output-on-failure -j 2 "$@"
