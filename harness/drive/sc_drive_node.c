@@ -158,8 +158,10 @@ static void node__rank(const sc_pci_tree_t *t, const sc_rte_t *rte, node__rows_t
     int nic_class = gpu && nic ? (int)sc_pci_distance(gpu, nic) : -1;
     int nearest_class = gpu && nearest ? (int)sc_pci_distance(gpu, nearest) : -1;
     snprintf(r->what, sizeof(r->what), "rank %d", rte->rank);
-    size_t used = (size_t)snprintf(r->detail, sizeof(r->detail), "CPUs %.40s on %s%d", cpus,
-                                   numa >= 0 ? "node " : "nodes: ", numa >= 0 ? numa : spans);
+    size_t used =
+        numa >= 0
+            ? (size_t)snprintf(r->detail, sizeof(r->detail), "CPUs %.40s on node %d", cpus, numa)
+            : (size_t)snprintf(r->detail, sizeof(r->detail), "CPUs %.40s on %d nodes", cpus, spans);
     if (gpu != NULL)
         used += (size_t)snprintf(r->detail + used, sizeof(r->detail) - used, "; %s on node %d",
                                  gpu->name, gpu->numa);
