@@ -182,6 +182,12 @@ static sc_status_t node__gather(const sc_rte_t *rte, sc_session_t *ses, const no
     int *counts = rte->rank == 0 ? calloc((size_t)rte->size, sizeof(int)) : NULL;
     int *displs = rte->rank == 0 ? calloc((size_t)rte->size, sizeof(int)) : NULL;
     int bytes = mine->n * (int)sizeof(sc_node_row_t), total = 0;
+    if (rte->rank == 0 && (counts == NULL || displs == NULL)) { /* the others' wait is watched */
+        free(counts);
+        free(displs);
+        return sc_err_set(err, SC_ERR_NOMEM, "rank 0 (host %s): no memory for %d ranks' counts",
+                          rte->host, rte->size);
+    }
     sc_watchdog_arm(ses->wd, "gathering the nodes' rows", NULL, 0);
     int rc = MPI_Gather(&bytes, 1, MPI_INT, counts, 1, MPI_INT, 0, rte->world);
     for (int r = 0; rc == MPI_SUCCESS && counts != NULL && displs != NULL && r < rte->size; r++) {
@@ -189,6 +195,15 @@ static sc_status_t node__gather(const sc_rte_t *rte, sc_session_t *ses, const no
         total += counts[r];
     }
     sc_node_row_t *rows = rte->rank == 0 ? malloc((size_t)total + 1) : NULL;
+    if (rc == MPI_SUCCESS && rte->rank == 0 &&
+        rows == NULL) { /* nothing to gather into: said, and the job ends */
+        sc_watchdog_disarm(ses->wd);
+        free(rows);
+        free(counts);
+        free(displs);
+        return sc_err_set(err, SC_ERR_NOMEM, "rank 0 (host %s): no memory for %d bytes of rows",
+                          rte->host, total);
+    }
     if (rc == MPI_SUCCESS)
         rc = MPI_Gatherv(mine->items, bytes, MPI_BYTE, rows, counts, displs, MPI_BYTE, 0,
                          rte->world);

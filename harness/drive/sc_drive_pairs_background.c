@@ -67,8 +67,10 @@ static sc_status_t bg__load(sc_session_t *ses, sc_comm_t *comm, MPI_Comm control
                         .op = SC_REDOP_sum};
     int stop = 0, word = 0, done = 0;
     MPI_Request req = MPI_REQUEST_NULL;
-    if (comm->rank == 0)
-        MPI_Irecv(&word, 1, MPI_INT, 0, BG__TAG_STOP, rte->world, &req);
+    int rc = comm->rank == 0 ? MPI_Irecv(&word, 1, MPI_INT, 0, BG__TAG_STOP, rte->world, &req)
+                             : MPI_SUCCESS;
+    if (rc != MPI_SUCCESS)
+        status = sc_rte_mpi_error(rte, rc, "the background's word to stop (MPI_Irecv)", err);
     atomic_uint_fast64_t *tick = sc_watchdog_progress(ses->wd);
     uint64_t t0 = sc_clock_ns();
     while (status == SC_OK && !stop) {
@@ -78,8 +80,9 @@ static sc_status_t bg__load(sc_session_t *ses, sc_comm_t *comm, MPI_Comm control
             status = sc_comm_sync(comm, err);
         sc_watchdog_tick(tick);
         bg->ops++;
-        if (status == SC_OK && comm->rank == 0)
-            MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+        if (status == SC_OK && comm->rank == 0 &&
+            (rc = MPI_Test(&req, &done, MPI_STATUS_IGNORE)) != MPI_SUCCESS)
+            status = sc_rte_mpi_error(rte, rc, "the background's word to stop (MPI_Test)", err);
         stop = done;
         if (status == SC_OK)
             status = sc_watchdog_bcast(ses->wd, rte, control, "the background's word to stop",
@@ -94,8 +97,9 @@ static sc_status_t bg__load(sc_session_t *ses, sc_comm_t *comm, MPI_Comm control
         MPI_Cancel(&req);
         MPI_Request_free(&req);
     }
-    if (status == SC_OK && comm->rank == 0) /* what the load did, to the first participant */
-        MPI_Send(bg, sizeof(*bg), MPI_BYTE, 0, BG__TAG_STOP, rte->world);
+    if (status == SC_OK && comm->rank == 0 && /* what the load did, to the first participant */
+        (rc = MPI_Send(bg, sizeof(*bg), MPI_BYTE, 0, BG__TAG_STOP, rte->world)) != MPI_SUCCESS)
+        status = sc_rte_mpi_error(rte, rc, "the background's tally (MPI_Send)", err);
     sc_watchdog_disarm(ses->wd);
     sc_comm_free(comm, buf);
     return status;
