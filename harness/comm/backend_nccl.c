@@ -29,6 +29,17 @@ sc_status_t sc_nccl_abort_if_asked(nccl__comm_t *c, const char *what, sc_err_t *
     return nccl__fail(c, SC_ERR_TIMEOUT, what, "the job is ending; communicator aborted", err);
 }
 
+/* Whether a wait that began at start passed the bound: --timeout (and its grace) with no
+ * movement of the job's work since the later of its start and the last the watchdog saw -
+ * under load a host waits seconds on its device's queue while the devices work through it,
+ * and the watchdog, which sees every rank's record, names the rank at fault first. */
+static bool nccl__waited_past(const nccl__comm_t *c, uint64_t start)
+{
+    uint64_t moved = sc_nccl_job_moved_ns(), since = moved > start ? moved : start;
+    uint64_t now = sc_clock_ns();
+    return now > since && (double)(now - since) * 1e-9 > c->timeout_s;
+}
+
 /* Waits (bounded) until the communicator has no operation in progress; on timeout or an
  * asynchronous error the communicator is aborted and the error names rank, host and GPU. */
 static sc_status_t nccl__settle(nccl__comm_t *c, ncclResult_t rc, const char *what, sc_err_t *err)
@@ -37,7 +48,7 @@ static sc_status_t nccl__settle(nccl__comm_t *c, ncclResult_t rc, const char *wh
     while (rc == ncclInProgress) {
         if (sc_nccl_abort_if_asked(c, what, err) != SC_OK)
             return SC_ERR_TIMEOUT;
-        if ((double)(sc_clock_ns() - start) * 1e-9 > c->timeout_s) {
+        if (nccl__waited_past(c, start)) {
             sc_nccl_abort(c);
             return nccl__fail(c, SC_ERR_TIMEOUT, what, "timed out; communicator aborted", err);
         }
@@ -276,7 +287,7 @@ static sc_status_t nccl__sync(sc_comm_t *comm, sc_err_t *err)
         if (c->nccl != NULL && ncclCommGetAsyncError(c->nccl, &state) == ncclSuccess &&
             state != ncclSuccess && state != ncclInProgress)
             return nccl__settle(c, state, "waiting for the stream", err); /* in this wait */
-        if ((double)(sc_clock_ns() - start) * 1e-9 > c->timeout_s) {
+        if (nccl__waited_past(c, start)) {
             sc_nccl_abort(c);
             return nccl__fail(c, SC_ERR_TIMEOUT, "waiting for the stream",
                               "timed out; communicator aborted", err);
@@ -614,6 +625,7 @@ const sc_backend_ops_t sc_nccl_ops = {
     .memory = nccl__memory,
     .abort_all = sc_nccl_abort_all,
     .device_progress = sc_nccl_prof_progress,
+    .job_moved = sc_nccl_job_moved,
     .last_choice = sc_nccl_last_choice,
     .own_time = sc_nccl_own_time,
     .coll =

@@ -148,6 +148,9 @@ sc_status_t sc_nccl_open(const sc_rte_t *rte, const sc_backend_opts_t *opts, sc_
                          sc_err_t *err);
 void sc_nccl_close(sc_comm_t *comm);
 void sc_nccl_abort_all(bool owner);
+/* ops->job_moved, and when the job's work last moved (sc_clock_ns; 0: never told). */
+void sc_nccl_job_moved(void);
+uint64_t sc_nccl_job_moved_ns(void);
 sc_status_t sc_nccl_split(sc_comm_t *comm, int color, int key, sc_comm_t **out, sc_err_t *err);
 const char *sc_nccl_version(sc_comm_t *comm);
 void sc_nccl_describe(sc_comm_t *comm, sc_kvs_t *out);

@@ -12,6 +12,7 @@
 
 #include "comm/backend_nccl.h"
 #include "comm/sc_gpu_select.h"
+#include "util/sc_clock.h"
 
 /* One line describing this rank's GPU, for messages. */
 static void nccl__describe_gpu(nccl__comm_t *c)
@@ -107,6 +108,19 @@ static void nccl__live_remove(const nccl__comm_t *c)
         if (nccl__live.list[i] == c)
             nccl__live.list[i] = nccl__live.list[--nccl__live.n];
     pthread_mutex_unlock(&nccl__live.lock);
+}
+
+/* When the job's work last moved, as the watchdog tells (ops->job_moved). */
+static _Atomic uint64_t nccl__job_moved_ns;
+
+void sc_nccl_job_moved(void)
+{
+    atomic_store(&nccl__job_moved_ns, sc_clock_ns());
+}
+
+uint64_t sc_nccl_job_moved_ns(void)
+{
+    return atomic_load(&nccl__job_moved_ns);
 }
 
 /* NCCL's way out of a hang, ncclCommAbort on every communicator, so that the peers' operations

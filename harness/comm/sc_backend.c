@@ -75,30 +75,45 @@ static void backend__remember_opened(const sc_backend_ops_t *ops)
     bool known = false;
     for (int i = 0; i < backend__opened.n; i++)
         known = known || backend__opened.ops[i] == ops;
-    if (!known && (ops->abort_all != NULL || ops->device_progress != NULL) && backend__opened.n < 8)
+    if (!known &&
+        (ops->abort_all != NULL || ops->device_progress != NULL || ops->job_moved != NULL) &&
+        backend__opened.n < 8)
         backend__opened.ops[backend__opened.n++] = ops;
     pthread_mutex_unlock(&backend__opened.lock);
 }
 
-void sc_backend_abort_all(bool owner)
+/* The backends opened in this process, into ops (8 at most): how many. */
+static int backend__opened_ops(const sc_backend_ops_t *ops[8])
 {
     pthread_mutex_lock(&backend__opened.lock);
     int n = backend__opened.n;
-    const sc_backend_ops_t *ops[8];
-    memcpy(ops, backend__opened.ops, sizeof(ops));
+    memcpy(ops, backend__opened.ops, sizeof(*ops) * 8);
     pthread_mutex_unlock(&backend__opened.lock);
+    return n;
+}
+
+void sc_backend_abort_all(bool owner)
+{
+    const sc_backend_ops_t *ops[8];
+    int n = backend__opened_ops(ops);
     for (int i = 0; i < n; i++)
         if (ops[i]->abort_all != NULL)
             ops[i]->abort_all(owner);
 }
 
+void sc_backend_job_moved(void)
+{
+    const sc_backend_ops_t *ops[8];
+    int n = backend__opened_ops(ops);
+    for (int i = 0; i < n; i++)
+        if (ops[i]->job_moved != NULL)
+            ops[i]->job_moved();
+}
+
 int sc_backend_device_progress(sc_device_progress_t *out, int max)
 {
-    pthread_mutex_lock(&backend__opened.lock);
-    int n = backend__opened.n;
     const sc_backend_ops_t *ops[8];
-    memcpy(ops, backend__opened.ops, sizeof(ops));
-    pthread_mutex_unlock(&backend__opened.lock);
+    int n = backend__opened_ops(ops);
     int got = 0;
     for (int i = 0; i < n && got < max; i++)
         if (ops[i]->device_progress != NULL)

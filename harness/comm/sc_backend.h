@@ -207,6 +207,11 @@ typedef struct {
      * started (NCCL: as its profiler plugin hears); 0 when the library does not say. Any thread
      * (the watchdog's). */
     int (*device_progress)(sc_device_progress_t *out, int max);
+    /* Optional: the job's work moved just now (sc_backend_job_moved: a rank completed an
+     * operation, or a device started or ended one): a backend's own bound on a wait counts
+     * from the later of the wait's start and this, as the watchdog's --timeout does. Any
+     * thread (the watchdog's). */
+    void (*job_moved)(void);
     /* Optional: what the library chose for the last collective issued on comm; false when it
      * does not say. */
     bool (*last_choice)(sc_comm_t *comm, sc_lib_choice_t *out);
@@ -271,6 +276,8 @@ void sc_backend_abort_all(bool owner);
 /* The device progress (ops->device_progress) of the backends opened in this process, at most
  * max communicators into out; how many (0: none says). */
 int sc_backend_device_progress(sc_device_progress_t *out, int max);
+/* Tells the backends opened in this process that the job's work moved (ops->job_moved). */
+void sc_backend_job_moved(void);
 
 /* Fills the common part of a communicator. world_ranks (size entries) maps its ranks to world
  * ranks; NULL means the identity (the world communicator). */

@@ -161,6 +161,18 @@ void sc_progress_each_pair(const sc_progress_t *p,
     }
 }
 
+/* Whether device (n communicators) started or ended an operation since the slot's record. */
+static bool progress__device_moves(const sc_progress_slot_t *slot,
+                                   const sc_device_progress_t *device, int n)
+{
+    uint64_t before = 0, now = 0;
+    for (int i = 0; i < slot->ndevice && i < SC_PROGRESS_COMMS; i++)
+        before += slot->device[i].started + slot->device[i].ended;
+    for (int i = 0; i < n; i++)
+        now += device[i].started + device[i].ended;
+    return n != slot->ndevice || now != before;
+}
+
 void sc_progress_device(sc_progress_t *p, const sc_device_progress_t *device, int n)
 {
     if (p == NULL)
@@ -168,6 +180,8 @@ void sc_progress_device(sc_progress_t *p, const sc_device_progress_t *device, in
     n = n < SC_PROGRESS_COMMS ? n : SC_PROGRESS_COMMS;
     pthread_mutex_lock(p->own_lock);
     sc_progress_slot_t *mine = &p->slots[p->rank];
+    if (progress__device_moves(mine, device, n))
+        mine->device_moved_ms = sc_progress_now_ms();
     memcpy(mine->device, device, (size_t)n * sizeof(*device));
     mine->ndevice = n;
     pthread_mutex_unlock(p->own_lock);
@@ -203,11 +217,16 @@ static bool progress__device_inside(const sc_progress_slot_t *s)
     return ends && inside;
 }
 
-/* Whether rank r's device is behind: on one of its communicators it has an operation enqueued
- * that it never started, while another member's device started more of that communicator's
- * operations (its members run them in the same order). */
-static bool progress__device_behind(const sc_progress_t *p, int r, const sc_progress_slot_t *s)
+/* Whether rank r's device is behind: still for still_ms (as of now), and on one of its
+ * communicators it has an operation enqueued that it never started, while another member's
+ * device started more of that communicator's operations (its members run them in the same
+ * order). Records are written at different moments: under load a device that works through
+ * its queue can look behind a peer's later record (issue 46: a waiter named on 2 cores). */
+static bool progress__device_behind(const sc_progress_t *p, int r, const sc_progress_slot_t *s,
+                                    uint64_t now, uint64_t still_ms)
 {
+    if (now < s->device_moved_ms + still_ms)
+        return false;
     for (int i = 0; i < s->ndevice && i < SC_PROGRESS_COMMS; i++) {
         const sc_device_progress_t *d = &s->device[i];
         if (d->enqueued > d->started && progress__most_started(p, r, d->comm) > d->started)
@@ -324,14 +343,18 @@ bool sc_progress_others_moved(const sc_progress_t *p, uint64_t *seen)
     bool moved = false;
     for (int r = 0; p != NULL && r < p->nslots; r++) {
         sc_progress_slot_t s = progress__slot(p, r);
-        moved |= progress__trusted(p, &s) && r != p->rank && s.state == SC_PROGRESS_RUNNING &&
-                 s.progress != seen[r];
-        seen[r] = s.progress;
+        uint64_t *mine = seen + (size_t)r * SC_PROGRESS_SEEN_PER_RANK;
+        bool counts = progress__trusted(p, &s) && s.state == SC_PROGRESS_RUNNING;
+        moved |= counts && r != p->rank && s.progress != mine[0];
+        moved |= counts && s.ndevice > 0 && s.device_moved_ms != mine[1];
+        mine[0] = s.progress;
+        mine[1] = s.device_moved_ms;
     }
     return moved;
 }
 
-int sc_progress_culprits(const sc_progress_t *p, bool stuck, char *buf, size_t len)
+int sc_progress_culprits(const sc_progress_t *p, bool stuck, uint64_t still_ms, char *buf,
+                         size_t len)
 {
     if (len > 0)
         buf[0] = '\0';
@@ -344,7 +367,7 @@ int sc_progress_culprits(const sc_progress_t *p, bool stuck, char *buf, size_t l
     for (int r = 0; r < p->nslots && stuck; r++) {
         sc_progress_slot_t s = progress__slot(p, r);
         bool behind = progress__trusted(p, &s) && s.state == SC_PROGRESS_RUNNING &&
-                      progress__device_behind(p, r, &s);
+                      progress__device_behind(p, r, &s, now, still_ms);
         device_named |= behind;
         behind_free |= behind && !progress__device_inside(&s);
     }
@@ -357,7 +380,7 @@ int sc_progress_culprits(const sc_progress_t *p, bool stuck, char *buf, size_t l
             continue;
         double ago;
         bool behind = stuck && s.state == SC_PROGRESS_RUNNING &&
-                      progress__device_behind(p, r, &s) &&
+                      progress__device_behind(p, r, &s, now, still_ms) &&
                       (!behind_free || !progress__device_inside(&s));
         const char *why = progress__fault(&s, p->host, stuck, now, behind, device_named, &ago);
         if (why == NULL)

@@ -24,7 +24,8 @@ typedef enum {
     SC_PROGRESS_DONE,      /* ended normally */
     SC_PROGRESS_TIMEOUT,   /* its watchdog fired */
     SC_PROGRESS_SIGNALLED, /* it was told to stop (SIGTERM, SIGINT, SIGHUP) */
-    SC_PROGRESS_DEADLINE   /* it ended the job at the run's --deadline */
+    SC_PROGRESS_DEADLINE,  /* it ended the job at the run's --deadline */
+    SC_PROGRESS_FOLLOWED   /* it ended because another rank's watchdog ended the job */
 } sc_progress_state_t;
 
 typedef struct {
@@ -37,6 +38,10 @@ typedef struct {
      * ndevice 0: its library does not say) */
     int32_t ndevice;
     sc_device_progress_t device[SC_PROGRESS_COMMS];
+    /* when its device last started or ended an operation (CLOCK_REALTIME ms, as seen at a
+     * beat): a device that moves is not stalled, however its counts compare with a peer's
+     * record, written at another moment */
+    uint64_t device_moved_ms;
     /* pairs: this rank's last measured pair (participant indices; pair_peer -1: none) and its
      * figures - uni-directional GB/s from it to its peer, latency us, both ways GB/s - so that
      * an ending mid-round keeps them (sc_progress_each_pair) */
@@ -70,12 +75,13 @@ void sc_progress_device(sc_progress_t *p, const sc_device_progress_t *device, in
 /* The ranks at fault as seen from here, in words ("rank 2 (host h2) stopped answering
  * (stopped, killed or crashed) 12.1 s ago, last in allreduce 1M; ..."), and how many. A rank
  * whose heartbeat went stale is always named; when the job is stuck (a timeout), so is one
- * whose device never started an operation of a communicator that another member's device
- * started (a stalled GPU: its own record shows it; where some such ranks' devices are inside no
- * operation - none started and not ended - only those: the others may wait inside one on them),
- * or else one that is waiting on no one (busy in its own work while the others wait). Writes ""
- * when nothing points at anyone, or there are no records. */
-int sc_progress_culprits(const sc_progress_t *p, bool stuck, char *buf, size_t len);
+ * whose device, still for still_ms at least, never started an operation of a communicator that
+ * another member's device started (a stalled GPU: its own record shows it; where some such
+ * ranks' devices are inside no operation - none started and not ended - only those: the others
+ * may wait inside one on them), or else one that is waiting on no one (busy in its own work
+ * while the others wait). Writes "" when nothing points at anyone, or there are no records. */
+int sc_progress_culprits(const sc_progress_t *p, bool stuck, uint64_t still_ms, char *buf,
+                         size_t len);
 
 /* A rank whose watchdog fires leaves whom it found at fault in its record, for the ranks the
  * launcher then stops. */
@@ -95,9 +101,13 @@ bool sc_progress_peer_at_deadline(const sc_progress_t *p, char *who, size_t who_
  * launcher kills the rest. */
 void sc_progress_wait_ended(const sc_progress_t *p, int rank, int max_ms);
 
-/* Whether any other rank that runs has completed operations since the last call (seen: one
- * counter per rank, zeroed by the caller at first). A rank that waits on others outside their
- * work (a point of the curve it is not part of) is not stuck while they progress. */
+/* Whether the job's work moved since the last call: another rank that runs completed
+ * operations, or any rank's device (this one's too) started or ended one (seen:
+ * SC_PROGRESS_SEEN_PER_RANK counters per rank, zeroed by the caller at first). A rank that
+ * waits on others outside their work (a point of the curve it is not part of) is not stuck
+ * while they progress, nor one whose host waits on a device that works through its queue
+ * (issue 46: on a loaded host a 3D step's devices ran seconds behind their hosts). */
+#define SC_PROGRESS_SEEN_PER_RANK 2
 bool sc_progress_others_moved(const sc_progress_t *p, uint64_t *seen);
 int sc_progress_ranks(const sc_progress_t *p);
 

@@ -14,6 +14,10 @@
 #include "util/sc_clock.h"
 
 #define SC__WATCHDOG_POLL_NS 50000000ull /* 50 ms: the bound is timeout + 50 ms */
+/* How long a rank whose watchdog ended the job waits for rank 0 to write the final state: rank 0
+ * hears of it on its next poll, then writes result.json and the outputs beside it (seconds on a
+ * loaded host: 8 ranks on 2 cores under a sanitizer) */
+#define SC__WATCHDOG_WAIT_WRITER_MS 5000
 
 struct sc_watchdog {
     const sc_rte_t *rte;
@@ -30,7 +34,7 @@ struct sc_watchdog {
     char what[256];
     char peers[512];
     sc_progress_t *records;
-    uint64_t *others_seen; /* the others' progress at the last poll (with records) */
+    uint64_t *others_seen; /* the job's progress at the last poll (with records) */
     atomic_uint_fast64_t progress;
 };
 
@@ -70,7 +74,10 @@ static void watchdog__watchdog_end(sc_watchdog_t *wd, sc_watchdog_end_t *end,
     if (mine == SC_PROGRESS_TIMEOUT) { /* stuck: who is not where the others wait */
         /* or, when the launcher already woke the culprit (SIGCONT before SIGTERM), whom a
          * rank that fired earlier found */
-        if (sc_progress_culprits(wd->records, true, end->at_fault, sizeof(end->at_fault)) == 0) {
+        /* a stalled GPU has been still for a good part of the wait (half of it) */
+        uint64_t still_ms = wd->timeout_ns / 2000000ull;
+        if (sc_progress_culprits(wd->records, true, still_ms, end->at_fault,
+                                 sizeof(end->at_fault)) == 0) {
             char who[96];
             sc_progress_peer_timed_out(wd->records, who, sizeof(who), end->at_fault,
                                        sizeof(end->at_fault));
@@ -80,6 +87,9 @@ static void watchdog__watchdog_end(sc_watchdog_t *wd, sc_watchdog_end_t *end,
     /* the final state first: the launcher may kill this rank soon */
     if (wd->hook != NULL)
         wd->hook(wd->hook_arg, end);
+    /* the record says so once the final state is written: rank 0's watchdog, which writes it,
+     * hears of a peer's end on its next poll (watchdog__peer_ended) */
+    sc_progress_beat(wd->records, atomic_load(&wd->progress), false, NULL, mine);
     /* then the communicators are aborted (bounded), so that their peers are released rather
      * than left waiting on this rank until their own timeouts (NCCL's fault tolerance) */
     sc_backend_abort_all(false);
@@ -91,10 +101,9 @@ static void watchdog__watchdog_end(sc_watchdog_t *wd, sc_watchdog_end_t *end,
     /* write(2) rather than stdio: the main thread may hold stdio's locks. */
     ssize_t ignored = write(STDERR_FILENO, msg, strlen(msg));
     (void)ignored;
-    /* the record says so once the final state is written; and the ranks that do not write it
-     * leave only after the one that does (rank 0), or after 1.5 s */
-    sc_progress_beat(wd->records, atomic_load(&wd->progress), false, NULL, mine);
-    sc_progress_wait_ended(wd->records, 0, 1500);
+    /* the ranks that do not write the final state leave only after the one that does (rank 0),
+     * or after SC__WATCHDOG_WAIT_WRITER_MS: leaving is the launcher's cue to kill the job */
+    sc_progress_wait_ended(wd->records, 0, SC__WATCHDOG_WAIT_WRITER_MS);
     /* Leaving without MPI_Finalize makes the launcher tear the whole job down (docs/REFERENCE.md
      * §5); MPI_Abort is not callable from this thread: MPI runs at MPI_THREAD_SINGLE. */
     _exit(end->exit_code);
@@ -125,6 +134,31 @@ static void watchdog__watchdog_deadline(sc_watchdog_t *wd)
     watchdog__watchdog_end(wd, &end, SC_PROGRESS_DEADLINE);
 }
 
+/* Another rank's watchdog fired and ends the job: this one ends too, with the final state
+ * naming whom that rank found at fault (or whom this one sees). Rank 0 does so on its next
+ * poll, not at the launcher's SIGTERM: the final state is its to write, and its main thread
+ * may be busy past the time the launcher gives between SIGTERM and SIGKILL (issue 46: a 3D
+ * run ended "running", nobody named). here: what this rank was told ("SIGTERM"), or NULL.
+ * Returns false (nothing done) when no peer's watchdog fired. */
+static bool watchdog__peer_ended(sc_watchdog_t *wd, const char *here, sc_progress_state_t mine)
+{
+    sc_watchdog_end_t end = {.state = "failed", .exit_code = 3};
+    char who[96] = "";
+    if (!sc_progress_peer_timed_out(wd->records, who, sizeof(who), end.at_fault,
+                                    sizeof(end.at_fault)))
+        return false;
+    if (end.at_fault[0] == '\0') /* what this rank sees, then */
+        sc_progress_culprits(wd->records, false, 0, end.at_fault, sizeof(end.at_fault));
+    pthread_mutex_lock(&wd->lock);
+    snprintf(end.reason, sizeof(end.reason),
+             "timeout: %s found no progress for --timeout s and ended the job (%s%s%s %s)", who,
+             here != NULL ? here : "", here != NULL ? " here " : "here ",
+             wd->armed ? "while waiting in" : "after", wd->what);
+    pthread_mutex_unlock(&wd->lock);
+    watchdog__watchdog_end(wd, &end, mine);
+    return true;
+}
+
 /* A signal that came while a rank was lost is the launcher ending the job for it: a runtime
  * fault (exit 3), not an interruption (exit 4). */
 static void watchdog__watchdog_signalled(sc_watchdog_t *wd, int signo)
@@ -139,26 +173,17 @@ static void watchdog__watchdog_signalled(sc_watchdog_t *wd, int signo)
                  "deadline: %s ended the job at --deadline (%s here)", who, name);
         watchdog__watchdog_end(wd, &end, SC_PROGRESS_SIGNALLED);
     }
-    bool timed_out = sc_progress_peer_timed_out(wd->records, who, sizeof(who), end.at_fault,
-                                                sizeof(end.at_fault));
-    if (timed_out && end.at_fault[0] == '\0') /* what this rank sees, then */
-        sc_progress_culprits(wd->records, false, end.at_fault, sizeof(end.at_fault));
-    bool lost = timed_out ||
-                sc_progress_culprits(wd->records, false, end.at_fault, sizeof(end.at_fault)) > 0;
+    if (watchdog__peer_ended(wd, name, SC_PROGRESS_SIGNALLED))
+        return; /* not reached: it ended the process */
+    bool lost = sc_progress_culprits(wd->records, false, 0, end.at_fault, sizeof(end.at_fault)) > 0;
     if (lost) {
         end.state = "failed";
         end.exit_code = 3;
     }
     pthread_mutex_lock(&wd->lock);
-    if (timed_out)
-        snprintf(end.reason, sizeof(end.reason),
-                 "timeout: %s found no progress for --timeout s and ended the job (%s here %s "
-                 "%s)",
-                 who, name, wd->armed ? "while waiting in" : "after", wd->what);
-    else
-        snprintf(end.reason, sizeof(end.reason), "%s %s %s %s",
-                 lost ? "a rank was lost: the launcher ended the job with" : "interrupted by", name,
-                 wd->armed ? "while waiting in" : "after", wd->what);
+    snprintf(end.reason, sizeof(end.reason), "%s %s %s %s",
+             lost ? "a rank was lost: the launcher ended the job with" : "interrupted by", name,
+             wd->armed ? "while waiting in" : "after", wd->what);
     pthread_mutex_unlock(&wd->lock);
     watchdog__watchdog_end(wd, &end, SC_PROGRESS_SIGNALLED);
 }
@@ -196,7 +221,11 @@ static void *watchdog__watchdog_main(void *arg)
         uint64_t now = sc_clock_ns();
         uint64_t progress = atomic_load(&wd->progress);
         watchdog__watchdog_beat(wd, progress);
+        if (wd->rte->rank == 0 && records != NULL)
+            watchdog__peer_ended(wd, NULL, SC_PROGRESS_FOLLOWED);
         bool others = seen != NULL && sc_progress_others_moved(records, seen);
+        if (others) /* the backends' own bounds count from it too */
+            sc_backend_job_moved();
         /* polls a second apart: this process was stopped itself (SIGSTOP, then SIGCONT) - the
          * others waited on it, it waited on nobody in that time */
         bool was_stopped = now - last_poll > 1000000000ull;
@@ -250,7 +279,8 @@ void sc_watchdog_attach(sc_watchdog_t *wd, sc_progress_t *progress)
 {
     if (wd == NULL)
         return;
-    uint64_t *seen = calloc((size_t)sc_progress_ranks(progress) + 1, sizeof(uint64_t));
+    uint64_t *seen = calloc(((size_t)sc_progress_ranks(progress) + 1) * SC_PROGRESS_SEEN_PER_RANK,
+                            sizeof(uint64_t));
     pthread_mutex_lock(&wd->lock);
     wd->records = progress;
     wd->others_seen = progress != NULL ? seen : NULL;

@@ -74,7 +74,7 @@ bool sc_session_crowded(const sc_rte_t *rte, char *buf, size_t len)
 
 int sc_session_culprits(const sc_session_t *s, char *buf, size_t len)
 {
-    int n = sc_progress_culprits(s->progress, false, buf, len);
+    int n = sc_progress_culprits(s->progress, false, 0, buf, len);
     /* else whom a rank whose watchdog fired found (it aborted, releasing this rank): its view
      * was taken while the job was stuck, before the abort changed the records */
     return n > 0 ? n : sc_progress_noted_fault(s->progress, buf, len);

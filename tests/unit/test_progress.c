@@ -45,10 +45,16 @@ static void device(sc_progress_t *v, uint64_t a_enq, uint64_t a_started, uint64_
     sc_progress_device(v, mine, n);
 }
 
-/* whom the records name, as rank 0's watchdog would when the job is stuck */
+/* whom the records name, as rank 0's watchdog would when the job is stuck (devices still
+ * for still_ms at least named) */
+static void named_still(sc_progress_t **views, uint64_t still_ms, char *buf, size_t len)
+{
+    sc_progress_culprits(views[0], true, still_ms, buf, len);
+}
+
 static void named(sc_progress_t **views, char *buf, size_t len)
 {
-    sc_progress_culprits(views[0], true, buf, len);
+    named_still(views, 0, buf, len);
 }
 
 int main(void)
@@ -90,6 +96,24 @@ int main(void)
     device(v[3], 0, 0, 0, 3, 2, 0);
     named(v, who, sizeof(who));
     SC_EXPECT(strstr(who, "rank 3 (host h)") != NULL && strstr(who, "rank 1 (host h)") != NULL);
+    close_all(v);
+
+    /* records written at different moments: rank 1's device, working through its queue,
+     * moved just now and only looks behind rank 0's record; rank 3's has been still - rank 3
+     * alone (issue 46: under load a waiter was named beside the stalled rank) */
+    open_all(path, v);
+    device(v[3], 0, 0, 0, 3, 2, 2);
+    device(v[0], 6, 6, 6, 0, 0, 0);
+    usleep(300 * 1000);
+    device(v[1], 6, 4, 4, 3, 3, 3);
+    device(v[1], 6, 5, 5, 3, 3, 3); /* it moves, inside no operation */
+    named_still(v, 200, who, sizeof(who));
+    SC_EXPECT(strstr(who, "rank 3 (host h)") != NULL);
+    SC_EXPECT(strstr(who, "rank 1 (host h)") == NULL);
+    /* still long enough, it is named too */
+    usleep(300 * 1000);
+    named_still(v, 200, who, sizeof(who));
+    SC_EXPECT(strstr(who, "rank 1 (host h)") != NULL);
     close_all(v);
 
     /* every device caught up: none is named for its device */
