@@ -8,7 +8,9 @@
 #include "drive/sc_drive_node.h"
 
 /* the shared options node takes (record/sc_common_opts.h) */
-#define NODE__COMMON (SC_COMMON_FILES | SC_COMMON_TIMEOUT | SC_COMMON_DEADLINE | SC_COMMON_METRICS)
+#define NODE__COMMON                                                                               \
+    (SC_COMMON_BACKEND | SC_COMMON_FILES | SC_COMMON_TIMEOUT | SC_COMMON_DEADLINE |                \
+     SC_COMMON_METRICS)
 
 #define O(s, l, meta, help, type, field, lo, hi)                                                   \
     SC_OPT_ROW(s, l, meta, help, type, sc_drive_node_opts_t, field, lo, hi)
@@ -18,10 +20,16 @@ static const sc_cli_opt_t node__options[] = {
       mem_bytes, 4096, 0),
     O(0, "mem-threads", "N", "host memory: cores a NUMA node copies with, at most (default 16)",
       SC_OPT_INT, mem_threads, 1, 64),
-    O('n', "trials", "N", "host memory: copies, the best kept (default 5)", SC_OPT_INT, trials, 1,
-      1000),
-    O(0, "no-memory", NULL, "the tree and the ranks' places only, no memory bandwidth", SC_OPT_FLAG,
-      no_memory, 0, 0),
+    O('n', "trials", "N",
+      "copies timed: host memory's best kept, the GPUs' back to back (default 5)", SC_OPT_INT,
+      trials, 1, 1000),
+    O(0, "copy-size", "SIZE",
+      "GPUs: each copy between pinned host memory and a GPU, within and between GPUs (default "
+      "64M)",
+      SC_OPT_SIZE, copy_bytes, 4096, 0),
+    O(0, "no-memory", NULL, "no host memory bandwidth", SC_OPT_FLAG, no_memory, 0, 0),
+    O(0, "no-copies", NULL, "no copies between host and GPUs, nor between GPUs", SC_OPT_FLAG,
+      no_copies, 0, 0),
     SC_OPT_COMMON_ROW(sc_drive_node_opts_t, common, NODE__COMMON, "node"),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
     SC_OPT_END,
@@ -30,7 +38,8 @@ static const sc_cli_opt_t node__options[] = {
 
 int sc_cmd_node(const sc_rte_t *rte, int argc, char **argv)
 {
-    sc_drive_node_opts_t o = {.mem_bytes = 32u << 20, .trials = 5, .mem_threads = 16};
+    sc_drive_node_opts_t o = {
+        .mem_bytes = 32u << 20, .copy_bytes = 64u << 20, .trials = 5, .mem_threads = 16};
     sc_common_opts_default(&o.common, NODE__COMMON);
     sc_err_t err;
     sc_err_clear(&err);

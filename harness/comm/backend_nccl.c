@@ -628,6 +628,7 @@ const sc_backend_ops_t sc_nccl_ops = {
     .job_moved = sc_nccl_job_moved,
     .last_choice = sc_nccl_last_choice,
     .own_time = sc_nccl_own_time,
+    .copies = sc_nccl_copies,
     .coll =
         {
             [SC_COLL_allreduce] = nccl__allreduce,

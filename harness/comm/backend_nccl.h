@@ -139,6 +139,9 @@ int sc_nccl_prof_progress(sc_device_progress_t *out, int max);
  * ops table. */
 bool sc_nccl_last_choice(sc_comm_t *comm, sc_lib_choice_t *out);
 bool sc_nccl_own_time(sc_comm_t *comm, int nops, double *median_us);
+/* ops->copies: the copies inside the node (backend_nccl_copy.c). */
+sc_status_t sc_nccl_copies(sc_comm_t *comm, const sc_copy_opts_t *o, sc_copy_row_t *rows, int max,
+                           int *n, sc_err_t *err);
 /* The backend's table (backend_nccl.c), handed to the program by sc_gpu_entry.c. */
 extern const sc_backend_ops_t sc_nccl_ops;
 /* The loaded NCCL's and CUDA's versions, in words; needs no GPU (backend_nccl_comm.c). */

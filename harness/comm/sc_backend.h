@@ -39,6 +39,25 @@ typedef struct {
 
 typedef struct sc_comm sc_comm_t;
 
+/* Copies inside one node (`scalecheck node`), as nvbandwidth measures them: pinned host memory
+ * to each device and back (alone, and every device at once: a shared PCIe switch shows only
+ * then), within each device (its memory), and between every pair of devices by copy engine
+ * (one way, and both ways at once). */
+typedef enum { SC_COPY_H2D, SC_COPY_D2H, SC_COPY_HBM, SC_COPY_PEER } sc_copy_kind_t;
+typedef struct {
+    size_t bytes; /* each copy's */
+    int trials;   /* copies timed, back to back */
+} sc_copy_opts_t;
+typedef struct {
+    sc_copy_kind_t kind;
+    int src, dst;     /* devices (-1: the host's pinned memory) */
+    bool together;    /* H2D, D2H: with every device at once; peer: both ways at once */
+    bool direct;      /* peer: by peer access (else through the host) */
+    double GBps;      /* bytes moved a second (HBM, both ways: read and written, both sums) */
+    double peak_GBps; /* HBM: the device's peak (memory clock x 2 x bus width); 0: unknown */
+    char src_bus[16], dst_bus[16];
+} sc_copy_row_t;
+
 /* How far a device got on one communicator: the id its ranks share (NCCL's commHash), the
  * operations enqueued on it, how many of them the device started and how many it ended (0
  * where the library reports no ends). */
@@ -219,6 +238,11 @@ typedef struct {
      * operations on comm (the gap between one's end and the next one's start, as the library
      * saw them); false when it does not say. */
     bool (*own_time)(sc_comm_t *comm, int nops, double *median_us);
+    /* Optional: the copies inside this node (sc_copy_row_t), on every device this process sees,
+     * into rows (at most max; *n of them); the host memory pinned where the calling thread's
+     * memory policy puts it. NULL: the backend has no devices of its own. */
+    sc_status_t (*copies)(sc_comm_t *comm, const sc_copy_opts_t *o, sc_copy_row_t *rows, int max,
+                          int *n, sc_err_t *err);
     /* The collectives the backend runs, by id; NULL where it has none (UCX: point to point
      * only). */
     sc_coll_fn_t coll[SC_COLL_COUNT];

@@ -92,6 +92,15 @@ static inline sc_status_t sc_comm_itest(sc_comm_t *c, bool *done, sc_err_t *err)
     *done = true;
     return c->ops->iwait(c, err);
 }
+static inline sc_status_t sc_comm_copies(sc_comm_t *c, const sc_copy_opts_t *o, sc_copy_row_t *rows,
+                                         int max, int *n, sc_err_t *err)
+{
+    *n = 0;
+    if (c->ops->copies == NULL)
+        return sc_err_set(err, SC_ERR_UNSUPPORTED, "backend %s has no devices to copy between",
+                          c->ops->name);
+    return c->ops->copies(c, o, rows, max, n, err);
+}
 static inline sc_status_t sc_comm_compute_spin(sc_comm_t *c, double us, double *measured_us,
                                                sc_err_t *err)
 {

@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "comm/sc_comm_ops.h"
 #include "detect/sc_membw.h"
 #include "detect/sc_pci_tree.h"
 #include "drive/sc_drive_end.h"
@@ -16,8 +18,11 @@
 #include "report/sc_verdict_render.h"
 #include "session/sc_session.h"
 #include "topology/sc_topology.h"
+#include "util/sc_defaults.h"
 
-#define NODE__ROWS 160 /* rows a host gives at most: its devices' links, GPUs' NICs, nodes */
+/* rows a host gives at most: its devices' links, GPUs' NICs, nodes; 16 GPUs' copies */
+#define NODE__ROWS   640
+#define NODE__COPIES 512
 
 typedef struct {
     sc_node_row_t *items;
@@ -101,6 +106,118 @@ static void node__memory(const sc_drive_node_opts_t *o, const sc_rte_t *rte, nod
         r->numa = m[i].node;
         r->measured_GBps = m[i].GBps;
     }
+}
+
+/* The tree's GPU for CUDA device d at bus: the one at that bus id, else the d-th in bus order
+ * (CUDA_DEVICE_ORDER=PCI_BUS_ID's order). */
+static const sc_pci_device_t *node__tree_gpu(const sc_pci_tree_t *t, int d, const char *bus)
+{
+    for (int i = 0; i < t->n; i++)
+        if (t->devices[i].kind == SC_PCI_GPU && strcasecmp(t->devices[i].bus, bus) == 0)
+            return &t->devices[i];
+    return sc_pci_find(t, SC_PCI_GPU, d);
+}
+
+/* The tree's GPUs under g's root port, g counted: they share its link to the CPU. */
+static int node__sharing_port(const sc_pci_tree_t *t, const sc_pci_device_t *g)
+{
+    int n = 0;
+    for (int i = 0; i < t->n; i++) {
+        const sc_pci_device_t *o = &t->devices[i];
+        n += o->kind == SC_PCI_GPU && o->nbridges > 0 && g->nbridges > 0 &&
+             strcmp(o->host_bridge, g->host_bridge) == 0 &&
+             strcmp(o->bridges[0], g->bridges[0]) == 0;
+    }
+    return n > 0 ? n : 1;
+}
+
+/* What one copy row is held to: PCIe, the link's best rate's healthy share (a fair share of
+ * the root port's when every GPU copies at once); a device's memory, its peak's; between
+ * devices, the host's pairs' median (sc_verdict_node). */
+static double node__copy_expected(const sc_pci_tree_t *t, const sc_copy_row_t *c)
+{
+    if (c->kind == SC_COPY_HBM)
+        return c->peak_GBps > 0 ? c->peak_GBps * SC_HBM_COPY_SHARE : SC_ABSENT;
+    if (c->kind == SC_COPY_PEER)
+        return SC_ABSENT;
+    int d = c->src >= 0 ? c->src : c->dst;
+    const sc_pci_device_t *g = node__tree_gpu(t, d, c->src >= 0 ? c->src_bus : c->dst_bus);
+    if (g == NULL || g->gen <= 0 || g->width <= 0)
+        return SC_ABSENT;
+    double raw = sc_topology_pcie_raw_GBps(g->max_gen > 0 ? g->max_gen : g->gen,
+                                           g->max_width > 0 ? g->max_width : g->width);
+    return raw * SC_PCIE_COPY_SHARE / (c->together ? node__sharing_port(t, g) : 1);
+}
+
+static const char *node__copy_kind(const sc_copy_row_t *c)
+{
+    switch (c->kind) {
+    case SC_COPY_H2D:
+        return c->together ? "h2d-all" : "h2d";
+    case SC_COPY_D2H:
+        return c->together ? "d2h-all" : "d2h";
+    case SC_COPY_HBM:
+        return "hbm";
+    default:
+        return c->together ? "peer-both" : "peer";
+    }
+}
+
+static void node__copy_words(const sc_copy_row_t *c, char *what, size_t wlen, char *detail,
+                             size_t dlen)
+{
+    int d = c->src >= 0 ? c->src : c->dst;
+    const char *bus = c->src >= 0 ? c->src_bus : c->dst_bus;
+    switch (c->kind) {
+    case SC_COPY_H2D:
+    case SC_COPY_D2H:
+        snprintf(what, wlen, "GPU %d %s", d, bus);
+        snprintf(detail, dlen, "pinned host memory %s the GPU, %s",
+                 c->kind == SC_COPY_H2D ? "to" : "from",
+                 c->together ? "every GPU at once" : "alone");
+        break;
+    case SC_COPY_HBM:
+        snprintf(what, wlen, "GPU %d %s", d, bus);
+        snprintf(detail, dlen, "a copy within its memory (read and written), peak %.0f GB/s",
+                 c->peak_GBps);
+        break;
+    default:
+        snprintf(what, wlen, "GPU %d %s to GPU %d %s", c->src, c->src_bus, c->dst, c->dst_bus);
+        snprintf(detail, dlen, "copy engine, %s, %s", c->together ? "both ways at once" : "one way",
+                 c->direct ? "peer access" : "no peer access: through the host");
+        break;
+    }
+}
+
+/* The copies inside the node - host to each GPU and back, each GPU's memory, every pair - on a
+ * host's first rank, by the backend's devices (none on the host path: nothing said). */
+static sc_status_t node__copies(const sc_drive_node_opts_t *o, sc_comm_t *world,
+                                const sc_pci_tree_t *t, const sc_rte_t *rte, node__rows_t *rows,
+                                sc_err_t *err)
+{
+    if (world == NULL || world->ops->copies == NULL || o->no_copies)
+        return SC_OK;
+    sc_copy_row_t *copies = calloc(NODE__COPIES, sizeof(*copies));
+    int n = 0;
+    if (copies == NULL)
+        return sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): no memory for the copies",
+                          rte->rank, rte->host);
+    sc_copy_opts_t co = {.bytes = (size_t)o->copy_bytes, .trials = o->trials};
+    sc_status_t status = sc_comm_copies(world, &co, copies, NODE__COPIES, &n, err);
+    for (int i = 0; status == SC_OK && i < n; i++) {
+        sc_node_row_t *r = node__row(rows, rte, node__copy_kind(&copies[i]));
+        if (r == NULL)
+            break;
+        node__copy_words(&copies[i], r->what, sizeof(r->what), r->detail, sizeof(r->detail));
+        int d = copies[i].src >= 0 ? copies[i].src : copies[i].dst;
+        const sc_pci_device_t *g =
+            node__tree_gpu(t, d, copies[i].src >= 0 ? copies[i].src_bus : copies[i].dst_bus);
+        r->numa = g != NULL ? g->numa : -1;
+        r->measured_GBps = copies[i].GBps;
+        r->expected_GBps = node__copy_expected(t, &copies[i]);
+    }
+    free(copies);
+    return status;
 }
 
 /* The NIC a rank uses where its environment names one device (NCCL_IB_HCA, else
@@ -246,7 +363,7 @@ static sc_status_t node__own_files(void *ctx, const sc_result_t *doc, sc_err_t *
 }
 
 /* This rank's rows: its place, and on a host's first rank the tree and the memory. */
-static sc_status_t node__mine(const sc_drive_node_opts_t *o, const sc_rte_t *rte,
+static sc_status_t node__mine(const sc_drive_node_opts_t *o, const sc_rte_t *rte, sc_comm_t *world,
                               node__rows_t *rows, sc_err_t *err)
 {
     sc_pci_tree_t *t = malloc(sizeof(*t));
@@ -258,15 +375,17 @@ static sc_status_t node__mine(const sc_drive_node_opts_t *o, const sc_rte_t *rte
                           rte->host);
     }
     sc_pci_tree_read(t);
+    sc_status_t status = SC_OK;
     if (rte->local_rank == 0) {
         node__links(t, rte, rows);
         node__gpu_nics(t, rte, rows);
         if (!o->no_memory)
             node__memory(o, rte, rows);
+        status = node__copies(o, world, t, rte, rows, err);
     }
     node__rank(t, rte, rows);
     free(t);
-    return SC_OK;
+    return status;
 }
 
 int sc_drive_node(const sc_rte_t *rte, const sc_drive_node_opts_t *opts, int argc, char **argv)
@@ -293,8 +412,10 @@ int sc_drive_node(const sc_rte_t *rte, const sc_drive_node_opts_t *opts, int arg
     }
     node__rows_t mine = {0};
     if (status == SC_OK)
-        status = node__mine(&o, rte, &mine, &err);
-    if (status == SC_OK) { /* the hosts' first ranks measure while the others sleep */
+        status = node__mine(&o, rte, ses.world, &mine, &err);
+    /* the hosts' first ranks measure while the others sleep (a failure ends the job: the
+     * others' wait is watched) */
+    if (status == SC_OK) {
         sc_watchdog_arm(ses.wd, "waiting for every host's tree and memory", NULL, 0);
         status = sc_rte_quiet_barrier(rte, rte->world, &err);
         sc_watchdog_disarm(ses.wd);

@@ -3,9 +3,12 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "judge/sc_verdict.h"
+#include "util/sc_defaults.h"
+#include "util/sc_stats.h"
 
 /* nvidia-smi's classes in sc_pci_distance_t's order: NODE and SYS cross host bridges */
 #define NODE__CLASS_NODE 3
@@ -43,6 +46,48 @@ static double node__best_memory(const sc_node_rows_t *rows, const char *host, in
     return best;
 }
 
+/* The copies inside the node, by kind: what a row is held to and the words of its check. */
+static const struct {
+    const char *kind, *words, *all;
+    bool peers; /* held to the median of the host's rows of its kind */
+} node__copy_kinds[] = {
+    {"h2d", "host to GPU at its link's rate", "every GPU's link from the host at its rate", false},
+    {"h2d-all", "host to GPU with every GPU at once", "every GPU from the host at once", false},
+    {"d2h", "GPU to host at its link's rate", "every GPU's link to the host at its rate", false},
+    {"d2h-all", "GPU to host with every GPU at once", "every GPU to the host at once", false},
+    {"hbm", "GPU memory at its peak's share", "every GPU's memory at its peak's share", false},
+    {"peer", "GPU pair as fast as the others", "every GPU pair one way as fast as the others",
+     true},
+    {"peer-both", "GPU pair both ways as fast as the others",
+     "every GPU pair both ways as fast as the others", true},
+};
+
+static int node__copy_kind(const char *kind)
+{
+    for (size_t i = 0; i < sizeof(node__copy_kinds) / sizeof(node__copy_kinds[0]); i++)
+        if (strcmp(node__copy_kinds[i].kind, kind) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* The median of a host's rows of one kind. */
+static double node__median(const sc_node_rows_t *rows, const char *host, const char *kind)
+{
+    double *v = malloc(sizeof(double) * (rows->n + 1));
+    size_t n = 0;
+    for (size_t i = 0; v != NULL && i < rows->n; i++) {
+        const sc_node_row_t *r = &rows->items[i];
+        if (strcmp(r->kind, kind) == 0 && strcmp(r->host, host) == 0 &&
+            sc_present(r->measured_GBps))
+            v[n++] = r->measured_GBps;
+    }
+    sc_stats_t st = {0};
+    if (n > 0)
+        sc_stats_compute(v, n, &st);
+    free(v);
+    return n > 0 ? st.median : SC_ABSENT;
+}
+
 /* A row's own check: its name, and the row's figures where it has them. */
 static void node__check(const sc_node_row_t *r, const char *words, sc_checks_t *checks,
                         sc_level_t *level)
@@ -50,11 +95,21 @@ static void node__check(const sc_node_row_t *r, const char *words, sc_checks_t *
     char name[192];
     snprintf(name, sizeof(name), "%s: %.60s on %.40s (%.60s)", words, r->what, r->host, r->detail);
     if (sc_present(r->measured_GBps) && sc_present(r->expected_GBps) && r->expected_GBps > 0) {
-        bool memory = strcmp(r->kind, "memory") == 0;
-        sc_band_t band = {.tolerance = memory ? NODE__MEMORY_WARN : 0.01,
-                          .fail_tolerance = memory ? NODE__MEMORY_FAIL : 0.01};
+        bool memory = strcmp(r->kind, "memory") == 0, link = strcmp(r->kind, "link") == 0;
+        int copy = node__copy_kind(r->kind);
+        sc_band_t band = {.tolerance = memory ? NODE__MEMORY_WARN
+                                       : link ? 0.01
+                                              : 1 - SC_NODE_COPY_WARN,
+                          .fail_tolerance = memory ? NODE__MEMORY_FAIL
+                                            : link ? 0.01
+                                                   : 1 - SC_NODE_COPY_FAIL};
+        const char *basis = memory ? "the host's best node"
+                            : link ? "its best"
+                            : copy >= 0 && node__copy_kinds[copy].peers
+                                ? "the host's pairs' median"
+                                : "its rate's healthy share";
         sc_check_t *c = sc_verdict_band(checks, name, "GBps", r->measured_GBps, r->expected_GBps,
-                                        &band, true, memory ? "the host's best node" : "its best");
+                                        &band, true, basis);
         *level = c != NULL ? c->level : *level;
         return;
     }
@@ -82,6 +137,21 @@ static void node__all_passed(const sc_node_rows_t *rows, const char *kind, const
         sc_verdict_add(checks, name, "count", n, n, 0, true, "sysfs");
 }
 
+/* A copy row: held to its expectation (a pair, to the host's pairs' median), a check of its own
+ * where it falls short. */
+static void node__copy_row(const sc_node_rows_t *rows, sc_node_row_t *r, sc_checks_t *checks)
+{
+    int k = node__copy_kind(r->kind);
+    if (node__copy_kinds[k].peers)
+        r->expected_GBps = node__median(rows, r->host, r->kind);
+    r->level = SC_LEVEL_PASS;
+    if (!sc_present(r->measured_GBps) || !sc_present(r->expected_GBps) || r->expected_GBps <= 0)
+        return;
+    double ratio = r->measured_GBps / r->expected_GBps;
+    if (ratio < SC_NODE_COPY_WARN)
+        node__check(r, node__copy_kinds[k].words, checks, &r->level);
+}
+
 void sc_verdict_node(sc_node_rows_t *rows, sc_checks_t *checks)
 {
     for (size_t i = 0; i < rows->n; i++) {
@@ -94,6 +164,8 @@ void sc_verdict_node(sc_node_rows_t *rows, sc_checks_t *checks)
             node__check(r, "a NIC under the GPU's host bridge", checks, &r->level);
         } else if (strcmp(r->kind, "rank") == 0 && r->level != SC_LEVEL_PASS) {
             node__check(r, "rank near its GPU and NIC", checks, &r->level);
+        } else if (node__copy_kind(r->kind) >= 0) {
+            node__copy_row(rows, r, checks);
         } else if (strcmp(r->kind, "memory") == 0) {
             int nodes = 0;
             double best = node__best_memory(rows, r->host, &nodes);
@@ -105,4 +177,6 @@ void sc_verdict_node(sc_node_rows_t *rows, sc_checks_t *checks)
     node__all_passed(rows, "link", "every PCIe link at its best", checks);
     node__all_passed(rows, "gpu-nic", "every GPU with a NIC under its host bridge", checks);
     node__all_passed(rows, "rank", "every rank on its GPU's NUMA node and nearest NIC", checks);
+    for (size_t k = 0; k < sizeof(node__copy_kinds) / sizeof(node__copy_kinds[0]); k++)
+        node__all_passed(rows, node__copy_kinds[k].kind, node__copy_kinds[k].all, checks);
 }

@@ -26,6 +26,15 @@
  * share), and a quarter of its speed or less a FAIL (the fabric lets the load starve it). */
 #define SC_COLLIDE_WARN_SLOWDOWN 2.0
 #define SC_COLLIDE_FAIL_SLOWDOWN 4.0
+/* node's copies: the share of a raw rate a healthy system moves. nvbandwidth on H100 servers
+ * reads about 55 of a PCIe Gen5 x16 link's 63 GB/s (0.87) from pinned memory, and a stream
+ * copy reaches about 0.9 of HBM's peak (memory clock x 2 x bus width): a copy is held to 0.8 of
+ * the raw rate, WARN below SC_NODE_COPY_WARN of that, FAIL below SC_NODE_COPY_FAIL (a link at
+ * half its width, a pair of GPUs on a degraded NVLink). */
+#define SC_PCIE_COPY_SHARE 0.8
+#define SC_HBM_COPY_SHARE  0.8
+#define SC_NODE_COPY_WARN  0.9
+#define SC_NODE_COPY_FAIL  0.75
 /* The backend's bound for a --timeout of timeout_s (<= 0: none). */
 #define SC_BACKEND_TIMEOUT_S(timeout_s)                                                            \
     ((timeout_s) > 0 ? (timeout_s) + SC_DEFAULT_BACKEND_GRACE_S : (timeout_s))

@@ -5,7 +5,9 @@
  * - device memory is host memory that the runtime knows: copies and kernels check that their
  *   device pointers lie inside an allocation, and the copy's kind matches its pointers;
  * - events complete when the stream reaches them; cudaEventElapsedTime on an event not recorded
- *   is cudaErrorInvalidResourceHandle, on one not yet complete cudaErrorNotReady;
+ *   is cudaErrorInvalidResourceHandle, on one not yet complete cudaErrorNotReady; they read the
+ *   stream's clock, which a copy timed by the link model stops (fake_cudart_copy.c);
+ * - pinned host memory, peer access and copies by a declared link model: fake_cudart_copy.c;
  * - host functions (cudaLaunchHostFunc) run on one callback thread shared by all streams, so a
  *   host function that blocks delays every other stream's host functions; a CUDA call from
  *   inside one is cudaErrorNotPermitted;
@@ -135,6 +137,19 @@ int fakecuda_is_device(const void *ptr, size_t bytes)
                  (size_t)(p - fc__mem.list[i].ptr) <= fc__mem.list[i].bytes - bytes;
     pthread_mutex_unlock(&fc__mem.lock);
     return inside;
+}
+
+int fakecuda_device_of(const void *ptr, size_t bytes)
+{
+    const char *p = ptr;
+    int device = -1;
+    pthread_mutex_lock(&fc__mem.lock);
+    for (size_t i = 0; i < fc__mem.n && device < 0; i++)
+        if (p >= fc__mem.list[i].ptr && bytes <= fc__mem.list[i].bytes &&
+            (size_t)(p - fc__mem.list[i].ptr) <= fc__mem.list[i].bytes - bytes)
+            device = fc__mem.list[i].device;
+    pthread_mutex_unlock(&fc__mem.lock);
+    return device;
 }
 
 int fakecuda_current_device(void)
@@ -325,6 +340,7 @@ static void *fc__stream_main(void *arg)
         s->busy = 1;
         pthread_mutex_unlock(&s->lock);
         node->work->run(node->work);
+        s->last_end_ms = fc__now_ms();
         fakecuda_work_release(node->work);
         pthread_mutex_lock(&s->lock);
         s->head = node->next;
@@ -598,6 +614,10 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, enum cudaM
         return cudaSuccess;
     if (fc__check_kind(dst, src, bytes, kind) != cudaSuccess)
         return fc__ret(cudaErrorInvalidValue);
+    fc_copy_model_t model; /* pinned host memory, within a device, between devices */
+    fakecuda_copy_model(dst, src, bytes, &model);
+    if (model.GBps > 0)
+        return fakecuda_enqueue_model_copy(dst, src, bytes, &model, stream);
     return fc__enqueue_copy(dst, src, bytes, -1, stream);
 }
 

@@ -32,6 +32,8 @@ struct CUstream_st {
     cudaGraph_t capture; /* non-NULL while capturing */
     int capture_invalid;
     int device;
+    double last_end_ms; /* when its last work ended (fc__now_ms) */
+    double frozen_ms;   /* its clock's lag behind the host's: fake_cudart_copy.c */
     unsigned magic;
 };
 #define FC_STREAM_MAGIC 0x5743a11u
@@ -53,6 +55,22 @@ void fc__stream_wait_idle(cudaStream_t s);
 /* cudaErrorStreamCaptureUnsupported (and the capture invalidated) while s captures */
 cudaError_t fc__not_while_capturing(cudaStream_t s);
 void fc__free_work(fc_work_t *w);
+
+/* fake_cudart_copy.c: the copy engines' link model. A copy's rate (GB/s of its bytes; 0: not
+ * modelled, the host's memmove sets it) and the root port it shares (-1: none). */
+typedef struct {
+    double GBps;
+    int port;
+} fc_copy_model_t;
+/* The device whose allocation holds [ptr, ptr + bytes), or -1. */
+int fakecuda_device_of(const void *ptr, size_t bytes);
+/* Whether [ptr, ptr + bytes) lies inside one pinned host range. */
+int fakecuda_is_pinned(const void *ptr, size_t bytes);
+void fakecuda_copy_model(void *dst, const void *src, size_t bytes, fc_copy_model_t *model);
+cudaError_t fakecuda_enqueue_model_copy(void *dst, const void *src, size_t bytes,
+                                        const fc_copy_model_t *model, cudaStream_t stream);
+/* Device's bus number in the emulated machine's tree (SCALECHECK_SYS_ROOT), -1: none there. */
+int fakecuda_tree_bus(int device);
 
 /* CUDA calls are not permitted from inside a host function (CUDA Runtime API, cudaLaunchHostFunc).
  */

@@ -23,13 +23,19 @@ typedef struct {
     fc_work_t base;
     cudaEvent_t event;
     unsigned long generation;
+    cudaStream_t stream; /* whose clock it reads */
+    double enqueued_ms;
 } fc_event_work_t;
 
 static void fc__event_run(fc_work_t *w)
 {
     fc_event_work_t *e = (fc_event_work_t *)w;
     pthread_mutex_lock(&e->event->lock);
-    e->event->ms = fc__now_ms();
+    /* the device reaches the record once it is enqueued and the work before it ended: the
+     * stream's thread coming to it later (scheduled out) is the host's time, not the device's */
+    double reached =
+        e->stream->last_end_ms > e->enqueued_ms ? e->stream->last_end_ms : e->enqueued_ms;
+    e->event->ms = reached - e->stream->frozen_ms; /* the stream's clock (fake_cudart_copy.c) */
     if (e->generation > e->event->completed)
         e->event->completed = e->generation;
     pthread_cond_broadcast(&e->event->changed);
@@ -97,6 +103,8 @@ cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t stream)
     w->base = (fc_work_t){.run = fc__event_run, .destroy = fc__free_work, .what = "event"};
     atomic_init(&w->base.refs, 1);
     w->event = e;
+    w->stream = s;
+    w->enqueued_ms = fc__now_ms();
     pthread_mutex_lock(&e->lock);
     w->generation = ++e->recorded;
     pthread_mutex_unlock(&e->lock);
@@ -280,9 +288,11 @@ cudaError_t cudaGetDevice(int *device)
     return cudaSuccess;
 }
 
+/* The device's bus: its place in the emulated machine's tree, else FAKE_CUDA_BUS_BASE + d. */
 static int fc__bus(int device)
 {
-    return fc__env_int("FAKE_CUDA_BUS_BASE", 0x1b) + device;
+    int in_tree = fakecuda_tree_bus(device);
+    return in_tree >= 0 ? in_tree : fc__env_int("FAKE_CUDA_BUS_BASE", 0x1b) + device;
 }
 
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
@@ -299,6 +309,26 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
     prop->minor = 0;
     prop->multiProcessorCount = 132;
     prop->pciBusID = fc__bus(device);
+    return cudaSuccess;
+}
+
+/* The attributes the plugin asks (an H100 SXM's HBM3 unless told: FAKE_CUDA_MEM_CLOCK_KHZ,
+ * FAKE_CUDA_MEM_BUS_BITS); another is cudaErrorInvalidValue, loudly, as an unemulated kernel. */
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
+{
+    FC_API();
+    if (value == NULL)
+        return fc__ret(cudaErrorInvalidValue);
+    if (device < 0 || device >= fc__devices())
+        return fc__ret(cudaErrorInvalidDevice);
+    if (attr == cudaDevAttrMemoryClockRate)
+        *value = fc__env_int("FAKE_CUDA_MEM_CLOCK_KHZ", 2619000);
+    else if (attr == cudaDevAttrGlobalMemoryBusWidth)
+        *value = fc__env_int("FAKE_CUDA_MEM_BUS_BITS", 5120);
+    else {
+        fprintf(stderr, "fake CUDA: cudaDeviceGetAttribute(%d) is not emulated\n", (int)attr);
+        return fc__ret(cudaErrorInvalidValue);
+    }
     return cudaSuccess;
 }
 
