@@ -623,6 +623,7 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, enum cudaM
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind)
 {
+    fakecuda_count(__func__);
     cudaError_t rc = cudaMemcpyAsync(dst, src, bytes, kind, NULL);
     if (rc == cudaSuccess)
         fc__stream_wait_idle(fc__stream_of(NULL));
@@ -641,6 +642,7 @@ cudaError_t cudaMemsetAsync(void *dst, int value, size_t bytes, cudaStream_t str
 
 cudaError_t cudaMemset(void *dst, int value, size_t bytes)
 {
+    fakecuda_count(__func__);
     cudaError_t rc = cudaMemsetAsync(dst, value, bytes, NULL);
     if (rc == cudaSuccess)
         fc__stream_wait_idle(fc__stream_of(NULL));

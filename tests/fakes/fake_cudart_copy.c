@@ -498,6 +498,7 @@ cudaError_t cudaMemcpyPeerAsync(void *dst, int dst_device, const void *src, int 
 
 cudaError_t cudaMemcpyPeer(void *dst, int dst_device, const void *src, int src_device, size_t bytes)
 {
+    fakecuda_count(__func__);
     cudaError_t rc = cudaMemcpyPeerAsync(dst, dst_device, src, src_device, bytes, NULL);
     if (rc == cudaSuccess)
         fc__stream_wait_idle(fc__stream_of(NULL));

@@ -681,13 +681,15 @@ def mode_coverage():
         (2, ["pairs", "--per", "rank", "--backend", "nccl"] + res),
         (1, ["compute", "--backend", "nccl", "--mode", "gemm", "--size", "32", "-n", "1"]),
         (1, ["compute", "--backend", "nccl", "--mode", "spin", "-n", "2"]),
+        (2, ["node", "--backend", "nccl", "--copy-size", "64K", "--no-memory", "-n", "1"] + res),
     ]
     for np, args in jobs:
-        rc, out, err, _ = mpirun(np, args, env=gpu_env(np, calls), timeout=240)
+        rc, out, err, _ = mpirun(np, args, timeout=240,
+                                 env=gpu_env(np, calls, FAKE_CUDA_NVLINK_GBPS=450))
         # the calls are what this mode holds: a run's or a pair's verdict (exit 1: its GPUs'
         # speeds, a straggler, one direction of the one pair under half the other - what a
         # sanitizer's slowness or a loaded machine can tip: CI's full suite, once) is not an error
-        expect(rc == 0 or (rc == 1 and args[0] in ("run", "pairs") and "verdict:" in out),
+        expect(rc == 0 or (rc == 1 and args[0] in ("run", "pairs", "node") and "verdict:" in out),
                f"{args[:2]}: exit {rc}\n{err[-1000:]}")
     # the error paths: an asynchronous NCCL error (the error strings, the abort), a failing GEMM
     failing = [(2, ["coll", "--backend", "nccl", "-b", "8", "-e", "1K", "-n", "3"] + res,
@@ -787,6 +789,80 @@ def mode_device_check():
           f"{len(must_fail)} FAIL; budget 12 s: {len(skipped)} skipped")
 
 
+def mode_node():
+    """node on 8 emulated GPUs in a recorded HGX H100 (tests/fakes/trees/hgx-h100.tree made a
+    sysfs, SCALECHECK_SYS_ROOT; its NUMA nodes on this machine's CPUs 0 and 1, each rank bound
+    to its GPU's) with NVLink at 450 GB/s each way: every copy inside the node measured and
+    held - pinned host memory to each GPU and back alone and all at once (0.8 of Gen5 x16's
+    63 GB/s), each GPU's memory (0.8 of its peak), every pair one way and both ways (their
+    median) - the healthy twin PASSes; GPU 2's link at x8 FAILs its copies naming it and its
+    bus id, a degraded NVLink between GPUs 2 and 5 FAILs that pair (both directions, both ways)
+    and no other."""
+    wd = workdir("gpu-emu-node")
+    tree = os.path.join(ROOT, "tests", "fakes", "trees", "hgx-h100.tree")
+
+    def sysfs(name, *extra):
+        if os.path.isdir(os.path.join(wd, name)):
+            return os.path.join(wd, name, "sys")
+        subprocess.run([sys.executable, os.path.join(ROOT, "tests", "fakes", "sysfs_tree.py"),
+                        tree, os.path.join(wd, name), "--numa-cpus", "0:0,1:1", *extra],
+                       check=True, capture_output=True)
+        return os.path.join(wd, name, "sys")
+
+    def node(name, root, **faults):
+        jpath = os.path.join(wd, name + ".json")
+        env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+                   OMPI_MCA_rmaps_base_oversubscribe="1", SCALECHECK_SYS_ROOT=root, FAKE_CUDA_NVLINK_GBPS="450",
+                   **gpu_env(8, **faults))
+        wrap = ('lr=${OMPI_COMM_WORLD_LOCAL_RANK:-${MPI_LOCALRANKID:-0}}; '
+                'exec taskset -c $((lr / 4)) "$0" "$@"')
+        argv = launcher(8) + ["sh", "-c", wrap, SCALECHECK, "node", "--backend", "nccl",
+                              "--copy-size", "8M", "--no-memory", "-n", "3", "--json", jpath,
+                              "--results-dir", os.path.join(wd, "r")]
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=240, env=env)
+        expect(os.path.exists(jpath), f"{name}: exit {p.returncode}, no JSON\n{p.stderr[-1500:]}")
+        doc = load_json(jpath)
+        failed = [c["name"] for c in doc["checks"] if c["verdict"] == "FAIL"]
+        return p.returncode, doc, failed, p
+
+    rc, doc, failed, p = node("healthy", sysfs("healthy"))
+    kinds = {}
+    for r in doc["node"]:
+        kinds.setdefault(r["kind"], []).append(r)
+    counts = {k: len(kinds.get(k, [])) for k in ("h2d", "h2d-all", "d2h", "d2h-all", "hbm", "peer",
+                                                 "peer-both")}
+    expect(counts == {"h2d": 8, "h2d-all": 8, "d2h": 8, "d2h-all": 8, "hbm": 8, "peer": 56,
+                      "peer-both": 28}, f"healthy: rows {counts}")
+    pcie = [r["measured_GBps"] for k in ("h2d", "h2d-all", "d2h", "d2h-all") for r in kinds[k]]
+    hbm = [r["measured_GBps"] for r in kinds["hbm"]]
+    one, both = ([r["measured_GBps"] for r in kinds[k]] for k in ("peer", "peer-both"))
+    # the model: Gen5 x16 at 0.87 of 63 GB/s, HBM3 at 0.9 of 3352, NVLink 450 each way
+    expect(all(45 < x < 56 for x in pcie) and all(2500 < x < 3100 for x in hbm) and
+           all(360 < x < 460 for x in one) and all(720 < x < 920 for x in both),
+           f"healthy figures: PCIe {min(pcie):.1f}-{max(pcie):.1f}, HBM {min(hbm):.0f}-"
+           f"{max(hbm):.0f}, pairs {min(one):.0f}-{max(one):.0f}, both ways {min(both):.0f}-"
+           f"{max(both):.0f}")
+    expect(all(r["expected_GBps"] and r["verdict"] == "PASS" for k in counts for r in kinds[k])
+           and all(kinds[k][0]["what"].startswith("GPU 0 0000:18:00.0") for k in ("h2d", "hbm")),
+           f"healthy: {[(r['kind'], r['what'], r['verdict']) for k in counts for r in kinds[k] if r['verdict'] != 'PASS']}")
+    expect(rc == 0 and not failed, f"healthy: exit {rc}, {failed}\n{p.stdout[-2000:]}")
+    print(f"node, healthy HGX: PCIe {min(pcie):.1f}-{max(pcie):.1f} GB/s, HBM {min(hbm):.0f}-"
+          f"{max(hbm):.0f}, 56 pairs {min(one):.0f}-{max(one):.0f}, both ways {min(both):.0f}-"
+          f"{max(both):.0f}: PASS")
+
+    rc, doc, failed, p = node("x8", sysfs("x8", "--link", "0000:3c:00.0=5,8"))
+    copies = [f for f in failed if "pinned host memory" in f]
+    expect(rc == 1 and len(copies) == 4 and all("GPU 2 0000:3c:00.0" in f for f in copies) and
+           len(failed) == 5, f"x8: exit {rc}, {failed}")
+    print(f"node, GPU 2 at x8: {len(copies)} copies FAIL, e.g. {copies[0]}")
+
+    rc, doc, failed, p = node("slow-pair", sysfs("healthy"), FAKE_CUDA_NVLINK_SLOW="2-5:0.5")
+    expect(rc == 1 and len(failed) == 3 and
+           all("GPU 2 0000:3c:00.0" in f and "GPU 5 0000:ab:00.0" in f for f in failed),
+           f"slow pair: exit {rc}, {failed}")
+    print(f"node, NVLink 2-5 at half: {failed[0]}")
+
+
 MODES = {
     "coll2": lambda: mode_coll(2), "coll4": lambda: mode_coll(4), "coll8": lambda: mode_coll(8),
     "wrong": mode_wrong, "graph": mode_graph, "blocking": mode_blocking,
@@ -794,7 +870,7 @@ MODES = {
     "concurrent": mode_concurrent, "hang": mode_hang, "async-error": mode_async_error,
     "refused": mode_open_refused, "run": mode_run, "pairs": mode_pairs, "soak": mode_soak,
     "compute": mode_compute, "coverage": mode_coverage, "acceptance": mode_acceptance,
-    "device-check": mode_device_check,
+    "device-check": mode_device_check, "node": mode_node,
 }
 
 if __name__ == "__main__":
