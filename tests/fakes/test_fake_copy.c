@@ -45,6 +45,7 @@ static void near(const char *what, double got, double want)
 int main(void)
 {
     setenv("FAKE_CUDA_DEVICES", "3", 1);
+    setenv("FAKE_CUDA_COPY_MODEL", "1", 1);
     setenv("FAKE_CUDA_NVLINK_GBPS", "400", 1);
     setenv("FAKE_CUDA_NVLINK_SLOW", "0-2:0.25", 1);
     unsetenv("SCALECHECK_SYS_ROOT");

@@ -284,15 +284,22 @@ for t in tf32 bf16 fp16 fp32; do
 done
 
 # --- 8b. inside the node: the GPU's PCIe link in sysfs against its best, the NIC nearest it,
-# the rank's NUMA place, host memory per NUMA node (hwloc-bound copies)                ~10 s
+# the rank's NUMA place, host memory per NUMA node (hwloc-bound copies), and the GPU's copies:
+# pinned host memory to it and back (held to 0.8 of its link's raw rate), within its memory
+# (0.8 of its peak: memory clock x 2 x bus width) - what nvbandwidth's host_to_device,
+# device_to_host and device_local_copy measure                                          ~15 s
 # (the emulated device has no PCIe tree of its own: the recorded HGX H100 one stands in)
 node_env=(env)
+copy_size=256M
 if [ "${SC_DEVICE_CHECK_SMALL:-0}" = 1 ]; then
     node_env+=("SCALECHECK_SYS_ROOT=$(python3 tests/fakes/sysfs_tree.py \
-        tests/fakes/trees/hgx-h100.tree "$work/sysfs" --numa-cpus 0:0,1:1)")
+        tests/fakes/trees/hgx-h100.tree "$work/sysfs" --numa-cpus 0:0,1:1)" \
+        FAKE_CUDA_COPY_MODEL=1)
+    copy_size=16M
 fi
-step "node (PCIe, NUMA, memory)" 60 node "$work/node.json" "${node_env[@]}" "${run1[@]}" \
-    "$sc" node --mem-size 64M -n 3 -T 60 --json "$work/node.json" --results-dir "$res"
+step "node (PCIe, NUMA, copies)" 60 node "$work/node.json" "${node_env[@]}" "${run1[@]}" \
+    "$sc" node --backend nccl --mem-size 64M --copy-size "$copy_size" -n 3 -T 60 \
+    --json "$work/node.json" --results-dir "$res"
 
 # --- 9. one NVML sample                                                               ~2 s
 if fits "nvml sample" 30; then

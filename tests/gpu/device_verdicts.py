@@ -49,16 +49,25 @@ def traffic(d):
 
 def node(d):
     """scalecheck node on the machine itself: its GPUs' PCIe links read from sysfs (at their
-    best, or the FAIL naming one), the NIC nearest each, the rank's place, host memory."""
+    best, or the FAIL naming one), the NIC nearest each, the rank's place, host memory; and
+    the GPUs' copies (pinned host memory to each and back, within its memory), every one held
+    to its share of the link's or the memory's rate - the figures beside nvbandwidth's
+    (host_to_device_memcpy_ce, device_to_host_memcpy_ce, device_local_copy)."""
     rows = d.get("node", [])
     links = [r for r in rows if r["kind"] == "link" and r["what"].startswith("GPU")]
     memory = [r for r in rows if r["kind"] == "memory"]
     nics = [r["detail"].replace("nearest NIC ", "") for r in rows if r["kind"] == "gpu-nic"]
-    ok = len(links) > 0 and len(memory) > 0 and all(r["verdict"] == "PASS" for r in links)
-    return ok, "%s; %s; NICs %s; memory %s" % (
+    copies = {k: [r for r in rows if r["kind"] == k] for k in ("h2d", "d2h", "hbm")}
+    ok = (len(links) > 0 and len(memory) > 0 and all(r["verdict"] == "PASS" for r in links)
+          and all(copies.values())
+          and all(r["verdict"] == "PASS" for k in copies for r in copies[k]))
+    return ok, "%s; %s; NICs %s; memory %s; copies %s" % (
         ", ".join("%s %s" % (r["what"], r["detail"]) for r in links[:2]) or "no GPU link in sysfs",
         "; ".join(r["detail"] for r in rows if r["kind"] == "rank")[:80],
-        ", ".join(nics[:2]) or "none", ", ".join("%.1f GB/s" % r["measured_GBps"] for r in memory))
+        ", ".join(nics[:2]) or "none", ", ".join("%.1f GB/s" % r["measured_GBps"] for r in memory),
+        ", ".join("%s %.1f GB/s of %.1f" % (k, copies[k][0]["measured_GBps"],
+                                             copies[k][0]["expected_GBps"] or 0)
+                  for k in copies if copies[k]) or "none")
 
 
 def timing(d):

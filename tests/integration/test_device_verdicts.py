@@ -53,11 +53,15 @@ def test():
                                                   cycle(74, 690.0)]) + "\n")
     burn = lambda verdict: {"state": "complete", "results_dir": burn_dir,
                             "verdict": {"verdict": verdict}, "checks": []}
-    node_doc = lambda link, verdict: {"node": [
+    copy = lambda kind, gbps, want, verdict="PASS": {
+        "kind": kind, "what": "GPU 0 0000:18:00.0", "detail": "", "measured_GBps": gbps,
+        "expected_GBps": want, "verdict": verdict}
+    node_doc = lambda link, verdict, h2d="PASS": {"node": [
         {"kind": "link", "what": "GPU 0 0000:18:00.0", "detail": link, "verdict": verdict},
         {"kind": "gpu-nic", "what": "GPU 0", "detail": "nearest NIC mlx5_0 0000:17:00.0 (PIX)"},
         {"kind": "rank", "what": "rank 0", "detail": "CPUs 0-55 on node 0; GPU 0 on node 0"},
-        {"kind": "memory", "what": "NUMA node 0", "measured_GBps": 180.0, "detail": ""}]}
+        {"kind": "memory", "what": "NUMA node 0", "measured_GBps": 180.0, "detail": ""},
+        copy("h2d", 55.1, 50.4, h2d), copy("d2h", 55.3, 50.4), copy("hbm", 3900.0, 3835.0)]}
     cases = [
         ("coll", coll_ok, "ok"), ("coll", coll_bad, "FAIL"),
         ("coll", {"summary": {"wrong_total": 0}, "results": []}, "FAIL"),
@@ -84,6 +88,10 @@ def test():
         ("node", node_doc("Gen5 x8 of Gen5 x16", "FAIL"), "FAIL"),
         ("node", {"node": [r for r in node_doc("", "PASS")["node"] if r["kind"] != "link"]},
          "FAIL"),
+        # its copies: host to GPU below its link's share, or none measured (no GPU path), FAIL
+        ("node", node_doc("Gen5 x16 of Gen5 x16", "PASS", h2d="FAIL"), "FAIL"),
+        ("node", {"node": [r for r in node_doc("Gen5 x16 of Gen5 x16", "PASS")["node"]
+                           if r["kind"] != "hbm"]}, "FAIL"),
         ("traffic", {"traffic": [{"kind": "tp", "slowdown": 1.4, "alone_us": 900,
                                   "loaded_us": 1260}]}, "ok"),
         ("traffic", {"traffic": []}, "FAIL"),

@@ -812,7 +812,8 @@ def mode_node():
     def node(name, root, **faults):
         jpath = os.path.join(wd, name + ".json")
         env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-                   OMPI_MCA_rmaps_base_oversubscribe="1", SCALECHECK_SYS_ROOT=root, FAKE_CUDA_NVLINK_GBPS="450",
+                   OMPI_MCA_rmaps_base_oversubscribe="1", SCALECHECK_SYS_ROOT=root,
+                   FAKE_CUDA_NVLINK_GBPS="450", FAKE_CUDA_COPY_MODEL="1",
                    **gpu_env(8, **faults))
         wrap = ('lr=${OMPI_COMM_WORLD_LOCAL_RANK:-${MPI_LOCALRANKID:-0}}; '
                 'exec taskset -c $((lr / 4)) "$0" "$@"')
