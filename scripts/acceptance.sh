@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job: install what is missing, build, and run the acceptance run on this machine.
-# On a GPU server (NVML sees GPUs): one rank per GPU over NCCL, the shipped topology that
+# On a GPU server (NVML sees GPUs): `scalecheck node` (inside the server), then one rank per GPU
+# over NCCL, the shipped topology that
 # describes the server chosen by `detect --pick` (or, where none does, the detected one,
 # calibrated), BERT-large's real step on 1..N GPUs and an all-reduce sweep, the verdict.
 # Elsewhere: detect what is here -> calibrate this host (measured paths, in the run's own launch) -> the
@@ -89,10 +90,25 @@ if [ "${SC_DETECTED_GPUS:-0}" -gt 0 ]; then
         echo "#   held to the detected topology, calibrated here"
         topo=(--topology results/detected-topology.yaml --calibrate)
     fi
-    # BERT-large's real step (its 1.3 GB of gradients), 1..N GPUs, and an all-reduce sweep to 1G
-    exec "${mpig[@]}" -np "$gpus" "$sc" run --backend nccl \
+    # Inside the server first (`scalecheck node`: PCIe links, each rank's NUMA place, host
+    # memory, the GPUs' copies - host to each and back, within each, every pair), a verdict of
+    # its own, in the run's results folder when one is given
+    node_dir=()
+    prev=
+    for arg in "$@"; do
+        [ "$prev" = --results-dir ] && node_dir=(--results-dir "$arg")
+        prev=$arg
+    done
+    node_rc=0
+    "${mpig[@]}" -np "$gpus" "$sc" node --backend nccl -T 120 "${node_dir[@]}" \
+        2> >(quiet_mpi >&2) || node_rc=$?
+    # BERT-large's real step (its 1.3 GB of gradients), 1..N GPUs, and an all-reduce sweep to 1G;
+    # the job's exit code is the run's, or node's where the run's is 0
+    run_rc=0
+    "${mpig[@]}" -np "$gpus" "$sc" run --backend nccl \
         --workload workloads/bert-large-dp.yaml "${topo[@]}" --sweep-max 1G -n 20 -w 5 -T 120 "$@" \
-        2> >(quiet_mpi >&2)
+        2> >(quiet_mpi >&2) || run_rc=$?
+    exit $((run_rc != 0 ? run_rc : node_rc))
 fi
 "${mpi[@]}" "$sc" detect --output results/detected-topology.yaml \
     --topology topologies/localhost.yaml

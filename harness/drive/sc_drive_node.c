@@ -336,19 +336,75 @@ static sc_status_t node__gather(const sc_rte_t *rte, sc_session_t *ses, const no
     return rc == MPI_SUCCESS ? SC_OK : sc_rte_mpi_error(rte, rc, "gathering the rows", err);
 }
 
+/* A host's passing rows of first's kind: how many of how many, and their figures' range. */
+static int node__passing(const sc_node_rows_t *rows, const sc_node_row_t *first, int *total,
+                         double *lo, double *hi)
+{
+    int n = 0;
+    *total = 0;
+    *lo = *hi = SC_ABSENT;
+    for (size_t i = 0; i < rows->n; i++) {
+        const sc_node_row_t *r = &rows->items[i];
+        if (strcmp(r->host, first->host) != 0 || strcmp(r->kind, first->kind) != 0)
+            continue;
+        (*total)++;
+        if (r->level != SC_LEVEL_PASS)
+            continue;
+        n++;
+        if (sc_present(r->measured_GBps)) {
+            *lo = sc_present(*lo) && *lo < r->measured_GBps ? *lo : r->measured_GBps;
+            *hi = sc_present(*hi) && *hi > r->measured_GBps ? *hi : r->measured_GBps;
+        }
+    }
+    return n;
+}
+
+static void node__print_row(sc_session_t *ses, const sc_node_row_t *r)
+{
+    char got[16] = "", want[16] = "";
+    if (sc_present(r->measured_GBps))
+        snprintf(got, sizeof(got), "%.2f", r->measured_GBps);
+    if (sc_present(r->expected_GBps))
+        snprintf(want, sizeof(want), "%.2f", r->expected_GBps);
+    sc_results_printf(&ses->res, "  %-10.10s %-9s %-26.26s %-52.52s %13s %9s %s\n", r->host,
+                      r->kind, r->what, r->detail, got, want, sc_level_name(r->level));
+}
+
+/* The rows on the terminal, a host's kind at a time: each row that did not pass, then one line
+ * for those that did (how many, their range; node.csv and the report have every row). */
 static void node__print(sc_session_t *ses, const sc_node_rows_t *rows)
 {
-    sc_results_printf(&ses->res, "# %-10s %-8s %-26s %-52s %9s %9s\n", "host", "kind", "what",
+    sc_results_printf(&ses->res, "# %-10s %-9s %-26s %-52s %13s %9s\n", "host", "kind", "what",
                       "detail", "GB/s", "expected");
     for (size_t i = 0; i < rows->n; i++) {
         const sc_node_row_t *r = &rows->items[i];
-        char got[16] = "", want[16] = "";
-        if (sc_present(r->measured_GBps))
-            snprintf(got, sizeof(got), "%.2f", r->measured_GBps);
-        if (sc_present(r->expected_GBps))
-            snprintf(want, sizeof(want), "%.2f", r->expected_GBps);
-        sc_results_printf(&ses->res, "  %-10.10s %-8s %-26.26s %-52.52s %9s %9s %s\n", r->host,
-                          r->kind, r->what, r->detail, got, want, sc_level_name(r->level));
+        bool first = true;
+        for (size_t j = 0; j < i && first; j++)
+            first = strcmp(rows->items[j].host, r->host) != 0 ||
+                    strcmp(rows->items[j].kind, r->kind) != 0;
+        if (!first)
+            continue;
+        int total = 0;
+        double lo, hi;
+        int passed = node__passing(rows, r, &total, &lo, &hi);
+        const sc_node_row_t *pass = NULL;
+        for (size_t j = i; j < rows->n; j++) {
+            const sc_node_row_t *o = &rows->items[j];
+            if (strcmp(o->host, r->host) != 0 || strcmp(o->kind, r->kind) != 0)
+                continue;
+            if (o->level != SC_LEVEL_PASS || total == 1)
+                node__print_row(ses, o);
+            else if (pass == NULL)
+                pass = o;
+        }
+        if (pass == NULL)
+            continue;
+        char what[32], got[32] = "";
+        snprintf(what, sizeof(what), passed == total ? "(all %d)" : "(the other %d)", passed);
+        if (sc_present(lo))
+            snprintf(got, sizeof(got), "%.1f-%.1f", lo, hi);
+        sc_results_printf(&ses->res, "  %-10.10s %-9s %-26s %-52.52s %13s %9s %s\n", pass->host,
+                          pass->kind, what, pass->detail, got, "", sc_level_name(SC_LEVEL_PASS));
     }
 }
 

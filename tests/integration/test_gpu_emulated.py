@@ -711,13 +711,15 @@ def mode_coverage():
 
 
 def mode_acceptance():
-    """The main job on a host with 8 (emulated) H100s: one rank per GPU, NCCL, the DGX H100
-    topology picked by detect, a 1..8 GPU curve, a sweep and a verdict."""
+    """The main job on a host with 8 (emulated) H100s: `node` first (its copies by the emulated
+    copy engines), then one rank per GPU, NCCL, the DGX H100 topology picked by detect, a 1..8
+    GPU curve, a sweep and a verdict."""
     wd = workdir("gpu-emu-acceptance")
     env = dict(os.environ)
     env.update(gpu_env(8, SCALECHECK_NVML_LIBRARY=FAKE_NVML, FAKE_NVML_GPUS=8,
                        FAKE_NVML_NAME="NVIDIA H100 80GB HBM3",
-                       FAKE_CUDA_NAME="NVIDIA H100 80GB HBM3"))
+                       FAKE_CUDA_NAME="NVIDIA H100 80GB HBM3", FAKE_CUDA_COPY_MODEL=1,
+                       FAKE_CUDA_NVLINK_GBPS=450))
     # this build as it is: the script's own build (--main, no tests) would reconfigure the
     # build directory the suite is running from
     env["SC_PREBUILT"] = os.path.dirname(os.path.abspath(SCALECHECK))
@@ -735,7 +737,14 @@ def mode_acceptance():
     expect("GPU host: 8 x NVIDIA H100 80GB HBM3; NCCL, one rank per GPU" in out
            and "topologies/dgx-h100.yaml" in out and "because dgx-h100: same GPU" in out,
            f"choice\n{out[:1500]}")
-    run = run_dirs(res)[-1]
+    # inside the server first: node's own verdict, in the same results folder
+    dirs = run_dirs(res)
+    node = [d for d in dirs if d.endswith("-node")]
+    expect(len(node) == 1 and "every GPU pair one way as fast as the others (56)" in out,
+           f"node first: {dirs}\n{out[:3000]}")
+    kinds = {r["kind"] for r in load_json(os.path.join(node[0], "result.json"))["node"]}
+    expect({"h2d", "hbm", "peer", "peer-both"} <= kinds, f"node's rows: {kinds}")
+    run = [d for d in dirs if not d.endswith("-node")][-1]
     summary = load_json(os.path.join(run, "summary.json"))
     expect(summary["backend"] == "nccl" and summary["ranks"] == 8
            and summary["topology"].endswith("dgx-h100"), f"summary {summary}")
