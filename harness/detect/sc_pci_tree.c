@@ -93,6 +93,7 @@ static void pci__nic_name(const char *root, const char *real, sc_pci_device_t *d
             snprintf(link, sizeof(link), "%s/%.200s/device", dir, e->d_name);
             if (e->d_name[0] != '.' && realpath(link, target) != NULL && !strcmp(target, real)) {
                 snprintf(d->name, sizeof(d->name), "%.31s", e->d_name);
+                d->rdma = c == 0;
                 break;
             }
         }

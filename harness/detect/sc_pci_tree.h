@@ -26,6 +26,7 @@ typedef struct {
     char host_bridge[16];                   /* "pci0000:00" */
     char bridges[SC_PCI_DEPTH][SC_PCI_BUS]; /* from the host bridge down, nbridges of them */
     int nbridges;
+    bool rdma; /* a NIC with an InfiniBand (verbs) device: RDMA, GPUDirect's way */
 } sc_pci_device_t;
 
 typedef struct {

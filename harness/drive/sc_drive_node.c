@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "comm/sc_comm_ops.h"
+#include "detect/sc_gpudirect.h"
 #include "detect/sc_membw.h"
 #include "detect/sc_pci_tree.h"
 #include "drive/sc_drive_end.h"
@@ -86,6 +87,40 @@ static void node__gpu_nics(const sc_pci_tree_t *t, const sc_rte_t *rte, node__ro
                  sc_pci_distance_name(d));
         r->numa = gpu->numa;
         r->level = sc_node_nic_level((int)d);
+    }
+}
+
+/* Whether each GPU's nearest RDMA NIC can read and write its memory (GPUDirect RDMA): the peer
+ * memory module or DMA-BUF, no bridge redirecting peer-to-peer requests on either's path, and
+ * the IOMMU's mode. A host without RDMA NICs has no such rows. */
+static void node__gpudirect(const sc_pci_tree_t *t, const sc_rte_t *rte, node__rows_t *rows)
+{
+    sc_gdr_host_t host;
+    sc_gdr_host_read(t, &host);
+    for (int g = 0; g < t->gpus; g++) {
+        const sc_pci_device_t *gpu = sc_pci_find(t, SC_PCI_GPU, g);
+        const sc_pci_device_t *nic = gpu ? sc_pci_nearest_nic(t, gpu) : NULL;
+        sc_node_row_t *r = nic != NULL && nic->rdma ? node__row(rows, rte, "gpudirect") : NULL;
+        if (r == NULL)
+            continue;
+        char bridge[SC_PCI_BUS] = "", iommu[24] = "";
+        int acs = sc_gdr_acs_redirect(t, gpu, bridge, sizeof(bridge));
+        if (acs != 1)
+            acs = sc_gdr_acs_redirect(t, nic, bridge, sizeof(bridge)) == 1 ? 1 : acs;
+        sc_gdr_iommu(t, gpu, iommu, sizeof(iommu));
+        snprintf(r->what, sizeof(r->what), "%s %s", gpu->name, gpu->bus);
+        snprintf(r->detail, sizeof(r->detail), "%s %s: %s, ACS redirect %s%s, IOMMU %s", nic->name,
+                 sc_pci_distance_name(sc_pci_distance(gpu, nic)),
+                 host.peermem[0] ? host.peermem
+                 : host.dmabuf   ? "DMA-BUF"
+                                 : "no peer memory module nor DMA-BUF",
+                 acs == 1   ? "on at "
+                 : acs == 0 ? "off"
+                            : "unknown (not root)",
+                 bridge, iommu[0] ? iommu : "off");
+        r->numa = gpu->numa;
+        r->level = sc_node_gpudirect_level(host.peermem[0] != '\0' || host.dmabuf, acs == 1,
+                                           iommu[0] != '\0' && strcmp(iommu, "identity") != 0);
     }
 }
 
@@ -435,6 +470,7 @@ static sc_status_t node__mine(const sc_drive_node_opts_t *o, const sc_rte_t *rte
     if (rte->local_rank == 0) {
         node__links(t, rte, rows);
         node__gpu_nics(t, rte, rows);
+        node__gpudirect(t, rte, rows);
         if (!o->no_memory)
             node__memory(o, rte, rows);
         status = node__copies(o, world, t, rte, rows, err);

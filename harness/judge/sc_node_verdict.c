@@ -22,6 +22,13 @@ sc_level_t sc_node_nic_level(int nearest_class)
     return nearest_class >= NODE__CLASS_NODE ? SC_LEVEL_WARN : SC_LEVEL_PASS;
 }
 
+sc_level_t sc_node_gpudirect_level(bool possible, bool acs_redirect, bool iommu_translates)
+{
+    return !possible || acs_redirect ? SC_LEVEL_FAIL
+           : iommu_translates        ? SC_LEVEL_WARN
+                                     : SC_LEVEL_PASS;
+}
+
 sc_level_t sc_node_rank_level(int cpu_numa, int spans, int gpu_numa, int nic_class,
                               int nearest_class)
 {
@@ -93,7 +100,7 @@ static void node__check(const sc_node_row_t *r, const char *words, sc_checks_t *
                         sc_level_t *level)
 {
     char name[192];
-    snprintf(name, sizeof(name), "%s: %.60s on %.40s (%.60s)", words, r->what, r->host, r->detail);
+    snprintf(name, sizeof(name), "%s: %.60s on %.40s (%.100s)", words, r->what, r->host, r->detail);
     if (sc_present(r->measured_GBps) && sc_present(r->expected_GBps) && r->expected_GBps > 0) {
         bool memory = strcmp(r->kind, "memory") == 0, link = strcmp(r->kind, "link") == 0;
         int copy = node__copy_kind(r->kind);
@@ -162,6 +169,8 @@ void sc_verdict_node(sc_node_rows_t *rows, sc_checks_t *checks)
                 node__check(r, "PCIe link at its best", checks, &r->level);
         } else if (strcmp(r->kind, "gpu-nic") == 0 && r->level != SC_LEVEL_PASS) {
             node__check(r, "a NIC under the GPU's host bridge", checks, &r->level);
+        } else if (strcmp(r->kind, "gpudirect") == 0 && r->level != SC_LEVEL_PASS) {
+            node__check(r, "GPUDirect RDMA to its NIC", checks, &r->level);
         } else if (strcmp(r->kind, "rank") == 0 && r->level != SC_LEVEL_PASS) {
             node__check(r, "rank near its GPU and NIC", checks, &r->level);
         } else if (node__copy_kind(r->kind) >= 0) {
@@ -176,6 +185,8 @@ void sc_verdict_node(sc_node_rows_t *rows, sc_checks_t *checks)
     }
     node__all_passed(rows, "link", "every PCIe link at its best", checks);
     node__all_passed(rows, "gpu-nic", "every GPU with a NIC under its host bridge", checks);
+    node__all_passed(rows, "gpudirect", "GPUDirect RDMA possible between every GPU and its NIC",
+                     checks);
     node__all_passed(rows, "rank", "every rank on its GPU's NUMA node and nearest NIC", checks);
     for (size_t k = 0; k < sizeof(node__copy_kinds) / sizeof(node__copy_kinds[0]); k++)
         node__all_passed(rows, node__copy_kinds[k].kind, node__copy_kinds[k].all, checks);

@@ -4,6 +4,8 @@
 #ifndef SC_NODE_VERDICT_H
 #define SC_NODE_VERDICT_H
 
+#include <stdbool.h>
+
 #include "record/sc_record.h"
 
 /* A GPU's nearest NIC (its distance class, sc_pci_distance_t): a WARN where it crosses host
@@ -16,6 +18,12 @@ sc_level_t sc_node_nic_level(int nearest_class);
  * than the nearest; WARN spread over several nodes (not bound). */
 sc_level_t sc_node_rank_level(int cpu_numa, int spans, int gpu_numa, int nic_class,
                               int nearest_class);
+
+/* GPUDirect RDMA between a GPU and its nearest RDMA NIC: FAIL where the NIC cannot reach GPU
+ * memory (no peer memory module, no DMA-BUF) or a bridge on their path redirects peer-to-peer
+ * requests to the root complex (ACS); WARN where the IOMMU translates their addresses (NCCL's
+ * and NVIDIA's guides: iommu=pt, or off). */
+sc_level_t sc_node_gpudirect_level(bool possible, bool acs_redirect, bool iommu_translates);
 
 /* The rows' levels and the checks: every link not at its best, every GPU without a NIC on its
  * NUMA node's side (a WARN), every rank not where it belongs, and each host's NUMA nodes' memory

@@ -3,13 +3,22 @@
 SCALECHECK_SYS_ROOT: /sys/devices/pciDDDD:BB/... with each device's class, vendor, device,
 numa_node and PCIe link files, /sys/bus/pci/devices/ links to them, /sys/class/infiniband and
 /sys/class/net entries for the NICs, and /sys/devices/system/node/nodeN/cpulist (and
-/sys/devices/system/cpu, so that the tree reads as a host with /sys).
+/sys/devices/system/cpu, so that the tree reads as a host with /sys). What GPUDirect RDMA needs:
+the recorded `module` lines as /sys/module/NAME, `driver` and `kernel` as OUT/proc's
+driver/nvidia/version and sys/kernel/osrelease, `iommu` as each device's iommu_group/type, and
+each bridge's configuration space (4096 bytes: an ACS extended capability, P2P Request Redirect
+off unless --acs names it).
 
 usage: sysfs_tree.py TREE OUT [--numa-cpus 0:LIST,1:LIST] [--link BUS=GEN,WIDTH]...
+                     [--acs BUS]... [--no-module NAME]... [--iommu TYPE]
   --numa-cpus   each node's CPUs in place of the recorded ones (a test binds ranks to them)
-  --link        a device's current link in place of the recorded one (a planted x8 link)"""
+  --link        a device's current link in place of the recorded one (a planted x8 link)
+  --acs         a bridge that redirects peer-to-peer requests upstream (ACS P2P Request Redirect)
+  --no-module   a recorded kernel module left out (nvidia_peermem: GPUDirect RDMA off)
+  --iommu       every device's IOMMU domain type in place of the recorded one (DMA: translated)"""
 import argparse
 import os
+import struct
 
 RATES = {1: "2.5 GT/s PCIe", 2: "5.0 GT/s PCIe", 3: "8.0 GT/s PCIe", 4: "16.0 GT/s PCIe",
          5: "32.0 GT/s PCIe", 6: "64.0 GT/s PCIe"}
@@ -23,20 +32,44 @@ def write(path, text):
         f.write(text + "\n")
 
 
+def bridge_config(redirect):
+    """A bridge's configuration space: an ACS extended capability at 0x100 (its control word:
+    Source Validation, P2P Request and Completion Redirect, Upstream Forwarding where redirect)."""
+    config = bytearray(4096)
+    struct.pack_into("<IHH", config, 0x100, 0x000D | (1 << 16), 0x005F, 0x001D if redirect else 0)
+    return bytes(config)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("tree")
     ap.add_argument("out")
     ap.add_argument("--numa-cpus", default="")
     ap.add_argument("--link", action="append", default=[])
+    ap.add_argument("--acs", action="append", default=[])
+    ap.add_argument("--no-module", action="append", default=[])
+    ap.add_argument("--iommu", default=None)
     a = ap.parse_args()
     cpus = dict(kv.split(":", 1) for kv in a.numa_cpus.split(",") if kv)
     links = {k: tuple(map(int, v.split(","))) for k, v in (x.split("=") for x in a.link)}
     sys_dir = os.path.join(a.out, "sys") if not a.out.endswith("sys") else a.out
+    proc_dir = os.path.join(os.path.dirname(sys_dir), "proc")
     where, numa_of = {}, {}  # bus or host bridge -> its folder; host bridge -> NUMA node
+    iommu = a.iommu
     for line in open(a.tree):
         f = line.split()
         if not f or f[0].startswith("#"):
+            continue
+        if f[0] == "module":
+            if f[1] not in a.no_module:
+                os.makedirs(f"{sys_dir}/module/{f[1]}", exist_ok=True)
+            continue
+        if f[0] in ("driver", "kernel"):
+            write(os.path.join(proc_dir, "driver/nvidia/version" if f[0] == "driver"
+                               else "sys/kernel/osrelease"), line.split(None, 1)[1].strip())
+            continue
+        if f[0] == "iommu":
+            iommu = iommu or f[1]
             continue
         if f[0] == "numa":
             write(f"{sys_dir}/devices/system/node/node{f[1]}/cpulist", cpus.get(f[1], f[2]))
@@ -63,6 +96,11 @@ def main():
             write(os.path.join(folder, "current_link_width"), str(width))
             write(os.path.join(folder, "max_link_speed"), RATES[max_gen])
             write(os.path.join(folder, "max_link_width"), str(max_width))
+        if f[0] == "bridge":
+            with open(os.path.join(folder, "config"), "wb") as c:
+                c.write(bridge_config(bus in a.acs))
+        if iommu:
+            write(os.path.join(folder, "iommu_group", "type"), iommu)
         link = f"{sys_dir}/bus/pci/devices/{bus}"
         os.makedirs(os.path.dirname(link), exist_ok=True)
         os.symlink(os.path.relpath(folder, os.path.dirname(link)), link)

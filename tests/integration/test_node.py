@@ -3,8 +3,11 @@ rank's place, measured and written (JSON rows, node.csv, the report). On a recor
 (tests/fakes/trees/hgx-h100.tree made into a sysfs by tests/fakes/sysfs_tree.py, given through
 SCALECHECK_SYS_ROOT, its NUMA nodes mapped onto this machine's CPUs 0 and 1) with 8 ranks, each
 bound to its GPU's node: the healthy twin PASSes; a GPU's link planted at x8, the ranks bound to
-the far node, and a rank told to use a far NIC (NCCL_IB_HCA) each FAIL naming the GPU or rank."""
+the far node, a rank told to use a far NIC (NCCL_IB_HCA), GPUDirect RDMA off (no peer memory
+module) and a switch port redirecting peer-to-peer requests (ACS) each FAIL naming the GPU or
+rank; the IOMMU translating is a WARN."""
 import os
+import re
 import subprocess
 import sys
 
@@ -76,9 +79,30 @@ def hgx():
                                   r["detail"].endswith("(PIX)") for i, r in enumerate(nics)),
            f"GPUs' NICs {nics}")
     expect(len(ranks) == 8 and all(r["verdict"] == "PASS" for r in ranks), f"ranks {ranks}")
+    gdr = rows(doc, "gpudirect")
+    expect(len(gdr) == 8 and all(r["verdict"] == "PASS" and "PIX: nvidia_peermem, ACS redirect off, "
+                                 "IOMMU identity" in r["detail"] for r in gdr), f"GPUDirect {gdr}")
     expect(rc == 0 and doc["verdict"]["verdict"] == "PASS" and not checks_failed(doc),
            f"healthy: exit {rc}, {doc['verdict']}\n{p.stdout[-1500:]}")
-    print(f"HGX healthy: {len(links)} links at their best, every GPU's NIC PIX, 8 ranks placed")
+    print(f"HGX healthy: {len(links)} links at their best, every GPU's NIC PIX, 8 ranks placed, "
+          f"GPUDirect RDMA possible ({gdr[0]['detail']})")
+
+    # GPUDirect RDMA: the peer memory module not loaded (every GPU), a switch port above GPU 0
+    # redirecting peer-to-peer requests (ACS: GPU 0 alone), the IOMMU translating (a WARN)
+    for name, extra, want in (("no-peermem", ["--no-module", "nvidia_peermem"], list(range(8))),
+                              ("acs", ["--acs", "0000:16:00.0"], [0])):
+        rc, doc, p = node(8, "hgx-" + name, ["--no-memory"], {"SCALECHECK_SYS_ROOT":
+                                                               make_tree(name, *extra)}, near)
+        failed = checks_failed(doc)
+        named = sorted(int(re.search(r": GPU (\d+) ", c["name"]).group(1)) for c in failed)
+        expect(rc == 1 and named == want and all(c["name"].startswith("GPUDirect RDMA to its NIC")
+                                                 for c in failed), f"{name}: exit {rc}, {failed}")
+        print(f"HGX {name}: {failed[0]['name']}")
+    rc, doc, p = node(8, "hgx-iommu", ["--no-memory"],
+                      {"SCALECHECK_SYS_ROOT": make_tree("iommu", "--iommu", "DMA-FQ")}, near)
+    gdr = rows(doc, "gpudirect")
+    expect(rc == 0 and all(r["verdict"] == "WARN" for r in gdr) and len(gdr) == 8,
+           f"IOMMU: exit {rc}, {gdr}")
 
     x8 = make_tree("x8", "--link", "0000:3c:00.0=5,8")
     rc, doc, p = node(8, "hgx-x8", ["--no-memory"], {"SCALECHECK_SYS_ROOT": x8}, near)
