@@ -22,6 +22,7 @@ typedef struct {
     bool enabled[COPY__DEVICES][COPY__DEVICES]; /* peer access this run enabled */
     size_t bytes;
     int trials;
+    bool pcie_alone;
 } copy__set_t;
 
 /* Every device's buffers, streams and events; the first failure named. */
@@ -176,7 +177,7 @@ static cudaError_t copy__pcie(copy__set_t *s, sc_copy_kind_t kind, sc_copy_row_t
     cudaError_t rc = cudaSuccess;
     for (int d = 0; d < s->n && rc == cudaSuccess; d++)
         rc = copy__best(s, &jobs[d], 1, &ms[d]);
-    for (int together = 0; together < 2 && rc == cudaSuccess; together++) {
+    for (int together = 0; together < (s->pcie_alone ? 1 : 2) && rc == cudaSuccess; together++) {
         if (together)
             rc = copy__best(s, jobs, s->n, ms);
         for (int d = 0; d < s->n && rc == cudaSuccess; d++) {
@@ -271,15 +272,16 @@ sc_status_t sc_nccl_copies(sc_comm_t *comm, const sc_copy_opts_t *o, sc_copy_row
         return nccl__fail(c, SC_ERR_NOMEM, "the copies inside the node", "no memory", err);
     s->bytes = o->bytes;
     s->trials = o->trials > 0 ? o->trials : 1;
+    s->pcie_alone = o->pcie_alone;
     sc_status_t status = copy__open(c, s, err);
     cudaError_t rc = cudaSuccess;
     if (status == SC_OK)
         rc = copy__pcie(s, SC_COPY_H2D, rows, max, n);
     if (status == SC_OK && rc == cudaSuccess)
         rc = copy__pcie(s, SC_COPY_D2H, rows, max, n);
-    if (status == SC_OK && rc == cudaSuccess)
+    if (status == SC_OK && rc == cudaSuccess && !s->pcie_alone)
         rc = copy__hbm(s, rows, max, n);
-    if (status == SC_OK && rc == cudaSuccess)
+    if (status == SC_OK && rc == cudaSuccess && !s->pcie_alone)
         rc = copy__peers(s, rows, max, n);
     if (status == SC_OK)
         status = nccl__cuda(c, rc, "copying inside the node", err);

@@ -45,8 +45,9 @@ typedef struct sc_comm sc_comm_t;
  * (one way, and both ways at once). */
 typedef enum { SC_COPY_H2D, SC_COPY_D2H, SC_COPY_HBM, SC_COPY_PEER } sc_copy_kind_t;
 typedef struct {
-    size_t bytes; /* each copy's */
-    int trials;   /* copies timed, back to back */
+    size_t bytes;    /* each copy's */
+    int trials;      /* copies timed, back to back */
+    bool pcie_alone; /* only host to each device and back, each alone (a NUMA node's memory) */
 } sc_copy_opts_t;
 typedef struct {
     sc_copy_kind_t kind;

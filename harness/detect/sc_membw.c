@@ -20,6 +20,12 @@ typedef struct {
     int failed;
 } membw__thread_t;
 
+/* A NUMA node with CPUs: not memory alone (a GPU's, CXL). */
+static bool membw__host_node(hwloc_obj_t node)
+{
+    return node != NULL && node->cpuset != NULL && !hwloc_bitmap_iszero(node->cpuset);
+}
+
 /* One copier: bound to its core, its buffers bound to the node and touched, then one copy per
  * trial between the two barriers. */
 static void *membw__copier(void *arg)
@@ -106,7 +112,7 @@ int sc_membw_per_node(size_t bytes, int trials, int max_threads, sc_membw_t *out
     int nodes = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE), n = 0;
     for (int i = 0; i < nodes && n < max; i++) {
         hwloc_obj_t node = hwloc_get_obj_by_type(topo, HWLOC_OBJ_NUMANODE, (unsigned)i);
-        if (node == NULL || node->cpuset == NULL || hwloc_bitmap_iszero(node->cpuset))
+        if (!membw__host_node(node))
             continue; /* memory without CPUs (a GPU's or CXL memory): not a host node */
         sc_membw_t *r = &out[n];
         memset(r, 0, sizeof(*r));
@@ -119,4 +125,34 @@ int sc_membw_per_node(size_t bytes, int trials, int max_threads, sc_membw_t *out
     if (n == 0)
         snprintf(why, why_len, "hwloc shows no NUMA node with CPUs");
     return n;
+}
+
+int sc_membw_nodes(int *nodes, int max)
+{
+    hwloc_topology_t topo;
+    if (hwloc_topology_init(&topo) != 0 || hwloc_topology_load(topo) != 0)
+        return 0;
+    int n = 0, all = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
+    for (int i = 0; i < all && n < max; i++) {
+        hwloc_obj_t node = hwloc_get_obj_by_type(topo, HWLOC_OBJ_NUMANODE, (unsigned)i);
+        if (membw__host_node(node))
+            nodes[n++] = (int)node->logical_index;
+    }
+    hwloc_topology_destroy(topo);
+    return n;
+}
+
+bool sc_membw_bind_thread(int node)
+{
+    hwloc_topology_t topo;
+    if (hwloc_topology_init(&topo) != 0 || hwloc_topology_load(topo) != 0)
+        return false;
+    hwloc_obj_t obj = node >= 0 ? hwloc_get_obj_by_type(topo, HWLOC_OBJ_NUMANODE, (unsigned)node)
+                                : hwloc_get_root_obj(topo);
+    bool bound =
+        obj != NULL && hwloc_set_membind(topo, obj->nodeset,
+                                         node >= 0 ? HWLOC_MEMBIND_BIND : HWLOC_MEMBIND_DEFAULT,
+                                         HWLOC_MEMBIND_THREAD | HWLOC_MEMBIND_BYNODESET) == 0;
+    hwloc_topology_destroy(topo);
+    return bound;
 }

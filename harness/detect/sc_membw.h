@@ -4,6 +4,7 @@
 #ifndef SC_MEMBW_H
 #define SC_MEMBW_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct {
@@ -18,5 +19,13 @@ typedef struct {
  * read this host; *why says so). */
 int sc_membw_per_node(size_t bytes, int trials, int max_threads, sc_membw_t *out, int max,
                       char *why, size_t why_len);
+
+/* The NUMA nodes with CPUs hwloc sees here (their logical indexes into nodes, at most max): how
+ * many; 0 when it cannot read the host. */
+int sc_membw_nodes(int *nodes, int max);
+/* Binds the calling thread's memory to NUMA node (hwloc's logical index): what it allocates and
+ * touches next lands there - pinned host memory among it. false when the node is not there.
+ * node -1: the default policy again. */
+bool sc_membw_bind_thread(int node);
 
 #endif

@@ -184,13 +184,13 @@ static double node__copy_expected(const sc_pci_tree_t *t, const sc_copy_row_t *c
     return raw * SC_PCIE_COPY_SHARE / (c->together ? node__sharing_port(t, g) : 1);
 }
 
-static const char *node__copy_kind(const sc_copy_row_t *c)
+static const char *node__copy_kind(const sc_copy_row_t *c, int numa)
 {
     switch (c->kind) {
     case SC_COPY_H2D:
-        return c->together ? "h2d-all" : "h2d";
+        return numa >= 0 ? "h2d-numa" : c->together ? "h2d-all" : "h2d";
     case SC_COPY_D2H:
-        return c->together ? "d2h-all" : "d2h";
+        return numa >= 0 ? "d2h-numa" : c->together ? "d2h-all" : "d2h";
     case SC_COPY_HBM:
         return "hbm";
     default:
@@ -198,8 +198,8 @@ static const char *node__copy_kind(const sc_copy_row_t *c)
     }
 }
 
-static void node__copy_words(const sc_copy_row_t *c, char *what, size_t wlen, char *detail,
-                             size_t dlen)
+static void node__copy_words(const sc_copy_row_t *c, int numa, int gpu_numa, char *what,
+                             size_t wlen, char *detail, size_t dlen)
 {
     int d = c->src >= 0 ? c->src : c->dst;
     const char *bus = c->src >= 0 ? c->src_bus : c->dst_bus;
@@ -207,9 +207,16 @@ static void node__copy_words(const sc_copy_row_t *c, char *what, size_t wlen, ch
     case SC_COPY_H2D:
     case SC_COPY_D2H:
         snprintf(what, wlen, "GPU %d %s", d, bus);
-        snprintf(detail, dlen, "pinned host memory %s the GPU, %s",
-                 c->kind == SC_COPY_H2D ? "to" : "from",
-                 c->together ? "every GPU at once" : "alone");
+        if (numa >= 0)
+            snprintf(detail, dlen, "pinned on NUMA node %d (%s) %s the GPU", numa,
+                     gpu_numa < 0       ? "the GPU's not known"
+                     : gpu_numa == numa ? "the GPU's"
+                                        : "far",
+                     c->kind == SC_COPY_H2D ? "to" : "from");
+        else
+            snprintf(detail, dlen, "pinned host memory %s the GPU, %s",
+                     c->kind == SC_COPY_H2D ? "to" : "from",
+                     c->together ? "every GPU at once" : "alone");
         break;
     case SC_COPY_HBM:
         snprintf(what, wlen, "GPU %d %s", d, bus);
@@ -224,8 +231,36 @@ static void node__copy_words(const sc_copy_row_t *c, char *what, size_t wlen, ch
     }
 }
 
+/* One pass of copies (numa -1: pinned memory where the policy puts it; else bound to that NUMA
+ * node, host copies alone only) into rows. */
+static sc_status_t node__copy_pass(const sc_drive_node_opts_t *o, sc_comm_t *world,
+                                   const sc_pci_tree_t *t, const sc_rte_t *rte, int numa,
+                                   sc_copy_row_t *copies, node__rows_t *rows, sc_err_t *err)
+{
+    int n = 0;
+    sc_copy_opts_t co = {
+        .bytes = (size_t)o->copy_bytes, .trials = o->trials, .pcie_alone = numa >= 0};
+    sc_status_t status = sc_comm_copies(world, &co, copies, NODE__COPIES, &n, err);
+    for (int i = 0; status == SC_OK && i < n; i++) {
+        sc_node_row_t *r = node__row(rows, rte, node__copy_kind(&copies[i], numa));
+        if (r == NULL)
+            break;
+        int d = copies[i].src >= 0 ? copies[i].src : copies[i].dst;
+        const sc_pci_device_t *g =
+            node__tree_gpu(t, d, copies[i].src >= 0 ? copies[i].src_bus : copies[i].dst_bus);
+        node__copy_words(&copies[i], numa, g != NULL ? g->numa : -1, r->what, sizeof(r->what),
+                         r->detail, sizeof(r->detail));
+        r->numa = numa >= 0 ? numa : g != NULL ? g->numa : -1;
+        r->measured_GBps = copies[i].GBps;
+        r->expected_GBps = node__copy_expected(t, &copies[i]);
+    }
+    return status;
+}
+
 /* The copies inside the node - host to each GPU and back, each GPU's memory, every pair - on a
- * host's first rank, by the backend's devices (none on the host path: nothing said). */
+ * host's first rank, by the backend's devices (none on the host path: nothing said); where the
+ * host has several NUMA nodes, host to each GPU and back again from each node's memory (a far
+ * node's link between sockets, or a BIOS setting, halves them). */
 static sc_status_t node__copies(const sc_drive_node_opts_t *o, sc_comm_t *world,
                                 const sc_pci_tree_t *t, const sc_rte_t *rte, node__rows_t *rows,
                                 sc_err_t *err)
@@ -233,24 +268,16 @@ static sc_status_t node__copies(const sc_drive_node_opts_t *o, sc_comm_t *world,
     if (world == NULL || world->ops->copies == NULL || o->no_copies)
         return SC_OK;
     sc_copy_row_t *copies = calloc(NODE__COPIES, sizeof(*copies));
-    int n = 0;
     if (copies == NULL)
         return sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): no memory for the copies",
                           rte->rank, rte->host);
-    sc_copy_opts_t co = {.bytes = (size_t)o->copy_bytes, .trials = o->trials};
-    sc_status_t status = sc_comm_copies(world, &co, copies, NODE__COPIES, &n, err);
-    for (int i = 0; status == SC_OK && i < n; i++) {
-        sc_node_row_t *r = node__row(rows, rte, node__copy_kind(&copies[i]));
-        if (r == NULL)
-            break;
-        node__copy_words(&copies[i], r->what, sizeof(r->what), r->detail, sizeof(r->detail));
-        int d = copies[i].src >= 0 ? copies[i].src : copies[i].dst;
-        const sc_pci_device_t *g =
-            node__tree_gpu(t, d, copies[i].src >= 0 ? copies[i].src_bus : copies[i].dst_bus);
-        r->numa = g != NULL ? g->numa : -1;
-        r->measured_GBps = copies[i].GBps;
-        r->expected_GBps = node__copy_expected(t, &copies[i]);
-    }
+    sc_status_t status = node__copy_pass(o, world, t, rte, -1, copies, rows, err);
+    int nodes[SC_PCI_NUMA], nnodes = sc_membw_nodes(nodes, SC_PCI_NUMA);
+    for (int i = 0; status == SC_OK && nnodes > 1 && i < nnodes; i++)
+        if (sc_membw_bind_thread(nodes[i]))
+            status = node__copy_pass(o, world, t, rte, nodes[i], copies, rows, err);
+    if (nnodes > 1)
+        sc_membw_bind_thread(-1);
     free(copies);
     return status;
 }
