@@ -92,6 +92,10 @@ static inline sc_status_t sc_comm_itest(sc_comm_t *c, bool *done, sc_err_t *err)
     *done = true;
     return c->ops->iwait(c, err);
 }
+static inline bool sc_comm_has_copies(const sc_comm_t *c)
+{
+    return c->ops->copies != NULL;
+}
 static inline sc_status_t sc_comm_copies(sc_comm_t *c, const sc_copy_opts_t *o, sc_copy_row_t *rows,
                                          int max, int *n, sc_err_t *err)
 {

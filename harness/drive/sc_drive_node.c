@@ -265,7 +265,7 @@ static sc_status_t node__copies(const sc_drive_node_opts_t *o, sc_comm_t *world,
                                 const sc_pci_tree_t *t, const sc_rte_t *rte, node__rows_t *rows,
                                 sc_err_t *err)
 {
-    if (world == NULL || world->ops->copies == NULL || o->no_copies)
+    if (world == NULL || !sc_comm_has_copies(world) || o->no_copies)
         return SC_OK;
     sc_copy_row_t *copies = calloc(NODE__COPIES, sizeof(*copies));
     if (copies == NULL)
