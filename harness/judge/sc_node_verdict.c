@@ -73,7 +73,7 @@ static const struct {
      "every GPU pair both ways as fast as the others", true},
 };
 
-static int node__copy_kind(const char *kind)
+static int node__copy_kind_of(const char *kind)
 {
     for (size_t i = 0; i < sizeof(node__copy_kinds) / sizeof(node__copy_kinds[0]); i++)
         if (strcmp(node__copy_kinds[i].kind, kind) == 0)
@@ -107,7 +107,7 @@ static void node__check(const sc_node_row_t *r, const char *words, sc_checks_t *
     snprintf(name, sizeof(name), "%s: %.60s on %.40s (%.100s)", words, r->what, r->host, r->detail);
     if (sc_present(r->measured_GBps) && sc_present(r->expected_GBps) && r->expected_GBps > 0) {
         bool memory = strcmp(r->kind, "memory") == 0, link = strcmp(r->kind, "link") == 0;
-        int copy = node__copy_kind(r->kind);
+        int copy = node__copy_kind_of(r->kind);
         sc_band_t band = {.tolerance = memory ? NODE__MEMORY_WARN
                                        : link ? 0.01
                                               : 1 - SC_NODE_COPY_WARN,
@@ -152,7 +152,7 @@ static void node__all_passed(const sc_node_rows_t *rows, const char *kind, const
  * where it falls short. */
 static void node__copy_row(const sc_node_rows_t *rows, sc_node_row_t *r, sc_checks_t *checks)
 {
-    int k = node__copy_kind(r->kind);
+    int k = node__copy_kind_of(r->kind);
     if (node__copy_kinds[k].peers)
         r->expected_GBps = node__median(rows, r->host, r->kind);
     r->level = SC_LEVEL_PASS;
@@ -177,7 +177,7 @@ void sc_verdict_node(sc_node_rows_t *rows, sc_checks_t *checks)
             node__check(r, "GPUDirect RDMA to its NIC", checks, &r->level);
         } else if (strcmp(r->kind, "rank") == 0 && r->level != SC_LEVEL_PASS) {
             node__check(r, "rank near its GPU and NIC", checks, &r->level);
-        } else if (node__copy_kind(r->kind) >= 0) {
+        } else if (node__copy_kind_of(r->kind) >= 0) {
             node__copy_row(rows, r, checks);
         } else if (strcmp(r->kind, "memory") == 0) {
             int nodes = 0;
