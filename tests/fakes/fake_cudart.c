@@ -341,6 +341,11 @@ static void *fc__stream_main(void *arg)
         pthread_mutex_unlock(&s->lock);
         node->work->run(node->work);
         s->last_end_ms = fc__now_ms();
+        if (s->copy_done_ms > 0) { /* after a modelled copy the host's bookkeeping is not the
+                                    * device's time (fake_cudart_copy.c) */
+            s->frozen_ms += s->last_end_ms - s->copy_done_ms;
+            s->copy_done_ms = 0;
+        }
         fakecuda_work_release(node->work);
         pthread_mutex_lock(&s->lock);
         s->head = node->next;

@@ -32,8 +32,9 @@ struct CUstream_st {
     cudaGraph_t capture; /* non-NULL while capturing */
     int capture_invalid;
     int device;
-    double last_end_ms; /* when its last work ended (fc__now_ms) */
-    double frozen_ms;   /* its clock's lag behind the host's: fake_cudart_copy.c */
+    double last_end_ms;  /* when its last work ended (fc__now_ms) */
+    double frozen_ms;    /* its clock's lag behind the host's: fake_cudart_copy.c */
+    double copy_done_ms; /* when a modelled copy it ran last ended, 0: none since */
     unsigned magic;
 };
 #define FC_STREAM_MAGIC 0x5743a11u

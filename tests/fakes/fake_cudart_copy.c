@@ -452,20 +452,22 @@ static void fc__model_copy_run(fc_work_t *w)
         sharing = atomic_fetch_add(&fc__links.copying[c->model.port], 1) + 1;
     memmove(c->dst, c->src, c->bytes);
     double want = (double)c->bytes / (c->model.GBps / sharing * 1e9) * 1e3;
-    double took = fc__now_ms() - t0;
-    if (want > took) { /* until the modelled end, on the clock: no drift from naps' overshoot */
+    if (fc__now_ms() - t0 < want) { /* until the modelled end, on the clock: no naps' drift */
         double end = (t0 + want) * 1e-3;
         struct timespec until = {(time_t)end, (long)((end - (double)(time_t)end) * 1e9)};
         while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) != 0)
             ;
-        took = fc__now_ms() - t0;
     }
-    if (took > want) /* the host was slower than the device: the stream's clock stops */
-        c->stream->frozen_ms += took - want;
     if (c->model.port >= 0)
         atomic_fetch_sub(&fc__links.copying[c->model.port], 1);
-    fc__engine_free_ms[dev] = fc__now_ms();
+    double done = fc__now_ms();
+    fc__engine_free_ms[dev] = done;
     pthread_mutex_unlock(engine);
+    /* the host was slower than the device (its memmove, its own bookkeeping to here): the
+     * stream's clock stops for the difference */
+    if (done - t0 > want)
+        c->stream->frozen_ms += done - t0 - want;
+    c->stream->copy_done_ms = done; /* the stream's thread's way from here to its next work too */
 }
 
 cudaError_t fakecuda_enqueue_model_copy(void *dst, const void *src, size_t bytes,
