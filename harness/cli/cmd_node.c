@@ -27,6 +27,10 @@ static const sc_cli_opt_t node__options[] = {
       "GPUs: each copy between pinned host memory and a GPU, within and between GPUs (default "
       "64M)",
       SC_OPT_SIZE, copy_bytes, 4096, 0),
+    O('Y', "topology", "FILE",
+      "hold the copies to what it declares (its PCIe link, its memory, NVLink through NVSwitch) "
+      "in place of sysfs, the device and the pairs' median",
+      SC_OPT_STRING, topology, 0, 0),
     O(0, "no-memory", NULL, "no host memory bandwidth", SC_OPT_FLAG, no_memory, 0, 0),
     O(0, "no-copies", NULL, "no copies between host and GPUs, nor between GPUs", SC_OPT_FLAG,
       no_copies, 0, 0),

@@ -516,7 +516,10 @@ int sc_drive_node(const sc_rte_t *rte, const sc_drive_node_opts_t *opts, int arg
     sc_result_t doc = {0};
     sc_drive_ending_t ending = {
         .command = "node", .common = &o.common, .also = node__own_files, .ctx = &ses};
-    sc_status_t status = sc_drive_check_outputs(&o.common, &err);
+    sc_topology_t topo;
+    sc_status_t status = o.topology != NULL ? sc_topology_load(o.topology, &topo, &err) : SC_OK;
+    if (status == SC_OK)
+        status = sc_drive_check_outputs(&o.common, &err);
     if (status == SC_OK) {
         sc_session_opts_t so = {.common = &o.common, .default_name = "node"};
         status = sc_session_open(&ses, rte, &so, &err);
@@ -544,7 +547,7 @@ int sc_drive_node(const sc_rte_t *rte, const sc_drive_node_opts_t *opts, int arg
     free(mine.items);
     int failed = 0;
     if (status == SC_OK && rte->rank == 0) {
-        sc_verdict_node(&doc.node, &doc.checks);
+        sc_verdict_node(&doc.node, o.topology != NULL ? &topo : NULL, &doc.checks);
         doc.judged = true;
         node__print(&ses, &doc.node);
         sc_verdict_print(stdout, ses.res.log, &doc.checks);

@@ -21,6 +21,7 @@ typedef struct {
     int mem_threads;         /* cores a NUMA node copies with, at most */
     bool no_memory;          /* no host memory bandwidth */
     bool no_copies;          /* no copies between host and GPUs, nor between GPUs */
+    const char *topology;    /* what the copies are held to, NULL: sysfs, the device, the pairs */
     bool help;
 } sc_drive_node_opts_t;
 

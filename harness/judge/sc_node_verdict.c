@@ -67,10 +67,8 @@ static const struct {
     {"d2h-numa", "GPU to host into a NUMA node's memory",
      "every GPU into every NUMA node's memory at its link's rate", false},
     {"hbm", "GPU memory at its peak's share", "every GPU's memory at its peak's share", false},
-    {"peer", "GPU pair as fast as the others", "every GPU pair one way as fast as the others",
-     true},
-    {"peer-both", "GPU pair both ways as fast as the others",
-     "every GPU pair both ways as fast as the others", true},
+    {"peer", "GPU pair one way at its rate", "every GPU pair one way at its rate", true},
+    {"peer-both", "GPU pair both ways at its rate", "every GPU pair both ways at its rate", true},
 };
 
 static int node__copy_kind_of(const char *kind)
@@ -100,8 +98,8 @@ static double node__median(const sc_node_rows_t *rows, const char *host, const c
 }
 
 /* A row's own check: its name, and the row's figures where it has them. */
-static void node__check(const sc_node_row_t *r, const char *words, sc_checks_t *checks,
-                        sc_level_t *level)
+static void node__check(const sc_node_row_t *r, const char *words, const char *basis,
+                        sc_checks_t *checks, sc_level_t *level)
 {
     char name[192];
     snprintf(name, sizeof(name), "%s: %.60s on %.40s (%.100s)", words, r->what, r->host, r->detail);
@@ -114,11 +112,11 @@ static void node__check(const sc_node_row_t *r, const char *words, sc_checks_t *
                           .fail_tolerance = memory ? NODE__MEMORY_FAIL
                                             : link ? 0.01
                                                    : 1 - SC_NODE_COPY_FAIL};
-        const char *basis = memory ? "the host's best node"
-                            : link ? "its best"
-                            : copy >= 0 && node__copy_kinds[copy].peers
-                                ? "the host's pairs' median"
-                                : "its rate's healthy share";
+        if (basis == NULL)
+            basis = memory                                      ? "the host's best node"
+                    : link                                      ? "its best"
+                    : copy >= 0 && node__copy_kinds[copy].peers ? "the host's pairs' median"
+                                                                : "its rate's healthy share";
         sc_check_t *c = sc_verdict_band(checks, name, "GBps", r->measured_GBps, r->expected_GBps,
                                         &band, true, basis);
         *level = c != NULL ? c->level : *level;
@@ -148,43 +146,68 @@ static void node__all_passed(const sc_node_rows_t *rows, const char *kind, const
         sc_verdict_add(checks, name, "count", n, n, 0, true, "sysfs");
 }
 
-/* A copy row: held to its expectation (a pair, to the host's pairs' median), a check of its own
- * where it falls short. */
-static void node__copy_row(const sc_node_rows_t *rows, sc_node_row_t *r, sc_checks_t *checks)
+/* What the topology declares a copy of kind moves (GB/s), or absent: its PCIe link's share, its
+ * memory's, NVLink's through NVSwitches (every pair at a GPU's whole rate; both ways twice). */
+static double node__declared(const sc_topology_t *t, const char *kind)
+{
+    if (t == NULL)
+        return SC_ABSENT;
+    if (strncmp(kind, "h2d", 3) == 0 || strncmp(kind, "d2h", 3) == 0)
+        return t->pcie_gen > 0 && t->pcie_lanes > 0 && strstr(kind, "-all") == NULL
+                   ? sc_topology_pcie_raw_GBps((int)t->pcie_gen, (int)t->pcie_lanes) *
+                         SC_PCIE_COPY_SHARE
+                   : SC_ABSENT;
+    if (strcmp(kind, "hbm") == 0)
+        return t->gpu_memory_GBps > 0 ? t->gpu_memory_GBps * SC_HBM_COPY_SHARE : SC_ABSENT;
+    if (t->fabric != SC_FABRIC_nvswitch)
+        return SC_ABSENT; /* a mesh's pairs differ by their links: their median holds them */
+    double one = sc_topology_line_GBps(t) * sc_topology_link_share(t);
+    return strcmp(kind, "peer-both") == 0 ? 2 * one : one;
+}
+
+/* A copy row: held to the topology's figure where it declares one, else to its own expectation
+ * (a pair, to the host's pairs' median); a check of its own where it falls short. */
+static void node__copy_row(const sc_node_rows_t *rows, const sc_topology_t *t, sc_node_row_t *r,
+                           sc_checks_t *checks)
 {
     int k = node__copy_kind_of(r->kind);
-    if (node__copy_kinds[k].peers)
+    double declared = node__declared(t, r->kind);
+    if (sc_present(declared))
+        r->expected_GBps = declared;
+    else if (node__copy_kinds[k].peers)
         r->expected_GBps = node__median(rows, r->host, r->kind);
     r->level = SC_LEVEL_PASS;
     if (!sc_present(r->measured_GBps) || !sc_present(r->expected_GBps) || r->expected_GBps <= 0)
         return;
     double ratio = r->measured_GBps / r->expected_GBps;
     if (ratio < SC_NODE_COPY_WARN)
-        node__check(r, node__copy_kinds[k].words, checks, &r->level);
+        node__check(r, node__copy_kinds[k].words, sc_present(declared) ? "the topology" : NULL,
+                    checks, &r->level);
 }
 
-void sc_verdict_node(sc_node_rows_t *rows, sc_checks_t *checks)
+void sc_verdict_node(sc_node_rows_t *rows, const sc_topology_t *t, sc_checks_t *checks)
 {
     for (size_t i = 0; i < rows->n; i++) {
         sc_node_row_t *r = &rows->items[i];
         if (strcmp(r->kind, "link") == 0) {
             r->level = r->measured_GBps < r->expected_GBps ? SC_LEVEL_FAIL : SC_LEVEL_PASS;
             if (r->level != SC_LEVEL_PASS)
-                node__check(r, "PCIe link at its best", checks, &r->level);
+                node__check(r, "PCIe link at its best", NULL, checks, &r->level);
         } else if (strcmp(r->kind, "gpu-nic") == 0 && r->level != SC_LEVEL_PASS) {
-            node__check(r, "a NIC under the GPU's host bridge", checks, &r->level);
+            node__check(r, "a NIC under the GPU's host bridge", NULL, checks, &r->level);
         } else if (strcmp(r->kind, "gpudirect") == 0 && r->level != SC_LEVEL_PASS) {
-            node__check(r, "GPUDirect RDMA to its NIC", checks, &r->level);
+            node__check(r, "GPUDirect RDMA to its NIC", NULL, checks, &r->level);
         } else if (strcmp(r->kind, "rank") == 0 && r->level != SC_LEVEL_PASS) {
-            node__check(r, "rank near its GPU and NIC", checks, &r->level);
+            node__check(r, "rank near its GPU and NIC", NULL, checks, &r->level);
         } else if (node__copy_kind_of(r->kind) >= 0) {
-            node__copy_row(rows, r, checks);
+            node__copy_row(rows, t, r, checks);
         } else if (strcmp(r->kind, "memory") == 0) {
             int nodes = 0;
             double best = node__best_memory(rows, r->host, &nodes);
             r->expected_GBps = nodes > 1 ? best : SC_ABSENT;
             if (nodes > 1)
-                node__check(r, "NUMA node's memory as fast as the host's best", checks, &r->level);
+                node__check(r, "NUMA node's memory as fast as the host's best", NULL, checks,
+                            &r->level);
         }
     }
     node__all_passed(rows, "link", "every PCIe link at its best", checks);

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "record/sc_record.h"
+#include "topology/sc_topology.h"
 
 /* A GPU's nearest NIC (its distance class, sc_pci_distance_t): a WARN where it crosses host
  * bridges (NODE, SYS) - GPUDirect traffic then goes through the CPU. */
@@ -25,10 +26,11 @@ sc_level_t sc_node_rank_level(int cpu_numa, int spans, int gpu_numa, int nic_cla
  * and NVIDIA's guides: iommu=pt, or off). */
 sc_level_t sc_node_gpudirect_level(bool possible, bool acs_redirect, bool iommu_translates);
 
-/* The rows' levels and the checks: every link not at its best, every GPU without a NIC on its
- * NUMA node's side (a WARN), every rank not where it belongs, and each host's NUMA nodes' memory
- * against its best node's (WARN under 0.8 of it, FAIL under half), each named; a PASS check for
- * each kind where every row passed. */
-void sc_verdict_node(sc_node_rows_t *rows, sc_checks_t *checks);
+/* The rows' levels and the checks (t: a declared topology, NULL none - where it declares the GPUs'
+ * PCIe link, their memory's rate or NVLink through NVSwitches, the copies are held to those): every
+ * link not at its best, every GPU without a NIC on its NUMA node's side (a WARN), every rank not
+ * where it belongs, and each host's NUMA nodes' memory against its best node's (WARN under 0.8 of
+ * it, FAIL under half), each named; a PASS check for each kind where every row passed. */
+void sc_verdict_node(sc_node_rows_t *rows, const sc_topology_t *t, sc_checks_t *checks);
 
 #endif

@@ -740,7 +740,7 @@ def mode_acceptance():
     # inside the server first: node's own verdict, in the same results folder
     dirs = run_dirs(res)
     node = [d for d in dirs if d.endswith("-node")]
-    expect(len(node) == 1 and "every GPU pair one way as fast as the others (56)" in out,
+    expect(len(node) == 1 and "every GPU pair one way at its rate (56)" in out,
            f"node first: {dirs}\n{out[:3000]}")
     kinds = {r["kind"] for r in load_json(os.path.join(node[0], "result.json"))["node"]}
     expect({"h2d", "hbm", "peer", "peer-both"} <= kinds, f"node's rows: {kinds}")
@@ -822,7 +822,7 @@ def mode_node():
                        check=True, capture_output=True)
         return os.path.join(wd, name, "sys")
 
-    def node(name, root, **faults):
+    def node(name, root, args=(), **faults):
         jpath = os.path.join(wd, name + ".json")
         env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                    OMPI_MCA_rmaps_base_oversubscribe="1", SCALECHECK_SYS_ROOT=root,
@@ -832,7 +832,7 @@ def mode_node():
                 'exec taskset -c $((lr / 4)) "$0" "$@"')
         argv = launcher(8) + ["sh", "-c", wrap, SCALECHECK, "node", "--backend", "nccl",
                               "--copy-size", size, "--no-memory", "-n", "3", "--json", jpath,
-                              "--results-dir", os.path.join(wd, "r")]
+                              "--results-dir", os.path.join(wd, "r"), *args]
         p = subprocess.run(argv, capture_output=True, text=True, timeout=240, env=env)
         expect(os.path.exists(jpath), f"{name}: exit {p.returncode}, no JSON\n{p.stderr[-1500:]}")
         doc = load_json(jpath)
@@ -875,6 +875,20 @@ def mode_node():
            all("GPU 2 0000:3c:00.0" in f and "GPU 5 0000:ab:00.0" in f for f in failed),
            f"slow pair: exit {rc}, {failed}")
     print(f"node, NVLink 2-5 at half: {failed[0]}")
+    # held to the DGX H100 topology's NVLink (18 links x 25 GB/s through NVSwitches, at the
+    # share NCCL reaches): the healthy twin PASSes, the slow pair FAILs against the topology
+    dgx = ["-Y", os.path.join(ROOT, "topologies", "dgx-h100.yaml")]
+    rc, doc, failed, p = node("dgx", sysfs("healthy"), args=dgx)
+    peers = [r for r in doc["node"] if r["kind"] == "peer"]
+    expect(rc == 0 and not failed and all(300 < r["expected_GBps"] < 450 for r in peers),
+           f"dgx-h100: exit {rc}, {failed}, expected {peers[0]['expected_GBps'] if peers else None}")
+    rc, doc, failed, p = node("dgx-slow", sysfs("healthy"), args=dgx,
+                              FAKE_CUDA_NVLINK_SLOW="2-5:0.5")
+    held = [c for c in doc["checks"] if c["verdict"] == "FAIL"]
+    expect(rc == 1 and len(held) == 3 and all(c["source"] == "the topology" for c in held),
+           f"dgx-h100, slow pair: exit {rc}, {held}")
+    print(f"node -Y dgx-h100: pairs held to {peers[0]['expected_GBps']:.1f} GB/s; the slow pair "
+          f"at {held[0]['measured']:.1f} FAILs")
 
 
 MODES = {

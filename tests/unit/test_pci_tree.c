@@ -91,7 +91,7 @@ static void rules(void)
         r->expected_GBps = SC_ABSENT;
     }
     sc_checks_t checks = {0};
-    sc_verdict_node(&rows, &checks);
+    sc_verdict_node(&rows, NULL, &checks);
     SC_EXPECT(rows.items[0].level == SC_LEVEL_PASS && rows.items[1].level == SC_LEVEL_FAIL &&
               rows.items[2].level == SC_LEVEL_PASS && rows.items[3].level == SC_LEVEL_PASS);
     SC_EXPECT_EQ_U64(checks.n, 3); /* host a's three nodes; b's one is not held to anyone */
