@@ -23,8 +23,10 @@
  *   the peak its attributes give (memory clock x 2 x bus width: an H100 SXM's 3352 GB/s unless
  *   told); FAKE_CUDA_HBM_SLOW=D:F device D at F of it.
  * - between devices: FAKE_CUDA_NVLINK_GBPS each way between every pair (default 0: no NVLink,
- *   through PCIe at the slower link's rate, and no peer access); FAKE_CUDA_NVLINK_SLOW=A-B:F
- *   the pair A, B at F of it (a degraded link); FAKE_CUDA_NO_PEER=1: no pair reaches another.
+ *   through the host at half the slower PCIe link's rate, and no peer access);
+ *   FAKE_CUDA_NVLINK_SLOW=A-B:F the pair A, B at F of it (a degraded link); FAKE_CUDA_NO_PEER=1:
+ *   no pair reaches another.
+ * - a device has one copy engine: its copies run one at a time.
  * The stream's clock: a modelled copy lasts at least its modelled time (the stream sleeps the
  * rest); where the host's own memmove outlasts it, or the stream's thread comes to the copy
  * after it was ready (enqueued, the work before it ended, the engine free), the stream's clock
@@ -45,7 +47,6 @@
 /* what a copy within an HBM3 device reaches of its peak (a stream copy: about 0.9) */
 #define FC__HBM_EFFICIENCY 0.9
 #define FC__DEVICES        64
-#define FC__FROZEN         256 /* overrun intervals kept per device (older ones folded into a sum) */
 
 /* ---- the machine's links ---- */
 
@@ -381,7 +382,7 @@ typedef struct {
     void *dst;
     const void *src;
     size_t bytes;
-    int clock_device; /* whose clock times it: the stream's */
+    int engine_device; /* whose copy engine runs it: the stream's device's */
     cudaStream_t stream;
     double enqueued_ms;
     fc_copy_model_t model;
@@ -437,7 +438,7 @@ static void fc__model_copy_run(fc_work_t *w)
         return;
     }
     pthread_once(&fc__engine_once, fc__engine_init);
-    int dev = c->clock_device & (FC__DEVICES - 1);
+    int dev = c->engine_device & (FC__DEVICES - 1);
     pthread_mutex_t *engine = &fc__engine[dev];
     pthread_mutex_lock(engine);
     double t0 = fc__now_ms();
@@ -482,7 +483,7 @@ cudaError_t fakecuda_enqueue_model_copy(void *dst, const void *src, size_t bytes
     c->dst = dst;
     c->src = src;
     c->bytes = bytes;
-    c->clock_device = s != NULL ? s->device : fc__device;
+    c->engine_device = s != NULL ? s->device : fc__device;
     c->stream = s;
     c->enqueued_ms = fc__now_ms();
     c->model = *model;
