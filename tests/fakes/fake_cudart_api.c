@@ -24,18 +24,14 @@ typedef struct {
     cudaEvent_t event;
     unsigned long generation;
     cudaStream_t stream; /* whose clock it reads */
-    double enqueued_ms;
 } fc_event_work_t;
 
 static void fc__event_run(fc_work_t *w)
 {
     fc_event_work_t *e = (fc_event_work_t *)w;
     pthread_mutex_lock(&e->event->lock);
-    /* the device reaches the record once it is enqueued and the work before it ended: the
-     * stream's thread coming to it later (scheduled out) is the host's time, not the device's */
-    double reached =
-        e->stream->last_end_ms > e->enqueued_ms ? e->stream->last_end_ms : e->enqueued_ms;
-    e->event->ms = reached - e->stream->frozen_ms; /* the stream's clock (fake_cudart_copy.c) */
+    /* the stream's clock: the host's, less what modelled copies stopped (fake_cudart_copy.c) */
+    e->event->ms = fc__now_ms() - e->stream->frozen_ms;
     if (e->generation > e->event->completed)
         e->event->completed = e->generation;
     pthread_cond_broadcast(&e->event->changed);
@@ -104,7 +100,6 @@ cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t stream)
     atomic_init(&w->base.refs, 1);
     w->event = e;
     w->stream = s;
-    w->enqueued_ms = fc__now_ms();
     pthread_mutex_lock(&e->lock);
     w->generation = ++e->recorded;
     pthread_mutex_unlock(&e->lock);
