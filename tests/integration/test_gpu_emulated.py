@@ -399,7 +399,7 @@ def mode_run():
     calls = os.path.join(wd, "calls")
     os.makedirs(calls)
     # under ThreadSanitizer (SC_SANITIZER=thread) every stream hand-off costs milliseconds: one
-    # timed step, no warm-up, and the degraded twin left to the plain and ASan runs
+    # timed step, no warm-up, and the degraded twin left to the plain run
     light = os.environ.get("SC_SANITIZER") == "thread"
     # the layer's products run on the host at a hundredth of each dimension
     small = ["--bytes-scale", "0.0005", "--compute-scale", "1e-6", "-T", "60", "--results-dir",
@@ -408,7 +408,13 @@ def mode_run():
     rc, out, err, _ = mpirun(4, ["run", "--backend", "nccl", "--workload",
                                  os.path.join(WORKLOADS, "bert-large-dp.yaml"), "--json", dp]
                              + small, env=gpu_env(4), timeout=240)
-    expect(rc == 0, f"DP run: exit {rc}\n{err[-1500:]}")
+    # the DP run's products take the host's time (no modelled rate): under a sanitizer, on 2
+    # shared cores, a GPU's speed against its peers' can FAIL - the one failure allowed there
+    failed = [l for l in out.splitlines() if l.rstrip().endswith("FAIL")]
+    sanitized = light or bool(os.environ.get("ASAN_OPTIONS"))
+    expect(rc == 0 or (rc == 1 and sanitized and failed and
+                       all("TFLOP/s" in l for l in failed)), f"DP run: exit {rc}\n{out[-1500:]}\n"
+           f"{err[-1500:]}")
     gpus = [p["gpus"] for p in load_json(dp)["points"]]
     expect(gpus == [1, 2, 4], f"DP points {gpus}")
     # the 3D step with the layer's products on the GPUs (compute.mode flops), each product at
