@@ -256,11 +256,13 @@ typedef struct {
 } sc_group_row_t;
 
 /* scalecheck node: one fact of a host inside the node - a device's PCIe link, the NIC nearest a
- * GPU, a rank's placement and the NIC it uses, a NUMA node's memory bandwidth - and what it is
- * held to (the level). */
+ * GPU, whether GPUDirect RDMA can work there, a rank's placement and the NIC it uses, a NUMA
+ * node's memory bandwidth, a copy between host and GPU, within a GPU or between two - and what
+ * it is held to (the level). */
 typedef struct {
     char host[SC_HOST_MAX];
-    char kind[16];    /* "link", "gpu-nic", "rank", "memory" */
+    char kind[16];    /* "link", "gpu-nic", "gpudirect", "rank", "memory", "h2d", "h2d-all",
+                         "h2d-numa", "d2h", "d2h-all", "d2h-numa", "hbm", "peer", "peer-both" */
     char what[64];    /* "GPU 3 0000:5d:00.0", "rank 2", "NUMA node 1" */
     char detail[192]; /* "Gen5 x8 of Gen5 x16", "mlx5_3 (PIX)", "CPUs on node 1, GPU 2 on 0" */
     int numa;         /* the NUMA node it sits on (-1: not known) */

@@ -467,7 +467,7 @@ static int report__html_writer(FILE *out, void *arg)
     report__html_table(out, "Scaling curve", report__points_rows(r));
     report__html_table(out, "Collective sweep", report__sweep_rows(r));
     report__html_table(
-        out, "Inside the node: PCIe links, NICs, ranks' places, memory",
+        out, "Inside the node: PCIe links, NICs, GPUDirect, copies, ranks' places, memory",
         (report__rows_t){r->node.items, r->node.n, sizeof(sc_node_row_t), sc_node_row_fields});
     report__html_table(out, "Traffic that collides: each victim alone and under load",
                        (report__rows_t){r->traffic.items, r->traffic.n, sizeof(sc_traffic_row_t),
