@@ -151,9 +151,10 @@ static bool watchdog__peer_ended(sc_watchdog_t *wd, const char *here, sc_progres
         sc_progress_culprits(wd->records, false, 0, end.at_fault, sizeof(end.at_fault));
     pthread_mutex_lock(&wd->lock);
     snprintf(end.reason, sizeof(end.reason),
-             "timeout: %s found no progress for --timeout s and ended the job (%s%s%s %s)", who,
+             "timeout: %s found no progress for --timeout s and ended the job (%s%s%s %s%s%s)", who,
              here != NULL ? here : "", here != NULL ? " here " : "here ",
-             wd->armed ? "while waiting in" : "after", wd->what);
+             wd->armed ? "while waiting in" : "after", wd->what, wd->armed ? "; waiting on " : "",
+             wd->armed ? wd->peers : "");
     pthread_mutex_unlock(&wd->lock);
     watchdog__watchdog_end(wd, &end, mine);
     return true;

@@ -242,9 +242,12 @@ def cut_one(wd, name, args, ready, kept, timeout_s=4, attempt=1, env=None):
         return cut_one(wd, name, args, ready, kept, timeout_s, attempt + 1, env)
     expect(p.returncode == 3, f"{name} cut: exit {p.returncode}, expected 3\n{p.stderr[-1500:]}")
     expect(took <= timeout_s + 10, f"{name}: ended {took:.1f} s after the cut (bound {timeout_s + 10})")
-    # the ranks' watchdogs report, or mpirun notices first that it lost h2's daemon and ends
-    # the job itself (exit 1, its own code: the launcher makes it 3)
-    watchdog = "timeout: no progress" in p.stderr and "waiting on rank" in p.stderr
+    # the ranks' watchdogs report (one of them, or rank 0 following the first that fired: the
+    # cut host's record is on the file system they share), or mpirun notices first that it lost
+    # h2's daemon and ends the job itself (exit 1, its own code: the launcher makes it 3)
+    watchdog = (("timeout: no progress" in p.stderr or
+                 "found no progress for --timeout s and ended the job" in p.stderr)
+                and "waiting on rank" in p.stderr)
     expect(watchdog or "mpirun lost a daemon" in p.stderr,
            f"{name}: watchdog report\n{p.stderr[-800:]}")
     # the cut host alone: a probe that cannot tell (no ping) never names every host
