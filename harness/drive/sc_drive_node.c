@@ -533,8 +533,11 @@ int sc_drive_node(const sc_rte_t *rte, const sc_drive_node_opts_t *opts, int arg
         }
     }
     node__rows_t mine = {0};
-    if (status == SC_OK)
+    if (status == SC_OK) { /* a copy that never ends is bounded too: one rank has no peer */
+        sc_watchdog_arm(ses.wd, "measuring inside the node", NULL, 0);
         status = node__mine(&o, rte, ses.world, &mine, &err);
+        sc_watchdog_disarm(ses.wd);
+    }
     /* the hosts' first ranks measure while the others sleep (a failure ends the job: the
      * others' wait is watched) */
     if (status == SC_OK) {

@@ -292,7 +292,10 @@ bool sc_progress_peer_timed_out(const sc_progress_t *p, char *who, size_t who_le
         if (r == p->rank)
             continue;
         sc_progress_slot_t s = p->slots[r];
-        if (s.state != SC_PROGRESS_TIMEOUT || (found && s.at_fault[0] == '\0'))
+        /* another host's slot on a file system that is not coherent may be stale: rank 0 ends
+         * the job on what this finds */
+        if (s.state != SC_PROGRESS_TIMEOUT || !progress__trusted(p, &s) ||
+            (found && s.at_fault[0] == '\0'))
             continue;
         s.host[sizeof(s.host) - 1] = s.at_fault[sizeof(s.at_fault) - 1] = '\0';
         snprintf(who, who_len, "rank %d (host %s)", r, s.host);

@@ -879,6 +879,11 @@ def mode_node():
            all("GPU 2 0000:3c:00.0" in f and "GPU 5 0000:ab:00.0" in f for f in failed),
            f"slow pair: exit {rc}, {failed}")
     print(f"node, NVLink 2-5 at half: {failed[0]}")
+    # GPU 4's memory at half its model: its copy within FAILs, nothing else
+    rc, doc, failed, p = node("slow-hbm", sysfs("healthy"), FAKE_CUDA_HBM_SLOW="4:0.5")
+    expect(rc == 1 and len(failed) == 1 and failed[0].startswith("GPU memory at its peak's share")
+           and "GPU 4 0000:9c:00.0" in failed[0], f"slow memory: exit {rc}, {failed}")
+    print(f"node, GPU 4's memory at half: {failed[0]}")
     # held to the DGX H100 topology's NVLink (18 links x 25 GB/s through NVSwitches, at the
     # share NCCL reaches): the healthy twin PASSes, the slow pair FAILs against the topology
     dgx = ["-Y", os.path.join(ROOT, "topologies", "dgx-h100.yaml")]
