@@ -34,6 +34,10 @@ static const sc_cli_opt_t node__options[] = {
     O(0, "no-memory", NULL, "no host memory bandwidth", SC_OPT_FLAG, no_memory, 0, 0),
     O(0, "no-copies", NULL, "no copies between host and GPUs, nor between GPUs", SC_OPT_FLAG,
       no_copies, 0, 0),
+    O(0, "no-nics", NULL,
+      "no transfers through the NICs (else NCCL runs with NCCL_P2P_DISABLE=1, "
+      "NCCL_SHM_DISABLE=1 and its INFO log to $TMPDIR)",
+      SC_OPT_FLAG, no_nics, 0, 0),
     SC_OPT_COMMON_ROW(sc_drive_node_opts_t, common, NODE__COMMON, "node"),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help, 0, 0),
     SC_OPT_END,

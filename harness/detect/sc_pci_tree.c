@@ -80,6 +80,17 @@ static void pci__place(const char *real, sc_pci_device_t *d)
             snprintf(d->bridges[d->nbridges++], SC_PCI_BUS, "%s", part);
 }
 
+/* A NIC's rate in Gb/s: an InfiniBand device's first port ("400 Gb/sec (4X NDR)"), a network
+ * interface's speed (in Mb/s, -1 when the link is down); 0 when not reported. */
+static double pci__nic_rate(const char *class_dir, const char *name, bool ib)
+{
+    char dir[PATH_MAX], text[64];
+    snprintf(dir, sizeof(dir), "%s/%.200s", class_dir, name);
+    pci__line(dir, ib ? "ports/1/rate" : "speed", text, sizeof(text));
+    double v = atof(text);
+    return v > 0 ? (ib ? v : v / 1000.0) : 0;
+}
+
 /* A NIC's name: the InfiniBand device, else the network interface, whose device is real. */
 static void pci__nic_name(const char *root, const char *real, sc_pci_device_t *d)
 {
@@ -94,6 +105,7 @@ static void pci__nic_name(const char *root, const char *real, sc_pci_device_t *d
             if (e->d_name[0] != '.' && realpath(link, target) != NULL && !strcmp(target, real)) {
                 snprintf(d->name, sizeof(d->name), "%.31s", e->d_name);
                 d->rdma = c == 0;
+                d->rate_gbps = pci__nic_rate(dir, e->d_name, d->rdma);
                 break;
             }
         }

@@ -26,7 +26,9 @@ typedef struct {
     char host_bridge[16];                   /* "pci0000:00" */
     char bridges[SC_PCI_DEPTH][SC_PCI_BUS]; /* from the host bridge down, nbridges of them */
     int nbridges;
-    bool rdma; /* a NIC with an InfiniBand (verbs) device: RDMA, GPUDirect's way */
+    bool rdma;        /* a NIC with an InfiniBand (verbs) device: RDMA, GPUDirect's way */
+    double rate_gbps; /* a NIC's port rate in Gb/s (its first port, or its interface's speed); 0:
+                         not reported */
 } sc_pci_device_t;
 
 typedef struct {

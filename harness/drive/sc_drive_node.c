@@ -13,6 +13,7 @@
 #include "detect/sc_pci_tree.h"
 #include "drive/sc_drive_end.h"
 #include "drive/sc_drive_node.h"
+#include "drive/sc_drive_node_net.h"
 #include "judge/sc_node_verdict.h"
 #include "judge/sc_verdict.h"
 #include "report/sc_json_out.h"
@@ -482,17 +483,13 @@ static sc_status_t node__own_files(void *ctx, const sc_result_t *doc, sc_err_t *
 
 /* This rank's rows: its place, and on a host's first rank the tree and the memory. */
 static sc_status_t node__mine(const sc_drive_node_opts_t *o, const sc_rte_t *rte, sc_comm_t *world,
-                              node__rows_t *rows, sc_err_t *err)
+                              const sc_pci_tree_t *t, node__rows_t *rows, sc_err_t *err)
 {
-    sc_pci_tree_t *t = malloc(sizeof(*t));
     rows->items = calloc(NODE__ROWS, sizeof(*rows->items));
     rows->cap = NODE__ROWS;
-    if (t == NULL || rows->items == NULL) {
-        free(t);
-        return sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): no memory for the tree", rte->rank,
+    if (rows->items == NULL)
+        return sc_err_set(err, SC_ERR_NOMEM, "rank %d (host %s): no memory for its rows", rte->rank,
                           rte->host);
-    }
-    sc_pci_tree_read(t);
     sc_status_t status = SC_OK;
     if (rte->local_rank == 0) {
         node__links(t, rte, rows);
@@ -503,7 +500,22 @@ static sc_status_t node__mine(const sc_drive_node_opts_t *o, const sc_rte_t *rte
         status = node__copies(o, world, t, rte, rows, err);
     }
     node__rank(t, rte, rows);
-    free(t);
+    return status;
+}
+
+/* Every rank's GPU memory through its NIC (sc_drive_node_net.h), a row of its own. Collective. */
+static sc_status_t node__nics(const sc_drive_node_opts_t *o, const sc_rte_t *rte, sc_session_t *ses,
+                              const sc_pci_tree_t *t, node__rows_t *rows, sc_err_t *err)
+{
+    if (!sc_node_net_wanted(o, ses->world))
+        return SC_OK;
+    sc_node_row_t *r = node__row(rows, rte, "nic");
+    bool made = false;
+    sc_watchdog_arm(ses->wd, "GPU memory through each NIC", NULL, 0);
+    sc_status_t status = sc_node_net_measure(o, rte, ses->world, t, r, &made, err);
+    sc_watchdog_disarm(ses->wd);
+    if (r != NULL && !made)
+        rows->n--;
     return status;
 }
 
@@ -520,7 +532,13 @@ int sc_drive_node(const sc_rte_t *rte, const sc_drive_node_opts_t *opts, int arg
     sc_status_t status = o.topology != NULL ? sc_topology_load(o.topology, &topo, &err) : SC_OK;
     if (status == SC_OK)
         status = sc_drive_check_outputs(&o.common, &err);
+    sc_pci_tree_t *tree = status == SC_OK ? malloc(sizeof(*tree)) : NULL;
+    if (status == SC_OK && tree == NULL)
+        status = sc_err_set(&err, SC_ERR_NOMEM, "rank %d (host %s): no memory for the tree",
+                            rte->rank, rte->host);
     if (status == SC_OK) {
+        sc_pci_tree_read(tree);
+        sc_node_net_prepare(&o); /* before NCCL's first communicator */
         sc_session_opts_t so = {.common = &o.common, .default_name = "node"};
         status = sc_session_open(&ses, rte, &so, &err);
     }
@@ -535,7 +553,7 @@ int sc_drive_node(const sc_rte_t *rte, const sc_drive_node_opts_t *opts, int arg
     node__rows_t mine = {0};
     if (status == SC_OK) { /* a copy that never ends is bounded too: one rank has no peer */
         sc_watchdog_arm(ses.wd, "measuring inside the node", NULL, 0);
-        status = node__mine(&o, rte, ses.world, &mine, &err);
+        status = node__mine(&o, rte, ses.world, tree, &mine, &err);
         sc_watchdog_disarm(ses.wd);
     }
     /* the hosts' first ranks measure while the others sleep (a failure ends the job: the
@@ -546,8 +564,11 @@ int sc_drive_node(const sc_rte_t *rte, const sc_drive_node_opts_t *opts, int arg
         sc_watchdog_disarm(ses.wd);
     }
     if (status == SC_OK)
+        status = node__nics(&o, rte, &ses, tree, &mine, &err);
+    if (status == SC_OK)
         status = node__gather(rte, &ses, &mine, &doc.node, &err);
     free(mine.items);
+    free(tree);
     int failed = 0;
     if (status == SC_OK && rte->rank == 0) {
         sc_verdict_node(&doc.node, o.topology != NULL ? &topo : NULL, &doc.checks);

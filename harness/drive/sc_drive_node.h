@@ -2,7 +2,8 @@
  * node - its PCIe tree (every GPU's and NIC's link, the NIC nearest each GPU), each rank's place
  * (its CPUs' NUMA node against its GPU's, the NIC it uses against the nearest), the host
  * memory bandwidth of each NUMA node, and the copies between pinned host memory and each GPU,
- * within each GPU and between every pair of GPUs (the backend's devices) - judged
+ * within each GPU and between every pair of GPUs (the backend's devices), and with NCCL each
+ * rank's GPU memory through its NIC to the same GPU of the next host (sc_drive_node_net.h) - judged
  * (judge/sc_node_verdict.h). */
 #ifndef SC_DRIVE_NODE_H
 #define SC_DRIVE_NODE_H
@@ -21,6 +22,7 @@ typedef struct {
     int mem_threads;         /* cores a NUMA node copies with, at most */
     bool no_memory;          /* no host memory bandwidth */
     bool no_copies;          /* no copies between host and GPUs, nor between GPUs */
+    bool no_nics;            /* no transfers through the NICs (NCCL left as configured) */
     const char *topology;    /* what the copies are held to, NULL: sysfs, the device, the pairs */
     bool help;
 } sc_drive_node_opts_t;

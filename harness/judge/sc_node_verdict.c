@@ -38,6 +38,17 @@ sc_level_t sc_node_rank_level(int cpu_numa, int spans, int gpu_numa, int nic_cla
     return gpu_numa >= 0 && spans > 1 ? SC_LEVEL_WARN : SC_LEVEL_PASS;
 }
 
+sc_level_t sc_node_nic_use_level(bool logged, int nic_class, int nearest_class, bool rdma,
+                                 int gdr_sends, int sends)
+{
+    if (!logged)
+        return SC_LEVEL_WARN;
+    if ((nic_class >= 0 && nearest_class >= 0 && nic_class > nearest_class) ||
+        (rdma && gdr_sends < sends))
+        return SC_LEVEL_FAIL;
+    return SC_LEVEL_PASS;
+}
+
 /* The best memory figure of a host's NUMA nodes, and how many it has. */
 static double node__best_memory(const sc_node_rows_t *rows, const char *host, int *nodes)
 {
@@ -69,6 +80,8 @@ static const struct {
     {"hbm", "GPU memory at its peak's share", "every GPU's memory at its peak's share", false},
     {"peer", "GPU pair one way at its rate", "every GPU pair one way at its rate", true},
     {"peer-both", "GPU pair both ways at its rate", "every GPU pair both ways at its rate", true},
+    {"nic", "GPU memory through its NIC at the NIC's rate",
+     "every rank's GPU memory through its NIC at the NIC's rate", false},
 };
 
 static int node__copy_kind_of(const char *kind)
@@ -97,6 +110,8 @@ static double node__median(const sc_node_rows_t *rows, const char *host, const c
     return n > 0 ? st.median : SC_ABSENT;
 }
 
+static void node__placement(const char *name, sc_level_t level, sc_checks_t *checks);
+
 /* A row's own check: its name, and the row's figures where it has them. */
 static void node__check(const sc_node_row_t *r, const char *words, const char *basis,
                         sc_checks_t *checks, sc_level_t *level)
@@ -122,10 +137,16 @@ static void node__check(const sc_node_row_t *r, const char *words, const char *b
         *level = c != NULL ? c->level : *level;
         return;
     }
-    sc_check_t *c = sc_verdict_add(checks, name, "placement", *level == SC_LEVEL_PASS, 1, 0, true,
+    node__placement(name, *level, checks);
+}
+
+/* A check of where something is, at the level already found. */
+static void node__placement(const char *name, sc_level_t level, sc_checks_t *checks)
+{
+    sc_check_t *c = sc_verdict_add(checks, name, "placement", level == SC_LEVEL_PASS, 1, 0, true,
                                    "its GPU's place");
     if (c != NULL)
-        c->level = *level;
+        c->level = level;
 }
 
 /* One PASS check for a kind whose rows all passed (and were judged). */
@@ -157,6 +178,8 @@ static double node__declared(const sc_topology_t *t, const char *kind)
                    ? sc_topology_pcie_raw_GBps((int)t->pcie_gen, (int)t->pcie_lanes) *
                          SC_PCIE_COPY_SHARE
                    : SC_ABSENT;
+    if (strcmp(kind, "nic") == 0)
+        return t->nic_gbps > 0 ? t->nic_gbps / 8.0 * t->nic_efficiency : SC_ABSENT;
     if (strcmp(kind, "hbm") == 0)
         return t->gpu_memory_GBps > 0 ? t->gpu_memory_GBps * SC_HBM_COPY_SHARE : SC_ABSENT;
     if (t->fabric != SC_FABRIC_nvswitch)
@@ -185,6 +208,25 @@ static void node__copy_row(const sc_node_rows_t *rows, const sc_topology_t *t, s
                     checks, &r->level);
 }
 
+/* A transfer through a NIC: where NCCL put it and GPUDirect RDMA (its level as found), then its
+ * rate, like a copy's; the row keeps the worse. */
+static void node__nic_row(const sc_node_rows_t *rows, const sc_topology_t *t, sc_node_row_t *r,
+                          sc_checks_t *checks)
+{
+    sc_level_t placed = r->level;
+    if (placed != SC_LEVEL_PASS) {
+        char name[192];
+        snprintf(name, sizeof(name),
+                 "NCCL on its GPU's nearest NIC with GPUDirect RDMA: %.60s on "
+                 "%.40s (%.100s)",
+                 r->what, r->host, r->detail);
+        node__placement(name, placed, checks);
+    }
+    node__copy_row(rows, t, r, checks);
+    if (placed > r->level)
+        r->level = placed;
+}
+
 void sc_verdict_node(sc_node_rows_t *rows, const sc_topology_t *t, sc_checks_t *checks)
 {
     for (size_t i = 0; i < rows->n; i++) {
@@ -199,6 +241,8 @@ void sc_verdict_node(sc_node_rows_t *rows, const sc_topology_t *t, sc_checks_t *
             node__check(r, "GPUDirect RDMA to its NIC", NULL, checks, &r->level);
         } else if (strcmp(r->kind, "rank") == 0 && r->level != SC_LEVEL_PASS) {
             node__check(r, "rank near its GPU and NIC", NULL, checks, &r->level);
+        } else if (strcmp(r->kind, "nic") == 0) {
+            node__nic_row(rows, t, r, checks);
         } else if (node__copy_kind_of(r->kind) >= 0) {
             node__copy_row(rows, t, r, checks);
         } else if (strcmp(r->kind, "memory") == 0) {

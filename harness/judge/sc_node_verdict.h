@@ -26,6 +26,13 @@ sc_level_t sc_node_rank_level(int cpu_numa, int spans, int gpu_numa, int nic_cla
  * and NVIDIA's guides: iommu=pt, or off). */
 sc_level_t sc_node_gpudirect_level(bool possible, bool acs_redirect, bool iommu_translates);
 
+/* A rank's transfers through the network as NCCL made them: WARN where its log named no NIC (the
+ * transfer did not go through one); FAIL where NCCL chose a NIC farther from the GPU than the
+ * nearest (distance classes as above, -1: not known), or where an RDMA NIC carried a connection
+ * without GPUDirect RDMA (gdr_sends of sends: staged through host memory). */
+sc_level_t sc_node_nic_use_level(bool logged, int nic_class, int nearest_class, bool rdma,
+                                 int gdr_sends, int sends);
+
 /* The rows' levels and the checks (t: a declared topology, NULL none - where it declares the GPUs'
  * PCIe link, their memory's rate or NVLink through NVSwitches, the copies are held to those): every
  * link not at its best, every GPU without a NIC on its NUMA node's side (a WARN), every rank not

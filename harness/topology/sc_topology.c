@@ -220,7 +220,7 @@ static void topology__defaults(sc_topology_t *t)
     t->gpus_per_node = 1;
     t->intra_efficiency = 0; /* from the path, once the fabric is known */
     t->intra_latency_us = 5.0;
-    t->nic_efficiency = 0.92;
+    t->nic_efficiency = SC_NIC_EFFICIENCY;
     t->nic_latency_us = NAN; /* not stated: sc_topology_net_hop says what it costs */
     t->oversubscription = 1.0;
     t->nodes = 1;

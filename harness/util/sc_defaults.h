@@ -35,6 +35,10 @@
 #define SC_HBM_COPY_SHARE  0.8
 #define SC_NODE_COPY_WARN  0.9
 #define SC_NODE_COPY_FAIL  0.75
+/* The share of an InfiniBand NIC's line rate a transfer reaches through it: 92-96 % per NIC
+ * (docs/REFERENCE.md, link rates) - the topology's nic_efficiency unless it states its own, and
+ * what node's transfers through each NIC are held to (in the copies' bands). */
+#define SC_NIC_EFFICIENCY 0.92
 /* The backend's bound for a --timeout of timeout_s (<= 0: none). */
 #define SC_BACKEND_TIMEOUT_S(timeout_s)                                                            \
     ((timeout_s) > 0 ? (timeout_s) + SC_DEFAULT_BACKEND_GRACE_S : (timeout_s))

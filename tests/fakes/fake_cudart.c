@@ -427,6 +427,7 @@ cudaError_t fakecuda_enqueue(cudaStream_t stream, fc_work_t *work)
         return fc__ret(cudaErrorMemoryAllocation);
     }
     node->work = work;
+    work->enqueued_ms = fc__now_ms();
     pthread_mutex_lock(&s->lock);
     int captured = s->capture != NULL;
     if (captured) { /* recorded, not run */

@@ -471,6 +471,32 @@ static void fc__model_copy_run(fc_work_t *w)
     c->stream->copy_done_ms = done; /* the stream's thread's way from here to its next work too */
 }
 
+double fakecuda_now_ms(void)
+{
+    return fc__now_ms();
+}
+
+void fakecuda_stream_modelled(cudaStream_t stream, double ready_ms, double t0_ms, double want_ms)
+{
+    if (want_ms <= 0)
+        return;
+    double now = fc__now_ms();
+    if (now - t0_ms < want_ms) { /* until the modelled end, on the clock */
+        double end = (t0_ms + want_ms) * 1e-3;
+        struct timespec until = {(time_t)end, (long)((end - (double)(time_t)end) * 1e9)};
+        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) != 0)
+            ;
+        now = t0_ms + want_ms;
+    }
+    const char *on = getenv("FAKE_CUDA_COPY_MODEL");
+    cudaStream_t s = on != NULL && strcmp(on, "1") == 0 ? fc__stream_of(stream) : NULL;
+    if (s == NULL)
+        return;
+    double ready = fmax(ready_ms, s->last_end_ms);
+    s->frozen_ms += now - t0_ms - want_ms + (t0_ms > ready ? t0_ms - ready : 0);
+    s->copy_done_ms = fc__now_ms(); /* the thread's way to its next work is not the device's */
+}
+
 cudaError_t fakecuda_enqueue_model_copy(void *dst, const void *src, size_t bytes,
                                         const fc_copy_model_t *model, cudaStream_t stream)
 {

@@ -17,7 +17,8 @@ struct fc_work {
     void (*run)(fc_work_t *work);
     void (*destroy)(fc_work_t *work);
     atomic_int refs;
-    const char *what; /* for messages */
+    const char *what;   /* for messages */
+    double enqueued_ms; /* when it went onto its stream (fakecuda_enqueue) */
 };
 
 /* Puts work on stream (NULL: the legacy default stream), or into the stream's capture. Takes
@@ -32,6 +33,14 @@ void fakecuda_count(const char *name);
 void fakecuda_write_calls(void);
 /* The calling thread's current device (cudaSetDevice). */
 int fakecuda_current_device(void);
+/* The host's clock, in ms (CLOCK_MONOTONIC): what the streams' clocks lag behind. */
+double fakecuda_now_ms(void);
+/* From work running on stream that began at t0_ms and that a model says takes want_ms: waits
+ * for the rest where the host was quicker; where it was slower and FAKE_CUDA_COPY_MODEL=1, the
+ * stream's clock stops for the difference, and for the host's lateness in starting it (after
+ * ready_ms, when it was enqueued, and the stream's last work), so events on it time the model (a
+ * NIC's rate the host's memmove cannot reach). want_ms <= 0: nothing. */
+void fakecuda_stream_modelled(cudaStream_t stream, double ready_ms, double t0_ms, double want_ms);
 
 /* Bytes of an element of one of scalecheck's types (sc_dtype_core.h's enumeration). */
 #define FAKE_DTYPE_SIZE(t)                                                                         \

@@ -182,6 +182,7 @@ static ncclResult_t fn__attach(ncclComm_t c)
         fn__backoff(&spins);
     }
     fn__prof_init(c);
+    fn__net_init(c);
     return ncclSuccess;
 }
 
@@ -290,6 +291,7 @@ ncclResult_t ncclCommInitRankConfig(ncclComm_t *comm, int nranks, ncclUniqueId i
         return ncclSystemError;
     if (config != NULL && config->commName != NULL)
         snprintf(c->user_name, sizeof(c->user_name), "%s", config->commName);
+    cudaGetDevice(&c->cuda_dev);
     fn__live_add(c);
     *comm = c;
     int expected = -1;
@@ -467,8 +469,10 @@ static void *fn__split_main(void *arg)
         char name[96];
         snprintf(name, sizeof(name), "%.60s.s%u.c%d", p->name, seq, p->split_color);
         child = fn__comm_new(name, rank, size, p->split_blocking);
-        if (child != NULL)
+        if (child != NULL) {
             snprintf(child->user_name, sizeof(child->user_name), "%s", p->split_user_name);
+            child->cuda_dev = p->cuda_dev; /* the parent's device, as NCCL's split keeps it */
+        }
         rc = child ? fn__attach(child) : ncclSystemError;
         if (child != NULL) {
             atomic_store(&child->state, rc);

@@ -32,6 +32,8 @@ typedef struct {
     atomic_ullong taken[FN_MAX_RANKS * FN_MAX_RANKS];
     size_t len[FN_MAX_RANKS * FN_MAX_RANKS];   /* bytes of the chunk in the channel */
     size_t total[FN_MAX_RANKS * FN_MAX_RANKS]; /* bytes of the whole message */
+    int dev[FN_MAX_RANKS];                     /* each rank's CUDA device */
+    double nic_rate[FN_MAX_RANKS];             /* bytes a second through its NIC; 0: unknown */
 } fn_shm_t;
 
 typedef enum {
@@ -80,13 +82,16 @@ struct ncclComm {
     unsigned split_seq;
     ncclComm_t *split_out;
     int split_color, split_key, split_blocking;
-    char user_name[128];              /* the config's commName */
-    char split_user_name[128];        /* the next split's child's */
-    char algo_env[64], proto_env[64]; /* NCCL_ALGO and NCCL_PROTO at init */
-    void *prof_ctx;                   /* the profiler plugin's context */
-    int prof_mask;                    /* the events it asked for; 0: none */
-    unsigned long long coll_seq;      /* collectives enqueued */
-    char last_error[256];             /* written by the stream's thread too: under error_lock */
+    char user_name[128];                    /* the config's commName */
+    char split_user_name[128];              /* the next split's child's */
+    char algo_env[64], proto_env[64];       /* NCCL_ALGO and NCCL_PROTO at init */
+    void *prof_ctx;                         /* the profiler plugin's context */
+    int prof_mask;                          /* the events it asked for; 0: none */
+    unsigned long long coll_seq;            /* collectives enqueued */
+    int cuda_dev;                           /* the device current where it was made */
+    unsigned char net_logged[FN_MAX_RANKS]; /* connections through the network logged: 1 send, 2
+                                               receive */
+    char last_error[256]; /* written by the stream's thread too: under error_lock */
     pthread_mutex_t error_lock;
 };
 
@@ -118,6 +123,13 @@ void fn__work_run(fc_work_t *base);
 void fn__work_destroy(fc_work_t *base);
 /* fake_nccl_prof.c: the profiler plugin NCCL_PROFILER_PLUGIN names */
 void fn__prof_init(ncclComm_t c); /* when c is ready; reads NCCL_ALGO and NCCL_PROTO */
+
+/* The network transport (fake_nccl_net.c). */
+void fn__net_init(ncclComm_t c);                        /* when c is ready */
+int fn__net_used(void);                                 /* every peer through the network */
+void fn__net_connect(ncclComm_t c, int send, int peer); /* logged at its first use */
+/* How long sends and receives take through the NICs (ms; 0: their rates are not declared). */
+double fn__net_model_ms(ncclComm_t c, const fn_op_t *ops, int nops);
 void fn__prof_finalize(ncclComm_t c);
 /* The algorithm and protocol c would run kind on bytes with; 0 when NCCL_ALGO/NCCL_PROTO leave
  * none. */

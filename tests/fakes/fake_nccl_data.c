@@ -212,12 +212,15 @@ static int fn__p2p_step(ncclComm_t c, const fn_op_t *op, fn_p2p_t *st, ncclResul
     return 1;
 }
 
-static ncclResult_t fn__p2p(ncclComm_t c, const fn_op_t *ops, int nops)
+static ncclResult_t fn__p2p(ncclComm_t c, const fn_op_t *ops, int nops, double enqueued_ms)
 {
     fn_p2p_t *st = calloc((size_t)nops, sizeof(*st));
     if (st == NULL)
         return ncclSystemError;
     ncclResult_t rc = ncclSuccess;
+    double t0 = fakecuda_now_ms();
+    for (int i = 0; i < nops && fn__net_used(); i++)
+        fn__net_connect(c, ops[i].kind == FN_SEND, ops[i].root);
     unsigned spins = 0;
     for (;;) {
         int left = 0, moved = 0;
@@ -243,6 +246,8 @@ static ncclResult_t fn__p2p(ncclComm_t c, const fn_op_t *ops, int nops)
         }
     }
     free(st);
+    if (rc == ncclSuccess && fn__net_used()) /* through the NICs: their rates' time */
+        fakecuda_stream_modelled(ops[0].stream, enqueued_ms, t0, fn__net_model_ms(c, ops, nops));
     return rc;
 }
 
@@ -326,7 +331,7 @@ void fn__work_run(fc_work_t *base)
         for (int i = 0; i < w->nops && ops != NULL; i++)
             if (w->ops[i].kind == FN_SEND || w->ops[i].kind == FN_RECV)
                 ops[k++] = w->ops[i];
-        rc = ops ? fn__p2p(c, ops, p2p) : ncclSystemError;
+        rc = ops ? fn__p2p(c, ops, p2p, base->enqueued_ms) : ncclSystemError;
         free(ops);
     }
     for (int i = 0; i < w->nops && i < 64; i++)

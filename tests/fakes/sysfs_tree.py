@@ -10,12 +10,13 @@ each bridge's configuration space (4096 bytes: an ACS extended capability, P2P R
 off unless --acs names it).
 
 usage: sysfs_tree.py TREE OUT [--numa-cpus 0:LIST,1:LIST] [--link BUS=GEN,WIDTH]...
-                     [--acs BUS]... [--no-module NAME]... [--iommu TYPE]
+                     [--acs BUS]... [--no-module NAME]... [--iommu TYPE] [--nic-rate NAME=GBITS]...
   --numa-cpus   each node's CPUs in place of the recorded ones (a test binds ranks to them)
   --link        a device's current link in place of the recorded one (a planted x8 link)
   --acs         a bridge that redirects peer-to-peer requests upstream (ACS P2P Request Redirect)
   --no-module   a recorded kernel module left out (nvidia_peermem: GPUDirect RDMA off)
-  --iommu       every device's IOMMU domain type in place of the recorded one (DMA: translated)"""
+  --iommu       every device's IOMMU domain type in place of the recorded one (DMA: translated)
+  --nic-rate    a NIC port's rate in Gb/s in place of the recorded rate= (a port trained down)"""
 import argparse
 import os
 import struct
@@ -49,15 +50,18 @@ def main():
     ap.add_argument("--acs", action="append", default=[])
     ap.add_argument("--no-module", action="append", default=[])
     ap.add_argument("--iommu", default=None)
+    ap.add_argument("--nic-rate", action="append", default=[])  # NAME=GBITS: a port's rate
     a = ap.parse_args()
     cpus = dict(kv.split(":", 1) for kv in a.numa_cpus.split(",") if kv)
     links = {k: tuple(map(int, v.split(","))) for k, v in (x.split("=") for x in a.link)}
+    nic_rates = dict(x.split("=") for x in a.nic_rate)
     sys_dir = os.path.join(a.out, "sys") if not a.out.endswith("sys") else a.out
     proc_dir = os.path.join(os.path.dirname(sys_dir), "proc")
     where, numa_of = {}, {}  # bus or host bridge -> its folder; host bridge -> NUMA node
     iommu = a.iommu
     for line in open(a.tree):
-        f = line.split()
+        f = [w for w in line.split() if not w.startswith("rate=")]
+        rate = [w[5:] for w in line.split() if w.startswith("rate=")]
         if not f or f[0].startswith("#"):
             continue
         if f[0] == "module":
@@ -110,6 +114,9 @@ def main():
                 os.makedirs(os.path.join(cls_dir, name), exist_ok=True)
                 os.symlink(os.path.relpath(folder, os.path.join(cls_dir, name)),
                            os.path.join(cls_dir, name, "device"))
+            gbits = nic_rates.get(f[3], rate[0] if rate else None)
+            if gbits:  # the InfiniBand port's rate, as the kernel writes it
+                write(f"{sys_dir}/class/infiniband/{f[3]}/ports/1/rate", f"{gbits} Gb/sec (4X)")
     os.makedirs(f"{sys_dir}/devices/system/cpu", exist_ok=True)
     print(sys_dir)
 

@@ -810,7 +810,10 @@ def mode_node():
     63 GB/s), each GPU's memory (0.8 of its peak), every pair one way and both ways (their
     median) - the healthy twin PASSes; GPU 2's link at x8 FAILs its copies naming it and its
     bus id, a degraded NVLink between GPUs 2 and 5 FAILs that pair (both directions, both ways)
-    and no other."""
+    and no other. With the NIC stand-in (a ConnectX-7 beside each GPU): every rank's GPU memory
+    through its NIC (NCCL forced onto its network path) at 0.92 of 400 Gb/s, GPUDirect RDMA on,
+    on its GPU's own NIC; NCCL on a far NIC, GPUDirect off, a NIC at half and NCCL on sockets
+    each FAIL naming the rank, the NIC or both."""
     wd = workdir("gpu-emu-node")
     tree = os.path.join(ROOT, "tests", "fakes", "trees", "hgx-h100.tree")
     # a copy within a GPU lasts 3 us a MiB in the model: under a sanitizer the stand-in's own
@@ -826,16 +829,20 @@ def mode_node():
                        check=True, capture_output=True)
         return os.path.join(wd, name, "sys")
 
-    def node(name, root, args=(), **faults):
+    # the NIC stand-in: one ConnectX-7 (NDR, 400 Gb/s) under each GPU's switch, as recorded
+    nics = ",".join(f"mlx5_{i}:400" for i in range(8))
+
+    def node(name, root, args=("--copy-size", size, "--no-nics"), **faults):
         jpath = os.path.join(wd, name + ".json")
+        faults.setdefault("FAKE_NCCL_NICS", nics)
         env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                    OMPI_MCA_rmaps_base_oversubscribe="1", SCALECHECK_SYS_ROOT=root,
                    FAKE_CUDA_NVLINK_GBPS="450", FAKE_CUDA_COPY_MODEL="1",
-                   **gpu_env(8, **faults))
+                   TMPDIR=wd, **gpu_env(8, **faults))
         wrap = ('lr=${OMPI_COMM_WORLD_LOCAL_RANK:-${MPI_LOCALRANKID:-0}}; '
                 'exec taskset -c $((lr / 4)) "$0" "$@"')
         argv = launcher(8) + ["sh", "-c", wrap, SCALECHECK, "node", "--backend", "nccl",
-                              "--copy-size", size, "--no-memory", "-n", "3", "--json", jpath,
+                              "--no-memory", "-n", "3", "--json", jpath,
                               "--results-dir", os.path.join(wd, "r"), *args]
         p = subprocess.run(argv, capture_output=True, text=True, timeout=240, env=env)
         expect(os.path.exists(jpath), f"{name}: exit {p.returncode}, no JSON\n{p.stderr[-1500:]}")
@@ -843,7 +850,9 @@ def mode_node():
         failed = [c["name"] for c in doc["checks"] if c["verdict"] == "FAIL"]
         return p.returncode, doc, failed, p
 
-    rc, doc, failed, p = node("healthy", sysfs("healthy"))
+    # the healthy twin whole, copies and NICs: 32M each, so that the host's time to issue the
+    # first of a batch weighs little on what the model times (a NIC's 32M: 0.7 ms)
+    rc, doc, failed, p = node("healthy", sysfs("healthy"), args=("--copy-size", "32M"))
     kinds = {}
     for r in doc["node"]:
         kinds.setdefault(r["kind"], []).append(r)
@@ -864,9 +873,47 @@ def mode_node():
            and all(kinds[k][0]["what"].startswith("GPU 0 0000:18:00.0") for k in ("h2d", "hbm")),
            f"healthy: {[(r['kind'], r['what'], r['verdict']) for k in counts for r in kinds[k] if r['verdict'] != 'PASS']}")
     expect(rc == 0 and not failed, f"healthy: exit {rc}, {failed}\n{p.stdout[-2000:]}")
+    nic = [r["measured_GBps"] for r in kinds.get("nic", [])]
+    # each rank's GPU memory through its own NIC (NCCL's log), GPUDirect RDMA on, at 0.92 of
+    # 400 Gb/s: the stand-in moves 50 GB/s
+    expect(len(nic) == 8 and all(42 < x < 51 for x in nic) and
+           all(f"on mlx5_{i} PIX, GPUDirect RDMA on" in r["detail"] and r["verdict"] == "PASS"
+               and abs(r["expected_GBps"] - 46) < 0.1 for i, r in enumerate(kinds["nic"])),
+           f"healthy NICs: {[(r['what'], r['detail'], r['measured_GBps'], r['verdict']) for r in kinds.get('nic', [])]}")
     print(f"node, healthy HGX: PCIe {min(pcie):.1f}-{max(pcie):.1f} GB/s, HBM {min(hbm):.0f}-"
           f"{max(hbm):.0f}, 56 pairs {min(one):.0f}-{max(one):.0f}, both ways {min(both):.0f}-"
-          f"{max(both):.0f}: PASS")
+          f"{max(both):.0f}, NICs {min(nic):.1f}-{max(nic):.1f}: PASS")
+    nics_only = ("--no-copies", "--copy-size", "32M")
+    # NCCL put rank 3 on the other socket's NIC: that rank FAILs, naming the NIC it used and
+    # the one beside its GPU, and nothing else does
+    rc, doc, failed, p = node("far-nic", sysfs("healthy"), args=nics_only,
+                              FAKE_NCCL_NIC_OF="3:5")
+    expect(rc == 1 and len(failed) == 1 and "rank 3 GPU 3" in failed[0] and
+           "on mlx5_5 SYS, nearest mlx5_3 PIX" in failed[0], f"far NIC: exit {rc}, {failed}")
+    print(f"node, NCCL on a far NIC: {failed[0]}")
+    # no GPUDirect RDMA (NCCL's log shows no GDRDMA: staged through host memory): every rank
+    # FAILs for it, and for its rate
+    rc, doc, failed, p = node("no-gdr", sysfs("healthy"), args=nics_only, FAKE_NCCL_GDR="0")
+    staged = [f for f in failed if f.startswith("NCCL on its GPU's nearest NIC") and
+              "GPUDirect RDMA off" in f]
+    expect(rc == 1 and len(staged) == 8, f"GPUDirect off: exit {rc}, {failed}")
+    print(f"node, GPUDirect RDMA off: {len(failed)} FAIL, e.g. {staged[0]}")
+    # mlx5_2 at half its rate: its own rank, the one sending to it and the one it sends to
+    # FAIL their rate, each naming rank 2; the others PASS
+    slow_nics = ",".join(f"mlx5_{i}:{200 if i == 2 else 400}" for i in range(8))
+    rc, doc, failed, p = node("slow-nic", sysfs("healthy"), args=nics_only,
+                              FAKE_NCCL_NICS=slow_nics)
+    expect(rc == 1 and len(failed) == 3 and
+           all(f.startswith("GPU memory through its NIC") for f in failed) and
+           any("rank 2 GPU 2" in f for f in failed) and
+           all("rank 2" in f or "to rank 2" in f or "from 2" in f for f in failed),
+           f"slow NIC: exit {rc}, {failed}")
+    print(f"node, mlx5_2 at half: {len(failed)} FAIL around rank 2")
+    # NCCL on sockets where InfiniBand NICs sit beside the GPUs (its IB plugin did not load):
+    # no GPUDirect RDMA, every rank FAILs
+    rc, doc, failed, p = node("sockets", sysfs("healthy"), args=nics_only, FAKE_NCCL_NICS="")
+    expect(rc == 1 and len(failed) == 8 and all("via NET/Socket" in f for f in failed),
+           f"sockets: exit {rc}, {failed}")
 
     rc, doc, failed, p = node("x8", sysfs("x8", "--link", "0000:3c:00.0=5,8"))
     copies = [f for f in failed if "pinned host memory" in f]
@@ -886,7 +933,8 @@ def mode_node():
     print(f"node, GPU 4's memory at half: {failed[0]}")
     # held to the DGX H100 topology's NVLink (18 links x 25 GB/s through NVSwitches, at the
     # share NCCL reaches): the healthy twin PASSes, the slow pair FAILs against the topology
-    dgx = ["-Y", os.path.join(ROOT, "topologies", "dgx-h100.yaml")]
+    dgx = ["-Y", os.path.join(ROOT, "topologies", "dgx-h100.yaml"), "--copy-size", size,
+           "--no-nics"]
     rc, doc, failed, p = node("dgx", sysfs("healthy"), args=dgx)
     peers = [r for r in doc["node"] if r["kind"] == "peer"]
     expect(rc == 0 and not failed and all(300 < r["expected_GBps"] < 450 for r in peers),

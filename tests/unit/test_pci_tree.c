@@ -71,6 +71,14 @@ static void rules(void)
     SC_EXPECT(sc_node_rank_level(0, 1, 0, SC_PCI_PIX, SC_PCI_PIX) == SC_LEVEL_PASS);
     SC_EXPECT(sc_node_rank_level(1, 1, 0, SC_PCI_PIX, SC_PCI_PIX) == SC_LEVEL_FAIL);
     SC_EXPECT(sc_node_rank_level(0, 1, 0, SC_PCI_SYS, SC_PCI_PIX) == SC_LEVEL_FAIL);
+    /* NCCL's own choice: its NIC against the nearest, and GPUDirect RDMA on every connection of
+     * an RDMA NIC (sockets beside one count as staged) */
+    SC_EXPECT(sc_node_nic_use_level(true, SC_PCI_PIX, SC_PCI_PIX, true, 2, 2) == SC_LEVEL_PASS);
+    SC_EXPECT(sc_node_nic_use_level(true, SC_PCI_SYS, SC_PCI_PIX, true, 2, 2) == SC_LEVEL_FAIL);
+    SC_EXPECT(sc_node_nic_use_level(true, SC_PCI_PIX, SC_PCI_PIX, true, 1, 2) == SC_LEVEL_FAIL);
+    SC_EXPECT(sc_node_nic_use_level(true, -1, SC_PCI_PIX, true, 0, 1) == SC_LEVEL_FAIL);
+    SC_EXPECT(sc_node_nic_use_level(true, -1, -1, false, 0, 1) == SC_LEVEL_PASS);
+    SC_EXPECT(sc_node_nic_use_level(false, -1, SC_PCI_PIX, true, 0, 0) == SC_LEVEL_WARN);
     SC_EXPECT(sc_node_rank_level(-1, 2, 0, -1, SC_PCI_PIX) == SC_LEVEL_WARN);
     SC_EXPECT(sc_node_rank_level(-1, 1, -1, -1, -1) == SC_LEVEL_PASS); /* no GPU: nothing */
     SC_EXPECT(sc_node_nic_level(SC_PCI_PXB) == SC_LEVEL_PASS);
