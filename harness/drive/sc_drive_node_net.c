@@ -159,8 +159,12 @@ static void node_net__describe(const sc_pci_tree_t *t, const sc_rte_t *rte, int 
         if (nearest != NULL && nic != nearest)
             snprintf(near, sizeof(near), ", nearest %s %s", nearest->name,
                      sc_pci_distance_name((sc_pci_distance_t)nearest_class));
-        snprintf(r->detail, sizeof(r->detail), "NCCL via NET/%s on %s%s%s%s, GPUDirect RDMA %s",
-                 use->net, use->nic, nic ? " " : "",
+        char rail[80] = ""; /* across hosts: whose rail */
+        if (rte->nhosts > 1)
+            snprintf(rail, sizeof(rail), "rail to %.24s, from %.24s: ", rte->hosts[to],
+                     from >= 0 ? rte->hosts[from] : "none");
+        snprintf(r->detail, sizeof(r->detail), "%sNCCL via NET/%s on %s%s%s%s, GPUDirect RDMA %s",
+                 rail, use->net, use->nic, nic ? " " : "",
                  nic ? sc_pci_distance_name((sc_pci_distance_t)nic_class) : "", near,
                  use->gdr_sends == use->sends ? "on"
                  : use->gdr_sends             ? "on some channels"

@@ -65,7 +65,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 VC = os.path.join(ROOT, "launch", "vcluster", "vcluster.sh")
 MODE = sys.argv[1]
 NAME = f"sc{MODE[:3]}{os.getpid() % 10000}"
-HOSTS = {"strategies": 8, "strategies16": 16, "bisection": 8}.get(MODE, 4)
+HOSTS = {"strategies": 8, "strategies16": 16, "bisection": 8, "rails": 2}.get(MODE, 4)
 LEAVES = {"bisection": 2}.get(MODE, 1)  # leaf bridges joined by uplinks to a spine
 # A slow link: 200 Mbit/s, under 10 % of what a healthy veth pair carries on machines like this
 # one (~1.8 GB/s here, alone). `shaped` picks its own rate from the healthy cluster it measures
@@ -893,6 +893,56 @@ def refused():
     print(f"refused: exit 4, {lines[0]}")
 
 
+def rails(wd):
+    """Rails across nodes on the emulated device (tests/fakes: its NCCL's segments live in the
+    /dev/shm the namespaces share): two hosts of two GPUs, each the recorded HGX tree's first
+    two GPUs with their ConnectX-7s (NCCL's NIC stand-in at 400 Gb/s). `node` forces NCCL onto
+    its network path: GPU i of h1 to GPU i of h2 and back, every rail at 0.92 of its NICs' rate,
+    PASS; h2's mlx5_1 at half FAILs rail 1's two rows and not rail 0's; NCCL putting h2's GPU 1
+    on mlx5_0 (rail 0's NIC: a cross-rail route) FAILs that rank, naming both NICs."""
+    fake = os.path.join(os.environ.get("SC_BUILD", ""), "fake-gpu")
+    if os.environ.get("SC_HAVE_NCCL") != "1" or not os.path.isdir(fake):
+        print("SKIP: the GPU path (and the emulated device) is not built")
+        sys.exit(77)
+    tree = os.path.join(ROOT, "tests", "fakes", "trees", "hgx-h100.tree")
+    subprocess.run([sys.executable, os.path.join(ROOT, "tests", "fakes", "sysfs_tree.py"), tree,
+                    os.path.join(wd, "hgx")], check=True, capture_output=True)
+    for h in ("h1", "h2"):
+        vc("env", NAME, h, f"LD_LIBRARY_PATH={fake}", "FAKE_CUDA_DEVICES=2", "FAKE_CUDA_MEM_MB=256",
+           "FAKE_CUDA_COPY_MODEL=1", f"SCALECHECK_SYS_ROOT={os.path.join(wd, 'hgx', 'sys')}",
+           "FAKE_NCCL_NICS=mlx5_0:400,mlx5_1:400")
+
+    def node(tag):
+        jpath = os.path.join(wd, tag + ".json")
+        p = vmpi(2, ["node", "--backend", "nccl", "--no-copies", "--no-memory", "--copy-size",
+                     "32M", "-n", "3", "--json", jpath, "--results-dir",
+                     os.path.join(wd, "results")])
+        expect(os.path.exists(jpath), f"{tag}: exit {p.returncode}, no JSON\n{p.stderr[-1500:]}")
+        rows = [r for r in load_json(jpath)["node"] if r["kind"] == "nic"]
+        return p.returncode, {r["what"].split(" GPU")[0]: r for r in rows}
+
+    rc, rows = node("healthy")
+    expect(rc == 0 and sorted(rows) == ["rank 0", "rank 1", "rank 2", "rank 3"] and
+           all(r["verdict"] == "PASS" and 42 < r["measured_GBps"] < 51 for r in rows.values()),
+           f"healthy rails: exit {rc}, {[(r['what'], r['detail'], r['measured_GBps'], r['verdict']) for r in rows.values()]}")
+    expect("to rank 2, from 2" in rows["rank 0"]["what"] and
+           rows["rank 1"]["detail"].startswith("rail to h2, from h2: NCCL via NET/IB on mlx5_1 PIX"),
+           f"rails: {rows['rank 0']['what']}; {rows['rank 1']['detail']}")
+    figures = ", ".join(f"{r['measured_GBps']:.1f}" for r in rows.values())
+    vc("env", NAME, "h2", "FAKE_NCCL_NICS=mlx5_0:400,mlx5_1:200")
+    rc, rows = node("slow-rail")
+    slow = sorted(k for k, r in rows.items() if r["verdict"] == "FAIL")
+    expect(rc == 1 and slow == ["rank 1", "rank 3"], f"slow rail 1: exit {rc}, FAIL {slow}")
+    vc("env", NAME, "h2", "FAKE_NCCL_NICS=mlx5_0:400,mlx5_1:400", "FAKE_NCCL_NIC_OF=3:0")
+    rc, rows = node("cross-rail")
+    crossed = [k for k, r in rows.items() if r["verdict"] == "FAIL"]
+    expect(rc == 1 and crossed == ["rank 3"] and
+           "on mlx5_0 PHB, nearest mlx5_1 PIX" in rows["rank 3"]["detail"],
+           f"cross-rail: exit {rc}, FAIL {crossed}, {rows.get('rank 3', {}).get('detail')}")
+    print(f"rails: 2 hosts x 2 GPUs at {figures} GB/s PASS; a rail at half FAILs ranks 1 and 3; "
+          f"GPU 1 on rail 0's NIC FAILs rank 3")
+
+
 def test():
     if os.geteuid() != 0:
         print("SKIP: needs root for network namespaces")
@@ -914,7 +964,7 @@ def test():
          "calibrated": calibrated, "ucx": lambda wd: (healthy(wd, "ucx"), healthy(wd, "ucx", "put")),
          "slurm": slurm, "preflight": preflight, "strategies": strategies,
          "strategies16": strategies, "soak": soak, "collide": collide,
-         "bisection": bisection, "faults": faults}[MODE](wd)
+         "bisection": bisection, "faults": faults, "rails": rails}[MODE](wd)
     finally:
         vc("down", NAME, check=False)
     out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
