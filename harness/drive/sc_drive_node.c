@@ -538,7 +538,7 @@ int sc_drive_node(const sc_rte_t *rte, const sc_drive_node_opts_t *opts, int arg
                             rte->rank, rte->host);
     if (status == SC_OK) {
         sc_pci_tree_read(tree);
-        sc_node_net_prepare(&o); /* before NCCL's first communicator */
+        sc_node_net_prepare(&o, rte); /* before NCCL's first communicator */
         sc_session_opts_t so = {.common = &o.common, .default_name = "node"};
         status = sc_session_open(&ses, rte, &so, &err);
     }
@@ -569,6 +569,7 @@ int sc_drive_node(const sc_rte_t *rte, const sc_drive_node_opts_t *opts, int arg
         status = node__gather(rte, &ses, &mine, &doc.node, &err);
     free(mine.items);
     free(tree);
+    sc_node_net_finish();
     int failed = 0;
     if (status == SC_OK && rte->rank == 0) {
         sc_verdict_node(&doc.node, o.topology != NULL ? &topo : NULL, &doc.checks);

@@ -27,10 +27,10 @@ static void node_net__log_path(char *out, size_t len, const char *pid)
     snprintf(out, len, "%s/scalecheck-nccl-%s.log", dir != NULL && dir[0] ? dir : "/tmp", pid);
 }
 
-void sc_node_net_prepare(const sc_drive_node_opts_t *o)
+void sc_node_net_prepare(const sc_drive_node_opts_t *o, const sc_rte_t *rte)
 {
-    if (o->no_nics)
-        return;
+    if (o->no_nics || rte->size < 2)
+        return; /* one rank has no peer to send to: NCCL left as configured */
     char path[PATH_MAX];
     node_net__log_path(path, sizeof(path), "%p");
     setenv("NCCL_P2P_DISABLE", "1", 1);
@@ -115,12 +115,26 @@ static sc_status_t node_net__transfer(const sc_drive_node_opts_t *o, sc_comm_t *
     return status;
 }
 
+/* This process's NCCL log, as NCCL names it. */
+static void node_net__my_log(char *path, size_t len)
+{
+    char pid[24];
+    snprintf(pid, sizeof(pid), "%d", (int)getpid());
+    node_net__log_path(path, len, pid);
+}
+
+void sc_node_net_finish(void)
+{
+    char path[PATH_MAX];
+    node_net__my_log(path, sizeof(path));
+    unlink(path); /* NCCL writes on to the open file until the process ends: nothing is kept */
+}
+
 /* What NCCL's log of this process says of its sends to `to`. */
 static bool node_net__used(int rank, int to, sc_nccl_net_use_t *use)
 {
-    char path[PATH_MAX], pid[24];
-    snprintf(pid, sizeof(pid), "%d", (int)getpid());
-    node_net__log_path(path, sizeof(path), pid);
+    char path[PATH_MAX];
+    node_net__my_log(path, sizeof(path));
     FILE *f = fopen(path, "re");
     char *text = f != NULL ? malloc(NODE_NET__LOG_MAX + 1) : NULL;
     size_t n = text != NULL ? fread(text, 1, NODE_NET__LOG_MAX, f) : 0;
@@ -132,7 +146,6 @@ static bool node_net__used(int rank, int to, sc_nccl_net_use_t *use)
         found = sc_nccl_log_net(text, rank, to, use);
     }
     free(text);
-    unlink(path); /* read once; NCCL writes on to the open file until the process ends */
     return found;
 }
 

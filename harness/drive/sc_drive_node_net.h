@@ -13,8 +13,11 @@
 
 /* Before the session opens (NCCL reads its parameters once, at its first communicator): NCCL's
  * peer-to-peer and shared-memory transports off, so that its network path carries every peer,
- * and its INFO log of INIT and NET to a file of this process's (nothing with o->no_nics). */
-void sc_node_net_prepare(const sc_drive_node_opts_t *o);
+ * and its INFO log of INIT and NET to a file of this process's (nothing with o->no_nics or on
+ * one rank). */
+void sc_node_net_prepare(const sc_drive_node_opts_t *o, const sc_rte_t *rte);
+/* The log removed, however node ended. */
+void sc_node_net_finish(void);
 
 /* Whether the transfers run: with NCCL on at least two ranks, unless o->no_nics. The same on
  * every rank. */
