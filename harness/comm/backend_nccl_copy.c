@@ -3,11 +3,13 @@
  * Host memory is pinned (cudaHostAlloc: pageable memory goes through a staging buffer and
  * measures the driver, not the link), one buffer per device, where the calling thread's memory
  * policy places it (the caller binds it to a NUMA node). Peer copies go by copy engine
- * (cudaMemcpyPeerAsync) with peer access enabled where the pair allows it, and left as found. */
+ * (cudaMemcpyPeerAsync) with peer access enabled where the pair allows it, and left as found,
+ * and by the SMs (sc_cuda_copy.h) of the GPU that reads and of the one that writes. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "comm/backend_nccl.h"
+#include "comm/sc_cuda_copy.h"
 
 #define COPY__DEVICES 16
 #define COPY__REPEATS 3 /* each measurement's best kept */
@@ -19,6 +21,7 @@ typedef struct {
     cudaStream_t stream[COPY__DEVICES];
     cudaEvent_t ev[COPY__DEVICES][2]; /* start, stop */
     char bus[COPY__DEVICES][16];
+    int sms[COPY__DEVICES];                     /* each device's multiprocessors */
     bool enabled[COPY__DEVICES][COPY__DEVICES]; /* peer access this run enabled */
     size_t bytes;
     int trials;
@@ -34,6 +37,8 @@ static sc_status_t copy__open(nccl__comm_t *c, copy__set_t *s, sc_err_t *err)
         rc = cudaSetDevice(d);
         if (rc == cudaSuccess)
             rc = cudaDeviceGetPCIBusId(s->bus[d], (int)sizeof(s->bus[d]), d);
+        if (rc == cudaSuccess)
+            rc = cudaDeviceGetAttribute(&s->sms[d], cudaDevAttrMultiProcessorCount, d);
         for (int i = 0; i < 2 && rc == cudaSuccess; i++)
             rc = cudaMalloc(&s->dev[d][i], s->bytes);
         if (rc == cudaSuccess)
@@ -75,10 +80,24 @@ static void copy__close(nccl__comm_t *c, copy__set_t *s)
     cudaSetDevice(c->device);
 }
 
-/* One copy: between devices by cudaMemcpyPeerAsync, else as the pointers say. */
-static cudaError_t copy__one(const copy__set_t *s, void *dst, int dst_dev, const void *src,
-                             int src_dev, cudaStream_t st)
+/* A measurement: copies on one device's stream, by its copy engine or its SMs. */
+typedef struct {
+    int d;
+    void *dst;
+    const void *src;
+    int dst_dev, src_dev;
+    sc_copy_by_t by;
+} copy__job_t;
+
+/* One copy: by device d's SMs, between devices by cudaMemcpyPeerAsync, else as the pointers
+ * say. */
+static cudaError_t copy__one(const copy__set_t *s, const copy__job_t *j, cudaStream_t st)
 {
+    void *dst = j->dst;
+    const void *src = j->src;
+    int dst_dev = j->dst_dev, src_dev = j->src_dev;
+    if (j->by != SC_COPY_BY_CE)
+        return sc_cuda_copy_sm(dst, src, s->bytes, s->sms[j->d], st);
     if (dst_dev >= 0 && src_dev >= 0 && dst_dev != src_dev)
         return cudaMemcpyPeerAsync(dst, dst_dev, src, src_dev, s->bytes, st);
     return cudaMemcpyAsync(dst, src, s->bytes, cudaMemcpyDefault, st);
@@ -86,17 +105,17 @@ static cudaError_t copy__one(const copy__set_t *s, void *dst, int dst_dev, const
 
 /* One measurement's copies on device d's stream: trials copies of src to dst between its two
  * events, after one untimed (the path set up: mappings, the engine woken - as nvbandwidth). */
-static cudaError_t copy__enqueue(copy__set_t *s, int d, void *dst, int dst_dev, const void *src,
-                                 int src_dev)
+static cudaError_t copy__enqueue(copy__set_t *s, const copy__job_t *j)
 {
+    int d = j->d;
     cudaStream_t st = s->stream[d];
     cudaError_t rc = cudaSetDevice(d);
     if (rc == cudaSuccess)
-        rc = copy__one(s, dst, dst_dev, src, src_dev, st);
+        rc = copy__one(s, j, st);
     if (rc == cudaSuccess)
         rc = cudaEventRecord(s->ev[d][0], st);
     for (int t = 0; t < s->trials && rc == cudaSuccess; t++)
-        rc = copy__one(s, dst, dst_dev, src, src_dev, st);
+        rc = copy__one(s, j, st);
     if (rc == cudaSuccess)
         rc = cudaEventRecord(s->ev[d][1], st);
     return rc;
@@ -133,14 +152,6 @@ static double copy__GBps(const copy__set_t *s, double ms, int ways)
     return ms > 0 ? (double)s->bytes * s->trials * ways / (ms * 1e-3) / 1e9 : 0;
 }
 
-/* A measurement: copies on one device's stream. */
-typedef struct {
-    int d;
-    void *dst;
-    const void *src;
-    int dst_dev, src_dev;
-} copy__job_t;
-
 static copy__job_t copy__job(int d, void *dst, int dst_dev, const void *src, int src_dev)
 {
     return (copy__job_t){.d = d, .dst = dst, .src = src, .dst_dev = dst_dev, .src_dev = src_dev};
@@ -153,8 +164,7 @@ static cudaError_t copy__best(copy__set_t *s, const copy__job_t *jobs, int n, do
     cudaError_t rc = cudaSuccess;
     for (int rep = 0; rep < COPY__REPEATS && rc == cudaSuccess; rep++) {
         for (int i = 0; i < n && rc == cudaSuccess; i++)
-            rc = copy__enqueue(s, jobs[i].d, jobs[i].dst, jobs[i].dst_dev, jobs[i].src,
-                               jobs[i].src_dev);
+            rc = copy__enqueue(s, &jobs[i]);
         for (int i = 0; i < n && rc == cudaSuccess; i++) {
             double t = 0;
             rc = copy__span(s, jobs[i].d, &t);
@@ -262,6 +272,36 @@ static cudaError_t copy__peers(copy__set_t *s, sc_copy_row_t *rows, int max, int
     return rc;
 }
 
+/* Every ordered pair with peer access by the SMs, one way: a kernel on the destination GPU
+ * reading the source's memory, then one on the source GPU writing into the destination's (as
+ * nvbandwidth's device_to_device_memcpy_read_sm and _write_sm). */
+static cudaError_t copy__peers_sm(copy__set_t *s, sc_copy_row_t *rows, int max, int *n)
+{
+    cudaError_t rc = cudaSuccess;
+    for (int by = SC_COPY_BY_SM_READ; by <= SC_COPY_BY_SM_WRITE && rc == cudaSuccess; by++)
+        for (int a = 0; a < s->n && rc == cudaSuccess; a++)
+            for (int b = 0; b < s->n && rc == cudaSuccess; b++) {
+                bool read = by == SC_COPY_BY_SM_READ, direct = false;
+                int runs_on = read ? b : a, reaches = read ? a : b;
+                if (a == b)
+                    continue;
+                rc = copy__enable(s, runs_on, reaches, &direct);
+                if (rc != cudaSuccess || !direct)
+                    continue; /* no peer access: an SM cannot reach the other GPU's memory */
+                copy__job_t job = copy__job(runs_on, s->dev[b][0], b, s->dev[a][0], a);
+                job.by = (sc_copy_by_t)by;
+                double ms = 0;
+                rc = copy__best(s, &job, 1, &ms);
+                sc_copy_row_t *r = copy__row(rows, max, n, SC_COPY_PEER, s, a, b);
+                if (r != NULL) {
+                    r->direct = true;
+                    r->by = (sc_copy_by_t)by;
+                    r->GBps = copy__GBps(s, ms, 1);
+                }
+            }
+    return rc;
+}
+
 sc_status_t sc_nccl_copies(sc_comm_t *comm, const sc_copy_opts_t *o, sc_copy_row_t *rows, int max,
                            int *n, sc_err_t *err)
 {
@@ -283,6 +323,8 @@ sc_status_t sc_nccl_copies(sc_comm_t *comm, const sc_copy_opts_t *o, sc_copy_row
         rc = copy__hbm(s, rows, max, n);
     if (status == SC_OK && rc == cudaSuccess && !s->pcie_alone)
         rc = copy__peers(s, rows, max, n);
+    if (status == SC_OK && rc == cudaSuccess && !s->pcie_alone)
+        rc = copy__peers_sm(s, rows, max, n);
     if (status == SC_OK)
         status = nccl__cuda(c, rc, "copying inside the node", err);
     copy__close(c, s);

@@ -42,8 +42,10 @@ typedef struct sc_comm sc_comm_t;
 /* Copies inside one node (`scalecheck node`), as nvbandwidth measures them: pinned host memory
  * to each device and back (alone, and every device at once: a shared PCIe switch shows only
  * then), within each device (its memory), and between every pair of devices by copy engine
- * (one way, and both ways at once). */
+ * (one way, and both ways at once) and by the SMs (a kernel on the reading GPU, and one on the
+ * writing GPU; peers with peer access only). */
 typedef enum { SC_COPY_H2D, SC_COPY_D2H, SC_COPY_HBM, SC_COPY_PEER } sc_copy_kind_t;
+typedef enum { SC_COPY_BY_CE, SC_COPY_BY_SM_READ, SC_COPY_BY_SM_WRITE } sc_copy_by_t;
 typedef struct {
     size_t bytes;    /* each copy's */
     int trials;      /* copies timed, back to back */
@@ -54,6 +56,8 @@ typedef struct {
     int src, dst;     /* devices (-1: the host's pinned memory) */
     bool together;    /* H2D, D2H: with every device at once; peer: both ways at once */
     bool direct;      /* peer: by peer access (else through the host) */
+    sc_copy_by_t by;  /* peer: the copy engine, or the SMs of the destination (reading) or the
+                         source (writing) GPU */
     double GBps;      /* bytes moved a second (HBM, both ways: read and written, both sums) */
     double peak_GBps; /* HBM: the device's peak (memory clock x 2 x bus width); 0: unknown */
     char src_bus[16], dst_bus[16];

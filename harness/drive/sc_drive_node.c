@@ -22,9 +22,10 @@
 #include "topology/sc_topology.h"
 #include "util/sc_defaults.h"
 
-/* rows a host gives at most: its devices' links, GPUs' NICs, nodes; 16 GPUs' copies */
-#define NODE__ROWS   640
-#define NODE__COPIES 512
+/* rows a host gives at most: its devices' links, GPUs' NICs, nodes; 16 GPUs' copies (each GPU
+ * to and from the host 4 ways, its memory, 240 ordered pairs 3 ways, 120 both ways) */
+#define NODE__ROWS   1200
+#define NODE__COPIES 1024
 
 typedef struct {
     sc_node_row_t *items;
@@ -195,7 +196,10 @@ static const char *node__copy_kind(const sc_copy_row_t *c, int numa)
     case SC_COPY_HBM:
         return "hbm";
     default:
-        return c->together ? "peer-both" : "peer";
+        return c->by == SC_COPY_BY_SM_READ    ? "peer-sm-read"
+               : c->by == SC_COPY_BY_SM_WRITE ? "peer-sm-write"
+               : c->together                  ? "peer-both"
+                                              : "peer";
     }
 }
 
@@ -226,8 +230,14 @@ static void node__copy_words(const sc_copy_row_t *c, int numa, int gpu_numa, cha
         break;
     default:
         snprintf(what, wlen, "GPU %d %s to GPU %d %s", c->src, c->src_bus, c->dst, c->dst_bus);
-        snprintf(detail, dlen, "copy engine, %s, %s", c->together ? "both ways at once" : "one way",
-                 c->direct ? "peer access" : "no peer access: through the host");
+        if (c->by != SC_COPY_BY_CE)
+            snprintf(detail, dlen, "GPU %d's SMs %s, one way, peer access",
+                     c->by == SC_COPY_BY_SM_READ ? c->dst : c->src,
+                     c->by == SC_COPY_BY_SM_READ ? "reading" : "writing");
+        else
+            snprintf(detail, dlen, "copy engine, %s, %s",
+                     c->together ? "both ways at once" : "one way",
+                     c->direct ? "peer access" : "no peer access: through the host");
         break;
     }
 }
@@ -429,7 +439,7 @@ static void node__print_row(sc_session_t *ses, const sc_node_row_t *r)
         snprintf(got, sizeof(got), "%.2f", r->measured_GBps);
     if (sc_present(r->expected_GBps))
         snprintf(want, sizeof(want), "%.2f", r->expected_GBps);
-    sc_results_printf(&ses->res, "  %-10.10s %-9s %-26.26s %-52.52s %13s %9s %s\n", r->host,
+    sc_results_printf(&ses->res, "  %-10.10s %-13s %-26.26s %-48.48s %13s %9s %s\n", r->host,
                       r->kind, r->what, r->detail, got, want, sc_level_name(r->level));
 }
 
@@ -437,7 +447,7 @@ static void node__print_row(sc_session_t *ses, const sc_node_row_t *r)
  * for those that did (how many, their range; node.csv and the report have every row). */
 static void node__print(sc_session_t *ses, const sc_node_rows_t *rows)
 {
-    sc_results_printf(&ses->res, "# %-10s %-9s %-26s %-52s %13s %9s\n", "host", "kind", "what",
+    sc_results_printf(&ses->res, "# %-10s %-13s %-26s %-48s %13s %9s\n", "host", "kind", "what",
                       "detail", "GB/s", "expected");
     for (size_t i = 0; i < rows->n; i++) {
         const sc_node_row_t *r = &rows->items[i];
@@ -466,7 +476,7 @@ static void node__print(sc_session_t *ses, const sc_node_rows_t *rows)
         snprintf(what, sizeof(what), passed == total ? "(all %d)" : "(the other %d)", passed);
         if (sc_present(lo))
             snprintf(got, sizeof(got), "%.1f-%.1f", lo, hi);
-        sc_results_printf(&ses->res, "  %-10.10s %-9s %-26s %-52.52s %13s %9s %s\n", pass->host,
+        sc_results_printf(&ses->res, "  %-10.10s %-13s %-26s %-48.48s %13s %9s %s\n", pass->host,
                           pass->kind, what, pass->detail, got, "", sc_level_name(SC_LEVEL_PASS));
     }
 }

@@ -80,6 +80,10 @@ static const struct {
     {"hbm", "GPU memory at its peak's share", "every GPU's memory at its peak's share", false},
     {"peer", "GPU pair one way at its rate", "every GPU pair one way at its rate", true},
     {"peer-both", "GPU pair both ways at its rate", "every GPU pair both ways at its rate", true},
+    {"peer-sm-read", "GPU pair read by the SMs at its rate",
+     "every GPU pair read by the SMs at its rate", true},
+    {"peer-sm-write", "GPU pair written by the SMs at its rate",
+     "every GPU pair written by the SMs at its rate", true},
     {"nic", "GPU memory through its NIC at the NIC's rate",
      "every rank's GPU memory through its NIC at the NIC's rate", false},
 };

@@ -262,7 +262,8 @@ typedef struct {
 typedef struct {
     char host[SC_HOST_MAX];
     char kind[16];    /* "link", "gpu-nic", "gpudirect", "rank", "memory", "h2d", "h2d-all",
-                         "h2d-numa", "d2h", "d2h-all", "d2h-numa", "hbm", "peer", "peer-both" */
+                         "h2d-numa", "d2h", "d2h-all", "d2h-numa", "hbm", "peer", "peer-both",
+                         "peer-sm-read", "peer-sm-write", "nic" */
     char what[64];    /* "GPU 3 0000:5d:00.0", "rank 2", "NUMA node 1" */
     char detail[192]; /* "Gen5 x8 of Gen5 x16", "mlx5_3 (PIX)", "CPUs on node 1, GPU 2 on 0" */
     int numa;         /* the NUMA node it sits on (-1: not known) */

@@ -327,9 +327,17 @@ static void fc__device_synchronize(void)
     pthread_mutex_unlock(&fc__streams.lock);
 }
 
+static _Thread_local cudaStream_t fc__running; /* a stream's own thread: that stream */
+
+cudaStream_t fakecuda_running_stream(void)
+{
+    return fc__running;
+}
+
 static void *fc__stream_main(void *arg)
 {
     cudaStream_t s = arg;
+    fc__running = s;
     pthread_mutex_lock(&s->lock);
     for (;;) {
         while (s->head == NULL && !s->destroying)

@@ -70,6 +70,10 @@ int fakecuda_is_pinned(const void *ptr, size_t bytes);
 void fakecuda_copy_model(void *dst, const void *src, size_t bytes, fc_copy_model_t *model);
 cudaError_t fakecuda_enqueue_model_copy(void *dst, const void *src, size_t bytes,
                                         const fc_copy_model_t *model, cudaStream_t stream);
+/* Whether device `from` has peer access to `to` enabled (cudaDeviceEnablePeerAccess). */
+int fakecuda_peer_enabled(int from, int to);
+/* The stream whose thread calls it (work running on it), or NULL off the streams' threads. */
+cudaStream_t fakecuda_running_stream(void);
 /* Device's bus number in the emulated machine's tree (SCALECHECK_SYS_ROOT), -1: none there. */
 int fakecuda_tree_bus(int device);
 

@@ -320,6 +320,8 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
         *value = fc__env_int("FAKE_CUDA_MEM_CLOCK_KHZ", 2619000);
     else if (attr == cudaDevAttrGlobalMemoryBusWidth)
         *value = fc__env_int("FAKE_CUDA_MEM_BUS_BITS", 5120);
+    else if (attr == cudaDevAttrMultiProcessorCount)
+        *value = 132; /* an H100 SXM's, as cudaGetDeviceProperties says */
     else {
         fprintf(stderr, "fake CUDA: cudaDeviceGetAttribute(%d) is not emulated\n", (int)attr);
         return fc__ret(cudaErrorInvalidValue);

@@ -375,6 +375,11 @@ static int fc__peer_enabled(int from, int to)
     return on;
 }
 
+int fakecuda_peer_enabled(int from, int to)
+{
+    return fc__peer_enabled(from, to);
+}
+
 /* ---- modelled copies ---- */
 
 typedef struct {

@@ -11,9 +11,10 @@
 #include <time.h>
 
 #include "coll/sc_check_core.h"
+#include "fake_cudart.h"
 #include "fake_kernels.h"
 
-typedef enum { FK_UNKNOWN, FK_FILL, FK_COUNT, FK_SPIN, FK_FILL_RANDOM } fk_kind_t;
+typedef enum { FK_UNKNOWN, FK_FILL, FK_COUNT, FK_SPIN, FK_FILL_RANDOM, FK_COPY } fk_kind_t;
 
 struct fake_kernel {
     const void *host_fun;
@@ -35,7 +36,8 @@ static fk_kind_t fk__kind_of(const char *mangled)
     } known[] = {{"fill_kernel", FK_FILL},
                  {"count_kernel", FK_COUNT},
                  {"spin_kernel", FK_SPIN},
-                 {"fill_random", FK_FILL_RANDOM}};
+                 {"fill_random", FK_FILL_RANDOM},
+                 {"sm_copy_kernel", FK_COPY}};
     for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
         if (strstr(mangled, known[i].name) != NULL)
             return known[i].kind;
@@ -75,6 +77,7 @@ typedef struct {
     size_t count;
     uint64_t ns;
     unsigned long long *wrong;
+    const void *from; /* an SM copy's source (buf its destination, count its 16-byte words) */
 } fk_work_t;
 
 static void fk__spin(uint64_t ns)
@@ -113,6 +116,28 @@ static void fk__fill_random(void *buf, size_t count, int type)
     }
 }
 
+/* An SM copy, timed by the link model as a copy engine's (FAKE_CUDA_COPY_MODEL=1): NVLink
+ * between peers, the memory's rate within a device. */
+static void fk__sm_copy(const fk_work_t *k)
+{
+    size_t bytes = k->count * 16;
+    fc_copy_model_t model;
+    fakecuda_copy_model(k->buf, k->from, bytes, &model);
+    double t0 = fakecuda_now_ms();
+    memmove(k->buf, k->from, bytes);
+    if (model.GBps > 0)
+        fakecuda_stream_modelled(fakecuda_running_stream(), k->base.enqueued_ms, t0,
+                                 (double)bytes / (model.GBps * 1e9) * 1e3);
+}
+
+/* Whether a kernel on the current device may touch [ptr, ptr + bytes): its own memory, or a
+ * peer's it has peer access to (else a GPU faults: an illegal address). */
+static int fk__reachable(const void *ptr, size_t bytes)
+{
+    int owner = fakecuda_device_of(ptr, bytes), here = fakecuda_current_device();
+    return owner >= 0 && (owner == here || fakecuda_peer_enabled(here, owner));
+}
+
 static void fk__run(fc_work_t *w)
 {
     fk_work_t *k = (fk_work_t *)w;
@@ -136,6 +161,9 @@ static void fk__run(fc_work_t *w)
     }
     case FK_FILL_RANDOM:
         fk__fill_random(k->buf, k->count, k->type);
+        break;
+    case FK_COPY:
+        fk__sm_copy(k);
         break;
     default:
         break;
@@ -186,6 +214,12 @@ cudaError_t fake_kernels_make(const fake_kernel_t *kernel, void **args, fc_work_
     case FK_SPIN:
         k->ns = *(uint64_t *)args[0];
         break;
+    case FK_COPY:
+        k->from = *(const void **)args[0];
+        k->buf = *(void **)args[1];
+        k->count = *(size_t *)args[2];
+        device_ok = fk__reachable(k->from, k->count * 16) && fk__reachable(k->buf, k->count * 16);
+        break;
     default:
         k->buf = *(void **)args[0];
         k->count = *(size_t *)args[1];
@@ -194,7 +228,9 @@ cudaError_t fake_kernels_make(const fake_kernel_t *kernel, void **args, fc_work_
         break;
     }
     if (!device_ok) { /* a GPU would fault (an illegal address): refused at launch here */
-        fprintf(stderr, "fake CUDA: kernel %s given a buffer that is not device memory\n",
+        fprintf(stderr,
+                "fake CUDA: kernel %s given a buffer that is not device memory (or a peer's "
+                "without peer access)\n",
                 kernel->name);
         free(k);
         return cudaErrorInvalidValue;

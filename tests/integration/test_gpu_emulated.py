@@ -857,15 +857,17 @@ def mode_node():
     for r in doc["node"]:
         kinds.setdefault(r["kind"], []).append(r)
     counts = {k: len(kinds.get(k, [])) for k in ("h2d", "h2d-all", "d2h", "d2h-all", "hbm", "peer",
-                                                 "peer-both")}
+                                                 "peer-both", "peer-sm-read", "peer-sm-write")}
     expect(counts == {"h2d": 8, "h2d-all": 8, "d2h": 8, "d2h-all": 8, "hbm": 8, "peer": 56,
-                      "peer-both": 28}, f"healthy: rows {counts}")
+                      "peer-both": 28, "peer-sm-read": 56, "peer-sm-write": 56},
+           f"healthy: rows {counts}")
     pcie = [r["measured_GBps"] for k in ("h2d", "h2d-all", "d2h", "d2h-all") for r in kinds[k]]
     hbm = [r["measured_GBps"] for r in kinds["hbm"]]
     one, both = ([r["measured_GBps"] for r in kinds[k]] for k in ("peer", "peer-both"))
+    sm = [r["measured_GBps"] for k in ("peer-sm-read", "peer-sm-write") for r in kinds[k]]
     # the model: Gen5 x16 at 0.87 of 63 GB/s, HBM3 at 0.9 of 3352, NVLink 450 each way
     expect(all(45 < x < 56 for x in pcie) and all(2500 < x < 3100 for x in hbm) and
-           all(360 < x < 460 for x in one) and all(720 < x < 920 for x in both),
+           all(360 < x < 460 for x in one + sm) and all(720 < x < 920 for x in both),
            f"healthy figures: PCIe {min(pcie):.1f}-{max(pcie):.1f}, HBM {min(hbm):.0f}-"
            f"{max(hbm):.0f}, pairs {min(one):.0f}-{max(one):.0f}, both ways {min(both):.0f}-"
            f"{max(both):.0f}")
@@ -882,7 +884,7 @@ def mode_node():
            f"healthy NICs: {[(r['what'], r['detail'], r['measured_GBps'], r['verdict']) for r in kinds.get('nic', [])]}")
     print(f"node, healthy HGX: PCIe {min(pcie):.1f}-{max(pcie):.1f} GB/s, HBM {min(hbm):.0f}-"
           f"{max(hbm):.0f}, 56 pairs {min(one):.0f}-{max(one):.0f}, both ways {min(both):.0f}-"
-          f"{max(both):.0f}, NICs {min(nic):.1f}-{max(nic):.1f}: PASS")
+          f"{max(both):.0f}, by SMs {min(sm):.0f}-{max(sm):.0f}, NICs {min(nic):.1f}-{max(nic):.1f}: PASS")
     nics_only = ("--no-copies", "--copy-size", "32M")
     # NCCL put rank 3 on the other socket's NIC: that rank FAILs, naming the NIC it used and
     # the one beside its GPU, and nothing else does
@@ -921,11 +923,22 @@ def mode_node():
            len(failed) == 5, f"x8: exit {rc}, {failed}")
     print(f"node, GPU 2 at x8: {len(copies)} copies FAIL, e.g. {copies[0]}")
 
+    # by copy engine one way (both directions) and both ways, by the SMs reading and writing
+    # (both directions each): 7 rows
     rc, doc, failed, p = node("slow-pair", sysfs("healthy"), FAKE_CUDA_NVLINK_SLOW="2-5:0.5")
-    expect(rc == 1 and len(failed) == 3 and
+    expect(rc == 1 and len(failed) == 7 and
            all("GPU 2 0000:3c:00.0" in f and "GPU 5 0000:ab:00.0" in f for f in failed),
            f"slow pair: exit {rc}, {failed}")
     print(f"node, NVLink 2-5 at half: {failed[0]}")
+    # no pair reaches another (no peer access): the copy engines go through the host, and the
+    # SMs, which cannot reach another GPU's memory then, copy nothing
+    rc, doc, failed, p = node("no-peer", sysfs("healthy"), FAKE_CUDA_NO_PEER="1")
+    rows = doc["node"]
+    expect(not [r for r in rows if r["kind"].startswith("peer-sm")] and
+           all("no peer access: through the host" in r["detail"] for r in rows
+               if r["kind"] in ("peer", "peer-both")) and
+           len([r for r in rows if r["kind"] == "peer"]) == 56,
+           f"no peer access: {sorted({r['kind'] for r in rows})}")
     # GPU 4's memory at half its model: its copy within FAILs, nothing else
     rc, doc, failed, p = node("slow-hbm", sysfs("healthy"), FAKE_CUDA_HBM_SLOW="4:0.5")
     expect(rc == 1 and len(failed) == 1 and failed[0].startswith("GPU memory at its peak's share")
@@ -942,7 +955,7 @@ def mode_node():
     rc, doc, failed, p = node("dgx-slow", sysfs("healthy"), args=dgx,
                               FAKE_CUDA_NVLINK_SLOW="2-5:0.5")
     held = [c for c in doc["checks"] if c["verdict"] == "FAIL"]
-    expect(rc == 1 and len(held) == 3 and all(c["source"] == "the topology" for c in held),
+    expect(rc == 1 and len(held) == 7 and all(c["source"] == "the topology" for c in held),
            f"dgx-h100, slow pair: exit {rc}, {held}")
     print(f"node -Y dgx-h100: pairs held to {peers[0]['expected_GBps']:.1f} GB/s; the slow pair "
           f"at {held[0]['measured']:.1f} FAILs")
