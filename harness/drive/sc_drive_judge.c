@@ -60,10 +60,10 @@ static sc_status_t judge__read(const sc_drive_judge_opts_t *o, const char *path,
                           path, said->name);
     if (f->collective[0] == '\0' && named != NULL)
         snprintf(f->collective, sizeof(f->collective), "%s", named->name);
-    if (f->gpus == 0) {
+    if (o->gpus > 0) /* what the user says wins over what a file lists (a list cut short) */
         f->gpus = o->gpus;
+    if (o->nodes > 0)
         f->nodes = o->nodes;
-    }
     return sc_ingest_complete(f, err);
 }
 

@@ -13,6 +13,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,17 +201,30 @@ static bool ingest__number(const char *s, double *v)
     return end != s && *end == '\0' && isfinite(*v);
 }
 
+#define INGEST__SERIES 64 /* series a run's table holds: -d all x -o all x roots */
+
 /* What a file keeps while it is read: hosts seen in the device list, the table's shape. */
 typedef struct {
     const char *path;
     int line;
     char (*hosts)[SC_HOST_MAX];
     int nhosts, ranks;
-    int group;                /* columns per placement: 4, or 8 with per-iteration statistics */
-    bool header;              /* the table's header line was seen */
-    bool header_root;         /* ... and it names a root column */
-    bool tagged;              /* lines carried a launcher's tag */
-    bool in_table;            /* between a table's rows: a line there is a row or a log line */
+    int top_rank;       /* the highest rank the device list names (-1: none) */
+    int runs;           /* "Collective test starting" lines: runs in the file */
+    int run_line;       /* where the second run starts */
+    int group;          /* columns per placement: 4, or 8 with per-iteration statistics */
+    bool header;        /* the table's header line was seen */
+    bool header_root;   /* ... and it names a root column */
+    bool tagged;        /* lines carried a launcher's tag */
+    bool in_table;      /* between a table's rows: a line there is a row or a log line */
+    bool awaiting_rows; /* after the table's header, before its first row: the same */
+    /* each (type, op, root) series' last size: sizes grow down a run's table, a size again
+     * is a second run */
+    struct {
+        char key[48];
+        uint64_t size;
+    } series[INGEST__SERIES];
+    int nseries;
     bool redop, noop;         /* rows with a redop column, rows without one */
     bool root;                /* rows with a root column */
     double time_scale;        /* 1: times in us; 1000: in ms (NCCL 1); 0: not told yet */
@@ -242,16 +256,29 @@ static void ingest__host(ingest__reader_t *r, const char *host)
         snprintf(r->hosts[r->nhosts++], SC_HOST_MAX, "%s", host);
 }
 
-/* '#' lines of nccl-tests: the program, the device list, the table's header. */
-static void ingest__nccl_comment(ingest__reader_t *r, const char *line, sc_foreign_t *out)
+/* The program a "Collective test starting: X" or "... concluded: X" line names (nccl-tests and
+ * rccl-tests: the header and the footer), into out's collective. */
+static void ingest__nccl_program(ingest__reader_t *r, const char *line, sc_foreign_t *out)
 {
-    const char *start = strstr(line, "Collective test starting:");
-    char word[256];
-    if (start != NULL && sscanf(start + 25, " %255s", word) == 1) {
+    static const char *const says[] = {"Collective test starting:", "Collective test concluded:"};
+    for (int i = 0; i < 2; i++) {
+        const char *at = strstr(line, says[i]);
+        char word[256];
+        if (at == NULL || sscanf(at + strlen(says[i]), " %255s", word) != 1)
+            continue;
+        if (i == 0 && ++r->runs == 2)
+            r->run_line = r->line;
         const char *c = sc_ingest_nccl_program(word);
         if (c != NULL)
             snprintf(out->collective, sizeof(out->collective), "%s", c);
     }
+}
+
+/* '#' lines of nccl-tests: the program, the device list, the table's header. */
+static void ingest__nccl_comment(ingest__reader_t *r, const char *line, sc_foreign_t *out)
+{
+    char word[256];
+    ingest__nccl_program(r, line, out);
     /* "#  Rank  0 Group  0 Pid ... on HOST device ..." (older: "#   Rank  0 Pid ...") */
     const char *on = strstr(line, " on "), *p = line + 1;
     while (*p == ' ')
@@ -260,12 +287,14 @@ static void ingest__nccl_comment(ingest__reader_t *r, const char *line, sc_forei
     if (strncmp(p, "Rank ", 5) == 0 && sscanf(p + 5, "%d", &rank) == 1 && on != NULL &&
         sscanf(on + 4, " %255s", word) == 1) {
         r->ranks++;
+        r->top_rank = rank > r->top_rank ? rank : r->top_rank;
         ingest__host(r, word);
     }
     if (strstr(line, "i_min") != NULL)
         r->group = 8;
     if ((strstr(line, " size ") || strstr(line, " bytes ")) && strstr(line, " type ")) {
         r->header = true;
+        r->awaiting_rows = true;
         r->header_root = strstr(line, " root ") != NULL;
         if (strstr(line, " bytes ") && strstr(line, " res")) /* NCCL 1's tests: ms */
             r->time_scale = 1000;
@@ -342,6 +371,28 @@ static void ingest__iteration_stats(char **tok, sc_case_row_t *row)
     row->cv = v[3] / 100.0;
 }
 
+/* A row's size against its series' last: a size that does not grow starts a second run (two
+ * runs in one file, one after the other or interleaved), refused at its line. */
+static sc_status_t ingest__series(ingest__reader_t *r, const char *key, uint64_t size,
+                                  sc_err_t *err)
+{
+    int i = 0;
+    while (i < r->nseries && strcmp(r->series[i].key, key) != 0)
+        i++;
+    if (i == r->nseries && r->nseries < INGEST__SERIES)
+        snprintf(r->series[r->nseries++].key, sizeof(r->series[0].key), "%s", key);
+    else if (i < r->nseries && size <= r->series[i].size)
+        return sc_err_set(err, SC_ERR_INPUT,
+                          "%s:%d: %" PRIu64 " B again after %" PRIu64
+                          " B (%s): a second run in the file%s - judge each run's output alone",
+                          r->path, r->line, size, r->series[i].size, key,
+                          r->runs > 1 ? ", as its second 'Collective test starting' line says"
+                                      : "");
+    if (i < r->nseries)
+        r->series[i].size = size;
+    return SC_OK;
+}
+
 static sc_status_t ingest__nccl_row(ingest__reader_t *r, char **tok, int n, sc_foreign_t *out,
                                     sc_err_t *err)
 {
@@ -363,6 +414,12 @@ static sc_status_t ingest__nccl_row(ingest__reader_t *r, char **tok, int n, sc_f
     r->redop |= redop;
     r->noop |= !redop;
     r->root |= root;
+    char key[48];
+    snprintf(key, sizeof(key), "%.15s %.15s root %.8s", tok[2], redop ? tok[3] : "-",
+             root ? tok[first - 1] : "-");
+    sc_status_t repeated = ingest__series(r, key, size, err);
+    if (repeated != SC_OK)
+        return repeated;
     for (int place = 0; place < 2 && first + place * r->group + 3 < n; place++) {
         sc_case_row_t row = sc_case_row_foreign(place == 1);
         row.root = root ? atoi(tok[first - 1]) : -1;
@@ -465,13 +522,15 @@ static sc_status_t ingest__read(FILE *f, ingest__reader_t *r, sc_ingest_kind_t k
         }
         sc_text_copy(copy, sizeof(copy), text);
         int n = ingest__split(copy, tok);
-        if (n > 0 && !ingest__is_uint(tok[0]) && r->in_table && !ingest__log_line(text))
+        if (n > 0 && !ingest__is_uint(tok[0]) && (r->in_table || r->awaiting_rows) &&
+            !ingest__log_line(text))
             return sc_err_set(err, SC_ERR_INPUT,
                               "%s:%d: '%.60s' inside the table is neither a row nor a log line",
                               r->path, r->line, tok[0]);
         if (n == 0 || !ingest__is_uint(tok[0]))
             continue; /* not a table row: NCCL INFO lines, launcher noise */
         r->in_table = true;
+        r->awaiting_rows = false;
         if (kind == SC_INGEST_OSU && titled && out->collective[0] == '\0')
             return sc_err_set(err, SC_ERR_INPUT,
                               "%s:%d: %s is not judged (the collectives, osu_latency and osu_bw "
@@ -499,7 +558,9 @@ static void ingest__nccl_read_as(const ingest__reader_t *r, sc_foreign_t *out)
         r->header ? "header" : "no header (rows alone)", r->redop ? "; rows with redop" : "",
         r->noop ? "; rows without redop" : "", r->root ? "a root column" : "no root column",
         r->time_scale > 1 ? "ms (NCCL 1)" : "us", r->group == 8 ? ", per-iteration statistics" : "",
-        r->ranks > 0 ? ", device lines" : ", no device lines",
+        r->ranks == 0                ? ", no device lines"
+        : r->top_rank + 1 > r->ranks ? ", a device list cut short"
+                                     : ", device lines",
         r->tagged ? ", launcher tags taken off" : "");
 }
 
@@ -515,7 +576,7 @@ sc_status_t sc_ingest_text_visit(const char *path, sc_ingest_kind_t kind, sc_for
     FILE *f = fopen(path, "r");
     if (f == NULL)
         return sc_err_set(err, SC_ERR_INPUT, "%s: cannot open", path);
-    ingest__reader_t r = {.path = path, .group = 4, .visit = visit, .ctx = ctx};
+    ingest__reader_t r = {.path = path, .group = 4, .top_rank = -1, .visit = visit, .ctx = ctx};
     r.hosts = calloc(SC__HOSTS, sizeof(*r.hosts));
     sc_status_t status = r.hosts ? SC_OK : sc_err_set(err, SC_ERR_NOMEM, "no memory");
     snprintf(out->path, sizeof(out->path), "%s", path);
@@ -525,9 +586,10 @@ sc_status_t sc_ingest_text_visit(const char *path, sc_ingest_kind_t kind, sc_for
     fclose(f);
     if (kind == SC_INGEST_NCCL_TEXT)
         ingest__nccl_read_as(&r, out);
-    if (r.ranks > 0) {
-        out->gpus = r.ranks;
-        out->nodes = r.nhosts;
+    if (r.ranks > 0) { /* a list cut short still names its highest rank: its hosts are not all */
+        bool whole = r.top_rank + 1 == r.ranks;
+        out->gpus = r.top_rank + 1 > r.ranks ? r.top_rank + 1 : r.ranks;
+        out->nodes = whole ? r.nhosts : 0;
     }
     free(r.hosts);
     if (status == SC_OK && out->nrows == 0)
@@ -558,6 +620,11 @@ sc_status_t sc_ingest_complete(sc_foreign_t *f, sc_err_t *err)
     sc_status_t status = sc_coll_find(f->collective, "--collective", &coll, err);
     if (status != SC_OK)
         return status;
+    if (f->gpus > 0 && f->nodes <= 0 && strcmp(f->tool, "osu") != 0)
+        return sc_err_set(err, SC_ERR_INPUT,
+                          "%s: its device list is cut short (ranks up to %d, not every line): "
+                          "give --nodes",
+                          f->path, f->gpus - 1);
     if (f->gpus <= 0 || f->nodes <= 0)
         return sc_err_set(err, SC_ERR_INPUT,
                           "%s: %s output does not say how many ranks ran on how many nodes: give "

@@ -26,17 +26,45 @@ READ = [
 ]
 REFUSED = [
     ("misread.txt", "allreduce", "misread.txt:19: a time of 99.31 and an algbw of 173.79 GB/s do not agree"),
+    # the same run twice in one file: its second table is refused at its first row
+    ("two-runs.txt", "allreduce", "two-runs.txt:42: 1024 B again after 1073741824 B (float sum root -1): "
+                                  "a second run in the file, as its second 'Collective test starting' line "
+                                  "says"),
+    # a line that is neither a row nor a log line between the header and the rows
+    ("garbage.txt", "allreduce", "garbage.txt:16: '<<<<<<<' inside the table is neither a row nor a log line"),
     ("osu_mbw_mr.txt", "sendrecv", "osu_mbw_mr.txt:4: OSU MPI Multiple Bandwidth / Message Rate Test v7.3 "
                                    "is not judged"),
 ]
 
 
-def judge(wd, name, collective):
+def judge(wd, name, collective, flags=None):
+    """judge on one sample: --collective, --gpus 8 --nodes 1 unless flags are given."""
     out = os.path.join(wd, name + ".json")
-    rc, stdout, err, _ = scalecheck1(["judge", "--topology", DGX, "--collective", collective, "--gpus",
-                                      "8", "--nodes", "1", "--results-dir", os.path.join(wd, "r"),
-                                      "--json", out, os.path.join(DATA, name)])
+    given = ["--collective", collective, "--gpus", "8", "--nodes", "1"] if flags is None else flags
+    rc, stdout, err, _ = scalecheck1(["judge", "--topology", DGX, *given, "--results-dir",
+                                      os.path.join(wd, "r"), "--json", out, os.path.join(DATA, name)])
     return rc, stdout, err, load_json(out) if os.path.exists(out) else None
+
+
+def said_alone(wd):
+    """What a file says for itself, no flags: the footer ('Collective test concluded') names the
+    collective; a device list cut short counts its ranks from the highest, asks for --nodes, and
+    the flags win over what it lists."""
+    rc, stdout, err, doc = judge(wd, "footer-only.txt", None, [])
+    expect(rc in (0, 1) and doc is not None and doc["results"][0]["collective"] == "allreduce" and
+           doc["ranks"] == 8, f"footer-only: exit {rc}\n{err[-400:]}")
+    rc, _, err, doc = judge(wd, "cut-list.txt", None, ["--collective", "allreduce"])
+    expect(rc == 2 and doc is None and "cut-list.txt: its device list is cut short (ranks up to 15, "
+           "not every line): give --nodes" in err, f"cut list: exit {rc}\n{err[-400:]}")
+    rc, stdout, err, doc = judge(wd, "cut-list.txt", None, ["--collective", "allreduce", "--nodes", "2"])
+    expect(rc in (0, 1) and doc["ranks"] == 16 and doc["nhosts"] == 2 and
+           "a device list cut short" in stdout, f"cut list, --nodes 2: exit {rc}, {doc and doc['ranks']}")
+    rc, _, err, doc = judge(wd, "cut-list.txt", None, ["--collective", "allreduce", "--gpus", "8",
+                                                       "--nodes", "1"])
+    expect(rc in (0, 1) and doc["ranks"] == 8 and doc["nhosts"] == 1,
+           f"cut list, --gpus 8 --nodes 1: exit {rc}, {doc and (doc['ranks'], doc['nhosts'])}")
+    print("footer-only.txt: the footer names allreduce; cut-list.txt: 16 ranks from 'Rank 15', "
+          "--nodes asked for, the flags win")
 
 
 def rows_of(doc):
@@ -70,6 +98,7 @@ def test():
     ms = rows_of(judge(wd, "nccl1-ms.txt", "allreduce")[3])
     expect(abs(ms[(10000000, False)]["time_us"] - 67.0) < 0.01,
            f"NCCL 1's 0.067 ms is 67 us: {ms[(10000000, False)]['time_us']}")
+    said_alone(wd)
     for name, collective, message in REFUSED:
         before = run_dirs(os.path.join(wd, "r"))
         rc, _, err, doc = judge(wd, name, collective)

@@ -94,8 +94,16 @@ def misread():
     return out
 
 
+def cut_list():
+    """A device list cut short (a log's tail kept): only the last of 16 ranks on 2 nodes."""
+    out = [line for line in modern() if "Rank " not in line]
+    i = out.index("# Using devices")
+    return out[:i + 1] + [dev("new", 15, "node2").replace("device 15", "device  7")] + out[i + 1:]
+
+
 def main():
     m = modern()
+    rows_at = next(k for k, line in enumerate(m) if line.lstrip()[:1].isdigit())
     files = {
         "nccl-tests-2.13.txt": m,
         "rows-only.txt": [line for line in m if not line.startswith("#")],
@@ -107,6 +115,11 @@ def main():
         "indented.txt": ["    " + line for line in m],
         "nccl1-ms.txt": nccl1(),
         "misread.txt": misread(),
+        "footer-only.txt": m + ["# Collective test concluded: all_reduce_perf"],
+        "cut-list.txt": cut_list(),
+        "two-runs.txt": (["# Collective test starting: all_reduce_perf"] + m +
+                         ["# Collective test starting: all_reduce_perf"] + m),
+        "garbage.txt": m[:rows_at] + ["<<<<<<< HEAD"] + m[rows_at:],
         "osu_mbw_mr.txt": ["# OSU MPI Multiple Bandwidth / Message Rate Test v7.3",
                            "# [ pairs: 1 ] [ window size: 64 ]",
                            "# Size                  MB/s        Messages/s"] +
