@@ -19,8 +19,16 @@ typedef struct {
     const char *topology, *workload, *collective, *json_path, *algo;
     uint64_t sizes[MODEL_MAX];
     int nsizes, gpus[MODEL_MAX], ngpus, nodes[MODEL_MAX], nnodes, tp, pp;
+    bool gpus_asked; /* --gpus given: its points are priced across nodes too */
     bool help;
 } model__opts_t;
+
+/* Whether a point is priced: on one node any GPU count; across nodes whole nodes by default,
+ * and every GPU count --gpus names (1 GPU on each of 2 nodes is a shape too). */
+static bool model__point_wanted(const sc_topology_t *t, const model__opts_t *o, int ig, int in)
+{
+    return o->nodes[in] == 1 || o->gpus[ig] == t->gpus_per_node || o->gpus_asked;
+}
 
 static sc_status_t model__ints(const char *flag, const char *v, int *out, int *n, sc_err_t *err)
 {
@@ -120,8 +128,8 @@ static void model__collectives(const sc_topology_t *t, const model__opts_t *o,
         for (int in = 0; in < o->nnodes; in++)
             for (int ig = 0; ig < o->ngpus; ig++)
                 for (int is = 0; is < o->nsizes; is++) {
-                    if (o->nodes[in] > 1 && o->gpus[ig] != t->gpus_per_node)
-                        continue; /* across nodes: whole nodes */
+                    if (!model__point_wanted(t, o, ig, in))
+                        continue;
                     sc_prediction_t p;
                     sc_model_collective(t, *c, (double)o->sizes[is], o->gpus[ig], o->nodes[in], &p);
                     printf("  %-13s %12llu %6d %6d %-13s %-8s %12.2f %10.2f %10.2f\n", (*c)->name,
@@ -167,7 +175,7 @@ static sc_status_t model__curve(const sc_topology_t *t, const model__opts_t *o,
     sc_scale_base_t base = {0, 0, w.scaling == SC_SCALING_MODEL};
     for (int in = 0; in < o->nnodes; in++)
         for (int ig = 0; ig < o->ngpus; ig++) {
-            if (o->nodes[in] > 1 && o->gpus[ig] != t->gpus_per_node)
+            if (!model__point_wanted(t, o, ig, in))
                 continue;
             sc_step_prediction_t p;
             sc_err_t skip;
@@ -216,6 +224,7 @@ int sc_cmd_model(const sc_rte_t *rte, int argc, char **argv)
     if (o.nsizes == 0)
         for (uint64_t s = 8; s <= (1ull << 30) && o.nsizes < MODEL_MAX; s *= 8)
             o.sizes[o.nsizes++] = s;
+    o.gpus_asked = o.ngpus > 0;
     if (o.ngpus == 0)
         o.ngpus = model__powers(o.gpus, topo.gpus_per_node);
     for (int i = 0; i < o.ngpus; i++)

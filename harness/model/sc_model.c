@@ -133,7 +133,7 @@ static void model__tree_or_sharp(const sc_topology_t *t, const sc_coll_t *c, dou
 static void model__multi_node(const sc_topology_t *t, const sc_coll_t *c, double size, int g,
                               int nodes, sc_prediction_t *out)
 {
-    sc_hop_t node = sc_topology_node_hop(t, size, g), net = sc_topology_net_hop(t, size, nodes);
+    sc_hop_t node = sc_topology_node_hop(t, size, g), net = sc_topology_net_hop(t, size, nodes, g);
     double ai = node.latency_us, an = net.latency_us, Bnode = net.GBps;
     double Bi = g > 1 ? node.GBps : 1e9;
     double B = Bi < Bnode ? Bi : Bnode;

@@ -214,9 +214,10 @@ typedef struct {
 /* Inside a node of `gpus`: the calibrated regime of `bytes` (stated), else intra.latency_us and
  * the ring's bandwidth (not stated: NCCL's tuner prices its NVLink and PCIe steps itself). */
 sc_hop_t sc_topology_node_hop(const sc_topology_t *t, double bytes, int gpus);
-/* Between `nodes`: the calibrated regime of `bytes`, else nics.latency_us (each switch tier on
- * the way adds half of it) and the node's NICs (the leaves' oversubscription off a rail). */
-sc_hop_t sc_topology_net_hop(const sc_topology_t *t, double bytes, int nodes);
+/* Between `nodes`, `gpus` of each taking part: the calibrated regime of `bytes`, else
+ * nics.latency_us (each switch tier on the way adds half of it) and the NICs those GPUs drive
+ * (each its share of the node's, at least one; the leaves' oversubscription off a rail). */
+sc_hop_t sc_topology_net_hop(const sc_topology_t *t, double bytes, int nodes, int gpus);
 /* How fast one GPU copies its memory (GB/s of bytes copied): calibrated, else half the
  * declared memory bandwidth (a copy reads and writes every byte), else 0. */
 double sc_topology_memory_GBps(const sc_topology_t *t);

@@ -258,11 +258,24 @@ sc_hop_t sc_topology_node_hop(const sc_topology_t *t, double bytes, int gpus)
  * software (docs/REFERENCE.md §3.1). */
 #define SC__NET_HOP_DEFAULT_US 5.0
 
-sc_hop_t sc_topology_net_hop(const sc_topology_t *t, double bytes, int nodes)
+/* The share of a node's NICs that gpus of its GPUs drive: NCCL puts each channel's traffic on
+ * a NIC near its GPU, so each GPU brings its own share of them (at least one NIC) - one GPU of
+ * a DGX H100 reaches one of its eight. */
+static double topology_paths__nic_share(const sc_topology_t *t, int gpus)
 {
+    if (gpus <= 0 || t->gpus_per_node <= 0 || gpus >= t->gpus_per_node || t->nics <= 0)
+        return 1.0;
+    long long per_gpu = (t->nics + t->gpus_per_node - 1) / t->gpus_per_node;
+    long long used = (long long)gpus * per_gpu;
+    return (double)(used < t->nics ? used : t->nics) / (double)t->nics;
+}
+
+sc_hop_t sc_topology_net_hop(const sc_topology_t *t, double bytes, int nodes, int gpus)
+{
+    double share = topology_paths__nic_share(t, gpus);
     const sc_regime_t *r = topology_paths__regime(&t->cal_inter, bytes);
     if (r != NULL)
-        return (sc_hop_t){r->latency_us, r->GBps, true};
+        return (sc_hop_t){r->latency_us, r->GBps * share, true};
     bool stated = !isnan(t->nic_latency_us);
     /* each switch tier on the way adds about half a NIC latency */
     double nic_us = stated ? t->nic_latency_us : SC__NET_HOP_DEFAULT_US;
@@ -270,6 +283,6 @@ sc_hop_t sc_topology_net_hop(const sc_topology_t *t, double bytes, int nodes)
     /* rail-optimised rings stay on their rail's leaf while the nodes fit under it: the leaves'
      * uplinks (and their oversubscription) are not on the way */
     bool one_leaf = t->rails && (t->nodes_per_leaf == 0 || nodes <= t->nodes_per_leaf);
-    double GBps = topology_paths__nics_GBps(t) / (one_leaf ? 1.0 : t->oversubscription);
+    double GBps = topology_paths__nics_GBps(t) * share / (one_leaf ? 1.0 : t->oversubscription);
     return (sc_hop_t){latency_us, GBps, stated};
 }

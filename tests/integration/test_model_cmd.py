@@ -62,12 +62,29 @@ def test():
                     os.path.join(ROOT, "workloads", "bert-large-dp.yaml"), "--gpus", "1,2,4,8",
                     "--nodes", "1,2,4"])
     curve = d["curve"]
-    expect([p["gpus"] for p in curve] == [1, 2, 4, 8, 16, 32], f"curve points {[p['gpus'] for p in curve]}")
+    # --gpus names GPUs per node: every count on every node count (1 GPU on each of 2 nodes is
+    # a shape too, with one NIC a node)
+    expect([(p["gpus"], p["nodes"]) for p in curve] ==
+           [(g * n, n) for n in (1, 2, 4) for g in (1, 2, 4, 8)],
+           f"curve points {[(p['gpus'], p['nodes']) for p in curve]}")
     expect(curve[0]["speedup"] == 1.0, "base speedup")
     expect(all(0 < p["efficiency"] <= 1.0001 for p in curve), "efficiency in (0, 1]")
     rc, out, err, _ = scalecheck1(["model"], timeout=60)
     expect(rc == 2 and "--topology: required" in err, f"no topology: {rc} {err}")
     test_algo(topo)
+    test_partial_nodes(topo)
+
+
+def test_partial_nodes(topo):
+    """Fewer GPUs than a node holds, across nodes: priced, not dropped, and through the NICs
+    those GPUs drive - one GPU of a DGX H100 reaches its own NIC of eight (400 Gb/s at 0.92:
+    46 GB/s, an all-reduce on 2 ranks moving busbw = algbw), two GPUs two NICs."""
+    d, out = model(["--topology", topo("dgx-h100"), "--gpus", "1,2", "--nodes", "2", "--size",
+                    "1G"])
+    rows = {p["gpus"]: p for p in d["predictions"]}
+    expect(sorted(rows) == [2, 4] and 40 <= rows[2]["busbw_GBps"] <= 47.5 and
+           1.8 <= rows[4]["busbw_GBps"] / rows[2]["busbw_GBps"] <= 2.2 and "allreduce" in out,
+           f"1 and 2 GPUs a node on 2 nodes: {d['predictions']}")
 
 
 def test_algo(topo):

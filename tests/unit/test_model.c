@@ -37,12 +37,12 @@ static void net_hop(void)
 {
     sc_topology_t t = synthetic();
     t.switch_tiers = 2;
-    sc_hop_t hop = sc_topology_net_hop(&t, 8, 4);
+    sc_hop_t hop = sc_topology_net_hop(&t, 8, 4, (int)t.gpus_per_node);
     SC_EXPECT(hop.stated);
     SC_EXPECT_NEAR(hop.latency_us, 2.0 * 2.0, 1e-12);
     SC_EXPECT_NEAR(hop.GBps, 100.0, 1e-9);
     t.nic_latency_us = NAN;
-    hop = sc_topology_net_hop(&t, 8, 4);
+    hop = sc_topology_net_hop(&t, 8, 4, (int)t.gpus_per_node);
     SC_EXPECT(!hop.stated && hop.latency_us > 0);
     /* each model: the same collective with a hop 10 us slower costs 10 us more a network step */
     const sc_library_t libs[] = {SC_LIB_mpi, SC_LIB_nccl};
