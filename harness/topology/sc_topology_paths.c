@@ -14,9 +14,14 @@
  * the neighbouring generation's fraction). */
 static const double topology_paths__pcie_raw_x16[] = {0, 4.0, 8.0, 15.75, 31.5, 63.0, 121.0, 242.0};
 static const double topology_paths__pcie_reach_x16[] = {0, 3.0, 6.0, 12.0, 25.0, 50.0, 96.0, 192.0};
-/* NVLink SHARP's all-reduce algbw against the line rate: 8x H100 reach ~275 GB/s algbw (480
- * busbw) of 450 (nccl-tests issue 212; NCCL issue 1455: algbw 258-273 GB/s on 5-8 GPUs). */
-#define SC__NVLS_EFFICIENCY 0.61
+/* NVLink SHARP's all-reduce algbw against the line rate on Hopper: 8x H100 reach ~275 GB/s
+ * algbw (480 busbw) of 450 (nccl-tests issue 212; NCCL issue 1455: algbw 258-273 GB/s on 5-8
+ * GPUs). Other generations scale it as NCCL's own tuner does (src/graph/tuning.cc,
+ * nvlsEfficiency: 0.85 on Hopper, 0.74 on Blackwell - NVLink 5 doubles the links' rate, its
+ * switches' reductions do not keep up in proportion). */
+#define SC__NVLS_EFFICIENCY      0.61
+#define SC__NVLS_HOPPER_TUNER    0.85
+#define SC__NVLS_BLACKWELL_TUNER 0.74
 /* A link's reachable share where neither NCCL's tables nor the file say (other vendors' links) */
 #define SC__LINK_EFFICIENCY 0.8
 /* Intel root complexes cut GPU peer-to-peer traffic into 64-byte TLPs: it costs 6/5 of its bytes
@@ -197,13 +202,26 @@ static double topology_paths__pcie_ring_GBps(const sc_topology_t *t, int gpus)
     return B;
 }
 
+/* The share of a GPU's NVLinks a ring over `gpus` GPUs of a full mesh reaches: a mesh of G
+ * GPUs gives each pair links / (G - 1) of them (a 4-GPU NV4 board: 4 of 12), and NCCL's rings
+ * over k GPUs use the links to the k - 1 others in the ring - a pair of GPUs of an NV4 mesh moves
+ * 4 links' worth, not 12. Every other fabric reaches all of a GPU's links. */
+static double topology_paths__mesh_share(const sc_topology_t *t, int gpus)
+{
+    double g = (double)t->gpus_per_node;
+    if (t->fabric != SC_FABRIC_nvlink_mesh || g <= 2 || gpus < 2 || gpus >= g)
+        return 1.0;
+    return ((double)gpus - 1.0) / (g - 1.0);
+}
+
 double sc_topology_ring_GBps(const sc_topology_t *t, int gpus)
 {
     bool pcie = t->fabric == SC_FABRIC_pcie ||
                 (t->fabric == SC_FABRIC_nvlink_bridge && gpus > 2 && t->pcie_gen > 0);
     if (pcie && t->pcie_gen > 0)
         return topology_paths__pcie_ring_GBps(t, gpus);
-    return sc_topology_line_GBps(t) * sc_topology_link_share(t);
+    return sc_topology_line_GBps(t) * topology_paths__mesh_share(t, gpus) *
+           sc_topology_link_share(t);
 }
 
 double sc_topology_intra_GBps(const sc_topology_t *t)
@@ -222,7 +240,9 @@ double sc_topology_nvls_algbw_GBps(const sc_topology_t *t)
     double g = (double)t->gpus_per_node;
     if (t->nvls_busbw_GBps > 0 && g > 1)
         return t->nvls_busbw_GBps / (2.0 * (g - 1) / g);
-    return sc_topology_line_GBps(t) * SC__NVLS_EFFICIENCY;
+    double generation =
+        sc_topology_gpu_cc(t) >= 100 ? SC__NVLS_BLACKWELL_TUNER / SC__NVLS_HOPPER_TUNER : 1.0;
+    return sc_topology_line_GBps(t) * SC__NVLS_EFFICIENCY * generation;
 }
 
 /* The node's NICs as software reaches them (GB/s per direction), before the fabric above them. */

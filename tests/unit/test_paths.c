@@ -133,6 +133,28 @@ static void test_bridged_pairs(void)
     SC_EXPECT(busbw(&t, 1e10, 2, 1, &alg) > 2 * busbw(&t, 1e10, 4, 1, &alg) * 0.8);
 }
 
+/* A full NVLink mesh of 4 A100s (NV4: 12 links a GPU, 4 to each peer): two of them reach the 4
+ * links between them, three 8, all four every link; an NVSwitch reaches every link with any
+ * subset. NVLink SHARP on Blackwell at NCCL's tuner ratio of Hopper's (0.74 / 0.85). */
+static void test_mesh_and_generations(void)
+{
+    sc_topology_t t = hgx(2, 300);
+    t.fabric = SC_FABRIC_nvlink_mesh;
+    t.gpus_per_node = 4;
+    t.links_per_gpu = 12;
+    double link = 20.0; /* NCCL's reachable GB/s a link on SM80 */
+    SC_EXPECT_NEAR(sc_topology_ring_GBps(&t, 2), 4 * link, 1e-9);
+    SC_EXPECT_NEAR(sc_topology_ring_GBps(&t, 3), 8 * link, 1e-9);
+    SC_EXPECT_NEAR(sc_topology_ring_GBps(&t, 4), 12 * link, 1e-9);
+    t.fabric = SC_FABRIC_nvswitch;
+    SC_EXPECT_NEAR(sc_topology_ring_GBps(&t, 2), 12 * link, 1e-9);
+    sc_topology_t b = hgx(4, 900);
+    strcpy(b.gpu, "B300");
+    sc_topology_t h = hgx(3, 900); /* Hopper with Blackwell's links: only the generation differs */
+    SC_EXPECT_NEAR(sc_topology_nvls_algbw_GBps(&b) / sc_topology_nvls_algbw_GBps(&h), 0.74 / 0.85,
+                   1e-9);
+}
+
 /* The GPU's generation decides what NCCL reaches on a link (src/graph/topo.h). */
 static void test_generations(void)
 {
@@ -241,6 +263,7 @@ int main(void)
     test_pcie_tree();
     test_bridged_pairs();
     test_generations();
+    test_mesh_and_generations();
     test_staged_and_root_complex();
     test_across_nodes();
     return sc_test_done("test_paths");
