@@ -88,6 +88,31 @@ static void model__single_node(const sc_topology_t *t, const sc_coll_t *c, doubl
     model__finish(c, size, g, best, alg, out);
 }
 
+/* NVLSTree, NCCL's all-reduce across NVSwitch nodes: NVLink SHARP reduces inside each node, and
+ * a tree over the nodes carries each node's buffer through its NICs - once each way on 2 nodes
+ * (each node the root of one of NCCL's two trees and a leaf of the other), twice beyond (an inner
+ * node of one tree), where the ring sends 2(n-1)/n of it (NCCL's maintainers, NCCL issue 812;
+ * its tuner doubles NVLSTree's network bandwidth on 2 nodes, src/graph/tuning.cc). The slower
+ * of the two stages bounds it. --algo nvls forces it across nodes. */
+static void model__nvls_tree(const sc_topology_t *t, const sc_coll_t *c, double size, int g,
+                             int nodes, sc_hop_t net, model__cost_t *best, const char **alg)
+{
+    if (!sc_topology_nvls(t) || g < 2 || !model__is(c, SC_COLL_allreduce) ||
+        !model__may(t, SC_ALGO_nvls))
+        return;
+    double inside = sc_topology_nvls_algbw_GBps(t);
+    double across = nodes <= 2 ? net.GBps : net.GBps / 2.0;
+    double wire_us = size / ((inside < across ? inside : across) * 1e3);
+    sc_proto_price_t q = sc_model_proto_nvls(nodes, wire_us);
+    model__cost_t tree = sc_model_proto_applies(t)
+                             ? (model__cost_t){q.time_us, q.latency_us, q.protocol}
+                             : (model__cost_t){q.latency_us + wire_us, q.latency_us, ""};
+    if (tree.us < best->us || t->algo == SC_ALGO_nvls) {
+        *best = tree;
+        *alg = "nvlstree";
+    }
+}
+
 /* All-reduce across nodes by a tree (the ring's bandwidth term - NCCL's trees reach the ring's
  * busbw - with log2(nodes) network latencies) or by IB SHARP (inside each node a reduce-scatter
  * and an all-gather over its GPUs; between nodes each node's buffer crosses its NICs once each
@@ -113,6 +138,7 @@ static void model__tree_or_sharp(const sc_topology_t *t, const sc_coll_t *c, dou
             *alg = "tree";
         }
     }
+    model__nvls_tree(t, c, size, g, nodes, net, best, alg);
     if (t->sharp && model__may(t, SC_ALGO_sharp)) {
         double intra = g > 1 ? c->busbw_factor(g) * size / (Bi * 1e3) : 0.0;
         double inter = size / (Bnode * 1e3);

@@ -52,8 +52,11 @@ def test():
             expect(p["time_us"] > 0 and math.isclose(p["algbw_GBps"] * p["time_us"] * 1e3,
                                                      p["size_bytes"], rel_tol=1e-3),
                    f"{where}: algbw {p['algbw_GBps']} x time {p['time_us']} us != size")
-        inside = max((p["busbw_GBps"] for p in preds if p["nodes"] == 1), default=0)
-        across = [p["busbw_GBps"] for p in preds if p["nodes"] > 1]
+        # a buffer never crosses nodes faster than it is reduced inside one (algbw: a tree's
+        # busbw on 2 nodes may pass a node's, as NCCL's maintainers say - its factor counts
+        # 2(n-1)/n of the bytes, the tree sends fewer)
+        inside = max((p["algbw_GBps"] for p in preds if p["nodes"] == 1), default=0)
+        across = [p["algbw_GBps"] for p in preds if p["nodes"] > 1]
         expect(all(b <= inside * 1.0001 for b in across),
                f"{name}: across nodes {across} faster than inside one ({inside})")
 
@@ -78,12 +81,13 @@ def test():
 def test_partial_nodes(topo):
     """Fewer GPUs than a node holds, across nodes: priced, not dropped, and through the NICs
     those GPUs drive - one GPU of a DGX H100 reaches its own NIC of eight (400 Gb/s at 0.92:
-    46 GB/s, an all-reduce on 2 ranks moving busbw = algbw), two GPUs two NICs."""
+    46 GB/s, an all-reduce on 2 ranks moving busbw = algbw), two GPUs two NICs (twice the algbw,
+    whichever algorithm moves it)."""
     d, out = model(["--topology", topo("dgx-h100"), "--gpus", "1,2", "--nodes", "2", "--size",
                     "1G"])
     rows = {p["gpus"]: p for p in d["predictions"]}
     expect(sorted(rows) == [2, 4] and 40 <= rows[2]["busbw_GBps"] <= 47.5 and
-           1.8 <= rows[4]["busbw_GBps"] / rows[2]["busbw_GBps"] <= 2.2 and "allreduce" in out,
+           1.8 <= rows[4]["algbw_GBps"] / rows[2]["algbw_GBps"] <= 2.2 and "allreduce" in out,
            f"1 and 2 GPUs a node on 2 nodes: {d['predictions']}")
 
 
