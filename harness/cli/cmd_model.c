@@ -167,12 +167,13 @@ static sc_status_t model__curve(const sc_topology_t *t, const model__opts_t *o,
     sc_model_input_describe(t, &w, input, sizeof(input));
     printf("#\n# workload %s%s\n# %s\n# %s\n# %6s %6s %4s %3s %3s %11s %10s %10s %12s %8s %6s\n",
            w.name,
-           weak ? " (batch.scaling model: weak scaling - efficiency is the first point's step "
-                  "time over each one's, speedup the work done)"
+           weak ? " (batch.scaling model: weak scaling - the model grows with the GPUs; efficiency "
+                  "is per FLOP: the training FLOPs a GPU does a second against the first "
+                  "point's, speedup the FLOPs done)"
                 : "",
            compute, input, "gpus", "nodes", "dp", "tp", "pp", "compute_ms", "comm_ms", "step_ms",
            "samples/s", "speedup", weak ? "weak" : "eff");
-    sc_scale_base_t base = {0, 0, w.scaling == SC_SCALING_MODEL};
+    sc_scale_base_t base = {0, 0};
     for (int in = 0; in < o->nnodes; in++)
         for (int ig = 0; ig < o->ngpus; ig++) {
             if (!model__point_wanted(t, o, ig, in))
@@ -181,7 +182,7 @@ static sc_status_t model__curve(const sc_topology_t *t, const model__opts_t *o,
             sc_err_t skip;
             if (sc_model_step(t, &w, o->gpus[ig], o->nodes[in], 1.0, 1.0, &p, &skip) != SC_OK)
                 continue; /* the layout does not fit this point */
-            sc_scaling(&base, p.throughput, p.gpus, &p.speedup, &p.efficiency);
+            sc_scaling(&base, p.throughput, p.flops_per_sample, p.gpus, &p.speedup, &p.efficiency);
             printf("  %6d %6d %4d %3d %3d %11.3f %10.3f %10.3f %12.1f %8.3f %6.3f\n", p.gpus,
                    p.nodes, p.dp, p.tp, p.pp, p.compute_ms, p.comm_ms, p.step_ms, p.throughput,
                    p.speedup, p.efficiency);

@@ -243,6 +243,11 @@ double sc_workload_layer_forward_flops(const sc_workload_t *w)
     return 24.0 * s * h * h + 4.0 * s * s * h;
 }
 
+double sc_workload_train_flops_per_sample(const sc_workload_t *w)
+{
+    return 3.0 * sc_workload_layer_forward_flops(w) * (double)w->layers;
+}
+
 const sc_field_t *sc_workload_schema(void)
 {
     return workload__workload_fields;

@@ -103,5 +103,8 @@ double sc_workload_efficiency(const sc_workload_t *w);
 double sc_workload_samples_per_step(const sc_workload_t *w, const sc_layout_t *l);
 /* Forward FLOPs of one sample through one layer. */
 double sc_workload_layer_forward_flops(const sc_workload_t *w);
+/* A sample's training FLOPs: forward and backward (twice the forward) through every layer - the
+ * work a scaling efficiency counts (Megatron-LM's per-GPU FLOP/s). */
+double sc_workload_train_flops_per_sample(const sc_workload_t *w);
 
 #endif

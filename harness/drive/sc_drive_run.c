@@ -196,6 +196,15 @@ static void run__straggler(const sc_run_t *run, const run__own_t *own, int n, do
 
 /* Combines the point's per-rank measurements on the control communicator; rank 0 (always in
  * the point) fills p. */
+/* A sample's training FLOPs at a point of gpus (the model grows with them under
+ * batch.scaling model): what the curve's efficiency counts. */
+static double run__work_per_sample(const sc_run_t *run, int gpus)
+{
+    sc_workload_t at;
+    sc_workload_at(&run->w, gpus, &at);
+    return sc_workload_train_flops_per_sample(&at);
+}
+
 static void run__combine(sc_run_t *run, const sc_run_point_t *pt, const sc_layout_t *l,
                          sc_step_t *step, double *step_ms, MPI_Comm control, sc_point_t *p)
 {
@@ -240,9 +249,13 @@ static void run__combine(sc_run_t *run, const sc_run_point_t *pt, const sc_layou
     p->step_time_cv = st.cv;
     p->throughput = throughput;
     const sc_points_t *done = &run->doc.points; /* the first point is the base */
-    sc_scale_base_t base = {done->n ? done->items[0].throughput : 0,
-                            done->n ? done->items[0].gpus : 0, run->w.scaling == SC_SCALING_MODEL};
-    sc_scaling(&base, throughput, gpus, &p->speedup, &p->efficiency);
+    sc_scale_base_t base = {0, 0};
+    if (done->n > 0)
+        base = (sc_scale_base_t){done->items[0].throughput *
+                                     run__work_per_sample(run, done->items[0].gpus),
+                                 done->items[0].gpus};
+    sc_scaling(&base, throughput, run__work_per_sample(run, gpus), gpus, &p->speedup,
+               &p->efficiency);
     p->comm_fraction = frac / n;
     run__counts(&step->counts, steps, p);
 }

@@ -174,7 +174,7 @@ sc_status_t sc_compare_predict(const sc_topology_t *t, const sc_workload_t *w, i
     int per_node = t->gpus_per_node > 0 ? (int)t->gpus_per_node : 1;
     int list[64], n = compare__curve_gpus(per_node, gpus, list, 64);
     char why[256] = "";
-    sc_scale_base_t base = {0, 0, w->scaling == SC_SCALING_MODEL};
+    sc_scale_base_t base = {0, 0};
     for (int i = 0; i < n; i++) {
         int g = list[i], on_node = g < per_node ? g : per_node, nodes = g / on_node;
         sc_step_prediction_t p;
@@ -191,7 +191,7 @@ sc_status_t sc_compare_predict(const sc_topology_t *t, const sc_workload_t *w, i
             snprintf(why, sizeof(why), "the model prices no step on %d nodes (no network?)", nodes);
             continue;
         }
-        sc_scaling(&base, p.throughput, p.gpus, &p.speedup, &p.efficiency);
+        sc_scaling(&base, p.throughput, p.flops_per_sample, p.gpus, &p.speedup, &p.efficiency);
         /* Efficiency as the step's share of compute: what the curve's ratio to its first point
          * is when that point is one GPU, and still meaningful where the layout needs many
          * (GPT-3's 16): communication, pipeline bubbles and waits are what it loses. */

@@ -19,7 +19,7 @@ static void run_verdict__expect_curve(const sc_topology_t *t, const sc_run_shape
                                       sc_points_t *points,
                                       run_verdict__expected_t (*pick)(sc_point_t *))
 {
-    sc_scale_base_t base = {0, 0, s->w->scaling == SC_SCALING_MODEL};
+    sc_scale_base_t base = {0, 0};
     for (size_t i = 0; i < points->n; i++) {
         sc_point_t *p = &points->items[i];
         sc_step_prediction_t e;
@@ -29,7 +29,7 @@ static void run_verdict__expect_curve(const sc_topology_t *t, const sc_run_shape
             continue;
         run_verdict__expected_t out = pick(p);
         *out.step_ms = e.step_ms;
-        sc_scaling(&base, e.throughput, p->gpus, out.speedup, out.efficiency);
+        sc_scaling(&base, e.throughput, e.flops_per_sample, p->gpus, out.speedup, out.efficiency);
     }
 }
 

@@ -28,6 +28,8 @@ typedef struct {
     double compute_ms, comm_ms, step_ms; /* comm_ms: the step less its compute - exposed
                                             communication and pipeline waits */
     double throughput;                   /* samples/s */
+    double flops_per_sample;             /* a sample's training FLOPs here (the model grows
+                                            under batch.scaling model) */
     double speedup, efficiency;          /* against the first point of the curve */
 } sc_step_prediction_t;
 

@@ -277,6 +277,7 @@ static sc_status_t model_step__model_plan(const sc_topology_t *t, const sc_workl
     out->step_ms = step_us * 1e-3 > 1e-6 ? step_us * 1e-3 : 1e-6;
     out->comm_ms = out->step_ms - out->compute_ms > 0 ? out->step_ms - out->compute_ms : 0.0;
     out->throughput = sc_workload_samples_per_step(w, l) / (out->step_ms * 1e-3);
+    out->flops_per_sample = sc_workload_train_flops_per_sample(w);
     return SC_OK;
 }
 

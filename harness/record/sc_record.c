@@ -169,14 +169,15 @@ void sc_point_init(sc_point_t *p)
     p->slowest_lag_ms = p->step_without_slowest_ms = SC_ABSENT;
 }
 
-void sc_scaling(sc_scale_base_t *base, double throughput, int gpus, double *speedup,
-                double *efficiency)
+void sc_scaling(sc_scale_base_t *base, double throughput, double work_per_sample, int gpus,
+                double *speedup, double *efficiency)
 {
+    double rate = throughput * (work_per_sample > 0 ? work_per_sample : 1.0);
     if (base->gpus == 0)
-        *base = (sc_scale_base_t){throughput, gpus, base->weak};
-    double ratio = throughput / base->throughput, growth = (double)gpus / base->gpus;
-    *speedup = base->weak ? ratio * growth : ratio;
-    *efficiency = base->weak ? ratio : ratio / growth;
+        *base = (sc_scale_base_t){rate, gpus};
+    double ratio = rate / base->work_rate, growth = (double)gpus / base->gpus;
+    *speedup = ratio;
+    *efficiency = ratio / growth;
 }
 
 void sc_localization_free(sc_localization_t *l)

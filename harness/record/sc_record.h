@@ -201,18 +201,19 @@ void sc_point_init(sc_point_t *p);
 
 /* The point a curve is measured against: the first one that ran (gpus 0: none yet). */
 typedef struct {
-    double throughput;
+    double work_rate; /* its work a second: samples/s x a sample's FLOPs */
     int gpus;
-    bool weak; /* the model grows with the GPUs (batch.scaling model): weak scaling */
 } sc_scale_base_t;
 
-/* Speedup (throughput over the base's) and scaling efficiency (speedup over the growth in GPUs:
- * 1.0 is linear scaling) of a point; the first point given becomes the base. Weak scaling (the
- * work a GPU fixed, the model growing with them): the efficiency is the base's step time over
- * this one's - samples a step stay as they are, so the throughput's ratio - and the speedup is
- * that times the growth in GPUs (the work done). */
-void sc_scaling(sc_scale_base_t *base, double throughput, int gpus, double *speedup,
-                double *efficiency);
+/* Speedup and scaling efficiency of a point by the work done: samples/s x a sample's work
+ * (training FLOPs; 0: not known, a sample counts 1). Speedup is the work a second over the
+ * base's, efficiency the work a second a GPU over the base's (1.0 is linear scaling); the first
+ * point given becomes the base. With a fixed model that is samples/s over the base's and that
+ * over the growth in GPUs; where the model grows with the GPUs (batch.scaling model: weak
+ * scaling) a sample's FLOPs grow too, and the efficiency is per FLOP, as published weak-scaling
+ * tables give it (Megatron-LM: FLOP/s a GPU). */
+void sc_scaling(sc_scale_base_t *base, double throughput, double work_per_sample, int gpus,
+                double *speedup, double *efficiency);
 
 /* ---- the point-to-point matrix ---- */
 typedef struct {
