@@ -186,9 +186,14 @@ static double node__declared(const sc_topology_t *t, const char *kind)
         return t->nic_gbps > 0 ? t->nic_gbps / 8.0 * t->nic_efficiency : SC_ABSENT;
     if (strcmp(kind, "hbm") == 0)
         return t->gpu_memory_GBps > 0 ? t->gpu_memory_GBps * SC_HBM_COPY_SHARE : SC_ABSENT;
-    if (t->fabric != SC_FABRIC_nvswitch)
-        return SC_ABSENT; /* a mesh's pairs differ by their links: their median holds them */
-    double one = sc_topology_line_GBps(t) * sc_topology_link_share(t);
+    /* a full NVLink mesh gives every pair the same links (links / (G - 1)); a partial one (DGX-1's
+     * hybrid cube-mesh: 6 links among 8 GPUs) differs by pair, and their median holds them */
+    bool full_mesh = t->fabric == SC_FABRIC_nvlink_mesh && t->gpus_per_node > 1 &&
+                     t->links_per_gpu > 0 && t->links_per_gpu % (t->gpus_per_node - 1) == 0;
+    if (t->fabric != SC_FABRIC_nvswitch && !full_mesh)
+        return SC_ABSENT;
+    double one = full_mesh ? sc_topology_ring_GBps(t, 2) /* the pair's own links */
+                           : sc_topology_line_GBps(t) * sc_topology_link_share(t);
     return strcmp(kind, "peer-both") == 0 ? 2 * one : one;
 }
 

@@ -109,9 +109,46 @@ static void rules(void)
     sc_list_free(&checks);
 }
 
+/* A full NVLink mesh's pairs held to their own links: a 4-GPU NV4 board (12 links of 25 GB/s, 4
+ * a pair, NCCL's 20 of 25 on SM80: 80 GB/s a pair); a pair at half FAILs, the rest PASS. A
+ * partial mesh (6 links among 8 GPUs) is held to its pairs' median. */
+static void mesh_pairs(void)
+{
+    sc_topology_t t;
+    memset(&t, 0, sizeof(t));
+    snprintf(t.gpu, sizeof(t.gpu), "A100-SXM4-80GB");
+    t.fabric = SC_FABRIC_nvlink_mesh;
+    t.gpus_per_node = 4;
+    t.links_per_gpu = 12;
+    t.link_GBps = 25;
+    sc_node_rows_t rows = {0};
+    const double got[] = {79, 81, 40, 80};
+    for (int i = 0; i < 4; i++) {
+        sc_node_row_t *r = SC_LIST_PUSH(&rows);
+        snprintf(r->host, sizeof(r->host), "a");
+        snprintf(r->kind, sizeof(r->kind), "peer");
+        snprintf(r->what, sizeof(r->what), "GPU %d to GPU %d", i, (i + 1) % 4);
+        r->measured_GBps = got[i];
+        r->expected_GBps = SC_ABSENT;
+    }
+    sc_checks_t checks = {0};
+    sc_verdict_node(&rows, &t, &checks);
+    SC_EXPECT_NEAR(rows.items[0].expected_GBps, 80.0, 1e-9);
+    SC_EXPECT(rows.items[2].level == SC_LEVEL_FAIL && rows.items[0].level == SC_LEVEL_PASS &&
+              rows.items[3].level == SC_LEVEL_PASS);
+    sc_list_free(&checks);
+    t.gpus_per_node = 8;
+    t.links_per_gpu = 6; /* DGX-1: not every pair has a link */
+    sc_verdict_node(&rows, &t, &checks);
+    SC_EXPECT_NEAR(rows.items[0].expected_GBps, 79.5, 1e-9); /* the median of 79 81 40 80 */
+    sc_list_free(&rows);
+    sc_list_free(&checks);
+}
+
 int main(void)
 {
     distances();
     rules();
+    mesh_pairs();
     return sc_test_done("test_pci_tree");
 }
