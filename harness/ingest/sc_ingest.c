@@ -381,13 +381,16 @@ static sc_status_t ingest__series(ingest__reader_t *r, const char *key, uint64_t
         i++;
     if (i == r->nseries && r->nseries < INGEST__SERIES)
         snprintf(r->series[r->nseries++].key, sizeof(r->series[0].key), "%s", key);
-    else if (i < r->nseries && size <= r->series[i].size)
+    else if (i < r->nseries && size <= r->series[i].size) {
+        char said[96] = "";
+        if (r->runs > 1)
+            snprintf(said, sizeof(said),
+                     ", as its second 'Collective test starting' line (%d) says", r->run_line);
         return sc_err_set(err, SC_ERR_INPUT,
                           "%s:%d: %" PRIu64 " B again after %" PRIu64
                           " B (%s): a second run in the file%s - judge each run's output alone",
-                          r->path, r->line, size, r->series[i].size, key,
-                          r->runs > 1 ? ", as its second 'Collective test starting' line says"
-                                      : "");
+                          r->path, r->line, size, r->series[i].size, key, said);
+    }
     if (i < r->nseries)
         r->series[i].size = size;
     return SC_OK;

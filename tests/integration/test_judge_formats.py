@@ -29,7 +29,7 @@ REFUSED = [
     # the same run twice in one file: its second table is refused at its first row
     ("two-runs.txt", "allreduce", "two-runs.txt:42: 1024 B again after 1073741824 B (float sum root -1): "
                                   "a second run in the file, as its second 'Collective test starting' line "
-                                  "says"),
+                                  "(26) says"),
     # a line that is neither a row nor a log line between the header and the rows
     ("garbage.txt", "allreduce", "garbage.txt:16: '<<<<<<<' inside the table is neither a row nor a log line"),
     ("osu_mbw_mr.txt", "sendrecv", "osu_mbw_mr.txt:4: OSU MPI Multiple Bandwidth / Message Rate Test v7.3 "
