@@ -866,7 +866,10 @@ def mode_node():
     one, both = ([r["measured_GBps"] for r in kinds[k]] for k in ("peer", "peer-both"))
     sm = [r["measured_GBps"] for k in ("peer-sm-read", "peer-sm-write") for r in kinds[k]]
     # the model: Gen5 x16 at 0.87 of 63 GB/s, HBM3 at 0.9 of 3352, NVLink 450 each way
-    expect(all(45 < x < 56 for x in pcie) and all(2500 < x < 3100 for x in hbm) and
+    # (under a sanitizer the stand-in's own bookkeeping, a few us a copy, weighs on a 22 us
+    # copy within a GPU: 0.82 of its model beside the suite, still inside its verdict's band)
+    hbm_low = 2300 if sanitized else 2500
+    expect(all(45 < x < 56 for x in pcie) and all(hbm_low < x < 3100 for x in hbm) and
            all(360 < x < 460 for x in one + sm) and all(720 < x < 920 for x in both),
            f"healthy figures: PCIe {min(pcie):.1f}-{max(pcie):.1f}, HBM {min(hbm):.0f}-"
            f"{max(hbm):.0f}, pairs {min(one):.0f}-{max(one):.0f}, both ways {min(both):.0f}-"
