@@ -347,6 +347,7 @@ static void *fc__stream_main(void *arg)
         fc_node_t *node = s->head;
         s->busy = 1;
         pthread_mutex_unlock(&s->lock);
+        node->work->enqueued_ms = node->enqueued_ms; /* this run's, on the thread that runs it */
         node->work->run(node->work);
         s->last_end_ms = fc__now_ms();
         if (s->copy_done_ms > 0) { /* after a modelled copy the host's bookkeeping is not the
@@ -435,7 +436,7 @@ cudaError_t fakecuda_enqueue(cudaStream_t stream, fc_work_t *work)
         return fc__ret(cudaErrorMemoryAllocation);
     }
     node->work = work;
-    work->enqueued_ms = fc__now_ms();
+    node->enqueued_ms = fc__now_ms();
     pthread_mutex_lock(&s->lock);
     int captured = s->capture != NULL;
     if (captured) { /* recorded, not run */

@@ -11,6 +11,7 @@
 typedef struct fc_node {
     fc_work_t *work;
     struct fc_node *next;
+    double enqueued_ms; /* when it went onto its stream (a graph's work goes on again and again) */
 } fc_node_t;
 
 struct CUgraph_st {

@@ -1,6 +1,5 @@
 /* fake_cudart_api.c - the emulated CUDA runtime's events, graphs, devices, errors and launch entry
  * points (fake_cudart.c says what it emulates). */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,12 +30,8 @@ static void fc__event_run(fc_work_t *w)
 {
     fc_event_work_t *e = (fc_event_work_t *)w;
     pthread_mutex_lock(&e->event->lock);
-    /* the stream's clock: the host's, less what modelled copies stopped (fake_cudart_copy.c),
-     * when the stream reached it - as the previous work ended, or as it was enqueued on an idle
-     * stream: a GPU stamps the event there, and this stream's thread taking the next node is
-     * none of the device's time */
-    double reached = fmax(w->enqueued_ms, e->stream->last_end_ms);
-    e->event->ms = (reached > 0 ? reached : fc__now_ms()) - e->stream->frozen_ms;
+    /* the stream's clock: the host's, less what modelled copies stopped (fake_cudart_copy.c) */
+    e->event->ms = fc__now_ms() - e->stream->frozen_ms;
     if (e->generation > e->event->completed)
         e->event->completed = e->generation;
     pthread_cond_broadcast(&e->event->changed);

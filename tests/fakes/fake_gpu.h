@@ -18,7 +18,7 @@ struct fc_work {
     void (*destroy)(fc_work_t *work);
     atomic_int refs;
     const char *what;   /* for messages */
-    double enqueued_ms; /* when it went onto its stream (fakecuda_enqueue) */
+    double enqueued_ms; /* when this run of it went onto its stream (set as it runs) */
 };
 
 /* Puts work on stream (NULL: the legacy default stream), or into the stream's capture. Takes
