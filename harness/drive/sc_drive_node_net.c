@@ -98,9 +98,9 @@ static sc_status_t node_net__transfer(const sc_drive_node_opts_t *o, sc_comm_t *
     void *send = sc_comm_alloc(world, bytes), *recv = sc_comm_alloc(world, bytes);
     sc_status_t status = send && recv ? sc_comm_timer_reserve(world, 2, err)
                                       : sc_err_set(err, SC_ERR_NOMEM,
-                                                   "rank %d: no GPU memory for the NIC transfers "
-                                                   "(2 x %zu bytes)",
-                                                   world->rank, bytes);
+                                                   "rank %d (host %s): no GPU memory for the NIC "
+                                                   "transfers (2 x %zu bytes)",
+                                                   world->rank, world->rte->host, bytes);
     double best = 0, us = 0;
     if (status == SC_OK)
         status = node_net__batch(world, send, recv, bytes, to, from, 1, &us, err);

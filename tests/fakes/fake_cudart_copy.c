@@ -389,7 +389,6 @@ typedef struct {
     size_t bytes;
     int engine_device; /* whose copy engine runs it: the stream's device's */
     cudaStream_t stream;
-    double enqueued_ms;
     fc_copy_model_t model;
 } fc_model_copy_t;
 
@@ -435,6 +434,15 @@ static void fc__engine_init(void)
         pthread_mutex_init(&fc__engine[d], NULL);
 }
 
+/* Until the host's clock reads end_ms (absolute, on the clock: no naps' drift). */
+static void fc__sleep_until_ms(double end_ms)
+{
+    double end = end_ms * 1e-3;
+    struct timespec until = {(time_t)end, (long)((end - (double)(time_t)end) * 1e9)};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) != 0)
+        ;
+}
+
 static void fc__model_copy_run(fc_work_t *w)
 {
     fc_model_copy_t *c = (fc_model_copy_t *)w;
@@ -450,7 +458,7 @@ static void fc__model_copy_run(fc_work_t *w)
     /* on the device a copy starts once it is enqueued, its stream's work before it ended and
      * the engine is free: the host's threads coming later (scheduled out on shared cores) is
      * not the device's time */
-    double ready = fmax(fmax(c->enqueued_ms, c->stream->last_end_ms), fc__engine_free_ms[dev]);
+    double ready = fmax(fmax(c->base.enqueued_ms, c->stream->last_end_ms), fc__engine_free_ms[dev]);
     if (t0 > ready)
         c->stream->frozen_ms += t0 - ready;
     int sharing = 1;
@@ -458,12 +466,8 @@ static void fc__model_copy_run(fc_work_t *w)
         sharing = atomic_fetch_add(&fc__links.copying[c->model.port], 1) + 1;
     memmove(c->dst, c->src, c->bytes);
     double want = (double)c->bytes / (c->model.GBps / sharing * 1e9) * 1e3;
-    if (fc__now_ms() - t0 < want) { /* until the modelled end, on the clock: no naps' drift */
-        double end = (t0 + want) * 1e-3;
-        struct timespec until = {(time_t)end, (long)((end - (double)(time_t)end) * 1e9)};
-        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) != 0)
-            ;
-    }
+    if (fc__now_ms() - t0 < want)
+        fc__sleep_until_ms(t0 + want);
     if (c->model.port >= 0)
         atomic_fetch_sub(&fc__links.copying[c->model.port], 1);
     double done = fc__now_ms();
@@ -486,11 +490,8 @@ void fakecuda_stream_modelled(cudaStream_t stream, double ready_ms, double t0_ms
     if (want_ms <= 0)
         return;
     double now = fc__now_ms();
-    if (now - t0_ms < want_ms) { /* until the modelled end, on the clock */
-        double end = (t0_ms + want_ms) * 1e-3;
-        struct timespec until = {(time_t)end, (long)((end - (double)(time_t)end) * 1e9)};
-        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) != 0)
-            ;
+    if (now - t0_ms < want_ms) {
+        fc__sleep_until_ms(t0_ms + want_ms);
         now = t0_ms + want_ms;
     }
     const char *on = getenv("FAKE_CUDA_COPY_MODEL");
@@ -516,7 +517,6 @@ cudaError_t fakecuda_enqueue_model_copy(void *dst, const void *src, size_t bytes
     c->bytes = bytes;
     c->engine_device = s != NULL ? s->device : fc__device;
     c->stream = s;
-    c->enqueued_ms = fc__now_ms();
     c->model = *model;
     return fakecuda_enqueue(stream, &c->base);
 }
