@@ -20,6 +20,7 @@ typedef struct {
     uint64_t sizes[MODEL_MAX];
     int nsizes, gpus[MODEL_MAX], ngpus, nodes[MODEL_MAX], nnodes, tp, pp;
     bool gpus_asked; /* --gpus given: its points are priced across nodes too */
+    bool symmetric;
     bool help;
 } model__opts_t;
 
@@ -100,6 +101,9 @@ static const sc_cli_opt_t model__options[] = {
     O(0, "algo", "NAME",
       "auto (default: the fastest the system has), ring, tree, nvls or sharp: price this one",
       SC_OPT_STRING, algo),
+    O(0, "symmetric", NULL,
+      "buffers registered as symmetric memory (nccl-tests -R 2): NCCL's symmetric kernels",
+      SC_OPT_FLAG, symmetric),
     O(0, "json", "FILE", "write the predictions as JSON to FILE", SC_OPT_STRING, json_path),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help),
     SC_OPT_END,
@@ -120,7 +124,7 @@ static int model__powers(int *out, long long limit)
 static void model__collectives(const sc_topology_t *t, const model__opts_t *o,
                                sc_prediction_rows_t *list)
 {
-    printf("# %-13s %12s %6s %6s %-13s %-8s %12s %10s %10s\n", "collective", "size(B)", "gpus",
+    printf("# %-13s %12s %6s %6s %-18s %-10s %12s %10s %10s\n", "collective", "size(B)", "gpus",
            "nodes", "algorithm", "protocol", "time_us", "algbw", "busbw");
     for (const sc_coll_t *const *c = sc_coll_list(); *c; c++) {
         if (strcmp(o->collective, "all") != 0 && strcmp(o->collective, (*c)->name) != 0)
@@ -132,7 +136,7 @@ static void model__collectives(const sc_topology_t *t, const model__opts_t *o,
                         continue;
                     sc_prediction_t p;
                     sc_model_collective(t, *c, (double)o->sizes[is], o->gpus[ig], o->nodes[in], &p);
-                    printf("  %-13s %12llu %6d %6d %-13s %-8s %12.2f %10.2f %10.2f\n", (*c)->name,
+                    printf("  %-13s %12llu %6d %6d %-18s %-10s %12.2f %10.2f %10.2f\n", (*c)->name,
                            (unsigned long long)o->sizes[is], o->gpus[ig] * o->nodes[in],
                            o->nodes[in], p.algorithm, p.protocol[0] ? p.protocol : "-", p.time_us,
                            p.algbw_GBps, p.busbw_GBps);
@@ -207,6 +211,8 @@ int sc_cmd_model(const sc_rte_t *rte, int argc, char **argv)
         status = sc_topology_load(o.topology, &topo, &err);
     if (status == SC_OK && !o.help)
         status = sc_topology_algo_choose("--algo", o.algo, &topo, &topo.algo, &err);
+    if (status == SC_OK && !o.help)
+        topo.symmetric = o.symmetric;
     if (status == SC_OK && !o.help)
         status = sc_files_check_output("--json", o.json_path, &err);
     const sc_coll_t *coll = NULL;

@@ -73,7 +73,8 @@ static sc_status_t judge__read(const sc_drive_judge_opts_t *o, const char *path,
  * fleet's million rows are never held) ---- */
 typedef struct {
     const sc_drive_judge_opts_t *o;
-    const sc_topology_t *t; /* NULL: no model, the rows are kept as they are */
+    const sc_topology_t *t;     /* NULL: no model, the rows are kept as they are */
+    const sc_topology_t *t_mpi; /* the same hardware under its MPI library (OSU's files) */
     const sc_foreign_t *files, *f;
     const sc_baseline_t *baseline;
     const sc_coll_t *coll;
@@ -137,6 +138,13 @@ static void judge__check_name(const judge__stream_t *s, const sc_case_row_t *row
         judge__cat(&at, end, parts[i]);
 }
 
+/* What a file's rows are held to: OSU measures the MPI library, whatever the system's collective
+ * library is - its algorithms and protocols, over the same hardware. */
+static const sc_topology_t *judge__model(const judge__stream_t *s)
+{
+    return s->t != NULL && strcmp(s->f->tool, "osu") == 0 ? s->t_mpi : s->t;
+}
+
 static bool judge__row(void *ctx, sc_case_row_t *row)
 {
     judge__stream_t *s = ctx;
@@ -146,7 +154,8 @@ static bool judge__row(void *ctx, sc_case_row_t *row)
     if (s->t != NULL) {
         char name[256];
         judge__check_name(s, row, name, sizeof(name));
-        sc_verdict_case(s->t, s->coll, f->gpus / f->nodes, f->nodes, name, row, &s->made);
+        sc_verdict_case(judge__model(s), s->coll, f->gpus / f->nodes, f->nodes, name, row,
+                        &s->made);
         if (!sc_digest_row(&s->digest, row))
             return false;
     }
@@ -167,7 +176,7 @@ static sc_status_t judge__stream_file(judge__stream_t *s, sc_err_t *err)
         return err->status; /* sc_ingest_complete found it before */
     const char *base = strrchr(f->path, '/');
     s->base = base ? base + 1 : f->path;
-    if (s->t != NULL && !sc_digest_init(&s->digest, s->t, f->gpus / f->nodes, f->nodes))
+    if (s->t != NULL && !sc_digest_init(&s->digest, judge__model(s), f->gpus / f->nodes, f->nodes))
         return sc_err_set(err, SC_ERR_NOMEM, "no memory");
     sc_status_t status = SC_OK;
     if (f->rows.n > 0) { /* nccl-tests -J: read whole (one run's sizes) */
@@ -310,7 +319,7 @@ int sc_drive_judge(const sc_drive_judge_opts_t *opts, int argc, char **argv)
     sc_drive_judge_opts_t o = *opts;
     sc_err_t err;
     sc_err_clear(&err);
-    sc_topology_t topo;
+    sc_topology_t topo = {0};
     sc_status_t status = SC_OK;
     if (o.topology != NULL)
         status = sc_topology_load(o.topology, &topo, &err);
@@ -318,6 +327,7 @@ int sc_drive_judge(const sc_drive_judge_opts_t *opts, int argc, char **argv)
         status = sc_err_set(&err, SC_ERR_USAGE, "--algo: needs --topology (it prices the model)");
     if (status == SC_OK && o.topology != NULL)
         status = sc_topology_algo_choose("--algo", o.algo, &topo, &topo.algo, &err);
+    topo.symmetric = o.symmetric;
     sc_baseline_t baseline = {0};
     if (status == SC_OK)
         status = sc_drive_baseline_load(o.baseline, &baseline, &err);
@@ -345,8 +355,11 @@ int sc_drive_judge(const sc_drive_judge_opts_t *opts, int argc, char **argv)
     }
     sc_err_t rows_err;
     sc_err_clear(&rows_err);
+    sc_topology_t mpi_topo = topo;
+    mpi_topo.library = SC_LIB_mpi;
     judge__stream_t stream = {.o = &o,
                               .t = o.topology ? &topo : NULL,
+                              .t_mpi = &mpi_topo,
                               .files = files,
                               .baseline = &baseline,
                               .doc = &doc,

@@ -13,6 +13,7 @@ typedef struct {
     sc_common_opts_t common; /* the shared options: the results directory, --name, --json */
     const char *topology, *collective, *baseline, *algo;
     int gpus, nodes;
+    bool symmetric; /* the files' runs registered symmetric memory (nccl-tests -R 2) */
     bool help;
     const char *files[JUDGE_MAX_FILES];
     int nfiles;

@@ -5,12 +5,15 @@
  * rings bounded by the node's NICs, a tree over nodes, or IB SHARP (the switches reduce: each
  * node's share crosses its NICs once each way). The smallest predicted time wins, as in NCCL's
  * tuner, unless the topology's `algo` (--algo) forces one; a forced algorithm the system lacks
- * falls back to the ring, as NCCL does. */
+ * falls back to the ring, as NCCL does. An MPI library on declared figures has algorithms and
+ * protocols of its own (sc_model_mpi.c). */
 #include "sc_model.h"
 
 #include <math.h>
 
+#include "model/sc_model_mpi.h"
 #include "model/sc_model_proto.h"
+#include "model/sc_model_symk.h"
 
 static bool model__is(const sc_coll_t *c, sc_coll_id_t id)
 {
@@ -66,6 +69,16 @@ static bool model__may(const sc_topology_t *t, sc_algo_t algo)
     return t->algo == SC_ALGO_auto || t->algo == (int)algo;
 }
 
+/* A run on symmetric buffers: NCCL's symmetric kernel for it (sc_model_symk.c), whose own model
+ * knows the kernel, not the links: its bytes still cross them no faster than the best of the
+ * other algorithms moves them (what the kernel saves is latency). */
+static model__cost_t model__symmetric(const sc_topology_t *t, const sc_coll_t *c, double size,
+                                      int g, model__cost_t regular)
+{
+    double us = sc_model_symk_us(t, c, size, g), line_us = regular.us - regular.latency_us;
+    return us > line_us ? (model__cost_t){us, us - line_us, ""} : (model__cost_t){line_us, 0, ""};
+}
+
 static void model__single_node(const sc_topology_t *t, const sc_coll_t *c, double size, int g,
                                sc_prediction_t *out)
 {
@@ -84,6 +97,10 @@ static void model__single_node(const sc_topology_t *t, const sc_coll_t *c, doubl
             best = nvls;
             alg = "nvls";
         }
+    }
+    if (sc_model_symk_applies(t, c, g, 1)) {
+        best = model__symmetric(t, c, size, g, best);
+        alg = "symmetric";
     }
     model__finish(c, size, g, best, alg, out);
 }
@@ -220,6 +237,10 @@ void sc_model_collective(const sc_topology_t *t, const sc_coll_t *coll, double s
     if (n <= 1) {
         model__cost_t copy = model__one_gpu(t, size_bytes);
         model__finish(coll, size_bytes, 1, copy, "local", out);
+    } else if (sc_model_mpi_applies(t)) {
+        sc_mpi_price_t q = sc_model_mpi(t, coll, size_bytes, gpus_per_node, nodes);
+        model__finish(coll, size_bytes, n, (model__cost_t){q.time_us, q.latency_us, q.protocol},
+                      q.algorithm, out);
     } else if (nodes <= 1) {
         model__single_node(t, coll, size_bytes, gpus_per_node, out);
     } else {

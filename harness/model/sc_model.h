@@ -11,8 +11,10 @@
 #include "topology/sc_topology.h"
 
 typedef struct {
-    const char *algorithm; /* "ring", "tree", "nvls", "hierarchical", "p2p", "local" */
-    const char *protocol;  /* NCCL's: "LL", "LL128", "Simple"; "" where none is priced */
+    const char *algorithm; /* "ring", "tree", "nvls", "nvlstree", "sharp", "p2p", "local"; MPI's
+                              (sc_model_mpi.h) */
+    const char *protocol;  /* NCCL's: "LL", "LL128", "Simple"; MPI's "eager", "rendezvous"; ""
+                              where none is priced */
     double time_us;
     double latency_us; /* the part of time_us that is not bytes at the path's rate */
     double algbw_GBps;

@@ -68,6 +68,9 @@ static const sc_field_t topology__topology_fields[] = {
      "share of the path's rate a collective reaches (default by fabric)"},
     {"intra.latency_us", SC_FIELD_NUMBER, T(intra_latency_us), 0, false, 0, 1e6, NULL,
      "latency of one step inside the node, us"},
+    {"intra.eager_bytes", SC_FIELD_NUMBER, T(intra_eager_bytes), 0, false, 0, 1e9, NULL,
+     "MPI (host path, OSU): the largest message sent eagerly inside a node, bytes "
+     "(default " SC_MPI_SHM_EAGER_TEXT ")"},
     {"intra.pcie_gen", SC_FIELD_INT, T(pcie_gen), 0, false, 1, 7, NULL,
      "PCIe generation of the GPU links (the platform's, when lower than the card's)"},
     {"intra.pcie_lanes", SC_FIELD_INT, T(pcie_lanes), 0, false, 1, 32, NULL, "PCIe lanes per GPU"},
@@ -94,6 +97,9 @@ static const sc_field_t topology__topology_fields[] = {
      "share of the line rate a NIC delivers"},
     {"nics.latency_us", SC_FIELD_NUMBER, T(nic_latency_us), 0, false, 0, 1e6, NULL,
      "latency of one step across the network, us"},
+    {"nics.eager_bytes", SC_FIELD_NUMBER, T(nic_eager_bytes), 0, false, 0, 1e9, NULL,
+     "MPI (host path, OSU): the largest message sent eagerly between nodes, bytes "
+     "(default " SC_MPI_NET_EAGER_TEXT ")"},
     {"nics.rails", SC_FIELD_BOOL, T(rails), 0, false, 0, 0, NULL,
      "rail-optimised: NIC k of every node on the same leaf switches"},
     {"inter", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "the fabric between nodes"},

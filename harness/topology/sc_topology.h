@@ -111,6 +111,8 @@ typedef struct {
     double intra_efficiency;   /* reachable fraction for NCCL-class software; 0: from the path
                                   (docs/REFERENCE.md section 2) */
     double intra_latency_us;   /* per algorithm step */
+    double intra_eager_bytes;  /* an MPI message's largest eager size inside a node (0: the
+                                  library's default, sc_defaults.h) */
     long long pcie_gen, pcie_lanes;
     bool p2p;
     long long nvswitch_gen; /* 1 (V100) .. 4 (B200); NVLink SHARP from gen 3 */
@@ -125,14 +127,18 @@ typedef struct {
     /* nics */
     long long nics;
     double nic_gbps, nic_efficiency;
-    double nic_latency_us; /* NaN: not stated (sc_topology_net_hop's default prices it) */
-    bool rails;            /* rail-optimised: NIC k of every node on the same leaf switches */
+    double nic_latency_us;  /* NaN: not stated (sc_topology_net_hop's default prices it) */
+    double nic_eager_bytes; /* an MPI message's largest eager size between nodes (0: default) */
+    bool rails;             /* rail-optimised: NIC k of every node on the same leaf switches */
     /* inter */
     long long switch_tiers, nodes_per_leaf;
     double oversubscription; /* at the leaves' uplinks: rings crossing the spine share them */
     bool sharp;              /* IB SHARP: the switches reduce (NCCL's CollNet) */
     /* what a run forced (--algo), not read from the file */
     int algo; /* sc_algo_t */
+    /* what a run did (--symmetric), not read from the file: its buffers were registered as
+     * symmetric windows (nccl-tests -R 2), so NCCL's symmetric kernels run its collectives */
+    bool symmetric;
     /* training: what the model adds to the communication (topologies/README.md, calibration) */
     double step_jitter, overlap_slowdown;
     double overlap; /* fraction of a started collective's progress kept while compute runs */

@@ -39,6 +39,16 @@
  * (docs/REFERENCE.md, link rates) - the topology's nic_efficiency unless it states its own, and
  * what node's transfers through each NIC are held to (in the copies' bands). */
 #define SC_NIC_EFFICIENCY 0.92
+/* An MPI library sends a message eagerly (into the receiver's buffers, one latency) up to a
+ * limit and by rendezvous above it (a request and a reply before the data: two latencies more).
+ * The limits where the topology states none (intra.eager_bytes, nics.eager_bytes): Open MPI's
+ * shared-memory BTL sends eagerly up to 4 KiB (btl_sm_eager_limit), and over InfiniBand UCX
+ * and Open MPI's openib switch between 8 and 16 KiB (osu_latency jumps there; openib's
+ * btl_openib_eager_limit is 12 KiB): 8 KiB (docs/REFERENCE.md §3.4). */
+#define SC_MPI_SHM_EAGER_BYTES 4096
+#define SC_MPI_SHM_EAGER_TEXT  SC_DEFAULT_TEXT(SC_MPI_SHM_EAGER_BYTES)
+#define SC_MPI_NET_EAGER_BYTES 8192
+#define SC_MPI_NET_EAGER_TEXT  SC_DEFAULT_TEXT(SC_MPI_NET_EAGER_BYTES)
 /* The backend's bound for a --timeout of timeout_s (<= 0: none). */
 #define SC_BACKEND_TIMEOUT_S(timeout_s)                                                            \
     ((timeout_s) > 0 ? (timeout_s) + SC_DEFAULT_BACKEND_GRACE_S : (timeout_s))

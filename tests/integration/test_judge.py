@@ -14,11 +14,11 @@ DGX = os.path.join(ROOT, "topologies", "dgx-a100.yaml")
 SIZES = [8 << (3 * i) for i in range(10)]  # 8 B .. 1 GiB
 
 
-def expected_times(gpus, nodes, collective="allreduce"):
+def expected_times(gpus, nodes, collective="allreduce", topology=DGX, sizes=SIZES):
     wd = workdir("judge-model")
     path = os.path.join(wd, "m.json")
-    rc, _, err, _ = scalecheck1(["model", "--topology", DGX, "--collective", collective, "--size",
-                                 ",".join(map(str, SIZES)), "--gpus", str(gpus // nodes),
+    rc, _, err, _ = scalecheck1(["model", "--topology", topology, "--collective", collective, "--size",
+                                 ",".join(map(str, sizes)), "--gpus", str(gpus // nodes),
                                  "--nodes", str(nodes), "--json", path])
     expect(rc == 0, f"model: {rc} {err}")
     return {p["size_bytes"]: p["time_us"] for p in load_json(path)["predictions"]
@@ -90,7 +90,9 @@ def osu(path, title, header, rows):
 def judge(wd, files, *extra, want_rc=None):
     base = os.path.join(wd, "results")
     rc, out, err, _ = scalecheck1(["judge", "--topology", DGX, "--results-dir", base, *extra] + files)
-    dirs = sorted(os.listdir(base)) if os.path.isdir(base) else []
+    # in the order written (a name's counter passes 9: "-10" sorts before "-9")
+    dirs = sorted(os.listdir(base), key=lambda d: os.path.getmtime(os.path.join(base, d))) \
+        if os.path.isdir(base) else []
     if want_rc is not None:
         expect(rc == want_rc, f"judge {files} {extra}: exit {rc}, want {want_rc}\n{out[-600:]}\n{err[-600:]}")
     return rc, out, err, [os.path.join(base, d) for d in dirs]
@@ -157,6 +159,32 @@ def staged_pcie(wd):
         print(f"staged PCIe {name} ({busbw} GB/s): exit {rc}, {verdicts}")
 
 
+def symmetric(wd):
+    """Symmetric memory (nccl-tests -R 2): a log from the published figure - a small all-reduce
+    on 2 B200 of about 9 us (NVIDIA/nccl-tests issue 333) - with the bandwidth of the links
+    beyond it (the B300 HGX's, NVLink 5), held to NCCL's symmetric kernels with --symmetric
+    (their LL all-reduce: 11 us and a little on Blackwell): it PASSes; at 50 us (a launch path
+    gone slow) the small rows FAIL."""
+    topo = os.path.join(ROOT, "tests", "data", "published", "b300-hgx.yaml")
+    sizes = [8 << (2 * i) for i in range(13)]  # 8 B .. 128 MiB
+    line = expected_times(2, 1, topology=topo, sizes=[1 << 30])[1 << 30] / (1 << 30)
+    for name, floor, want in [("healthy", 9.0, 0), ("slow", 50.0, 1)]:
+        path = os.path.join(wd, f"symmetric-{name}.txt")
+        nccl_text(path, {s: (floor + s * line) / 1.03 for s in sizes}, 2, ["b300-01"])
+        base = os.path.join(wd, f"symmetric-{name}")
+        rc, out, err, _ = scalecheck1(["judge", "--topology", topo, "--symmetric",
+                                       "--results-dir", base, path])
+        _, doc = judged(os.path.join(base, os.listdir(base)[0]))
+        rows = [c for c in doc["checks"] if c["source"] == "model"]
+        failed = [c["name"] for c in rows if c["verdict"] == "FAIL"]
+        small = [c["expected"] for c in rows if " 8 B " in c["name"]]
+        expect(small and all(11.0 < e < 11.6 for e in small), f"symmetric 8 B priced {small}")
+        expect(rc == want, f"symmetric {name}: exit {rc}, want {want}: {failed[:4]}\n{err[-400:]}")
+        if want:
+            expect(any(" 8 B " in n for n in failed), f"symmetric slow: 8 B FAILs {failed}")
+        print(f"symmetric {name} ({floor} us floor): exit {rc}, {len(failed)} rows FAIL")
+
+
 def sc_size(n):
     for unit, shift in (("G", 30), ("M", 20), ("K", 10)):
         if n >= 1 << shift and n % (1 << shift) == 0:
@@ -168,6 +196,7 @@ def test():
     wd = workdir("judge")
     latency_bound(workdir("judge-latency"))  # its own results folder: dirs[-1] below is the last
     staged_pcie(workdir("judge-staged"))
+    symmetric(workdir("judge-symmetric"))
     t8 = expected_times(8, 1)
     # nccl-tests text, healthy: every case PASSes, exit 0, the run's files
     good = os.path.join(wd, "ar8.txt")
@@ -282,18 +311,50 @@ def test():
     summary, _ = judged(dirs[-1])
     expect(summary["checks"] == 6 * len(SIZES) + 2 and summary["fail"] == slow, f"three files (+ the claim on each 8-GPU file) {summary}")
 
-    # OSU: collectives give latency per size, nothing about ranks: --gpus/--nodes
+    # OSU: collectives give latency per size, nothing about ranks: --gpus/--nodes. OSU measures
+    # the MPI library, so its files are held to MPI's algorithms and protocols on the same
+    # hardware (the DGX under library: mpi), not to NCCL's
+    dgx_mpi = os.path.join(wd, "dgx-mpi.yaml")
+    with open(dgx_mpi, "w") as f:
+        f.write(f"extends: {DGX}\nlibrary: mpi\n")
+    t8m = expected_times(8, 1, topology=dgx_mpi)
+    expect(any(abs(t8m[s] / t8[s] - 1) > 0.3 for s in t8m), f"MPI's all-reduce is NCCL's: {t8m} {t8}")
     osu_ar = os.path.join(wd, "osu_allreduce.txt")
     osu(osu_ar, "OSU MPI-CUDA Allreduce Latency Test v7.4", "Size       Avg Latency(us)",
-        [(s, t8[s] * 1.05) for s in sorted(t8) if s >= 8])
+        [(s, t8m[s] * 1.05) for s in sorted(t8m) if s >= 8])
     rc, out, err, _ = judge(wd, [osu_ar], want_rc=2)
     expect("give --gpus and --nodes" in err, f"osu without ranks: {err}")
     rc, out, err, dirs = judge(wd, [osu_ar], "--gpus", "8", "--nodes", "1", want_rc=0)
     _, doc = judged(dirs[-1])
     r = [x for x in doc["results"] if x["size_bytes"] == 1 << 30][0]
-    expect(abs(r["busbw_GBps"] - (1 << 30) / (t8[1 << 30] * 1.05) / 1e3 * 1.75) < 1, f"osu busbw {r}")
+    expect(abs(r["busbw_GBps"] - (1 << 30) / (t8m[1 << 30] * 1.05) / 1e3 * 1.75) < 1, f"osu busbw {r}")
+    # its degraded twin: the large sizes 3x slower FAIL
+    osu_slow = os.path.join(wd, "osu_allreduce_slow.txt")
+    osu(osu_slow, "OSU MPI-CUDA Allreduce Latency Test v7.4", "Size       Avg Latency(us)",
+        [(s, t8m[s] * (3.0 if s >= 1 << 20 else 1.05)) for s in sorted(t8m) if s >= 8])
+    rc, out, err, dirs = judge(wd, [osu_slow], "--gpus", "8", "--nodes", "1", want_rc=1)
+    summary, _ = judged(dirs[-1])
+    big = sum(1 for s in t8m if s >= 1 << 20)
+    expect(summary["fail"] >= big, f"osu slow: {big} sizes FAIL {summary}")
+    # osu_latency between two nodes: above the eager limit a message waits for the receiver's
+    # reply (rendezvous). A healthy log jumps there and PASSes; the same jump at 4x FAILs
+    lat_sizes = [0, 1, 64, 1024, 4096, 8192, 16384, 32768, 65536, 1 << 20]
+    tl = expected_times(2, 2, "sendrecv", dgx_mpi, lat_sizes[1:])
+    expect(tl[16384] > 2.0 * tl[8192], f"no rendezvous step at 8-16 KiB: {tl}")
+    lat = os.path.join(wd, "osu_latency.txt")
+    osu(lat, "OSU MPI Latency Test v7.4", "Size          Latency (us)",
+        [(s, tl[max(s, 1)] * 1.1) for s in lat_sizes])
+    rc, out, err, dirs = judge(wd, [lat], "--gpus", "2", "--nodes", "2", want_rc=0)
+    summary, doc = judged(dirs[-1])
+    expect(summary["fail"] == 0 and summary["warn"] == 0, f"osu_latency healthy {summary}")
+    lat_bad = os.path.join(wd, "osu_latency_slow.txt")
+    osu(lat_bad, "OSU MPI Latency Test v7.4", "Size          Latency (us)",
+        [(s, tl[max(s, 1)] * (4.5 if 16384 <= s <= 65536 else 1.1)) for s in lat_sizes])
+    rc, out, err, dirs = judge(wd, [lat_bad], "--gpus", "2", "--nodes", "2", want_rc=1)
+    summary, _ = judged(dirs[-1])
+    expect(summary["fail"] == 3, f"osu_latency 4.5x at 16-64 KiB: 3 FAIL {summary}")
     # osu_bw between two GPUs of a node: MB/s (10^6) into a sendrecv time
-    tp = expected_times(2, 1, "sendrecv")
+    tp = expected_times(2, 1, "sendrecv", dgx_mpi)
     bw = os.path.join(wd, "osu_bw.txt")
     osu(bw, "OSU MPI Bandwidth Test v7.4", "Size      Bandwidth (MB/s)",
         [(s, s / (tp[s] * 1.02)) for s in sorted(tp)])

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model/sc_model.h"
+#include "util/sc_defaults.h"
 #include "sc_test.h"
 
 static sc_topology_t synthetic(void)
@@ -25,7 +26,9 @@ static sc_topology_t synthetic(void)
     t.overlap = 1.0;
     t.nodes = 4;
     t.tflops_fp32 = 100;
-    t.library = SC_LIB_mpi; /* alpha-beta: the formulas below; NCCL's protocols further down */
+    /* the alpha-beta line: the formulas below (a library with no algorithms of its own priced:
+     * HCCL's; NCCL's protocols and MPI's algorithms further down) */
+    t.library = SC_LIB_hccl;
     return t;
 }
 
@@ -45,9 +48,9 @@ static void net_hop(void)
     hop = sc_topology_net_hop(&t, 8, 4, (int)t.gpus_per_node);
     SC_EXPECT(!hop.stated && hop.latency_us > 0);
     /* each model: the same collective with a hop 10 us slower costs 10 us more a network step */
-    const sc_library_t libs[] = {SC_LIB_mpi, SC_LIB_nccl};
+    const sc_library_t libs[] = {SC_LIB_hccl, SC_LIB_nccl, SC_LIB_mpi};
     const sc_coll_t *colls[] = {&sc_coll_allgather, &sc_coll_alltoall};
-    for (int l = 0; l < 2; l++)
+    for (int l = 0; l < 3; l++)
         for (int c = 0; c < 2; c++) {
             sc_topology_t a = synthetic(), b = synthetic();
             a.library = b.library = libs[l];
@@ -56,8 +59,12 @@ static void net_hop(void)
             sc_prediction_t pa, pb;
             sc_model_collective(&a, colls[c], 64, 8, 4, &pa);
             sc_model_collective(&b, colls[c], 64, 8, 4, &pb);
-            /* an all-gather's ring crosses the network once per node; all-to-all n - 1 times */
-            double steps = colls[c] == &sc_coll_alltoall ? 8 * 4 - 1 : 4;
+            /* an all-gather's ring crosses the network once per node; all-to-all n - 1 times;
+             * MPI's recursive doubling and Bruck's all-to-all on 32 ranks twice (ranks 8 and 16
+             * apart) */
+            double steps = libs[l] == SC_LIB_mpi           ? 2
+                           : colls[c] == &sc_coll_alltoall ? 8 * 4 - 1
+                                                           : 4;
             SC_EXPECT_NEAR(pb.time_us - pa.time_us, 10.0 * steps, 1e-6);
         }
     /* NCCL: an unstated hop is NCCL's constants, a stated one the topology's latency plus what
@@ -140,6 +147,86 @@ static void measured_compute(void)
     SC_EXPECT_NEAR(sc_model_compute_efficiency(&t, &w), 0.3, 1e-12);
     sc_model_compute_describe(&t, &w, words, sizeof(words));
     SC_EXPECT(strstr(words, "declared by the workload") != NULL);
+}
+
+/* MPI's algorithms and protocols (docs/REFERENCE.md §3.4) on the synthetic system: 1 us a step
+ * and 100 GB/s inside a node, 2 us and 100 GB/s a node between nodes. */
+static void mpi_model(void)
+{
+    sc_topology_t t = synthetic();
+    t.library = SC_LIB_mpi;
+    sc_prediction_t p;
+    /* a short all-reduce: recursive doubling, log2(8) eager steps */
+    sc_model_collective(&t, &sc_coll_allreduce, 8, 8, 1, &p);
+    SC_EXPECT(strcmp(p.algorithm, "recursive-doubling") == 0 && strcmp(p.protocol, "eager") == 0);
+    SC_EXPECT_NEAR(p.time_us, 3.0, 1e-3);
+    /* a long one: Rabenseifner, 2 x 3 steps by rendezvous (3 latencies each), 2 x 7/8 of it */
+    sc_model_collective(&t, &sc_coll_allreduce, 1e9, 8, 1, &p);
+    SC_EXPECT(strcmp(p.algorithm, "rabenseifner") == 0 && strcmp(p.protocol, "rendezvous") == 0);
+    SC_EXPECT_NEAR(p.time_us, 18.0 + 1.75e9 / 1e5, 1e-6);
+    /* one byte past the eager limit costs two latencies more: inside a node, and between two
+     * (the limits stated, or the defaults) */
+    sc_prediction_t below, above;
+    sc_model_collective(&t, &sc_coll_sendrecv, SC_MPI_SHM_EAGER_BYTES, 2, 1, &below);
+    sc_model_collective(&t, &sc_coll_sendrecv, SC_MPI_SHM_EAGER_BYTES + 1, 2, 1, &above);
+    SC_EXPECT_NEAR(above.time_us - below.time_us, 2.0 * 1.0, 1e-3);
+    t.nic_eager_bytes = 65536;
+    sc_model_collective(&t, &sc_coll_sendrecv, 65536, 1, 2, &below);
+    sc_model_collective(&t, &sc_coll_sendrecv, 65537, 1, 2, &above);
+    SC_EXPECT(strcmp(below.protocol, "eager") == 0 && strcmp(above.protocol, "rendezvous") == 0);
+    SC_EXPECT_NEAR(above.time_us - below.time_us, 2.0 * 2.0, 1e-3);
+    /* a small reduce on 192 ranks (96 a node): 8 binomial steps, the last across the network */
+    sc_model_collective(&t, &sc_coll_reduce, 1, 96, 2, &p);
+    SC_EXPECT(strcmp(p.algorithm, "binomial") == 0);
+    SC_EXPECT_NEAR(p.time_us, 7 * 1.0 + 2.0, 1e-2);
+    /* a long all-gather: the ring, every step waiting for the pair that crosses nodes */
+    sc_model_collective(&t, &sc_coll_allgather, 64e6, 8, 4, &p);
+    SC_EXPECT(strcmp(p.algorithm, "ring") == 0);
+    SC_EXPECT_NEAR(p.time_us, 31 * (3 * 2.0 + 2e6 / (100.0 / 8 * 1e3)), 1e-3);
+    /* calibrated, the measured regimes price it on the alpha-beta line, as before */
+    t.cal_intra.n = 1;
+    t.cal_intra.r[0] = (sc_regime_t){0, 1.0, 100.0};
+    sc_model_collective(&t, &sc_coll_allreduce, 8, 8, 1, &p);
+    SC_EXPECT(strcmp(p.algorithm, "ring") == 0);
+}
+
+/* NCCL's symmetric kernels (docs/REFERENCE.md §3.5): only where the run registered symmetric
+ * buffers on one all-NVLink node of compute capability 9.0 or later; a small all-reduce costs the
+ * LL kernel's base latency (Hopper 4.5 us, Blackwell 11) and a little; a large one no less than
+ * the other algorithms' bytes over the same links. */
+static void symmetric(void)
+{
+    sc_topology_t t = synthetic();
+    t.library = SC_LIB_nccl;
+    t.compute_capability = 9.0;
+    sc_prediction_t p, regular;
+    sc_model_collective(&t, &sc_coll_allreduce, 8, 8, 1, &regular);
+    t.symmetric = true;
+    sc_model_collective(&t, &sc_coll_allreduce, 8, 8, 1, &p);
+    SC_EXPECT(strcmp(p.algorithm, "symmetric") == 0);
+    SC_EXPECT(p.time_us > 4.5 && p.time_us < 5.0 && p.time_us < regular.time_us);
+    t.compute_capability = 10.0;
+    sc_model_collective(&t, &sc_coll_allreduce, 8, 8, 1, &p);
+    SC_EXPECT(p.time_us > 11.0 && p.time_us < 11.5);
+    sc_model_collective(&t, &sc_coll_allgather, 64, 8, 1, &p);
+    SC_EXPECT(p.time_us > 8.5 && p.time_us < 9.0);
+    sc_model_collective(&t, &sc_coll_allreduce, 1e9, 8, 1, &p);
+    t.symmetric = false;
+    sc_model_collective(&t, &sc_coll_allreduce, 1e9, 8, 1, &regular);
+    SC_EXPECT(p.time_us >= regular.time_us - regular.latency_us - 1e-6);
+    /* not across nodes, not over PCIe, not before Hopper, not for a broadcast */
+    t.symmetric = true;
+    sc_model_collective(&t, &sc_coll_allreduce, 8, 8, 2, &p);
+    SC_EXPECT(strcmp(p.algorithm, "symmetric") != 0);
+    sc_model_collective(&t, &sc_coll_broadcast, 8, 8, 1, &p);
+    SC_EXPECT(strcmp(p.algorithm, "symmetric") != 0);
+    t.compute_capability = 8.0;
+    sc_model_collective(&t, &sc_coll_allreduce, 8, 8, 1, &p);
+    SC_EXPECT(strcmp(p.algorithm, "symmetric") != 0);
+    t.compute_capability = 10.0;
+    t.fabric = SC_FABRIC_pcie;
+    sc_model_collective(&t, &sc_coll_allreduce, 8, 8, 1, &p);
+    SC_EXPECT(strcmp(p.algorithm, "symmetric") != 0);
 }
 
 int main(void)
@@ -236,6 +323,8 @@ int main(void)
     w.tp = 3;
     SC_EXPECT(sc_model_step(&t, &w, 8, 1, 1, 1, &b, &err) == SC_ERR_USAGE);
     protocols();
+    mpi_model();
+    symmetric();
     net_hop();
     measured_compute();
     return sc_test_done("test_model");
