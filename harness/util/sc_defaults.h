@@ -42,9 +42,9 @@
 /* An MPI library sends a message eagerly (into the receiver's buffers, one latency) up to a
  * limit and by rendezvous above it (a request and a reply before the data: two latencies more).
  * The limits where the topology states none (intra.eager_bytes, nics.eager_bytes): Open MPI's
- * shared-memory BTL sends eagerly up to 4 KiB (btl_sm_eager_limit), and over InfiniBand UCX
- * and Open MPI's openib switch between 8 and 16 KiB (osu_latency jumps there; openib's
- * btl_openib_eager_limit is 12 KiB): 8 KiB (docs/REFERENCE.md §3.4). */
+ * shared-memory BTL sends eagerly up to 4 KiB (btl_sm_eager_limit); between nodes Open MPI's
+ * openib BTL up to 12 KiB, and published osu_latency runs jump between 8 and 16 KiB: 8 KiB
+ * (docs/REFERENCE.md §3.4). */
 #define SC_MPI_SHM_EAGER_BYTES 4096
 #define SC_MPI_SHM_EAGER_TEXT  SC_DEFAULT_TEXT(SC_MPI_SHM_EAGER_BYTES)
 #define SC_MPI_NET_EAGER_BYTES 8192

@@ -185,6 +185,28 @@ def symmetric(wd):
         print(f"symmetric {name} ({floor} us floor): exit {rc}, {len(failed)} rows FAIL")
 
 
+def osu_reduce_published(wd):
+    """A published OSU run on 192 ranks (2 AWS p4d.24xlarge, Open MPI over EFA; open-mpi/ompi
+    pull request 12318): osu_reduce reads 53 us at 1 B. MPI reduces a small buffer down a
+    binomial tree - 8 steps, not a ring's 191 - so the log PASSes against aws-p4d's own figures;
+    the same log at 4x (a slow hop) FAILs."""
+    topo = os.path.join(ROOT, "topologies", "aws-p4d.yaml")
+    rows = [(1, 53.34), (2, 52.71), (64, 53.17), (1024, 55.48), (2048, 58.17)]
+    for name, slow, want in [("published", 1.0, 0), ("slow", 4.0, 1)]:
+        path = os.path.join(wd, f"osu_reduce-{name}.txt")
+        osu(path, "OSU MPI-CUDA Reduce Latency Test v7.3", "Size       Avg Latency(us)",
+            [(s, t * slow) for s, t in rows])
+        base = os.path.join(wd, name)
+        rc, out, err, _ = scalecheck1(["judge", "--topology", topo, "--gpus", "192", "--nodes", "2",
+                                       "--results-dir", base, path])
+        _, doc = judged(os.path.join(base, os.listdir(base)[0]))
+        verdicts = [c["verdict"] for c in doc["checks"] if c["source"] == "model"]
+        expect(rc == want and len(verdicts) == len(rows) and
+               set(verdicts) == ({"PASS"} if want == 0 else {"FAIL"}),
+               f"osu_reduce 192 ranks {name}: exit {rc}, {verdicts}\n{out[-500:]}{err[-300:]}")
+        print(f"osu_reduce 192 ranks {name}: exit {rc}, {verdicts}")
+
+
 def sc_size(n):
     for unit, shift in (("G", 30), ("M", 20), ("K", 10)):
         if n >= 1 << shift and n % (1 << shift) == 0:
@@ -197,6 +219,7 @@ def test():
     latency_bound(workdir("judge-latency"))  # its own results folder: dirs[-1] below is the last
     staged_pcie(workdir("judge-staged"))
     symmetric(workdir("judge-symmetric"))
+    osu_reduce_published(workdir("judge-osu-reduce"))
     t8 = expected_times(8, 1)
     # nccl-tests text, healthy: every case PASSes, exit 0, the run's files
     good = os.path.join(wd, "ar8.txt")
