@@ -9,7 +9,7 @@
 #include "coll/sc_coll.h"
 #include "topology/sc_topology.h"
 
-/* Whether the run's collective goes through a symmetric kernel: symmetric buffers, one node
+/* Whether the run's collective goes through a symmetric kernel: NCCL, symmetric buffers, one node
  * whose GPUs all reach each other over NVLink, compute capability 9.0 or later, an all-reduce,
  * all-gather or reduce-scatter. */
 bool sc_model_symk_applies(const sc_topology_t *t, const sc_coll_t *coll, int gpus, int nodes);
