@@ -22,8 +22,10 @@ cd "$dir"
 # malformed YAML), the collectives on 2 and 3 ranks with wrong data and timeouts, the workloads,
 # pairs with bisect, judge, report, compare, health, telemetry, metrics and
 # the soak's degraded run; the ending paths once: coll under every fault (killed, stopped,
-# SIGTERM, a full disk) and a link cut on the virtual cluster in coll, run and pairs. Left to the
-# whole suite: 1, 4 and 8 ranks (the same code on more peers), the other vcluster modes, install
+# SIGTERM, a full disk). Left to the whole suite: the link cut on the virtual cluster (its C is
+# the watchdog `faults` covers here; beside the other tests under ASan its 4-rank coll did not
+# end within the test's 120 s bound in 3 of 4 runs, alone it passes in 57 s), 1, 4 and 8 ranks
+# (the same code on more peers), the other vcluster modes, install
 # and packaging (files and recipes, no new C paths), calibrate and baseline (their C has unit
 # tests here: test_calibrate, test_baseline), and nccl-tests' output (79 s here, mostly mpirun
 # starting: its readers are fuzzed under ASan, its output checked by the whole suite).
@@ -34,7 +36,7 @@ gpu_subset='gpu-emulated-(coll2|wrong|graph|blocking|old-nccl|register|choices|s
 # Arguments replace the subset (e.g. -R unit- ; or -E '^$' for everything).
 if [ $# -eq 0 ]; then
     export SC_FAULT_COMMANDS=${SC_FAULT_COMMANDS:-coll}
-    set -- -R "^(unit-.*|layers|coll-matrix-np[23]|coll-(timeout|bad-flags|auto-iters|results-dir|wrong-data)|version|telemetry|run-(workloads|refusals)|model-(cmd|calibration|published)|detect|yaml-malformed|pairs-local|exit2-nothing-on-disk|plan|judge|judge-formats|device-verdicts|metrics|health|compare|soak-(degraded|refused)|verdict-report|faults|node|vcluster-(healthy|cut)|$gpu_subset)\$"
+    set -- -R "^(unit-.*|layers|coll-matrix-np[23]|coll-(timeout|bad-flags|auto-iters|results-dir|wrong-data)|version|telemetry|run-(workloads|refusals)|model-(cmd|calibration|published)|detect|yaml-malformed|pairs-local|exit2-nothing-on-disk|plan|judge|judge-formats|device-verdicts|metrics|health|compare|soak-(degraded|refused)|verdict-report|faults|node|vcluster-healthy|$gpu_subset)\$"
     tsan=1
 fi
 ctest --output-on-failure -j 2 "$@"

@@ -75,8 +75,12 @@ SLOWER = "200mbit"
 
 
 def vc(*args, timeout=120, check=True, env=None):
-    p = subprocess.run([VC] + list(args), capture_output=True, text=True, timeout=timeout,
-                       env=None if env is None else {**os.environ, **env})
+    try:
+        p = subprocess.run([VC] + list(args), capture_output=True, text=True, timeout=timeout,
+                           env=None if env is None else {**os.environ, **env})
+    except subprocess.TimeoutExpired as e:  # what it had said by then: where it stood
+        said = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else e.stderr or ""
+        raise Failure(f"vcluster.sh {args}: no end in {timeout} s; its last words:\n{said[-1500:]}")
     if check and p.returncode != 0:
         raise Failure(f"vcluster.sh {args}: exit {p.returncode}\n{p.stderr[-1500:]}")
     return p
