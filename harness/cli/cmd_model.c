@@ -126,6 +126,7 @@ static void model__collectives(const sc_topology_t *t, const model__opts_t *o,
 {
     printf("# %-13s %12s %6s %6s %-18s %-10s %12s %10s %10s\n", "collective", "size(B)", "gpus",
            "nodes", "algorithm", "protocol", "time_us", "algbw", "busbw");
+    bool symmetric = false; /* a point ran NCCL's symmetric kernels */
     for (const sc_coll_t *const *c = sc_coll_list(); *c; c++) {
         if (strcmp(o->collective, "all") != 0 && strcmp(o->collective, (*c)->name) != 0)
             continue;
@@ -152,8 +153,13 @@ static void model__collectives(const sc_topology_t *t, const model__opts_t *o,
                     snprintf(row->collective, sizeof(row->collective), "%s", (*c)->name);
                     snprintf(row->algorithm, sizeof(row->algorithm), "%s", p.algorithm);
                     snprintf(row->protocol, sizeof(row->protocol), "%s", p.protocol);
+                    symmetric |= strcmp(p.algorithm, "symmetric") == 0;
                 }
     }
+    if (t->symmetric && !symmetric) /* asked for, and nothing here runs them: say why */
+        printf("# --symmetric: no point above runs NCCL's symmetric kernels (they need NCCL on "
+               "one node whose GPUs all reach each other over NVLink, compute capability 9.0 or "
+               "later, and an all-reduce, all-gather or reduce-scatter)\n");
 }
 
 static sc_status_t model__curve(const sc_topology_t *t, const model__opts_t *o,

@@ -115,6 +115,15 @@ def test_algo(topo):
     p8 = ar("inspur-nf5468m6-h100pcie", 8)
     expect(abs(p4["busbw_GBps"] - 25) < 0.5 and abs(p8["busbw_GBps"] - 0.8 * 409.6 / 16) < 0.5,
            f"PCIe tree: {p4['busbw_GBps']} {p8['busbw_GBps']}")
+    # --symmetric (nccl-tests -R 2): NCCL's symmetric kernels where they run - a Hopper node all
+    # on NVLink - and a word where they do not (Ampere)
+    s = ar("dgx-h100", 8, "--symmetric")
+    expect(s["algorithm"] == "symmetric" and 465 <= s["busbw_GBps"] <= 495,
+           f"DGX H100 symmetric: its bytes no faster than NVLS moves them {s}")
+    rc, out, err, _ = scalecheck1(["model", "--topology", topo("dgx-a100"), "--size", "8",
+                                   "--gpus", "8", "--nodes", "1", "--symmetric"])
+    expect(rc == 0 and "--symmetric: no point above runs NCCL's symmetric kernels" in out and
+           "symmetric " not in out.split("\n# --symmetric")[0], f"symmetric on A100: {out}")
 
 
 main(test)
