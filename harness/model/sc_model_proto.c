@@ -66,13 +66,6 @@ bool sc_model_proto_applies(const sc_topology_t *t)
     return nccl_like && t->cal_intra.n == 0 && t->cal_inter.n == 0;
 }
 
-/* Whether a node's steps cross NVLink: a bridge joins two GPUs, more meet over PCIe. */
-static bool model_proto__nvlink_intra(const sc_topology_t *t, int gpus)
-{
-    return t->fabric == SC_FABRIC_nvswitch || t->fabric == SC_FABRIC_nvlink_mesh ||
-           (t->fabric == SC_FABRIC_nvlink_bridge && gpus <= 2);
-}
-
 /* The bandwidth (GB/s busbw) protocol p reaches over a path of B. */
 static double model_proto__proto_GBps(const sc_topology_t *t, bool tree, int p, double B, int nodes)
 {
@@ -97,7 +90,7 @@ static double model_proto__net_step_us(sc_hop_t net, int alg, int p)
 sc_proto_price_t sc_model_proto(const sc_topology_t *t, const sc_proto_path_t *path)
 {
     int alg = path->tree ? 0 : 1;
-    int intra_hw = model_proto__nvlink_intra(t, path->gpus) ? SC__HW_NVLINK : SC__HW_PCI;
+    int intra_hw = sc_topology_all_nvlink(t, path->gpus) ? SC__HW_NVLINK : SC__HW_PCI;
     sc_proto_price_t best = {.time_us = -1};
     for (int p = 0; p < SC__PROTOS; p++) {
         if (p == SC__LL128 && intra_hw != SC__HW_NVLINK)

@@ -100,12 +100,10 @@ static int symk__kernels(sc_coll_id_t coll, double S, int n, symk__kernel_t *out
 
 bool sc_model_symk_applies(const sc_topology_t *t, const sc_coll_t *coll, int gpus, int nodes)
 {
-    bool all_nvlink = t->fabric == SC_FABRIC_nvswitch || t->fabric == SC_FABRIC_nvlink_mesh ||
-                      (t->fabric == SC_FABRIC_nvlink_bridge && gpus <= 2);
     bool kind = coll->id == SC_COLL_allreduce || coll->id == SC_COLL_allgather ||
                 coll->id == SC_COLL_reducescatter;
-    return t->symmetric && t->library == SC_LIB_nccl && nodes <= 1 && gpus > 1 && all_nvlink &&
-           kind && sc_topology_gpu_cc(t) >= 90;
+    return t->symmetric && t->library == SC_LIB_nccl && nodes <= 1 && gpus > 1 &&
+           sc_topology_all_nvlink(t, gpus) && kind && sc_topology_gpu_cc(t) >= 90;
 }
 
 double sc_model_symk_us(const sc_topology_t *t, const sc_coll_t *coll, double size_bytes, int gpus)

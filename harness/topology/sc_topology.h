@@ -204,6 +204,9 @@ int sc_topology_gpu_cc(const sc_topology_t *t);
 /* Whether NVLink SHARP reduces inside the switch (NVSwitch gen >= 3 unless off, or on), and the
  * all-reduce algbw it reaches (GB/s). */
 bool sc_topology_nvls(const sc_topology_t *t);
+/* Whether gpus GPUs of a node all reach each other over NVLink: a switch or a full mesh; a
+ * bridge joins two, more meet over PCIe. */
+bool sc_topology_all_nvlink(const sc_topology_t *t, int gpus);
 double sc_topology_nvls_algbw_GBps(const sc_topology_t *t);
 /* Per-GPU share of the node's NIC bandwidth (GB/s per direction) as software reaches it. */
 double sc_topology_inter_GBps(const sc_topology_t *t, int gpus_per_node);

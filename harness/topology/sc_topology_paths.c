@@ -306,3 +306,9 @@ sc_hop_t sc_topology_net_hop(const sc_topology_t *t, double bytes, int nodes, in
     double GBps = topology_paths__nics_GBps(t) * share / (one_leaf ? 1.0 : t->oversubscription);
     return (sc_hop_t){latency_us, GBps, stated};
 }
+
+bool sc_topology_all_nvlink(const sc_topology_t *t, int gpus)
+{
+    return t->fabric == SC_FABRIC_nvswitch || t->fabric == SC_FABRIC_nvlink_mesh ||
+           (t->fabric == SC_FABRIC_nvlink_bridge && gpus <= 2);
+}
