@@ -5,7 +5,9 @@
  * the batch not negative, the compute type one the data type allows (the cublasGemmEx table),
  * every matrix inside device memory (else CUBLAS_STATUS_INVALID_VALUE or _NOT_SUPPORTED).
  * Faults and figures, by environment:
- * - FAKE_CUBLAS_TFLOPS=R: a product lasts at least its FLOPs at R TFLOP/s (the device's speed);
+ * - FAKE_CUBLAS_TFLOPS=R: a product lasts its FLOPs at R TFLOP/s (the device's speed): the host
+ *   sleeps the rest where it was quicker, the stream's clock stops where it was slower (events
+ *   time the stated speed, not two shared cores');
  * - FAKE_CUBLAS_SLOW=D:F: on device D products take F times as long (a slow GPU);
  * - FAKE_CUBLAS_CORRUPT=D[:I]: on device D element I (default 0) of every result is off by one
  *   (silent data corruption);
@@ -144,17 +146,11 @@ typedef struct {
     sc_dtype_t type;
     float alpha, beta;
     int device;
-    double min_s;    /* the device's speed: at least this long */
+    cudaStream_t stream;
+    double rate_s;   /* its FLOPs at the stated speed (FAKE_CUBLAS_TFLOPS), 0: the host's time */
     double slow;     /* a slow device's factor */
     long long wrong; /* element planted wrong, -1: none */
 } fb_gemm_t;
-
-static double fb__now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 /* One product in fp64 from the stored values (loaded once: a load is a switch on the type),
  * rounded to the type on store - what the math types allow within their bound. */
@@ -182,24 +178,33 @@ static void fb__one(const fb_gemm_t *g, const char *a, const char *b, char *c)
     free(db);
 }
 
+static void fb__nap(double seconds)
+{
+    if (seconds <= 0)
+        return;
+    struct timespec nap = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
+    nanosleep(&nap, NULL);
+}
+
 static void fb__gemm_run(fc_work_t *w)
 {
     fb_gemm_t *g = (fb_gemm_t *)w;
     size_t es = FAKE_DTYPE_SIZE(g->type);
-    double t0 = fb__now();
+    double t0 = fakecuda_now_ms();
     for (long long i = 0; i < g->batch; i++)
         fb__one(g, g->a + (size_t)(i * g->stride_a) * es, g->b + (size_t)(i * g->stride_b) * es,
                 g->c + (size_t)(i * g->stride_c) * es);
     if (g->wrong >= 0 && g->wrong < g->m * g->n)
         sc_dtype_store(g->type, g->c, (size_t)g->wrong,
                        sc_dtype_load(g->type, g->c, (size_t)g->wrong) + 1.0);
-    double took = fb__now() - t0, want = (g->min_s > took ? g->min_s : took) * g->slow;
-    if (want > took) {
-        double rest = want - took;
-        struct timespec nap = {(time_t)rest, (long)((rest - (double)(time_t)rest) * 1e9)};
-        nanosleep(&nap, NULL);
+    double busy_ms = g->rate_s * g->slow * 1e3;
+    if (busy_ms > 0) /* the stated speed, whatever the host's cores managed */
+        fakecuda_stream_rated(g->stream, g->base.enqueued_ms, t0, busy_ms);
+    else {
+        busy_ms = (fakecuda_now_ms() - t0) * g->slow;
+        fb__nap((t0 + busy_ms - fakecuda_now_ms()) * 1e-3);
     }
-    fake_load_add(g->device, (uint64_t)((fb__now() - t0) * 1e9));
+    fake_load_add(g->device, (uint64_t)(busy_ms * 1e6));
 }
 
 static void fb__free(fc_work_t *w)
@@ -271,7 +276,8 @@ static cublasStatus_t fb__gemm(cublasHandle_t handle, cublasOperation_t ta, cubl
                      .alpha = *(const float *)alpha,
                      .beta = *(const float *)beta,
                      .device = device,
-                     .min_s = tflops > 0 ? 2.0 * (double)(m * n * k * batch) / (tflops * 1e12) : 0,
+                     .stream = handle->stream,
+                     .rate_s = tflops > 0 ? 2.0 * (double)(m * n * k * batch) / (tflops * 1e12) : 0,
                      .slow = slow > 0 ? slow : 1.0,
                      .wrong = (long long)fb__device_fault("FAKE_CUBLAS_CORRUPT", device, 0)};
     atomic_init(&g->base.refs, 1);

@@ -35,6 +35,7 @@
  * host's time: a collective beside a copy is not sped up. */
 #include <dirent.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -485,7 +486,10 @@ double fakecuda_now_ms(void)
     return fc__now_ms();
 }
 
-void fakecuda_stream_modelled(cudaStream_t stream, double ready_ms, double t0_ms, double want_ms)
+/* Waits for the rest of want_ms where the host was quicker; where it was slower and freeze, the
+ * stream's clock stops for the difference and for the host's lateness in starting. */
+static void fc__stream_timed(cudaStream_t stream, double ready_ms, double t0_ms, double want_ms,
+                             bool freeze)
 {
     if (want_ms <= 0)
         return;
@@ -494,13 +498,25 @@ void fakecuda_stream_modelled(cudaStream_t stream, double ready_ms, double t0_ms
         fc__sleep_until_ms(t0_ms + want_ms);
         now = t0_ms + want_ms;
     }
-    const char *on = getenv("FAKE_CUDA_COPY_MODEL");
-    cudaStream_t s = on != NULL && strcmp(on, "1") == 0 ? fc__stream_of(stream) : NULL;
+    cudaStream_t s = freeze ? fc__stream_of(stream) : NULL;
     if (s == NULL)
         return;
     double ready = fmax(ready_ms, s->last_end_ms);
     s->frozen_ms += now - t0_ms - want_ms + (t0_ms > ready ? t0_ms - ready : 0);
-    s->copy_done_ms = fc__now_ms(); /* the thread's way to its next work is not the device's */
+    /* from the model's end (a sleep overshoots it) the thread's way to its next work is not the
+     * device's time */
+    s->copy_done_ms = now;
+}
+
+void fakecuda_stream_modelled(cudaStream_t stream, double ready_ms, double t0_ms, double want_ms)
+{
+    const char *on = getenv("FAKE_CUDA_COPY_MODEL");
+    fc__stream_timed(stream, ready_ms, t0_ms, want_ms, on != NULL && strcmp(on, "1") == 0);
+}
+
+void fakecuda_stream_rated(cudaStream_t stream, double ready_ms, double t0_ms, double want_ms)
+{
+    fc__stream_timed(stream, ready_ms, t0_ms, want_ms, true);
 }
 
 cudaError_t fakecuda_enqueue_model_copy(void *dst, const void *src, size_t bytes,

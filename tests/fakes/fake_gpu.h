@@ -41,6 +41,10 @@ double fakecuda_now_ms(void);
  * ready_ms, when it was enqueued, and the stream's last work), so events on it time the model (a
  * NIC's rate the host's memmove cannot reach). want_ms <= 0: nothing. */
 void fakecuda_stream_modelled(cudaStream_t stream, double ready_ms, double t0_ms, double want_ms);
+/* As fakecuda_stream_modelled, the stream's clock stopped whatever FAKE_CUDA_COPY_MODEL says:
+ * for work whose speed the environment states (FAKE_CUBLAS_TFLOPS), which two shared cores
+ * must not set. */
+void fakecuda_stream_rated(cudaStream_t stream, double ready_ms, double t0_ms, double want_ms);
 
 /* Bytes of an element of one of scalecheck's types (sc_dtype_core.h's enumeration). */
 #define FAKE_DTYPE_SIZE(t)                                                                         \
