@@ -2,12 +2,14 @@
  * rank speaks and every rank leaves with the same exit code. */
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/sc_cli.h"
 #include "cli/sc_cmd.h"
 #include "sc_config.h"
 #include "session/sc_results.h"
+#include "util/sc_defaults.h"
 #include "util/sc_names.h"
 
 typedef struct {
@@ -138,6 +140,24 @@ static const main__command_t *main__find(const char *name)
     return NULL;
 }
 
+/* The --timeout (-T) a command line gives, before its options are parsed: what bounds the start
+ * (sc_rte_guard_bound). Absent or not a number: the default (the parser refuses the latter). */
+static double main__start_timeout(int argc, char **argv)
+{
+    const char *text = NULL;
+    for (int i = 2; i < argc; i++) {
+        if ((strcmp(argv[i], "--timeout") == 0 || strcmp(argv[i], "-T") == 0) && i + 1 < argc)
+            text = argv[i + 1];
+        else if (strncmp(argv[i], "--timeout=", 10) == 0)
+            text = argv[i] + 10;
+    }
+    char *end = NULL;
+    double seconds = text != NULL ? strtod(text, &end) : SC_DEFAULT_TIMEOUT_S;
+    if (text != NULL && (end == text || *end != '\0' || seconds < 0))
+        seconds = SC_DEFAULT_TIMEOUT_S;
+    return SC_START_TIMEOUT_S(seconds);
+}
+
 int main(int argc, char **argv)
 {
     sc_rte_t rte;
@@ -155,9 +175,11 @@ int main(int argc, char **argv)
     bool docs = strcmp(sc_cli_help_format(), "text") != 0;
     for (int i = 2; i < argc && !docs; i++)
         docs = strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0;
-    sc_status_t started = (cmd != NULL && cmd->alone) || docs
-                              ? sc_rte_init_alone(&argc, &argv, &rte, &err)
-                              : sc_rte_init(&argc, &argv, &rte, &err);
+    bool alone = (cmd != NULL && cmd->alone) || docs;
+    if (!alone)
+        sc_rte_guard_bound(main__start_timeout(argc, argv));
+    sc_status_t started =
+        alone ? sc_rte_init_alone(&argc, &argv, &rte, &err) : sc_rte_init(&argc, &argv, &rte, &err);
     if (cmd != NULL)
         sc_cli_set_command(cmd->name, cmd->help, cmd->usage);
     if (started != SC_OK) {

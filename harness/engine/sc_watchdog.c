@@ -248,6 +248,7 @@ sc_status_t sc_watchdog_start(const sc_rte_t *rte, const sc_watchdog_bounds_t *b
                               sc_err_t *err)
 {
     *out = NULL;
+    sc_rte_guard_release(); /* the start's bound ends: this one takes over */
     double timeout_s = bounds->timeout_s, deadline_s = rte->rank == 0 ? bounds->deadline_s : 0;
     if (timeout_s <= 0.0 && bounds->deadline_s <= 0.0)
         return SC_OK;

@@ -8,12 +8,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/sc_test_fault.h"
+
 static sc_status_t rte__gather_hosts(sc_rte_t *rte, sc_err_t *err)
 {
     rte->hosts = calloc((size_t)rte->size, SC_HOST_MAX);
     rte->host_index = calloc((size_t)rte->size, sizeof(int));
     if (rte->hosts == NULL || rte->host_index == NULL)
         return sc_err_set(err, SC_ERR_NOMEM, "rank %d: no memory for the host table", rte->rank);
+    sc_rte_guard_stage(rte, "MPI_Allgather of the hosts' names");
     int rc = MPI_Allgather(rte->host, SC_HOST_MAX, MPI_CHAR, rte->hosts, SC_HOST_MAX, MPI_CHAR,
                            rte->world);
     if (rc != MPI_SUCCESS)
@@ -54,16 +57,22 @@ sc_status_t sc_rte_init(int *argc, char ***argv, sc_rte_t *rte, sc_err_t *err)
      * waits"). */
     if (MPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
         return sc_err_set(err, SC_ERR_RUNTIME, "MPI_Init_thread failed");
-    MPI_Comm_dup(MPI_COMM_WORLD, &rte->world);
-    MPI_Comm_set_errhandler(rte->world, MPI_ERRORS_RETURN);
-    MPI_Comm_rank(rte->world, &rte->rank);
-    MPI_Comm_size(rte->world, &rte->size);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rte->rank); /* local: no peer is asked */
+    MPI_Comm_size(MPI_COMM_WORLD, &rte->size);
     if (gethostname(rte->host, sizeof(rte->host) - 1) != 0)
         snprintf(rte->host, sizeof(rte->host), "unknown");
+    /* the first waits on the other ranks: bounded from here (sc_rte_guard.c) */
+    sc_rte_guard_stage(rte, "MPI_Comm_dup of the world: the first connections");
+    const char *hang = sc_test_fault("start-hang"); /* a rank whose connections never complete */
+    while (hang != NULL && atoi(hang) == rte->rank)
+        pause();
+    MPI_Comm_dup(MPI_COMM_WORLD, &rte->world);
+    MPI_Comm_set_errhandler(rte->world, MPI_ERRORS_RETURN);
 
     rte__mpi_version(rte);
 
     MPI_Comm local;
+    sc_rte_guard_stage(rte, "MPI_Comm_split_type: the ranks of each host");
     int rc =
         MPI_Comm_split_type(rte->world, MPI_COMM_TYPE_SHARED, rte->rank, MPI_INFO_NULL, &local);
     if (rc != MPI_SUCCESS)
@@ -71,7 +80,9 @@ sc_status_t sc_rte_init(int *argc, char ***argv, sc_rte_t *rte, sc_err_t *err)
     MPI_Comm_rank(local, &rte->local_rank);
     MPI_Comm_size(local, &rte->local_size);
     MPI_Comm_free(&local);
-    return rte__gather_hosts(rte, err);
+    sc_status_t status = rte__gather_hosts(rte, err);
+    sc_rte_guard_stage(rte, NULL);
+    return status;
 }
 
 /* Launchers set one of these in every rank they start. */
@@ -129,6 +140,7 @@ _Noreturn void sc_rte_abort(const sc_rte_t *rte, int code)
 
 void sc_rte_fini(sc_rte_t *rte)
 {
+    sc_rte_guard_release();
     free(rte->hosts);
     free(rte->host_index);
     rte->hosts = NULL;
@@ -183,16 +195,16 @@ sc_status_t sc_rte_agree(const sc_rte_t *rte, sc_status_t mine, char *why, size_
                          sc_err_t *err)
 {
     int first_bad = mine == SC_OK ? rte->size : rte->rank;
+    sc_rte_guard_stage(rte, "agreeing whether every rank can go on");
     if (rte->world != MPI_COMM_NULL)
         MPI_Allreduce(MPI_IN_PLACE, &first_bad, 1, MPI_INT, MPI_MIN, rte->world);
-    if (first_bad == rte->size)
-        return SC_OK;
     int status = (int)mine;
-    if (rte->world != MPI_COMM_NULL) {
+    if (first_bad != rte->size && rte->world != MPI_COMM_NULL) {
         MPI_Bcast(&status, 1, MPI_INT, first_bad, rte->world);
         MPI_Bcast(why, (int)len, MPI_CHAR, first_bad, rte->world);
     }
-    return sc_err_set(err, (sc_status_t)status, "%s", why);
+    sc_rte_guard_stage(rte, NULL);
+    return first_bad == rte->size ? SC_OK : sc_err_set(err, (sc_status_t)status, "%s", why);
 }
 
 sc_status_t sc_rte_mpi_error(const sc_rte_t *rte, int mpi_rc, const char *what, sc_err_t *err)

@@ -32,6 +32,16 @@ sc_status_t sc_rte_init(int *argc, char ***argv, sc_rte_t *rte, sc_err_t *err);
  * pay; under mpirun or srun, sc_rte_init. */
 sc_status_t sc_rte_init_alone(int *argc, char ***argv, sc_rte_t *rte, sc_err_t *err);
 
+/* The start's bound (sc_rte_guard.c): every wait on the other ranks between MPI_Init and the
+ * watchdog's start ends the process with exit code 3 once it has made no progress for seconds
+ * (<= 0: no bound). Set before sc_rte_init (the command's --timeout, its default otherwise). */
+void sc_rte_guard_bound(double seconds);
+/* A stage of the start begins (what: "the hosts' names"): the bound's clock starts again; what
+ * NULL: the waits paused (the rank's own work). Nothing once released. */
+void sc_rte_guard_stage(const sc_rte_t *rte, const char *what);
+/* The start is over (the watchdog takes over, or the command ended): the guard stops. */
+void sc_rte_guard_release(void);
+
 /* Frees rte and finalises MPI when it was started. */
 void sc_rte_fini(sc_rte_t *rte);
 

@@ -117,8 +117,10 @@ sc_status_t sc_session_open(sc_session_t *s, const sc_rte_t *rte, const sc_sessi
     if (status != SC_OK)
         snprintf(why, sizeof(why), "%s", err->msg);
     status = sc_rte_agree(rte, status, why, sizeof(why), err);
+    sc_rte_guard_stage(rte, "opening the communication backend");
     if (status == SC_OK)
         status = sc_backend_open(c->backend, rte, &bopts, &s->world, s->note, sizeof(s->note), err);
+    sc_rte_guard_stage(rte, NULL);
     if (status != SC_OK)
         return status;
     if (rte->rank == 0)

@@ -52,6 +52,10 @@
 /* The backend's bound for a --timeout of timeout_s (<= 0: none). */
 #define SC_BACKEND_TIMEOUT_S(timeout_s)                                                            \
     ((timeout_s) > 0 ? (timeout_s) + SC_DEFAULT_BACKEND_GRACE_S : (timeout_s))
+/* The bound on each wait of a start, before the watchdog runs (sc_rte_guard.c), for a
+ * --timeout of timeout_s: past the backend's own, whose message says more. */
+#define SC_START_TIMEOUT_S(timeout_s)                                                              \
+    ((timeout_s) > 0 ? SC_BACKEND_TIMEOUT_S(timeout_s) + SC_DEFAULT_BACKEND_GRACE_S : (timeout_s))
 /* The communication library a run uses unless told (--backend): NCCL where every rank has a GPU,
  * else MPI (comm/sc_backend.c explains its choice). */
 #define SC_DEFAULT_BACKEND "auto"

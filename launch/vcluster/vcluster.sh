@@ -215,9 +215,22 @@ heal() {
     ip -n "$(bridge_ns "$name")" link set "p$i" up
     # A port set up again forwards a moment later: a job started at once could not start its
     # daemon there (ORTE: "unable to reliably start one or more daemons", 1 launch in 8 right
-    # after a heal). Healed means answering again: wait for that, 10 s at most.
-    for _ in $(seq 1 20); do probe "$name" "$host" && return 0; sleep 0.5; done
-    echo "vcluster: $host does not answer 10 s after the heal" >&2
+    # after a heal). Healed means answering again, and reaching every other host (its
+    # neighbours learnt again both ways: a job's first connection from it to a third host once
+    # never completed, "failed to TCP connect ... Operation now in progress"): 10 s at most.
+    local ping=${SCALECHECK_PING:-ping} other
+    for _ in $(seq 1 20); do
+        if probe "$name" "$host"; then
+            for other in $(hosts_of "$name"); do
+                [ "$other" = "$host" ] && continue
+                ip netns exec "$(ns_of "$name" "$host")" "$ping" -c1 -W1 "$subnet.${other#h}" \
+                    >/dev/null 2>&1 || continue 2
+            done
+            return 0
+        fi
+        sleep 0.5
+    done
+    echo "vcluster: $host does not answer, or reach every host, 10 s after the heal" >&2
     return 1
 }
 

@@ -2,8 +2,11 @@
 the finished results stay written - in the run directory, --json's copy and nccl-tests' -J -
 and the job ends with exit 3 within timeout + 10 s. With no bound on a wait (--timeout 0) the
 run's --deadline ends it the same way (rank 0's watchdog: the reason says deadline).
-Uses the test-only fault switch SCALECHECK_TEST_FAULT=hang:RANK:SIZE."""
+A rank whose first connections never complete (start-hang: before the watchdog runs) ends the
+job the same way, each rank naming the start's stage it waited in.
+Uses the test-only fault switch SCALECHECK_TEST_FAULT=hang:RANK:SIZE and start-hang:RANK."""
 import os
+import time
 
 import promtext
 from sclib import *
@@ -78,4 +81,29 @@ def deadline():
     print(f"--deadline 3 with --timeout 0: exit 3 after {secs:.1f} s, finished sizes kept")
 
 
-main(lambda: (test(), deadline()))
+def start():
+    """The waits of a start (MPI_Comm_dup of the world, the hosts' names, the backend's opening)
+    come before the watchdog: bounded all the same, at --timeout plus the backend's grace and
+    one more (SC_START_TIMEOUT_S)."""
+    wd = workdir("start-hang")
+    base = os.path.join(wd, "results")
+    t0 = time.monotonic()
+    rc, out, err, _ = mpirun(3, ["coll", "-b", "8", "-e", "64", "-n", "2", "--timeout",
+                                 str(TIMEOUT), "--results-dir", base],
+                             env={"SCALECHECK_TEST_FAULT": "start-hang:1"}, timeout=90)
+    secs = time.monotonic() - t0
+    bound = TIMEOUT + 2 + 2
+    expect(rc == 3, f"start: exit {rc}, expected 3\n{err[-2000:]}")
+    lines = [l for l in err.splitlines() if "while starting" in l]
+    expect(len({l.split(":")[1] for l in lines}) == 3 and
+           all(f"for {bound} s while starting (MPI_Comm_dup of the world" in l and
+               l.endswith("ending the job (exit 3)") for l in lines),
+           f"start: every rank names the stage it waited in:\n{err[-2000:]}")
+    # mpirun's own start-up, which a loaded machine stretches, comes before the bound
+    expect(secs <= bound + 20, f"start: ended {secs:.1f} s after mpirun began")
+    expect(not os.path.exists(base), f"start: {base} was made before any rank could go on")
+    print(f"a rank that never joins: exit 3 after {secs:.1f} s (bound {bound} s), each rank "
+          "named its stage")
+
+
+main(lambda: (test(), deadline(), start()))

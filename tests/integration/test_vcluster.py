@@ -74,13 +74,40 @@ LEAVES = {"bisection": 2}.get(MODE, 1)  # leaf bridges joined by uplinks to a sp
 SLOWER = "200mbit"
 
 
+def stuck_processes():
+    """Where each scalecheck, mpirun and daemon process stands (every thread's state and kernel
+    wait): what a hang left, read before it is killed."""
+    rows = []
+    for pid in sorted(int(d) for d in os.listdir("/proc") if d.isdigit()):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                cmd = f.read().replace(b"\0", b" ").decode(errors="replace").strip()
+            if not re.search(r"scalecheck |mpirun|prted|orted|hydra", cmd) or "vcluster.sh" in cmd:
+                continue
+            threads = []
+            for tid in sorted(os.listdir(f"/proc/{pid}/task"), key=int):
+                with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                    state = f.read().rsplit(")", 1)[1].split()[0]
+                with open(f"/proc/{pid}/task/{tid}/wchan") as f:
+                    threads.append(f"{state}:{f.read().strip() or '-'}")
+            rows.append(f"  {pid} [{' '.join(threads)}] {cmd[:150]}")
+        except OSError:  # it ended meanwhile
+            continue
+    return "\n".join(rows) or "  (none)"
+
+
 def vc(*args, timeout=120, check=True, env=None):
+    proc = subprocess.Popen([VC] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=None if env is None else {**os.environ, **env})
     try:
-        p = subprocess.run([VC] + list(args), capture_output=True, text=True, timeout=timeout,
-                           env=None if env is None else {**os.environ, **env})
-    except subprocess.TimeoutExpired as e:  # what it had said by then: where it stood
-        said = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else e.stderr or ""
-        raise Failure(f"vcluster.sh {args}: no end in {timeout} s; its last words:\n{said[-1500:]}")
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:  # where it stood, read before it is stopped
+        stood = stuck_processes()
+        proc.kill()
+        out, err = proc.communicate()
+        raise Failure(f"vcluster.sh {args}: no end in {timeout} s; its processes then:\n{stood}\n"
+                      f"its last output:\n{out[-1200:]}\nits last words:\n{err[-1500:]}")
+    p = subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
     if check and p.returncode != 0:
         raise Failure(f"vcluster.sh {args}: exit {p.returncode}\n{p.stderr[-1500:]}")
     return p
