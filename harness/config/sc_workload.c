@@ -37,6 +37,9 @@ static const sc_field_t workload__workload_fields[] = {
      "MoE capacity factor"},
     {"model.recompute", SC_FIELD_ENUM, W(recompute), 0, false, 0, 0, SC_RECOMPUTE_NAMES,
      "activation recomputation: selective (attention) or full (every layer's forward again)"},
+    {"model.attention", SC_FIELD_ENUM, W(attention), 0, false, 0, 0, SC_ATTENTION_NAMES,
+     "how attention keeps its scores: standard (in GPU memory for backward) or flash (recomputed "
+     "on chip, FlashAttention): the memory traffic the model prices"},
     {"batch", SC_FIELD_SECTION, 0, 0, true, 0, 0, NULL, "the batch"},
     {"batch.micro_batch", SC_FIELD_INT, W(micro_batch), 0, false, 1, 1e7, NULL,
      "samples per micro-batch"},
@@ -74,6 +77,10 @@ static const sc_field_t workload__workload_fields[] = {
      "from FLOPs, a fixed time, or none"},
     {"compute.forward_gflops_per_sample", SC_FIELD_NUMBER, W(forward_gflops_per_sample), 0, false,
      1e-6, 1e9, NULL, "forward GFLOPs per sample (CNNs)"},
+    {"compute.activations_per_sample", SC_FIELD_NUMBER, W(activations_per_sample), 0, false, 1,
+     1e12, NULL,
+     "activation elements one sample's forward writes, every layer's outputs (CNNs; a "
+     "transformer's come from its shape): the memory traffic the model prices"},
     {"compute.gpu_tflops", SC_FIELD_NUMBER, W(gpu_tflops), 0, false, 0.001, 1e6, NULL,
      "GPU peak TFLOP/s in the compute precision"},
     {"compute.efficiency", SC_FIELD_NUMBER, W(efficiency), 0, false, 0.001, 1, NULL,

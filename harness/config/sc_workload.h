@@ -22,6 +22,10 @@ typedef enum { SC_COMPUTE_FLOPS, SC_COMPUTE_TIME, SC_COMPUTE_NONE } sc_compute_m
  * keeping only the layer's input). */
 typedef enum { SC_RECOMPUTE_NONE, SC_RECOMPUTE_SELECTIVE, SC_RECOMPUTE_FULL } sc_recompute_t;
 #define SC_RECOMPUTE_NAMES "none|selective|full"
+/* How attention keeps its score matrices: in GPU memory for backward (standard), or recomputed
+ * in on-chip memory (FlashAttention: Dao et al., arXiv:2205.14135) - no traffic for them. */
+typedef enum { SC_ATTENTION_STANDARD, SC_ATTENTION_FLASH } sc_attention_t;
+#define SC_ATTENTION_NAMES "standard|flash"
 /* Who prepares the samples: the host's cores (input.cpu_ms_per_sample each), the GPU (DALI or
  * nvJPEG decode: part of the GPU's work, no host bound), or nobody (synthetic data). */
 typedef enum { SC_LOADER_CPU, SC_LOADER_GPU, SC_LOADER_SYNTHETIC } sc_loader_t;
@@ -44,6 +48,7 @@ typedef struct {
     long long experts, top_k, moe_every; /* mixture of experts: every moe_every-th layer */
     double capacity_factor;
     int recompute; /* sc_recompute_t */
+    int attention; /* sc_attention_t */
     /* batch */
     long long micro_batch, global_batch, per_gpu_batch;
     int scaling; /* sc_scaling_t */
@@ -60,6 +65,7 @@ typedef struct {
     /* compute */
     int compute_mode;                 /* sc_compute_mode_t */
     double forward_gflops_per_sample; /* 0: derived from the transformer's shape */
+    double activations_per_sample;    /* CNNs: elements a forward writes; 0: not stated */
     double gpu_tflops;
     double efficiency;   /* of peak; 0: not stated - the model takes its GPU's published figure,
                             a run spins at SC_DEFAULT_COMPUTE_EFFICIENCY */

@@ -458,6 +458,11 @@ double sc_topology_memory_GBps(const sc_topology_t *t)
     return t->cal_memory_GBps > 0 ? t->cal_memory_GBps : t->gpu_memory_GBps / 2;
 }
 
+double sc_topology_hbm_GBps(const sc_topology_t *t)
+{
+    return t->cal_memory_GBps > 0 ? 2 * t->cal_memory_GBps : t->gpu_memory_GBps;
+}
+
 double sc_topology_tflops(const sc_topology_t *t, int precision)
 {
     switch (precision) {

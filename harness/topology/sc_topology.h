@@ -230,6 +230,9 @@ sc_hop_t sc_topology_net_hop(const sc_topology_t *t, double bytes, int nodes, in
 /* How fast one GPU copies its memory (GB/s of bytes copied): calibrated, else half the
  * declared memory bandwidth (a copy reads and writes every byte), else 0. */
 double sc_topology_memory_GBps(const sc_topology_t *t);
+/* The GPU memory's traffic rate, reads and writes together (GB/s): twice a calibrated copy's,
+ * else the declared bandwidth, else 0. */
+double sc_topology_hbm_GBps(const sc_topology_t *t);
 /* Peak TFLOP/s for a precision name ("fp32", "tf32", "fp16", "bf16"); 0 when not given. */
 double sc_topology_tflops(const sc_topology_t *t, int precision);
 const char *sc_fabric_name(int fabric);

@@ -111,15 +111,16 @@ def same_rule(wd):
     expect(abs(a["throughput_per_node"] * a["nodes"] - a["throughput"]) < 1e-6 * a["throughput"],
            f"per node: {a['throughput_per_node']} x {a['nodes']}")
     print(f"same rule: {a['throughput']:.0f} samples/s both ways; {a['input_note']}")
-    # compute: one rule too - the share of peak the workload states, or its GPU generation's
-    # published one, said for each system
+    # compute: one rule too - the share of peak the workload states, or one priced from its
+    # shapes on each system's GPU (its peak and memory rate), said for each system
     out, _ = compare(["--predict", "-W", "gpt3-13b-3d", "--gpus", "16", "-o",
                       os.path.join(wd, "compute"), "dgx-a100", "dgx-h100"])
     rows = {r["system"]: r for r in load_json(os.path.join(wd, "compute", "compare.json"))["systems"]}
-    expect("45.0 % of 312 TFLOP/s (assumed: transformer on Ampere" in rows["dgx-a100"]["compute_note"]
-           and "40.0 % of 990 TFLOP/s (assumed: transformer on Hopper"
-           in rows["dgx-h100"]["compute_note"] and rows["dgx-h100"]["compute_note"] in out,
-           f"the compute assumption is said: {rows['dgx-a100']['compute_note']!r}")
+    notes = [rows[s]["compute_note"] for s in ("dgx-a100", "dgx-h100")]
+    expect(" % of 312 TFLOP/s (from the step's shapes" in notes[0] and
+           " % of 990 TFLOP/s (from the step's shapes" in notes[1] and
+           "at 2039 GB/s" in notes[0] and "at 3350 GB/s" in notes[1] and notes[1] in out,
+           f"the compute assumption is said: {notes!r}")
 
 
 def predicted(wd):
