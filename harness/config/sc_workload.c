@@ -94,6 +94,12 @@ static const sc_field_t workload__workload_fields[] = {
      "bound) or nobody (synthetic data)"},
     {"input.cpu_ms_per_sample", SC_FIELD_NUMBER, W(input_cpu_ms_per_sample), 0, false, 0, 1e6, NULL,
      "CPU core time per sample (decode, augment) with loader cpu; 0: never the bound"},
+    {"input.workers_per_gpu", SC_FIELD_INT, W(input_workers_per_gpu), 0, false, 1, 4096, NULL,
+     "decode workers a GPU with loader cpu (a DataLoader's num_workers, DALI's num_threads): a "
+     "node decodes on this x its GPUs cores at most (default: all its cores)"},
+    {"input.gpu_ms_per_sample", SC_FIELD_NUMBER, W(input_gpu_ms_per_sample), 0, false, 0, 1e6, NULL,
+     "GPU time per sample its decode takes with loader gpu (nvJPEG, DALI's mixed "
+     "decoder), added to each step's compute; default 0"},
     {NULL, 0, 0, 0, false, 0, 0, NULL, NULL},
 };
 

@@ -73,7 +73,9 @@ typedef struct {
     /* input pipeline: host CPU time per sample (decode, augment); the node's cores feed its
      * GPUs, so a step is never shorter than the node's samples x this / cores. 0: not bound */
     double input_cpu_ms_per_sample;
-    int input_loader; /* sc_loader_t */
+    long long input_workers_per_gpu; /* decode threads a GPU; 0: all the node's cores */
+    double input_gpu_ms_per_sample;  /* loader gpu: the decode's GPU time a sample */
+    int input_loader;                /* sc_loader_t */
 } sc_workload_t;
 
 /* Loads and checks a file, or a shipped workload by its name ("resnet50-dp"): schema and

@@ -205,34 +205,64 @@ static double model_step__straggler_factor(double jitter, int nranks, int micro_
     return 1.0 + jitter / sqrt((double)micro_steps) * sqrt(2.0 * log((double)nranks));
 }
 
-/* With the CPU as the loader, the node's cores prepare every sample its GPUs take: a step is
+/* The threads a node decodes on with the CPU as the loader: its cores, or the workers the
+ * workload gives each of its gpus GPUs where fewer (*cores: the node's; *assumed: not declared). */
+static double model_step__decoders(const sc_topology_t *t, const sc_workload_t *w, int gpus,
+                                   double *cores, bool *assumed)
+{
+    *cores = sc_topology_cores(t, assumed);
+    double workers = (double)w->input_workers_per_gpu * (double)gpus;
+    return workers > 0 && workers < *cores ? workers : *cores;
+}
+
+/* With the CPU as the loader, the node's decoders prepare every sample its GPUs take: a step is
  * never shorter than that. */
 static double model_step__input_us(const sc_topology_t *t, const sc_workload_t *w,
-                                   const sc_layout_t *l, int nodes)
+                                   const sc_layout_t *l, int gpus_per_node, int nodes)
 {
     if (w->input_loader != SC_LOADER_CPU || w->input_cpu_ms_per_sample <= 0)
         return 0.0;
     bool assumed;
-    double per_node = sc_workload_samples_per_step(w, l) / (double)(nodes > 0 ? nodes : 1);
-    return per_node * w->input_cpu_ms_per_sample * 1e3 / sc_topology_cores(t, &assumed);
+    double cores, per_node = sc_workload_samples_per_step(w, l) / (double)(nodes > 0 ? nodes : 1);
+    double decoders = model_step__decoders(t, w, gpus_per_node, &cores, &assumed);
+    return per_node * w->input_cpu_ms_per_sample * 1e3 / decoders;
+}
+
+/* With the GPU as the loader, each GPU decodes its own samples: their decode time joins its
+ * step's compute. */
+static double model_step__gpu_decode_us(const sc_workload_t *w, const sc_layout_t *l)
+{
+    if (w->input_loader != SC_LOADER_GPU || w->input_gpu_ms_per_sample <= 0)
+        return 0.0;
+    double per_gpu = sc_workload_samples_per_step(w, l) / (double)(l->dp > 0 ? l->dp : 1);
+    return per_gpu * w->input_gpu_ms_per_sample * 1e3 / (double)(l->tp * l->pp);
 }
 
 void sc_model_input_describe(const sc_topology_t *t, const sc_workload_t *w, char *buf, size_t len)
 {
     bool assumed;
-    double cores = sc_topology_cores(t, &assumed);
-    if (w->input_loader == SC_LOADER_GPU)
-        snprintf(buf, len, "input: decoded on the GPU (no host bound)");
+    double cores, decoders = model_step__decoders(t, w, (int)t->gpus_per_node, &cores, &assumed);
+    const char *source = assumed
+                             ? "assumed: " SC_DEFAULT_TEXT(
+                                   SC_DEFAULT_CORES_PER_GPU) " a GPU, the topology declares none"
+                             : "declared";
+    if (w->input_loader == SC_LOADER_GPU && w->input_gpu_ms_per_sample > 0)
+        snprintf(buf, len, "input: decoded on the GPU, %.2f ms of its time a sample (declared)",
+                 w->input_gpu_ms_per_sample);
+    else if (w->input_loader == SC_LOADER_GPU)
+        snprintf(buf, len, "input: decoded on the GPU (no host bound, no GPU time stated)");
     else if (w->input_loader == SC_LOADER_SYNTHETIC)
         snprintf(buf, len, "input: synthetic data (no loader)");
     else if (w->input_cpu_ms_per_sample <= 0)
         snprintf(buf, len, "input: the workload states no CPU cost (no host bound)");
+    else if (decoders < cores)
+        snprintf(buf, len,
+                 "input: CPU decode %.2f ms a sample on %lld workers a GPU (%.0f of the node's "
+                 "%.0f cores, %s)",
+                 w->input_cpu_ms_per_sample, w->input_workers_per_gpu, decoders, cores, source);
     else
         snprintf(buf, len, "input: CPU decode %.2f ms a sample on %.0f cores (%s)",
-                 w->input_cpu_ms_per_sample, cores,
-                 assumed ? "assumed: " SC_DEFAULT_TEXT(
-                               SC_DEFAULT_CORES_PER_GPU) " a GPU, the topology declares none"
-                         : "declared");
+                 w->input_cpu_ms_per_sample, cores, source);
 }
 
 static sc_status_t model_step__model_plan(const sc_topology_t *t, const sc_workload_t *w,
@@ -264,7 +294,11 @@ static sc_status_t model_step__model_plan(const sc_topology_t *t, const sc_workl
     step_us *=
         model_step__straggler_factor(t->step_jitter, gpus_per_node * nodes, l->micro_batches);
     /* `run` loads no data: the input pipeline bounds a real step, not the one it runs */
-    double input_us = as_run ? 0.0 : model_step__input_us(t, w, l, nodes) * compute_scale;
+    double input_us =
+        as_run ? 0.0 : model_step__input_us(t, w, l, gpus_per_node, nodes) * compute_scale;
+    double decode_us = as_run ? 0.0 : model_step__gpu_decode_us(w, l) * compute_scale;
+    step_us += decode_us;
+    compute_us += decode_us;
     step_us = input_us > step_us ? input_us : step_us;
     *out = (sc_step_prediction_t){.gpus = gpus_per_node * nodes,
                                   .nodes = nodes,

@@ -182,6 +182,51 @@ def test_compute_defaults():
     expect("30.0 % of 990 TFLOP/s (declared by the workload)" in out_s, out_s[:600])
 
 
+INPUT = """name: {name}
+model:
+  kind: cnn
+  parameters: 1M
+  layers: 10
+batch:
+  micro_batch: 64
+  per_gpu_batch: 64
+compute:
+  forward_gflops_per_sample: 0.001
+  activations_per_sample: 1000
+input:
+{input}"""
+
+
+def test_input():
+    """The input pipeline is held to what the workload declares: decode workers a GPU bound a
+    node to workers x GPUs cores (not all of them), and a GPU decoder's time a sample joins each
+    step's compute."""
+    wd = workdir("input")
+    topo = os.path.join(ROOT, "topologies", "dgx-a100.yaml")  # 128 cores, 8 GPUs
+
+    def point(name, text, gpus):
+        path = os.path.join(wd, name + ".yaml")
+        with open(path, "w") as f:
+            f.write(INPUT.format(name=name, input=text))
+        return model_point(wd, topo, path, gpus)
+    # 10 ms of a core a sample: all 128 cores feed 12800 samples/s, 2 workers a GPU 200 a GPU
+    cpu = "  loader: cpu\n  cpu_ms_per_sample: 10\n"
+    for gpus, want in ((1, 200), (8, 1600)):
+        p, out = point("workers", cpu + "  workers_per_gpu: 2\n", gpus)
+        expect(abs(p["throughput"] / want - 1) < 1e-3, f"2 workers a GPU, {gpus} GPUs: "
+               f"{p['throughput']:.1f} samples/s, want {want}")
+    expect("on 2 workers a GPU (16 of the node's 128 cores, declared)" in out, out[:800])
+    p, _ = point("cores", cpu, 8)
+    expect(abs(p["throughput"] / 12800 - 1) < 1e-3, f"all cores: {p['throughput']:.1f}")
+    # the GPU decodes: 64 samples x 2 ms more compute a step
+    plain, _ = point("gpu0", "  loader: gpu\n", 1)
+    dec, out = point("gpu2", "  loader: gpu\n  gpu_ms_per_sample: 2\n", 1)
+    expect(abs(dec["step_time_ms"] - plain["step_time_ms"] - 128) < 1e-6 and
+           abs(dec["compute_ms"] - plain["compute_ms"] - 128) < 1e-6,
+           f"GPU decode: step {plain['step_time_ms']} -> {dec['step_time_ms']} ms")
+    expect("decoded on the GPU, 2.00 ms of its time a sample (declared)" in out, out[:800])
+
+
 def test_recompute():
     """Activation recomputation (Korthikanti et al. 2022): full adds a forward to backward and
     repeats its tensor-parallel collectives; selective adds the attention's products."""
@@ -205,4 +250,4 @@ def test_recompute():
     expect(rc == 2 and "recompute" in err and "none|selective|full" in err, f"bad: {rc} {err}")
 
 
-main(lambda: (test(), test_compute_defaults(), test_recompute()))
+main(lambda: (test(), test_compute_defaults(), test_input(), test_recompute()))
