@@ -84,8 +84,8 @@ static const sc_field_t workload__workload_fields[] = {
     {"compute.gpu_tflops", SC_FIELD_NUMBER, W(gpu_tflops), 0, false, 0.001, 1e6, NULL,
      "GPU peak TFLOP/s in the compute precision"},
     {"compute.efficiency", SC_FIELD_NUMBER, W(efficiency), 0, false, 0.001, 1, NULL,
-     "fraction of peak reached (default: the GPU generation's published figure for the model's "
-     "kind, docs/REFERENCE.md section 8.1)"},
+     "fraction of peak reached (default: priced from the step's shapes on the system's GPU, "
+     "docs/REFERENCE.md section 8.1)"},
     {"compute.step_time_ms", SC_FIELD_NUMBER, W(step_time_ms), 0, false, 0, 1e7, NULL,
      "compute per step (mode time)"},
     {"input", SC_FIELD_SECTION, 0, 0, false, 0, 0, NULL, "the host's input pipeline"},

@@ -67,8 +67,8 @@ typedef struct {
     double forward_gflops_per_sample; /* 0: derived from the transformer's shape */
     double activations_per_sample;    /* CNNs: elements a forward writes; 0: not stated */
     double gpu_tflops;
-    double efficiency;   /* of peak; 0: not stated - the model takes its GPU's published figure,
-                            a run spins at SC_DEFAULT_COMPUTE_EFFICIENCY */
+    double efficiency;   /* of peak; 0: not stated - the model prices the step from its shapes
+                            (sc_model_compute.c), a run spins at SC_DEFAULT_COMPUTE_EFFICIENCY */
     double step_time_ms; /* SC_COMPUTE_TIME: compute per step */
     /* input pipeline: host CPU time per sample (decode, augment); the node's cores feed its
      * GPUs, so a step is never shorter than the node's samples x this / cores. 0: not bound */

@@ -65,9 +65,11 @@ sc_status_t sc_model_step_as_run(const sc_topology_t *t, const sc_workload_t *w,
  * sample on 64 cores (assumed: ...)"): `compare` shows it beside each system. */
 void sc_model_input_describe(const sc_topology_t *t, const sc_workload_t *w, char *buf, size_t len);
 
-/* The share of its GPU's peak w computes at on t: compute.efficiency where the workload states
- * it, else the published figure for its kind of model on the GPU's generation (or the nearest
- * one): the same rule for every system (docs/REFERENCE.md section 8.1). */
+/* The share of its GPU's peak w computes at on t: what calibrate measured, compute.efficiency
+ * where the workload states it, else priced from its shapes (its products at
+ * SC_DEFAULT_GEMM_SHARE of peak plus its activations' memory traffic), else the published figure
+ * for its kind of model on the GPU's generation (or the nearest one): the same rule for every
+ * system (docs/REFERENCE.md section 8.1). */
 double sc_model_compute_efficiency(const sc_topology_t *t, const sc_workload_t *w);
 /* It in words, with what was assumed ("compute: 45.0 % of 312 TFLOP/s (assumed: transformer on
  * Ampere: ...)"): `model` and `compare` show it. */

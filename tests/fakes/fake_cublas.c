@@ -13,7 +13,8 @@
  *   (silent data corruption);
  * - FAKE_CUBLAS_FAIL=1: every GEMM fails;
  * - FAKE_GPU_CALLS=DIR: the products run, counted by type and shape, in DIR/gemms-PID.txt;
- * - FAKE_GPU_LOAD: each product's device time counts as its device busy (fake_load.h). */
+ * - FAKE_GPU_LOAD: the wall time each product holds its device counts as the device busy
+ *   (fake_load.h): what NVML's sampled load and clocks see. */
 #include <cublas_v2.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -197,14 +198,13 @@ static void fb__gemm_run(fc_work_t *w)
     if (g->wrong >= 0 && g->wrong < g->m * g->n)
         sc_dtype_store(g->type, g->c, (size_t)g->wrong,
                        sc_dtype_load(g->type, g->c, (size_t)g->wrong) + 1.0);
-    double busy_ms = g->rate_s * g->slow * 1e3;
-    if (busy_ms > 0) /* the stated speed, whatever the host's cores managed */
-        fakecuda_stream_rated(g->stream, g->base.enqueued_ms, t0, busy_ms);
-    else {
-        busy_ms = (fakecuda_now_ms() - t0) * g->slow;
-        fb__nap((t0 + busy_ms - fakecuda_now_ms()) * 1e-3);
-    }
-    fake_load_add(g->device, (uint64_t)(busy_ms * 1e6));
+    double rated_ms = g->rate_s * g->slow * 1e3;
+    if (rated_ms > 0) /* the stated speed on the stream's events, whatever the host managed */
+        fakecuda_stream_rated(g->stream, g->base.enqueued_ms, t0, rated_ms);
+    else
+        fb__nap((fakecuda_now_ms() - t0) * (g->slow - 1) * 1e-3);
+    /* busy for the wall time it held the device: what NVML's sampled load and clocks see */
+    fake_load_add(g->device, (uint64_t)((fakecuda_now_ms() - t0) * 1e6));
 }
 
 static void fb__free(fc_work_t *w)
