@@ -73,15 +73,14 @@ model_compute__figure(const sc_topology_t *t, const sc_workload_t *w, bool *near
 typedef struct {
     int kind;
     double passes;
-    const char *basis;
 } model_compute__traffic_t;
 
 static const model_compute__traffic_t model_compute__traffic[] = {
-    {SC_MODEL_TRANSFORMER, 9.43,
-     "BERT-large at sequence 128 with AMP, 580 sequences/s on one A100 80GB (NVIDIA "
-     "DeepLearningExamples)"},
-    {SC_MODEL_CNN, 31.4,
-     "ResNet-50 v1.5 with AMP, 2470 img/s on one A100 80GB (NVIDIA DeepLearningExamples)"},
+    /* BERT-large at sequence 128 with AMP: 580 sequences/s on one A100 80GB (NVIDIA
+     * DeepLearningExamples, PyTorch BERT README) */
+    {SC_MODEL_TRANSFORMER, 9.43},
+    /* ResNet-50 v1.5 with AMP: 2470 img/s on one A100 80GB (the PyTorch ResNet-50 v1.5 README) */
+    {SC_MODEL_CNN, 31.4},
 };
 
 static const model_compute__traffic_t *model_compute__traffic_of(int kind)
@@ -116,7 +115,6 @@ static double model_compute__stored_bytes(const sc_workload_t *w)
  * where t or w lacks what it takes (the memory's rate, the peak, the activations). */
 typedef struct {
     double math_s, traffic_s, traffic_bytes, hbm_GBps;
-    const model_compute__traffic_t *fit;
 } model_compute__shapes_t;
 
 static bool model_compute__shapes(const sc_topology_t *t, const sc_workload_t *w,
@@ -127,7 +125,6 @@ static bool model_compute__shapes(const sc_topology_t *t, const sc_workload_t *w
     double stored = model_compute__stored_bytes(w);
     if (peak <= 0 || hbm <= 0 || fit == NULL || stored <= 0)
         return false;
-    out->fit = fit;
     out->hbm_GBps = hbm;
     /* one GPU's share of a sample: its products split over the tensor-parallel group */
     out->math_s = sc_workload_train_flops_per_sample(w) / (double)w->tp /
@@ -188,12 +185,11 @@ void sc_model_compute_describe(const sc_topology_t *t, const sc_workload_t *w, c
     model_compute__shapes_t shapes;
     if (model_compute__shapes(t, w, &shapes)) {
         snprintf(buf, len,
-                 "compute: %.1f %% of %.0f TFLOP/s (from the step's shapes: its products at %.0f "
-                 "%% of peak, and %.3g GB of activation traffic a sample at %.0f GB/s, %.0f %% of "
-                 "the time; the traffic a byte makes fitted on %s)",
+                 "compute: %.1f %% of %.0f TFLOP/s (from the step's shapes: products at %.0f %% "
+                 "of peak, %.3g GB of activation traffic a sample at %.0f GB/s, %.0f %% of the "
+                 "time; docs/REFERENCE.md 8.1)",
                  100 * e, peak, 100 * SC_DEFAULT_GEMM_SHARE, shapes.traffic_bytes * 1e-9,
-                 shapes.hbm_GBps, 100 * shapes.traffic_s / (shapes.math_s + shapes.traffic_s),
-                 shapes.fit->basis);
+                 shapes.hbm_GBps, 100 * shapes.traffic_s / (shapes.math_s + shapes.traffic_s));
         return;
     }
     bool nearest;

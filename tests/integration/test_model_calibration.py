@@ -166,7 +166,7 @@ def test_compute_defaults():
     shares = {}
     for system in ("dgx-a100", "dgx-h100"):
         share, why = compute_share(model_point(wd, topo(system), gpt, 1)[1])
-        expect(why.startswith("from the step's shapes: its products at 70 % of peak") and
+        expect(why.startswith("from the step's shapes: products at 70 % of peak") and
                "GB/s" in why, f"{system}: {why}")
         shares[system] = share
     # the H100's peak grew 3.2x over the A100's, its memory 1.6x: more of its step is traffic
