@@ -140,22 +140,34 @@ static const main__command_t *main__find(const char *name)
     return NULL;
 }
 
-/* The --timeout (-T) a command line gives, before its options are parsed: what bounds the start
- * (sc_rte_guard_bound). Absent or not a number: the default (the parser refuses the latter). */
-static double main__start_timeout(int argc, char **argv)
+/* The seconds option `name` (and its short form, 0: none) gives on the command line, before the
+ * options are parsed; fallback when absent or not a number (the parser refuses the latter). */
+static double main__seconds(int argc, char **argv, const char *name, char short_name,
+                            double fallback)
 {
     const char *text = NULL;
+    size_t len = strlen(name);
     for (int i = 2; i < argc; i++) {
-        if ((strcmp(argv[i], "--timeout") == 0 || strcmp(argv[i], "-T") == 0) && i + 1 < argc)
+        bool short_form =
+            short_name && argv[i][0] == '-' && argv[i][1] == short_name && !argv[i][2];
+        if ((short_form || (!strncmp(argv[i], "--", 2) && !strcmp(argv[i] + 2, name))) &&
+            i + 1 < argc)
             text = argv[i + 1];
-        else if (strncmp(argv[i], "--timeout=", 10) == 0)
-            text = argv[i] + 10;
+        else if (!strncmp(argv[i], "--", 2) && !strncmp(argv[i] + 2, name, len) &&
+                 argv[i][2 + len] == '=')
+            text = argv[i] + 3 + len;
     }
     char *end = NULL;
-    double seconds = text != NULL ? strtod(text, &end) : SC_DEFAULT_TIMEOUT_S;
-    if (text != NULL && (end == text || *end != '\0' || seconds < 0))
-        seconds = SC_DEFAULT_TIMEOUT_S;
-    return SC_START_TIMEOUT_S(seconds);
+    double seconds = text != NULL ? strtod(text, &end) : fallback;
+    return text != NULL && (end == text || *end != '\0' || seconds < 0) ? fallback : seconds;
+}
+
+/* What bounds the start (sc_rte_guard_bound): the command's --timeout (-T) with the graces, or
+ * with no such bound (--timeout 0) its --deadline for the whole run, else none. */
+static double main__start_bound(int argc, char **argv)
+{
+    double timeout = main__seconds(argc, argv, "timeout", 'T', SC_DEFAULT_TIMEOUT_S);
+    return timeout > 0 ? SC_START_TIMEOUT_S(timeout) : main__seconds(argc, argv, "deadline", 0, 0);
 }
 
 int main(int argc, char **argv)
@@ -177,7 +189,7 @@ int main(int argc, char **argv)
         docs = strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0;
     bool alone = (cmd != NULL && cmd->alone) || docs;
     if (!alone)
-        sc_rte_guard_bound(main__start_timeout(argc, argv));
+        sc_rte_guard_bound(main__start_bound(argc, argv));
     sc_status_t started =
         alone ? sc_rte_init_alone(&argc, &argv, &rte, &err) : sc_rte_init(&argc, &argv, &rte, &err);
     if (cmd != NULL)

@@ -102,8 +102,14 @@ def start():
     # mpirun's own start-up, which a loaded machine stretches, comes before the bound
     expect(secs <= bound + 20, f"start: ended {secs:.1f} s after mpirun began")
     expect(not os.path.exists(base), f"start: {base} was made before any rank could go on")
+    # with no bound on a wait (--timeout 0), the run's --deadline bounds its start
+    rc, out, err, _ = mpirun(2, ["coll", "-b", "8", "-e", "64", "-n", "2", "--timeout", "0",
+                                 "--deadline", "3", "--results-dir", base],
+                             env={"SCALECHECK_TEST_FAULT": "start-hang:1"}, timeout=90)
+    expect(rc == 3 and "for 3 s while starting" in err,
+           f"start under --deadline 3: exit {rc}\n{err[-1500:]}")
     print(f"a rank that never joins: exit 3 after {secs:.1f} s (bound {bound} s), each rank "
-          "named its stage")
+          "named its stage; under --timeout 0 the --deadline bounds it")
 
 
 main(lambda: (test(), deadline(), start()))
