@@ -141,8 +141,9 @@ static const main__command_t *main__find(const char *name)
 }
 
 /* The seconds option `name` (and its short form, 0: none) gives on the command line, before the
- * options are parsed; fallback when absent or not a number (the parser refuses the latter). */
-static double main__seconds(int argc, char **argv, const char *name, char short_name,
+ * options are parsed; fallback when absent, or when not a number from 0 to most (the parser
+ * refuses those: 1e999 is inf). */
+static double main__seconds(int argc, char **argv, const char *name, char short_name, double most,
                             double fallback)
 {
     const char *text = NULL;
@@ -159,15 +160,18 @@ static double main__seconds(int argc, char **argv, const char *name, char short_
     }
     char *end = NULL;
     double seconds = text != NULL ? strtod(text, &end) : fallback;
-    return text != NULL && (end == text || *end != '\0' || seconds < 0) ? fallback : seconds;
+    bool refused = end == text || *end != '\0' || !(seconds >= 0 && seconds <= most);
+    return text != NULL && refused ? fallback : seconds;
 }
 
 /* What bounds the start (sc_rte_guard_bound): the command's --timeout (-T) with the graces, or
  * with no such bound (--timeout 0) its --deadline for the whole run, else none. */
 static double main__start_bound(int argc, char **argv)
 {
-    double timeout = main__seconds(argc, argv, "timeout", 'T', SC_DEFAULT_TIMEOUT_S);
-    return timeout > 0 ? SC_START_TIMEOUT_S(timeout) : main__seconds(argc, argv, "deadline", 0, 0);
+    double timeout =
+        main__seconds(argc, argv, "timeout", 'T', SC_MAX_TIMEOUT_S, SC_DEFAULT_TIMEOUT_S);
+    return timeout > 0 ? SC_START_TIMEOUT_S(timeout)
+                       : main__seconds(argc, argv, "deadline", 0, SC_MAX_DEADLINE_S, 0);
 }
 
 int main(int argc, char **argv)

@@ -28,11 +28,11 @@ const sc_cli_opt_t sc_cli_common_rows[] = {
     C('T', "timeout", "SECONDS",
       "bound on every wait on other ranks, 0 = none, as nccl-tests' -T "
       "(default " SC_DEFAULT_TIMEOUT_TEXT ")",
-      SC_OPT_DOUBLE, timeout_s, 0.0, 86400.0, SC_COMMON_TIMEOUT),
+      SC_OPT_DOUBLE, timeout_s, 0.0, SC_MAX_TIMEOUT_S, SC_COMMON_TIMEOUT),
     C(0, "deadline", "SECONDS",
       "bound on the whole run: past it the job ends (exit 3), what finished kept, and "
       "launch/mpirun.sh's quick pair search names the slow host; 0 = none (default 0)",
-      SC_OPT_DOUBLE, deadline_s, 0.0, 31622400.0, SC_COMMON_DEADLINE),
+      SC_OPT_DOUBLE, deadline_s, 0.0, SC_MAX_DEADLINE_S, SC_COMMON_DEADLINE),
     C(0, "telemetry", "SECONDS",
       "sample GPU health (NVML) this often during the run, 0 = off "
       "(default " SC_DEFAULT_TEXT(SC_DEFAULT_TELEMETRY_S) ")",

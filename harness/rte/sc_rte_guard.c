@@ -5,6 +5,7 @@
  * A thread renews its clock at each stage and, when one makes no progress for the start's bound,
  * says which and ends the process with exit code 3, as the watchdog would. It never calls MPI
  * (MPI runs at MPI_THREAD_SINGLE). */
+#include <math.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -76,7 +77,7 @@ static void *guard__main(void *arg)
 void sc_rte_guard_bound(double seconds)
 {
     pthread_mutex_lock(&guard.lock);
-    guard.bound_s = seconds;
+    guard.bound_s = isfinite(seconds) ? seconds : 0.0; /* what a time_t holds */
     pthread_mutex_unlock(&guard.lock);
 }
 

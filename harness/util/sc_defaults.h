@@ -6,6 +6,9 @@
  * (--timeout; the NCCL communicator's bound too). Long enough for a training step or a 1 GB
  * all-reduce over a slow link; short enough that a hung job ends within minutes. */
 #define SC_DEFAULT_TIMEOUT_S 300
+/* The longest --timeout (a day) and --deadline (a year) the command line takes. */
+#define SC_MAX_TIMEOUT_S  86400.0
+#define SC_MAX_DEADLINE_S 31622400.0
 /* A rank released by a peer's failure (NCCL's remote error) waits this long before ending the
  * job, so that the failed rank's own message and final state come first. */
 #define SC_DEFAULT_PEER_GRACE_S 2

@@ -27,6 +27,9 @@ CASES = [
     (["--tp", "2"], "--tp: only with --concurrent"),
     (["--concurrent", "all", "--topology", "localhost"],
      "--concurrent: not with --topology (each kind is held to itself alone)"),
+    # a bound read before the options are (the start's) that the parser then refuses: inf
+    (["--timeout", "1e999"], "--timeout:"),
+    (["--timeout", "0", "--deadline", "nan"], "--deadline:"),
     (["pairs", "--background", "incast"], "--background: 'incast' is not alltoall"),
     (["pairs", "--background", "alltoall", "--per", "rank"],
      "--background: with --per node (the other ranks of each host make the load)"),
