@@ -55,6 +55,11 @@ sc_status_t sc_rte_init(int *argc, char ***argv, sc_rte_t *rte, sc_err_t *err)
      * 2-rank MPI_Allreduce took 0.79-0.85 us at FUNNELED against 0.65-0.69 us at SINGLE here,
      * and every host-path figure would have measured those locks (docs/endings.md, "Bounded
      * waits"). */
+    /* A peer that dies (killed, its host gone) leaves its sockets closed: a write to one must
+     * fail (EPIPE) rather than kill this rank with SIGPIPE, or the job would blame this rank and
+     * not the dead one the watchdog names (a TCP BTL write in flight when rank 2 was killed took
+     * rank 0 down once, "ended by signal 13"). MPI's threads inherit it. */
+    signal(SIGPIPE, SIG_IGN);
     if (MPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
         return sc_err_set(err, SC_ERR_RUNTIME, "MPI_Init_thread failed");
     MPI_Comm_rank(MPI_COMM_WORLD, &rte->rank); /* local: no peer is asked */
