@@ -413,10 +413,11 @@ def mode_run():
                                  os.path.join(WORKLOADS, "bert-large-dp.yaml"), "--json", dp]
                              + small, env=gpu_env(4, FAKE_CUBLAS_TFLOPS=str(rate)), timeout=240)
     expect(rc == 0, f"DP run: exit {rc}\n{out[-1500:]}\n{err[-1500:]}")
-    speeds = [p["compute_tflops"] for p in load_json(dp)["points"]]
+    points = load_json(dp)["points"]
+    speeds = [p["compute_tflops"] for p in points]
     expect(all(abs(v / rate - 1) < 0.05 for v in speeds),
            f"DP run: the products at {speeds} TFLOP/s, stated {rate}")
-    gpus = [p["gpus"] for p in load_json(dp)["points"]]
+    gpus = [p["gpus"] for p in points]
     expect(gpus == [1, 2, 4], f"DP points {gpus}")
     # the 3D step with the layer's products on the GPUs (compute.mode flops), each product at
     # least its FLOPs at 1 GFLOP/s: sleeps, not the 2 shared cores, set the emulated GPU's speed

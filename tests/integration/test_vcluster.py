@@ -104,7 +104,11 @@ def vc(*args, timeout=120, check=True, env=None):
     except subprocess.TimeoutExpired:  # where it stood, read before it is stopped
         stood = stuck_processes()
         proc.kill()
-        out, err = proc.communicate()
+        try:  # bounded: the job vcluster.sh started may still hold its pipes open
+            out, err = proc.communicate(timeout=10)
+        except subprocess.TimeoutExpired as e:
+            out, err = (x.decode(errors="replace") if isinstance(x, bytes) else x or ""
+                        for x in (e.stdout, e.stderr))
         raise Failure(f"vcluster.sh {args}: no end in {timeout} s; its processes then:\n{stood}\n"
                       f"its last output:\n{out[-1200:]}\nits last words:\n{err[-1500:]}")
     p = subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
