@@ -1,6 +1,7 @@
 # What `cmake --install` puts where, and the Debian package CPack makes of it (`cpack -G DEB`):
 #   bin/scalecheck                          the program
-#   lib/scalecheck/libscalecheck-gpu.so     the GPU path (where it was built), found beside bin/
+#   lib/scalecheck/libscalecheck-gpu.so     the NVIDIA GPU path (where it was built), found beside bin/
+#   lib/scalecheck/libscalecheck-rocm.so    the AMD GPU path (always: it loads ROCm at run time)
 #   share/scalecheck/{topologies,workloads} the shipped files: -Y dgx-a100, -W resnet50-dp
 #   share/scalecheck/launch                 the launchers (mpirun wrapper, Slurm, Kubernetes)
 #   share/man/man1/scalecheck*.1.gz         scalecheck(1) and a page a command, from --help's tables
@@ -14,6 +15,7 @@ include(GNUInstallDirs)
 set(CMAKE_INSTALL_DEFAULT_DIRECTORY_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
                                                 GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
 install(TARGETS scalecheck RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS scalecheck_rocm LIBRARY DESTINATION lib/scalecheck)
 if(SC_HAVE_NCCL)
   install(TARGETS scalecheck_gpu LIBRARY DESTINATION lib/scalecheck)
 endif()

@@ -296,7 +296,7 @@ sc_status_t sc_calibrate_measure(sc_comm_t *world, MPI_Comm control, sc_watchdog
         sc_comm_has_gemm(world))
         status = calibrate__compute(world, control, wd, o, out, err);
     /* GPU backends keep buffers in device memory, which a host copy says nothing about */
-    if (status == SC_OK && rte->rank == 0 && strcmp(sc_comm_name(world), "nccl") != 0)
+    if (status == SC_OK && rte->rank == 0 && !sc_comm_on_gpu(world))
         out->memory_GBps = calibrate__memory_GBps();
     return status;
 }

@@ -85,17 +85,22 @@ int sc_cmd_version(const sc_rte_t *rte, int argc, char **argv)
     /* what each backend runs (the tests measure each collective where its backend has it); the
      * GPU path's from its module, when it loads */
     for (const sc_backend_ops_t *const *b = sc_backend_list(); *b != NULL; b++)
-        if (strcmp((*b)->name, "nccl") != 0)
+        if (sc_gpu_vendor_of((*b)->name) == NULL)
             version__runs((*b)->name, *b);
-    printf("gpu path: %s\n", SC_HAVE_NCCL ? "built (CUDA + NCCL + cuBLAS)" : "not built");
-#if SC_HAVE_NCCL
-    char gpu[PATH_MAX + 512];
-    const sc_gpu_plugin_t *plugin = sc_gpu_plugin_load(gpu, sizeof(gpu));
-    if (plugin != NULL)
-        version__runs("nccl", plugin->ops);
-    if (plugin != NULL)
-        plugin->versions(gpu, sizeof(gpu));
-    printf("%s%s\n", plugin != NULL ? "" : "gpu plugin: not loadable: ", gpu);
-#endif
+    printf("gpu path: %s\n", SC_HAVE_NCCL ? "built (NVIDIA: CUDA + NCCL + cuBLAS; AMD: HIP + RCCL + "
+                                           "rocBLAS, loaded at run time)"
+                                         : "built (AMD: HIP + RCCL + rocBLAS, loaded at run time)");
+    /* each vendor's module and the libraries it loads, or why it does not load */
+    for (const sc_gpu_vendor_t *const *v = sc_gpu_vendors(); *v != NULL; v++) {
+        char gpu[PATH_MAX + 512];
+        const sc_gpu_plugin_t *plugin = sc_gpu_plugin_load(*v, gpu, sizeof(gpu));
+        if (plugin != NULL) {
+            version__runs((*v)->backend, plugin->ops);
+            plugin->versions(gpu, sizeof(gpu));
+            printf("%s\n", gpu);
+        } else {
+            printf("%s plugin: not loadable: %s\n", (*v)->backend, gpu);
+        }
+    }
     return 0;
 }

@@ -9,6 +9,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include "coll/sc_check.h"
 #include "comm/sc_cuda_check.h"
 #include "comm/sc_gpu_select.h"
 #include "util/sc_clock.h"
@@ -400,6 +401,8 @@ static sc_status_t nccl__fill_bytes(sc_comm_t *comm, void *buf, int byte, size_t
     return status == SC_OK ? sc_nccl_sync(comm, err) : status;
 }
 
+#if SC_GPU_HAS_KERNELS
+/* The data check on the device: only the count of wrong elements travels to the host. */
 static sc_status_t nccl__check_fill(sc_comm_t *comm, void *buf, const sc_check_spec_t *spec,
                                     size_t count, sc_err_t *err)
 {
@@ -427,6 +430,39 @@ static sc_status_t nccl__check_count(sc_comm_t *comm, const void *buf, const sc_
     *wrong = found;
     return status;
 }
+#else
+/* The data check on the host (a module built without kernels): the buffer is written and read
+ * back through the stream's bounded copies, outside every timed interval; the arithmetic is the
+ * host path's (coll/sc_check.h), which the kernels share. */
+static sc_status_t nccl__check_fill(sc_comm_t *comm, void *buf, const sc_check_spec_t *spec,
+                                    size_t count, sc_err_t *err)
+{
+    size_t bytes = count * sc_dtype_size(spec->dtype);
+    void *host = bytes > 0 ? malloc(bytes) : NULL;
+    if (bytes > 0 && host == NULL)
+        return nccl__fail(nccl__of(comm), SC_ERR_NOMEM, "check fill", "no host memory", err);
+    sc_check_fill(spec, comm->rank, 0, host, count);
+    sc_status_t status = bytes > 0 ? nccl__from_host(comm, buf, host, bytes, err) : SC_OK;
+    free(host);
+    return status;
+}
+
+static sc_status_t nccl__check_count(sc_comm_t *comm, const void *buf, const sc_check_spec_t *spec,
+                                     const sc_src_t *src, size_t count, uint64_t *wrong,
+                                     sc_err_t *err)
+{
+    size_t bytes = count * sc_dtype_size(spec->dtype);
+    void *host = bytes > 0 ? malloc(bytes) : NULL;
+    *wrong = 0;
+    if (bytes > 0 && host == NULL)
+        return nccl__fail(nccl__of(comm), SC_ERR_NOMEM, "check count", "no host memory", err);
+    sc_status_t status = bytes > 0 ? nccl__to_host(comm, host, buf, bytes, err) : SC_OK;
+    if (status == SC_OK && bytes > 0)
+        *wrong = sc_check_count_wrong(spec, src, host, count);
+    free(host);
+    return status;
+}
+#endif
 
 static sc_status_t nccl__graph_begin(sc_comm_t *comm, sc_err_t *err)
 {
@@ -594,7 +630,8 @@ static sc_status_t nccl__group_end(sc_comm_t *comm, sc_err_t *err)
 static const sc_group_ops_t nccl__group = {nccl__group_begin, nccl__group_end};
 
 const sc_backend_ops_t sc_nccl_ops = {
-    .name = "nccl",
+    .name = SC_GPU_CCL,
+    .gpu = true,
     .open = sc_nccl_open,
     .close = sc_nccl_close,
     .version = sc_nccl_version,

@@ -7,11 +7,52 @@
 
 #include <cuda_runtime.h>
 #include <nccl.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "comm/sc_async.h"
 #include "comm/sc_backend.h"
 #include "comm/sc_nccl_prof_abi.h"
+
+/* The module is built twice from these sources: for NVIDIA (CUDA, NCCL, cuBLAS, and kernels
+ * built by nvcc) and, with SC_GPU_ROCM, for AMD (comm/rocm/: the same names served by HIP, RCCL
+ * and rocBLAS, loaded at run time; no kernels: the data check runs on the host). */
+#ifdef SC_GPU_ROCM
+#include "comm/rocm/sc_rocm_api.h"
+#define SC_GPU_CCL          "rccl"
+#define SC_GPU_RUNTIME      "hip runtime"
+#define SC_GPU_DRIVER       "hip driver"
+#define SC_GPU_LIBRARIES    {"librccl.so", "libamdhip64.so", "librocblas.so"}
+#define SC_GPU_HAS_KERNELS  0
+#define SC_GPU_CALL_NAME_MAX 96
+static inline bool sc_gpu_libraries_load(char *why, size_t len)
+{
+    return sc_rocm_load(why, len);
+}
+static inline const char *sc_gpu_call_name(const char *what, char *buf, size_t len)
+{
+    return sc_rocm_call_name(what, buf, len);
+}
+#else
+#define SC_GPU_CCL          "nccl"
+#define SC_GPU_RUNTIME      "cuda runtime"
+#define SC_GPU_DRIVER       "cuda driver"
+#define SC_GPU_LIBRARIES    {"libnccl.so", "libcudart.so", "libcublas.so", "libcuda.so"}
+#define SC_GPU_HAS_KERNELS  1
+#define SC_GPU_CALL_NAME_MAX 1
+static inline bool sc_gpu_libraries_load(char *why, size_t len)
+{
+    (void)why;
+    (void)len;
+    return true; /* linked */
+}
+static inline const char *sc_gpu_call_name(const char *what, char *buf, size_t len)
+{
+    (void)buf;
+    (void)len;
+    return what;
+}
+#endif
 
 typedef struct sc_nccl_compute sc_nccl_compute_t; /* backend_nccl_gemm.c */
 
@@ -58,8 +99,10 @@ static inline nccl__comm_t *nccl__of(sc_comm_t *comm)
 static inline sc_status_t nccl__fail(const nccl__comm_t *c, sc_status_t status, const char *what,
                                      const char *detail, sc_err_t *err)
 {
+    char name[SC_GPU_CALL_NAME_MAX];
     return sc_err_set(err, status, "rank %d (host %s, %s): %s: %s", c->base.rte->rank,
-                      c->base.rte->host, c->gpu, what, detail);
+                      c->base.rte->host, c->gpu, sc_gpu_call_name(what, name, sizeof(name)),
+                      detail);
 }
 
 static inline sc_status_t nccl__cuda(const nccl__comm_t *c, cudaError_t rc, const char *what,

@@ -238,7 +238,9 @@ sc_status_t sc_nccl_open(const sc_rte_t *rte, const sc_backend_opts_t *opts, sc_
     ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
     config.blocking = 0; /* so that a stuck init can be bounded and aborted */
     nccl__label(c->label, sizeof(c->label));
-    config.commName = c->label;
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 27, 0)
+    config.commName = c->label; /* NCCL 2.27's field: where the profiler reports it */
+#endif
     if (status == SC_OK)
         status =
             sc_nccl_settle(c, ncclCommInitRankConfig(&c->nccl, rte->size, id, rte->rank, &config),
@@ -332,7 +334,11 @@ static sc_status_t nccl__split_comm(nccl__comm_t *parent, int color, int key, nc
 {
     ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
     config.blocking = 0;
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 27, 0)
     config.commName = label;
+#else
+    (void)label;
+#endif
     parent->split_child = NULL;
     *child = NULL;
     ncclResult_t rc = ncclCommSplit(parent->nccl, color < 0 ? NCCL_SPLIT_NOCOLOR : color, key,
@@ -445,16 +451,30 @@ static struct {
     sc_nccl_optional_t fns;
 } nccl__optional = {.once = PTHREAD_ONCE_INIT};
 
-static void nccl__resolve_optional(void)
+/* The collective library the module is bound to, and whether the caller must dlclose it. */
+static void *nccl__library(bool *close_it)
 {
+#ifdef SC_GPU_ROCM
+    *close_it = false; /* the handle sc_rocm_load opened, kept */
+    return sc_rocm_rccl_handle();
+#else
     Dl_info info;
-    void *lib = NULL, *probe = NULL;
+    void *probe = NULL;
     ncclResult_t (*get_version)(int *) = ncclGetVersion;
     memcpy(&probe, &get_version, sizeof(probe)); /* ISO C: no function-to-object cast */
     /* the libnccl.so.2 this module was bound to: a dependency of an RTLD_LOCAL module is not
      * in the global scope, so it is asked for by its path */
+    *close_it = true; /* NOLOAD took a reference of its own; the library stays */
     if (dladdr(probe, &info) != 0 && info.dli_fname != NULL)
-        lib = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
+        return dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
+    return NULL;
+#endif
+}
+
+static void nccl__resolve_optional(void)
+{
+    bool close_it = false;
+    void *lib = nccl__library(&close_it);
     if (lib == NULL)
         return;
     *(void **)&nccl__optional.fns.alltoall = dlsym(lib, "ncclAlltoAll");
@@ -464,7 +484,8 @@ static void nccl__resolve_optional(void)
     *(void **)&nccl__optional.fns.mem_free = dlsym(lib, "ncclMemFree");
     *(void **)&nccl__optional.fns.comm_register = dlsym(lib, "ncclCommRegister");
     *(void **)&nccl__optional.fns.comm_deregister = dlsym(lib, "ncclCommDeregister");
-    dlclose(lib); /* NOLOAD took a reference of its own; the library stays */
+    if (close_it)
+        dlclose(lib);
 }
 
 const sc_nccl_optional_t *sc_nccl_optional(void)
@@ -478,13 +499,12 @@ typedef struct {
     size_t len, used;
 } nccl__lib_list_t;
 
-/* Appends "name: path" for each loaded object of CUDA, NCCL or cuBLAS. */
+/* Appends "name: path" for each loaded object of the vendor's libraries. */
 static int nccl__list_lib(struct dl_phdr_info *info, size_t size, void *arg)
 {
     (void)size;
     nccl__lib_list_t *out = arg;
-    static const char *const wanted[] = {"libnccl.so", "libcudart.so", "libcublas.so",
-                                         "libcuda.so"};
+    static const char *const wanted[] = SC_GPU_LIBRARIES;
     const char *base = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
     for (size_t i = 0; base != NULL && i < sizeof(wanted) / sizeof(wanted[0]); i++)
         if (strncmp(base + 1, wanted[i], strlen(wanted[i])) == 0 && out->used < out->len)
@@ -495,19 +515,26 @@ static int nccl__list_lib(struct dl_phdr_info *info, size_t size, void *arg)
 
 void sc_backend_nccl_versions(char *buf, size_t len)
 {
+    char why[512];
+    if (!sc_gpu_libraries_load(why, sizeof(why))) {
+        snprintf(buf, len, SC_GPU_CCL ": not loadable: %s", why);
+        return;
+    }
     int lib = 0, runtime = 0, driver = 0;
     ncclGetVersion(&lib);
     cudaRuntimeGetVersion(&runtime);
     cudaError_t rc = cudaDriverGetVersion(&driver);
-    int n = snprintf(buf, len, "nccl: %d.%d.%d (header %d)\ncuda runtime: %d\ncuda driver: %d%s",
+    int n = snprintf(buf, len,
+                     SC_GPU_CCL ": %d.%d.%d (header %d)\n" SC_GPU_RUNTIME ": %d\n" SC_GPU_DRIVER
+                                ": %d%s",
                      lib / 10000, lib / 100 % 100, lib % 100, NCCL_VERSION_CODE, runtime, driver,
                      rc != cudaSuccess || driver == 0 ? " (no driver)" : "");
     const sc_nccl_optional_t *opt = sc_nccl_optional();
     if (n > 0 && (size_t)n < len)
-        n += snprintf(buf + n, len - (size_t)n, "\nnccl all-to-all, gather, scatter: %s",
+        n += snprintf(buf + n, len - (size_t)n, "\n" SC_GPU_CCL " all-to-all, gather, scatter: %s",
                       opt->alltoall && opt->gather && opt->scatter && lib >= NCCL_VERSION(2, 28, 0)
-                          ? "NCCL's own"
-                          : "grouped send/recv (this libnccl has none of its own)");
+                          ? "the library's own"
+                          : "grouped send/recv (this library has none of its own)");
     nccl__lib_list_t list = {buf, len, n > 0 && (size_t)n < len ? (size_t)n : len};
     dl_iterate_phdr(nccl__list_lib, &list);
 }

@@ -97,7 +97,11 @@ static cudaError_t copy__one(const copy__set_t *s, const copy__job_t *j, cudaStr
     const void *src = j->src;
     int dst_dev = j->dst_dev, src_dev = j->src_dev;
     if (j->by != SC_COPY_BY_CE)
+#if SC_GPU_HAS_KERNELS
         return sc_cuda_copy_sm(dst, src, s->bytes, s->sms[j->d], st);
+#else
+        return cudaErrorNotSupported; /* never asked: copy__peers_sm needs kernels */
+#endif
     if (dst_dev >= 0 && src_dev >= 0 && dst_dev != src_dev)
         return cudaMemcpyPeerAsync(dst, dst_dev, src, src_dev, s->bytes, st);
     return cudaMemcpyAsync(dst, src, s->bytes, cudaMemcpyDefault, st);
@@ -323,7 +327,8 @@ sc_status_t sc_nccl_copies(sc_comm_t *comm, const sc_copy_opts_t *o, sc_copy_row
         rc = copy__hbm(s, rows, max, n);
     if (status == SC_OK && rc == cudaSuccess && !s->pcie_alone)
         rc = copy__peers(s, rows, max, n);
-    if (status == SC_OK && rc == cudaSuccess && !s->pcie_alone)
+    /* the SMs' own copies are a kernel: a module built without kernels measures the engines */
+    if (status == SC_OK && rc == cudaSuccess && !s->pcie_alone && SC_GPU_HAS_KERNELS)
         rc = copy__peers_sm(s, rows, max, n);
     if (status == SC_OK)
         status = nccl__cuda(c, rc, "copying inside the node", err);

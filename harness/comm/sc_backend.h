@@ -149,6 +149,9 @@ typedef struct {
 
 typedef struct {
     const char *name;
+    /* A GPU vendor's collective library (nccl, rccl): device buffers, device time, the
+     * library's own algorithms; false on the host path (mpi, ucx). */
+    bool gpu;
     /* Opens the backend's world communicator. A backend that cannot run here (no GPU, library
      * missing) returns SC_ERR_UNSUPPORTED with a one-line reason; it never crashes. */
     sc_status_t (*open)(const sc_rte_t *rte, const sc_backend_opts_t *opts, sc_comm_t **world,
@@ -349,10 +352,11 @@ extern const sc_backend_ops_t sc_backend_mpi_ops;
 #if SC_HAVE_UCX
 extern const sc_backend_ops_t sc_backend_ucx_ops;
 #endif
+/* The GPU paths' entries in the list: each loads its vendor's module (comm/sc_gpu_plugin.h) when
+ * it is opened, and the communicator it returns carries the module's own table. */
 #if SC_HAVE_NCCL
-/* The GPU path's entry in the list: it loads the GPU plugin (comm/sc_gpu_plugin.h) when it is
- * opened, and the communicator it returns carries the plugin's own table. */
 extern const sc_backend_ops_t sc_backend_nccl_ops;
 #endif
+extern const sc_backend_ops_t sc_backend_rccl_ops;
 
 #endif

@@ -12,6 +12,11 @@ static inline const char *sc_comm_name(const sc_comm_t *c)
 {
     return c->ops->name;
 }
+/* Whether c is a GPU vendor's collective library (nccl, rccl), not the host path. */
+static inline bool sc_comm_on_gpu(const sc_comm_t *c)
+{
+    return c->ops->gpu;
+}
 static inline const char *sc_comm_version(sc_comm_t *c)
 {
     return c->ops->version(c);

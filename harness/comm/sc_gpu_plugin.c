@@ -1,5 +1,5 @@
-/* sc_gpu_plugin.c - the program's side of the GPU plugin (sc_gpu_plugin.h): finding and loading
- * libscalecheck-gpu.so, and the backend entry that opens it. */
+/* sc_gpu_plugin.c - the program's side of the GPU modules (sc_gpu_plugin.h): finding and loading
+ * a vendor's module, and the backend entries that open them. */
 #include "sc_gpu_plugin.h"
 
 #include <dlfcn.h>
@@ -10,15 +10,47 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The NVIDIA driver's control device (Linux), and the GPU device of WSL2's driver. */
-static const char *const gpu__driver_nodes[] = {"/dev/nvidiactl", "/dev/dxg"};
+#include "sc_config.h"
 
-bool sc_gpu_driver_present(char *why, size_t len)
+/* The NVIDIA driver's control device (Linux) and WSL2's GPU device; AMD's compute driver (KFD,
+ * which ROCm opens for every GPU). */
+#if SC_HAVE_NCCL
+static const sc_gpu_vendor_t gpu__nvidia = {
+    "nccl", "NVIDIA", "libscalecheck-gpu.so", "SCALECHECK_GPU_PLUGIN",
+    {"/dev/nvidiactl", "/dev/dxg"}, "CUDA device"};
+#endif
+static const sc_gpu_vendor_t gpu__amd = {"rccl",
+                                         "AMD",
+                                         "libscalecheck-rocm.so",
+                                         "SCALECHECK_ROCM_PLUGIN",
+                                         {"/dev/kfd", NULL},
+                                         "AMD GPU"};
+
+static const sc_gpu_vendor_t *const gpu__vendors[] = {
+#if SC_HAVE_NCCL
+    &gpu__nvidia,
+#endif
+    &gpu__amd, NULL};
+
+const sc_gpu_vendor_t *const *sc_gpu_vendors(void)
 {
-    for (size_t i = 0; i < sizeof(gpu__driver_nodes) / sizeof(gpu__driver_nodes[0]); i++)
-        if (access(gpu__driver_nodes[i], F_OK) == 0)
+    return gpu__vendors;
+}
+
+const sc_gpu_vendor_t *sc_gpu_vendor_of(const char *backend)
+{
+    for (const sc_gpu_vendor_t *const *v = gpu__vendors; *v != NULL; v++)
+        if (strcmp((*v)->backend, backend) == 0)
+            return *v;
+    return NULL;
+}
+
+bool sc_gpu_driver_present(const sc_gpu_vendor_t *vendor, char *why, size_t len)
+{
+    for (size_t i = 0; i < 2 && vendor->driver_nodes[i] != NULL; i++)
+        if (access(vendor->driver_nodes[i], F_OK) == 0)
             return true;
-    snprintf(why, len, "no NVIDIA driver (%s absent)", gpu__driver_nodes[0]);
+    snprintf(why, len, "no %s driver (%s absent)", vendor->vendor, vendor->driver_nodes[0]);
     return false;
 }
 
@@ -48,62 +80,84 @@ static const sc_gpu_plugin_t *gpu__open_at(const char *path, char *why, size_t l
         dlclose(handle);
         return NULL;
     }
-    return plugin; /* never closed: NCCL and CUDA keep threads running in it */
+    return plugin; /* never closed: the vendor's libraries keep threads running in it */
 }
 
-static struct {
+typedef struct {
     pthread_once_t once;
     const sc_gpu_plugin_t *plugin;
     char why[PATH_MAX + 256];
-} gpu__loaded = {.once = PTHREAD_ONCE_INIT};
+} gpu__loaded_t;
 
-static void gpu__load_once(void)
+/* One a vendor, in gpu__vendors' order (pthread_once takes no argument: one function each). */
+static gpu__loaded_t gpu__loaded[2] = {{.once = PTHREAD_ONCE_INIT}, {.once = PTHREAD_ONCE_INIT}};
+
+static void gpu__load(const sc_gpu_vendor_t *v, gpu__loaded_t *l)
 {
-    const char *chosen = getenv(SC_GPU_PLUGIN_ENV);
+    const char *chosen = getenv(v->env);
     if (chosen != NULL && chosen[0] != '\0') {
-        gpu__loaded.plugin = gpu__open_at(chosen, gpu__loaded.why, sizeof(gpu__loaded.why));
+        l->plugin = gpu__open_at(chosen, l->why, sizeof(l->why));
         return;
     }
     char dir[PATH_MAX], path[PATH_MAX + 64];
     gpu__program_dir(dir, sizeof(dir));
     static const char *const beside[] = {"", "/../lib/scalecheck"};
     for (size_t i = 0; i < sizeof(beside) / sizeof(beside[0]); i++) {
-        snprintf(path, sizeof(path), "%s%s/%s", dir, beside[i], SC_GPU_PLUGIN_FILE);
+        snprintf(path, sizeof(path), "%s%s/%s", dir, beside[i], v->file);
         if (access(path, F_OK) == 0) {
-            gpu__loaded.plugin = gpu__open_at(path, gpu__loaded.why, sizeof(gpu__loaded.why));
+            l->plugin = gpu__open_at(path, l->why, sizeof(l->why));
             return;
         }
     }
-    snprintf(gpu__loaded.why, sizeof(gpu__loaded.why),
+    snprintf(l->why, sizeof(l->why),
              "the GPU plugin %s is neither beside the program (%s) nor in %s/../lib/scalecheck "
-             "(or set " SC_GPU_PLUGIN_ENV ")",
-             SC_GPU_PLUGIN_FILE, dir, dir);
+             "(or set %s)",
+             v->file, dir, dir, v->env);
 }
 
-const sc_gpu_plugin_t *sc_gpu_plugin_load(char *why, size_t len)
+static void gpu__load_first(void)
 {
-    pthread_once(&gpu__loaded.once, gpu__load_once);
-    if (gpu__loaded.plugin == NULL)
-        snprintf(why, len, "%s", gpu__loaded.why);
-    return gpu__loaded.plugin;
+    gpu__load(gpu__vendors[0], &gpu__loaded[0]);
 }
 
-/* Tried by auto: a host without the driver answers at once, and the plugin is not even loaded
- * (it would map CUDA, NCCL and cuBLAS into every host-path rank). Named (--backend nccl): the
- * plugin and CUDA say themselves what is missing. Every step is agreed by all ranks. */
-static sc_status_t gpu__open(const sc_rte_t *rte, const sc_backend_opts_t *opts, sc_comm_t **world,
-                             sc_err_t *err)
+static void gpu__load_second(void)
 {
-    char why[sizeof(gpu__loaded.why) + SC_HOST_MAX + 64] = "", detail[sizeof(gpu__loaded.why)];
+    gpu__load(gpu__vendors[1], &gpu__loaded[1]);
+}
+
+const sc_gpu_plugin_t *sc_gpu_plugin_load(const sc_gpu_vendor_t *vendor, char *why, size_t len)
+{
+    static void (*const load[2])(void) = {gpu__load_first, gpu__load_second};
+    size_t i = 0;
+    while (gpu__vendors[i] != NULL && gpu__vendors[i] != vendor)
+        i++;
+    if (gpu__vendors[i] == NULL || i >= 2) {
+        snprintf(why, len, "no GPU module for this backend in this build");
+        return NULL;
+    }
+    pthread_once(&gpu__loaded[i].once, load[i]);
+    if (gpu__loaded[i].plugin == NULL)
+        snprintf(why, len, "%s", gpu__loaded[i].why);
+    return gpu__loaded[i].plugin;
+}
+
+/* Tried by auto: a host without the driver answers at once, and the module is not even loaded
+ * (it would map the vendor's libraries into every host-path rank). Named (--backend nccl): the
+ * module and the vendor's runtime say themselves what is missing. Every step is agreed by all
+ * ranks. */
+static sc_status_t gpu__open(const sc_gpu_vendor_t *v, const sc_rte_t *rte,
+                             const sc_backend_opts_t *opts, sc_comm_t **world, sc_err_t *err)
+{
+    char why[PATH_MAX + 256 + SC_HOST_MAX + 64] = "", detail[PATH_MAX + 256];
     sc_status_t mine = SC_OK;
-    if (!opts->named && !sc_gpu_driver_present(detail, sizeof(detail))) {
-        snprintf(why, sizeof(why), "no CUDA device on host %s: %s", rte->host, detail);
+    if (!opts->named && !sc_gpu_driver_present(v, detail, sizeof(detail))) {
+        snprintf(why, sizeof(why), "no %s on host %s: %s", v->device, rte->host, detail);
         mine = SC_ERR_UNSUPPORTED;
     }
     sc_status_t status = sc_rte_agree(rte, mine, why, sizeof(why), err);
     const sc_gpu_plugin_t *plugin = NULL;
     if (status == SC_OK) {
-        plugin = sc_gpu_plugin_load(detail, sizeof(detail));
+        plugin = sc_gpu_plugin_load(v, detail, sizeof(detail));
         if (plugin == NULL)
             snprintf(why, sizeof(why), "host %s: %s", rte->host, detail);
         status = sc_rte_agree(rte, plugin ? SC_OK : SC_ERR_UNSUPPORTED, why, sizeof(why), err);
@@ -111,4 +165,20 @@ static sc_status_t gpu__open(const sc_rte_t *rte, const sc_backend_opts_t *opts,
     return status == SC_OK ? plugin->ops->open(rte, opts, world, err) : status;
 }
 
-const sc_backend_ops_t sc_backend_nccl_ops = {.name = "nccl", .open = gpu__open};
+#if SC_HAVE_NCCL
+static sc_status_t gpu__open_nvidia(const sc_rte_t *rte, const sc_backend_opts_t *opts,
+                                    sc_comm_t **world, sc_err_t *err)
+{
+    return gpu__open(&gpu__nvidia, rte, opts, world, err);
+}
+
+const sc_backend_ops_t sc_backend_nccl_ops = {.name = "nccl", .open = gpu__open_nvidia};
+#endif
+
+static sc_status_t gpu__open_amd(const sc_rte_t *rte, const sc_backend_opts_t *opts,
+                                 sc_comm_t **world, sc_err_t *err)
+{
+    return gpu__open(&gpu__amd, rte, opts, world, err);
+}
+
+const sc_backend_ops_t sc_backend_rccl_ops = {.name = "rccl", .open = gpu__open_amd};

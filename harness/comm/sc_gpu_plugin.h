@@ -1,8 +1,8 @@
-/* sc_gpu_plugin.h - the GPU path (the NCCL backend, the CUDA kernels, cuBLAS) is a module of its
- * own, libscalecheck-gpu.so, loaded only when a command takes the GPU path: a host-path rank
- * then maps none of CUDA, NCCL or cuBLAS (their relocations alone made every rank ~220 MB).
- * The program's entry for the backend (sc_backend_nccl_ops) loads it on open; `version` asks
- * it for the library versions. */
+/* sc_gpu_plugin.h - each vendor's GPU path is a module of its own, loaded only when a command
+ * takes it: libscalecheck-gpu.so (NVIDIA: CUDA, NCCL, cuBLAS) and libscalecheck-rocm.so (AMD:
+ * HIP, RCCL, rocBLAS). A host-path rank maps none of them (their relocations alone made every
+ * rank ~220 MB). The program's entry for each backend (sc_backend_nccl_ops, _rccl_ops) loads its
+ * module on open; `version` asks it for the library versions. */
 #ifndef SC_GPU_PLUGIN_H
 #define SC_GPU_PLUGIN_H
 
@@ -11,12 +11,9 @@
 
 #include "comm/sc_backend.h"
 
-#define SC_GPU_PLUGIN_FILE  "libscalecheck-gpu.so"
 #define SC_GPU_PLUGIN_ENTRY "sc_gpu_plugin"
-/* Where to look first (a path to the module); then beside the program, then ../lib/scalecheck. */
-#define SC_GPU_PLUGIN_ENV "SCALECHECK_GPU_PLUGIN"
 
-/* What the module hands the program. ops_size guards against a module from another build. */
+/* What a module hands the program. ops_size guards against a module from another build. */
 typedef struct {
     size_t ops_size; /* sizeof(sc_backend_ops_t) in the module's build */
     const sc_backend_ops_t *ops;
@@ -26,11 +23,29 @@ typedef struct {
 
 typedef const sc_gpu_plugin_t *(*sc_gpu_plugin_fn)(void);
 
-/* The module, loaded once per process; NULL with the reason (the path tried, dlerror) in why. */
-const sc_gpu_plugin_t *sc_gpu_plugin_load(char *why, size_t len);
+/* One vendor's GPU path: its backend's name, its module, where the module is looked for first
+ * (a path in env; then beside the program, then ../lib/scalecheck), and the driver's device
+ * nodes whose presence --backend auto asks before it loads the module. */
+typedef struct {
+    const char *backend; /* "nccl" */
+    const char *vendor;  /* "NVIDIA" */
+    const char *file;    /* "libscalecheck-gpu.so" */
+    const char *env;     /* "SCALECHECK_GPU_PLUGIN" */
+    const char *driver_nodes[2];
+    const char *device; /* "CUDA device": what auto says the host lacks */
+} sc_gpu_vendor_t;
 
-/* Whether this host has an NVIDIA driver (its control device); when not, why names what is
- * missing. Cheap: --backend auto asks it before it loads the module. */
-bool sc_gpu_driver_present(char *why, size_t len);
+/* The vendors this build has a module for, NULL-terminated: NVIDIA first (where built), AMD. */
+const sc_gpu_vendor_t *const *sc_gpu_vendors(void);
+/* The vendor of backend name ("nccl", "rccl"), NULL for none. */
+const sc_gpu_vendor_t *sc_gpu_vendor_of(const char *backend);
+
+/* The vendor's module, loaded once per process; NULL with the reason (the path tried, dlerror)
+ * in why. */
+const sc_gpu_plugin_t *sc_gpu_plugin_load(const sc_gpu_vendor_t *vendor, char *why, size_t len);
+
+/* Whether this host has the vendor's driver (one of its device nodes); when not, why names what
+ * is missing. Cheap: --backend auto asks it before it loads the module. */
+bool sc_gpu_driver_present(const sc_gpu_vendor_t *vendor, char *why, size_t len);
 
 #endif

@@ -41,28 +41,35 @@ static void cfg__append(char *buf, size_t len, const char *text)
         snprintf(buf + used, len - used, "%s%s", used ? "; " : "", text);
 }
 
+/* The collective library's and the runtime's versions of the first vendor whose driver this
+ * host has (its module says them); "-" without one. */
 static void cfg__gpu_libraries(sc_hostcfg_t *c)
 {
     snprintf(c->nccl, sizeof(c->nccl), "-");
     snprintf(c->cuda_runtime, sizeof(c->cuda_runtime), "-");
-#if SC_HAVE_NCCL
-    char why[512], text[512];
-    if (!sc_gpu_driver_present(why, sizeof(why)))
-        return; /* no driver: the plugin (CUDA, NCCL) is not loaded on the host path */
-    const sc_gpu_plugin_t *plugin = sc_gpu_plugin_load(why, sizeof(why));
+    char why[512], text[1024], key[64];
+    const sc_gpu_vendor_t *const *v = sc_gpu_vendors();
+    while (*v != NULL && !sc_gpu_driver_present(*v, why, sizeof(why)))
+        v++;
+    if (*v == NULL)
+        return; /* no driver: no module (CUDA, NCCL; HIP, RCCL) is loaded on the host path */
+    const sc_gpu_plugin_t *plugin = sc_gpu_plugin_load(*v, why, sizeof(why));
     if (plugin == NULL) {
         snprintf(c->nccl, sizeof(c->nccl), "not loadable");
         return;
     }
     plugin->versions(text, sizeof(text));
     int major = 0, minor = 0, patch = 0, runtime = 0;
-    const char *at = strstr(text, "nccl: "), *rt = strstr(text, "cuda runtime: ");
-    if (at != NULL && sscanf(at, "nccl: %d.%d.%d", &major, &minor, &patch) == 3)
+    snprintf(key, sizeof(key), "%s: ", (*v)->backend);
+    const char *at = strstr(text, key), *rt = strstr(text, " runtime: ");
+    if (at != NULL && sscanf(at + strlen(key), "%d.%d.%d", &major, &minor, &patch) == 3)
         snprintf(c->nccl, sizeof(c->nccl), "%d.%d.%d", major, minor, patch);
-    if (rt != NULL && sscanf(rt, "cuda runtime: %d", &runtime) == 1)
+    bool cuda = strncmp(text, "nccl", 4) == 0; /* CUDA's 13000 is 13.0; HIP's is its own */
+    if (rt != NULL && sscanf(rt, " runtime: %d", &runtime) == 1 && cuda)
         snprintf(c->cuda_runtime, sizeof(c->cuda_runtime), "%d.%d", runtime / 1000,
                  runtime % 1000 / 10);
-#endif
+    else if (rt != NULL && sscanf(rt, " runtime: %d", &runtime) == 1)
+        snprintf(c->cuda_runtime, sizeof(c->cuda_runtime), "%d", runtime);
 }
 
 /* The network plugin NCCL would load: NCCL_NET_PLUGIN's, else libnccl-net.so where the loader

@@ -309,7 +309,7 @@ void sc_session_say(sc_session_t *s, const sc_rte_t *rte, const char *cmd, sc_st
  * MPI's peers are not released by an abort: not waited for. */
 static void session__wait_released(const sc_session_t *s, const sc_rte_t *rte)
 {
-    if (s->world == NULL || strcmp(sc_comm_name(s->world), "nccl") != 0)
+    if (s->world == NULL || !sc_comm_on_gpu(s->world))
         return;
     uint64_t until = sc_clock_ns() + (uint64_t)SC_DEFAULT_PEER_GRACE_S * 1000000000ull;
     for (int r = 0; r < sc_progress_ranks(s->progress); r++) {

@@ -56,23 +56,21 @@ static void core_filled(const sc_backend_ops_t *b)
         SC_EXPECT(b->gemm->run != NULL);
 }
 
-#if SC_HAVE_NCCL
-/* The GPU backend's entry in the program only opens: it loads the module, whose table the
- * communicators carry (comm/sc_gpu_plugin.h). That table is the one held to the core. */
-static void gpu_module(const sc_backend_ops_t *entry)
+/* A GPU backend's entry in the program only opens: it loads its vendor's module, whose table
+ * the communicators carry (comm/sc_gpu_plugin.h). That table is the one held to the core. */
+static void gpu_module(const sc_gpu_vendor_t *vendor, const sc_backend_ops_t *entry)
 {
     SC_EXPECT(entry->open != NULL);
     char why[512] = "";
-    const sc_gpu_plugin_t *plugin = sc_gpu_plugin_load(why, sizeof(why));
+    const sc_gpu_plugin_t *plugin = sc_gpu_plugin_load(vendor, why, sizeof(why));
     if (plugin == NULL)
-        fprintf(stderr, "the GPU module did not load: %s\n", why);
+        fprintf(stderr, "the %s module did not load: %s\n", vendor->backend, why);
     SC_EXPECT(plugin != NULL && plugin->ops_size == sizeof(sc_backend_ops_t));
     if (plugin != NULL) {
-        SC_EXPECT(strcmp(plugin->ops->name, entry->name) == 0);
+        SC_EXPECT(strcmp(plugin->ops->name, entry->name) == 0 && plugin->ops->gpu);
         core_filled(plugin->ops);
     }
 }
-#endif
 
 int main(void)
 {
@@ -81,12 +79,12 @@ int main(void)
     for (const sc_backend_ops_t *const *b = sc_backend_list(); *b != NULL; b++, n++) {
         SC_EXPECT((*b)->name != NULL && (*b)->name[0] != '\0');
         mpi = mpi || strcmp((*b)->name, "mpi") == 0;
-#if SC_HAVE_NCCL
-        if (strcmp((*b)->name, "nccl") == 0) {
-            gpu_module(*b);
+        const sc_gpu_vendor_t *vendor = sc_gpu_vendor_of((*b)->name);
+        if (vendor != NULL) {
+            gpu_module(vendor, *b);
             continue;
         }
-#endif
+        SC_EXPECT(!(*b)->gpu);
         core_filled(*b);
     }
     SC_EXPECT(n >= 1 && mpi); /* the host path is always built */
