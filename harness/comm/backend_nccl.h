@@ -21,6 +21,7 @@
 #include "comm/rocm/sc_rocm_api.h"
 #define SC_GPU_CCL          "rccl"
 #define SC_GPU_RUNTIME      "hip runtime"
+#define SC_GPU_RUNTIME_NAME "HIP"
 #define SC_GPU_DRIVER       "hip driver"
 #define SC_GPU_LIBRARIES    {"librccl.so", "libamdhip64.so", "librocblas.so"}
 #define SC_GPU_HAS_KERNELS  0
@@ -36,6 +37,7 @@ static inline const char *sc_gpu_call_name(const char *what, char *buf, size_t l
 #else
 #define SC_GPU_CCL          "nccl"
 #define SC_GPU_RUNTIME      "cuda runtime"
+#define SC_GPU_RUNTIME_NAME "CUDA"
 #define SC_GPU_DRIVER       "cuda driver"
 #define SC_GPU_LIBRARIES    {"libnccl.so", "libcudart.so", "libcublas.so", "libcuda.so"}
 #define SC_GPU_HAS_KERNELS  1

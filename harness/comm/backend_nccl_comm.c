@@ -30,10 +30,14 @@ static sc_status_t nccl__pick_device(const sc_rte_t *rte, int requested, int *de
                                      size_t len)
 {
     int n = 0;
+    char missing[512];
+    if (!sc_gpu_libraries_load(missing, sizeof(missing)))
+        return sc_gpu_select(requested, 0, rte->local_rank, rte->local_size, rte->host,
+                             SC_GPU_RUNTIME_NAME, missing, device, why, len);
     cudaError_t rc = cudaGetDeviceCount(&n);
     return sc_gpu_select(requested, rc == cudaSuccess ? n : 0, rte->local_rank, rte->local_size,
-                         rte->host, rc == cudaSuccess ? NULL : cudaGetErrorString(rc), device, why,
-                         len);
+                         rte->host, SC_GPU_RUNTIME_NAME,
+                         rc == cudaSuccess ? NULL : cudaGetErrorString(rc), device, why, len);
 }
 
 /* Two ranks of one host on one GPU (same PCI bus id) would make NCCL fail or hang: every rank

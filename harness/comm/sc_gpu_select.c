@@ -4,11 +4,13 @@
 #include <string.h>
 
 sc_status_t sc_gpu_select(int requested, int ndev, int local_rank, int local_size, const char *host,
-                          const char *cuda_error, int *device, char *why, size_t len)
+                          const char *runtime, const char *runtime_error, int *device, char *why,
+                          size_t len)
 {
     if (ndev <= 0) {
-        snprintf(why, len, "no CUDA device on host %s: %s", host,
-                 cuda_error ? cuda_error : "cudaGetDeviceCount found none");
+        snprintf(why, len, "no %s device on host %s: %s%s", runtime, host,
+                 runtime_error ? runtime_error : strcmp(runtime, "HIP") == 0 ? "hip" : "cuda",
+                 runtime_error ? "" : "GetDeviceCount found none");
         return SC_ERR_UNSUPPORTED;
     }
     if (requested >= ndev) {

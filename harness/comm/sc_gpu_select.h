@@ -16,10 +16,12 @@
  * visible GPU per rank (Slurm --gpus-per-task=1, CUDA_VISIBLE_DEVICES per rank) takes device
  * 0. Whether two ranks then share a GPU is decided by their bus ids (sc_gpu_find_shared), not
  * guessed from the counts. Fails, with a one-line reason in why naming host, when there is no
- * GPU (SC_ERR_UNSUPPORTED: "no CUDA device on host X: ...") or the requested device does not
- * exist (SC_ERR_USAGE). cuda_error describes why the device count is 0 (NULL: none found). */
+ * GPU (SC_ERR_UNSUPPORTED: "no CUDA device on host X: ...", runtime naming the vendor's runtime:
+ * "CUDA", "HIP") or the requested device does not exist (SC_ERR_USAGE). runtime_error describes
+ * why the device count is 0 (NULL: none found). */
 sc_status_t sc_gpu_select(int requested, int ndev, int local_rank, int local_size, const char *host,
-                          const char *cuda_error, int *device, char *why, size_t len);
+                          const char *runtime, const char *runtime_error, int *device, char *why,
+                          size_t len);
 
 /* bus_ids[i] and host_index[i] of n ranks: when two ranks of one host use the same GPU (same
  * bus id), sets *first and *second to the lowest such pair of ranks and returns 1; else 0. An

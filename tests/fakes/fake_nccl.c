@@ -17,8 +17,10 @@
  * Faults for tests: FAKE_NCCL_FAULT_RANK (the world rank), with FAKE_NCCL_HANG_AT=K (its K-th
  * operation never completes) or FAKE_NCCL_ERROR_AT=K (its K-th operation fails asynchronously),
  * in the processes of one scalecheck command only where FAKE_NCCL_FAULT_COMMAND names it.
- * Built twice: as 2.28.9, and with -DFAKE_NCCL_OLD as 2.19.3, which lacks ncclAlltoAll,
- * ncclGather and ncclScatter (symbols added in 2.28) - the plugin must load and fall back. */
+ * Built three times: as 2.28.9; with -DFAKE_NCCL_OLD as 2.19.3, which lacks ncclAlltoAll,
+ * ncclGather and ncclScatter (symbols added in 2.28) - the plugin must load and fall back; and
+ * with -DFAKE_RCCL as RCCL 2.27.7 (soname librccl.so.1, the emulated AMD device's: RCCL keeps
+ * NCCL's API), on the HIP streams of fake_hip.c, which are the emulated CUDA runtime's. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -264,7 +266,7 @@ static int fn__config_blocking(const ncclConfig_t *config, ncclResult_t *rc)
     *rc = ncclSuccess;
     if (config == NULL)
         return 1;
-    if (config->magic != 0xcafebeef || config->size != sizeof(ncclConfig_t)) {
+    if (config->magic != 0xcafebeef || !FN_CONFIG_HAS(config, blocking, 21400)) {
         *rc = fn__fail(NULL, ncclInvalidArgument,
                        "config not initialised with NCCL_CONFIG_INITIALIZER%s", "");
         return 1;
@@ -289,7 +291,7 @@ ncclResult_t ncclCommInitRankConfig(ncclComm_t *comm, int nranks, ncclUniqueId i
     ncclComm_t c = fn__comm_new(id.internal, rank, nranks, blocking);
     if (c == NULL)
         return ncclSystemError;
-    if (config != NULL && config->commName != NULL)
+    if (config != NULL && FN_CONFIG_HAS(config, commName, 22700) && config->commName != NULL)
         snprintf(c->user_name, sizeof(c->user_name), "%s", config->commName);
     cudaGetDevice(&c->cuda_dev);
     fn__live_add(c);
@@ -500,7 +502,9 @@ ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclComm_t *newc
     comm->split_color = color;
     comm->split_key = key;
     snprintf(comm->split_user_name, sizeof(comm->split_user_name), "%s",
-             config != NULL && config->commName != NULL ? config->commName : "");
+             config != NULL && FN_CONFIG_HAS(config, commName, 22700) && config->commName != NULL
+                 ? config->commName
+                 : "");
     comm->split_blocking = blocking;
     comm->split_out = newcomm;
     if (comm->blocking) {

@@ -13,11 +13,29 @@
 #include "coll/sc_check_core.h"
 #include "fake_gpu.h"
 
-#ifdef FAKE_NCCL_OLD
+#if defined(FAKE_RCCL)
+#define FN_VERSION 22707 /* RCCL 2.27.7 (ROCm 7.1, 7.2): NCCL 2.27's API, profiler v4 */
+#elif defined(FAKE_NCCL_OLD)
 #define FN_VERSION 21903
 #else
 #define FN_VERSION 22809
 #endif
+/* What the version has: ncclAlltoAll, ncclGather, ncclScatter (NCCL 2.28; RCCL's are other
+ * names the module does not use), the profiler plugin (NCCL 2.23). */
+#define FN_HAS_ALLTOALL (FN_VERSION >= 22800)
+#define FN_HAS_PROFILER (FN_VERSION >= 22300)
+/* the plugin's default name, and NAME's: RCCL's are its own (its ext-profiler/README.md) */
+#ifdef FAKE_RCCL
+#define FN_PROFILER_PREFIX "librccl-profiler"
+#else
+#define FN_PROFILER_PREFIX "libnccl-profiler"
+#endif
+/* Whether NCCL reads a config's field: it reads the caller's struct up to the caller's size (a
+ * newer header's is cut, an older header's leaves the rest at the defaults: init.cc,
+ * parseCommConfig), and only the fields its own version has (commName: 2.27). */
+#define FN_CONFIG_HAS(config, field, since)                                                        \
+    ((config)->size >= offsetof(ncclConfig_t, field) + sizeof((config)->field) &&                  \
+     FN_VERSION >= (since))
 #define FN_MAX_RANKS 64
 #define FN_SLOT      (1u << 20)  /* each rank's staging area for collectives */
 #define FN_CHUNK     (64u << 10) /* each (sender, receiver) channel for send/recv */

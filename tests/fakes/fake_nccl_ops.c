@@ -200,7 +200,7 @@ ncclResult_t ncclRecv(void *r, size_t n, ncclDataType_t dt, int peer, ncclComm_t
                      n * fn__esize(dt));
 }
 
-#ifndef FAKE_NCCL_OLD
+#if FN_HAS_ALLTOALL
 ncclResult_t ncclAlltoAll(const void *s, void *r, size_t n, ncclDataType_t dt, ncclComm_t comm,
                           cudaStream_t stream)
 {

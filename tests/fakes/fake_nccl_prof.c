@@ -1,7 +1,7 @@
 /* fake_nccl_prof.c - the emulated NCCL's side of the profiler plugin interface (NCCL's
  * ext-profiler/README.md; the structure in harness/comm/sc_nccl_prof_abi.h): the library that
  * NCCL_PROFILER_PLUGIN names (a path, or NAME for libnccl-profiler-NAME.so; unset:
- * libnccl-profiler.so) is opened once and its `ncclProfiler_v4` used - v4 only, the one this
+ * libnccl-profiler.so; RCCL's librccl-profiler-NAME.so, librccl-profiler.so) is opened once and its `ncclProfiler_v4` used - v4 only, the one this
  * fake knows; the emulated 2.19.3 predates the interface (2.23) and loads none. init per
  * communicator when it is ready (its commName from the config); a collective's or a
  * point-to-point's event when a group is launched, stopped at once (NCCL's stop means
@@ -24,15 +24,15 @@ static const sc_nccl_profiler_v4_t *fn__plugin;
 
 static void fn__prof_load(void)
 {
-#ifndef FAKE_NCCL_OLD
+#if FN_HAS_PROFILER
     const char *named = getenv("NCCL_PROFILER_PLUGIN");
     char path[4096];
     if (named == NULL || named[0] == '\0')
-        snprintf(path, sizeof(path), "libnccl-profiler.so");
+        snprintf(path, sizeof(path), "%s", FN_PROFILER_PREFIX ".so");
     else if (strchr(named, '/') != NULL || strstr(named, ".so") != NULL)
         snprintf(path, sizeof(path), "%s", named);
     else
-        snprintf(path, sizeof(path), "libnccl-profiler-%s.so", named);
+        snprintf(path, sizeof(path), "%s-%s.so", FN_PROFILER_PREFIX, named);
     void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (lib != NULL)
         fn__plugin = dlsym(lib, "ncclProfiler_v4");

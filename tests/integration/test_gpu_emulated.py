@@ -4,7 +4,11 @@ collectives with the exact data check, graphs, faults, training steps with split
 compute, the main job on 8 GPUs and the device check itself - and each mode checks the figures
 (wrong elements, rows, calls). Skipped (77) where the GPU path is not built.
 
-usage: test_gpu_emulated.py MODE"""
+With SC_GPU_VENDOR=amd the same modes run the AMD module (libscalecheck-rocm.so, --backend rccl)
+on the emulated AMD device (build/fake-rocm: HIP, RCCL and rocBLAS stand-ins over the same
+emulated device), for the modes that are not NVIDIA's alone.
+
+usage: [SC_GPU_VENDOR=amd] test_gpu_emulated.py MODE"""
 import glob
 import json
 import math
@@ -20,6 +24,13 @@ from sclib import *
 BUILD = os.environ.get("SC_BUILD", "")
 FAKE_DIR = os.path.join(BUILD, "fake-gpu")
 FAKE_OLD_DIR = os.path.join(BUILD, "fake-gpu-old")
+FAKE_ROCM_DIR = os.path.join(BUILD, "fake-rocm")
+VENDOR = os.environ.get("SC_GPU_VENDOR", "nvidia")
+BACKEND = {"nvidia": "nccl", "amd": "rccl"}[VENDOR]
+# the modes that only NVIDIA's module has: its profiler plugin, an old NCCL, registration, the
+# kernels' own copies and the recorded HGX tree, the entry-point coverage, the main job
+NVIDIA_ONLY = {"old-nccl", "choices", "register", "coverage", "node", "acceptance",
+               "device-check", "concurrent", "straggler"}
 FAKE_NVML = os.environ.get("FAKE_NVML", "")
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 WORKLOADS = os.path.join(ROOT, "workloads")
@@ -27,7 +38,7 @@ WORKLOADS = os.path.join(ROOT, "workloads")
 
 def gpu_env(devices, calls=None, old=False, **extra):
     """The environment that puts the emulated device's libraries first."""
-    dirs = ([FAKE_OLD_DIR] if old else []) + [FAKE_DIR]
+    dirs = ([FAKE_OLD_DIR] if old else []) + ([FAKE_ROCM_DIR] if VENDOR == "amd" else []) + [FAKE_DIR]
     lib = os.environ.get("LD_LIBRARY_PATH", "")
     env = {"LD_LIBRARY_PATH": ":".join(dirs + ([lib] if lib else [])),
            "FAKE_CUDA_DEVICES": str(devices), "FAKE_CUDA_MEM_MB": "512"}
@@ -50,7 +61,7 @@ def calls_of(folder):
 
 def coll(np, args, wd, name, env, timeout=240):
     jpath = os.path.join(wd, name + ".json")
-    rc, out, err, secs = mpirun(np, ["coll", "--backend", "nccl", "-T", "60", "--json", jpath,
+    rc, out, err, secs = mpirun(np, ["coll", "--backend", BACKEND, "-T", "60", "--json", jpath,
                                      "--results-dir", os.path.join(wd, "r")] + args,
                                 env=env, timeout=timeout)
     doc = load_json(jpath) if os.path.exists(jpath) else None
@@ -59,7 +70,7 @@ def coll(np, args, wd, name, env, timeout=240):
 
 def expect_clean(rc, err, doc, what, min_cases=1):
     expect(rc == 0 and doc is not None, f"{what}: exit {rc}\n{err[-1500:]}")
-    expect(doc["backend"] == "nccl", f"{what}: backend {doc['backend']}")
+    expect(doc["backend"] == BACKEND, f"{what}: backend {doc['backend']}")
     expect(doc["summary"]["wrong_total"] == 0, f"{what}: {doc['summary']['wrong_total']} wrong")
     expect(len(doc["results"]) >= min_cases, f"{what}: {len(doc['results'])} cases")
     timers = {r["timer"] for r in doc["results"]}
@@ -78,11 +89,11 @@ def mode_coll(np):
     # what the GPU path runs, as its module says under the emulated device (a collective NCCL
     # lacks is left out of --collective all, and said)
     vrc, vout, verr, _ = scalecheck1(["version"], env=gpu_env(np))
-    nccl = runs(vout).get("nccl")
+    nccl = runs(vout).get(BACKEND)
     expect(vrc == 0 and nccl, f"version under the emulated device: exit {vrc}\n{vout}{verr}")
-    expect(got == set(nccl), f"collectives {sorted(got)} != what nccl runs: {sorted(nccl)}")
+    expect(got == set(nccl), f"collectives {sorted(got)} != what {BACKEND} runs: {sorted(nccl)}")
     for name in set(COLLECTIVES) - set(nccl):
-        expect(f"{name}: not run by backend nccl" in out, f"{name} left out without a word")
+        expect(f"{name}: not run by backend {BACKEND}" in out, f"{name} left out without a word")
     checked = sum(1 for r in doc["results"] if r["checked"])
     expect(checked == len(doc["results"]), f"{checked} of {len(doc['results'])} checked")
     expect(not doc.get("at_fault"), f"a healthy run names {doc.get('at_fault')!r}")
@@ -92,7 +103,8 @@ def mode_coll(np):
 
 
 def mode_wrong():
-    """A rank whose results are wrong: the GPU check kernels count each flipped element."""
+    """A rank whose results are wrong: the data check (NVIDIA: its kernels; AMD: on the host)
+    counts each flipped element."""
     wd = workdir("gpu-emu-wrong")
     rc, out, err, _, doc = coll(3, ["--collective", "allgather,allreduce", "-b", "96", "-e", "96",
                                     "-n", "2", "-c", "2"], wd, "wrong",
@@ -103,7 +115,7 @@ def mode_wrong():
     expect(wrong == [2] * len(wrong) and len(wrong) == 4, f"wrong {wrong}")
     expect(doc["summary"]["wrong_total"] == 8 and "Out of bounds values : 8 FAILED" in out,
            f"summary {doc['summary']}")
-    print(f"planted elements found by the device kernels: {wrong}")
+    print(f"planted elements found by the {BACKEND} module's data check: {wrong}")
 
 
 def mode_graph():
@@ -239,7 +251,7 @@ def mode_straggler():
 def concurrent_run(wd, name, env):
     """coll --concurrent all on 4 emulated GPUs in TP pairs: its rows by kind and group."""
     jpath = os.path.join(wd, name + ".json")
-    rc, out, err, _ = mpirun(4, ["coll", "--backend", "nccl", "-T", "60", "--concurrent", "all",
+    rc, out, err, _ = mpirun(4, ["coll", "--backend", BACKEND, "-T", "60", "--concurrent", "all",
                                  "--tp", "2", "-b", "256K", "-e", "256K", "-n", "8", "--json",
                                  jpath, "--results-dir", os.path.join(wd, "r")], env=env,
                              timeout=240)
@@ -304,8 +316,8 @@ def mode_register():
            and n.get("ncclMemFree", 0) == n["ncclMemAlloc"], f"registration calls {n}")
     res = os.path.join(wd, "refused")
     for args, want in ((["--backend", "mpi", "-R", "1"], "-R 1: registering buffers with the "
-                        "communicator needs NCCL (backend mpi)"),
-                       (["--backend", "nccl", "-R", "2"], "-R 2: symmetric registration")):
+                        "communicator needs NCCL or RCCL (backend mpi)"),
+                       (["--backend", BACKEND, "-R", "2"], "-R 2: symmetric registration")):
         rc, out, err, _ = mpirun(2, ["coll", "-n", "1", "--results-dir", res] + args,
                                  env=gpu_env(2), timeout=60)
         expect(rc == 2 and want in err, f"{args}: exit {rc}\n{err[-600:]}")
@@ -343,7 +355,7 @@ def mode_hang():
     if os.environ.get("SC_SANITIZER") == "thread":
         return
     j = os.path.join(wd, "hang3d.json")
-    rc, out, err, secs = mpirun(8, ["run", "--backend", "nccl", "--workload",
+    rc, out, err, secs = mpirun(8, ["run", "--backend", BACKEND, "--workload",
                                     os.path.join(WORKLOADS, "gpt3-13b-3d.yaml"), "--tp", "2",
                                     "--pp", "2", "--scales", "8", "--bytes-scale", "0.0005",
                                     "--compute-scale", "1e-6", "-n", "3", "-w", "1", "-T", "8",
@@ -381,12 +393,12 @@ def mode_open_refused():
     (none left waiting), nothing on disk."""
     wd = workdir("gpu-emu-refused")
     res = os.path.join(wd, "r")
-    rc, out, err, secs = mpirun(3, ["coll", "--backend", "nccl", "-T", "30", "--results-dir", res],
+    rc, out, err, secs = mpirun(3, ["coll", "--backend", BACKEND, "-T", "30", "--results-dir", res],
                                 env=gpu_env(2), timeout=60)
     expect(rc == 2 and "ranks 0 and 2 on host" in err and "both use GPU" in err,
            f"shared GPU: exit {rc}\n{err[-800:]}")
     expect(secs < 30, f"shared GPU: ended after {secs:.1f} s")
-    rc, out, err, secs = mpirun(2, ["coll", "--backend", "nccl", "-T", "30", "--results-dir", res],
+    rc, out, err, secs = mpirun(2, ["coll", "--backend", BACKEND, "-T", "30", "--results-dir", res],
                                 env=gpu_env(0), timeout=60)
     expect(rc == 2 and "no CUDA-capable device" in err, f"no device: exit {rc}\n{err[-800:]}")
     expect(not run_dirs(res), f"left on disk: {run_dirs(res)}")
@@ -409,7 +421,7 @@ def mode_run():
     # each GPU's products at a stated 0.2 GFLOP/s (the stand-in's stream clock stops where two
     # shared cores were slower): every GPU is as fast as its peers, whatever the load beside
     rate = 2e-4
-    rc, out, err, _ = mpirun(4, ["run", "--backend", "nccl", "--workload",
+    rc, out, err, _ = mpirun(4, ["run", "--backend", BACKEND, "--workload",
                                  os.path.join(WORKLOADS, "bert-large-dp.yaml"), "--json", dp]
                              + small, env=gpu_env(4, FAKE_CUBLAS_TFLOPS=str(rate)), timeout=240)
     expect(rc == 0, f"DP run: exit {rc}\n{out[-1500:]}\n{err[-1500:]}")
@@ -426,7 +438,7 @@ def mode_run():
     scale, steps = 1e-6, ["-n", "1", "-w", "0", "-T", "240"] if light else ["-n", "2", "-w", "1"]
     small3d = ["--bytes-scale", "0.0005", "--compute-scale", str(scale), "-T", "60",
                "--results-dir", os.path.join(wd, "r")] + steps
-    three_d = ["run", "--backend", "nccl", "--workload", os.path.join(WORKLOADS, "gpt3-13b-3d.yaml"),
+    three_d = ["run", "--backend", BACKEND, "--workload", os.path.join(WORKLOADS, "gpt3-13b-3d.yaml"),
                "--tp", "2", "--pp", "2", "--scales", "8"]
     td, trace = os.path.join(wd, "3d.json"), os.path.join(wd, "3d-trace.json")
     rc, out, err, _ = mpirun(8, three_d + ["--json", td, "--trace", trace] + small3d,
@@ -515,7 +527,7 @@ def mode_pairs():
         jpath = os.path.join(wd, strategy + ".json")
         # held at a tenth of the median: 4 emulated GPUs share 2 cores with whatever else runs,
         # and this is about NCCL's path, not about telling a slow pair (test_vcluster.py)
-        rc, out, err, _ = mpirun(4, ["pairs", "--per", "rank", "--backend", "nccl", "--strategy",
+        rc, out, err, _ = mpirun(4, ["pairs", "--per", "rank", "--backend", BACKEND, "--strategy",
                                      strategy, "--tolerance", "0.9", "-T", "60", "--json", jpath,
                                      "--results-dir", os.path.join(wd, "r")], env=gpu_env(4),
                                  timeout=240)
@@ -533,7 +545,7 @@ def mode_soak():
     wd = workdir("gpu-emu-soak")
     # under ThreadSanitizer beside another test a 2 s cycle has taken 6.2 s: time for two cycles
     duration = "20s" if os.environ.get("SC_SANITIZER") == "thread" else "6s"
-    rc, out, err, _ = mpirun(2, ["soak", "--backend", "nccl", "--duration", duration, "--cycle", "2",
+    rc, out, err, _ = mpirun(2, ["soak", "--backend", BACKEND, "--duration", duration, "--cycle", "2",
                                  "--steps", "2", "--warmup", "1", "--sweep-max", "64K",
                                  "--bytes-scale", "0.001", "--compute-scale", "1e-6", "-T", "60",
                                  "--max-drift", "1", "--results-dir", os.path.join(wd, "r")],
@@ -552,7 +564,7 @@ def soak_burn(wd):
     def soak(name, **faults):
         load = os.path.join(wd, name + ".load")
         jpath = os.path.join(wd, name + ".json")
-        rc, out, err, _ = mpirun(2, ["soak", "--backend", "nccl", "--duration", "4s", "--cycle",
+        rc, out, err, _ = mpirun(2, ["soak", "--backend", BACKEND, "--duration", "4s", "--cycle",
                                      "2", "--steps", "2", "--warmup", "1", "--sweep-max", "64K",
                                      "--bytes-scale", "0.001", "--compute-scale", "1e-6", "-T",
                                      "60", "--max-drift", "1", "--load", "burn", "--burn-size", "128", "--burn-stream",
@@ -596,7 +608,7 @@ def mode_compute():
     """The spin within bounds of what was asked, the GEMM's throughput, and a failing cuBLAS."""
     wd = workdir("gpu-emu-compute")
     spin = os.path.join(wd, "spin.json")
-    rc, out, err, _ = mpirun(1, ["compute", "--backend", "nccl", "--mode", "spin", "--time-us",
+    rc, out, err, _ = mpirun(1, ["compute", "--backend", BACKEND, "--mode", "spin", "--time-us",
                                  "2000", "-n", "10", "-T", "30", "--json", spin], env=gpu_env(1))
     expect(rc == 0, f"spin: exit {rc}\n{err}")
     r = load_json(spin)["ranks"][0]
@@ -606,12 +618,13 @@ def mode_compute():
            and r["median_error_us"] <= r["worst_error_us"], f"spin {r}")
     for t in ("bf16", "fp32"):
         g = os.path.join(wd, f"gemm-{t}.json")
-        rc, out, err, _ = mpirun(1, ["compute", "--backend", "nccl", "--mode", "gemm", "-d", t,
+        rc, out, err, _ = mpirun(1, ["compute", "--backend", BACKEND, "--mode", "gemm", "-d", t,
                                      "--size", "64", "-n", "3", "--json", g], env=gpu_env(1))
         expect(rc == 0 and load_json(g)["ranks"][0]["tflops"] > 0, f"gemm {t}: exit {rc}\n{err}")
-    rc, out, err, _ = mpirun(1, ["compute", "--backend", "nccl", "--mode", "gemm", "--size", "64"],
+    rc, out, err, _ = mpirun(1, ["compute", "--backend", BACKEND, "--mode", "gemm", "--size", "64"],
                              env=gpu_env(1, FAKE_CUBLAS_FAIL=1))
-    expect(rc != 0 and "cublasGemmEx failed" in err, f"failing cuBLAS: exit {rc}\n{err}")
+    gemm_call = {"nccl": "cublasGemmEx", "rccl": "rocblas_gemm_ex"}[BACKEND]
+    expect(rc != 0 and f"{gemm_call} failed" in err, f"failing cuBLAS: exit {rc}\n{err}")
     judged = compute_judged(wd)
     print(f"compute: spin median error {r['median_error_us']:.1f} us of 2000; gemm ok; "
           f"a failing cuBLAS named; {judged}")
@@ -632,7 +645,7 @@ def compute_judged(wd):
 
     def gemm(name, **faults):
         jpath = os.path.join(wd, name + ".json")
-        rc, out, err, _ = mpirun(4, ["compute", "--backend", "nccl", "--mode", "gemm", "--size",
+        rc, out, err, _ = mpirun(4, ["compute", "--backend", BACKEND, "--mode", "gemm", "--size",
                                      "128", "-n", "5", "-d", "bf16", "--json", jpath],
                                  env=gpu_env(4, FAKE_CUBLAS_TFLOPS=rate, **faults))
         doc = load_json(jpath) if os.path.exists(jpath) else {"checks": [], "ranks": []}
@@ -677,16 +690,16 @@ def mode_coverage():
     os.makedirs(calls)
     res = ["--results-dir", os.path.join(wd, "r"), "-T", "60"]
     jobs = [
-        (2, ["coll", "--backend", "nccl", "--collective", "all", "-b", "8", "-e", "1K", "-n", "1",
+        (2, ["coll", "--backend", BACKEND, "--collective", "all", "-b", "8", "-e", "1K", "-n", "1",
              "-G", "2"] + res),
-        (2, ["coll", "--backend", "nccl", "-b", "8", "-e", "1K", "-n", "1", "-R", "1"] + res),
-        (4, ["run", "--backend", "nccl", "--workload", os.path.join(WORKLOADS, "gpt3-13b-3d.yaml"),
+        (2, ["coll", "--backend", BACKEND, "-b", "8", "-e", "1K", "-n", "1", "-R", "1"] + res),
+        (4, ["run", "--backend", BACKEND, "--workload", os.path.join(WORKLOADS, "gpt3-13b-3d.yaml"),
              "--tp", "2", "--pp", "2", "--scales", "4", "--bytes-scale", "0.0002",
              "--compute-scale", "1e-6", "-n", "1", "-w", "0"] + res),
-        (2, ["pairs", "--per", "rank", "--backend", "nccl"] + res),
-        (1, ["compute", "--backend", "nccl", "--mode", "gemm", "--size", "32", "-n", "1"]),
-        (1, ["compute", "--backend", "nccl", "--mode", "spin", "-n", "2"]),
-        (2, ["node", "--backend", "nccl", "--copy-size", "64K", "--no-memory", "-n", "1"] + res),
+        (2, ["pairs", "--per", "rank", "--backend", BACKEND] + res),
+        (1, ["compute", "--backend", BACKEND, "--mode", "gemm", "--size", "32", "-n", "1"]),
+        (1, ["compute", "--backend", BACKEND, "--mode", "spin", "-n", "2"]),
+        (2, ["node", "--backend", BACKEND, "--copy-size", "64K", "--no-memory", "-n", "1"] + res),
     ]
     for np, args in jobs:
         rc, out, err, _ = mpirun(np, args, timeout=240,
@@ -697,9 +710,9 @@ def mode_coverage():
         expect(rc == 0 or (rc == 1 and args[0] in ("run", "pairs", "node") and "verdict:" in out),
                f"{args[:2]}: exit {rc}\n{err[-1000:]}")
     # the error paths: an asynchronous NCCL error (the error strings, the abort), a failing GEMM
-    failing = [(2, ["coll", "--backend", "nccl", "-b", "8", "-e", "1K", "-n", "3"] + res,
+    failing = [(2, ["coll", "--backend", BACKEND, "-b", "8", "-e", "1K", "-n", "3"] + res,
                 {"FAKE_NCCL_FAULT_RANK": 1, "FAKE_NCCL_ERROR_AT": 4}),
-               (1, ["compute", "--backend", "nccl", "--mode", "gemm", "--size", "32"],
+               (1, ["compute", "--backend", BACKEND, "--mode", "gemm", "--size", "32"],
                 {"FAKE_CUBLAS_FAIL": 1})]
     for np, args, faults in failing:
         rc, out, err, _ = mpirun(np, args, env=gpu_env(np, calls, **faults), timeout=120)
@@ -843,7 +856,7 @@ def mode_node():
                    TMPDIR=wd, **gpu_env(8, **faults))
         wrap = ('lr=${OMPI_COMM_WORLD_LOCAL_RANK:-${MPI_LOCALRANKID:-0}}; '
                 'exec taskset -c $((lr / 4)) "$0" "$@"')
-        argv = launcher(8) + ["sh", "-c", wrap, SCALECHECK, "node", "--backend", "nccl",
+        argv = launcher(8) + ["sh", "-c", wrap, SCALECHECK, "node", "--backend", BACKEND,
                               "--no-memory", "-n", trials, "--json", jpath,
                               "--results-dir", os.path.join(wd, "r"), *args]
         p = subprocess.run(argv, capture_output=True, text=True, timeout=240, env=env)
@@ -1004,4 +1017,6 @@ if __name__ == "__main__":
     if os.environ.get("SC_HAVE_NCCL") != "1" or not os.path.isdir(FAKE_DIR):
         print("SKIP: the GPU path (and the emulated device) is not built")
         sys.exit(77)
+    if VENDOR == "amd" and sys.argv[1] in NVIDIA_ONLY:
+        sys.exit(f"mode {sys.argv[1]} is NVIDIA's module's alone")
     main(MODES[sys.argv[1]])

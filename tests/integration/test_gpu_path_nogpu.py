@@ -53,7 +53,7 @@ def check_plugin(base):
     expect(rc == 2 and "cannot load the GPU plugin: /nonexistent/libx.so" in err,
            f"a plugin that cannot load: exit {rc}\n{err[-800:]}")
     rc, out, err, _ = mpirun(1, ["version"], env={"SCALECHECK_GPU_PLUGIN": "/nonexistent/libx.so"})
-    expect(rc == 0 and "gpu plugin: not loadable: cannot load the GPU plugin" in out,
+    expect(rc == 0 and "nccl plugin: not loadable: cannot load the GPU plugin" in out,
            f"version without its plugin:\n{out}")
 
 
@@ -73,7 +73,8 @@ def test():
     rc, out, err, _ = mpirun(2, ["coll", "-b", "1K", "-e", "1K", "-n", "2", "--json", jpath,
                                  "--results-dir", base])
     expect(rc == 0, f"--backend auto: exit {rc}\n{err[-1500:]}")
-    expect("backend auto: using mpi" in out and "nccl not available (no CUDA device" in out,
+    expect("backend auto: using mpi" in out and "nccl not available (no CUDA device" in out
+           and "rccl not available (no AMD GPU on host" in out and "/dev/kfd absent" in out,
            f"the choice must be printed:\n{out[:800]}")
     doc = load_json(jpath)
     expect(doc["backend"] == "mpi" and "using mpi" in doc["backend_note"], "JSON backend/note")
@@ -83,6 +84,9 @@ def test():
         (["-d", "bf16"], "-d: type bf16 is not supported by backend mpi"),
         (["-G", "4"], "-G: CUDA graphs need a GPU backend (backend mpi)"),
         (["--backend", "nccl", "--device", "1"], "no CUDA device on host"),
+        # the AMD module loads everywhere; HIP, without ROCm, does not
+        (["--backend", "rccl"], "no HIP device on host"),
+        (["--backend", "rccl"], "cannot load libamdhip64.so.7"),
     ]:
         rc, out, err, _ = mpirun(1, ["coll", "-b", "1K", "-e", "1K", "--results-dir", base] + args,
                                  timeout=60)

@@ -9,6 +9,7 @@
 #include "sc_config.h"
 #include "sc_test.h"
 #if SC_HAVE_NCCL
+#include "cli/sc_cli.h"
 #include "comm/sc_gpu_plugin.h"
 #endif
 
@@ -88,6 +89,18 @@ int main(void)
         core_filled(*b);
     }
     SC_EXPECT(n >= 1 && mpi); /* the host path is always built */
+    /* --backend's choices name every backend in the list (one list: the option's metavar is
+     * what the parser holds a value to) */
+    const char *choices = NULL;
+    for (const sc_cli_opt_t *o = sc_cli_common_rows; o->long_name != NULL; o++)
+        if (strcmp(o->long_name, "backend") == 0)
+            choices = o->metavar;
+    SC_EXPECT(choices != NULL);
+    for (const sc_backend_ops_t *const *b = sc_backend_list(); choices && *b != NULL; b++) {
+        char bar[32];
+        snprintf(bar, sizeof(bar), "%s|", (*b)->name);
+        SC_EXPECT(strncmp(choices, bar, strlen(bar)) == 0 || strstr(choices, bar) != NULL);
+    }
     /* the host path runs every registered collective */
     for (const sc_backend_ops_t *const *b = sc_backend_list(); *b != NULL; b++)
         if (strcmp((*b)->name, "mpi") == 0)

@@ -2,10 +2,10 @@
  * by AMD's HIP runtime. The AMD module (libscalecheck-rocm.so) is the NVIDIA module's sources
  * built with this folder first on the include path: the names below are the module's own
  * (sc_rocm_api.c defines each, forwarding to the libamdhip64 it loads at run time), so the
- * build needs no ROCm and the module loads on ROCm 5 and 6 alike.
+ * build needs no ROCm and the module loads on ROCm 5, 6 and 7 alike.
  *
  * Values are HIP's, from its public header hip/hip_runtime_api.h (ROCm 5.2, Debian's
- * libamdhip64-dev; unchanged in ROCm 6 for the names here): HIP keeps CUDA's numbers for the
+ * libamdhip64-dev; unchanged since for the names here): HIP keeps CUDA's numbers for the
  * errors, copy kinds and flags, its own for the device attributes. */
 #ifndef SC_ROCM_CUDA_RUNTIME_H
 #define SC_ROCM_CUDA_RUNTIME_H

@@ -2,9 +2,10 @@
  * calling conventions (its rccl.h), with HIP streams. The names are the AMD module's own
  * (sc_rocm_api.c forwards each to the librccl it loads at run time).
  *
- * Layout and values from NCCL's nccl.h.in at v2.22.3 (the NCCL that RCCL 2.22, ROCm 6.3 and
- * 6.4, tracks): ncclConfig_t is that version's (no commName: NCCL added it in 2.27), stamped
- * with that version, which a later RCCL reads as the older layout, as NCCL does. */
+ * Layout and values from NCCL's nccl.h.in at v2.27.7, the NCCL that RCCL 2.27.7 (ROCm 7.1 and
+ * 7.2) tracks: ncclConfig_t is that version's, stamped with it; an older RCCL reads the fields
+ * it knows and a newer one the rest at their defaults, as NCCL reads a config (init.cc,
+ * parseCommConfig). RCCL 2.27 loads NCCL's profiler plugin (v4), as NCCL 2.27 does. */
 #ifndef SC_ROCM_NCCL_H
 #define SC_ROCM_NCCL_H
 
@@ -18,8 +19,8 @@ extern "C" {
 #endif
 
 #define NCCL_MAJOR 2
-#define NCCL_MINOR 22
-#define NCCL_PATCH 3
+#define NCCL_MINOR 27
+#define NCCL_PATCH 7
 #define NCCL_VERSION(X, Y, Z) (((X) <= 2 && (Y) <= 8) ? (X)*1000 + (Y)*100 + (Z) : (X)*10000 + (Y)*100 + (Z))
 #define NCCL_VERSION_CODE NCCL_VERSION(NCCL_MAJOR, NCCL_MINOR, NCCL_PATCH)
 #define SC_CCL_IS_RCCL 1
@@ -55,11 +56,18 @@ typedef struct {
     int maxCTAs;
     const char *netName;
     int splitShare;
+    int trafficClass;
+    const char *commName;
+    int collnetEnable;
+    int CTAPolicy;
+    int shrinkShare;
+    int nvlsCTAs;
 } ncclConfig_t;
 #define NCCL_CONFIG_INITIALIZER                                                                    \
     {sizeof(ncclConfig_t),  0xcafebeef,            NCCL_VERSION_CODE,     NCCL_CONFIG_UNDEF_INT,   \
      NCCL_CONFIG_UNDEF_INT, NCCL_CONFIG_UNDEF_INT, NCCL_CONFIG_UNDEF_INT, NCCL_CONFIG_UNDEF_PTR,   \
-     NCCL_CONFIG_UNDEF_INT}
+     NCCL_CONFIG_UNDEF_INT, NCCL_CONFIG_UNDEF_INT, NCCL_CONFIG_UNDEF_PTR, NCCL_CONFIG_UNDEF_INT,   \
+     NCCL_CONFIG_UNDEF_INT, NCCL_CONFIG_UNDEF_INT, NCCL_CONFIG_UNDEF_INT}
 
 typedef enum { ncclSum = 0, ncclProd = 1, ncclMax = 2, ncclMin = 3, ncclAvg = 4 } ncclRedOp_t;
 typedef enum {

@@ -1,6 +1,6 @@
 /* sc_rocm_api.c - the AMD module's CUDA runtime, NCCL and cuBLAS names (the headers beside
  * this file) forwarded to HIP, RCCL and rocBLAS, which are loaded here at run time by their
- * sonames: no ROCm is needed to build, and one module serves ROCm 5 and 6. Each name is the
+ * sonames: no ROCm is needed to build, and one module serves ROCm 5, 6 and 7. Each name is the
  * module's own (hidden: the module exports only its entry). */
 #include "comm/rocm/sc_rocm_api.h"
 
@@ -102,13 +102,13 @@
     X(ncclRecv, (void *r, size_t n, ncclDataType_t t, int p, ncclComm_t c, cudaStream_t st),       \
       (r, n, t, p, c, st))
 
-/* The sonames each library has gone by (ROCm 6, ROCm 5); SCALECHECK_ROCM_LIB_DIR, if set, is
+/* The sonames each library has gone by (ROCm 7, 6, 5); SCALECHECK_ROCM_LIB_DIR, if set, is
  * tried first (a ROCm outside the loader's path, /opt/rocm/lib). */
-static const char *const rocm__hip_names[] = {"libamdhip64.so.6", "libamdhip64.so.5",
-                                              "libamdhip64.so"};
+static const char *const rocm__hip_names[] = {"libamdhip64.so.7", "libamdhip64.so.6",
+                                              "libamdhip64.so.5", "libamdhip64.so"};
 static const char *const rocm__rccl_names[] = {"librccl.so.1", "librccl.so"};
-static const char *const rocm__blas_names[] = {"librocblas.so.4", "librocblas.so.3",
-                                               "librocblas.so.0", "librocblas.so"};
+static const char *const rocm__blas_names[] = {"librocblas.so.5", "librocblas.so.4",
+                                               "librocblas.so.3", "librocblas.so"};
 
 static struct {
     pthread_once_t once;

@@ -1,5 +1,5 @@
 /* sc_rocm_api.h - the AMD module's libraries, loaded at run time (sc_rocm_api.c): the HIP
- * runtime, RCCL and rocBLAS, each by the sonames ROCm 6 and 5 install. */
+ * runtime, RCCL and rocBLAS, each by the sonames ROCm 7, 6 and 5 install. */
 #ifndef SC_ROCM_API_H
 #define SC_ROCM_API_H
 
