@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "detect/sc_pci_tree.h"
 #include "util/sc_files.h"
 #include "telemetry/sc_nvml.h"
 
@@ -22,16 +23,43 @@ static void detect__cpus(sc_detected_t *d)
     hwloc_topology_destroy(topo);
 }
 
+/* GPUs NVML does not see, by their PCI ids (AMD Instinct: each GCD a GPU, as ROCm counts
+ * them); the sysfs is SCALECHECK_SYS_ROOT's where set. */
+static void detect__pci_gpus(sc_detected_t *d)
+{
+    sc_pci_tree_t *tree = malloc(sizeof(*tree));
+    if (tree == NULL)
+        return;
+    sc_pci_tree_read(tree);
+    for (int i = 0; i < tree->n; i++) {
+        const sc_pci_device_t *g = &tree->devices[i];
+        if (g->kind != SC_PCI_GPU || g->model[0] == '\0')
+            continue;
+        if (d->gpus++ == 0) {
+            snprintf(d->gpu, sizeof(d->gpu), "%s", g->model);
+            d->pcie_gen = g->max_gen;
+        }
+    }
+    if (d->gpus > 0)
+        snprintf(d->library, sizeof(d->library), "rccl");
+    free(tree);
+}
+
 static void detect__gpus(sc_detected_t *d)
 {
     char why[256];
     d->nvlinks_up = -1;
+    snprintf(d->library, sizeof(d->library), "mpi");
     sc_nvml_t *nvml = sc_nvml_open(why, sizeof(why));
     if (nvml == NULL) {
-        snprintf(d->gpu_note, sizeof(d->gpu_note), "%s", why);
+        detect__pci_gpus(d);
+        if (d->gpus == 0)
+            snprintf(d->gpu_note, sizeof(d->gpu_note), "%s", why);
         return;
     }
     d->gpus = (int)sc_nvml_count(nvml);
+    if (d->gpus > 0)
+        snprintf(d->library, sizeof(d->library), "nccl");
     for (int g = 0; g < d->gpus; g++) {
         sc_gpu_sample_t s;
         sc_nvml_sample(nvml, (unsigned)g, &s);
@@ -164,7 +192,7 @@ static int detect__yaml_writer(FILE *out, void *arg)
     fprintf(out, "# Written by scalecheck detect: what host %s%s really has.\n", d->host,
             a->nhosts > 1 ? " (and the others of the job)" : "");
     fprintf(out, "name: detected-%s\ndescription: detected on %d host%s\nlibrary: %s\n", d->host,
-            a->nhosts, a->nhosts == 1 ? "" : "s", gpus ? "nccl" : "mpi");
+            a->nhosts, a->nhosts == 1 ? "" : "s", d->library);
     fprintf(out, "node:\n  gpu: \"%s\"\n  gpus: %d\n  sockets: %d\n  cores: %d\n  numa_nodes: %d\n",
             gpus ? d->gpu : "cpu-rank", gpus ? d->gpus : a->ranks_per_host,
             d->sockets > 0 ? d->sockets : 1, d->cores > 0 ? d->cores : 1,

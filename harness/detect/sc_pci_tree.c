@@ -49,14 +49,40 @@ static int pci__gen(const char *dir, const char *file)
     return 0;
 }
 
-/* Whether a device folder is a GPU or a NIC by its class and vendor. */
-static bool pci__kind(const char *dir, sc_pci_kind_t *kind)
+/* AMD's data-centre GPUs by PCI device id, each GCD a function of its own (the kernel's amdgpu
+ * driver lists them, amdgpu_drv.c; the names are the PCI ID Repository's): a display
+ * controller of AMD's that is not one of these (a workstation card) is not taken for a GPU of
+ * a training server. */
+static const struct {
+    long device;
+    const char *model;
+} pci__amd_gpus[] = {
+    {0x738c, "AMD Instinct MI100"},
+    {0x738e, "AMD Instinct MI100"},
+    {0x7408, "AMD Instinct MI250X"},
+    {0x740c, "AMD Instinct MI250X/MI250"},
+    {0x740f, "AMD Instinct MI210"},
+};
+
+/* Whether a device folder is a GPU or a NIC by its class and vendor; a GPU's model where the id
+ * says it (AMD's: NVIDIA's are named by NVML). */
+static bool pci__kind(const char *dir, sc_pci_kind_t *kind, const char **model)
 {
     long cls = pci__number(dir, "class", -1), vendor = pci__number(dir, "vendor", -1);
+    long device = pci__number(dir, "device", -1);
+    *model = "";
     if (vendor == 0x10de && (cls >> 16) == 0x03) {
         *kind = SC_PCI_GPU;
         return true;
     }
+    for (size_t i = 0; vendor == 0x1002 && (cls >> 16) == 0x03 &&
+                       i < sizeof(pci__amd_gpus) / sizeof(pci__amd_gpus[0]);
+         i++)
+        if (pci__amd_gpus[i].device == device) {
+            *kind = SC_PCI_GPU;
+            *model = pci__amd_gpus[i].model;
+            return true;
+        }
     if ((cls >> 16) == 0x02 || (cls >> 8) == 0x0c06) { /* network, or InfiniBand */
         *kind = SC_PCI_NIC;
         return true;
@@ -134,11 +160,13 @@ static void pci__devices(const char *root, sc_pci_tree_t *t)
         char link[PATH_MAX], real[PATH_MAX];
         snprintf(link, sizeof(link), "%s/%.32s", dir, e->d_name);
         sc_pci_kind_t kind;
-        if (e->d_name[0] == '.' || realpath(link, real) == NULL || !pci__kind(real, &kind))
+        const char *model = "";
+        if (e->d_name[0] == '.' || realpath(link, real) == NULL || !pci__kind(real, &kind, &model))
             continue;
         sc_pci_device_t *d = &t->devices[t->n++];
         memset(d, 0, sizeof(*d));
         d->kind = kind;
+        snprintf(d->model, sizeof(d->model), "%s", model);
         snprintf(d->bus, sizeof(d->bus), "%.15s", e->d_name);
         d->numa = (int)pci__number(real, "numa_node", -1);
         d->gen = pci__gen(real, "current_link_speed");

@@ -1,5 +1,5 @@
 /* sc_pci_tree.h - the PCIe tree of this host as sysfs shows it (SCALECHECK_SYS_ROOT in place of
- * /sys where set): every GPU (an NVIDIA display or 3D controller) and NIC (a network or
+ * /sys where set): every GPU (an NVIDIA display or 3D controller, an AMD Instinct GCD) and NIC (a network or
  * InfiniBand controller) with its NUMA node, its PCIe link now and at most, and the bridges above
  * it; the NUMA nodes' CPUs; and the distance classes `nvidia-smi topo -m` prints between two
  * devices - what says which NIC each GPU should use. */
@@ -19,6 +19,7 @@ typedef struct {
     sc_pci_kind_t kind;
     char bus[SC_PCI_BUS];
     char name[32];  /* a GPU's "GPU 3" (its place in bus order), a NIC's "mlx5_0" or "eth0" */
+    char model[48]; /* a GPU's model where its PCI id says it ("AMD Instinct MI250X/MI250"), "" */
     int index;      /* among its kind, in bus order (nvidia-smi's, CUDA_DEVICE_ORDER=PCI_BUS_ID) */
     int numa;       /* -1: not reported */
     int gen, width; /* the link now (0: not reported) */

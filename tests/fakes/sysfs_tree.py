@@ -9,6 +9,9 @@ driver/nvidia/version and sys/kernel/osrelease, `iommu` as each device's iommu_g
 each bridge's configuration space (4096 bytes: an ACS extended capability, P2P Request Redirect
 off unless --acs names it).
 
+A device line's id=VENDOR:DEVICE:CLASS (hex) names another device than the kind's default (an
+AMD Instinct GCD: id=1002:740c:038000).
+
 usage: sysfs_tree.py TREE OUT [--numa-cpus 0:LIST,1:LIST] [--link BUS=GEN,WIDTH]...
                      [--acs BUS]... [--no-module NAME]... [--iommu TYPE] [--nic-rate NAME=GBITS]...
   --numa-cpus   each node's CPUs in place of the recorded ones (a test binds ranks to them)
@@ -60,8 +63,9 @@ def main():
     where, numa_of = {}, {}  # bus or host bridge -> its folder; host bridge -> NUMA node
     iommu = a.iommu
     for line in open(a.tree):
-        f = [w for w in line.split() if not w.startswith("rate=")]
+        f = [w for w in line.split() if not w.startswith(("rate=", "id="))]
         rate = [w[5:] for w in line.split() if w.startswith("rate=")]
+        ident = [w[3:].split(":") for w in line.split() if w.startswith("id=")]
         if not f or f[0].startswith("#"):
             continue
         if f[0] == "module":
@@ -89,6 +93,8 @@ def main():
         root = os.path.relpath(folder, f"{sys_dir}/devices").split(os.sep)[0]
         numa_of[bus] = numa_of[root]
         cls, vendor, device = KINDS[f[0]]
+        if ident:  # id=VENDOR:DEVICE:CLASS: another maker's device (an AMD GCD)
+            vendor, device, cls = "0x" + ident[0][0], "0x" + ident[0][1], "0x" + ident[0][2]
         for name, text in (("class", cls), ("vendor", vendor), ("device", device),
                            ("numa_node", numa_of[root])):
             write(os.path.join(folder, name), text)

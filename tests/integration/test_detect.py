@@ -47,12 +47,49 @@ def gpu_host(wd):
     expect("; nearest " in picked[1] and "same architecture, other rates" in picked[1], picked)
 
 
+def amd_host(wd):
+    """A host whose GPUs NVML does not see: 16 AMD Instinct GCDs (8 MI250 packages) in a sysfs
+    tree (tests/fakes/trees/mi250-apollo.tree, SCALECHECK_SYS_ROOT): detect counts them by
+    their PCI ids, says RCCL, and --pick chooses the shipped MI250 server; a host of other AMD
+    display controllers (workstation cards) has no GPU."""
+    tree = os.path.join(wd, "mi250")
+    subprocess.run([sys.executable, os.path.join(ROOT, "tests", "fakes", "sysfs_tree.py"),
+                    os.path.join(ROOT, "tests", "fakes", "trees", "mi250-apollo.tree"), tree],
+                   check=True, capture_output=True)
+    out_yaml, env_file = os.path.join(wd, "amd.yaml"), os.path.join(wd, "amd.env")
+    env = {"SCALECHECK_SYS_ROOT": os.path.join(tree, "sys"),
+           "SCALECHECK_NVML_LIBRARY": "/nonexistent/libnvidia-ml.so.1"}
+    rc, out, err, _ = mpirun(1, ["detect", "--output", out_yaml, "--pick", env_file], env=env)
+    expect(rc == 0, f"amd host: exit {rc}\n{err[-800:]}")
+    doc = yaml.safe_load(open(out_yaml))
+    expect(doc["library"] == "rccl" and doc["node"]["gpus"] == 16
+           and doc["node"]["gpu"] == "AMD Instinct MI250X/MI250", f"amd host: {doc}")
+    rc, out, err, _ = scalecheck1(["validate", out_yaml])
+    expect(rc == 0, f"the detected AMD file does not validate: exit {rc}\n{err}")
+    picked = subprocess.run(["bash", "-c", '. "$1"; printf "%s" "$SC_TOPOLOGY"', "-", env_file],
+                            capture_output=True, text=True).stdout
+    expect(picked.endswith("hpe-apollo6500-mi250.yaml"), f"picked {picked!r}")
+    # the same tree with its GCDs as another AMD device (a Radeon workstation card, 1002:744c)
+    other = os.path.join(wd, "radeon.tree")
+    with open(other, "w") as f:
+        f.write(open(os.path.join(ROOT, "tests", "fakes", "trees", "mi250-apollo.tree")).read()
+                .replace("id=1002:740c:038000", "id=1002:744c:030000"))
+    subprocess.run([sys.executable, os.path.join(ROOT, "tests", "fakes", "sysfs_tree.py"), other,
+                    os.path.join(wd, "radeon")], check=True, capture_output=True)
+    env["SCALECHECK_SYS_ROOT"] = os.path.join(wd, "radeon", "sys")
+    rc, out, err, _ = mpirun(1, ["detect", "--output", os.path.join(wd, "radeon.yaml")], env=env)
+    node = yaml.safe_load(open(os.path.join(wd, "radeon.yaml")))["node"]
+    expect(rc == 0 and node["gpu"] == "cpu-rank", f"workstation cards taken for GPUs: {node}")
+    print(f"amd host: 16 MI250 GCDs detected by PCI id, rccl, picked {os.path.basename(picked)}")
+
+
 def test():
     if not os.path.isdir("/sys/devices/system/cpu/cpu0/topology"):
         print("SKIP: no /sys/devices/system/cpu (a container or chroot without sysfs): the "
               "kernel's own list of CPUs, which detect is held to, is not there")
         sys.exit(77)
     wd = workdir("detect")
+    amd_host(wd)
     out_yaml = os.path.join(wd, "detected.yaml")
     rc, out, err, _ = mpirun(2, ["detect", "--output", out_yaml, "--topology",
                                  os.path.join(ROOT, "topologies", "dgx-a100.yaml")])
