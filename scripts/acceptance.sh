@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job: install what is missing, build, and run the acceptance run on this machine.
-# On a GPU server (NVML sees GPUs): `scalecheck node` (inside the server), then one rank per GPU
-# over NCCL, the shipped topology that
+# On a GPU server (NVML sees NVIDIA GPUs, or sysfs AMD Instinct ones): `scalecheck node` (inside
+# the server), then one rank per GPU over the GPUs' library (NCCL, RCCL), the shipped topology that
 # describes the server chosen by `detect --pick` (or, where none does, the detected one,
 # calibrated), BERT-large's real step on 1..N GPUs and an all-reduce sweep, the verdict.
 # Elsewhere: detect what is here -> calibrate this host (measured paths, in the run's own launch) -> the
@@ -71,8 +71,9 @@ quiet_mpi() {
          { print; fflush() }
          END { if (box && keep) printf "%s", held }'
 }
-# What this host is: a GPU server (NVML finds GPUs) runs NCCL with one rank per GPU, held to the
-# shipped topology that describes it; any other host runs the host path below.
+# What this host is: a GPU server runs its GPUs' library (NCCL, RCCL: detect says which) with one
+# rank per GPU, held to the shipped topology that describes it; any other host runs the host path
+# below.
 # (its files are what is wanted: the run below prints what was detected, once)
 "${mpi1[@]}" "$sc" detect --output results/detected-topology.yaml \
     --pick results/detected.env >/dev/null
@@ -80,13 +81,14 @@ quiet_mpi() {
 . results/detected.env
 if [ "${SC_DETECTED_GPUS:-0}" -gt 0 ]; then
     gpus=${SC_RANKS:-$SC_DETECTED_GPUS}
+    lib=${SC_DETECTED_LIBRARY:-nccl}
     if [ -n "$SC_TOPOLOGY" ]; then
-        echo "# GPU host: $SC_DETECTED_GPUS x $SC_DETECTED_GPU; NCCL, one rank per GPU; held to $SC_TOPOLOGY"
+        echo "# GPU host: $SC_DETECTED_GPUS x $SC_DETECTED_GPU; ${lib^^}, one rank per GPU; held to $SC_TOPOLOGY"
         echo "#   because $SC_TOPOLOGY_WHY"
         topo=(--topology "$SC_TOPOLOGY")
     else
         # no shipped file describes it: what detect found, calibrated in the run's own launch
-        echo "# GPU host: $SC_DETECTED_GPUS x $SC_DETECTED_GPU; NCCL, one rank per GPU; $SC_TOPOLOGY_WHY:"
+        echo "# GPU host: $SC_DETECTED_GPUS x $SC_DETECTED_GPU; ${lib^^}, one rank per GPU; $SC_TOPOLOGY_WHY:"
         echo "#   held to the detected topology, calibrated here"
         topo=(--topology results/detected-topology.yaml --calibrate)
     fi
@@ -100,12 +102,12 @@ if [ "${SC_DETECTED_GPUS:-0}" -gt 0 ]; then
         prev=$arg
     done
     node_rc=0
-    "${mpig[@]}" -np "$gpus" "$sc" node --backend nccl -T 120 "${node_dir[@]}" \
+    "${mpig[@]}" -np "$gpus" "$sc" node --backend "$lib" -T 120 "${node_dir[@]}" \
         2> >(quiet_mpi >&2) || node_rc=$?
     # BERT-large's real step (its 1.3 GB of gradients), 1..N GPUs, and an all-reduce sweep to 1G;
     # the job's exit code is the run's, or node's where the run's is 0
     run_rc=0
-    "${mpig[@]}" -np "$gpus" "$sc" run --backend nccl \
+    "${mpig[@]}" -np "$gpus" "$sc" run --backend "$lib" \
         --workload workloads/bert-large-dp.yaml "${topo[@]}" --sweep-max 1G -n 20 -w 5 -T 120 "$@" \
         2> >(quiet_mpi >&2) || run_rc=$?
     exit $((run_rc != 0 ? run_rc : node_rc))

@@ -27,8 +27,8 @@ static const sc_cli_opt_t detect__options[] = {
       declared),
     O(0, "pick", "FILE",
       "choose the shipped topology that describes this host (GPU model, count, fabric, NICs) and "
-      "write it, the GPUs and why, as shell assignments (SC_DETECTED_GPUS, SC_TOPOLOGY, "
-      "SC_TOPOLOGY_WHY) for scripts",
+      "write it, the GPUs, their library and why, as shell assignments (SC_DETECTED_GPUS, "
+      "SC_DETECTED_LIBRARY, SC_TOPOLOGY, SC_TOPOLOGY_WHY) for scripts",
       SC_OPT_STRING, pick),
     O('h', "help", NULL, "this help", SC_OPT_FLAG, help),
     SC_OPT_END,
@@ -58,6 +58,8 @@ static int detect__pick_writer(FILE *out, void *arg)
     const detect__pick_t *p = arg;
     fprintf(out, "# written by scalecheck detect --pick\nSC_DETECTED_GPUS=%d\n", p->host->gpus);
     detect__assign(out, "SC_DETECTED_GPU", p->host->gpus > 0 ? p->host->gpu : "");
+    /* the --backend its GPUs take: nccl (NVIDIA), rccl (AMD); mpi without GPUs */
+    detect__assign(out, "SC_DETECTED_LIBRARY", p->host->library);
     detect__assign(out, "SC_TOPOLOGY", p->path);
     detect__assign(out, "SC_TOPOLOGY_WHY", p->why);
     return ferror(out);

@@ -34,16 +34,36 @@ static void gdr__first_line(const char *path, char *out, size_t len)
     out[strcspn(out, "\n")] = '\0';
 }
 
+/* Whether the tree's GPUs are AMD's (their model is named from the PCI id: sc_pci_tree.c). */
+static bool gdr__amd(const sc_pci_tree_t *t)
+{
+    for (int i = 0; i < t->n; i++)
+        if (t->devices[i].kind == SC_PCI_GPU && strncmp(t->devices[i].model, "AMD", 3) == 0)
+            return true;
+    return false;
+}
+
+static bool gdr__module(const sc_pci_tree_t *t, const char *name)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "%s/module/%s", t->root, name);
+    return access(path, F_OK) == 0;
+}
+
+/* NVIDIA: nvidia_peermem (nv_peer_mem before it), or DMA-BUF from the open kernel module on
+ * Linux 5.12 or later. AMD: the peer memory core of the RDMA stack (ib_peer_mem, which ROCm's
+ * driver registers with), or DMA-BUF: amdgpu exports its memory as DMA-BUF and the RDMA stack
+ * imports it from Linux 5.12 (docs/REFERENCE.md section 7.1). */
 void sc_gdr_host_read(const sc_pci_tree_t *t, sc_gdr_host_t *h)
 {
-    static const char *const modules[] = {"nvidia_peermem", "nv_peer_mem"};
+    bool amd = gdr__amd(t);
+    static const char *const nvidia_modules[] = {"nvidia_peermem", "nv_peer_mem", NULL};
+    static const char *const amd_modules[] = {"ib_peer_mem", NULL};
     memset(h, 0, sizeof(*h));
-    for (size_t i = 0; i < sizeof(modules) / sizeof(modules[0]) && !h->peermem[0]; i++) {
-        char path[PATH_MAX];
-        snprintf(path, sizeof(path), "%s/module/%s", t->root, modules[i]);
-        if (access(path, F_OK) == 0)
-            snprintf(h->peermem, sizeof(h->peermem), "%s", modules[i]);
-    }
+    for (const char *const *m = amd ? amd_modules : nvidia_modules; *m != NULL && !h->peermem[0];
+         m++)
+        if (gdr__module(t, *m))
+            snprintf(h->peermem, sizeof(h->peermem), "%s", *m);
     char proc[PATH_MAX], path[PATH_MAX + 32], release[64];
     gdr__proc(t, proc, sizeof(proc));
     snprintf(path, sizeof(path), "%s/driver/nvidia/version", proc);
@@ -53,7 +73,10 @@ void sc_gdr_host_read(const sc_pci_tree_t *t, sc_gdr_host_t *h)
     int major = 0, minor = 0;
     bool recent =
         sscanf(release, "%d.%d", &major, &minor) == 2 && (major > 5 || (major == 5 && minor >= 12));
-    h->dmabuf = recent && strstr(h->driver, "Open Kernel Module") != NULL;
+    h->dmabuf = recent && (amd ? gdr__module(t, "amdgpu")
+                               : strstr(h->driver, "Open Kernel Module") != NULL);
+    if (amd)
+        snprintf(h->driver, sizeof(h->driver), "%s", gdr__module(t, "amdgpu") ? "amdgpu" : "");
 }
 
 static unsigned gdr__le(const unsigned char *p, int bytes)

@@ -14,9 +14,9 @@
 #include "detect/sc_pci_tree.h"
 
 typedef struct {
-    char peermem[32]; /* the peer memory module loaded ("nvidia_peermem"), "" none */
-    bool dmabuf;      /* the open kernel module on Linux >= 5.12: DMA-BUF in its place */
-    char driver[96];  /* the NVIDIA driver as /proc says it ("" none) */
+    char peermem[32]; /* the peer memory module loaded ("nvidia_peermem", AMD: "ib_peer_mem") */
+    bool dmabuf;      /* NVIDIA's open kernel module, or AMD's amdgpu, on Linux >= 5.12: DMA-BUF */
+    char driver[96];  /* the NVIDIA driver as /proc says it, AMD's "amdgpu" loaded ("" none) */
 } sc_gdr_host_t;
 
 void sc_gdr_host_read(const sc_pci_tree_t *t, sc_gdr_host_t *h);

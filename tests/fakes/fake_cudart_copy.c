@@ -88,6 +88,18 @@ static int fc__by_name(const void *a, const void *b)
 }
 
 /* The tree's NVIDIA GPUs (class 0x0302), in bus order, into names: how many. */
+/* Which devices of the tree are this runtime's: NVIDIA's 3D controllers, or (the emulated HIP
+ * says so as it loads: fakecuda_set_pci_identity) AMD's display controllers, the GCDs. */
+static struct {
+    long vendor, class_code;
+} fc__pci = {0x10de, 0x0302};
+
+void fakecuda_set_pci_identity(long vendor, long class_code)
+{
+    fc__pci.vendor = vendor;
+    fc__pci.class_code = class_code;
+}
+
 static int fc__tree_gpus(const char *devices, char names[][64], int max)
 {
     DIR *d = opendir(devices);
@@ -99,7 +111,8 @@ static int fc__tree_gpus(const char *devices, char names[][64], int max)
         if (e->d_name[0] == '.' || !fc__read_text(dir, "vendor", vendor, sizeof(vendor)) ||
             !fc__read_text(dir, "class", cls, sizeof(cls)))
             continue;
-        if (strtol(vendor, NULL, 16) == 0x10de && (strtol(cls, NULL, 16) >> 8) == 0x0302)
+        if (strtol(vendor, NULL, 16) == fc__pci.vendor &&
+            (strtol(cls, NULL, 16) >> 8) == fc__pci.class_code)
             found[n++] = strdup(e->d_name);
     }
     if (d != NULL)

@@ -33,6 +33,10 @@ void fakecuda_count(const char *name);
 void fakecuda_write_calls(void);
 /* The calling thread's current device (cudaSetDevice). */
 int fakecuda_current_device(void);
+/* The devices of the emulated machine's sysfs (SCALECHECK_SYS_ROOT) this runtime serves, by PCI
+ * vendor and class (the top 16 bits of the class code): NVIDIA's 3D controllers (0x10de, 0x0302)
+ * unless the emulated HIP sets AMD's (0x1002, 0x0380) as it loads, before any device is used. */
+void fakecuda_set_pci_identity(long vendor, long class_code);
 /* The host's clock, in ms (CLOCK_MONOTONIC): what the streams' clocks lag behind. */
 double fakecuda_now_ms(void);
 /* From work running on stream that began at t0_ms and that a model says takes want_ms: waits

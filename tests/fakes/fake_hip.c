@@ -22,6 +22,13 @@ typedef cudaGraph_t hipGraph_t;
 typedef cudaGraphExec_t hipGraphExec_t;
 
 #define HIP__EXPORT __attribute__((visibility("default")))
+
+/* The emulated machine's GPUs are its AMD GCDs (display controllers, 1002:xxxx): set as the
+ * library loads, before the CUDA stand-in reads the tree. */
+__attribute__((constructor)) static void hip__identity(void)
+{
+    fakecuda_set_pci_identity(0x1002, 0x0380);
+}
 /* HIP_VERSION of ROCm 7.2: major * 10^7 + minor * 10^5 + patch (7.2.53211) */
 #define HIP__VERSION 70253211
 enum { HIP__SUCCESS = 0, HIP__INVALID_VALUE = 1 };

@@ -27,10 +27,10 @@ FAKE_OLD_DIR = os.path.join(BUILD, "fake-gpu-old")
 FAKE_ROCM_DIR = os.path.join(BUILD, "fake-rocm")
 VENDOR = os.environ.get("SC_GPU_VENDOR", "nvidia")
 BACKEND = {"nvidia": "nccl", "amd": "rccl"}[VENDOR]
-# the modes that only NVIDIA's module has: its profiler plugin, an old NCCL, registration, the
-# kernels' own copies and the recorded HGX tree, the entry-point coverage, the main job
-NVIDIA_ONLY = {"old-nccl", "choices", "register", "coverage", "node", "acceptance",
-               "device-check", "concurrent", "straggler"}
+# the modes that only NVIDIA's module has: an old NCCL, registration, the kernels' own copies
+# and the recorded HGX tree, the entry-point coverage, the device check (NVIDIA's script)
+NVIDIA_ONLY = {"old-nccl", "choices", "register", "coverage", "node", "device-check",
+               "concurrent", "straggler"}
 FAKE_NVML = os.environ.get("FAKE_NVML", "")
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 WORKLOADS = os.path.join(ROOT, "workloads")
@@ -728,16 +728,42 @@ def mode_coverage():
           f"the plugin uses were called ({sum(n.values())} calls)")
 
 
-def mode_acceptance():
-    """The main job on a host with 8 (emulated) H100s: `node` first (its copies by the emulated
-    copy engines), then one rank per GPU, NCCL, the DGX H100 topology picked by detect, a 1..8
-    GPU curve, a sweep and a verdict."""
-    wd = workdir("gpu-emu-acceptance")
+# The server the main job runs on, by vendor: NVML's 8 H100s (NVLink); 8 MI250 packages, 16
+# GCDs in a sysfs tree (tests/fakes/trees/mi250-apollo.tree), no NVML, each GCD pair joined by
+# its Infinity Fabric at the MI250's 50 GB/s a link each way
+ACCEPTANCE_HOSTS = {
+    "nvidia": dict(gpus=8, name="NVIDIA H100 80GB HBM3", topology="dgx-h100", library="NCCL",
+                   curve=[1, 2, 4, 8], peers=56),
+    "amd": dict(gpus=16, name="AMD Instinct MI250X/MI250", topology="hpe-apollo6500-mi250",
+                library="RCCL", curve=[1, 2, 4, 8, 16], peers=240),
+}
+
+
+def acceptance_env(wd, host):
     env = dict(os.environ)
-    env.update(gpu_env(8, SCALECHECK_NVML_LIBRARY=FAKE_NVML, FAKE_NVML_GPUS=8,
-                       FAKE_NVML_NAME="NVIDIA H100 80GB HBM3",
-                       FAKE_CUDA_NAME="NVIDIA H100 80GB HBM3", FAKE_CUDA_COPY_MODEL=1,
-                       FAKE_CUDA_NVLINK_GBPS=450))
+    if VENDOR == "amd":
+        tree = os.path.join(wd, "sysfs")
+        subprocess.run([sys.executable, os.path.join(ROOT, "tests", "fakes", "sysfs_tree.py"),
+                        os.path.join(ROOT, "tests", "fakes", "trees", "mi250-apollo.tree"), tree],
+                       check=True, capture_output=True)
+        env.update(gpu_env(host["gpus"], SCALECHECK_SYS_ROOT=os.path.join(tree, "sys"),
+                           SCALECHECK_NVML_LIBRARY="/nonexistent/libnvidia-ml.so.1",
+                           FAKE_CUDA_COPY_MODEL=1, FAKE_CUDA_NVLINK_GBPS=50))
+    else:
+        env.update(gpu_env(host["gpus"], SCALECHECK_NVML_LIBRARY=FAKE_NVML, FAKE_NVML_GPUS=8,
+                           FAKE_NVML_NAME=host["name"], FAKE_CUDA_NAME=host["name"],
+                           FAKE_CUDA_COPY_MODEL=1, FAKE_CUDA_NVLINK_GBPS=450))
+    return env
+
+
+def mode_acceptance():
+    """The main job on a host with 8 (emulated) H100s, or (SC_GPU_VENDOR=amd) 8 MI250s - 16
+    GCDs: `node` first (its copies by the emulated copy engines), then one rank per GPU over the
+    GPUs' library (NCCL, RCCL), the server's topology picked by detect, a 1..N GPU curve, a
+    sweep and a verdict."""
+    wd = workdir("gpu-emu-acceptance")
+    host = ACCEPTANCE_HOSTS[VENDOR]
+    env = acceptance_env(wd, host)
     # this build as it is: the script's own build (--main, no tests) would reconfigure the
     # build directory the suite is running from
     env["SC_PREBUILT"] = os.path.dirname(os.path.abspath(SCALECHECK))
@@ -749,28 +775,30 @@ def mode_acceptance():
                           capture_output=True, text=True, env=env, timeout=600)
     secs = time.monotonic() - start
     out = proc.stdout
-    # the emulated GPUs are far slower than an H100: the verdict is FAIL, and it must be given
+    # the emulated GPUs are far slower than the real ones: the verdict is FAIL, and it must be
+    # given
     expect(proc.returncode == 1 and "verdict: FAIL" in out,
            f"exit {proc.returncode}\n{out[-2000:]}\n{proc.stderr[-1500:]}")
-    expect("GPU host: 8 x NVIDIA H100 80GB HBM3; NCCL, one rank per GPU" in out
-           and "topologies/dgx-h100.yaml" in out and "because dgx-h100: same GPU" in out,
+    topo = host["topology"]
+    expect(f"GPU host: {host['gpus']} x {host['name']}; {host['library']}, one rank per GPU" in out
+           and f"topologies/{topo}.yaml" in out and f"because {topo}: same GPU" in out,
            f"choice\n{out[:1500]}")
     # inside the server first: node's own verdict, in the same results folder
     dirs = run_dirs(res)
     node = [d for d in dirs if d.endswith("-node")]
-    expect(len(node) == 1 and "every GPU pair one way at its rate (56)" in out,
+    expect(len(node) == 1 and f"every GPU pair one way at its rate ({host['peers']})" in out,
            f"node first: {dirs}\n{out[:3000]}")
     kinds = {r["kind"] for r in load_json(os.path.join(node[0], "result.json"))["node"]}
     expect({"h2d", "hbm", "peer", "peer-both"} <= kinds, f"node's rows: {kinds}")
     run = [d for d in dirs if not d.endswith("-node")][-1]
     summary = load_json(os.path.join(run, "summary.json"))
-    expect(summary["backend"] == "nccl" and summary["ranks"] == 8
-           and summary["topology"].endswith("dgx-h100"), f"summary {summary}")
+    expect(summary["backend"] == BACKEND and summary["ranks"] == host["gpus"]
+           and summary["topology"].endswith(topo), f"summary {summary}")
     points = load_json(os.path.join(run, "result.json"))["points"]
     gpus = sorted({p["gpus"] for p in points})
-    expect(gpus == [1, 2, 4, 8], f"curve {gpus}")
-    print(f"main job on 8 emulated H100s: {gpus} GPUs, NCCL, dgx-h100, verdict "
-          f"{summary['verdict']} ({secs:.0f} s)")
+    expect(gpus == host["curve"], f"curve {gpus}")
+    print(f"main job on {host['gpus']} emulated {host['name']}: {gpus} GPUs, {BACKEND}, {topo}, "
+          f"verdict {summary['verdict']} ({secs:.0f} s)")
 
 
 def device_check(out, budget="540", **faults):
