@@ -30,7 +30,7 @@ BACKEND = {"nvidia": "nccl", "amd": "rccl"}[VENDOR]
 # the modes that only NVIDIA's module has: an old NCCL, registration, the kernels' own copies
 # and the recorded HGX tree, the entry-point coverage
 NVIDIA_ONLY = {"old-nccl", "choices", "register", "coverage", "node", "concurrent",
-               "straggler"}
+               "straggler", "vendors"}
 FAKE_NVML = os.environ.get("FAKE_NVML", "")
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 WORKLOADS = os.path.join(ROOT, "workloads")
@@ -728,6 +728,42 @@ def mode_coverage():
           f"the plugin uses were called ({sum(n.values())} calls)")
 
 
+def mode_vendors():
+    """Measured runs from an emulated NVIDIA host (NCCL, DGX H100's topology) and an emulated AMD
+    host (RCCL, the MI250 server's), 4 GPUs each, held side by side by `compare`: each row
+    measured, with its own library, ranked on the same dimensions."""
+    wd = workdir("gpu-emu-vendors")
+    hosts = {"nccl": ([FAKE_DIR], "dgx-h100"), "rccl": ([FAKE_ROCM_DIR, FAKE_DIR],
+                                                        "hpe-apollo6500-mi250")}
+    dirs = []
+    for backend, (libs, topo) in hosts.items():
+        env = {"LD_LIBRARY_PATH": ":".join(libs + [os.environ.get("LD_LIBRARY_PATH", "")]),
+               "FAKE_CUDA_DEVICES": "4", "FAKE_CUDA_MEM_MB": "512", "FAKE_CUBLAS_TFLOPS": "0.001"}
+        res = os.path.join(wd, backend)
+        rc, out, err, _ = mpirun(4, ["run", "--backend", backend, "--workload",
+                                     os.path.join(WORKLOADS, "bert-large-dp.yaml"), "--topology",
+                                     os.path.join(ROOT, "topologies", topo + ".yaml"),
+                                     "--bytes-scale", "0.0005", "--compute-scale", "1e-6",
+                                     "--sweep-max", "64K", "-n", "3", "-w", "1", "--telemetry", "0",
+                                     "--results-dir", res], env=env, timeout=300)
+        expect(rc in (0, 1) and len(run_dirs(res)) == 1, f"{backend}: exit {rc}\n{err[-1500:]}")
+        summary = load_json(os.path.join(run_dirs(res)[0], "summary.json"))
+        expect(summary["backend"] == backend, f"{backend}: ran {summary['backend']}")
+        dirs += run_dirs(res)
+    out_dir = os.path.join(wd, "compare")
+    rc, out, err = scalecheck1(["compare"] + dirs + ["-o", out_dir])[:3]
+    expect(rc == 0, f"compare: exit {rc}\n{err[-1500:]}")
+    systems = {s["system"]: s for s in load_json(os.path.join(out_dir, "compare.json"))["systems"]}
+    expect(set(systems) == {"dgx-h100", "hpe-apollo6500-mi250"}, f"systems {sorted(systems)}")
+    for name, library in (("dgx-h100", "nccl"), ("hpe-apollo6500-mi250", "rccl")):
+        s = systems[name]
+        expect(s["source"] == "measured" and s["library"] == library and s["gpus"] == 4
+               and s["efficiency"] > 0, f"{name}: {s}")
+    print("compare: an NVIDIA and an AMD host measured, side by side: " + ", ".join(
+        f"{n} ({s['library']}, rank {s['rank']}, efficiency {s['efficiency']:.2f})"
+        for n, s in sorted(systems.items())))
+
+
 # The server the main job runs on, by vendor: NVML's 8 H100s (NVLink); 8 MI250 packages, 16
 # GCDs in a sysfs tree (tests/fakes/trees/mi250-apollo.tree), no NVML, each GCD pair joined by
 # its Infinity Fabric at the MI250's 50 GB/s a link each way
@@ -1043,7 +1079,7 @@ MODES = {
     "concurrent": mode_concurrent, "hang": mode_hang, "async-error": mode_async_error,
     "refused": mode_open_refused, "run": mode_run, "pairs": mode_pairs, "soak": mode_soak,
     "compute": mode_compute, "coverage": mode_coverage, "acceptance": mode_acceptance,
-    "device-check": mode_device_check, "node": mode_node,
+    "device-check": mode_device_check, "node": mode_node, "vendors": mode_vendors,
 }
 
 if __name__ == "__main__":
