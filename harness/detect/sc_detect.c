@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "detect/sc_pci_tree.h"
 #include "util/sc_files.h"
 #include "telemetry/sc_nvml.h"
 
@@ -23,43 +22,20 @@ static void detect__cpus(sc_detected_t *d)
     hwloc_topology_destroy(topo);
 }
 
-/* GPUs NVML does not see, by their PCI ids (AMD Instinct: each GCD a GPU, as ROCm counts
- * them); the sysfs is SCALECHECK_SYS_ROOT's where set. */
-static void detect__pci_gpus(sc_detected_t *d)
-{
-    sc_pci_tree_t *tree = malloc(sizeof(*tree));
-    if (tree == NULL)
-        return;
-    sc_pci_tree_read(tree);
-    for (int i = 0; i < tree->n; i++) {
-        const sc_pci_device_t *g = &tree->devices[i];
-        if (g->kind != SC_PCI_GPU || g->model[0] == '\0')
-            continue;
-        if (d->gpus++ == 0) {
-            snprintf(d->gpu, sizeof(d->gpu), "%s", g->model);
-            d->pcie_gen = g->max_gen;
-        }
-    }
-    if (d->gpus > 0)
-        snprintf(d->library, sizeof(d->library), "rccl");
-    free(tree);
-}
-
 static void detect__gpus(sc_detected_t *d)
 {
     char why[256];
     d->nvlinks_up = -1;
     snprintf(d->library, sizeof(d->library), "mpi");
+    /* NVML's GPUs, or an AMD host's (the same monitor, from the amdgpu driver's sysfs) */
     sc_nvml_t *nvml = sc_nvml_open(why, sizeof(why));
     if (nvml == NULL) {
-        detect__pci_gpus(d);
-        if (d->gpus == 0)
-            snprintf(d->gpu_note, sizeof(d->gpu_note), "%s", why);
+        snprintf(d->gpu_note, sizeof(d->gpu_note), "%s", why);
         return;
     }
     d->gpus = (int)sc_nvml_count(nvml);
     if (d->gpus > 0)
-        snprintf(d->library, sizeof(d->library), "nccl");
+        snprintf(d->library, sizeof(d->library), "%s", sc_nvml_library(nvml));
     for (int g = 0; g < d->gpus; g++) {
         sc_gpu_sample_t s;
         sc_nvml_sample(nvml, (unsigned)g, &s);

@@ -1,6 +1,8 @@
 /* sc_pci_tree.c - the PCIe tree from sysfs (sc_pci_tree.h). */
 #include "detect/sc_pci_tree.h"
 
+#include "telemetry/sc_amdgpu.h"
+
 #include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
@@ -49,21 +51,6 @@ static int pci__gen(const char *dir, const char *file)
     return 0;
 }
 
-/* AMD's data-centre GPUs by PCI device id, each GCD a function of its own (the kernel's amdgpu
- * driver lists them, amdgpu_drv.c; the names are the PCI ID Repository's): a display
- * controller of AMD's that is not one of these (a workstation card) is not taken for a GPU of
- * a training server. */
-static const struct {
-    long device;
-    const char *model;
-} pci__amd_gpus[] = {
-    {0x738c, "AMD Instinct MI100"},
-    {0x738e, "AMD Instinct MI100"},
-    {0x7408, "AMD Instinct MI250X"},
-    {0x740c, "AMD Instinct MI250X/MI250"},
-    {0x740f, "AMD Instinct MI210"},
-};
-
 /* Whether a device folder is a GPU or a NIC by its class and vendor; a GPU's model where the id
  * says it (AMD's: NVIDIA's are named by NVML). */
 static bool pci__kind(const char *dir, sc_pci_kind_t *kind, const char **model)
@@ -75,14 +62,12 @@ static bool pci__kind(const char *dir, sc_pci_kind_t *kind, const char **model)
         *kind = SC_PCI_GPU;
         return true;
     }
-    for (size_t i = 0; vendor == 0x1002 && (cls >> 16) == 0x03 &&
-                       i < sizeof(pci__amd_gpus) / sizeof(pci__amd_gpus[0]);
-         i++)
-        if (pci__amd_gpus[i].device == device) {
-            *kind = SC_PCI_GPU;
-            *model = pci__amd_gpus[i].model;
-            return true;
-        }
+    /* AMD's data-centre GPUs (each GCD a function of its own), not its workstation cards */
+    if (vendor == 0x1002 && (cls >> 16) == 0x03 && sc_amdgpu_model(device) != NULL) {
+        *kind = SC_PCI_GPU;
+        *model = sc_amdgpu_model(device);
+        return true;
+    }
     if ((cls >> 16) == 0x02 || (cls >> 8) == 0x0c06) { /* network, or InfiniBand */
         *kind = SC_PCI_NIC;
         return true;

@@ -1,10 +1,14 @@
 #include "sc_nvml.h"
 
+#include <limits.h>
+
 #include <dlfcn.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "telemetry/sc_amdgpu.h"
 
 /* The few NVML types and functions used, declared here (stable ABI since NVML 8). */
 typedef int nvml__return_t;
@@ -96,6 +100,10 @@ enum {
     X("nvmlEventSetFree", event_set_free, nvml__return_t, (void *))
 
 struct sc_nvml {
+    /* an AMD host's monitor (NVML absent, AMD Instinct GPUs in sysfs): their bus ids, the sysfs */
+    int amd;
+    char amd_bus[SC_AMDGPU_MAX][32];
+    char sys_root[PATH_MAX];
     void *lib;
     void *events; /* the XID event set (sc_nvml_xid_watch), or NULL */
 #define NVML__MEMBER(sym, member, ret, params) ret(*member) params;
@@ -128,6 +136,19 @@ static int nvml__resolve(sc_nvml_t *n, char *why, size_t len)
     return 0;
 }
 
+/* The monitor of an AMD host, where NVML is absent and the sysfs shows AMD Instinct GPUs; NULL
+ * (why kept) where it shows none. */
+static sc_nvml_t *nvml__open_amd(sc_nvml_t *n)
+{
+    const char *root = getenv("SCALECHECK_SYS_ROOT");
+    snprintf(n->sys_root, sizeof(n->sys_root), "%s", root != NULL && root[0] ? root : "/sys");
+    n->amd = sc_amdgpu_find(n->sys_root, n->amd_bus, SC_AMDGPU_MAX);
+    if (n->amd > 0)
+        return n;
+    free(n);
+    return NULL;
+}
+
 sc_nvml_t *sc_nvml_open(char *why, size_t len)
 {
     const char *path = getenv("SCALECHECK_NVML_LIBRARY");
@@ -141,8 +162,7 @@ sc_nvml_t *sc_nvml_open(char *why, size_t len)
     n->lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (n->lib == NULL) {
         snprintf(why, len, "NVML not available: %s", dlerror());
-        free(n);
-        return NULL;
+        return nvml__open_amd(n);
     }
     nvml__return_t rc = NVML__SUCCESS;
     if (nvml__resolve(n, why, len) != 0 || (rc = n->init()) != NVML__SUCCESS) {
@@ -160,6 +180,10 @@ void sc_nvml_close(sc_nvml_t *n)
 {
     if (n == NULL)
         return;
+    if (n->amd > 0) {
+        free(n);
+        return;
+    }
     if (n->events != NULL && n->event_set_free != NULL)
         n->event_set_free(n->events);
     if (n->shutdown)
@@ -168,8 +192,15 @@ void sc_nvml_close(sc_nvml_t *n)
     free(n);
 }
 
+const char *sc_nvml_library(const sc_nvml_t *n)
+{
+    return n->amd > 0 ? "rccl" : "nccl";
+}
+
 unsigned sc_nvml_count(const sc_nvml_t *n)
 {
+    if (n->amd > 0)
+        return (unsigned)n->amd;
     unsigned count = 0;
     return n->get_count(&count) == NVML__SUCCESS ? count : 0;
 }
@@ -230,6 +261,11 @@ void sc_nvml_sample(sc_nvml_t *n, unsigned index, sc_gpu_sample_t *out)
     out->pcie_replays = out->nvlink_errors = out->retired_pages = out->remapped_rows = -1;
     out->remap_pending = out->remap_failure = -1;
     out->power_limit_w = -1;
+    if (n->amd > 0) {
+        if (index < (unsigned)n->amd)
+            sc_amdgpu_sample(n->sys_root, n->amd_bus[index], index, out);
+        return;
+    }
     nvml__device_t dev = NULL;
     if (n->get_handle(index, &dev) != NVML__SUCCESS)
         return;
@@ -265,6 +301,8 @@ void sc_nvml_sample(sc_nvml_t *n, unsigned index, sc_gpu_sample_t *out)
 
 bool sc_nvml_xid_watch(sc_nvml_t *n, unsigned count)
 {
+    if (n->amd > 0)
+        return false; /* AMD's driver logs its faults to the kernel log: telemetry/sc_xid_log.c */
     if (!n->event_set_create || !n->register_events || !n->event_wait ||
         n->event_set_create(&n->events) != NVML__SUCCESS)
         return false;
@@ -295,6 +333,11 @@ bool sc_nvml_xid_next(sc_nvml_t *n, unsigned count, unsigned *gpu, long long *xi
 
 void sc_nvml_driver(sc_nvml_t *n, char *driver, size_t len, int *cuda_driver)
 {
+    if (n->amd > 0) {
+        sc_amdgpu_driver(n->sys_root, driver, len);
+        *cuda_driver = -1;
+        return;
+    }
     if (n->get_driver == NULL || n->get_driver(driver, (unsigned)len) != NVML__SUCCESS)
         snprintf(driver, len, "-");
     if (n->get_cuda_driver == NULL || n->get_cuda_driver(cuda_driver) != NVML__SUCCESS)
@@ -321,6 +364,11 @@ void sc_nvml_config(sc_nvml_t *n, unsigned index, sc_gpu_config_t *out)
     out->max_sm_mhz = out->max_mem_mhz = out->mem_bus_bits = out->ecc = out->persistence = -1;
     out->pcie_gen = out->pcie_width = out->pcie_max_gen = out->pcie_max_width = -1;
     out->nvlinks_up = -1;
+    if (n->amd > 0) {
+        if (index < (unsigned)n->amd)
+            sc_amdgpu_config(n->sys_root, n->amd_bus[index], out);
+        return;
+    }
     nvml__device_t dev = NULL;
     if (n->get_handle(index, &dev) != NVML__SUCCESS)
         return;

@@ -3,7 +3,9 @@
  * throttle reasons, ECC error counts, NVLink state, the error counters a soak watches (PCIe
  * replays, NVLink errors, retired pages, remapped rows) per GPU, and XID events. Absent NVML is a
  * reason, not a failure. SCALECHECK_NVML_LIBRARY names another library file (the tests use a fake
- * one). */
+ * one). Where NVML is absent and the host's GPUs are AMD Instinct ones, the same calls answer
+ * from the amdgpu driver's sysfs (telemetry/sc_amdgpu.h): temperature, power, clocks, ECC, the
+ * XGMI links' errors in NVLink's place, PCIe replays; no XID events. */
 #ifndef SC_NVML_H
 #define SC_NVML_H
 
@@ -19,6 +21,8 @@ typedef struct sc_nvml sc_nvml_t;
 sc_nvml_t *sc_nvml_open(char *why, size_t len);
 void sc_nvml_close(sc_nvml_t *nvml);
 unsigned sc_nvml_count(const sc_nvml_t *nvml);
+/* The collective library of the GPUs the monitor sees: "nccl" (NVML's), "rccl" (AMD's). */
+const char *sc_nvml_library(const sc_nvml_t *nvml);
 /* How a GPU is set up (preflight compares hosts by it); -1 where NVML does not say. */
 typedef struct {
     char name[96];

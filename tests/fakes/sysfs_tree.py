@@ -12,6 +12,11 @@ off unless --acs names it).
 A device line's id=VENDOR:DEVICE:CLASS (hex) names another device than the kind's default (an
 AMD Instinct GCD: id=1002:740c:038000).
 
+An AMD GPU (id=1002:...) also gets what its amdgpu driver shows (the files ROCm SMI reads): hwmon
+(junction and memory temperatures, average power and its cap, graphics and memory clocks), the
+clock levels (pp_dpm_sclk, pp_dpm_mclk), its memory's size, its PCIe replays and RAS counters
+(ras/umc_err_count, ras/xgmi_wafl_err_count), healthy unless --amd-hot or --amd-ecc say otherwise.
+
 usage: sysfs_tree.py TREE OUT [--numa-cpus 0:LIST,1:LIST] [--link BUS=GEN,WIDTH]...
                      [--acs BUS]... [--no-module NAME]... [--iommu TYPE] [--nic-rate NAME=GBITS]...
   --numa-cpus   each node's CPUs in place of the recorded ones (a test binds ranks to them)
@@ -19,7 +24,10 @@ usage: sysfs_tree.py TREE OUT [--numa-cpus 0:LIST,1:LIST] [--link BUS=GEN,WIDTH]
   --acs         a bridge that redirects peer-to-peer requests upstream (ACS P2P Request Redirect)
   --no-module   a recorded kernel module left out (nvidia_peermem: GPUDirect RDMA off)
   --iommu       every device's IOMMU domain type in place of the recorded one (DMA: translated)
-  --nic-rate    a NIC port's rate in Gb/s in place of the recorded rate= (a port trained down)"""
+  --nic-rate    a NIC port's rate in Gb/s in place of the recorded rate= (a port trained down)
+  --amd-hot     BUS=C: an AMD GPU's junction at C degrees (a cooling fault)
+  --amd-ecc     BUS=UE:CE: an AMD GPU's uncorrectable and correctable memory errors
+  --amd-xgmi    BUS=N: an AMD GPU's XGMI link errors (correctable)"""
 import argparse
 import os
 import struct
@@ -44,6 +52,28 @@ def bridge_config(redirect):
     return bytes(config)
 
 
+def amdgpu_files(folder, bus, a):
+    """What the amdgpu driver shows of an MI250 GCD at rest (the kernel's units: millidegrees,
+    microwatts, hertz, bytes)."""
+    hot = dict(x.split("=") for x in a.amd_hot)
+    ecc = dict(x.split("=") for x in a.amd_ecc)
+    xgmi = dict(x.split("=") for x in a.amd_xgmi)
+    hw = os.path.join(folder, "hwmon", "hwmon0")
+    for name, text in (("name", "amdgpu"), ("temp2_label", "junction"),
+                       ("temp2_input", str(int(float(hot.get(bus, 38)) * 1000))),
+                       ("temp3_label", "mem"), ("temp3_input", "35000"),
+                       ("power1_average", "91000000"), ("power1_cap", "500000000"),
+                       ("freq1_input", "800000000"), ("freq2_input", "1600000000")):
+        write(os.path.join(hw, name), text)
+    write(os.path.join(folder, "pp_dpm_sclk"), "0: 500Mhz\n1: 800Mhz *\n2: 1700Mhz")
+    write(os.path.join(folder, "pp_dpm_mclk"), "0: 400Mhz\n1: 1600Mhz *")
+    write(os.path.join(folder, "mem_info_vram_total"), str(64 * 2**30))
+    write(os.path.join(folder, "pcie_replay_count"), "0")
+    ue, ce = ecc.get(bus, "0:0").split(":")
+    write(os.path.join(folder, "ras", "umc_err_count"), f"ue: {ue}\nce: {ce}")
+    write(os.path.join(folder, "ras", "xgmi_wafl_err_count"), f"ue: 0\nce: {xgmi.get(bus, 0)}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("tree")
@@ -54,6 +84,9 @@ def main():
     ap.add_argument("--no-module", action="append", default=[])
     ap.add_argument("--iommu", default=None)
     ap.add_argument("--nic-rate", action="append", default=[])  # NAME=GBITS: a port's rate
+    ap.add_argument("--amd-hot", action="append", default=[])
+    ap.add_argument("--amd-ecc", action="append", default=[])
+    ap.add_argument("--amd-xgmi", action="append", default=[])
     a = ap.parse_args()
     cpus = dict(kv.split(":", 1) for kv in a.numa_cpus.split(",") if kv)
     links = {k: tuple(map(int, v.split(","))) for k, v in (x.split("=") for x in a.link)}
@@ -95,6 +128,8 @@ def main():
         cls, vendor, device = KINDS[f[0]]
         if ident:  # id=VENDOR:DEVICE:CLASS: another maker's device (an AMD GCD)
             vendor, device, cls = "0x" + ident[0][0], "0x" + ident[0][1], "0x" + ident[0][2]
+            if ident[0][0] == "1002":
+                amdgpu_files(folder, bus, a)
         for name, text in (("class", cls), ("vendor", vendor), ("device", device),
                            ("numa_node", numa_of[root])):
             write(os.path.join(folder, name), text)

@@ -30,8 +30,8 @@
 # On an AMD machine (/dev/kfd and no nvidia-smi, or SC_DEVICE_VENDOR=amd) the same checks run
 # the AMD module (--backend rccl: HIP, RCCL and rocBLAS loaded from ROCm at run time, from
 # SCALECHECK_ROCM_LIB_DIR or /opt/rocm/lib where the loader does not find them): no CUDA or NCCL
-# is looked for, the build needs none, and the checks that are NVIDIA's alone (the CUDA kernels'
-# unit tests and spin, NVML, the burn's temperatures, which need the GPU's telemetry) say so.
+# is looked for, the build needs none, the telemetry is the amdgpu driver's (in NVML's place),
+# and the checks that are NVIDIA's alone (the CUDA kernels' unit tests and spin) say so.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 bdir=${SC_DEVICE_CHECK_BUILD:-build-gpu}
@@ -340,14 +340,18 @@ step "node (PCIe, NUMA, copies)" 60 node "$work/node.json" "${node_env[@]}" "${r
     "$sc" node --backend "$be" --mem-size 64M --copy-size "$copy_size" -n 3 -T 60 \
     --json "$work/node.json" --results-dir "$res"
 
-# --- 9. one NVML sample                                                               ~2 s
-if [ "$vendor" = amd ]; then
-    echo "# nvml sample: NVIDIA's (the AMD GPUs' telemetry is not read yet: not part of this run)"
-elif fits "nvml sample" 30; then
-    if timeout 30 "${run1[@]}" "$sc" telemetry >"$work/telemetry.json" 2>"$work/telemetry.log"; then
-        verdict "nvml sample" nvml "$work/telemetry.json"
+# --- 9. one telemetry sample: NVML's, or on AMD the amdgpu driver's files (the emulated AMD
+# device's are the recorded tree's)                                                 ~2 s
+mon_env=(env)
+[ "$vendor" = amd ] && mon_env=("${node_env[@]}")
+tele_name="nvml sample"
+[ "$vendor" = amd ] && tele_name="telemetry sample (amdgpu)"
+if fits "$tele_name" 30; then
+    if timeout 30 "${mon_env[@]}" "${run1[@]}" "$sc" telemetry >"$work/telemetry.json" \
+        2>"$work/telemetry.log"; then
+        verdict "$tele_name" nvml "$work/telemetry.json"
     else
-        record "nvml sample" FAIL "exit $?: $(last_line telemetry)"
+        record "$tele_name" FAIL "exit $?: $(last_line telemetry)"
     fi
 fi
 
@@ -364,12 +368,7 @@ done
 
 # --- 11. a burn: the GPU at full load (products and a memory stream) beside the soak's sweep and
 # steps, its temperature, power and clocks sampled every second                       ~70 s
-# (its verdict needs the GPU's temperatures: NVIDIA's alone until the AMD GPUs' telemetry is read)
-if [ "$vendor" = amd ]; then
-    echo "# soak --load burn: its temperatures need the AMD GPUs' telemetry (not part of this run)"
-else
-    step "soak --load burn" 120 burn "$work/burn.json" "${run1[@]}" "$sc" soak --backend "$be" \
-        --load burn "${burn[@]}" --steps 2 --warmup 1 --sweep-max 16M --telemetry-interval 1 \
-        -T 60 --json "$work/burn.json" --results-dir "$res"
-fi
+step "soak --load burn" 120 burn "$work/burn.json" "${mon_env[@]}" "${run1[@]}" "$sc" soak \
+    --backend "$be" --load burn "${burn[@]}" --steps 2 --warmup 1 --sweep-max 16M \
+    --telemetry-interval 1 -T 60 --json "$work/burn.json" --results-dir "$res"
 finish

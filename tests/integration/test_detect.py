@@ -1,6 +1,7 @@
 """`scalecheck detect` writes what this host has as a topology file that validates, and lists
 what differs from a declared topology (DGX A100 here: fewer GPUs and NICs than declared)."""
 import glob
+import json
 import os
 import subprocess
 import sys
@@ -80,7 +81,33 @@ def amd_host(wd):
     rc, out, err, _ = mpirun(1, ["detect", "--output", os.path.join(wd, "radeon.yaml")], env=env)
     node = yaml.safe_load(open(os.path.join(wd, "radeon.yaml")))["node"]
     expect(rc == 0 and node["gpu"] == "cpu-rank", f"workstation cards taken for GPUs: {node}")
-    print(f"amd host: 16 MI250 GCDs detected by PCI id, rccl, picked {os.path.basename(picked)}")
+    amd_health(wd, env)
+    print(f"amd host: 16 MI250 GCDs detected by PCI id, rccl, picked {os.path.basename(picked)}; "
+          "their telemetry read, a hot GCD and one with memory errors FAIL health")
+
+
+def amd_health(wd, env):
+    """The AMD GCDs' telemetry from their driver's files: every GCD sampled (junction
+    temperature, power, clocks, memory errors); `health` FAILs the one planted hot (97 C) and the
+    one with uncorrectable memory errors, and only those."""
+    tree = os.path.join(wd, "mi250-faults")
+    subprocess.run([sys.executable, os.path.join(ROOT, "tests", "fakes", "sysfs_tree.py"),
+                    os.path.join(ROOT, "tests", "fakes", "trees", "mi250-apollo.tree"), tree,
+                    "--amd-hot", "0000:13:00.0=97", "--amd-ecc", "0000:14:00.0=2:5"],
+                   check=True, capture_output=True)
+    env = dict(env, SCALECHECK_SYS_ROOT=os.path.join(tree, "sys"))
+    rc, out, err, _ = mpirun(1, ["telemetry"], env=env)
+    gpus = json.loads(out)[0]["gpus"]
+    first = gpus[0]["samples"][0]
+    expect(rc == 0 and len(gpus) == 16 and first["temp_c"] == 38 and first["power_w"] == 91
+           and first["sm_mhz"] == 800 and gpus[2]["samples"][0]["ecc_uncorrected"] == 2,
+           f"amd telemetry: exit {rc}: {gpus[:3]}")
+    res = os.path.join(wd, "health")
+    rc, out, err, _ = mpirun(1, ["health", "--results-dir", res], env=env)
+    doc = load_json(glob.glob(os.path.join(res, "*", "result.json"))[0])
+    failed = sorted(c["name"] for c in doc["checks"] if c["verdict"] == "FAIL")
+    expect(rc == 1 and failed == ["GPU 1 temperature", "GPU 2 uncorrected ECC errors"],
+           f"amd health: exit {rc}, FAIL {failed}")
 
 
 def test():
