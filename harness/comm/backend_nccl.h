@@ -23,8 +23,11 @@
 #define SC_GPU_RUNTIME      "hip runtime"
 #define SC_GPU_RUNTIME_NAME "HIP"
 #define SC_GPU_DRIVER       "hip driver"
-#define SC_GPU_LIBRARIES    {"librccl.so", "libamdhip64.so", "librocblas.so"}
-#define SC_GPU_HAS_KERNELS  0
+#define SC_GPU_LIBRARIES                                                                           \
+    {                                                                                              \
+        "librccl.so", "libamdhip64.so", "librocblas.so"                                            \
+    }
+#define SC_GPU_HAS_KERNELS   0
 #define SC_GPU_CALL_NAME_MAX 96
 static inline bool sc_gpu_libraries_load(char *why, size_t len)
 {
@@ -39,8 +42,11 @@ static inline const char *sc_gpu_call_name(const char *what, char *buf, size_t l
 #define SC_GPU_RUNTIME      "cuda runtime"
 #define SC_GPU_RUNTIME_NAME "CUDA"
 #define SC_GPU_DRIVER       "cuda driver"
-#define SC_GPU_LIBRARIES    {"libnccl.so", "libcudart.so", "libcublas.so", "libcuda.so"}
-#define SC_GPU_HAS_KERNELS  1
+#define SC_GPU_LIBRARIES                                                                           \
+    {                                                                                              \
+        "libnccl.so", "libcudart.so", "libcublas.so", "libcuda.so"                                 \
+    }
+#define SC_GPU_HAS_KERNELS   1
 #define SC_GPU_CALL_NAME_MAX 1
 static inline bool sc_gpu_libraries_load(char *why, size_t len)
 {

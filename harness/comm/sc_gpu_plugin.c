@@ -15,16 +15,16 @@
 /* The NVIDIA driver's control device (Linux) and WSL2's GPU device; AMD's compute driver (KFD,
  * which ROCm opens for every GPU). */
 #if SC_HAVE_NCCL
-static const sc_gpu_vendor_t gpu__nvidia = {
-    "nccl", "NVIDIA", "libscalecheck-gpu.so", "SCALECHECK_GPU_PLUGIN",
-    {"/dev/nvidiactl", "/dev/dxg"}, "CUDA device"};
+static const sc_gpu_vendor_t gpu__nvidia = {"nccl",
+                                            "NVIDIA",
+                                            "libscalecheck-gpu.so",
+                                            "SCALECHECK_GPU_PLUGIN",
+                                            {"/dev/nvidiactl", "/dev/dxg"},
+                                            "CUDA device"};
 #endif
-static const sc_gpu_vendor_t gpu__amd = {"rccl",
-                                         "AMD",
-                                         "libscalecheck-rocm.so",
-                                         "SCALECHECK_ROCM_PLUGIN",
-                                         {"/dev/kfd", NULL},
-                                         "AMD GPU"};
+static const sc_gpu_vendor_t gpu__amd = {
+    "rccl",   "AMD", "libscalecheck-rocm.so", "SCALECHECK_ROCM_PLUGIN", {"/dev/kfd", NULL},
+    "AMD GPU"};
 
 static const sc_gpu_vendor_t *const gpu__vendors[] = {
 #if SC_HAVE_NCCL

@@ -9,7 +9,9 @@ sc_status_t sc_gpu_select(int requested, int ndev, int local_rank, int local_siz
 {
     if (ndev <= 0) {
         snprintf(why, len, "no %s device on host %s: %s%s", runtime, host,
-                 runtime_error ? runtime_error : strcmp(runtime, "HIP") == 0 ? "hip" : "cuda",
+                 runtime_error                 ? runtime_error
+                 : strcmp(runtime, "HIP") == 0 ? "hip"
+                                               : "cuda",
                  runtime_error ? "" : "GetDeviceCount found none");
         return SC_ERR_UNSUPPORTED;
     }

@@ -16,7 +16,7 @@ typedef struct {
     char gpu[96];
     char library[8]; /* the collective library its GPUs take: "nccl" (NVML's), "rccl" (AMD's:
                         the monitor's amdgpu sysfs), "mpi" (none) */
-    int nvlinks_up;                        /* per GPU, the least of them; -1: no NVML */
+    int nvlinks_up;  /* per GPU, the least of them; -1: no NVML */
     double gpu_memory_GBps, gpu_memory_gb; /* GPU 0's, by NVML (sc_gpu_config_memory_GBps); 0 */
     int pcie_gen;      /* GPU 0's top PCIe generation with this host; 0: not reported */
     int nics;          /* InfiniBand ports up, else Ethernet links up (not lo/virtual) */

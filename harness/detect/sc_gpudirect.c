@@ -73,8 +73,8 @@ void sc_gdr_host_read(const sc_pci_tree_t *t, sc_gdr_host_t *h)
     int major = 0, minor = 0;
     bool recent =
         sscanf(release, "%d.%d", &major, &minor) == 2 && (major > 5 || (major == 5 && minor >= 12));
-    h->dmabuf = recent && (amd ? gdr__module(t, "amdgpu")
-                               : strstr(h->driver, "Open Kernel Module") != NULL);
+    h->dmabuf = recent &&
+                (amd ? gdr__module(t, "amdgpu") : strstr(h->driver, "Open Kernel Module") != NULL);
     if (amd)
         snprintf(h->driver, sizeof(h->driver), "%s", gdr__module(t, "amdgpu") ? "amdgpu" : "");
 }

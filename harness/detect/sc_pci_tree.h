@@ -1,8 +1,8 @@
 /* sc_pci_tree.h - the PCIe tree of this host as sysfs shows it (SCALECHECK_SYS_ROOT in place of
- * /sys where set): every GPU (an NVIDIA display or 3D controller, an AMD Instinct GCD) and NIC (a network or
- * InfiniBand controller) with its NUMA node, its PCIe link now and at most, and the bridges above
- * it; the NUMA nodes' CPUs; and the distance classes `nvidia-smi topo -m` prints between two
- * devices - what says which NIC each GPU should use. */
+ * /sys where set): every GPU (an NVIDIA display or 3D controller, an AMD Instinct GCD) and NIC (a
+ * network or InfiniBand controller) with its NUMA node, its PCIe link now and at most, and the
+ * bridges above it; the NUMA nodes' CPUs; and the distance classes `nvidia-smi topo -m` prints
+ * between two devices - what says which NIC each GPU should use. */
 #ifndef SC_PCI_TREE_H
 #define SC_PCI_TREE_H
 

@@ -681,13 +681,15 @@ static sc_status_t coll__setup(sc_coll_run_t *run, int argc, char **argv, sc_err
         return sc_err_set(err, SC_ERR_USAGE, "-G: CUDA graphs need a GPU backend (backend %s)",
                           sc_comm_name(world));
     if (run->nchoices > 0 && !sc_comm_on_gpu(world))
-        return sc_err_set(err, SC_ERR_USAGE,
-                          "--algo/--proto lists: NCCL_ALGO and NCCL_PROTO are NCCL's and RCCL's (backend %s)",
-                          sc_comm_name(world));
+        return sc_err_set(
+            err, SC_ERR_USAGE,
+            "--algo/--proto lists: NCCL_ALGO and NCCL_PROTO are NCCL's and RCCL's (backend %s)",
+            sc_comm_name(world));
     if (run->opts.local_register == 1 && !sc_comm_on_gpu(world))
-        return sc_err_set(err, SC_ERR_USAGE,
-                          "-R 1: registering buffers with the communicator needs NCCL or RCCL (backend %s)",
-                          sc_comm_name(world));
+        return sc_err_set(
+            err, SC_ERR_USAGE,
+            "-R 1: registering buffers with the communicator needs NCCL or RCCL (backend %s)",
+            sc_comm_name(world));
     status = sc_engine_create(world, rte->world, &run->opts.eng, run->ses.wd, &run->eng, err);
     run->need_bytes = coll__largest_need(run);
     if (status == SC_OK)

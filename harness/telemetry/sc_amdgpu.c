@@ -17,10 +17,8 @@ static const struct {
     long device;
     const char *model;
 } amdgpu__models[] = {
-    {0x738c, "AMD Instinct MI100"},
-    {0x738e, "AMD Instinct MI100"},
-    {0x7408, "AMD Instinct MI250X"},
-    {0x740c, "AMD Instinct MI250X/MI250"},
+    {0x738c, "AMD Instinct MI100"},  {0x738e, "AMD Instinct MI100"},
+    {0x7408, "AMD Instinct MI250X"}, {0x740c, "AMD Instinct MI250X/MI250"},
     {0x740f, "AMD Instinct MI210"},
 };
 

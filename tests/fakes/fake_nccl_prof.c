@@ -1,14 +1,14 @@
 /* fake_nccl_prof.c - the emulated NCCL's side of the profiler plugin interface (NCCL's
  * ext-profiler/README.md; the structure in harness/comm/sc_nccl_prof_abi.h): the library that
  * NCCL_PROFILER_PLUGIN names (a path, or NAME for libnccl-profiler-NAME.so; unset:
- * libnccl-profiler.so; RCCL's librccl-profiler-NAME.so, librccl-profiler.so) is opened once and its `ncclProfiler_v4` used - v4 only, the one this
- * fake knows; the emulated 2.19.3 predates the interface (2.23) and loads none. init per
- * communicator when it is ready (its commName from the config); a collective's or a
- * point-to-point's event when a group is launched, stopped at once (NCCL's stop means
- * "enqueued"); a kernel-channel event when the stream runs the operation, stopped when it is
- * done - never for an operation the stream does not run (FAKE_NCCL_HANG_AT). The algorithm and
- * protocol reported are the ones this fake would use: NCCL_ALGO and NCCL_PROTO read at init
- * (a list, or ^ to exclude, as NCCL takes them), else by size. */
+ * libnccl-profiler.so; RCCL's librccl-profiler-NAME.so, librccl-profiler.so) is opened once and its
+ * `ncclProfiler_v4` used - v4 only, the one this fake knows; the emulated 2.19.3 predates the
+ * interface (2.23) and loads none. init per communicator when it is ready (its commName from the
+ * config); a collective's or a point-to-point's event when a group is launched, stopped at once
+ * (NCCL's stop means "enqueued"); a kernel-channel event when the stream runs the operation,
+ * stopped when it is done - never for an operation the stream does not run (FAKE_NCCL_HANG_AT). The
+ * algorithm and protocol reported are the ones this fake would use: NCCL_ALGO and NCCL_PROTO read
+ * at init (a list, or ^ to exclude, as NCCL takes them), else by size. */
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
-/* fake_rocblas.c - the emulated AMD device's rocBLAS (soname librocblas.so.5, ROCm 7's): the entry points
- * the AMD module uses - a handle on a stream, rocblas_gemm_ex and
+/* fake_rocblas.c - the emulated AMD device's rocBLAS (soname librocblas.so.5, ROCm 7's): the entry
+ * points the AMD module uses - a handle on a stream, rocblas_gemm_ex and
  * rocblas_gemm_strided_batched_ex - each checked as rocBLAS documents it (rocblas-functions.h,
  * the gemm_ex type table) and computed by the emulated cuBLAS beside it (fake_cublas.c,
  * linked), which shares its faults, rate and load (FAKE_CUBLAS_*, FAKE_GPU_LOAD). rocBLAS's own
@@ -28,7 +28,7 @@ enum {
 
 static rocblas_status rb__status(cublasStatus_t s)
 {
-    return s == CUBLAS_STATUS_SUCCESS ? RB__SUCCESS
+    return s == CUBLAS_STATUS_SUCCESS         ? RB__SUCCESS
            : s == CUBLAS_STATUS_NOT_SUPPORTED ? RB__NOT_IMPLEMENTED
            : s == CUBLAS_STATUS_INVALID_VALUE ? RB__INVALID_SIZE
                                               : RB__INTERNAL;
@@ -55,8 +55,8 @@ static rocblas_status rb__types(int ab, int c, int d, int compute, cudaDataType_
 {
     if (ab != c || c != d || compute != RB__F32 ||
         (ab != RB__F32 && ab != RB__F16 && ab != RB__BF16)) {
-        fprintf(stderr, "fake rocBLAS: types a/b %d, c %d, d %d, compute %d not emulated\n", ab,
-                c, d, compute);
+        fprintf(stderr, "fake rocBLAS: types a/b %d, c %d, d %d, compute %d not emulated\n", ab, c,
+                d, compute);
         return RB__NOT_IMPLEMENTED;
     }
     *data = ab == RB__F32 ? CUDA_R_32F : ab == RB__F16 ? CUDA_R_16F : CUDA_R_16BF;
@@ -66,7 +66,7 @@ static rocblas_status rb__types(int ab, int c, int d, int compute, cudaDataType_
 /* What rocBLAS checks before it runs: the handle, the operations, the sizes, the leading
  * dimensions against the rows stored, the pointers (k or alpha zero aside), and D: the module
  * writes the product over C, the only form emulated (D apart from C: not implemented). */
-static rocblas_status rb__args(rocblas_handle h, int ta, int tb, int m, int n, int k,
+static rocblas_status rb__args(const void *h, int ta, int tb, int m, int n, int k,
                                const void *alpha, const void *a, int lda, const void *b, int ldb,
                                const void *beta, const void *c, int ldc, const void *d, int ldd)
 {
@@ -74,8 +74,8 @@ static rocblas_status rb__args(rocblas_handle h, int ta, int tb, int m, int n, i
         return RB__INVALID_HANDLE;
     if ((ta != RB__OP_NONE && ta != RB__OP_T) || (tb != RB__OP_NONE && tb != RB__OP_T))
         return RB__NOT_IMPLEMENTED;
-    if (m < 0 || n < 0 || k < 0 || ldc < m || ldd < m ||
-        lda < (ta == RB__OP_NONE ? m : k) || ldb < (tb == RB__OP_NONE ? k : n))
+    if (m < 0 || n < 0 || k < 0 || ldc < m || ldd < m || lda < (ta == RB__OP_NONE ? m : k) ||
+        ldb < (tb == RB__OP_NONE ? k : n))
         return RB__INVALID_SIZE;
     if (alpha == NULL || beta == NULL || c == NULL || d == NULL || (k > 0 && (!a || !b)))
         return RB__INVALID_POINTER;
@@ -105,9 +105,9 @@ ROCBLAS__EXPORT rocblas_status rocblas_gemm_ex(rocblas_handle h, int ta, int tb,
     if (s != RB__SUCCESS)
         return s;
     return rb__status(cublasGemmEx(h, ta == RB__OP_NONE ? CUBLAS_OP_N : CUBLAS_OP_T,
-                                   tb == RB__OP_NONE ? CUBLAS_OP_N : CUBLAS_OP_T, m, n, k, alpha,
-                                   a, data, lda, b, data, ldb, beta, d, data, ldd,
-                                   CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+                                   tb == RB__OP_NONE ? CUBLAS_OP_N : CUBLAS_OP_T, m, n, k, alpha, a,
+                                   data, lda, b, data, ldb, beta, d, data, ldd, CUBLAS_COMPUTE_32F,
+                                   CUBLAS_GEMM_DEFAULT));
 }
 
 ROCBLAS__EXPORT rocblas_status rocblas_gemm_strided_batched_ex(
@@ -129,9 +129,9 @@ ROCBLAS__EXPORT rocblas_status rocblas_gemm_strided_batched_ex(
         s = rb__types(a_type, c_type, d_type, compute, &data);
     if (s != RB__SUCCESS)
         return s;
-    return rb__status(cublasGemmStridedBatchedEx(
-        h, ta == RB__OP_NONE ? CUBLAS_OP_N : CUBLAS_OP_T,
-        tb == RB__OP_NONE ? CUBLAS_OP_N : CUBLAS_OP_T, m, n, k, alpha, a, data, lda, stride_a, b,
-        data, ldb, stride_b, beta, d, data, ldd, stride_d, batch, CUBLAS_COMPUTE_32F,
-        CUBLAS_GEMM_DEFAULT));
+    return rb__status(cublasGemmStridedBatchedEx(h, ta == RB__OP_NONE ? CUBLAS_OP_N : CUBLAS_OP_T,
+                                                 tb == RB__OP_NONE ? CUBLAS_OP_N : CUBLAS_OP_T, m,
+                                                 n, k, alpha, a, data, lda, stride_a, b, data, ldb,
+                                                 stride_b, beta, d, data, ldd, stride_d, batch,
+                                                 CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
 }

@@ -28,9 +28,9 @@ enum {
     cudaErrorNotSupported = 801,
 };
 
-typedef struct sc_hip_stream *cudaStream_t;   /* hipStream_t */
-typedef struct sc_hip_event *cudaEvent_t;     /* hipEvent_t */
-typedef struct sc_hip_graph *cudaGraph_t;     /* hipGraph_t */
+typedef struct sc_hip_stream *cudaStream_t;        /* hipStream_t */
+typedef struct sc_hip_event *cudaEvent_t;          /* hipEvent_t */
+typedef struct sc_hip_graph *cudaGraph_t;          /* hipGraph_t */
 typedef struct sc_hip_graph_exec *cudaGraphExec_t; /* hipGraphExec_t */
 
 enum cudaMemcpyKind {
@@ -40,8 +40,8 @@ enum cudaMemcpyKind {
     cudaMemcpyDeviceToDevice = 3,
     cudaMemcpyDefault = 4,
 };
-enum { cudaStreamNonBlocking = 1 };      /* hipStreamNonBlocking */
-enum { cudaHostAllocPortable = 1 };      /* hipHostMallocPortable */
+enum { cudaStreamNonBlocking = 1 }; /* hipStreamNonBlocking */
+enum { cudaHostAllocPortable = 1 }; /* hipHostMallocPortable */
 enum cudaStreamCaptureMode { cudaStreamCaptureModeThreadLocal = 1 };
 /* hipDeviceAttribute_t's values */
 enum cudaDeviceAttr {

@@ -21,9 +21,10 @@ extern "C" {
 #define NCCL_MAJOR 2
 #define NCCL_MINOR 27
 #define NCCL_PATCH 7
-#define NCCL_VERSION(X, Y, Z) (((X) <= 2 && (Y) <= 8) ? (X)*1000 + (Y)*100 + (Z) : (X)*10000 + (Y)*100 + (Z))
+#define NCCL_VERSION(X, Y, Z)                                                                      \
+    (((X) <= 2 && (Y) <= 8) ? (X)*1000 + (Y)*100 + (Z) : (X)*10000 + (Y)*100 + (Z))
 #define NCCL_VERSION_CODE NCCL_VERSION(NCCL_MAJOR, NCCL_MINOR, NCCL_PATCH)
-#define SC_CCL_IS_RCCL 1
+#define SC_CCL_IS_RCCL    1
 
 typedef struct ncclComm *ncclComm_t;
 #define NCCL_UNIQUE_ID_BYTES 128
@@ -64,10 +65,13 @@ typedef struct {
     int nvlsCTAs;
 } ncclConfig_t;
 #define NCCL_CONFIG_INITIALIZER                                                                    \
-    {sizeof(ncclConfig_t),  0xcafebeef,            NCCL_VERSION_CODE,     NCCL_CONFIG_UNDEF_INT,   \
-     NCCL_CONFIG_UNDEF_INT, NCCL_CONFIG_UNDEF_INT, NCCL_CONFIG_UNDEF_INT, NCCL_CONFIG_UNDEF_PTR,   \
-     NCCL_CONFIG_UNDEF_INT, NCCL_CONFIG_UNDEF_INT, NCCL_CONFIG_UNDEF_PTR, NCCL_CONFIG_UNDEF_INT,   \
-     NCCL_CONFIG_UNDEF_INT, NCCL_CONFIG_UNDEF_INT, NCCL_CONFIG_UNDEF_INT}
+    {                                                                                              \
+        sizeof(ncclConfig_t), 0xcafebeef, NCCL_VERSION_CODE, NCCL_CONFIG_UNDEF_INT,                \
+            NCCL_CONFIG_UNDEF_INT, NCCL_CONFIG_UNDEF_INT, NCCL_CONFIG_UNDEF_INT,                   \
+            NCCL_CONFIG_UNDEF_PTR, NCCL_CONFIG_UNDEF_INT, NCCL_CONFIG_UNDEF_INT,                   \
+            NCCL_CONFIG_UNDEF_PTR, NCCL_CONFIG_UNDEF_INT, NCCL_CONFIG_UNDEF_INT,                   \
+            NCCL_CONFIG_UNDEF_INT, NCCL_CONFIG_UNDEF_INT                                           \
+    }
 
 typedef enum { ncclSum = 0, ncclProd = 1, ncclMax = 2, ncclMin = 3, ncclAvg = 4 } ncclRedOp_t;
 typedef enum {
@@ -107,9 +111,8 @@ ncclResult_t ncclReduce(const void *send, void *recv, size_t count, ncclDataType
                         ncclRedOp_t op, int root, ncclComm_t comm, cudaStream_t stream);
 ncclResult_t ncclAllGather(const void *send, void *recv, size_t send_count, ncclDataType_t type,
                            ncclComm_t comm, cudaStream_t stream);
-ncclResult_t ncclReduceScatter(const void *send, void *recv, size_t recv_count,
-                               ncclDataType_t type, ncclRedOp_t op, ncclComm_t comm,
-                               cudaStream_t stream);
+ncclResult_t ncclReduceScatter(const void *send, void *recv, size_t recv_count, ncclDataType_t type,
+                               ncclRedOp_t op, ncclComm_t comm, cudaStream_t stream);
 ncclResult_t ncclSend(const void *send, size_t count, ncclDataType_t type, int peer,
                       ncclComm_t comm, cudaStream_t stream);
 ncclResult_t ncclRecv(void *recv, size_t count, ncclDataType_t type, int peer, ncclComm_t comm,

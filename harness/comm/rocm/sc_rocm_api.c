@@ -21,12 +21,13 @@
     X(cudaHostAlloc, hipHostMalloc, (void **p, size_t n, unsigned int f), (p, n, f))               \
     X(cudaFreeHost, hipHostFree, (void *p), (p))                                                   \
     X(cudaMemcpyAsync, hipMemcpyAsync,                                                             \
-      (void *d, const void *s, size_t n, enum cudaMemcpyKind k, cudaStream_t st), (d, s, n, k, st)) \
+      (void *d, const void *s, size_t n, enum cudaMemcpyKind k, cudaStream_t st),                  \
+      (d, s, n, k, st))                                                                            \
     X(cudaMemsetAsync, hipMemsetAsync, (void *p, int v, size_t n, cudaStream_t st), (p, v, n, st)) \
     X(cudaMemset, hipMemset, (void *p, int v, size_t n), (p, v, n))                                \
     X(cudaMemcpyPeerAsync, hipMemcpyPeerAsync,                                                     \
       (void *d, int dd, const void *s, int sd, size_t n, cudaStream_t st), (d, dd, s, sd, n, st))  \
-    X(cudaMemGetInfo, hipMemGetInfo, (size_t * f, size_t *t), (f, t))                              \
+    X(cudaMemGetInfo, hipMemGetInfo, (size_t * f, size_t * t), (f, t))                             \
     X(cudaSetDevice, hipSetDevice, (int d), (d))                                                   \
     X(cudaGetDeviceCount, hipGetDeviceCount, (int *n), (n))                                        \
     X(cudaDeviceGetPCIBusId, hipDeviceGetPCIBusId, (char *b, int n, int d), (b, n, d))             \
@@ -183,8 +184,8 @@ static bool rocm__resolve(char *why, size_t len)
                          &rocm__api.blas_destroy, why, len);
     ok = ok && rocm__sym(rocm__api.blas, "librocblas", "rocblas_set_stream",
                          &rocm__api.blas_set_stream, why, len);
-    ok = ok && rocm__sym(rocm__api.blas, "librocblas", "rocblas_gemm_ex", &rocm__api.gemm_ex, why,
-                         len);
+    ok = ok &&
+         rocm__sym(rocm__api.blas, "librocblas", "rocblas_gemm_ex", &rocm__api.gemm_ex, why, len);
     ok = ok && rocm__sym(rocm__api.blas, "librocblas", "rocblas_gemm_strided_batched_ex",
                          &rocm__api.gemm_sb, why, len);
     return ok;
@@ -218,7 +219,7 @@ void *sc_rocm_rccl_handle(void)
 }
 
 /* Not loaded: what HIP answers before a device is found, and NCCL for a system's failure. */
-#define SC_HIP_FORWARD(cuda, hip_name, params, args)                                                    \
+#define SC_HIP_FORWARD(cuda, hip_name, params, args)                                               \
     cudaError_t cuda params                                                                        \
     {                                                                                              \
         return rocm__api.ok ? rocm__api.cuda args : cudaErrorNotSupported;                         \

@@ -129,8 +129,8 @@ int sc_cuda_gemm(int type, int m, int n, int k, int iters, cudaStream_t stream, 
              cudaEventCreate(&start) != cudaSuccess || cudaEventCreate(&stop) != cudaSuccess)
         failed = "filling the matrices/hipEventCreate";
     for (int i = -1; i < iters && failed == NULL; i++) { /* i == -1: warm-up */
-        status = gemm(handle, ROCM__OP_NONE, ROCM__OP_NONE, m, n, k, &alpha, a, data, m, b, data,
-                      k, &beta, c, data, m, c, data, m, compute, ROCM__ALGO_STANDARD, 0, 0);
+        status = gemm(handle, ROCM__OP_NONE, ROCM__OP_NONE, m, n, k, &alpha, a, data, m, b, data, k,
+                      &beta, c, data, m, c, data, m, compute, ROCM__ALGO_STANDARD, 0, 0);
         if (status != 0)
             failed = "rocblas_gemm_ex";
         if (i == -1 && failed == NULL && cudaEventRecord(start, stream) != cudaSuccess)
