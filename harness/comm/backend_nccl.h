@@ -28,7 +28,7 @@
         "librccl.so", "libamdhip64.so", "librocblas.so"                                            \
     }
 #define SC_GPU_HAS_KERNELS   0
-#define SC_GPU_CALL_NAME_MAX 96
+#define SC_GPU_CALL_NAME_MAX 128
 static inline bool sc_gpu_libraries_load(char *why, size_t len)
 {
     return sc_rocm_load(why, len);
@@ -107,10 +107,10 @@ static inline nccl__comm_t *nccl__of(sc_comm_t *comm)
 static inline sc_status_t nccl__fail(const nccl__comm_t *c, sc_status_t status, const char *what,
                                      const char *detail, sc_err_t *err)
 {
-    char name[SC_GPU_CALL_NAME_MAX];
+    char name[SC_GPU_CALL_NAME_MAX], said[SC_GPU_CALL_NAME_MAX * 4];
     return sc_err_set(err, status, "rank %d (host %s, %s): %s: %s", c->base.rte->rank,
                       c->base.rte->host, c->gpu, sc_gpu_call_name(what, name, sizeof(name)),
-                      detail);
+                      sc_gpu_call_name(detail, said, sizeof(said)));
 }
 
 static inline sc_status_t nccl__cuda(const nccl__comm_t *c, cudaError_t rc, const char *what,

@@ -13,13 +13,7 @@ extern "C" {
  * free for other work). */
 cudaError_t sc_cuda_spin(cudaStream_t stream, double us);
 
-/* Runs iters C = A x B of m x k by k x n matrices (random values in [-1, 1)) with cuBLAS in
- * `type` (0 fp32, 1 tf32, 2 fp16, 3 bf16) after one warm-up, and returns their device time.
- * On failure returns non-zero with a reason in why. Allocates and frees its own matrices. */
-int sc_cuda_gemm(int type, int m, int n, int k, int iters, cudaStream_t stream, double *seconds,
-                 char *why, size_t len);
-
-/* Fills count elements of buf (type as above) with values in [-1, 1) hashed from the index:
+/* Fills count elements of buf (type: 0 fp32, 1 tf32, 2 fp16, 3 bf16) with values in [-1, 1) hashed from the index:
  * the same on every GPU. */
 cudaError_t sc_cuda_fill(void *buf, size_t count, int type, cudaStream_t stream);
 

@@ -1,6 +1,6 @@
 /* fake_rocblas.c - the emulated AMD device's rocBLAS (soname librocblas.so.5, ROCm 7's): the entry
- * points the AMD module uses - a handle on a stream, rocblas_gemm_ex and
- * rocblas_gemm_strided_batched_ex - each checked as rocBLAS documents it (rocblas-functions.h,
+ * points the AMD module uses - a handle on a stream and rocblas_gemm_strided_batched_ex - each
+ * checked as rocBLAS documents it (rocblas-functions.h,
  * the gemm_ex type table) and computed by the emulated cuBLAS beside it (fake_cublas.c,
  * linked), which shares its faults, rate and load (FAKE_CUBLAS_*, FAKE_GPU_LOAD). rocBLAS's own
  * values: operations 111/112, data types 150 (f16), 151 (f32), 168 (bf16); statuses 0
@@ -84,30 +84,6 @@ static rocblas_status rb__args(const void *h, int ta, int tb, int m, int n, int 
         return RB__NOT_IMPLEMENTED;
     }
     return RB__SUCCESS;
-}
-
-ROCBLAS__EXPORT rocblas_status rocblas_gemm_ex(rocblas_handle h, int ta, int tb, int m, int n,
-                                               int k, const void *alpha, const void *a, int a_type,
-                                               int lda, const void *b, int b_type, int ldb,
-                                               const void *beta, const void *c, int c_type, int ldc,
-                                               void *d, int d_type, int ldd, int compute, int algo,
-                                               int solution, unsigned flags)
-{
-    (void)algo;
-    (void)solution;
-    (void)flags;
-    cudaDataType_t data;
-    rocblas_status s = rb__args(h, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, d, ldd);
-    if (s == RB__SUCCESS && a_type != b_type)
-        s = RB__NOT_IMPLEMENTED;
-    if (s == RB__SUCCESS)
-        s = rb__types(a_type, c_type, d_type, compute, &data);
-    if (s != RB__SUCCESS)
-        return s;
-    return rb__status(cublasGemmEx(h, ta == RB__OP_NONE ? CUBLAS_OP_N : CUBLAS_OP_T,
-                                   tb == RB__OP_NONE ? CUBLAS_OP_N : CUBLAS_OP_T, m, n, k, alpha, a,
-                                   data, lda, b, data, ldb, beta, d, data, ldd, CUBLAS_COMPUTE_32F,
-                                   CUBLAS_GEMM_DEFAULT));
 }
 
 ROCBLAS__EXPORT rocblas_status rocblas_gemm_strided_batched_ex(

@@ -623,8 +623,8 @@ def mode_compute():
         expect(rc == 0 and load_json(g)["ranks"][0]["tflops"] > 0, f"gemm {t}: exit {rc}\n{err}")
     rc, out, err, _ = mpirun(1, ["compute", "--backend", BACKEND, "--mode", "gemm", "--size", "64"],
                              env=gpu_env(1, FAKE_CUBLAS_FAIL=1))
-    gemm_call = {"nccl": "cublasGemmEx", "rccl": "rocblas_gemm_ex"}[BACKEND]
-    expect(rc != 0 and f"{gemm_call} failed" in err, f"failing cuBLAS: exit {rc}\n{err}")
+    blas = {"nccl": "cuBLAS", "rccl": "rocBLAS"}[BACKEND]
+    expect(rc != 0 and f"matrix multiply: {blas} status" in err, f"failing {blas}: exit {rc}\n{err}")
     judged = compute_judged(wd)
     print(f"compute: spin median error {r['median_error_us']:.1f} us of 2000; gemm ok; "
           f"a failing cuBLAS named; {judged}")
@@ -709,11 +709,14 @@ def mode_coverage():
         # sanitizer's slowness or a loaded machine can tip: CI's full suite, once) is not an error
         expect(rc == 0 or (rc == 1 and args[0] in ("run", "pairs", "node") and "verdict:" in out),
                f"{args[:2]}: exit {rc}\n{err[-1000:]}")
-    # the error paths: an asynchronous NCCL error (the error strings, the abort), a failing GEMM
+    # the error paths: an asynchronous NCCL error (the error strings, the abort), a failing GEMM,
+    # a device out of memory for the products' matrices (the runtime's error string)
     failing = [(2, ["coll", "--backend", BACKEND, "-b", "8", "-e", "1K", "-n", "3"] + res,
                 {"FAKE_NCCL_FAULT_RANK": 1, "FAKE_NCCL_ERROR_AT": 4}),
                (1, ["compute", "--backend", BACKEND, "--mode", "gemm", "--size", "32"],
-                {"FAKE_CUBLAS_FAIL": 1})]
+                {"FAKE_CUBLAS_FAIL": 1}),
+               (1, ["compute", "--backend", BACKEND, "--mode", "gemm", "--size", "2048"],
+                {"FAKE_CUDA_MEM_MB": 1})]
     for np, args, faults in failing:
         rc, out, err, _ = mpirun(np, args, env=gpu_env(np, calls, **faults), timeout=120)
         expect(rc != 0, f"{args[:2]} with {faults}: exit 0")

@@ -1,6 +1,7 @@
 /* cublas_v2.h (AMD build) - the cuBLAS names the GPU module uses, served by rocBLAS (loaded at
  * run time by sc_rocm_api.c): a handle bound to a stream. The products themselves are
- * sc_rocm_compute.c's (rocblas_gemm_ex). Status values are rocBLAS's (0: success). */
+ * sc_rocm_compute.c's (rocblas_gemm_strided_batched_ex). Status values are rocBLAS's (0: success).
+ */
 #ifndef SC_ROCM_CUBLAS_V2_H
 #define SC_ROCM_CUBLAS_V2_H
 

@@ -123,7 +123,6 @@ static struct {
     cublasStatus_t (*blas_create)(cublasHandle_t *h);
     cublasStatus_t (*blas_destroy)(cublasHandle_t h);
     cublasStatus_t (*blas_set_stream)(cublasHandle_t h, cudaStream_t s);
-    sc_rocblas_gemm_ex_fn gemm_ex;
     sc_rocblas_gemm_sb_fn gemm_sb;
 #define SC_HIP_FIELD(cuda, hip_name, params, args) cudaError_t(*cuda) params;
     SC_HIP_CALLS(SC_HIP_FIELD)
@@ -184,8 +183,6 @@ static bool rocm__resolve(char *why, size_t len)
                          &rocm__api.blas_destroy, why, len);
     ok = ok && rocm__sym(rocm__api.blas, "librocblas", "rocblas_set_stream",
                          &rocm__api.blas_set_stream, why, len);
-    ok = ok &&
-         rocm__sym(rocm__api.blas, "librocblas", "rocblas_gemm_ex", &rocm__api.gemm_ex, why, len);
     ok = ok && rocm__sym(rocm__api.blas, "librocblas", "rocblas_gemm_strided_batched_ex",
                          &rocm__api.gemm_sb, why, len);
     return ok;
@@ -267,11 +264,6 @@ cublasStatus_t cublasDestroy(cublasHandle_t handle)
 cublasStatus_t cublasSetStream(cublasHandle_t handle, cudaStream_t stream)
 {
     return rocm__api.ok ? rocm__api.blas_set_stream(handle, stream) : 1;
-}
-
-sc_rocblas_gemm_ex_fn sc_rocblas_gemm_ex(void)
-{
-    return rocm__api.ok ? rocm__api.gemm_ex : NULL;
 }
 
 sc_rocblas_gemm_sb_fn sc_rocblas_gemm_strided_batched_ex(void)

@@ -14,13 +14,7 @@ void *sc_rocm_rccl_handle(void);
 /* A call's name as the AMD libraries call it ("cudaMalloc" -> "hipMalloc", "cuBLAS" ->
  * "rocBLAS"), for messages. */
 const char *sc_rocm_call_name(const char *what, char *buf, size_t len);
-/* The rocBLAS entry points the products use (sc_rocm_compute.c). */
-typedef int (*sc_rocblas_gemm_ex_fn)(void *handle, int trans_a, int trans_b, int m, int n, int k,
-                                     const void *alpha, const void *a, int a_type, int lda,
-                                     const void *b, int b_type, int ldb, const void *beta,
-                                     const void *c, int c_type, int ldc, void *d, int d_type,
-                                     int ldd, int compute_type, int algo, int solution,
-                                     unsigned flags);
+/* The rocBLAS entry point the products use (sc_rocm_compute.c). */
 typedef int (*sc_rocblas_gemm_sb_fn)(void *handle, int trans_a, int trans_b, int m, int n, int k,
                                      const void *alpha, const void *a, int a_type, int lda,
                                      long long stride_a, const void *b, int b_type, int ldb,
@@ -28,7 +22,6 @@ typedef int (*sc_rocblas_gemm_sb_fn)(void *handle, int trans_a, int trans_b, int
                                      int c_type, int ldc, long long stride_c, void *d, int d_type,
                                      int ldd, long long stride_d, int batch, int compute_type,
                                      int algo, int solution, unsigned flags);
-sc_rocblas_gemm_ex_fn sc_rocblas_gemm_ex(void);
 sc_rocblas_gemm_sb_fn sc_rocblas_gemm_strided_batched_ex(void);
 
 #endif

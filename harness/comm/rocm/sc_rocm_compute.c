@@ -1,9 +1,9 @@
 /* sc_rocm_compute.c - the compute phase of the AMD module (compute/sc_compute_cuda.h's calls,
- * which the NVIDIA module has as kernels): the products by rocBLAS (rocblas_gemm_ex and
- * rocblas_gemm_strided_batched_ex, loaded by sc_rocm_api.c), the matrices' values written on the
- * host and copied up, and the spin as a host function on the stream (hipLaunchHostFunc): the
- * stream is held for the time asked, the GPU's cores are not (a module built without kernels;
- * the products are what loads them). */
+ * which the NVIDIA module has as kernels): the products by rocBLAS
+ * (rocblas_gemm_strided_batched_ex, loaded by sc_rocm_api.c), the matrices' values written on
+ * the host and copied up, and the spin as a host function on the stream (hipLaunchHostFunc):
+ * the stream is held for the time asked, the GPU's cores are not (a module built without
+ * kernels; the products are what loads them). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,58 +101,4 @@ int sc_cuda_gemm_batched(void *handle, int type, long long m, long long n, long 
     return gemm(handle, ROCM__OP_NONE, ROCM__OP_NONE, (int)m, (int)n, (int)k, &alpha, a, data,
                 (int)m, m * k, b, data, (int)k, k * n, &beta, c, data, (int)m, m * n, c, data,
                 (int)m, m * n, (int)batch, compute, ROCM__ALGO_STANDARD, 0, 0);
-}
-
-int sc_cuda_gemm(int type, int m, int n, int k, int iters, cudaStream_t stream, double *seconds,
-                 char *why, size_t len)
-{
-    int data, compute;
-    size_t elem;
-    rocm__types(type, &data, &compute, &elem);
-    sc_rocblas_gemm_ex_fn gemm = sc_rocblas_gemm_ex();
-    cublasHandle_t handle = NULL;
-    void *a = NULL, *b = NULL, *c = NULL;
-    cudaEvent_t start = NULL, stop = NULL;
-    float alpha = 1.0f, beta = 0.0f;
-    const char *failed = NULL;
-    int status = 0;
-    if (gemm == NULL || cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS)
-        failed = "rocblas_create_handle";
-    else if (cublasSetStream(handle, stream) != CUBLAS_STATUS_SUCCESS)
-        failed = "rocblas_set_stream";
-    else if (cudaMalloc(&a, elem * m * k) != cudaSuccess ||
-             cudaMalloc(&b, elem * k * n) != cudaSuccess ||
-             cudaMalloc(&c, elem * m * n) != cudaSuccess)
-        failed = "hipMalloc(matrices)";
-    else if (sc_cuda_fill(a, (size_t)m * k, type, stream) != cudaSuccess ||
-             sc_cuda_fill(b, (size_t)k * n, type, stream) != cudaSuccess ||
-             cudaEventCreate(&start) != cudaSuccess || cudaEventCreate(&stop) != cudaSuccess)
-        failed = "filling the matrices/hipEventCreate";
-    for (int i = -1; i < iters && failed == NULL; i++) { /* i == -1: warm-up */
-        status = gemm(handle, ROCM__OP_NONE, ROCM__OP_NONE, m, n, k, &alpha, a, data, m, b, data, k,
-                      &beta, c, data, m, c, data, m, compute, ROCM__ALGO_STANDARD, 0, 0);
-        if (status != 0)
-            failed = "rocblas_gemm_ex";
-        if (i == -1 && failed == NULL && cudaEventRecord(start, stream) != cudaSuccess)
-            failed = "hipEventRecord";
-    }
-    float ms = 0;
-    if (failed == NULL && (cudaEventRecord(stop, stream) != cudaSuccess ||
-                           cudaEventSynchronize(stop) != cudaSuccess ||
-                           cudaEventElapsedTime(&ms, start, stop) != cudaSuccess))
-        failed = "timing the matrix multiply";
-    if (failed != NULL)
-        snprintf(why, len, "%s failed (rocBLAS status %d, HIP: %s)", failed, status,
-                 cudaGetErrorString(cudaGetLastError()));
-    *seconds = ms * 1e-3;
-    cudaFree(a);
-    cudaFree(b);
-    cudaFree(c);
-    if (start)
-        cudaEventDestroy(start);
-    if (stop)
-        cudaEventDestroy(stop);
-    if (handle)
-        cublasDestroy(handle);
-    return failed != NULL;
 }
