@@ -13,8 +13,8 @@ extern "C" {
  * free for other work). */
 cudaError_t sc_cuda_spin(cudaStream_t stream, double us);
 
-/* Fills count elements of buf (type: 0 fp32, 1 tf32, 2 fp16, 3 bf16) with values in [-1, 1) hashed from the index:
- * the same on every GPU. */
+/* Fills count elements of buf (type: 0 fp32, 1 tf32, 2 fp16, 3 bf16) with values in [-1, 1) hashed
+ * from the index: the same on every GPU. */
 cudaError_t sc_cuda_fill(void *buf, size_t count, int type, cudaStream_t stream);
 
 /* Enqueues batch products C = A x B (m x k by k x n, column-major, packed one after another) on

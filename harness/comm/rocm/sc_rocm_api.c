@@ -169,22 +169,23 @@ static bool rocm__resolve(char *why, size_t len)
 #define SC_RCCL_RESOLVE(name, params, args)                                                        \
     ok = ok && rocm__sym(rocm__api.rccl, "librccl", #name, &rocm__api.name, why, len);
     SC_RCCL_CALLS(SC_RCCL_RESOLVE)
-    ok = ok && rocm__sym(rocm__api.hip, "libamdhip64", "hipGetErrorString",
-                         &rocm__api.hip_error_string, why, len);
-    ok = ok && rocm__sym(rocm__api.hip, "libamdhip64", "hipDeviceGetName",
-                         &rocm__api.hip_device_name, why, len);
-    ok = ok && rocm__sym(rocm__api.rccl, "librccl", "ncclGetErrorString",
-                         &rocm__api.rccl_error_string, why, len);
-    ok = ok && rocm__sym(rocm__api.rccl, "librccl", "ncclGetLastError", &rocm__api.rccl_last_error,
-                         why, len);
-    ok = ok && rocm__sym(rocm__api.blas, "librocblas", "rocblas_create_handle",
-                         &rocm__api.blas_create, why, len);
-    ok = ok && rocm__sym(rocm__api.blas, "librocblas", "rocblas_destroy_handle",
-                         &rocm__api.blas_destroy, why, len);
-    ok = ok && rocm__sym(rocm__api.blas, "librocblas", "rocblas_set_stream",
-                         &rocm__api.blas_set_stream, why, len);
-    ok = ok && rocm__sym(rocm__api.blas, "librocblas", "rocblas_gemm_strided_batched_ex",
-                         &rocm__api.gemm_sb, why, len);
+    /* the entry points not forwarded by name: each with the field it fills */
+    const struct {
+        void *lib;
+        const char *lib_name, *name;
+        void *slot;
+    } others[] = {
+        {rocm__api.hip, "libamdhip64", "hipGetErrorString", &rocm__api.hip_error_string},
+        {rocm__api.hip, "libamdhip64", "hipDeviceGetName", &rocm__api.hip_device_name},
+        {rocm__api.rccl, "librccl", "ncclGetErrorString", &rocm__api.rccl_error_string},
+        {rocm__api.rccl, "librccl", "ncclGetLastError", &rocm__api.rccl_last_error},
+        {rocm__api.blas, "librocblas", "rocblas_create_handle", &rocm__api.blas_create},
+        {rocm__api.blas, "librocblas", "rocblas_destroy_handle", &rocm__api.blas_destroy},
+        {rocm__api.blas, "librocblas", "rocblas_set_stream", &rocm__api.blas_set_stream},
+        {rocm__api.blas, "librocblas", "rocblas_gemm_strided_batched_ex", &rocm__api.gemm_sb},
+    };
+    for (size_t i = 0; i < sizeof(others) / sizeof(others[0]) && ok; i++)
+        ok = rocm__sym(others[i].lib, others[i].lib_name, others[i].name, others[i].slot, why, len);
     return ok;
 }
 
