@@ -62,14 +62,23 @@ static void health__gpu_memory(const sc_gpu_sample_t *s, sc_checks_t *checks)
     health__check(checks, name, pages + rows == 0, SC_LEVEL_WARN, note);
 }
 
-/* Error counters since boot or reset: NVLink (replay, recovery, CRC) and PCIe replays WARN;
- * XIDs in the kernel log FAIL where one means the hardware, else WARN. */
+/* The links between GPUs by their maker's name: an AMD GPU's are XGMI (Infinity Fabric). */
+static bool health__amd(const sc_gpu_sample_t *s)
+{
+    return strncmp(s->name, "AMD", 3) == 0;
+}
+
+/* Error counters since boot or reset: NVLink's (replay, recovery, CRC) or XGMI's, and PCIe
+ * replays WARN; XIDs in the kernel log FAIL where one means the hardware, else WARN. */
 static void health__gpu_errors(const sc_gpu_sample_t *s, sc_checks_t *checks)
 {
     char name[160], note[160], why[160];
     if (s->nvlink_errors >= 0) {
-        snprintf(name, sizeof(name), "GPU %u NVLink error counters", s->index);
-        snprintf(note, sizeof(note), "%lld replays, recoveries and CRC errors", s->nvlink_errors);
+        snprintf(name, sizeof(name), "GPU %u %s error counters", s->index,
+                 health__amd(s) ? "XGMI" : "NVLink");
+        snprintf(note, sizeof(note), "%lld %s", s->nvlink_errors,
+                 health__amd(s) ? "link errors (RAS: correctable and not)"
+                                : "replays, recoveries and CRC errors");
         health__check(checks, name, s->nvlink_errors == 0, SC_LEVEL_WARN, note);
     }
     if (s->pcie_replays >= 0) {
@@ -96,9 +105,11 @@ static void health__gpu(const sc_gpu_sample_t *s, double max_temp, sc_checks_t *
     snprintf(name, sizeof(name), "GPU %u uncorrected ECC errors", s->index);
     snprintf(note, sizeof(note), "%lld since boot", s->ecc_uncorrected);
     health__check(checks, name, s->ecc_uncorrected <= 0, SC_LEVEL_FAIL, note);
-    snprintf(name, sizeof(name), "GPU %u NVLinks up", s->index);
-    snprintf(note, sizeof(note), "%d of %d links up", s->nvlinks_up, s->nvlinks_reported);
-    health__check(checks, name, s->nvlinks_up == s->nvlinks_reported, SC_LEVEL_FAIL, note);
+    if (!health__amd(s)) { /* the amdgpu driver's files say no XGMI link's state */
+        snprintf(name, sizeof(name), "GPU %u NVLinks up", s->index);
+        snprintf(note, sizeof(note), "%d of %d links up", s->nvlinks_up, s->nvlinks_reported);
+        health__check(checks, name, s->nvlinks_up == s->nvlinks_reported, SC_LEVEL_FAIL, note);
+    }
     snprintf(name, sizeof(name), "GPU %u not throttled", s->index);
     /* bit 0 is "idle" (GPU_IDLE): nothing to worry about on a node being checked */
     char reasons[160];

@@ -304,14 +304,14 @@ void sc_session_say(sc_session_t *s, const sc_rte_t *rte, const char *cmd, sc_st
     s->error_said = true;
 }
 
-/* A rank at fault on a GPU communicator, after aborting it: the peers on this host released by
- * the abort have said so (their records no longer running), or SC_DEFAULT_PEER_GRACE_S passed.
- * MPI's peers are not released by an abort: not waited for. */
-static void session__wait_released(const sc_session_t *s, const sc_rte_t *rte)
+/* On a GPU communicator, after aborting it: the other ranks on this host have said why they
+ * stopped (their records no longer running), or bound_s passed. MPI's peers are not released by
+ * an abort: not waited for. */
+static void session__wait_released(const sc_session_t *s, const sc_rte_t *rte, int bound_s)
 {
     if (s->world == NULL || !sc_comm_on_gpu(s->world))
         return;
-    uint64_t until = sc_clock_ns() + (uint64_t)SC_DEFAULT_PEER_GRACE_S * 1000000000ull;
+    uint64_t until = sc_clock_ns() + (uint64_t)bound_s * 1000000000ull;
     for (int r = 0; r < sc_progress_ranks(s->progress); r++) {
         uint64_t now = sc_clock_ns();
         if (r != rte->rank && now < until)
@@ -326,17 +326,19 @@ int sc_session_finish(sc_session_t *s, const sc_rte_t *rte, const char *cmd, sc_
     sc_session_say(s, rte, cmd, status, err);
     if (code == 3) { /* the GPU communicators first: their peers are released, not killed */
         sc_backend_abort_all(true);
-        /* released by a peer's failure: that rank says why and ends the job itself; an abort
-         * from here at once could kill it before it does (bounded: then we end it). Its record
-         * says it was released, and the rank at fault waits for that before ending the job: its
-         * abort at once had mpirun kill the peers before they said why they stopped. */
-        if (status == SC_ERR_PEER) {
-            sc_watchdog_stop(s->wd); /* the record: no longer running */
-            s->wd = NULL;
+        /* This rank has said why: its record no longer running. Released by a peer's failure,
+         * it waits for that rank to say why too, which then ends the job itself (an abort from
+         * here at once could kill it first; bounded: then we end it); the rank at fault waits
+         * for the released ones' records (its abort at once had mpirun kill the peers before
+         * they said why they stopped). On MPI, whose peers keep no such record, a grace. */
+        sc_watchdog_stop(s->wd);
+        s->wd = NULL;
+        bool released = status == SC_ERR_PEER;
+        if (released && (s->world == NULL || !sc_comm_on_gpu(s->world)))
             sleep(SC_DEFAULT_PEER_GRACE_S);
-        } else {
-            session__wait_released(s, rte);
-        }
+        else
+            session__wait_released(s, rte,
+                                   released ? SC_DEFAULT_RELEASED_WAIT_S : SC_DEFAULT_PEER_GRACE_S);
         sc_rte_abort(rte, 3);
     }
     if (code == 2) /* bad input: nothing measured, nothing left on disk */

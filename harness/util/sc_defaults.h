@@ -10,8 +10,11 @@
 #define SC_MAX_TIMEOUT_S  86400.0
 #define SC_MAX_DEADLINE_S 31622400.0
 /* A rank released by a peer's failure (NCCL's remote error) waits this long before ending the
- * job, so that the failed rank's own message and final state come first. */
-#define SC_DEFAULT_PEER_GRACE_S 2
+ * job, so that the failed rank's own message and final state come first; on a GPU communicator
+ * it waits for the failed rank's record to say it is done, at most SC_DEFAULT_RELEASED_WAIT_S
+ * (the failed rank's own end ends it sooner: a loaded host took more than 2 s to say why). */
+#define SC_DEFAULT_PEER_GRACE_S    2
+#define SC_DEFAULT_RELEASED_WAIT_S 10
 /* A backend's own bound on a wait (an NCCL stream, a UCX request) is --timeout plus this: the
  * watchdog, which reads every rank's record, names the rank at fault before any rank's own wait
  * gives up, aborts and so changes what the records show. */

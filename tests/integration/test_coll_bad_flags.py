@@ -16,7 +16,7 @@ CASES = [
     # NCCL's choices swept: names checked, the backend and a topology refused by name
     (["--proto", "LL,fast"], "--proto: 'fast' is not one of LL, LL128, Simple, all"),
     (["--algo", "ring,tree", "--backend", "mpi"],
-     "--algo/--proto lists: NCCL_ALGO and NCCL_PROTO are NCCL's (backend mpi)"),
+     "--algo/--proto lists: NCCL_ALGO and NCCL_PROTO are NCCL's and RCCL's (backend mpi)"),
     (["--algo", "all", "--topology", "localhost"],
      "--algo/--proto lists: a sweep of NCCL's choices is not held to --topology"),
     # traffic that collides: the kinds by name, those a launch cannot run, what it is not held to
