@@ -89,11 +89,13 @@ def amd_host(wd):
 def amd_health(wd, env):
     """The AMD GCDs' telemetry from their driver's files: every GCD sampled (junction
     temperature, power, clocks, memory errors); `health` FAILs the one planted hot (97 C) and the
-    one with uncorrectable memory errors, and only those."""
+    one with uncorrectable memory errors, WARNs the one whose XGMI links counted errors, and no
+    other."""
     tree = os.path.join(wd, "mi250-faults")
     subprocess.run([sys.executable, os.path.join(ROOT, "tests", "fakes", "sysfs_tree.py"),
                     os.path.join(ROOT, "tests", "fakes", "trees", "mi250-apollo.tree"), tree,
-                    "--amd-hot", "0000:13:00.0=97", "--amd-ecc", "0000:14:00.0=2:5"],
+                    "--amd-hot", "0000:13:00.0=97", "--amd-ecc", "0000:14:00.0=2:5",
+                    "--amd-xgmi", "0000:15:00.0=3"],
                    check=True, capture_output=True)
     env = dict(env, SCALECHECK_SYS_ROOT=os.path.join(tree, "sys"))
     rc, out, err, _ = mpirun(1, ["telemetry"], env=env)
@@ -106,8 +108,10 @@ def amd_health(wd, env):
     rc, out, err, _ = mpirun(1, ["health", "--results-dir", res], env=env)
     doc = load_json(glob.glob(os.path.join(res, "*", "result.json"))[0])
     failed = sorted(c["name"] for c in doc["checks"] if c["verdict"] == "FAIL")
-    expect(rc == 1 and failed == ["GPU 1 temperature", "GPU 2 uncorrected ECC errors"],
-           f"amd health: exit {rc}, FAIL {failed}")
+    warned = sorted(c["name"] for c in doc["checks"] if c["verdict"] == "WARN")
+    expect(rc == 1 and failed == ["GPU 1 temperature", "GPU 2 uncorrected ECC errors"]
+           and warned == ["GPU 3 XGMI error counters"], f"amd health: exit {rc}, FAIL {failed}, "
+           f"WARN {warned}")
 
 
 def test():
