@@ -5,13 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/sc_cli.h"
 #include "comm/sc_backend.h"
+#include "comm/sc_gpu_plugin.h"
 #include "sc_config.h"
 #include "sc_test.h"
-#if SC_HAVE_NCCL
-#include "cli/sc_cli.h"
-#include "comm/sc_gpu_plugin.h"
-#endif
 
 static void core_filled(const sc_backend_ops_t *b)
 {
