@@ -32,7 +32,7 @@ cd "$dir"
 # The GPU path on the emulated device: every mode but the ones that only repeat it at more
 # ranks (coll4, coll8), the main job and the device check (scripts that run these same
 # commands).
-gpu_subset='gpu-emulated-(coll2|wrong|graph|blocking|old-nccl|register|choices|straggler|concurrent|hang|async-error|refused|run|pairs|compute|coverage|node|amd-coll2|amd-wrong|amd-hang|amd-compute)'
+gpu_subset='gpu-emulated-(coll2|wrong|graph|blocking|old-nccl|register|choices|straggler|concurrent|hang|async-error|refused|run|pairs|compute|coverage|node|amd-coll2|amd-wrong)'
 # Arguments replace the subset (e.g. -R unit- ; or -E '^$' for everything).
 if [ $# -eq 0 ]; then
     export SC_FAULT_COMMANDS=${SC_FAULT_COMMANDS:-coll}

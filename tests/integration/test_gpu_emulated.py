@@ -881,9 +881,11 @@ def mode_device_check():
     wrong = {k: got[k] for k in must_fail if got[k] != "FAIL"}
     expect(rc == 1 and len(must_fail) >= (11 if VENDOR == "nvidia" else 9) and not wrong,
            f"degraded: exit {rc}, not failed: {wrong}\n{got}\n{stdout[-2000:]}")
-    rc, got, stdout = device_check(os.path.join(wd, "short"), budget="12")
-    skipped = [k for k, v in got.items() if v == "SKIP"]
-    expect(rc == 1 and skipped and got.get("build") == "ok", f"budget: exit {rc}, {got}")
+    skipped = []
+    if VENDOR == "nvidia":  # the budget's arithmetic is the script's, whatever the vendor
+        rc, got, stdout = device_check(os.path.join(wd, "short"), budget="12")
+        skipped = [k for k, v in got.items() if v == "SKIP"]
+        expect(rc == 1 and skipped and got.get("build") == "ok", f"budget: exit {rc}, {got}")
     print(f"device check on the emulated device: {len(ok)} verdicts ok; degraded: "
           f"{len(must_fail)} FAIL; budget 12 s: {len(skipped)} skipped")
 
