@@ -19,9 +19,9 @@ MAKE_TREE = os.path.join(ROOT, "tests", "fakes", "sysfs_tree.py")
 WD = workdir("node")
 
 
-def make_tree(name, *extra):
+def make_tree(name, *extra, tree=TREE):
     out = os.path.join(WD, name)
-    subprocess.run([sys.executable, MAKE_TREE, TREE, out, "--numa-cpus", "0:0,1:1", *extra],
+    subprocess.run([sys.executable, MAKE_TREE, tree, out, "--numa-cpus", "0:0,1:1", *extra],
                    check=True, capture_output=True)
     return os.path.join(out, "sys")
 
@@ -125,6 +125,24 @@ def hgx():
     print(f"HGX NCCL_IB_HCA=mlx5_7: rank 0 {ranks['rank 0']['detail']}")
 
 
+def amd_gpudirect():
+    """An AMD server's GPUDirect RDMA (tests/fakes/trees/mi250-apollo.tree: 16 MI250 GCDs):
+    with ROCm's amdgpu driver on a kernel past 5.12 every GCD's nearest NIC reaches its memory
+    by DMA-BUF (PASS); without the driver, no peer memory nor DMA-BUF (every row FAILs)."""
+    mi250 = os.path.join(ROOT, "tests", "fakes", "trees", "mi250-apollo.tree")
+    env = {"SCALECHECK_NVML_LIBRARY": "/nonexistent/libnvidia-ml.so.1"}
+    for name, extra, level, said in (("amd-dmabuf", (), "PASS", "DMA-BUF"),
+                                     ("amd-none", ("--no-module", "amdgpu"), "FAIL",
+                                      "no peer memory module nor DMA-BUF")):
+        rc, doc, p = node(1, name, ["--backend", "mpi", "--no-memory", "-n", "1"],
+                          env=dict(env, SCALECHECK_SYS_ROOT=make_tree(name, *extra, tree=mi250)))
+        gdr = rows(doc, "gpudirect")
+        expect(len(gdr) == 16 and all(r["verdict"] == level and said in r["detail"] for r in gdr)
+               and rc == (0 if level == "PASS" else 1),
+               f"{name}: exit {rc}, {[(r['verdict'], r['detail']) for r in gdr][:3]}")
+    print("AMD GPUDirect RDMA: DMA-BUF with amdgpu PASS on 16 GCDs, without it FAIL on each")
+
+
 def refusals():
     for args, message in ((["--trials", "0"], "--trials"), (["--mem-size", "1"], "--mem-size")):
         rc, out, err, _ = mpirun(1, ["node", "--results-dir", os.path.join(WD, "refused")] + args)
@@ -136,6 +154,7 @@ def test():
     refusals()
     host_path()
     hgx()
+    amd_gpudirect()
 
 
 main(test)

@@ -97,7 +97,7 @@ int main(void)
     for (const sc_backend_ops_t *const *b = sc_backend_list(); choices && *b != NULL; b++) {
         char bar[32];
         snprintf(bar, sizeof(bar), "%s|", (*b)->name);
-        SC_EXPECT(strncmp(choices, bar, strlen(bar)) == 0 || strstr(choices, bar) != NULL);
+        SC_EXPECT(strstr(choices, bar) != NULL);
     }
     /* the host path runs every registered collective */
     for (const sc_backend_ops_t *const *b = sc_backend_list(); *b != NULL; b++)
