@@ -84,13 +84,15 @@ static const sc_gpu_plugin_t *gpu__open_at(const char *path, char *why, size_t l
 }
 
 typedef struct {
-    pthread_once_t once;
+    bool tried;
     const sc_gpu_plugin_t *plugin;
     char why[PATH_MAX + 256];
 } gpu__loaded_t;
 
-/* One a vendor, in gpu__vendors' order (pthread_once takes no argument: one function each). */
-static gpu__loaded_t gpu__loaded[2] = {{.once = PTHREAD_ONCE_INIT}, {.once = PTHREAD_ONCE_INIT}};
+/* One a vendor, in gpu__vendors' order; the first call for a vendor loads it, under the lock. */
+#define GPU__VENDOR_COUNT (sizeof(gpu__vendors) / sizeof(gpu__vendors[0]) - 1)
+static gpu__loaded_t gpu__loaded[sizeof(gpu__vendors) / sizeof(gpu__vendors[0])];
+static pthread_mutex_t gpu__load_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void gpu__load(const sc_gpu_vendor_t *v, gpu__loaded_t *l)
 {
@@ -115,30 +117,24 @@ static void gpu__load(const sc_gpu_vendor_t *v, gpu__loaded_t *l)
              v->file, dir, dir, v->env);
 }
 
-static void gpu__load_first(void)
-{
-    gpu__load(gpu__vendors[0], &gpu__loaded[0]);
-}
-
-static void gpu__load_second(void)
-{
-    gpu__load(gpu__vendors[1], &gpu__loaded[1]);
-}
-
 const sc_gpu_plugin_t *sc_gpu_plugin_load(const sc_gpu_vendor_t *vendor, char *why, size_t len)
 {
-    static void (*const load[2])(void) = {gpu__load_first, gpu__load_second};
-    size_t i = 0;
-    while (gpu__vendors[i] != NULL && gpu__vendors[i] != vendor)
-        i++;
-    if (gpu__vendors[i] == NULL || i >= 2) {
-        snprintf(why, len, "no GPU module for this backend in this build");
-        return NULL;
+    for (size_t i = 0; i < GPU__VENDOR_COUNT; i++) {
+        if (gpu__vendors[i] != vendor)
+            continue;
+        gpu__loaded_t *l = &gpu__loaded[i];
+        pthread_mutex_lock(&gpu__load_lock);
+        if (!l->tried) {
+            gpu__load(vendor, l);
+            l->tried = true;
+        }
+        pthread_mutex_unlock(&gpu__load_lock);
+        if (l->plugin == NULL)
+            snprintf(why, len, "%s", l->why);
+        return l->plugin;
     }
-    pthread_once(&gpu__loaded[i].once, load[i]);
-    if (gpu__loaded[i].plugin == NULL)
-        snprintf(why, len, "%s", gpu__loaded[i].why);
-    return gpu__loaded[i].plugin;
+    snprintf(why, len, "no GPU module for this backend in this build");
+    return NULL;
 }
 
 /* Tried by auto: a host without the driver answers at once, and the module is not even loaded
