@@ -15,7 +15,7 @@ include(GNUInstallDirs)
 set(CMAKE_INSTALL_DEFAULT_DIRECTORY_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
                                                 GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
 install(TARGETS scalecheck RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS scalecheck_rocm LIBRARY DESTINATION lib/scalecheck)
+install(TARGETS scalecheck_rocm scalecheck_ascend LIBRARY DESTINATION lib/scalecheck)
 if(SC_HAVE_NCCL)
   install(TARGETS scalecheck_gpu LIBRARY DESTINATION lib/scalecheck)
 endif()

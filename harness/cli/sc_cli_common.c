@@ -12,9 +12,10 @@
     C(0, l, meta, help, type, field, 0, (double)sizeof(((sc_common_opts_t *)0)->field), bit)
 
 const sc_cli_opt_t sc_cli_common_rows[] = {
-    C_TEXT("backend", "nccl|rccl|mpi|ucx|auto",
+    C_TEXT("backend", "nccl|rccl|hccl|mpi|ucx|auto",
            "the communication library (default auto: NCCL where every rank has an NVIDIA GPU, "
-           "RCCL where every rank has an AMD one, else MPI)",
+           "RCCL where every rank has an AMD one, HCCL where every rank has an Ascend NPU, "
+           "else MPI)",
            SC_OPT_TEXT, backend, SC_COMMON_BACKEND),
     C(0, "device", "N", "GPU backends: use device N (default: the rank's index on its host)",
       SC_OPT_INT, device, 0, 1023, SC_COMMON_DEVICE),

@@ -14,9 +14,11 @@
 #include "comm/sc_backend.h"
 #include "comm/sc_nccl_prof_abi.h"
 
-/* The module is built twice from these sources: for NVIDIA (CUDA, NCCL, cuBLAS, and kernels
- * built by nvcc) and, with SC_GPU_ROCM, for AMD (comm/rocm/: the same names served by HIP, RCCL
- * and rocBLAS, loaded at run time; no kernels: the data check runs on the host). */
+/* The module is built three times from these sources: for NVIDIA (CUDA, NCCL, cuBLAS, and
+ * kernels built by nvcc); with SC_GPU_ROCM for AMD (comm/rocm/: the same names served by HIP, RCCL
+ * and rocBLAS, loaded at run time); with SC_GPU_ASCEND for Huawei's Ascend (comm/ascend/: the
+ * names adapted to ACL, HCCL and aclblas, loaded at run time). The last two have no kernels: the
+ * data check runs on the host. */
 #ifdef SC_GPU_ROCM
 #include "comm/rocm/sc_rocm_api.h"
 #define SC_GPU_CCL          "rccl"
@@ -36,6 +38,38 @@ static inline bool sc_gpu_libraries_load(char *why, size_t len)
 static inline const char *sc_gpu_call_name(const char *what, char *buf, size_t len)
 {
     return sc_rocm_call_name(what, buf, len);
+}
+static inline const char *sc_gpu_blas_why(int status)
+{
+    (void)status;
+    return "";
+}
+#elif defined(SC_GPU_ASCEND)
+#include "comm/ascend/sc_ascend_api.h"
+#define SC_GPU_CCL          "hccl"
+#define SC_GPU_RUNTIME      "acl runtime"
+#define SC_GPU_RUNTIME_NAME "ACL"
+#define SC_GPU_DRIVER       "acl driver"
+#define SC_GPU_LIBRARIES                                                                           \
+    {                                                                                              \
+        "libhccl.so", "libascendcl.so", "libacl_cblas.so"                                          \
+    }
+#define SC_GPU_HAS_KERNELS   0
+#define SC_GPU_CALL_NAME_MAX 128
+static inline bool sc_gpu_libraries_load(char *why, size_t len)
+{
+    return sc_ascend_load(why, len);
+}
+static inline const char *sc_gpu_call_name(const char *what, char *buf, size_t len)
+{
+    return sc_ascend_call_name(what, buf, len);
+}
+/* What a BLAS status means where the number alone does not say it. */
+static inline const char *sc_gpu_blas_why(int status)
+{
+    return status == SC_ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+               ? " (feature not supported: aclblasGemmEx multiplies fp16 matrices only)"
+               : "";
 }
 #else
 #define SC_GPU_CCL          "nccl"
@@ -59,6 +93,11 @@ static inline const char *sc_gpu_call_name(const char *what, char *buf, size_t l
     (void)buf;
     (void)len;
     return what;
+}
+static inline const char *sc_gpu_blas_why(int status)
+{
+    (void)status;
+    return "";
 }
 #endif
 

@@ -461,6 +461,10 @@ static void *nccl__library(bool *close_it)
 #ifdef SC_GPU_ROCM
     *close_it = false; /* the handle sc_rocm_load opened, kept */
     return sc_rocm_rccl_handle();
+#elif defined(SC_GPU_ASCEND)
+    *close_it = false; /* HCCL has none of NCCL's optional names: all-to-all and the rooted ones
+                        * run as grouped send/recv (sc_ascend_hccl.c batches them) */
+    return NULL;
 #else
     Dl_info info;
     void *probe = NULL;

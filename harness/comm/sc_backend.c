@@ -14,6 +14,7 @@ static const sc_backend_ops_t *const backend__backends[] = {
     &sc_backend_nccl_ops,
 #endif
     &sc_backend_rccl_ops,
+    &sc_backend_hccl_ops,
     &sc_backend_mpi_ops,
 #if SC_HAVE_UCX
     &sc_backend_ucx_ops, /* point-to-point only: never chosen by auto (mpi opens first) */

@@ -358,5 +358,6 @@ extern const sc_backend_ops_t sc_backend_ucx_ops;
 extern const sc_backend_ops_t sc_backend_nccl_ops;
 #endif
 extern const sc_backend_ops_t sc_backend_rccl_ops;
+extern const sc_backend_ops_t sc_backend_hccl_ops;
 
 #endif

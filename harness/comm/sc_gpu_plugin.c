@@ -13,7 +13,7 @@
 #include "sc_config.h"
 
 /* The NVIDIA driver's control device (Linux) and WSL2's GPU device; AMD's compute driver (KFD,
- * which ROCm opens for every GPU). */
+ * which ROCm opens for every GPU); Huawei's below. */
 #if SC_HAVE_NCCL
 static const sc_gpu_vendor_t gpu__nvidia = {"nccl",
                                             "NVIDIA",
@@ -25,12 +25,19 @@ static const sc_gpu_vendor_t gpu__nvidia = {"nccl",
 static const sc_gpu_vendor_t gpu__amd = {
     "rccl",   "AMD", "libscalecheck-rocm.so", "SCALECHECK_ROCM_PLUGIN", {"/dev/kfd", NULL},
     "AMD GPU"};
+/* Huawei's NPU driver's management device, which every process of the ACL runtime opens. */
+static const sc_gpu_vendor_t gpu__ascend = {"hccl",
+                                            "Huawei Ascend",
+                                            "libscalecheck-ascend.so",
+                                            "SCALECHECK_ASCEND_PLUGIN",
+                                            {"/dev/davinci_manager", NULL},
+                                            "Ascend NPU"};
 
 static const sc_gpu_vendor_t *const gpu__vendors[] = {
 #if SC_HAVE_NCCL
     &gpu__nvidia,
 #endif
-    &gpu__amd, NULL};
+    &gpu__amd, &gpu__ascend, NULL};
 
 const sc_gpu_vendor_t *const *sc_gpu_vendors(void)
 {
@@ -178,3 +185,11 @@ static sc_status_t gpu__open_amd(const sc_rte_t *rte, const sc_backend_opts_t *o
 }
 
 const sc_backend_ops_t sc_backend_rccl_ops = {.name = "rccl", .open = gpu__open_amd};
+
+static sc_status_t gpu__open_ascend(const sc_rte_t *rte, const sc_backend_opts_t *opts,
+                                    sc_comm_t **world, sc_err_t *err)
+{
+    return gpu__open(&gpu__ascend, rte, opts, world, err);
+}
+
+const sc_backend_ops_t sc_backend_hccl_ops = {.name = "hccl", .open = gpu__open_ascend};

@@ -25,8 +25,13 @@ BUILD = os.environ.get("SC_BUILD", "")
 FAKE_DIR = os.path.join(BUILD, "fake-gpu")
 FAKE_OLD_DIR = os.path.join(BUILD, "fake-gpu-old")
 FAKE_ROCM_DIR = os.path.join(BUILD, "fake-rocm")
+FAKE_ASCEND_DIR = os.path.join(BUILD, "fake-ascend")
 VENDOR = os.environ.get("SC_GPU_VENDOR", "nvidia")
-BACKEND = {"nvidia": "nccl", "amd": "rccl"}[VENDOR]
+BACKEND = {"nvidia": "nccl", "amd": "rccl", "ascend": "hccl"}[VENDOR]
+# each vendor's stand-ins, before the emulated CUDA runtime, NCCL and cuBLAS they stand on
+# the products' type every vendor's BLAS multiplies (aclblas: fp16 inputs only)
+GEMM_TYPE = "fp16" if VENDOR == "ascend" else "bf16"
+VENDOR_DIRS = {"nvidia": [], "amd": [FAKE_ROCM_DIR], "ascend": [FAKE_ASCEND_DIR]}[VENDOR]
 # the modes that only NVIDIA's module has: an old NCCL, registration, the kernels' own copies
 # and the recorded HGX tree, the entry-point coverage
 NVIDIA_ONLY = {"old-nccl", "choices", "register", "coverage", "node", "concurrent",
@@ -38,7 +43,7 @@ WORKLOADS = os.path.join(ROOT, "workloads")
 
 def gpu_env(devices, calls=None, old=False, **extra):
     """The environment that puts the emulated device's libraries first."""
-    dirs = ([FAKE_OLD_DIR] if old else []) + ([FAKE_ROCM_DIR] if VENDOR == "amd" else []) + [FAKE_DIR]
+    dirs = ([FAKE_OLD_DIR] if old else []) + VENDOR_DIRS + [FAKE_DIR]
     lib = os.environ.get("LD_LIBRARY_PATH", "")
     env = {"LD_LIBRARY_PATH": ":".join(dirs + ([lib] if lib else [])),
            "FAKE_CUDA_DEVICES": str(devices), "FAKE_CUDA_MEM_MB": "512"}
@@ -616,14 +621,22 @@ def mode_compute():
     # doing (a sanitizer: several times); its 2 % is held in device-check mode, alone
     expect(r["mean_us"] >= 0.98 * 2000 and r["median_error_us"] < 5 * 2000
            and r["median_error_us"] <= r["worst_error_us"], f"spin {r}")
-    for t in ("bf16", "fp32"):
+    # aclblasGemmEx multiplies fp16 matrices only: other types are refused, and say why
+    types = ("fp16",) if VENDOR == "ascend" else ("bf16", "fp32")
+    for t in types:
         g = os.path.join(wd, f"gemm-{t}.json")
         rc, out, err, _ = mpirun(1, ["compute", "--backend", BACKEND, "--mode", "gemm", "-d", t,
                                      "--size", "64", "-n", "3", "--json", g], env=gpu_env(1))
         expect(rc == 0 and load_json(g)["ranks"][0]["tflops"] > 0, f"gemm {t}: exit {rc}\n{err}")
-    rc, out, err, _ = mpirun(1, ["compute", "--backend", BACKEND, "--mode", "gemm", "--size", "64"],
+    if VENDOR == "ascend":
+        rc, out, err, _ = mpirun(1, ["compute", "--backend", BACKEND, "--mode", "gemm", "-d",
+                                     "bf16", "--size", "64", "-n", "3"], env=gpu_env(1))
+        expect(rc != 0 and "aclblasGemmEx multiplies fp16 matrices only" in err,
+               f"gemm bf16 on aclblas: exit {rc}\n{err}")
+    rc, out, err, _ = mpirun(1, ["compute", "--backend", BACKEND, "--mode", "gemm", "--size", "64"]
+                             + (["-d", "fp16"] if VENDOR == "ascend" else []),
                              env=gpu_env(1, FAKE_CUBLAS_FAIL=1))
-    blas = {"nccl": "cuBLAS", "rccl": "rocBLAS"}[BACKEND]
+    blas = {"nccl": "cuBLAS", "rccl": "rocBLAS", "hccl": "aclblas"}[BACKEND]
     expect(rc != 0 and f"matrix multiply: {blas} status" in err, f"failing {blas}: exit {rc}\n{err}")
     judged = compute_judged(wd)
     print(f"compute: spin median error {r['median_error_us']:.1f} us of 2000; gemm ok; "
@@ -646,7 +659,7 @@ def compute_judged(wd):
     def gemm(name, **faults):
         jpath = os.path.join(wd, name + ".json")
         rc, out, err, _ = mpirun(4, ["compute", "--backend", BACKEND, "--mode", "gemm", "--size",
-                                     "128", "-n", "5", "-d", "bf16", "--json", jpath],
+                                     "128", "-n", "5", "-d", GEMM_TYPE, "--json", jpath],
                                  env=gpu_env(4, FAKE_CUBLAS_TFLOPS=rate, **faults))
         doc = load_json(jpath) if os.path.exists(jpath) else {"checks": [], "ranks": []}
         failed = [c for c in doc["checks"] if c["verdict"] == "FAIL"
@@ -1095,6 +1108,6 @@ if __name__ == "__main__":
     if os.environ.get("SC_HAVE_NCCL") != "1" or not os.path.isdir(FAKE_DIR):
         print("SKIP: the GPU path (and the emulated device) is not built")
         sys.exit(77)
-    if VENDOR == "amd" and sys.argv[1] in NVIDIA_ONLY:
+    if VENDOR != "nvidia" and sys.argv[1] in NVIDIA_ONLY:
         sys.exit(f"mode {sys.argv[1]} is NVIDIA's module's alone")
     main(MODES[sys.argv[1]])

@@ -269,7 +269,8 @@ int main(void)
     REFUSE("--collective: unknown collective 'bcast'", "coll", "--collective", "allgather,bcast");
     REFUSE("-d: 'float,' is not a list of names", "coll", "-d", "float,");
     REFUSE("-o: unknown reduction 'xor'", "coll", "-o", "sum,xor");
-    REFUSE("--backend: 'verbs' is not one of nccl|rccl|mpi|ucx|auto", "coll", "--backend", "verbs");
+    REFUSE("--backend: 'verbs' is not one of nccl|rccl|hccl|mpi|ucx|auto", "coll", "--backend",
+           "verbs");
     REFUSE("--timeout: -3 is out of range", "coll", "--timeout", "-3");
     REFUSE("--deadline: -1 is out of range", "coll", "--deadline", "-1");
     REFUSE("--deadline: ", "coll", "--deadline", "soon");

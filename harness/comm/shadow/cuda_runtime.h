@@ -1,14 +1,16 @@
-/* cuda_runtime.h (AMD build) - the CUDA runtime's names that the GPU module's sources use, served
- * by AMD's HIP runtime. The AMD module (libscalecheck-rocm.so) is the NVIDIA module's sources
- * built with this folder first on the include path: the names below are the module's own
- * (sc_rocm_api.c defines each, forwarding to the libamdhip64 it loads at run time), so the
- * build needs no ROCm and the module loads on ROCm 5, 6 and 7 alike.
+/* cuda_runtime.h (the AMD and Ascend builds) - the CUDA runtime's names that the GPU module's
+ * sources use, declared as the module's own. The AMD module (libscalecheck-rocm.so) and the Ascend
+ * one (libscalecheck-ascend.so) are the NVIDIA module's sources built with their vendor's folder
+ * (comm/rocm/, comm/ascend/) and this one first on the include path: the vendor's sources define
+ * each name (sc_rocm_api.c forwards to the HIP runtime, sc_ascend_rt.c adapts ACL's calls), over
+ * the libraries they load at run time, so neither build needs the vendor's SDK.
  *
  * Values are HIP's, from its public header hip/hip_runtime_api.h (ROCm 5.2, Debian's
  * libamdhip64-dev; unchanged since for the names here): HIP keeps CUDA's numbers for the
- * errors, copy kinds and flags, its own for the device attributes. */
-#ifndef SC_ROCM_CUDA_RUNTIME_H
-#define SC_ROCM_CUDA_RUNTIME_H
+ * errors, copy kinds and flags, its own for the device attributes. The Ascend adapter answers
+ * the same numbers (ACL's own are translated there). */
+#ifndef SC_SHADOW_CUDA_RUNTIME_H
+#define SC_SHADOW_CUDA_RUNTIME_H
 
 #include <stddef.h>
 
@@ -28,10 +30,10 @@ enum {
     cudaErrorNotSupported = 801,
 };
 
-typedef struct sc_hip_stream *cudaStream_t;        /* hipStream_t */
-typedef struct sc_hip_event *cudaEvent_t;          /* hipEvent_t */
-typedef struct sc_hip_graph *cudaGraph_t;          /* hipGraph_t */
-typedef struct sc_hip_graph_exec *cudaGraphExec_t; /* hipGraphExec_t */
+typedef struct sc_shadow_stream *cudaStream_t;        /* hipStream_t */
+typedef struct sc_shadow_event *cudaEvent_t;          /* hipEvent_t */
+typedef struct sc_shadow_graph *cudaGraph_t;          /* hipGraph_t */
+typedef struct sc_shadow_graph_exec *cudaGraphExec_t; /* hipGraphExec_t */
 
 enum cudaMemcpyKind {
     cudaMemcpyHostToHost = 0,
@@ -96,7 +98,8 @@ cudaError_t cudaGetLastError(void);
 const char *cudaGetErrorString(cudaError_t error);
 cudaError_t cudaRuntimeGetVersion(int *version);
 cudaError_t cudaDriverGetVersion(int *version);
-/* hipLaunchHostFunc: fn(data) on the host once the stream reaches it (the compute spin). */
+/* fn(data) on the host once the stream reaches it (the compute spin): hipLaunchHostFunc,
+ * aclrtLaunchHostFunc. */
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, void (*fn)(void *data), void *data);
 
 #ifdef __cplusplus

@@ -1,18 +1,20 @@
-/* nccl.h (AMD build) - NCCL's API as RCCL serves it: RCCL keeps NCCL's names, types, values and
- * calling conventions (its rccl.h), with HIP streams. The names are the AMD module's own
- * (sc_rocm_api.c forwards each to the librccl it loads at run time).
+/* nccl.h (the AMD and Ascend builds) - NCCL's API as the module's own names: RCCL keeps NCCL's
+ * names, types, values and calling conventions (its rccl.h), and sc_rocm_api.c forwards each to
+ * the librccl it loads; the Ascend adapter (sc_ascend_hccl.c) serves them with HCCL's calls.
  *
  * Layout and values from NCCL's nccl.h.in at v2.27.7, the NCCL that RCCL 2.27.7 (ROCm 7.1 and
  * 7.2) tracks: ncclConfig_t is that version's, stamped with it; an older RCCL reads the fields
  * it knows and a newer one the rest at their defaults, as NCCL reads a config (init.cc,
- * parseCommConfig). RCCL 2.27 loads NCCL's profiler plugin (v4), as NCCL 2.27 does. */
-#ifndef SC_ROCM_NCCL_H
-#define SC_ROCM_NCCL_H
+ * parseCommConfig). What differs by vendor (the unique id's size: HCCL's root info is 4108
+ * bytes) is in sc_ccl_vendor.h, in the vendor's folder. */
+#ifndef SC_SHADOW_NCCL_H
+#define SC_SHADOW_NCCL_H
 
 #include <limits.h>
 #include <stddef.h>
 
 #include "cuda_runtime.h"
+#include "sc_ccl_vendor.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -24,10 +26,8 @@ extern "C" {
 #define NCCL_VERSION(X, Y, Z)                                                                      \
     (((X) <= 2 && (Y) <= 8) ? (X)*1000 + (Y)*100 + (Z) : (X)*10000 + (Y)*100 + (Z))
 #define NCCL_VERSION_CODE NCCL_VERSION(NCCL_MAJOR, NCCL_MINOR, NCCL_PATCH)
-#define SC_CCL_IS_RCCL    1
 
 typedef struct ncclComm *ncclComm_t;
-#define NCCL_UNIQUE_ID_BYTES 128
 typedef struct {
     char internal[NCCL_UNIQUE_ID_BYTES];
 } ncclUniqueId;
