@@ -189,6 +189,12 @@ static void prof__arm_once(void)
 {
     for (int i = 0; i < PROF__CONTEXTS; i++)
         pthread_mutex_init(&prof__state.contexts[i].lock, NULL);
+#ifdef SC_GPU_ASCEND
+    snprintf(prof__state.note, sizeof(prof__state.note),
+             "HCCL has no profiler plugin: its algorithm and its devices' progress are not "
+             "recorded");
+    return;
+#endif
     const char *named = getenv("NCCL_PROFILER_PLUGIN");
     if (named != NULL && named[0] != '\0') {
         snprintf(prof__state.note, sizeof(prof__state.note),

@@ -23,7 +23,14 @@
 /* What the version has: ncclAlltoAll, ncclGather, ncclScatter (NCCL 2.28; RCCL's are other
  * names the module does not use), the profiler plugin (NCCL 2.23). */
 #define FN_HAS_ALLTOALL (FN_VERSION >= 22800)
+/* The core under the emulated HCCL (fake_hccl.c, built with -DFAKE_HCCL): HCCL loads no NCCL
+ * plugin, so its core loads none either (an NCCL_PROFILER_PLUGIN in the environment is not
+ * HCCL's business). */
+#ifdef FAKE_HCCL
+#define FN_HAS_PROFILER 0
+#else
 #define FN_HAS_PROFILER (FN_VERSION >= 22300)
+#endif
 /* the plugin's default name, and NAME's: RCCL's are its own (its ext-profiler/README.md) */
 #ifdef FAKE_RCCL
 #define FN_PROFILER_PREFIX "librccl-profiler"
