@@ -2,6 +2,7 @@
 #include "detect/sc_pci_tree.h"
 
 #include "telemetry/sc_amdgpu.h"
+#include "telemetry/sc_dcmi.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -52,7 +53,7 @@ static int pci__gen(const char *dir, const char *file)
 }
 
 /* Whether a device folder is a GPU or a NIC by its class and vendor; a GPU's model where the id
- * says it (AMD's: NVIDIA's are named by NVML). */
+ * says it (AMD's, Huawei's: NVIDIA's are named by NVML). */
 static bool pci__kind(const char *dir, sc_pci_kind_t *kind, const char **model)
 {
     long cls = pci__number(dir, "class", -1), vendor = pci__number(dir, "vendor", -1);
@@ -66,6 +67,12 @@ static bool pci__kind(const char *dir, sc_pci_kind_t *kind, const char **model)
     if (vendor == 0x1002 && (cls >> 16) == 0x03 && sc_amdgpu_model(device) != NULL) {
         *kind = SC_PCI_GPU;
         *model = sc_amdgpu_model(device);
+        return true;
+    }
+    /* Huawei's Ascend NPUs: processing accelerators (class 1200) */
+    if (vendor == 0x19e5 && (cls >> 8) == 0x1200 && sc_dcmi_model(device) != NULL) {
+        *kind = SC_PCI_GPU;
+        *model = sc_dcmi_model(device);
         return true;
     }
     if ((cls >> 16) == 0x02 || (cls >> 8) == 0x0c06) { /* network, or InfiniBand */

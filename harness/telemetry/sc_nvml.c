@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "telemetry/sc_amdgpu.h"
+#include "telemetry/sc_dcmi.h"
 
 /* The few NVML types and functions used, declared here (stable ABI since NVML 8). */
 typedef int nvml__return_t;
@@ -102,6 +103,7 @@ enum {
 struct sc_nvml {
     /* an AMD host's monitor (NVML absent, AMD Instinct GPUs in sysfs): their bus ids, the sysfs */
     int amd;
+    sc_dcmi_t *dcmi; /* an Ascend host's (NVML absent, DCMI answering) */
     char amd_bus[SC_AMDGPU_MAX][32];
     char sys_root[PATH_MAX];
     void *lib;
@@ -149,6 +151,19 @@ static sc_nvml_t *nvml__open_amd(sc_nvml_t *n)
     return NULL;
 }
 
+/* The monitor of an Ascend host, where NVML is absent and DCMI sees NPUs; else the AMD one's. */
+static sc_nvml_t *nvml__open_other(sc_nvml_t *n, char *why, size_t len)
+{
+    char dcmi_why[256];
+    n->dcmi = sc_dcmi_open(dcmi_why, sizeof(dcmi_why));
+    if (n->dcmi != NULL)
+        return n;
+    size_t used = strlen(why);
+    if (used + 2 < len)
+        snprintf(why + used, len - used, "; %s", dcmi_why);
+    return nvml__open_amd(n);
+}
+
 sc_nvml_t *sc_nvml_open(char *why, size_t len)
 {
     const char *path = getenv("SCALECHECK_NVML_LIBRARY");
@@ -162,7 +177,7 @@ sc_nvml_t *sc_nvml_open(char *why, size_t len)
     n->lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (n->lib == NULL) {
         snprintf(why, len, "NVML not available: %s", dlerror());
-        return nvml__open_amd(n);
+        return nvml__open_other(n, why, len);
     }
     nvml__return_t rc = NVML__SUCCESS;
     if (nvml__resolve(n, why, len) != 0 || (rc = n->init()) != NVML__SUCCESS) {
@@ -180,7 +195,8 @@ void sc_nvml_close(sc_nvml_t *n)
 {
     if (n == NULL)
         return;
-    if (n->amd > 0) {
+    if (n->amd > 0 || n->dcmi != NULL) {
+        sc_dcmi_close(n->dcmi);
         free(n);
         return;
     }
@@ -194,11 +210,13 @@ void sc_nvml_close(sc_nvml_t *n)
 
 const char *sc_nvml_library(const sc_nvml_t *n)
 {
-    return n->amd > 0 ? "rccl" : "nccl";
+    return n->dcmi != NULL ? "hccl" : n->amd > 0 ? "rccl" : "nccl";
 }
 
 unsigned sc_nvml_count(const sc_nvml_t *n)
 {
+    if (n->dcmi != NULL)
+        return sc_dcmi_count(n->dcmi);
     if (n->amd > 0)
         return (unsigned)n->amd;
     unsigned count = 0;
@@ -261,6 +279,10 @@ void sc_nvml_sample(sc_nvml_t *n, unsigned index, sc_gpu_sample_t *out)
     out->pcie_replays = out->nvlink_errors = out->retired_pages = out->remapped_rows = -1;
     out->remap_pending = out->remap_failure = -1;
     out->power_limit_w = -1;
+    if (n->dcmi != NULL) {
+        sc_dcmi_sample(n->dcmi, index, out);
+        return;
+    }
     if (n->amd > 0) {
         if (index < (unsigned)n->amd)
             sc_amdgpu_sample(n->sys_root, n->amd_bus[index], index, out);
@@ -301,8 +323,8 @@ void sc_nvml_sample(sc_nvml_t *n, unsigned index, sc_gpu_sample_t *out)
 
 bool sc_nvml_xid_watch(sc_nvml_t *n, unsigned count)
 {
-    if (n->amd > 0)
-        return false; /* AMD's driver logs its faults to the kernel log: telemetry/sc_xid_log.c */
+    if (n->amd > 0 || n->dcmi != NULL)
+        return false; /* AMD's and Huawei's drivers log their faults to the kernel log */
     if (!n->event_set_create || !n->register_events || !n->event_wait ||
         n->event_set_create(&n->events) != NVML__SUCCESS)
         return false;
@@ -333,6 +355,11 @@ bool sc_nvml_xid_next(sc_nvml_t *n, unsigned count, unsigned *gpu, long long *xi
 
 void sc_nvml_driver(sc_nvml_t *n, char *driver, size_t len, int *cuda_driver)
 {
+    if (n->dcmi != NULL) {
+        sc_dcmi_driver(n->dcmi, driver, len);
+        *cuda_driver = -1;
+        return;
+    }
     if (n->amd > 0) {
         sc_amdgpu_driver(n->sys_root, driver, len);
         *cuda_driver = -1;
@@ -364,6 +391,10 @@ void sc_nvml_config(sc_nvml_t *n, unsigned index, sc_gpu_config_t *out)
     out->max_sm_mhz = out->max_mem_mhz = out->mem_bus_bits = out->ecc = out->persistence = -1;
     out->pcie_gen = out->pcie_width = out->pcie_max_gen = out->pcie_max_width = -1;
     out->nvlinks_up = -1;
+    if (n->dcmi != NULL) {
+        sc_dcmi_config(n->dcmi, index, out);
+        return;
+    }
     if (n->amd > 0) {
         if (index < (unsigned)n->amd)
             sc_amdgpu_config(n->sys_root, n->amd_bus[index], out);

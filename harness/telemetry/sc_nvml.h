@@ -5,7 +5,9 @@
  * reason, not a failure. SCALECHECK_NVML_LIBRARY names another library file (the tests use a fake
  * one). Where NVML is absent and the host's GPUs are AMD Instinct ones, the same calls answer
  * from the amdgpu driver's sysfs (telemetry/sc_amdgpu.h): temperature, power, clocks, ECC, the
- * XGMI links' errors in NVLink's place, PCIe replays; no XID events. */
+ * XGMI links' errors in NVLink's place, PCIe replays; no XID events. Where NVML is absent and
+ * DCMI (telemetry/sc_dcmi.h) sees Huawei Ascend NPUs, they answer: temperature, power, the AI
+ * cores' and HBM's clocks, HBM ECC and isolated pages; no link counters, no XID events. */
 #ifndef SC_NVML_H
 #define SC_NVML_H
 
@@ -21,7 +23,8 @@ typedef struct sc_nvml sc_nvml_t;
 sc_nvml_t *sc_nvml_open(char *why, size_t len);
 void sc_nvml_close(sc_nvml_t *nvml);
 unsigned sc_nvml_count(const sc_nvml_t *nvml);
-/* The collective library of the GPUs the monitor sees: "nccl" (NVML's), "rccl" (AMD's). */
+/* The collective library of the GPUs the monitor sees: "nccl" (NVML's), "rccl" (AMD's), "hccl"
+ * (Huawei's Ascend NPUs, through DCMI). */
 const char *sc_nvml_library(const sc_nvml_t *nvml);
 /* How a GPU is set up (preflight compares hosts by it); -1 where NVML does not say. */
 typedef struct {

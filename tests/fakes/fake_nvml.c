@@ -14,7 +14,6 @@
  * 1980. Faults on demand: FAKE_NVML_HOT=G (GPU G's cooling is poor: twice the rise),
  * FAKE_NVML_REMAP_PENDING=G (a row remap waits for a reset), FAKE_NVML_RETIRED=G:N (N pages
  * retired before anything ran), FAKE_NVML_XID=G:X (XID X on GPU G at the second look). */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,42 +68,12 @@ static double fake_gpu_fault(const char *var, unsigned g, double fallback)
     return colon != NULL ? atof(colon + 1) : fallback;
 }
 
-static struct {
-    double t_s, busy_s, temp_c, util;
-    int started;
-} fake_heat[64];
-
-static double fake_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-/* GPU g's state brought up to now: utilisation over the last interval, temperature toward its
- * load's. At most every 20 ms, so that the queries of one sample see one state. */
+/* GPU g's state brought up to now (fake_load.h's heat model), its cooling as configured. */
 static void fake_update(unsigned g)
 {
-    double now = fake_now(), busy = (double)fake_load_busy_ns((int)g) * 1e-9;
-    if (!fake_heat[g].started) {
-        fake_heat[g].started = 1;
-        fake_heat[g].t_s = now;
-        fake_heat[g].busy_s = busy;
-        fake_heat[g].temp_c = 35.0;
-        return;
-    }
-    double dt = now - fake_heat[g].t_s;
-    if (dt < 0.02)
-        return;
-    double u = (busy - fake_heat[g].busy_s) / dt;
-    fake_heat[g].util = u < 0 ? 0 : u > 1 ? 1 : u;
     double rise =
         fake_env("FAKE_NVML_HEAT_C", 40) * (fake_gpu_fault("FAKE_NVML_HOT", g, 1) > 0 ? 2 : 1);
-    double target = 35.0 + rise * fake_heat[g].util;
-    double tau = fake_env("FAKE_NVML_TAU_S", 1.0);
-    fake_heat[g].temp_c += (target - fake_heat[g].temp_c) * (1.0 - exp(-dt / (tau > 0 ? tau : 1)));
-    fake_heat[g].t_s = now;
-    fake_heat[g].busy_s = busy;
+    fake_heat_update(g, rise, fake_env("FAKE_NVML_TAU_S", 1.0));
 }
 
 static int fake_throttling(unsigned g)

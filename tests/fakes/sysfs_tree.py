@@ -150,13 +150,16 @@ def main():
         os.makedirs(os.path.dirname(link), exist_ok=True)
         os.symlink(os.path.relpath(folder, os.path.dirname(link)), link)
         if f[0] == "nic":
+            # an RDMA device's name, or "-" for an Ethernet NIC without one
             for cls_dir, name in ((f"{sys_dir}/class/infiniband", f[3]),
                                   (f"{sys_dir}/class/net", f[4])):
+                if name == "-":
+                    continue
                 os.makedirs(os.path.join(cls_dir, name), exist_ok=True)
                 os.symlink(os.path.relpath(folder, os.path.join(cls_dir, name)),
                            os.path.join(cls_dir, name, "device"))
             gbits = nic_rates.get(f[3], rate[0] if rate else None)
-            if gbits:  # the InfiniBand port's rate, as the kernel writes it
+            if gbits and f[3] != "-":  # the InfiniBand port's rate, as the kernel writes it
                 write(f"{sys_dir}/class/infiniband/{f[3]}/ports/1/rate", f"{gbits} Gb/sec (4X)")
     os.makedirs(f"{sys_dir}/devices/system/cpu", exist_ok=True)
     print(sys_dir)

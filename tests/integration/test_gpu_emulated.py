@@ -801,12 +801,27 @@ ACCEPTANCE_HOSTS = {
                    curve=[1, 2, 4, 8], peers=56),
     "amd": dict(gpus=16, name="AMD Instinct MI250X/MI250", topology="hpe-apollo6500-mi250",
                 library="RCCL", curve=[1, 2, 4, 8, 16], peers=240),
+    # 8 Ascend 910B3 in a sysfs tree (tests/fakes/trees/atlas800t-a2.tree), DCMI's stand-in in
+    # NVML's place, every NPU pair joined by one HCCS link at 56 GB/s each way
+    # (a shorter sweep and fewer steps: CI's 45 minutes; the NVIDIA and AMD main jobs hold the
+    # longer ones)
+    "ascend": dict(gpus=8, name="Ascend 910B3", topology="sugon-ascend910b", library="HCCL",
+                   curve=[1, 2, 4, 8], peers=56, sweep="64K", steps="2"),
 }
 
 
 def acceptance_env(wd, host):
     env = dict(os.environ)
-    if VENDOR == "amd":
+    if VENDOR == "ascend":
+        tree = os.path.join(wd, "sysfs")
+        subprocess.run([sys.executable, os.path.join(ROOT, "tests", "fakes", "sysfs_tree.py"),
+                        os.path.join(ROOT, "tests", "fakes", "trees", "atlas800t-a2.tree"), tree],
+                       check=True, capture_output=True)
+        env.update(gpu_env(host["gpus"], SCALECHECK_SYS_ROOT=os.path.join(tree, "sys"),
+                           SCALECHECK_NVML_LIBRARY="/nonexistent/libnvidia-ml.so.1",
+                           SCALECHECK_DCMI_LIBRARY=os.environ.get("FAKE_DCMI", ""),
+                           FAKE_CUDA_COPY_MODEL=1, FAKE_CUDA_NVLINK_GBPS=56))
+    elif VENDOR == "amd":
         tree = os.path.join(wd, "sysfs")
         subprocess.run([sys.executable, os.path.join(ROOT, "tests", "fakes", "sysfs_tree.py"),
                         os.path.join(ROOT, "tests", "fakes", "trees", "mi250-apollo.tree"), tree],
@@ -835,7 +850,8 @@ def mode_acceptance():
     res = os.path.join(wd, "r")
     start = time.monotonic()
     proc = subprocess.run([os.path.join(ROOT, "scripts", "acceptance.sh"), "--bytes-scale",
-                           "0.0005", "--compute-scale", "1e-6", "--sweep-max", "256K", "-n", "3",
+                           "0.0005", "--compute-scale", "1e-6", "--sweep-max",
+                           host.get("sweep", "256K"), "-n", host.get("steps", "3"),
                            "-w", "1", "-T", "60", "--results-dir", res],
                           capture_output=True, text=True, env=env, timeout=600)
     secs = time.monotonic() - start
