@@ -632,6 +632,7 @@ static const sc_group_ops_t nccl__group = {nccl__group_begin, nccl__group_end};
 const sc_backend_ops_t sc_nccl_ops = {
     .name = SC_GPU_CCL,
     .gpu = true,
+    .nccl_log = SC_GPU_NCCL_LOG,
     .open = sc_nccl_open,
     .close = sc_nccl_close,
     .version = sc_nccl_version,

@@ -17,11 +17,13 @@
 /* The module is built three times from these sources: for NVIDIA (CUDA, NCCL, cuBLAS, and
  * kernels built by nvcc); with SC_GPU_ROCM for AMD (comm/rocm/: the same names served by HIP, RCCL
  * and rocBLAS, loaded at run time); with SC_GPU_ASCEND for Huawei's Ascend (comm/ascend/: the
- * names adapted to ACL, HCCL and aclblas, loaded at run time). The last two have no kernels: the
- * data check runs on the host. */
+ * names adapted to ACL, HCCL and the operator API's aclnn, loaded at run time). The last two have
+ * no kernels: the data check runs on the host. */
 #ifdef SC_GPU_ROCM
 #include "comm/rocm/sc_rocm_api.h"
 #define SC_GPU_CCL          "rccl"
+#define SC_GPU_CCL_NAME     "RCCL"
+#define SC_GPU_NCCL_LOG     true
 #define SC_GPU_RUNTIME      "hip runtime"
 #define SC_GPU_RUNTIME_NAME "HIP"
 #define SC_GPU_DRIVER       "hip driver"
@@ -39,20 +41,17 @@ static inline const char *sc_gpu_call_name(const char *what, char *buf, size_t l
 {
     return sc_rocm_call_name(what, buf, len);
 }
-static inline const char *sc_gpu_blas_why(int status)
-{
-    (void)status;
-    return "";
-}
 #elif defined(SC_GPU_ASCEND)
 #include "comm/ascend/sc_ascend_api.h"
 #define SC_GPU_CCL          "hccl"
+#define SC_GPU_CCL_NAME     "HCCL (CANN)"
+#define SC_GPU_NCCL_LOG     false
 #define SC_GPU_RUNTIME      "acl runtime"
 #define SC_GPU_RUNTIME_NAME "ACL"
 #define SC_GPU_DRIVER       "acl driver"
 #define SC_GPU_LIBRARIES                                                                           \
     {                                                                                              \
-        "libhccl.so", "libascendcl.so", "libacl_cblas.so"                                          \
+        "libhccl.so", "libascendcl.so", "libopapi.so", "libnnopbase.so"                            \
     }
 #define SC_GPU_HAS_KERNELS   0
 #define SC_GPU_CALL_NAME_MAX 128
@@ -64,15 +63,10 @@ static inline const char *sc_gpu_call_name(const char *what, char *buf, size_t l
 {
     return sc_ascend_call_name(what, buf, len);
 }
-/* What a BLAS status means where the number alone does not say it. */
-static inline const char *sc_gpu_blas_why(int status)
-{
-    return status == SC_ACL_ERROR_RT_FEATURE_NOT_SUPPORT
-               ? " (feature not supported: aclblasGemmEx multiplies fp16 matrices only)"
-               : "";
-}
 #else
 #define SC_GPU_CCL          "nccl"
+#define SC_GPU_CCL_NAME     "NCCL"
+#define SC_GPU_NCCL_LOG     true
 #define SC_GPU_RUNTIME      "cuda runtime"
 #define SC_GPU_RUNTIME_NAME "CUDA"
 #define SC_GPU_DRIVER       "cuda driver"
@@ -93,11 +87,6 @@ static inline const char *sc_gpu_call_name(const char *what, char *buf, size_t l
     (void)buf;
     (void)len;
     return what;
-}
-static inline const char *sc_gpu_blas_why(int status)
-{
-    (void)status;
-    return "";
 }
 #endif
 

@@ -179,8 +179,8 @@ static nccl__comm_t *nccl__new(const sc_rte_t *rte, int device, double timeout_s
     ncclGetVersion(&lib);
     c->lib_version = lib;
     nccl__live_add(c);
-    snprintf(c->version, sizeof(c->version), "NCCL %d.%d.%d", lib / 10000, lib / 100 % 100,
-             lib % 100);
+    snprintf(c->version, sizeof(c->version), SC_GPU_CCL_NAME " %d.%d.%d", lib / 10000,
+             lib / 100 % 100, lib % 100);
     nccl__describe_gpu(c);
     return c;
 }

@@ -44,8 +44,8 @@ static sc_nccl_compute_t *nccl__compute(nccl__comm_t *c)
 
 static sc_status_t nccl__blas(const nccl__comm_t *c, int rc, const char *what, sc_err_t *err)
 {
-    char detail[160];
-    snprintf(detail, sizeof(detail), "cuBLAS status %d%s", rc, sc_gpu_blas_why(rc));
+    char detail[96];
+    snprintf(detail, sizeof(detail), "cuBLAS status %d", rc);
     return rc == 0 ? SC_OK : nccl__fail(c, SC_ERR_RUNTIME, what, detail, err);
 }
 

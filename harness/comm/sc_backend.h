@@ -149,9 +149,12 @@ typedef struct {
 
 typedef struct {
     const char *name;
-    /* A GPU vendor's collective library (nccl, rccl): device buffers, device time, the
+    /* A GPU vendor's collective library (nccl, rccl, hccl): device buffers, device time, the
      * library's own algorithms; false on the host path (mpi, ucx). */
     bool gpu;
+    /* The library writes NCCL's INFO log (NCCL_DEBUG: NCCL, RCCL), in which node reads the NIC
+     * each peer was reached through. */
+    bool nccl_log;
     /* Opens the backend's world communicator. A backend that cannot run here (no GPU, library
      * missing) returns SC_ERR_UNSUPPORTED with a one-line reason; it never crashes. */
     sc_status_t (*open)(const sc_rte_t *rte, const sc_backend_opts_t *opts, sc_comm_t **world,

@@ -27,9 +27,11 @@
  * plugin, so its core loads none either (an NCCL_PROFILER_PLUGIN in the environment is not
  * HCCL's business). */
 #ifdef FAKE_HCCL
-#define FN_HAS_PROFILER 0
+#define FN_HAS_PROFILER   0
+#define FN_READS_NCCL_ENV 0
 #else
-#define FN_HAS_PROFILER (FN_VERSION >= 22300)
+#define FN_READS_NCCL_ENV 1
+#define FN_HAS_PROFILER   (FN_VERSION >= 22300)
 #endif
 /* the plugin's default name, and NAME's: RCCL's are its own (its ext-profiler/README.md) */
 #ifdef FAKE_RCCL

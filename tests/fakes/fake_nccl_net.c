@@ -131,10 +131,15 @@ static void fn__read_nics(void)
 
 static void fn__nets_read(void)
 {
-    fn__nets.net = fn__env_is("NCCL_P2P_DISABLE", "1") && fn__env_is("NCCL_SHM_DISABLE", "1");
-    fn__nets.gdr = fn__env("FAKE_NCCL_GDR", 1) != 0;
-    fn__nets.info = (fn__env_is("NCCL_DEBUG", "INFO") || fn__env_is("NCCL_DEBUG", "TRACE")) &&
+    /* under the emulated HCCL NCCL's variables are not read: they are not HCCL's (no NCCL log,
+     * no network forced) */
+    int nccl_env = FN_READS_NCCL_ENV;
+    fn__nets.net =
+        nccl_env && fn__env_is("NCCL_P2P_DISABLE", "1") && fn__env_is("NCCL_SHM_DISABLE", "1");
+    fn__nets.info = nccl_env &&
+                    (fn__env_is("NCCL_DEBUG", "INFO") || fn__env_is("NCCL_DEBUG", "TRACE")) &&
                     fn__subsys_shown();
+    fn__nets.gdr = fn__env("FAKE_NCCL_GDR", 1) != 0;
     fn__nets.log = fn__nets.info ? fn__open_log() : stdout;
     fn__read_nics();
     char line[768] = "";

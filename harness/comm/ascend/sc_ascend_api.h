@@ -1,8 +1,9 @@
 /* sc_ascend_api.h - the Ascend module's libraries, loaded at run time (sc_ascend_rt.c): the ACL
- * runtime (libascendcl.so), HCCL (libhccl.so) and ACL's BLAS (libacl_cblas.so), by the C API
- * Huawei's public headers declare (CANN: acl/acl_rt.h, acl/acl_base_rt.h, hccl/hccl.h,
- * hccl/hccl_comm.h, hccl/hccl_types.h; docs/REFERENCE.md §7.2). The prototypes are declared here,
- * with the values the module uses: no CANN is needed to build. */
+ * runtime (libascendcl.so), HCCL (libhccl.so) and the operator API's matrix product
+ * (libopapi.so, its tensors libnnopbase.so), by the C API Huawei's public headers declare
+ * (CANN: acl/acl_rt.h, acl/acl_base_rt.h, hccl/hccl.h, hccl/hccl_comm.h, hccl/hccl_types.h,
+ * aclnn/acl_meta.h, aclnnop/aclnn_batch_matmul.h; docs/REFERENCE.md §7.2). The prototypes are
+ * declared here, with the values the module uses: no CANN is needed to build. */
 #ifndef SC_ASCEND_API_H
 #define SC_ASCEND_API_H
 
@@ -128,28 +129,43 @@ typedef struct {
     X(hccl_result_t, HcclBatchSendRecv,                                                            \
       (sc_hccl_item_t * items, uint32_t n, hccl_comm_t comm, acl_stream_t s))
 
-/* aclblasGemmEx (acl_cblas.h): row-major, lda/ldb/ldc -1 (reserved), alpha and beta of C's type. */
-typedef acl_error_t (*sc_aclblas_gemm_fn)(int trans_a, int trans_b, int trans_c, int m, int n,
-                                          int k, const void *alpha, const void *a, int lda,
-                                          int type_a, const void *b, int ldb, int type_b,
-                                          const void *beta, void *c, int ldc, int type_c,
-                                          int compute, acl_stream_t s);
+/* The operator API's batched product (aclnnop/aclnn_batch_matmul.h, libopapi.so) and its
+ * tensors (aclnn/acl_meta.h, libnnopbase.so): row-major ND tensors over device memory, a
+ * workspace sized by the first call, an executor the second consumes. */
+typedef struct sc_acl_tensor sc_acl_tensor_t;
+typedef struct sc_acl_executor sc_acl_executor_t;
+#define SC_ACLNN_CALLS(X)                                                                          \
+    X(sc_acl_tensor_t *, aclCreateTensor,                                                          \
+      (const int64_t *dims, uint64_t ndims, int type, const int64_t *strides, int64_t offset,      \
+       int format, const int64_t *storage_dims, uint64_t storage_ndims, void *data))               \
+    X(int, aclDestroyTensor, (const sc_acl_tensor_t *tensor))                                      \
+    X(int, aclnnBatchMatMulGetWorkspaceSize,                                                       \
+      (const sc_acl_tensor_t *self, const sc_acl_tensor_t *mat2, sc_acl_tensor_t *out,             \
+       int8_t cube_math, uint64_t *workspace, sc_acl_executor_t **executor))                       \
+    X(int, aclnnBatchMatMul,                                                                       \
+      (void *workspace, uint64_t workspace_size, sc_acl_executor_t *executor, acl_stream_t s))
+enum {
+    SC_ACL_BF16 = 27,      /* aclDataType */
+    SC_ACL_FORMAT_ND = 2,  /* aclFormat */
+    SC_ACL_KEEP_DTYPE = 0, /* cubeMathType: the inputs' type */
+    SC_ACL_USE_HF32 = 3,   /* fp32 inputs, HF32 (TF32's counterpart) in the cube */
+};
 
 typedef struct {
 #define SC_ASCEND_FIELD(ret, name, params) ret(*name) params;
     SC_ACL_CALLS(SC_ASCEND_FIELD)
     SC_HCCL_CALLS(SC_ASCEND_FIELD)
+    SC_ACLNN_CALLS(SC_ASCEND_FIELD)
 #undef SC_ASCEND_FIELD
-    sc_aclblas_gemm_fn aclblasGemmEx;
 } sc_ascend_api_t;
 
-/* Loads the three (once per process) and initialises ACL (aclInit); false with what is missing
+/* Loads the four (once per process) and initialises ACL (aclInit); false with what is missing
  * in why. */
 bool sc_ascend_load(char *why, size_t len);
 /* The loaded entry points; NULL before a successful sc_ascend_load. */
 const sc_ascend_api_t *sc_ascend(void);
 /* A call's name as the Ascend libraries call it ("cudaMalloc" -> "aclrtMalloc", "nccl" ->
- * "Hccl", "cuBLAS" -> "aclblas"), for messages. */
+ * "Hccl", "cuBLAS" -> "aclnn"), for messages. */
 const char *sc_ascend_call_name(const char *what, char *buf, size_t len);
 /* The calling thread's device (cudaSetDevice), which threads the adapter starts set again. */
 int sc_ascend_current_device(void);

@@ -16,7 +16,8 @@
 #include "cuda_runtime.h"
 
 /* SCALECHECK_ASCEND_LIB_DIR, if set, is tried first (CANN's lib64 outside the loader's path). */
-static const char *const ascend__names[3] = {"libascendcl.so", "libhccl.so", "libacl_cblas.so"};
+static const char *const ascend__names[4] = {"libascendcl.so", "libhccl.so", "libnnopbase.so",
+                                             "libopapi.so"};
 
 static struct {
     pthread_once_t once;
@@ -60,8 +61,8 @@ static void ascend__load_once(void)
 {
     char *why = ascend__lib.why;
     size_t len = sizeof(ascend__lib.why);
-    void *lib[3] = {NULL, NULL, NULL};
-    for (int i = 0; i < 3; i++)
+    void *lib[4] = {NULL, NULL, NULL, NULL};
+    for (int i = 0; i < 4; i++)
         if ((i == 0 || lib[i - 1] != NULL) &&
             (lib[i] = ascend__open(ascend__names[i], why, len)) == NULL)
             return;
@@ -73,8 +74,12 @@ static void ascend__load_once(void)
 #define SC_HCCL_RESOLVE(ret, name, params)                                                         \
     ok = ok && ascend__sym(lib[1], ascend__names[1], #name, &api->name, why, len);
     SC_HCCL_CALLS(SC_HCCL_RESOLVE)
-    ok =
-        ok && ascend__sym(lib[2], ascend__names[2], "aclblasGemmEx", &api->aclblasGemmEx, why, len);
+    /* the tensors from libnnopbase, the product from libopapi */
+#define SC_ACLNN_RESOLVE(ret, name, params)                                                        \
+    ok = ok && ascend__sym(lib[strncmp(#name, "aclnn", 5) == 0 ? 3 : 2],                           \
+                           ascend__names[strncmp(#name, "aclnn", 5) == 0 ? 3 : 2], #name,          \
+                           &api->name, why, len);
+    SC_ACLNN_CALLS(SC_ACLNN_RESOLVE)
     if (!ok)
         return;
     acl_error_t rc = api->aclInit(NULL);
@@ -432,9 +437,12 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, void (*fn)(void *data), void
     return ascend__rt(api->aclrtLaunchHostFunc(stream, fn, data), "aclrtLaunchHostFunc");
 }
 
-/* cuBLAS's handle: aclblas has none, so the handle is the stream the products go on. */
+/* cuBLAS's handle: the operator API has none; the products' stream, and their workspace (grown
+ * as a product asks for more, after the stream's earlier products are done with it). */
 struct sc_shadow_blas {
     cudaStream_t stream;
+    void *workspace;
+    size_t workspace_bytes;
 };
 cublasStatus_t cublasCreate(cublasHandle_t *handle)
 {
@@ -443,6 +451,8 @@ cublasStatus_t cublasCreate(cublasHandle_t *handle)
 }
 cublasStatus_t cublasDestroy(cublasHandle_t handle)
 {
+    if (handle->workspace != NULL)
+        cudaFree(handle->workspace);
     free(handle);
     return CUBLAS_STATUS_SUCCESS;
 }
@@ -451,10 +461,27 @@ cublasStatus_t cublasSetStream(cublasHandle_t handle, cudaStream_t stream)
     handle->stream = stream;
     return CUBLAS_STATUS_SUCCESS;
 }
-cudaStream_t sc_ascend_blas_stream(cublasHandle_t handle);
-cudaStream_t sc_ascend_blas_stream(cublasHandle_t handle)
+/* The handle's stream into *stream, and into *workspace device memory of bytes for its next
+ * product; false where that memory cannot be had. */
+bool sc_ascend_blas_stream(cublasHandle_t handle, size_t bytes, cudaStream_t *stream,
+                           void **workspace);
+bool sc_ascend_blas_stream(cublasHandle_t handle, size_t bytes, cudaStream_t *stream,
+                           void **workspace)
 {
-    return handle->stream;
+    *stream = handle->stream;
+    *workspace = NULL;
+    if (bytes > handle->workspace_bytes) {
+        if (handle->workspace != NULL && (cudaStreamSynchronize(handle->stream) != cudaSuccess ||
+                                          cudaFree(handle->workspace) != cudaSuccess))
+            return false;
+        handle->workspace = NULL;
+        handle->workspace_bytes = 0;
+        if (cudaMalloc(&handle->workspace, bytes) != cudaSuccess)
+            return false;
+        handle->workspace_bytes = bytes;
+    }
+    *workspace = bytes > 0 ? handle->workspace : NULL;
+    return true;
 }
 
 const char *sc_ascend_call_name(const char *what, char *buf, size_t len)
@@ -471,7 +498,7 @@ const char *sc_ascend_call_name(const char *what, char *buf, size_t len)
                  {"cuda", "aclrt"},
                  {"ncclComm", "HcclComm"},
                  {"nccl", "Hccl"},
-                 {"cuBLAS", "aclblas"},
+                 {"cuBLAS", "aclnn"},
                  {"CUDA", "ACL"},
                  {"NCCL", "HCCL"}};
     size_t used = 0, n = sizeof(names) / sizeof(names[0]);
