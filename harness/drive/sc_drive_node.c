@@ -225,8 +225,11 @@ static void node__copy_words(const sc_copy_row_t *c, int numa, int gpu_numa, cha
         break;
     case SC_COPY_HBM:
         snprintf(what, wlen, "GPU %d %s", d, bus);
-        snprintf(detail, dlen, "a copy within its memory (read and written), peak %.0f GB/s",
-                 c->peak_GBps);
+        if (c->peak_GBps > 0)
+            snprintf(detail, dlen, "a copy within its memory (read and written), peak %.0f GB/s",
+                     c->peak_GBps);
+        else /* the runtime reports no memory clock (ACL): the topology's, where one is given */
+            snprintf(detail, dlen, "a copy within its memory (read and written), peak not known");
         break;
     default:
         snprintf(what, wlen, "GPU %d %s to GPU %d %s", c->src, c->src_bus, c->dst, c->dst_bus);

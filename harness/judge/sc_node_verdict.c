@@ -155,11 +155,15 @@ static void node__placement(const char *name, sc_level_t level, sc_checks_t *che
 
 /* One PASS check for a kind whose rows all passed (and were judged). */
 static void node__all_passed(const sc_node_rows_t *rows, const char *kind, const char *words,
-                             sc_checks_t *checks)
+                             bool held_only, sc_checks_t *checks)
 {
     int n = 0;
     for (size_t i = 0; i < rows->n; i++) {
-        if (strcmp(rows->items[i].kind, kind) != 0)
+        const sc_node_row_t *r = &rows->items[i];
+        if (strcmp(r->kind, kind) != 0)
+            continue;
+        /* a copy held to nothing (no peak known, no topology) passes no check */
+        if (held_only && (!sc_present(r->expected_GBps) || r->expected_GBps <= 0))
             continue;
         if (rows->items[i].level != SC_LEVEL_PASS)
             return;
@@ -263,11 +267,12 @@ void sc_verdict_node(sc_node_rows_t *rows, const sc_topology_t *t, sc_checks_t *
                             &r->level);
         }
     }
-    node__all_passed(rows, "link", "every PCIe link at its best", checks);
-    node__all_passed(rows, "gpu-nic", "every GPU with a NIC under its host bridge", checks);
+    node__all_passed(rows, "link", "every PCIe link at its best", false, checks);
+    node__all_passed(rows, "gpu-nic", "every GPU with a NIC under its host bridge", false, checks);
     node__all_passed(rows, "gpudirect", "GPUDirect RDMA possible between every GPU and its NIC",
+                     false, checks);
+    node__all_passed(rows, "rank", "every rank on its GPU's NUMA node and nearest NIC", false,
                      checks);
-    node__all_passed(rows, "rank", "every rank on its GPU's NUMA node and nearest NIC", checks);
     for (size_t k = 0; k < sizeof(node__copy_kinds) / sizeof(node__copy_kinds[0]); k++)
-        node__all_passed(rows, node__copy_kinds[k].kind, node__copy_kinds[k].all, checks);
+        node__all_passed(rows, node__copy_kinds[k].kind, node__copy_kinds[k].all, true, checks);
 }

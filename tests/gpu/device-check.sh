@@ -32,6 +32,11 @@
 # SCALECHECK_ROCM_LIB_DIR or /opt/rocm/lib where the loader does not find them): no CUDA or NCCL
 # is looked for, the build needs none, the telemetry is the amdgpu driver's (in NVML's place),
 # and the checks that are NVIDIA's alone (the CUDA kernels' unit tests and spin) say so.
+# On a Huawei Ascend machine (/dev/davinci_manager and no nvidia-smi, or SC_DEVICE_VENDOR=ascend)
+# the same checks run the Ascend module (--backend hccl: ACL, HCCL and the operator API loaded
+# from CANN at run time, from SCALECHECK_ASCEND_LIB_DIR or CANN's default lib64), the telemetry
+# DCMI's (the NPU driver's libdcmi.so); besides what the AMD module lacks, HCCL has no profiler
+# plugin (no choices to read) and the module no graphs.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 bdir=${SC_DEVICE_CHECK_BUILD:-build-gpu}
@@ -145,11 +150,24 @@ export -p | grep -E ' (PATH|LD_LIBRARY_PATH|OPAL_PREFIX|PKG_CONFIG_PATH|CPATH|PM
 # --- 2. the vendor, and its collective library: NCCL from the CUDA install, else the Python
 # package's; RCCL from ROCm (found at run time by the AMD module)
 vendor=${SC_DEVICE_VENDOR:-nvidia}
-if [ -z "${SC_DEVICE_VENDOR:-}" ] && [ -e /dev/kfd ] && ! command -v nvidia-smi >/dev/null; then
-    vendor=amd
+if [ -z "${SC_DEVICE_VENDOR:-}" ] && ! command -v nvidia-smi >/dev/null; then
+    [ -e /dev/kfd ] && vendor=amd
+    [ -e /dev/davinci_manager ] && vendor=ascend
 fi
+# the modules without kernels (AMD, Ascend): their data check runs on the host
+kernelless=0
+[ "$vendor" != nvidia ] && kernelless=1
 be=nccl
 [ "$vendor" = amd ] && be=rccl
+[ "$vendor" = ascend ] && be=hccl
+cann=/usr/local/Ascend/ascend-toolkit/latest/lib64
+if [ "$vendor" = ascend ] && [ -z "${SCALECHECK_ASCEND_LIB_DIR:-}" ] && [ -d "$cann" ]; then
+    export SCALECHECK_ASCEND_LIB_DIR=$cann
+fi
+dcmi=/usr/local/Ascend/driver/lib64/driver/libdcmi.so
+if [ "$vendor" = ascend ] && [ -z "${SCALECHECK_DCMI_LIBRARY:-}" ] && [ -f "$dcmi" ]; then
+    export SCALECHECK_DCMI_LIBRARY=$dcmi
+fi
 if [ "$vendor" = amd ] && [ -z "${SCALECHECK_ROCM_LIB_DIR:-}" ] && [ -d /opt/rocm/lib ]; then
     export SCALECHECK_ROCM_LIB_DIR=/opt/rocm/lib
 fi
@@ -177,6 +195,8 @@ for f in /usr/local/cuda/lib64/libnccl.so.2 /usr/local/cuda/lib/libnccl.so.2 \
 done
 if [ "$vendor" = amd ]; then
     record "vendor" ok "AMD: --backend rccl, ROCm from ${SCALECHECK_ROCM_LIB_DIR:-the loader search path}"
+elif [ "$vendor" = ascend ]; then
+    record "vendor" ok "Ascend: --backend hccl, CANN from ${SCALECHECK_ASCEND_LIB_DIR:-the loader search path}"
 elif [ -z "$nccl_inc" ] || [ -z "$nccl_lib" ]; then
     record "nccl" FAIL "nccl.h or libnccl.so.2 not found"; finish 2
 else
@@ -191,6 +211,9 @@ t0=$(date +%s)
 if [ -n "${SC_DEVICE_CHECK_BUILD:-}" ]; then
     if [ "$vendor" = amd ] && [ -x "$bdir/scalecheck" ] && [ -f "$bdir/libscalecheck-rocm.so" ]; then
         record "build" ok "the AMD module built already in $bdir"
+    elif [ "$vendor" = ascend ] && [ -x "$bdir/scalecheck" ] &&
+         [ -f "$bdir/libscalecheck-ascend.so" ]; then
+        record "build" ok "the Ascend module built already in $bdir"
     elif [ -x "$bdir/scalecheck" ] && grep -q '#define SC_HAVE_NCCL 1' "$bdir/generated/sc_config.h"; then
         record "build" ok "the GPU path built already in $bdir"
     else
@@ -199,7 +222,7 @@ if [ -n "${SC_DEVICE_CHECK_BUILD:-}" ]; then
 else
     rm -rf build-gpu/CMakeCache.txt build-gpu/CMakeFiles
     gpu_flags=(-DSC_CUDA_ARCHS=90 -DNCCL_INCLUDE_DIR="$nccl_inc" -DNCCL_LIBRARY="$nccl_lib")
-    [ "$vendor" = amd ] && gpu_flags=(-DSC_ENABLE_GPU=OFF) # the AMD module needs no CUDA
+    [ "$vendor" != nvidia ] && gpu_flags=(-DSC_ENABLE_GPU=OFF) # the AMD and Ascend modules need no CUDA
     if cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DSC_WERROR=ON "${gpu_flags[@]}" \
            -DMPI_C_COMPILER="$mpicc_path" -DMPIEXEC_EXECUTABLE="$mpirun_path" "${cmake_extra[@]}" \
            >"$work/cmake.log" 2>&1 &&
@@ -210,7 +233,7 @@ else
         [ -f "$work/build.log" ] && tail -n 30 "$work/build.log"
         record "build" FAIL "see cmake.log / build.log"; finish 1
     fi
-    if [ "$vendor" != amd ] && ! grep -q 'GPU path ON' "$work/cmake.log"; then
+    if [ "$vendor" = nvidia ] && ! grep -q 'GPU path ON' "$work/cmake.log"; then
         record "gpu path" FAIL "not built: $(grep 'GPU path' "$work/cmake.log")"; finish 1
     fi
 fi
@@ -219,8 +242,8 @@ fi
 sc=$bdir/scalecheck
 res=$work/results
 run1=("$mpirun_path" -np 1 --bind-to none)
-if [ "$vendor" = amd ]; then
-    record "gpu" ok "$("$sc" version 2>&1 | grep -m1 -e '^rccl: ' | cut -c1-100)"
+if [ "$vendor" != nvidia ]; then
+    record "gpu" ok "$("$sc" version 2>&1 | grep -m1 -e "^$be: " | cut -c1-100)"
 elif nvidia-smi -L >"$work/nvidia-smi.log" 2>&1; then
     record "gpu" ok "$(head -n 1 "$work/nvidia-smi.log" | cut -c1-100)"
 else
@@ -262,8 +285,8 @@ step() {
 }
 
 # --- 4. GPU unit tests (kernels exact, planted element found, event vs host time)   ~5 s
-if [ "$vendor" = amd ]; then
-    echo "# gpu unit tests: the CUDA kernels' (the AMD module has none: its check runs on the host)"
+if [ "$kernelless" = 1 ]; then
+    echo "# gpu unit tests: the CUDA kernels' (the $vendor module has none: its check runs on the host)"
 else
     step "gpu unit tests" 60 - "$work/gpu-unit" "$bdir/tests/test_gpu_kernels"
 fi
@@ -273,7 +296,11 @@ step "coll all x all types" 90 coll "$work/coll-types.json" "${run1[@]}" "$sc" c
     --backend "$be" --collective all -d all -o sum -b 8 -e "$coll_max" -f 16 -n 5 -w 1 -c 1 -T 60 \
     --telemetry 0.5 --json "$work/coll-types.json" --results-dir "$res"            # ~20 s
 # what NCCL chose, as it told the profiler plugin (the GPU module): in every row of the above
-if [ -f "$work/coll-types.json" ]; then verdict "$be profiler plugin" choices "$work/coll-types.json"; fi
+if [ "$be" = hccl ]; then
+    echo "# hccl profiler plugin: HCCL has none (its choices are not recorded)"
+elif [ -f "$work/coll-types.json" ]; then
+    verdict "$be profiler plugin" choices "$work/coll-types.json"
+fi
 step "coll reductions x types" 90 coll "$work/coll-ops.json" "${run1[@]}" "$sc" coll \
     --backend "$be" --collective allreduce,reducescatter,reduce -d float,fp16,bf16,int32 -o all \
     -b 8 -e "$coll_max" -f 16 -n 5 -w 1 -c 1 -T 60 --json "$work/coll-ops.json" \
@@ -282,7 +309,7 @@ step "coll reductions x types" 90 coll "$work/coll-ops.json" "${run1[@]}" "$sc" 
 # traffic that collides: TP, DP and all-to-all communicators at once (each stream polled to its
 # own end), where the machine has two GPUs or more (one GPU cannot hold two ranks of NCCL's)
 ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
-if [ "$vendor" = amd ]; then
+if [ "$vendor" != nvidia ]; then
     ngpu=$("${run1[@]}" "$sc" detect --output "$work/detected.yaml" --pick "$work/detected.env" \
         >/dev/null 2>&1 && . "$work/detected.env" && echo "${SC_DETECTED_GPUS:-0}")
 fi
@@ -301,16 +328,20 @@ step "event vs host (large)" 90 timing "$work/coll-large.json" "${run1[@]}" "$sc
     --results-dir "$res"                                                          # ~10 s
 
 # --- 7. CUDA graphs: 10 operations per graph, data checked                          ~10 s
-step "cuda graphs (-G 10)" 90 coll "$work/coll-graph.json" "${run1[@]}" "$sc" coll \
-    --backend "$be" -b 8 -e 1M -f 32 -n 20 -G 10 -c 1 -T 60 --json "$work/coll-graph.json" \
-    --results-dir "$res"
+if [ "$be" = hccl ]; then
+    echo "# graphs (-G 10): the Ascend module has none yet (ACL's capture is not used)"
+else
+    step "cuda graphs (-G 10)" 90 coll "$work/coll-graph.json" "${run1[@]}" "$sc" coll \
+        --backend "$be" -b 8 -e 1M -f 32 -n 20 -G 10 -c 1 -T 60 --json "$work/coll-graph.json" \
+        --results-dir "$res"
+fi
 
 # --- 8. compute phase: the spin's median error within 2 % of what was asked (after an untimed
 # first spin: kernels load lazily); cuBLAS throughput per type                   ~5 s each
-if [ "$vendor" = amd ]; then
+if [ "$kernelless" = 1 ]; then
     # a host function holds the stream (the module has no kernels): its callback's hop is not
     # the GPU's accuracy, which the 2 % bound is for
-    echo "# spin 1000 us: the AMD module's spin is a host function, not a kernel (not part of this run)"
+    echo "# spin 1000 us: the $vendor module's spin is a host function, not a kernel (not part of this run)"
 else
     step "spin 1000 us" 60 spin "$work/spin.json" "${run1[@]}" "$sc" compute --backend "$be" \
         --mode spin --time-us 1000 -n "$spin_n" -T 60 --json "$work/spin.json"
@@ -331,6 +362,7 @@ copy_size=256M
 if [ "${SC_DEVICE_CHECK_SMALL:-0}" = 1 ]; then
     tree=hgx-h100
     [ "$vendor" = amd ] && tree=mi250-apollo
+    [ "$vendor" = ascend ] && tree=atlas800t-a2
     node_env+=("SCALECHECK_SYS_ROOT=$(python3 tests/fakes/sysfs_tree.py \
         tests/fakes/trees/$tree.tree "$work/sysfs" --numa-cpus 0:0,1:1)" \
         FAKE_CUDA_COPY_MODEL=1)
@@ -343,9 +375,10 @@ step "node (PCIe, NUMA, copies)" 60 node "$work/node.json" "${node_env[@]}" "${r
 # --- 9. one telemetry sample: NVML's, or on AMD the amdgpu driver's files (the emulated AMD
 # device's are the recorded tree's)                                                 ~2 s
 mon_env=(env)
-[ "$vendor" = amd ] && mon_env=("${node_env[@]}")
+[ "$vendor" != nvidia ] && mon_env=("${node_env[@]}")
 tele_name="nvml sample"
 [ "$vendor" = amd ] && tele_name="telemetry sample (amdgpu)"
+[ "$vendor" = ascend ] && tele_name="telemetry sample (dcmi)"
 if fits "$tele_name" 30; then
     if timeout 30 "${mon_env[@]}" "${run1[@]}" "$sc" telemetry >"$work/telemetry.json" \
         2>"$work/telemetry.log"; then

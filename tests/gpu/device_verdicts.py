@@ -65,8 +65,9 @@ def node(d):
         ", ".join("%s %s" % (r["what"], r["detail"]) for r in links[:2]) or "no GPU link in sysfs",
         "; ".join(r["detail"] for r in rows if r["kind"] == "rank")[:80],
         ", ".join(nics[:2]) or "none", ", ".join("%.1f GB/s" % r["measured_GBps"] for r in memory),
-        ", ".join("%s %.1f GB/s of %.1f" % (k, copies[k][0]["measured_GBps"],
-                                             copies[k][0]["expected_GBps"] or 0)
+        ", ".join("%s %.1f GB/s of %s" % (k, copies[k][0]["measured_GBps"],
+                                           "%.1f" % copies[k][0]["expected_GBps"]
+                                           if copies[k][0].get("expected_GBps") else "?")
                   for k in copies if copies[k]) or "none")
 
 

@@ -35,6 +35,7 @@ VENDOR_DIRS = {"nvidia": [], "amd": [FAKE_ROCM_DIR], "ascend": [FAKE_ASCEND_DIR]
 NVIDIA_ONLY = {"old-nccl", "choices", "register", "coverage", "node", "concurrent",
                "straggler", "vendors"}
 FAKE_NVML = os.environ.get("FAKE_NVML", "")
+FAKE_DCMI = os.environ.get("FAKE_DCMI", "")
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 WORKLOADS = os.path.join(ROOT, "workloads")
 
@@ -750,12 +751,14 @@ def mode_coverage():
 
 
 def mode_vendors():
-    """Measured runs from an emulated NVIDIA host (NCCL, DGX H100's topology) and an emulated AMD
-    host (RCCL, the MI250 server's), 4 GPUs each, held side by side by `compare`: each row
-    measured, with its own library, ranked on the same dimensions."""
+    """Measured runs from an emulated NVIDIA host (NCCL, DGX H100's topology), an emulated AMD
+    host (RCCL, the MI250 server's) and an emulated Ascend host (HCCL, the Sugon 910B server's),
+    4 GPUs each, held side by side by `compare`: each row measured, with its own library, ranked
+    on the same dimensions."""
     wd = workdir("gpu-emu-vendors")
-    hosts = {"nccl": ([FAKE_DIR], "dgx-h100"), "rccl": ([FAKE_ROCM_DIR, FAKE_DIR],
-                                                        "hpe-apollo6500-mi250")}
+    hosts = {"nccl": ([FAKE_DIR], "dgx-h100"),
+             "rccl": ([FAKE_ROCM_DIR, FAKE_DIR], "hpe-apollo6500-mi250"),
+             "hccl": ([FAKE_ASCEND_DIR, FAKE_DIR], "sugon-ascend910b")}
     dirs = []
     for backend, (libs, topo) in hosts.items():
         env = {"LD_LIBRARY_PATH": ":".join(libs + [os.environ.get("LD_LIBRARY_PATH", "")]),
@@ -775,12 +778,12 @@ def mode_vendors():
     rc, out, err = scalecheck1(["compare"] + dirs + ["-o", out_dir])[:3]
     expect(rc == 0, f"compare: exit {rc}\n{err[-1500:]}")
     systems = {s["system"]: s for s in load_json(os.path.join(out_dir, "compare.json"))["systems"]}
-    expect(set(systems) == {"dgx-h100", "hpe-apollo6500-mi250"}, f"systems {sorted(systems)}")
-    for name, library in (("dgx-h100", "nccl"), ("hpe-apollo6500-mi250", "rccl")):
+    expect(set(systems) == {h[1] for h in hosts.values()}, f"systems {sorted(systems)}")
+    for library, (_, name) in hosts.items():
         s = systems[name]
         expect(s["source"] == "measured" and s["library"] == library and s["gpus"] == 4
                and s["efficiency"] > 0, f"{name}: {s}")
-    print("compare: an NVIDIA and an AMD host measured, side by side: " + ", ".join(
+    print("compare: an NVIDIA, an AMD and an Ascend host measured, side by side: " + ", ".join(
         f"{n} ({s['library']}, rank {s['rank']}, efficiency {s['efficiency']:.2f})"
         for n, s in sorted(systems.items())))
 
@@ -811,7 +814,7 @@ def acceptance_env(wd, host):
                        check=True, capture_output=True)
         env.update(gpu_env(host["gpus"], SCALECHECK_SYS_ROOT=os.path.join(tree, "sys"),
                            SCALECHECK_NVML_LIBRARY="/nonexistent/libnvidia-ml.so.1",
-                           SCALECHECK_DCMI_LIBRARY=os.environ.get("FAKE_DCMI", ""),
+                           SCALECHECK_DCMI_LIBRARY=FAKE_DCMI,
                            FAKE_CUDA_COPY_MODEL=1, FAKE_CUDA_NVLINK_GBPS=56))
     elif VENDOR == "amd":
         tree = os.path.join(wd, "sysfs")
@@ -882,6 +885,9 @@ def device_check(out, budget="540", **faults):
                        SC_DEVICE_CHECK_SMALL=1, SC_DEVICE_CHECK_BUDGET=budget, OUT=out,
                        SC_DEVICE_VENDOR=VENDOR,
                        OMPI_ALLOW_RUN_AS_ROOT=1, OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1))
+    if VENDOR == "ascend":  # DCMI's stand-in in NVML's place, heating with the same load
+        env.update(SCALECHECK_NVML_LIBRARY="/nonexistent/libnvidia-ml.so.1",
+                   SCALECHECK_DCMI_LIBRARY=FAKE_DCMI, FAKE_DCMI_NPUS="1")
     env.update({k: str(v) for k, v in faults.items()})
     proc = subprocess.run(["bash", os.path.join(ROOT, "tests", "gpu", "device-check.sh")],
                           capture_output=True, text=True, env=env, timeout=600)
@@ -908,6 +914,7 @@ def mode_device_check():
     rc, got, stdout = device_check(os.path.join(wd, "degraded"), FAKE_CUDA_EVENT_SCALE=0.5,
                                    SCALECHECK_TEST_FAULT="corrupt:0", FAKE_CUBLAS_FAIL=1,
                                    SCALECHECK_NVML_LIBRARY="/nonexistent/libnvidia-ml.so.1",
+                                   SCALECHECK_DCMI_LIBRARY="/nonexistent/libdcmi.so",
                                    FAKE_NCCL_FAULT_RANK=0, FAKE_NCCL_ERROR_AT=1,
                                    FAKE_NCCL_FAULT_COMMAND="run")
     must_fail = [k for k in got if k.split()[0] in ("gpu", "coll", "event", "cuda", "spin",
