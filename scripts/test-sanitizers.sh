@@ -32,7 +32,7 @@ cd "$dir"
 # The GPU path on the emulated device: every mode but the ones that only repeat it at more
 # ranks (coll4, coll8), the main job and the device check (scripts that run these same
 # commands).
-gpu_subset='gpu-emulated-(coll2|wrong|graph|blocking|old-nccl|register|choices|straggler|concurrent|hang|async-error|refused|run|pairs|compute|coverage|node|amd-coll2|amd-wrong)'
+gpu_subset='gpu-emulated-(coll2|wrong|graph|blocking|old-nccl|register|choices|straggler|concurrent|hang|async-error|refused|run|pairs|compute|coverage|node|amd-coll2|amd-wrong|ascend-wrong|ascend-async-error)'
 # Arguments replace the subset (e.g. -R unit- ; or -E '^$' for everything).
 if [ $# -eq 0 ]; then
     export SC_FAULT_COMMANDS=${SC_FAULT_COMMANDS:-coll}
@@ -54,5 +54,5 @@ if [ "${tsan:-0}" = 1 ] && grep -q '#define SC_HAVE_NCCL 1' "$dir/generated/sc_c
     export SC_SANITIZER=thread # the emulated run's lighter variant (test_gpu_emulated.py)
     export TSAN_OPTIONS="halt_on_error=1:exitcode=86:detect_deadlocks=0:report_signal_unsafe=0:suppressions=$PWD/tests/tsan.supp"
     (cd "$tdir" && ctest --output-on-failure -j 2 -R \
-        '^(unit-test_async|baseline|gpu-emulated-(wrong|graph|blocking|old-nccl|choices|straggler|concurrent|hang|async-error|refused|run|pairs|soak|compute|amd-hang|amd-wrong))$')
+        '^(unit-test_async|baseline|gpu-emulated-(wrong|graph|blocking|old-nccl|choices|straggler|concurrent|hang|async-error|refused|run|pairs|soak|compute|amd-hang|amd-wrong|ascend-hang))$')
 fi
