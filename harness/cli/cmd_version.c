@@ -87,10 +87,9 @@ int sc_cmd_version(const sc_rte_t *rte, int argc, char **argv)
     for (const sc_backend_ops_t *const *b = sc_backend_list(); *b != NULL; b++)
         if (sc_gpu_vendor_of((*b)->name) == NULL)
             version__runs((*b)->name, *b);
-    printf("gpu path: %s\n", SC_HAVE_NCCL
-                                 ? "built (NVIDIA: CUDA + NCCL + cuBLAS; AMD: HIP + RCCL + "
-                                   "rocBLAS, loaded at run time)"
-                                 : "built (AMD: HIP + RCCL + rocBLAS, loaded at run time)");
+    printf("gpu path: built (%sAMD: HIP + RCCL + rocBLAS; Ascend: ACL + HCCL + aclnn; loaded at "
+           "run time)\n",
+           SC_HAVE_NCCL ? "NVIDIA: CUDA + NCCL + cuBLAS; " : "");
     /* each vendor's module and the libraries it loads, or why it does not load */
     for (const sc_gpu_vendor_t *const *v = sc_gpu_vendors(); *v != NULL; v++) {
         char gpu[PATH_MAX + 512];

@@ -532,10 +532,13 @@ void sc_backend_nccl_versions(char *buf, size_t len)
     ncclGetVersion(&lib);
     cudaRuntimeGetVersion(&runtime);
     cudaError_t rc = cudaDriverGetVersion(&driver);
+    char header[32] = " (CANN's)"; /* HCCL has CANN's version, and no header of NCCL's */
+#ifndef SC_CCL_IS_HCCL
+    snprintf(header, sizeof(header), " (header %d)", NCCL_VERSION_CODE);
+#endif
     int n = snprintf(buf, len,
-                     SC_GPU_CCL ": %d.%d.%d (header %d)\n" SC_GPU_RUNTIME ": %d\n" SC_GPU_DRIVER
-                                ": %d%s",
-                     lib / 10000, lib / 100 % 100, lib % 100, NCCL_VERSION_CODE, runtime, driver,
+                     SC_GPU_CCL ": %d.%d.%d%s\n" SC_GPU_RUNTIME ": %d\n" SC_GPU_DRIVER ": %d%s",
+                     lib / 10000, lib / 100 % 100, lib % 100, header, runtime, driver,
                      rc != cudaSuccess || driver == 0 ? " (no driver)" : "");
     const sc_nccl_optional_t *opt = sc_nccl_optional();
     if (n > 0 && (size_t)n < len)

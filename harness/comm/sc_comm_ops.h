@@ -12,7 +12,12 @@ static inline const char *sc_comm_name(const sc_comm_t *c)
 {
     return c->ops->name;
 }
-/* Whether c is a GPU vendor's collective library (nccl, rccl), not the host path. */
+/* Whether the library writes NCCL's INFO log (NCCL, RCCL; not HCCL): node reads its NICs there. */
+static inline bool sc_comm_writes_nccl_log(const sc_comm_t *c)
+{
+    return c->ops->nccl_log;
+}
+/* Whether c is a GPU vendor's collective library (nccl, rccl, hccl), not the host path. */
 static inline bool sc_comm_on_gpu(const sc_comm_t *c)
 {
     return c->ops->gpu;

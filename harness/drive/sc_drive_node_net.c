@@ -43,7 +43,7 @@ void sc_node_net_prepare(const sc_drive_node_opts_t *o, const sc_rte_t *rte)
 bool sc_node_net_wanted(const sc_drive_node_opts_t *o, const sc_comm_t *world)
 {
     return !o->no_nics && world != NULL && world->size >= 2 && sc_comm_on_gpu(world) &&
-           world->ops->nccl_log && sc_comm_has_timer(world);
+           sc_comm_writes_nccl_log(world) && sc_comm_has_timer(world);
 }
 
 /* The rank of host h whose index among that host's ranks is local; -1: none. */

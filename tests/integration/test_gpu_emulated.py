@@ -793,41 +793,36 @@ def mode_vendors():
 # its Infinity Fabric at the MI250's 50 GB/s a link each way
 ACCEPTANCE_HOSTS = {
     "nvidia": dict(gpus=8, name="NVIDIA H100 80GB HBM3", topology="dgx-h100", library="NCCL",
-                   curve=[1, 2, 4, 8], peers=56),
+                   curve=[1, 2, 4, 8], peers=56, link_gbps=450),
     "amd": dict(gpus=16, name="AMD Instinct MI250X/MI250", topology="hpe-apollo6500-mi250",
-                library="RCCL", curve=[1, 2, 4, 8, 16], peers=240),
+                library="RCCL", curve=[1, 2, 4, 8, 16], peers=240, tree="mi250-apollo",
+                link_gbps=50, sweep="64K", steps="2"),
     # 8 Ascend 910B3 in a sysfs tree (tests/fakes/trees/atlas800t-a2.tree), DCMI's stand-in in
     # NVML's place, every NPU pair joined by one HCCS link at 56 GB/s each way
-    # (a shorter sweep and fewer steps: CI's 45 minutes; the NVIDIA and AMD main jobs hold the
-    # longer ones)
+    # (AMD's and Ascend's: a shorter sweep and fewer steps, for CI's 45 minutes; the NVIDIA main
+    # job holds the longer ones)
     "ascend": dict(gpus=8, name="Ascend 910B3", topology="sugon-ascend910b", library="HCCL",
-                   curve=[1, 2, 4, 8], peers=56, sweep="64K", steps="2"),
+                   curve=[1, 2, 4, 8], peers=56, sweep="64K", steps="2", tree="atlas800t-a2",
+                   link_gbps=56),
 }
 
 
 def acceptance_env(wd, host):
     env = dict(os.environ)
-    if VENDOR == "ascend":
-        tree = os.path.join(wd, "sysfs")
-        subprocess.run([sys.executable, os.path.join(ROOT, "tests", "fakes", "sysfs_tree.py"),
-                        os.path.join(ROOT, "tests", "fakes", "trees", "atlas800t-a2.tree"), tree],
-                       check=True, capture_output=True)
-        env.update(gpu_env(host["gpus"], SCALECHECK_SYS_ROOT=os.path.join(tree, "sys"),
-                           SCALECHECK_NVML_LIBRARY="/nonexistent/libnvidia-ml.so.1",
-                           SCALECHECK_DCMI_LIBRARY=FAKE_DCMI,
-                           FAKE_CUDA_COPY_MODEL=1, FAKE_CUDA_NVLINK_GBPS=56))
-    elif VENDOR == "amd":
-        tree = os.path.join(wd, "sysfs")
-        subprocess.run([sys.executable, os.path.join(ROOT, "tests", "fakes", "sysfs_tree.py"),
-                        os.path.join(ROOT, "tests", "fakes", "trees", "mi250-apollo.tree"), tree],
-                       check=True, capture_output=True)
-        env.update(gpu_env(host["gpus"], SCALECHECK_SYS_ROOT=os.path.join(tree, "sys"),
-                           SCALECHECK_NVML_LIBRARY="/nonexistent/libnvidia-ml.so.1",
-                           FAKE_CUDA_COPY_MODEL=1, FAKE_CUDA_NVLINK_GBPS=50))
-    else:
+    if VENDOR == "nvidia":
         env.update(gpu_env(host["gpus"], SCALECHECK_NVML_LIBRARY=FAKE_NVML, FAKE_NVML_GPUS=8,
                            FAKE_NVML_NAME=host["name"], FAKE_CUDA_NAME=host["name"],
-                           FAKE_CUDA_COPY_MODEL=1, FAKE_CUDA_NVLINK_GBPS=450))
+                           FAKE_CUDA_COPY_MODEL=1, FAKE_CUDA_NVLINK_GBPS=host["link_gbps"]))
+        return env
+    # AMD's and Ascend's: a sysfs tree of the server, no NVML (the amdgpu files, DCMI's stand-in)
+    tree = os.path.join(wd, "sysfs")
+    subprocess.run([sys.executable, os.path.join(ROOT, "tests", "fakes", "sysfs_tree.py"),
+                    os.path.join(ROOT, "tests", "fakes", "trees", host["tree"] + ".tree"), tree],
+                   check=True, capture_output=True)
+    monitor = {"SCALECHECK_DCMI_LIBRARY": FAKE_DCMI} if VENDOR == "ascend" else {}
+    env.update(gpu_env(host["gpus"], SCALECHECK_SYS_ROOT=os.path.join(tree, "sys"),
+                       SCALECHECK_NVML_LIBRARY="/nonexistent/libnvidia-ml.so.1",
+                       FAKE_CUDA_COPY_MODEL=1, FAKE_CUDA_NVLINK_GBPS=host["link_gbps"], **monitor))
     return env
 
 

@@ -77,12 +77,13 @@ def test_run(wd):
     expect(rc == (1 if any(c["verdict"] == "FAIL" for c in checks) else 0)
            and "# straggler: rank 2" in out, f"exit {rc}; {out[-600:]}")
     # the trace shows it: rank 2's compute spans at 4 GPUs about 4x the others' - the shortest
-    # of each rank's, held to the middle of the other three's (a busy machine once stretched
-    # even one rank's shortest span: 16 us against 7 and 14, rank 2's 32), twice at least
+    # of each rank's, held to the quickest of the other three's, twice at least: on a busy
+    # machine any rank's shortest span can be stretched (16 us against 7 and 14, rank 2's 32;
+    # the full suite once: 1.25, 2.75 and 2.75 against rank 2's 5.5), the quickest one least
     spans = check_trace(trace, [0, 1, 2, 3], ["compute", "DP"])
     at4 = [e for e in spans if e["args"]["point"] == "4 GPUs x 1 node" and e["name"] == "compute compute"]
     least = {r: min(e["dur"] for e in at4 if e["pid"] == r) for r in range(4)}
-    others = sorted(least[r] for r in (0, 1, 3))[1]
+    others = min(least[r] for r in (0, 1, 3))
     expect(least[2] > 2 * others, f"trace: shortest compute spans at 4 GPUs {least}")
     # healthy: nobody - or, on a host with more ranks than cores, at most a WARN that says the
     # scheduler can make any rank the slowest (one rank 5.7 ms behind once, 4 ranks on 2 cores)

@@ -14,6 +14,7 @@
 #include "comm/ascend/sc_ascend_api.h"
 #include "cublas_v2.h"
 #include "cuda_runtime.h"
+#include "sc_shadow.h"
 
 /* SCALECHECK_ASCEND_LIB_DIR, if set, is tried first (CANN's lib64 outside the loader's path). */
 static const char *const ascend__names[4] = {"libascendcl.so", "libhccl.so", "libnnopbase.so",
@@ -31,32 +32,6 @@ static _Thread_local int ascend__device;
 static _Thread_local const char *ascend__last_call;
 static _Thread_local acl_error_t ascend__last_code;
 
-static void *ascend__open(const char *name, char *why, size_t len)
-{
-    const char *dir = getenv("SCALECHECK_ASCEND_LIB_DIR");
-    if (dir != NULL && dir[0] != '\0') {
-        char path[1024];
-        snprintf(path, sizeof(path), "%s/%s", dir, name);
-        void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-        if (h != NULL)
-            return h;
-    }
-    void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (h == NULL)
-        snprintf(why, len, "cannot load %s: %s", name, dlerror());
-    return h;
-}
-
-static bool ascend__sym(void *lib, const char *lib_name, const char *name, void *slot, char *why,
-                        size_t len)
-{
-    void *sym = dlsym(lib, name);
-    memcpy(slot, &sym, sizeof(sym)); /* ISO C: no object-to-function cast */
-    if (sym == NULL)
-        snprintf(why, len, "%s has no %s", lib_name, name);
-    return sym != NULL;
-}
-
 static void ascend__load_once(void)
 {
     char *why = ascend__lib.why;
@@ -64,21 +39,22 @@ static void ascend__load_once(void)
     void *lib[4] = {NULL, NULL, NULL, NULL};
     for (int i = 0; i < 4; i++)
         if ((i == 0 || lib[i - 1] != NULL) &&
-            (lib[i] = ascend__open(ascend__names[i], why, len)) == NULL)
+            (lib[i] = sc_shadow_open("SCALECHECK_ASCEND_LIB_DIR", &ascend__names[i], 1, why,
+                                     len)) == NULL)
             return;
     sc_ascend_api_t *api = &ascend__lib.api;
     bool ok = true;
 #define SC_ACL_RESOLVE(ret, name, params)                                                          \
-    ok = ok && ascend__sym(lib[0], ascend__names[0], #name, &api->name, why, len);
+    ok = ok && sc_shadow_sym(lib[0], ascend__names[0], #name, &api->name, why, len);
     SC_ACL_CALLS(SC_ACL_RESOLVE)
 #define SC_HCCL_RESOLVE(ret, name, params)                                                         \
-    ok = ok && ascend__sym(lib[1], ascend__names[1], #name, &api->name, why, len);
+    ok = ok && sc_shadow_sym(lib[1], ascend__names[1], #name, &api->name, why, len);
     SC_HCCL_CALLS(SC_HCCL_RESOLVE)
     /* the tensors from libnnopbase, the product from libopapi */
 #define SC_ACLNN_RESOLVE(ret, name, params)                                                        \
-    ok = ok && ascend__sym(lib[strncmp(#name, "aclnn", 5) == 0 ? 3 : 2],                           \
-                           ascend__names[strncmp(#name, "aclnn", 5) == 0 ? 3 : 2], #name,          \
-                           &api->name, why, len);
+    ok = ok && sc_shadow_sym(lib[strncmp(#name, "aclnn", 5) == 0 ? 3 : 2],                         \
+                             ascend__names[strncmp(#name, "aclnn", 5) == 0 ? 3 : 2], #name,        \
+                             &api->name, why, len);
     SC_ACLNN_CALLS(SC_ACLNN_RESOLVE)
     if (!ok)
         return;
@@ -486,33 +462,18 @@ bool sc_ascend_blas_stream(cublasHandle_t handle, size_t bytes, cudaStream_t *st
 
 const char *sc_ascend_call_name(const char *what, char *buf, size_t len)
 {
-    static const struct {
-        const char *from, *to;
-    } names[] = {{"cudaMalloc", "aclrtMalloc"},
-                 {"cudaFree", "aclrtFree"},
-                 {"cudaMemcpy", "aclrtMemcpy"},
-                 {"cudaMemset", "aclrtMemset"},
-                 {"cudaStream", "aclrtStream"},
-                 {"cudaEvent", "aclrtEvent"},
-                 {"cudaSetDevice", "aclrtSetDevice"},
-                 {"cuda", "aclrt"},
-                 {"ncclComm", "HcclComm"},
-                 {"nccl", "Hccl"},
-                 {"cuBLAS", "aclnn"},
-                 {"CUDA", "ACL"},
-                 {"NCCL", "HCCL"}};
-    size_t used = 0, n = sizeof(names) / sizeof(names[0]);
-    while (*what != '\0' && used + 1 < len) {
-        size_t i = 0;
-        while (i < n && strncmp(what, names[i].from, strlen(names[i].from)) != 0)
-            i++;
-        if (i < n) {
-            used += (size_t)snprintf(buf + used, len - used, "%s", names[i].to);
-            what += strlen(names[i].from);
-        } else {
-            buf[used++] = *what++;
-        }
-    }
-    buf[used < len ? used : len - 1] = '\0';
-    return buf;
+    static const sc_shadow_name_t names[] = {{"cudaMalloc", "aclrtMalloc"},
+                                             {"cudaFree", "aclrtFree"},
+                                             {"cudaMemcpy", "aclrtMemcpy"},
+                                             {"cudaMemset", "aclrtMemset"},
+                                             {"cudaStream", "aclrtStream"},
+                                             {"cudaEvent", "aclrtEvent"},
+                                             {"cudaSetDevice", "aclrtSetDevice"},
+                                             {"cuda", "aclrt"},
+                                             {"ncclComm", "HcclComm"},
+                                             {"nccl", "Hccl"},
+                                             {"cuBLAS", "aclnn"},
+                                             {"CUDA", "ACL"},
+                                             {"NCCL", "HCCL"}};
+    return sc_shadow_rename(what, names, sizeof(names) / sizeof(names[0]), buf, len);
 }

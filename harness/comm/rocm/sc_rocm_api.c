@@ -13,6 +13,7 @@
 #include "cublas_v2.h"
 #include "cuda_runtime.h"
 #include "nccl.h"
+#include "sc_shadow.h"
 
 /* X(cuda name, hip name, parameters, arguments): every one returns hipError_t. */
 #define SC_HIP_CALLS(X)                                                                            \
@@ -130,44 +131,14 @@ static struct {
     SC_RCCL_CALLS(SC_RCCL_FIELD)
 } rocm__api = {.once = PTHREAD_ONCE_INIT};
 
-static void *rocm__open(const char *const *names, size_t n, char *why, size_t len)
-{
-    const char *dir = getenv("SCALECHECK_ROCM_LIB_DIR");
-    char path[1024];
-    for (size_t i = 0; dir != NULL && dir[0] != '\0' && i < n; i++) {
-        snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-        void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-        if (h != NULL)
-            return h;
-    }
-    for (size_t i = 0; i < n; i++) {
-        void *h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-        if (h != NULL)
-            return h;
-    }
-    snprintf(why, len, "cannot load %s (nor %s): %s", names[0], names[n - 1], dlerror());
-    return NULL;
-}
-
-/* dlsym into *slot; false (and why names it) where lib lacks it. */
-static bool rocm__sym(void *lib, const char *lib_name, const char *name, void *slot, char *why,
-                      size_t len)
-{
-    void *sym = dlsym(lib, name);
-    memcpy(slot, &sym, sizeof(sym)); /* ISO C: no object-to-function cast */
-    if (sym == NULL)
-        snprintf(why, len, "%s has no %s", lib_name, name);
-    return sym != NULL;
-}
-
 static bool rocm__resolve(char *why, size_t len)
 {
     bool ok = true;
 #define SC_HIP_RESOLVE(cuda, hip_name, params, args)                                               \
-    ok = ok && rocm__sym(rocm__api.hip, "libamdhip64", #hip_name, &rocm__api.cuda, why, len);
+    ok = ok && sc_shadow_sym(rocm__api.hip, "libamdhip64", #hip_name, &rocm__api.cuda, why, len);
     SC_HIP_CALLS(SC_HIP_RESOLVE)
 #define SC_RCCL_RESOLVE(name, params, args)                                                        \
-    ok = ok && rocm__sym(rocm__api.rccl, "librccl", #name, &rocm__api.name, why, len);
+    ok = ok && sc_shadow_sym(rocm__api.rccl, "librccl", #name, &rocm__api.name, why, len);
     SC_RCCL_CALLS(SC_RCCL_RESOLVE)
     /* the entry points not forwarded by name: each with the field it fills */
     const struct {
@@ -185,7 +156,8 @@ static bool rocm__resolve(char *why, size_t len)
         {rocm__api.blas, "librocblas", "rocblas_gemm_strided_batched_ex", &rocm__api.gemm_sb},
     };
     for (size_t i = 0; i < sizeof(others) / sizeof(others[0]) && ok; i++)
-        ok = rocm__sym(others[i].lib, others[i].lib_name, others[i].name, others[i].slot, why, len);
+        ok = sc_shadow_sym(others[i].lib, others[i].lib_name, others[i].name, others[i].slot, why,
+                           len);
     return ok;
 }
 
@@ -193,13 +165,14 @@ static void rocm__load_once(void)
 {
     char *why = rocm__api.why;
     size_t len = sizeof(rocm__api.why);
-    rocm__api.hip = rocm__open(rocm__hip_names, sizeof(rocm__hip_names) / sizeof(char *), why, len);
+    rocm__api.hip = sc_shadow_open("SCALECHECK_ROCM_LIB_DIR", rocm__hip_names,
+                                   sizeof(rocm__hip_names) / sizeof(char *), why, len);
     if (rocm__api.hip != NULL)
-        rocm__api.rccl =
-            rocm__open(rocm__rccl_names, sizeof(rocm__rccl_names) / sizeof(char *), why, len);
+        rocm__api.rccl = sc_shadow_open("SCALECHECK_ROCM_LIB_DIR", rocm__rccl_names,
+                                        sizeof(rocm__rccl_names) / sizeof(char *), why, len);
     if (rocm__api.rccl != NULL)
-        rocm__api.blas =
-            rocm__open(rocm__blas_names, sizeof(rocm__blas_names) / sizeof(char *), why, len);
+        rocm__api.blas = sc_shadow_open("SCALECHECK_ROCM_LIB_DIR", rocm__blas_names,
+                                        sizeof(rocm__blas_names) / sizeof(char *), why, len);
     rocm__api.ok = rocm__api.blas != NULL && rocm__resolve(why, len);
 }
 
@@ -274,25 +247,10 @@ sc_rocblas_gemm_sb_fn sc_rocblas_gemm_strided_batched_ex(void)
 
 const char *sc_rocm_call_name(const char *what, char *buf, size_t len)
 {
-    static const struct {
-        const char *from, *to;
-    } names[] = {{"cublasCreate", "rocblas_create_handle"},
-                 {"cublasSetStream", "rocblas_set_stream"},
-                 {"cuBLAS", "rocBLAS"},
-                 {"cuda", "hip"},
-                 {"CUDA", "HIP"}};
-    size_t used = 0;
-    while (*what != '\0' && used + 1 < len) {
-        size_t i = 0, n = sizeof(names) / sizeof(names[0]);
-        while (i < n && strncmp(what, names[i].from, strlen(names[i].from)) != 0)
-            i++;
-        if (i < n) {
-            used += (size_t)snprintf(buf + used, len - used, "%s", names[i].to);
-            what += strlen(names[i].from);
-        } else {
-            buf[used++] = *what++;
-        }
-    }
-    buf[used < len ? used : len - 1] = '\0';
-    return buf;
+    static const sc_shadow_name_t names[] = {{"cublasCreate", "rocblas_create_handle"},
+                                             {"cublasSetStream", "rocblas_set_stream"},
+                                             {"cuBLAS", "rocBLAS"},
+                                             {"cuda", "hip"},
+                                             {"CUDA", "HIP"}};
+    return sc_shadow_rename(what, names, sizeof(names) / sizeof(names[0]), buf, len);
 }
