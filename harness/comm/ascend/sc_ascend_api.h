@@ -30,8 +30,6 @@ enum {
     SC_ACL_STREAM_STATUS_COMPLETE = 0,
     SC_ACL_FLOAT = 0, /* aclDataType */
     SC_ACL_FLOAT16 = 1,
-    SC_ACL_TRANS_N = 0,                /* aclTransType (acl_cblas.h) */
-    SC_ACL_COMPUTE_HIGH_PRECISION = 0, /* aclComputeType */
 };
 
 /* HcclDataType's and HcclReduceOp's values (hccl_types.h). */
