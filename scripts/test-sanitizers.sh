@@ -31,9 +31,11 @@ cd "$dir"
 # starting: its readers are fuzzed under ASan, its output checked by the whole suite).
 # The GPU path on the emulated device: every mode but the ones that only repeat it at more
 # ranks (coll4, coll8), the main job and the device check (scripts that run these same
-# commands), and `run` (138 s under ASan, CI's 45 minutes: ThreadSanitizer runs it below, and
-# its steps' memory paths are the host path's `run-workloads` and `run-refusals` here).
-gpu_subset='gpu-emulated-(coll2|wrong|graph|blocking|old-nccl|register|choices|straggler|concurrent|hang|async-error|refused|pairs|compute|coverage|node|amd-coll2|amd-wrong|ascend-wrong|ascend-async-error)'
+# commands), `run` (138 s under ASan, CI's 45 minutes: ThreadSanitizer runs it below, and
+# its steps' memory paths are the host path's `run-workloads` and `run-refusals` here) and `node`
+# (198 s: its 8 ranks repeat the copies `coverage` runs on one rank with two devices, and the
+# drive and verdicts the host path's `node` runs here).
+gpu_subset='gpu-emulated-(coll2|wrong|graph|blocking|old-nccl|register|choices|straggler|concurrent|hang|async-error|refused|pairs|compute|coverage|amd-coll2|amd-wrong|ascend-wrong|ascend-async-error)'
 # Arguments replace the subset (e.g. -R unit- ; or -E '^$' for everything).
 if [ $# -eq 0 ]; then
     export SC_FAULT_COMMANDS=${SC_FAULT_COMMANDS:-coll}
