@@ -105,7 +105,9 @@ static void health__gpu(const sc_gpu_sample_t *s, double max_temp, sc_checks_t *
     snprintf(name, sizeof(name), "GPU %u uncorrected ECC errors", s->index);
     snprintf(note, sizeof(note), "%lld since boot", s->ecc_uncorrected);
     health__check(checks, name, s->ecc_uncorrected <= 0, SC_LEVEL_FAIL, note);
-    if (!health__amd(s)) { /* the amdgpu driver's files say no XGMI link's state */
+    /* where the monitor reports link states at all: NVML on an NVLink GPU; not the amdgpu
+     * driver's files (no XGMI link's state), not DCMI, not a PCIe-only GPU */
+    if (s->nvlinks_reported > 0) {
         snprintf(name, sizeof(name), "GPU %u NVLinks up", s->index);
         snprintf(note, sizeof(note), "%d of %d links up", s->nvlinks_up, s->nvlinks_reported);
         health__check(checks, name, s->nvlinks_up == s->nvlinks_reported, SC_LEVEL_FAIL, note);

@@ -114,6 +114,54 @@ def amd_health(wd, env):
            f"WARN {warned}")
 
 
+def ascend_host(wd):
+    """A host of 8 Ascend 910B3 NPUs (tests/fakes/trees/atlas800t-a2.tree, DCMI's stand-in in
+    NVML's place): detect counts them, says HCCL and --pick chooses the Sugon 910B server;
+    their telemetry is DCMI's; `health` passes the healthy host and FAILs the NPU with
+    uncorrectable HBM errors (FAKE_DCMI_ECC), and no other."""
+    if not os.environ.get("FAKE_DCMI"):
+        return
+    tree = os.path.join(wd, "atlas")
+    subprocess.run([sys.executable, os.path.join(ROOT, "tests", "fakes", "sysfs_tree.py"),
+                    os.path.join(ROOT, "tests", "fakes", "trees", "atlas800t-a2.tree"), tree],
+                   check=True, capture_output=True)
+    env = {"SCALECHECK_SYS_ROOT": os.path.join(tree, "sys"),
+           "SCALECHECK_NVML_LIBRARY": "/nonexistent/libnvidia-ml.so.1",
+           "SCALECHECK_DCMI_LIBRARY": os.environ["FAKE_DCMI"]}
+    out_yaml, env_file = os.path.join(wd, "ascend.yaml"), os.path.join(wd, "ascend.env")
+    rc, out, err, _ = mpirun(1, ["detect", "--output", out_yaml, "--pick", env_file], env=env)
+    doc = yaml.safe_load(open(out_yaml)) if rc == 0 else {}
+    expect(rc == 0 and doc["library"] == "hccl" and doc["node"]["gpus"] == 8
+           and doc["node"]["gpu"] == "Ascend 910B3", f"ascend host: exit {rc}: {doc}\n{err}")
+    picked = subprocess.run(["bash", "-c", '. "$1"; printf "%s" "$SC_TOPOLOGY"', "-", env_file],
+                            capture_output=True, text=True).stdout
+    expect(picked.endswith("sugon-ascend910b.yaml"), f"picked {picked!r}")
+    rc, out, err, _ = mpirun(1, ["telemetry"], env=env)
+    gpus = json.loads(out)[0]["gpus"] if rc == 0 else []
+    first = gpus[0]["samples"][0] if gpus else {}
+    expect(len(gpus) == 8 and first.get("temp_c") == 35 and first.get("power_w") == 90
+           and first.get("sm_mhz") == 1800 and first.get("ecc_uncorrected") == 0
+           and gpus[1]["bus_id"] == "0000:02:00.0",
+           f"ascend telemetry: exit {rc}: {gpus[:2]}")
+    # healthy: exit 0, said, nothing kept (a healthy node leaves nothing)
+    res = os.path.join(wd, "ascend-health-healthy")
+    rc, out, err, _ = mpirun(1, ["health", "--results-dir", res], env=env)
+    expect(rc == 0 and "scalecheck health: OK" in out and not glob.glob(os.path.join(res, "*")),
+           f"ascend health (healthy): exit {rc}\n{out[-600:]}{err[-600:]}")
+    # an NPU with uncorrectable HBM errors: FAIL naming it, and no other NPU
+    res = os.path.join(wd, "ascend-health-ecc")
+    rc, out, err, _ = mpirun(1, ["health", "--results-dir", res],
+                             env=dict(env, FAKE_DCMI_ECC="2:3"))
+    found = glob.glob(os.path.join(res, "*", "result.json"))
+    failed = sorted(c["name"] for c in load_json(found[0])["checks"]
+                    if c["verdict"] != "PASS") if found else None
+    # (its isolated pages are the pages the driver retired: "memory not repaired" too)
+    expect(rc == 1 and failed == ["GPU 2 memory not repaired", "GPU 2 uncorrected ECC errors"],
+           f"ascend health (HBM errors): exit {rc}, not passed {failed}\n{err[-600:]}")
+    print("ascend host: 8 910B3 detected (hccl, picked sugon-ascend910b), DCMI's telemetry read; "
+          "health PASSes the healthy host and FAILs the NPU with HBM errors")
+
+
 def test():
     if not os.path.isdir("/sys/devices/system/cpu/cpu0/topology"):
         print("SKIP: no /sys/devices/system/cpu (a container or chroot without sysfs): the "
@@ -121,6 +169,7 @@ def test():
         sys.exit(77)
     wd = workdir("detect")
     amd_host(wd)
+    ascend_host(wd)
     out_yaml = os.path.join(wd, "detected.yaml")
     rc, out, err, _ = mpirun(2, ["detect", "--output", out_yaml, "--topology",
                                  os.path.join(ROOT, "topologies", "dgx-a100.yaml")])
